@@ -1,0 +1,101 @@
+# Makefile - builds sysab, runs its tests, installs it. GNU make, pkg-config.
+
+PREFIX   ?= /usr/local
+CC       ?= cc
+PKGS     := sqlite3 jansson gsl
+OPT      ?= -O2
+CFLAGS   ?= -g
+WARN     := -Wall -Wextra -Wshadow -Wformat=2 -Wno-format-nonliteral -Wstrict-prototypes -Wmissing-prototypes
+BASE_CFLAGS = -std=gnu11 $(OPT) $(CFLAGS) $(WARN) -D_GNU_SOURCE -Isrc $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LIBS     = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -lpthread
+TEST_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
+
+# Debian packages needed to build, and in addition to test.
+DEPS_BUILD := gcc make pkg-config libsqlite3-dev libjansson-dev libgsl-dev
+DEPS_TEST  := libcmocka-dev sqlite3 jq procps
+
+SRC      := $(sort $(shell find src -name '*.c' ! -path src/main.c))
+HDR      := $(shell find src -name '*.h')
+UNIT     := $(sort $(wildcard tests/unit/test_*.c))
+
+B        := build
+OBJ      := $(SRC:%.c=$(B)/obj/%.o)
+AOBJ     := $(SRC:%.c=$(B)/asan/obj/%.o)
+UNITBIN  := $(UNIT:tests/unit/%.c=$(B)/tests/%)
+AUNITBIN := $(UNIT:tests/unit/%.c=$(B)/asan/tests/%)
+ASAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+BUILD_FLAGS_STR = $(CC) -std=gnu11 $(OPT) $(CFLAGS)
+
+.PHONY: all deps deps-test run check unit e2e asan install uninstall clean bench fuzz
+.DELETE_ON_ERROR:
+
+all: deps $(B)/sysab
+
+deps:
+	@sh scripts/deps.sh $(DEPS_BUILD)
+
+deps-test:
+	@sh scripts/deps.sh $(DEPS_BUILD) $(DEPS_TEST)
+
+$(B)/obj/%.o: %.c $(HDR) Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) -DSYSAB_BUILD_FLAGS='"$(BUILD_FLAGS_STR)"' -c $< -o $@
+
+$(B)/asan/obj/%.o: %.c $(HDR) Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(ASAN) -O1 -DSYSAB_BUILD_FLAGS='"$(BUILD_FLAGS_STR) asan"' -c $< -o $@
+
+$(B)/libsysab.a: $(OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(B)/asan/libsysab.a: $(AOBJ)
+	@mkdir -p $(dir $@)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(B)/sysab: $(B)/obj/src/main.o $(B)/libsysab.a
+	$(CC) $(BASE_CFLAGS) -o $@ $^ $(LIBS)
+
+$(B)/asan/sysab: $(B)/asan/obj/src/main.o $(B)/asan/libsysab.a
+	$(CC) $(BASE_CFLAGS) $(ASAN) -o $@ $^ $(LIBS)
+
+$(B)/tests/%: tests/unit/%.c $(B)/libsysab.a tests/unit/unit.h
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) -Itests/unit -o $@ $< $(B)/libsysab.a $(LIBS) $(TEST_LIBS)
+
+$(B)/asan/tests/%: tests/unit/%.c $(B)/asan/libsysab.a tests/unit/unit.h
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(ASAN) -Itests/unit -o $@ $< $(B)/asan/libsysab.a $(LIBS) $(TEST_LIBS)
+
+# The quick suite into the default database, with the results printed.
+run: all
+	$(B)/sysab run --quick
+
+# Every test: unit tests, then end-to-end tests of the real binary.
+check: deps-test $(B)/sysab $(UNITBIN)
+	@sh tests/run-unit.sh $(UNITBIN)
+	@SYSAB=$(abspath $(B)/sysab) sh tests/e2e/run.sh
+
+unit: deps-test $(UNITBIN)
+	@sh tests/run-unit.sh $(UNITBIN)
+
+e2e: deps-test $(B)/sysab
+	@SYSAB=$(abspath $(B)/sysab) sh tests/e2e/run.sh
+
+# Unit and end-to-end tests under AddressSanitizer and UBSan.
+asan: deps-test $(B)/asan/sysab $(AUNITBIN)
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/run-unit.sh $(AUNITBIN)
+	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 SYSAB_ASAN=1 \
+		SYSAB=$(abspath $(B)/asan/sysab) sh tests/e2e/run.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(B)/sysab $(DESTDIR)$(PREFIX)/bin/sysab
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/sysab
+
+clean:
+	rm -rf $(B)

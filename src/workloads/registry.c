@@ -1,0 +1,77 @@
+/* registry.c - the one table of workloads. Adding a workload adds one line here. */
+#include "workload.h"
+#include "../core/core.h"
+
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define WORKLOADS(X)               \
+	X(wl_harness_null)         \
+	X(wl_kernel_syscall_null)  \
+	X(wl_kernel_fault_anon)    \
+	X(wl_unixbench_syscall)    \
+	X(wl_unixbench_pipe)       \
+	X(wl_unixbench_context1)   \
+	X(wl_unixbench_spawn)
+
+#define DECLARE(w) extern const struct workload w;
+WORKLOADS(DECLARE)
+#define ENTRY(w) &w,
+static const struct workload *const registry[] = {WORKLOADS(ENTRY)};
+
+size_t wl_count(void)
+{
+	return sizeof registry / sizeof registry[0];
+}
+
+const struct workload *wl_at(size_t i)
+{
+	return i < wl_count() ? registry[i] : NULL;
+}
+
+const struct workload *wl_find(const char *name)
+{
+	for (size_t i = 0; i < wl_count(); i++)
+		if (strcmp(registry[i]->name, name) == 0)
+			return registry[i];
+	return NULL;
+}
+
+const char *wl_suggest(const char *name)
+{
+	const char *best = NULL;
+	size_t bestd = (size_t)-1;
+	for (size_t i = 0; i < wl_count(); i++) {
+		const char *n = registry[i]->name;
+		size_t d = edit_distance(name, n);
+		/* a name whose last component matches is a good suggestion too */
+		const char *dot = strrchr(n, '.');
+		if (dot && strcmp(dot + 1, name) == 0)
+			d = 1;
+		if (d < bestd) {
+			bestd = d;
+			best = n;
+		}
+	}
+	size_t len = strlen(name);
+	return bestd <= (len < 6 ? 2 : len / 3 + 1) ? best : NULL;
+}
+
+bool wl_matches(const struct workload *w, const char *pattern)
+{
+	if (strcmp(w->name, pattern) == 0 || fnmatch(pattern, w->name, 0) == 0)
+		return true;
+	size_t n = strlen(pattern);
+	return strncmp(w->name, pattern, n) == 0 && w->name[n] == '.';
+}
+
+int wl_fail(struct wl_ctx *ctx, int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(ctx->why, sizeof ctx->why, fmt, ap);
+	va_end(ap);
+	return code;
+}

@@ -1,0 +1,37 @@
+/* spawn.c - unixbench.spawn: fork a child that exits at once, and wait for it. */
+#include "../workload.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int spawn_run(struct wl_ctx *ctx, uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++) {
+		pid_t pid = fork();
+		if (pid < 0)
+			return wl_fail(ctx, errno == EAGAIN ? WL_NORESOURCE : WL_ERROR, "fork: %s", strerror(errno));
+		if (pid == 0)
+			_exit(0);
+		int status;
+		while (waitpid(pid, &status, 0) < 0)
+			if (errno != EINTR)
+				return wl_fail(ctx, WL_ERROR, "waitpid: %s", strerror(errno));
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			return wl_fail(ctx, WL_ERROR, "child did not exit cleanly (status %#x)", status);
+	}
+	return 0;
+}
+
+const struct workload wl_unixbench_spawn = {
+	.name = "unixbench.spawn",
+	.group = "unixbench",
+	.summary = "fork a child that calls _exit(0) at once; the parent waits for it",
+	.kernel_path = "fork (copy of mm and page tables), exit, wait, COW faults after fork",
+	.unit = "process",
+	.unixbench = "spawn",
+	.baseline = 126.0,
+	.flags = WL_INDEX | WL_FORKS,
+	.run = spawn_run,
+};

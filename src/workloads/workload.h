@@ -1,0 +1,101 @@
+/* workload.h - the workload descriptor: what every benchmark kernel provides. */
+#ifndef SYSAB_WORKLOAD_H
+#define SYSAB_WORKLOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+/* Flags describing what a workload needs or does. */
+enum wl_flags {
+	WL_FORKS = 1u << 0,     /* creates processes */
+	WL_EXECS = 1u << 1,     /* execs programs */
+	WL_FS = 1u << 2,        /* uses files in the run's temp directory */
+	WL_NEEDS_2CPU = 1u << 3,/* needs at least two online CPUs */
+	WL_INDEX = 1u << 4,     /* part of the sysab index (the composite) */
+	WL_SHELL = 1u << 5,     /* runs /bin/sh on a script sysab ships */
+	WL_LATENCY = 1u << 6,   /* shown as time per op (ns/op) rather than ops/s */
+	WL_QUICK_SKIP = 1u << 7,/* too slow for --quick */
+};
+
+/* What the kernel can tell about a sample, used by self-checks. The runner reads
+ * getrusage(RUSAGE_SELF) around each timed batch in the timing process. */
+struct wl_usage {
+	uint64_t minflt, majflt, nvcsw, nivcsw;
+};
+
+/* A self-check: a per-op ratio that must lie in [lo, hi]. */
+enum wl_metric {
+	WL_M_NONE = 0,
+	WL_M_MINFLT,   /* minor faults per op, this process */
+	WL_M_NVCSW,    /* voluntary context switches per op, this process */
+	WL_M_COUNT0,   /* ctx->count[0] per op, kept by the workload */
+	WL_M_COUNT1,   /* ctx->count[1] per op, kept by the workload */
+};
+
+struct wl_check {
+	const char *name; /* e.g. "minor faults per op" */
+	enum wl_metric metric;
+	double lo, hi;
+};
+
+#define WL_MAX_CHECKS 3
+#define WL_WHY_MAX 256
+
+/* The context a workload works in. One exists per copy, in that copy's process. */
+struct wl_ctx {
+	int copy;            /* index of this copy, 0-based */
+	int ncopies;         /* copies running at once */
+	const char *tmpdir;  /* the run's private temp directory (mode 0700) */
+	const char *self_exe;/* path of the sysab binary, for exec-based workloads */
+	long page_size;      /* sysconf(_SC_PAGESIZE) */
+	int ncpus;           /* online CPUs the run may use */
+	const int *cpus;     /* their ids (ncpus of them) */
+	void *priv;          /* the workload's own state, from setup */
+	uint64_t count[2];   /* counters a workload may keep for its self-checks */
+	char why[WL_WHY_MAX];/* reason, when setup/run returns an error or unsupported */
+};
+
+/* Return values of setup and run besides 0. */
+enum {
+	WL_ERROR = -1,       /* failed; ctx->why says why */
+	WL_UNSUPPORTED = -2, /* cannot run here; ctx->why says why */
+	WL_NORESOURCE = -3,  /* a resource limit (processes, files, space) stopped it */
+};
+
+struct workload {
+	const char *name;        /* "kernel.syscall.null" */
+	const char *group;       /* "kernel", "unixbench", "cpu", "harness" */
+	const char *summary;     /* one line */
+	const char *kernel_path; /* the kernel path exercised, one line */
+	const char *unit;        /* what one op is: "syscall", "page fault", "KiB" */
+	const char *unixbench;   /* equivalent UnixBench test, or NULL */
+	double baseline;         /* index baseline in ops/s of `unit` (0 = not in the index) */
+	unsigned flags;          /* enum wl_flags */
+	struct wl_check checks[WL_MAX_CHECKS];
+
+	/* Prepare for run(); may set ctx->priv. Returns 0, WL_UNSUPPORTED,
+	 * WL_NORESOURCE or WL_ERROR with ctx->why filled. Optional. */
+	int (*setup)(struct wl_ctx *ctx);
+	/* Perform exactly n ops and nothing else. Returns 0 or WL_ERROR/WL_NORESOURCE
+	 * with ctx->why filled. Required. */
+	int (*run)(struct wl_ctx *ctx, uint64_t n);
+	/* Release what setup made; called after a successful setup. Optional. */
+	void (*teardown)(struct wl_ctx *ctx);
+};
+
+/* Fill ctx->why with a formatted reason and return code. */
+int wl_fail(struct wl_ctx *ctx, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* The registry (registry.c). */
+size_t wl_count(void);
+const struct workload *wl_at(size_t i);
+/* The workload named exactly name, or NULL. */
+const struct workload *wl_find(const char *name);
+/* Closest registered name to name (for "did you mean"), or NULL when nothing is close. */
+const char *wl_suggest(const char *name);
+/* True when name matches pattern: a shell glob ("kernel.*"), or an exact name, or a
+ * prefix followed by a dot ("kernel" matches "kernel.syscall.null"). */
+bool wl_matches(const struct workload *w, const char *pattern);
+
+#endif
