@@ -1,1 +1,36 @@
-int main(void){return 0;}
+/* main.c - sysab: subcommand dispatch. */
+#include "cli/cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: sysab COMMAND [options]\n\n"
+		   "sysab measures whether a kernel or system change makes a machine faster, slower or no\n"
+		   "different, and backs each answer with confidence intervals.\n\ncommands:\n");
+	for (size_t i = 0; i < cli_ncmds; i++)
+		fprintf(f, "  %-10s %s\n", cli_cmds[i].name, cli_cmds[i].summary);
+	fprintf(f, "\n`sysab COMMAND --help` tells more; `sysab --version` prints the version.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_INPUT;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("sysab %s\n", SYSAB_VERSION);
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < cli_ncmds; i++)
+		if (!strcmp(argv[1], cli_cmds[i].name))
+			return cli_cmds[i].main(&cli_cmds[i], argc - 1, argv + 1);
+	fprintf(stderr, "sysab: unknown command '%s'; `sysab --help` lists the commands\n", argv[1]);
+	return EXIT_INPUT;
+}

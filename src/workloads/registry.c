@@ -45,14 +45,13 @@ const char *wl_suggest(const char *name)
 	size_t bestd = (size_t)-1;
 	for (size_t i = 0; i < wl_count(); i++) {
 		const char *n = registry[i]->name;
-		size_t d = edit_distance(name, n);
-		/* a name whose last component matches is a good suggestion too */
-		const char *dot = strrchr(n, '.');
-		if (dot && strcmp(dot + 1, name) == 0)
-			d = 1;
-		if (d < bestd) {
-			bestd = d;
-			best = n;
+		/* compare with the whole name and with every dotted suffix of it */
+		for (const char *p = n; p; p = strchr(p, '.') ? strchr(p, '.') + 1 : NULL) {
+			size_t d = edit_distance(name, p);
+			if (d < bestd) {
+				bestd = d;
+				best = n;
+			}
 		}
 	}
 	size_t len = strlen(name);

@@ -1,0 +1,107 @@
+/* cli.c - table-driven option parsing and help text. */
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static size_t count_opts(const struct cli_opt *o)
+{
+	size_t n = 0;
+	while (o[n].lng)
+		n++;
+	return n;
+}
+
+static const struct cli_opt *find_short(const struct cli_opt *o, int c)
+{
+	for (; o->lng; o++)
+		if (o->shrt == c)
+			return o;
+	return NULL;
+}
+
+int cli_parse(const struct cli_cmd *cmd, int argc, char **argv, cli_on_opt on_opt, void *ctx, struct strv *pos,
+	      bool *help, struct err *e)
+{
+	size_t n = count_opts(cmd->opts);
+	struct option *lo = xcalloc(n + 1, sizeof *lo);
+	/* "-": positional arguments come back in order as 1; ":": a missing value as ':' */
+	struct sb spec = {0};
+	sb_add(&spec, "-:");
+	for (size_t i = 0; i < n; i++) {
+		lo[i].name = cmd->opts[i].lng;
+		lo[i].has_arg = cmd->opts[i].arg ? required_argument : no_argument;
+		lo[i].val = 0x10000 + (int)i;
+		if (cmd->opts[i].shrt)
+			sb_addf(&spec, "%c%s", cmd->opts[i].shrt, cmd->opts[i].arg ? ":" : "");
+	}
+
+	int rc = 0;
+	*help = false;
+	optind = 1;
+	opterr = 0;
+	int c, li;
+	while ((c = getopt_long(argc, argv, sb_str(&spec), lo, &li)) != -1) {
+		const struct cli_opt *o = NULL;
+		if (c == 1) {
+			strv_add(pos, optarg);
+			continue;
+		}
+		if (c == '?') {
+			if (optopt)
+				rc = errf(e, "unknown option '-%c'; see `sysab %s --help`", optopt, cmd->name);
+			else
+				rc = errf(e, "unknown option '%s'; see `sysab %s --help`", argv[optind - 1], cmd->name);
+			break;
+		}
+		if (c == ':') {
+			rc = errf(e, "option '%s' needs a value; see `sysab %s --help`", argv[optind - 1], cmd->name);
+			break;
+		}
+		if (c >= 0x10000)
+			o = &cmd->opts[c - 0x10000];
+		else
+			o = find_short(cmd->opts, c);
+		if (!o) {
+			rc = errf(e, "unknown option; see `sysab %s --help`", cmd->name);
+			break;
+		}
+		if (o->id == OPT_HELP) {
+			*help = true;
+			continue;
+		}
+		if (on_opt(ctx, o->id, optarg, e)) {
+			rc = -1;
+			break;
+		}
+	}
+	while (rc == 0 && optind < argc)
+		strv_add(pos, argv[optind++]);
+	sb_free(&spec);
+	free(lo);
+	return rc;
+}
+
+void cli_help(const struct cli_cmd *cmd, FILE *f)
+{
+	fprintf(f, "usage: sysab %s [options]%s%s\n\n%s\n", cmd->name, cmd->args ? " " : "", cmd->args ? cmd->args : "",
+		cmd->summary);
+	if (cmd->details)
+		fprintf(f, "\n%s\n", cmd->details);
+	fprintf(f, "\noptions:\n");
+	for (const struct cli_opt *o = cmd->opts; o->lng; o++) {
+		char left[64];
+		if (o->shrt)
+			snprintf(left, sizeof left, "-%c, --%s%s%s", o->shrt, o->lng, o->arg ? " " : "", o->arg ? o->arg : "");
+		else
+			snprintf(left, sizeof left, "    --%s%s%s", o->lng, o->arg ? " " : "", o->arg ? o->arg : "");
+		fprintf(f, "  %-24s %s\n", left, o->help);
+	}
+}
+
+int cli_fail(const struct cli_cmd *cmd, const struct err *e)
+{
+	fprintf(stderr, "sysab %s: %s\n", cmd->name, e->msg);
+	return EXIT_INPUT;
+}

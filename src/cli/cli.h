@@ -1,0 +1,60 @@
+/* cli.h - option tables, parsing and help shared by every subcommand. */
+#ifndef SYSAB_CLI_H
+#define SYSAB_CLI_H
+
+#include <stdio.h>
+#include "core/core.h"
+
+/* One option of a subcommand. id is what the command's handler switches on. */
+struct cli_opt {
+	const char *lng;  /* long name without "--" */
+	int shrt;         /* short letter, or 0 */
+	const char *arg;  /* argument name for help, or NULL for a flag */
+	const char *help;
+	int id;
+};
+
+/* Options every subcommand has. */
+enum { OPT_HELP = 1000, OPT_DB, OPT_JSON, OPT_NO_COLOR };
+#define CLI_COMMON_OPTS                                                                          \
+	{"db", 0, "PATH", "results database (default $SYSAB_DB, else ~/.local/share/sysab/results.db)", \
+	 OPT_DB},                                                                                \
+		{"help", 'h', NULL, "show this help", OPT_HELP}
+#define CLI_END {NULL, 0, NULL, NULL, 0}
+
+struct cli_cmd {
+	const char *name;
+	const char *args;     /* positional arguments for the usage line */
+	const char *summary;  /* one line */
+	const char *details;  /* more text for --help, or NULL */
+	const struct cli_opt *opts;
+	int (*main)(const struct cli_cmd *cmd, int argc, char **argv);
+};
+
+/* Handler for one parsed option; returns 0 or -1 with e set. */
+typedef int (*cli_on_opt)(void *ctx, int id, const char *arg, struct err *e);
+
+/* Parse argv (argv[0] = the subcommand name) against cmd->opts. Options and positional
+ * arguments may be mixed; "--" ends options. Common options are handled here: --help
+ * prints help and sets *help; --db and --json/--no-color go to on_opt like the others.
+ * Positional arguments are appended to pos. Returns 0 or -1 with e set. */
+int cli_parse(const struct cli_cmd *cmd, int argc, char **argv, cli_on_opt on_opt, void *ctx, struct strv *pos,
+	      bool *help, struct err *e);
+
+/* Print cmd's help, generated from its option table. */
+void cli_help(const struct cli_cmd *cmd, FILE *f);
+
+/* Report an error the user must act on: "sysab <cmd>: <msg>" on stderr; returns EXIT_INPUT. */
+int cli_fail(const struct cli_cmd *cmd, const struct err *e);
+
+/* The subcommands. */
+int cmd_run(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_list(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_show(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_workloads(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_env(const struct cli_cmd *cmd, int argc, char **argv);
+
+extern const struct cli_cmd cli_cmds[];
+extern const size_t cli_ncmds;
+
+#endif

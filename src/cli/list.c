@@ -1,0 +1,177 @@
+/* list.c - `sysab list`, `sysab show`, `sysab workloads`, `sysab env`: looking at what is there. */
+#include "cli.h"
+#include "report/report.h"
+#include "run/env.h"
+#include "stats/summary.h"
+#include "store/store.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct look_args {
+	const char *db;
+	bool json;
+};
+
+static int on_opt(void *ctx, int id, const char *arg, struct err *e)
+{
+	struct look_args *a = ctx;
+	switch (id) {
+	case OPT_DB: a->db = arg; return 0;
+	case OPT_JSON: a->json = true; return 0;
+	}
+	return errf(e, "unhandled option");
+}
+
+static void print_doc(char *s)
+{
+	puts(s);
+	free(s);
+}
+
+/* Parse the options; returns -1 to continue, or the exit code to return. */
+static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct look_args *a, struct strv *pos,
+		 size_t max_pos)
+{
+	struct err e;
+	bool help;
+	if (cli_parse(cmd, argc, argv, on_opt, a, pos, &help, &e))
+		return cli_fail(cmd, &e);
+	if (help) {
+		cli_help(cmd, stdout);
+		return EXIT_OK;
+	}
+	if (pos->n > max_pos) {
+		errf(&e, "unexpected argument '%s'; see `sysab %s --help`", pos->v[max_pos], cmd->name);
+		return cli_fail(cmd, &e);
+	}
+	return -1;
+}
+
+/* Open the database for reading and mark runs whose process died as interrupted. */
+static int open_db(const struct look_args *a, struct store **st, struct err *e)
+{
+	char *path = store_default_path(a->db);
+	int rc = store_open(path, STORE_RO, st, e);
+	free(path);
+	return rc;
+}
+
+int cmd_list(const struct cli_cmd *cmd, int argc, char **argv)
+{
+	struct look_args a = {0};
+	struct strv pos = {0};
+	int rc = parse(cmd, argc, argv, &a, &pos, 1);
+	struct store *st = NULL;
+	struct store_run_info *runs = NULL;
+	size_t n = 0;
+	struct err e;
+	if (rc >= 0)
+		goto out;
+	if (open_db(&a, &st, &e) || store_runs_list(st, &runs, &n, &e)) {
+		rc = cli_fail(cmd, &e);
+		goto out;
+	}
+	/* FILTER: key=value on labels */
+	size_t k = 0;
+	if (pos.n) {
+		char *key, *val;
+		if (label_parse(pos.v[0], &key, &val, &e)) {
+			rc = cli_fail(cmd, &e);
+			goto out;
+		}
+		for (size_t i = 0; i < n; i++) {
+			const char *v = kv_get(&runs[i].labels, key);
+			if (v && !strcmp(v, val)) {
+				struct store_run_info t = runs[k];
+				runs[k++] = runs[i];
+				runs[i] = t;
+			}
+		}
+		free(key);
+		free(val);
+	} else {
+		k = n;
+	}
+	if (a.json)
+		print_doc(report_runs_json(runs, k));
+	else
+		report_runs_text(stdout, runs, k);
+	rc = EXIT_OK;
+out:
+	store_runs_free(runs, n);
+	store_close(st);
+	strv_free(&pos);
+	return rc;
+}
+
+int cmd_show(const struct cli_cmd *cmd, int argc, char **argv)
+{
+	struct look_args a = {0};
+	struct strv pos = {0};
+	int rc = parse(cmd, argc, argv, &a, &pos, 1);
+	struct store *st = NULL;
+	struct err e;
+	if (rc >= 0)
+		goto out;
+	uint64_t id;
+	if (pos.n != 1) {
+		errf(&e, "give one run id; `sysab list` shows them");
+		rc = cli_fail(cmd, &e);
+		goto out;
+	}
+	if (parse_u64(pos.v[0], 1, INT64_MAX, "run id", &id, &e) || open_db(&a, &st, &e)) {
+		rc = cli_fail(cmd, &e);
+		goto out;
+	}
+	struct summary s;
+	if (summary_load(st, (int64_t)id, &s, &e)) {
+		rc = cli_fail(cmd, &e);
+		goto out;
+	}
+	if (a.json)
+		print_doc(report_summary_json(&s, true));
+	else
+		report_summary_text(stdout, &s, true);
+	summary_free(&s);
+	rc = EXIT_OK;
+out:
+	store_close(st);
+	strv_free(&pos);
+	return rc;
+}
+
+int cmd_workloads(const struct cli_cmd *cmd, int argc, char **argv)
+{
+	struct look_args a = {0};
+	struct strv pos = {0};
+	int rc = parse(cmd, argc, argv, &a, &pos, 0);
+	if (rc < 0) {
+		if (a.json)
+			print_doc(report_workloads_json());
+		else
+			report_workloads_text(stdout);
+		rc = EXIT_OK;
+	}
+	strv_free(&pos);
+	return rc;
+}
+
+int cmd_env(const struct cli_cmd *cmd, int argc, char **argv)
+{
+	struct look_args a = {0};
+	struct strv pos = {0};
+	int rc = parse(cmd, argc, argv, &a, &pos, 0);
+	if (rc < 0) {
+		struct kvlist env = {0};
+		env_capture(&env);
+		if (a.json)
+			print_doc(report_env_json(&env));
+		else
+			report_env_text(stdout, &env);
+		kv_free(&env);
+		rc = EXIT_OK;
+	}
+	strv_free(&pos);
+	return rc;
+}

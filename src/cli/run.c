@@ -1,0 +1,310 @@
+/* run.c - `sysab run`: measure the selected workloads into the database. */
+#include "cli.h"
+#include "core/tmp.h"
+#include "report/report.h"
+#include "run/env.h"
+#include "run/runner.h"
+#include "stats/summary.h"
+#include "store/store.h"
+#include "workloads/workload.h"
+
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum {
+	O_LABEL = 1, O_WORKLOAD, O_COPIES, O_QUICK, O_FULL, O_SAMPLES, O_SAMPLE_MS, O_WARMUP_MS, O_SEED,
+	O_ORDER, O_CPUS, O_QUIET,
+};
+
+const struct cli_opt cli_run_opts[] = {
+	{"label", 'l', "KEY=VALUE", "label the run (repeatable), e.g. -l pernode=yes", O_LABEL},
+	{"workload", 'w', "PATTERN", "only workloads matching PATTERN: a name, a glob or a group (repeatable)",
+	 O_WORKLOAD},
+	{"copies", 'c', "N", "run N copies at once (repeatable); default 1 and, with >1 CPU, one per CPU", O_COPIES},
+	{"quick", 0, NULL, "the quick profile: 1 copy, short samples (about 30 s in all)", O_QUICK},
+	{"full", 0, NULL, "the full profile: long samples, many of them", O_FULL},
+	{"samples", 0, "N", "measured samples per workload and copies (overrides the profile)", O_SAMPLES},
+	{"sample-ms", 0, "MS", "target length of one sample in ms (overrides the profile)", O_SAMPLE_MS},
+	{"warmup-ms", 0, "MS", "unrecorded warm-up per workload in ms (overrides the profile)", O_WARMUP_MS},
+	{"seed", 0, "N", "seed for the workload order (default: from the clock; recorded)", O_SEED},
+	{"order", 0, "ORDER", "shuffled (default) or fixed (registry order)", O_ORDER},
+	{"cpus", 0, "LIST", "pin the run to these CPUs, e.g. 0 or 0-1,4", O_CPUS},
+	{"json", 0, NULL, "print the results as JSON", OPT_JSON},
+	{"quiet", 'q', NULL, "no progress display", O_QUIET},
+	CLI_COMMON_OPTS,
+	CLI_END,
+};
+
+struct run_args {
+	struct kvlist labels;
+	struct strv patterns;
+	int copies[64];
+	size_t ncopies;
+	bool quick, full, json, quiet, seed_set, fixed, warmup_set;
+	int samples;
+	uint64_t sample_ms, warmup_ms, seed;
+	int cpus[1024];
+	int ncpus;
+	const char *cpus_text;
+	const char *db;
+};
+
+/* "0-3,6" into a list of CPU ids. */
+static int parse_cpus(const char *s, int *out, int max, int *n, struct err *e)
+{
+	*n = 0;
+	const char *p = s;
+	if (!*p)
+		return errf(e, "--cpus: empty list; give CPUs like 0 or 0-1,4");
+	while (*p) {
+		char *end;
+		if (*p < '0' || *p > '9')
+			return errf(e, "--cpus: '%s' is not a CPU list; give CPUs like 0 or 0-1,4", s);
+		long a = strtol(p, &end, 10), b = a;
+		if (*end == '-') {
+			if (end[1] < '0' || end[1] > '9')
+				return errf(e, "--cpus: '%s' is not a CPU list; give CPUs like 0 or 0-1,4", s);
+			b = strtol(end + 1, &end, 10);
+		}
+		if (a > b || b >= CPU_SETSIZE)
+			return errf(e, "--cpus: bad range in '%s'; CPU ids go from 0 to %d", s, CPU_SETSIZE - 1);
+		for (long c = a; c <= b; c++) {
+			if (*n >= max)
+				return errf(e, "--cpus: too many CPUs in '%s'", s);
+			out[(*n)++] = (int)c;
+		}
+		if (*end == ',')
+			end++;
+		else if (*end)
+			return errf(e, "--cpus: '%s' is not a CPU list; give CPUs like 0 or 0-1,4", s);
+		p = end;
+	}
+	long online = sysconf(_SC_NPROCESSORS_CONF);
+	for (int i = 0; i < *n; i++)
+		if (out[i] >= online)
+			return errf(e, "--cpus: CPU %d does not exist here (%ld CPUs); see `sysab env`", out[i], online);
+	return 0;
+}
+
+static int on_opt(void *ctx, int id, const char *arg, struct err *e)
+{
+	struct run_args *a = ctx;
+	char *k, *v;
+	uint64_t u;
+	switch (id) {
+	case O_LABEL:
+		if (label_parse(arg, &k, &v, e))
+			return -1;
+		if (kv_get(&a->labels, k)) {
+			errf(e, "label '%s' is given twice; give each key once", k);
+			free(k);
+			free(v);
+			return -1;
+		}
+		kv_add(&a->labels, k, v);
+		free(k);
+		free(v);
+		return 0;
+	case O_WORKLOAD:
+		if (!*arg || !text_is_clean(arg, false))
+			return errf(e, "-w: give a workload name or pattern; `sysab workloads` lists them");
+		strv_add(&a->patterns, arg);
+		return 0;
+	case O_COPIES:
+		if (a->ncopies >= sizeof a->copies / sizeof a->copies[0])
+			return errf(e, "-c: too many copies counts");
+		if (parse_int(arg, 1, 1024, "-c", &a->copies[a->ncopies], e))
+			return -1;
+		for (size_t i = 0; i < a->ncopies; i++)
+			if (a->copies[i] == a->copies[a->ncopies])
+				return errf(e, "-c %s is given twice; give each copies count once", arg);
+		a->ncopies++;
+		return 0;
+	case O_QUICK: a->quick = true; return 0;
+	case O_FULL: a->full = true; return 0;
+	case O_SAMPLES: return parse_int(arg, 2, 100000, "--samples", &a->samples, e);
+	case O_SAMPLE_MS: return parse_u64(arg, 1, 60000, "--sample-ms", &a->sample_ms, e);
+	case O_WARMUP_MS:
+		a->warmup_set = true;
+		return parse_u64(arg, 0, 600000, "--warmup-ms", &a->warmup_ms, e);
+	case O_SEED:
+		if (parse_u64(arg, 0, INT64_MAX, "--seed", &u, e))
+			return -1;
+		a->seed = u;
+		a->seed_set = true;
+		return 0;
+	case O_ORDER:
+		if (!strcmp(arg, "fixed"))
+			a->fixed = true;
+		else if (!strcmp(arg, "shuffled"))
+			a->fixed = false;
+		else
+			return errf(e, "--order: '%s' is not an order; use shuffled or fixed", arg);
+		return 0;
+	case O_CPUS:
+		a->cpus_text = arg;
+		return parse_cpus(arg, a->cpus, 1024, &a->ncpus, e);
+	case O_QUIET: a->quiet = true; return 0;
+	case OPT_JSON: a->json = true; return 0;
+	case OPT_DB: a->db = arg; return 0;
+	}
+	return errf(e, "unhandled option");
+}
+
+/* Resolve -w patterns into workloads, in registry order; quick skips slow ones unless named. */
+static int select_workloads(const struct run_args *a, const struct workload ***out, size_t *n, struct err *e)
+{
+	const struct workload **v = xcalloc(wl_count(), sizeof *v);
+	*n = 0;
+	for (size_t p = 0; p < a->patterns.n; p++) {
+		bool any = false;
+		for (size_t i = 0; i < wl_count(); i++)
+			if (wl_matches(wl_at(i), a->patterns.v[p]))
+				any = true;
+		if (!any) {
+			const char *s = wl_suggest(a->patterns.v[p]);
+			free(v);
+			if (s)
+				return errf(e, "-w %s: no such workload; did you mean %s? (`sysab workloads` lists them)",
+					    a->patterns.v[p], s);
+			return errf(e, "-w %s: no such workload; `sysab workloads` lists them", a->patterns.v[p]);
+		}
+	}
+	for (size_t i = 0; i < wl_count(); i++) {
+		const struct workload *w = wl_at(i);
+		bool take = a->patterns.n == 0;
+		for (size_t p = 0; p < a->patterns.n && !take; p++)
+			take = wl_matches(w, a->patterns.v[p]);
+		if (take && a->patterns.n == 0 && a->quick && (w->flags & WL_QUICK_SKIP))
+			take = false;
+		if (take)
+			v[(*n)++] = w;
+	}
+	*out = v;
+	return 0;
+}
+
+static void progress_cb(void *arg, const char *workload, int copies, int slot, int nslots, int sample, int nsamples,
+			uint64_t elapsed_ns, uint64_t eta_ns)
+{
+	(void)arg;
+	report_progress(stderr, workload, copies, slot, nslots, sample, nsamples, elapsed_ns, eta_ns);
+}
+
+int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
+{
+	struct run_args a = {.samples = 0};
+	struct strv pos = {0};
+	struct err e;
+	bool help;
+	int rc = EXIT_INPUT;
+	struct store *st = NULL;
+	const struct workload **wl = NULL;
+	char *path = NULL;
+	if (cli_parse(cmd, argc, argv, on_opt, &a, &pos, &help, &e)) {
+		rc = cli_fail(cmd, &e);
+		goto out;
+	}
+	if (help) {
+		cli_help(cmd, stdout);
+		rc = EXIT_OK;
+		goto out;
+	}
+	if (pos.n) {
+		errf(&e, "unexpected argument '%s'; labels go with -l KEY=VALUE, workloads with -w", pos.v[0]);
+		rc = cli_fail(cmd, &e);
+		goto out;
+	}
+	if (a.quick && a.full) {
+		errf(&e, "--quick and --full conflict; choose one profile");
+		rc = cli_fail(cmd, &e);
+		goto out;
+	}
+	size_t nwl;
+	if (select_workloads(&a, &wl, &nwl, &e)) {
+		rc = cli_fail(cmd, &e);
+		goto out;
+	}
+	struct run_opts o = {
+		.labels = &a.labels,
+		.wl = wl,
+		.nwl = nwl,
+		.profile = a.quick ? "quick" : a.full ? "full" : "default",
+		.samples = a.quick ? 8 : a.full ? 40 : 15,
+		.sample_ns = (a.quick ? 20 : a.full ? 100 : 50) * 1000000ull,
+		.warmup_ns = (a.quick ? 40 : a.full ? 1000 : 150) * 1000000ull,
+		.shuffle = !a.fixed,
+		.cpus = a.ncpus ? a.cpus : NULL,
+		.ncpus = a.ncpus,
+		.cpus_text = a.cpus_text,
+	};
+	if (a.samples)
+		o.samples = a.samples;
+	if (a.sample_ms)
+		o.sample_ns = a.sample_ms * 1000000ull;
+	if (a.warmup_set)
+		o.warmup_ns = a.warmup_ms * 1000000ull;
+	o.seed = a.seed_set ? a.seed : (clock_wall_ns() ^ ((uint64_t)getpid() << 32)) & INT64_MAX;
+	if (!a.ncopies) {
+		a.copies[a.ncopies++] = 1;
+		int ncpu = a.ncpus;
+		if (!ncpu) {
+			cpu_set_t set;
+			ncpu = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
+		}
+		if (!a.quick && ncpu > 1)
+			a.copies[a.ncopies++] = ncpu;
+	}
+	o.copies = a.copies;
+	o.ncopies = a.ncopies;
+	if (!a.quiet && isatty(STDERR_FILENO) && !getenv("CI")) {
+		o.progress = progress_cb;
+	}
+
+	path = store_default_path(a.db);
+	if (store_open(path, STORE_RW, &st, &e)) {
+		rc = cli_fail(cmd, &e);
+		goto out;
+	}
+	char *boot = env_boot_id();
+	store_reap_interrupted(st, boot, &e);
+	free(boot);
+	sig_install();
+	struct run_outcome res;
+	int r = runner_run(st, &o, &res, &e);
+	if (o.progress)
+		report_progress_done(stderr);
+	if (r && !res.run_id) {
+		rc = cli_fail(cmd, &e);
+		goto out;
+	}
+	struct summary sum;
+	struct err e2;
+	if (summary_load(st, res.run_id, &sum, &e2) == 0) {
+		if (a.json) {
+			char *j = report_summary_json(&sum, false);
+			puts(j);
+			free(j);
+		} else {
+			report_summary_text(stdout, &sum, false);
+			printf("\nstored as run %lld in %s\n", (long long)res.run_id, path);
+		}
+		summary_free(&sum);
+	}
+	if (r)
+		rc = cli_fail(cmd, &e);
+	else if (res.stop_signal)
+		rc = 128 + res.stop_signal;
+	else
+		rc = EXIT_OK;
+out:
+	store_close(st);
+	free(path);
+	free(wl);
+	kv_free(&a.labels);
+	strv_free(&a.patterns);
+	strv_free(&pos);
+	return rc;
+}

@@ -1,0 +1,155 @@
+/* json.c - the JSON documents of every command (schema in docs/FORMATS.md). */
+#include "report.h"
+#include "workloads/workload.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+
+static json_t *kv_json(const struct kvlist *l)
+{
+	json_t *o = json_object();
+	for (size_t i = 0; i < l->n; i++)
+		json_object_set_new(o, l->v[i].key, json_string(l->v[i].value));
+	return o;
+}
+
+static char *dump(json_t *doc)
+{
+	char *s = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(doc);
+	return s;
+}
+
+static json_t *doc_new(const char *kind)
+{
+	json_t *d = json_object();
+	json_object_set_new(d, "schema_version", json_integer(REPORT_SCHEMA_VERSION));
+	json_object_set_new(d, "kind", json_string(kind));
+	return d;
+}
+
+static json_t *run_json(const struct store_run_info *r, bool with_env)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "id", json_integer(r->id));
+	json_object_set_new(o, "started_ns", json_integer((json_int_t)r->started_ns));
+	json_object_set_new(o, "finished_ns", r->finished_ns ? json_integer((json_int_t)r->finished_ns) : json_null());
+	json_object_set_new(o, "status", json_string(r->status));
+	json_object_set_new(o, "reason", *r->reason ? json_string(r->reason) : json_null());
+	json_object_set_new(o, "source", json_string(r->source));
+	json_object_set_new(o, "seed", json_integer((json_int_t)r->seed));
+	json_object_set_new(o, "boot_id", json_string(r->boot_id));
+	json_object_set_new(o, "kernel", json_string(r->kernel_release));
+	json_object_set_new(o, "hostname", json_string(r->hostname));
+	json_object_set_new(o, "cpu_model", json_string(r->cpu_model));
+	json_object_set_new(o, "ncpus", json_integer(r->ncpus));
+	json_object_set_new(o, "empty_batch_ns", r->overhead_ns >= 0 ? json_real(r->overhead_ns) : json_null());
+	json_t *settings = json_loads(r->settings, 0, NULL);
+	json_object_set_new(o, "settings", settings ? settings : json_object());
+	json_object_set_new(o, "labels", kv_json(&r->labels));
+	json_t *w = json_array();
+	for (size_t i = 0; i < r->workloads.n; i++)
+		json_array_append_new(w, json_string(r->workloads.v[i]));
+	json_object_set_new(o, "workloads", w);
+	if (with_env)
+		json_object_set_new(o, "environment", kv_json(&r->env));
+	return o;
+}
+
+char *report_summary_json(const struct summary *s, bool with_env)
+{
+	json_t *d = doc_new("run");
+	json_object_set_new(d, "run", run_json(&s->run, with_env));
+	json_t *res = json_array();
+	for (size_t i = 0; i < s->nslots; i++) {
+		const struct summary_row *row = &s->rows[i];
+		const struct store_slot_info *sl = row->slot;
+		char du[48];
+		json_t *o = json_object();
+		json_object_set_new(o, "workload", json_string(sl->workload));
+		json_object_set_new(o, "copies", json_integer(sl->copies));
+		json_object_set_new(o, "status", json_string(sl->status));
+		json_object_set_new(o, "reason", *sl->reason ? json_string(sl->reason) : json_null());
+		json_object_set_new(o, "unit", json_string(sl->unit));
+		json_object_set_new(o, "display_unit",
+				    json_string(report_display_unit(sl->unit, sl->latency, du, sizeof du)));
+		json_object_set_new(o, "samples", json_integer((json_int_t)row->n));
+		json_object_set_new(o, "batch_ops", json_integer((json_int_t)sl->batch_ops));
+		json_object_set_new(o, "empty_batch_ns", json_real(sl->overhead_ns));
+		if (row->n) {
+			json_object_set_new(o, "median_ops_per_s", json_real(row->median));
+			json_object_set_new(o, "mean_ops_per_s", json_real(row->mean));
+			json_object_set_new(o, "min_ops_per_s", json_real(row->min));
+			json_object_set_new(o, "max_ops_per_s", json_real(row->max));
+			json_object_set_new(o, "cv", json_real(row->cv));
+			json_object_set_new(o, "median_display",
+					    json_real(sl->latency ? 1e9 / row->median : row->median));
+		}
+		if (row->baseline > 0) {
+			json_object_set_new(o, "baseline_ops_per_s", json_real(row->baseline));
+			json_object_set_new(o, "index", row->n ? json_real(row->index) : json_null());
+		}
+		json_t *chk = *sl->checks ? json_loads(sl->checks, 0, NULL) : NULL;
+		json_object_set_new(o, "checks", chk ? chk : json_array());
+		json_array_append_new(res, o);
+	}
+	json_object_set_new(d, "results", res);
+	json_t *idx = json_array();
+	for (size_t i = 0; i < s->nindex; i++)
+		json_array_append_new(idx, json_pack("{s:i, s:i, s:i, s:o}", "copies", s->index[i].copies, "workloads",
+						     s->index[i].n, "expected", s->index[i].expected, "value",
+						     s->index[i].n ? json_real(s->index[i].value) : json_null()));
+	json_object_set_new(d, "index", idx);
+	return dump(d);
+}
+
+char *report_runs_json(const struct store_run_info *runs, size_t n)
+{
+	json_t *d = doc_new("runs");
+	json_t *a = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, run_json(&runs[i], false));
+	json_object_set_new(d, "runs", a);
+	return dump(d);
+}
+
+char *report_workloads_json(void)
+{
+	json_t *d = doc_new("workloads");
+	json_t *a = json_array();
+	for (size_t i = 0; i < wl_count(); i++) {
+		const struct workload *w = wl_at(i);
+		char du[48];
+		json_t *o = json_object();
+		json_object_set_new(o, "name", json_string(w->name));
+		json_object_set_new(o, "group", json_string(w->group));
+		json_object_set_new(o, "summary", json_string(w->summary));
+		json_object_set_new(o, "kernel_path", json_string(w->kernel_path));
+		json_object_set_new(o, "unit", json_string(w->unit));
+		json_object_set_new(o, "display_unit",
+				    json_string(report_display_unit(w->unit, (w->flags & WL_LATENCY) != 0, du, sizeof du)));
+		json_object_set_new(o, "unixbench", w->unixbench ? json_string(w->unixbench) : json_null());
+		json_object_set_new(o, "baseline_ops_per_s", w->baseline > 0 ? json_real(w->baseline) : json_null());
+		json_object_set_new(o, "index", json_boolean(w->flags & WL_INDEX));
+		json_t *fl = json_array();
+		static const struct {
+			unsigned bit;
+			const char *name;
+		} names[] = {{WL_FORKS, "forks"},   {WL_EXECS, "execs"},     {WL_FS, "filesystem"},
+			     {WL_NEEDS_2CPU, "needs-2-cpus"}, {WL_SHELL, "shell"}, {WL_LATENCY, "latency"}};
+		for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+			if (w->flags & names[k].bit)
+				json_array_append_new(fl, json_string(names[k].name));
+		json_object_set_new(o, "flags", fl);
+		json_array_append_new(a, o);
+	}
+	json_object_set_new(d, "workloads", a);
+	return dump(d);
+}
+
+char *report_env_json(const struct kvlist *env)
+{
+	json_t *d = doc_new("environment");
+	json_object_set_new(d, "environment", kv_json(env));
+	return dump(d);
+}

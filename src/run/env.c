@@ -1,0 +1,198 @@
+/* env.c - capture what about the machine can change a result: kernel, CPU, memory, tunables. */
+#include "env.h"
+
+#include <dirent.h>
+#include <gnu/libc-version.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#ifndef SYSAB_BUILD_FLAGS
+#define SYSAB_BUILD_FLAGS "unknown"
+#endif
+
+char *env_boot_id(void)
+{
+	char *s = read_text_file("/proc/sys/kernel/random/boot_id");
+	return s ? s : xstrdup("unknown");
+}
+
+char *env_loadavg(void)
+{
+	char *s = read_text_file("/proc/loadavg");
+	if (!s)
+		return xstrdup("unknown");
+	/* keep the three averages */
+	char *p = s;
+	for (int i = 0; i < 3 && p; i++)
+		p = strchr(p + 1, ' ');
+	if (p)
+		*p = 0;
+	return s;
+}
+
+static void add_file(struct kvlist *env, const char *key, const char *path, const char *missing)
+{
+	char *s = read_text_file(path);
+	kv_add(env, key, s ? s : missing);
+	free(s);
+}
+
+/* The bracketed choice of a sysfs "a [b] c" file. */
+static void add_choice(struct kvlist *env, const char *key, const char *path)
+{
+	char *s = read_text_file(path);
+	const char *v = "none";
+	if (s) {
+		char *a = strchr(s, '['), *b = a ? strchr(a, ']') : NULL;
+		if (a && b) {
+			*b = 0;
+			v = a + 1;
+		} else {
+			v = s;
+		}
+	}
+	kv_add(env, key, v);
+	free(s);
+}
+
+static void add_cpuinfo(struct kvlist *env)
+{
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	char line[4096];
+	char *model = NULL;
+	bool hyper = false;
+	while (f && fgets(line, sizeof line, f)) {
+		char *colon = strchr(line, ':');
+		if (!colon)
+			continue;
+		char *v = colon + 1;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		v[strcspn(v, "\n")] = 0;
+		if (!model && (!strncmp(line, "model name", 10) || !strncmp(line, "cpu model", 9) ||
+			       !strncmp(line, "uarch", 5) || !strncmp(line, "Model", 5) || !strncmp(line, "cpu\t", 4)))
+			model = xstrdup(v);
+		if (!strncmp(line, "flags", 5) && strstr(v, " hypervisor"))
+			hyper = true;
+	}
+	if (f)
+		fclose(f);
+	kv_add(env, "cpu.model", model ? model : "unknown");
+	free(model);
+	char *hv = read_text_file("/sys/hypervisor/type");
+	kv_add(env, "hypervisor", hv ? hv : hyper ? "yes" : "no");
+	free(hv);
+}
+
+static void add_meminfo(struct kvlist *env)
+{
+	FILE *f = fopen("/proc/meminfo", "re");
+	char line[256];
+	unsigned long long kb = 0;
+	while (f && fgets(line, sizeof line, f))
+		if (sscanf(line, "MemTotal: %llu kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	kv_addf(env, "mem.total_bytes", "%llu", kb * 1024ull);
+}
+
+/* One key per CPU vulnerability, e.g. vuln.spectre_v2 = "Mitigation: ...". */
+static void add_vulnerabilities(struct kvlist *env)
+{
+	const char *dir = "/sys/devices/system/cpu/vulnerabilities";
+	DIR *d = opendir(dir);
+	if (!d) {
+		kv_add(env, "vuln", "unknown");
+		return;
+	}
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		char *p = xasprintf("%s/%s", dir, de->d_name);
+		char *k = xasprintf("vuln.%s", de->d_name);
+		add_file(env, k, p, "unknown");
+		free(p);
+		free(k);
+	}
+	closedir(d);
+}
+
+/* cpu→node map, e.g. "0-1:0" style list "cpu:node" pairs "0:0 1:0". */
+static void add_numa(struct kvlist *env)
+{
+	add_file(env, "numa.nodes", "/sys/devices/system/node/online", "0");
+	struct sb map = {0};
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+	for (long c = 0; c < n && c < 4096; c++) {
+		char *p = xasprintf("/sys/devices/system/cpu/cpu%ld", c);
+		DIR *d = opendir(p);
+		free(p);
+		if (!d)
+			continue;
+		struct dirent *de;
+		while ((de = readdir(d)))
+			if (!strncmp(de->d_name, "node", 4) && de->d_name[4] >= '0' && de->d_name[4] <= '9') {
+				sb_addf(&map, "%s%ld:%s", map.len ? " " : "", c, de->d_name + 4);
+				break;
+			}
+		closedir(d);
+	}
+	kv_add(env, "numa.cpu_node", map.len ? sb_str(&map) : "unknown");
+	sb_free(&map);
+}
+
+void env_capture(struct kvlist *env)
+{
+	struct utsname u;
+	uname(&u);
+	char *boot = env_boot_id();
+	kv_add(env, "boot.id", boot);
+	free(boot);
+	kv_add(env, "kernel.release", u.release);
+	kv_add(env, "kernel.version", u.version);
+	kv_add(env, "kernel.arch", u.machine);
+	add_file(env, "kernel.cmdline", "/proc/cmdline", "unknown");
+	char host[256] = "unknown";
+	gethostname(host, sizeof host - 1);
+	kv_add(env, "hostname", host);
+	add_cpuinfo(env);
+	kv_addf(env, "cpu.online", "%ld", sysconf(_SC_NPROCESSORS_ONLN));
+	kv_addf(env, "cpu.configured", "%ld", sysconf(_SC_NPROCESSORS_CONF));
+	add_file(env, "cpu.online_list", "/sys/devices/system/cpu/online", "unknown");
+	add_numa(env);
+	add_meminfo(env);
+	kv_addf(env, "mem.page_size", "%ld", sysconf(_SC_PAGESIZE));
+	add_file(env, "cpufreq.governor", "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "none");
+	add_file(env, "cpufreq.driver", "/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver", "none");
+	add_choice(env, "thp.enabled", "/sys/kernel/mm/transparent_hugepage/enabled");
+	add_choice(env, "thp.defrag", "/sys/kernel/mm/transparent_hugepage/defrag");
+	add_file(env, "aslr", "/proc/sys/kernel/randomize_va_space", "unknown");
+	add_file(env, "smt.active", "/sys/devices/system/cpu/smt/active", "unknown");
+	add_file(env, "smt.control", "/sys/devices/system/cpu/smt/control", "unknown");
+	add_vulnerabilities(env);
+	char *load = env_loadavg();
+	kv_add(env, "load.before", load);
+	free(load);
+	kv_add(env, "glibc", gnu_get_libc_version());
+	kv_add(env, "sysab.version", SYSAB_VERSION);
+	kv_add(env, "sysab.build", SYSAB_BUILD_FLAGS);
+	kv_add(env, "user.root", geteuid() == 0 ? "yes" : "no");
+	kv_sort(env);
+}
+
+void env_host(const struct kvlist *env, struct store_host *h)
+{
+	const char *v;
+	h->hostname = (v = kv_get(env, "hostname")) ? v : "unknown";
+	h->cpu_model = (v = kv_get(env, "cpu.model")) ? v : "unknown";
+	h->ncpus = (v = kv_get(env, "cpu.online")) ? atoi(v) : 1;
+	h->mem_bytes = (v = kv_get(env, "mem.total_bytes")) ? strtoull(v, NULL, 10) : 0;
+	h->boot_id = (v = kv_get(env, "boot.id")) ? v : "unknown";
+	h->kernel_release = (v = kv_get(env, "kernel.release")) ? v : "unknown";
+	h->kernel_version = (v = kv_get(env, "kernel.version")) ? v : "unknown";
+}

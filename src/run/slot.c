@@ -1,0 +1,440 @@
+/* slot.c - worker processes for one (workload, copies): setup, timed batches on a barrier, teardown. */
+#include "slot.h"
+#include "core/core.h"
+#include "core/tmp.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+enum cmd_type { CMD_BATCH = 1, CMD_EMPTY, CMD_QUIT };
+
+struct cmd {
+	int type;
+	uint64_t n;
+};
+
+struct reply {
+	int rc;
+	uint64_t elapsed_ns;
+	struct slot_checks checks;
+	char why[WL_WHY_MAX];
+};
+
+/* --- the worker side --- */
+
+struct totals {
+	uint64_t ops;
+	struct wl_usage usage;
+};
+
+static void usage_now(struct wl_usage *u)
+{
+	struct rusage r;
+	getrusage(RUSAGE_SELF, &r);
+	u->minflt = (uint64_t)r.ru_minflt;
+	u->majflt = (uint64_t)r.ru_majflt;
+	u->nvcsw = (uint64_t)r.ru_nvcsw;
+	u->nivcsw = (uint64_t)r.ru_nivcsw;
+}
+
+static void eval_checks(const struct workload *w, const struct totals *t, const uint64_t count[2],
+			struct slot_checks *out)
+{
+	memset(out, 0, sizeof *out);
+	for (int i = 0; i < WL_MAX_CHECKS && w->checks[i].metric != WL_M_NONE; i++) {
+		double v = 0;
+		switch (w->checks[i].metric) {
+		case WL_M_MINFLT: v = (double)t->usage.minflt; break;
+		case WL_M_NVCSW: v = (double)t->usage.nvcsw; break;
+		case WL_M_COUNT0: v = (double)count[0]; break;
+		case WL_M_COUNT1: v = (double)count[1]; break;
+		case WL_M_NONE: break;
+		}
+		v = t->ops ? v / (double)t->ops : 0;
+		out->value[i] = v;
+		out->ok[i] = t->ops > 0 && v >= w->checks[i].lo && v <= w->checks[i].hi;
+		out->n = i + 1;
+	}
+}
+
+static bool write_all(int fd, const void *p, size_t n)
+{
+	while (n) {
+		ssize_t r = write(fd, p, n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return false;
+		p = (const char *)p + r;
+		n -= (size_t)r;
+	}
+	return true;
+}
+
+static bool read_all(int fd, void *p, size_t n)
+{
+	while (n) {
+		ssize_t r = read(fd, p, n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return false;
+		p = (char *)p + r;
+		n -= (size_t)r;
+	}
+	return true;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static __attribute__((noreturn)) void worker(const struct slot_cfg *cfg, int copy, int cmd_fd, int res_fd,
+					     pthread_barrier_t *barrier)
+{
+	signal(SIGINT, SIG_IGN); /* the parent decides when a worker stops */
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	const struct workload *w = cfg->w;
+	struct wl_ctx ctx = {
+		.copy = copy,
+		.ncopies = cfg->copies,
+		.tmpdir = cfg->tmpdir,
+		.self_exe = cfg->self_exe,
+		.page_size = sysconf(_SC_PAGESIZE),
+		.ncpus = cfg->ncpus,
+		.cpus = cfg->cpus,
+	};
+	struct reply rep = {0};
+	rep.rc = w->setup ? w->setup(&ctx) : 0;
+	memcpy(rep.why, ctx.why, sizeof rep.why);
+	if (!write_all(res_fd, &rep, sizeof rep) || rep.rc != 0)
+		_exit(rep.rc ? 1 : 2);
+
+	struct totals tot = {0};
+	struct cmd c;
+	while (read_all(cmd_fd, &c, sizeof c)) {
+		memset(&rep, 0, sizeof rep);
+		if (c.type == CMD_QUIT)
+			break;
+		if (c.type == CMD_EMPTY) {
+			uint64_t t[51];
+			for (int i = 0; i < 51; i++) {
+				uint64_t t0 = clock_raw_ns();
+				w->run(&ctx, 0);
+				t[i] = clock_raw_ns() - t0;
+			}
+			qsort(t, 51, sizeof t[0], cmp_u64);
+			rep.elapsed_ns = t[25];
+		} else {
+			struct wl_usage u0, u1;
+			pthread_barrier_wait(barrier);
+			usage_now(&u0);
+			uint64_t t0 = clock_raw_ns();
+			rep.rc = w->run(&ctx, c.n);
+			uint64_t t1 = clock_raw_ns();
+			usage_now(&u1);
+			rep.elapsed_ns = t1 - t0;
+			tot.ops += c.n;
+			tot.usage.minflt += u1.minflt - u0.minflt;
+			tot.usage.majflt += u1.majflt - u0.majflt;
+			tot.usage.nvcsw += u1.nvcsw - u0.nvcsw;
+			tot.usage.nivcsw += u1.nivcsw - u0.nivcsw;
+			memcpy(rep.why, ctx.why, sizeof rep.why);
+		}
+		if (!write_all(res_fd, &rep, sizeof rep))
+			break;
+		if (rep.rc)
+			break; /* the parent stops this slot */
+	}
+	if (w->teardown)
+		w->teardown(&ctx);
+	memset(&rep, 0, sizeof rep);
+	eval_checks(w, &tot, ctx.count, &rep.checks);
+	write_all(res_fd, &rep, sizeof rep);
+	_exit(0);
+}
+
+/* --- the parent side --- */
+
+static void kill_all(struct slot *s)
+{
+	if (s->pgid > 0)
+		kill(-s->pgid, SIGKILL);
+	for (int i = 0; i < s->cfg.copies; i++)
+		if (s->pid[i] > 0)
+			kill(s->pid[i], SIGKILL);
+}
+
+static void reap_all(struct slot *s)
+{
+	for (int i = 0; i < s->cfg.copies; i++) {
+		if (s->pid[i] <= 0)
+			continue;
+		while (waitpid(s->pid[i], NULL, 0) < 0 && errno == EINTR)
+			;
+		s->pid[i] = 0;
+	}
+	/* Anything the workers left behind was re-parented to us (we are a subreaper). */
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+}
+
+static void release(struct slot *s)
+{
+	for (int i = 0; i < s->cfg.copies; i++) {
+		if (s->cmd[i] >= 0)
+			close(s->cmd[i]);
+		if (s->res[i] >= 0)
+			close(s->res[i]);
+	}
+	if (s->barrier) {
+		pthread_barrier_destroy(s->barrier);
+		munmap(s->barrier, sizeof *s->barrier);
+	}
+	free(s->pid);
+	free(s->cmd);
+	free(s->res);
+	s->pid = NULL;
+	s->cmd = s->res = NULL;
+	s->barrier = NULL;
+	s->alive = 0;
+}
+
+static void abort_slot(struct slot *s)
+{
+	kill_all(s);
+	reap_all(s);
+	release(s);
+}
+
+/* Read one reply from every worker. Waits while stop is requested for at most a short
+ * grace period, then gives up. Returns 0, SLOT_STOPPED, or WL_ERROR (worker died or hung). */
+static int collect(struct slot *s, struct reply *reps, uint64_t timeout_ns)
+{
+	int n = s->cfg.copies;
+	int got = 0;
+	size_t *have = xcalloc((size_t)n, sizeof *have);
+	struct pollfd *pf = xcalloc((size_t)n, sizeof *pf);
+	uint64_t start = clock_raw_ns(), stop_seen = 0;
+	int rc = 0;
+	while (got < n) {
+		int np = 0;
+		for (int i = 0; i < n; i++)
+			if (have[i] < sizeof reps[i]) {
+				pf[np].fd = s->res[i];
+				pf[np].events = POLLIN;
+				np++;
+			}
+		int pr = poll(pf, (nfds_t)np, 200);
+		uint64_t now = clock_raw_ns();
+		if (sig_stop && !stop_seen)
+			stop_seen = now;
+		if (stop_seen && now - stop_seen > 3000000000ull) {
+			rc = SLOT_STOPPED;
+			break;
+		}
+		if (now - start > timeout_ns) {
+			snprintf(s->why, sizeof s->why, "a batch did not finish within %.0f s; the workload hung",
+				 (double)timeout_ns / 1e9);
+			rc = WL_ERROR;
+			break;
+		}
+		if (pr <= 0)
+			continue;
+		for (int i = 0; i < n; i++) {
+			if (have[i] >= sizeof reps[i])
+				continue;
+			struct pollfd *p = NULL;
+			for (int j = 0; j < np; j++)
+				if (pf[j].fd == s->res[i])
+					p = &pf[j];
+			if (!p || !p->revents)
+				continue;
+			ssize_t r = read(s->res[i], (char *)&reps[i] + have[i], sizeof reps[i] - have[i]);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0) {
+				snprintf(s->why, sizeof s->why, "worker %d of %s exited unexpectedly", i, s->cfg.w->name);
+				rc = WL_ERROR;
+				goto out;
+			}
+			have[i] += (size_t)r;
+			if (have[i] == sizeof reps[i])
+				got++;
+		}
+	}
+out:
+	free(have);
+	free(pf);
+	return rc;
+}
+
+int slot_open(struct slot *s, const struct slot_cfg *cfg)
+{
+	memset(s, 0, sizeof *s);
+	s->cfg = *cfg;
+	int n = cfg->copies;
+	s->pid = xcalloc((size_t)n, sizeof *s->pid);
+	s->cmd = xcalloc((size_t)n, sizeof *s->cmd);
+	s->res = xcalloc((size_t)n, sizeof *s->res);
+	for (int i = 0; i < n; i++)
+		s->cmd[i] = s->res[i] = -1;
+	s->barrier = mmap(NULL, sizeof *s->barrier, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (s->barrier == MAP_FAILED) {
+		s->barrier = NULL;
+		snprintf(s->why, sizeof s->why, "cannot map the start barrier: %s", strerror(errno));
+		release(s);
+		return WL_NORESOURCE;
+	}
+	pthread_barrierattr_t ba;
+	pthread_barrierattr_init(&ba);
+	pthread_barrierattr_setpshared(&ba, PTHREAD_PROCESS_SHARED);
+	pthread_barrier_init(s->barrier, &ba, (unsigned)n);
+	pthread_barrierattr_destroy(&ba);
+
+	pid_t parent = getpid();
+	for (int i = 0; i < n; i++) {
+		int c[2], r[2];
+		if (pipe2(c, O_CLOEXEC) < 0) {
+			snprintf(s->why, sizeof s->why, "pipe: %s", strerror(errno));
+			abort_slot(s);
+			return WL_NORESOURCE;
+		}
+		if (pipe2(r, O_CLOEXEC) < 0) {
+			snprintf(s->why, sizeof s->why, "pipe: %s", strerror(errno));
+			close(c[0]);
+			close(c[1]);
+			abort_slot(s);
+			return WL_NORESOURCE;
+		}
+		pid_t pid = fork();
+		if (pid < 0) {
+			snprintf(s->why, sizeof s->why, "fork of worker %d: %s", i, strerror(errno));
+			close(c[0]), close(c[1]), close(r[0]), close(r[1]);
+			abort_slot(s);
+			return errno == EAGAIN ? WL_NORESOURCE : WL_ERROR;
+		}
+		if (pid == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (getppid() != parent)
+				_exit(1);
+			setpgid(0, s->pgid); /* all copies in one process group, apart from our terminal's */
+			close(c[1]);
+			close(r[0]);
+			for (int j = 0; j < i; j++) {
+				close(s->cmd[j]);
+				close(s->res[j]);
+			}
+			worker(cfg, i, c[0], r[1], s->barrier);
+		}
+		if (!s->pgid)
+			s->pgid = pid;
+		setpgid(pid, s->pgid);
+		s->pid[i] = pid;
+		close(c[0]);
+		close(r[1]);
+		s->cmd[i] = c[1];
+		s->res[i] = r[0];
+	}
+	s->alive = 1;
+	struct reply *reps = xcalloc((size_t)n, sizeof *reps);
+	int rc = collect(s, reps, 120000000000ull);
+	for (int i = 0; i < n && rc == 0; i++)
+		if (reps[i].rc) {
+			rc = reps[i].rc;
+			snprintf(s->why, sizeof s->why, "%s", reps[i].why);
+		}
+	free(reps);
+	if (rc) {
+		abort_slot(s);
+		return rc == SLOT_STOPPED ? SLOT_STOPPED : rc;
+	}
+	return 0;
+}
+
+static int send_all(struct slot *s, int type, uint64_t n)
+{
+	struct cmd c = {.type = type, .n = n};
+	for (int i = 0; i < s->cfg.copies; i++)
+		if (!write_all(s->cmd[i], &c, sizeof c)) {
+			snprintf(s->why, sizeof s->why, "worker %d of %s is gone", i, s->cfg.w->name);
+			return WL_ERROR;
+		}
+	return 0;
+}
+
+int slot_batch(struct slot *s, uint64_t n, struct slot_batch *b)
+{
+	memset(b, 0, sizeof *b);
+	int rc = send_all(s, CMD_BATCH, n);
+	struct reply *reps = xcalloc((size_t)s->cfg.copies, sizeof *reps);
+	if (!rc)
+		rc = collect(s, reps, s->cfg.timeout_ns);
+	for (int i = 0; i < s->cfg.copies && rc == 0; i++) {
+		if (reps[i].rc) {
+			rc = reps[i].rc;
+			snprintf(s->why, sizeof s->why, "%s", reps[i].why);
+			break;
+		}
+		uint64_t t = reps[i].elapsed_ns ? reps[i].elapsed_ns : 1;
+		b->ops += n;
+		if (t > b->elapsed_ns)
+			b->elapsed_ns = t;
+		b->value += (double)n * 1e9 / (double)t;
+	}
+	free(reps);
+	if (rc)
+		abort_slot(s);
+	return rc;
+}
+
+double slot_empty_cost(struct slot *s)
+{
+	struct cmd c = {.type = CMD_EMPTY};
+	struct reply rep;
+	if (!write_all(s->cmd[0], &c, sizeof c) || !read_all(s->res[0], &rep, sizeof rep))
+		return -1;
+	return (double)rep.elapsed_ns;
+}
+
+void slot_close(struct slot *s, struct slot_checks *checks)
+{
+	if (!s->alive) {
+		release(s);
+		return;
+	}
+	if (checks)
+		memset(checks, 0, sizeof *checks);
+	int rc = send_all(s, CMD_QUIT, 0);
+	struct reply *reps = xcalloc((size_t)s->cfg.copies, sizeof *reps);
+	if (!rc)
+		rc = collect(s, reps, 30000000000ull);
+	if (!rc && checks) {
+		*checks = reps[0].checks;
+		for (int i = 1; i < s->cfg.copies; i++)
+			for (int j = 0; j < checks->n; j++)
+				if (!reps[i].checks.ok[j] && checks->ok[j]) {
+					checks->ok[j] = false;
+					checks->value[j] = reps[i].checks.value[j];
+				}
+	}
+	free(reps);
+	if (rc)
+		kill_all(s);
+	reap_all(s);
+	release(s);
+}

@@ -1,0 +1,61 @@
+/* slot.h - the copies of one workload: forked workers that take timed batches on command. */
+#ifndef SYSAB_SLOT_H
+#define SYSAB_SLOT_H
+
+#include <pthread.h>
+#include <sys/types.h>
+#include "workloads/workload.h"
+
+struct slot_cfg {
+	const struct workload *w;
+	int copies;
+	const char *tmpdir;
+	const char *self_exe;
+	const int *cpus;  /* CPUs the run may use */
+	int ncpus;
+	uint64_t timeout_ns; /* a batch taking longer than this is a hung workload */
+};
+
+/* One timed batch over all copies. */
+struct slot_batch {
+	uint64_t ops;        /* total over copies */
+	uint64_t elapsed_ns; /* longest copy */
+	double value;        /* sum over copies of ops/s */
+};
+
+/* Self-check results, evaluated by each worker over its whole life (worst copy kept). */
+struct slot_checks {
+	int n;
+	double value[WL_MAX_CHECKS];
+	bool ok[WL_MAX_CHECKS];
+};
+
+struct slot {
+	struct slot_cfg cfg;
+	pid_t *pid;
+	int *cmd, *res;     /* per worker: command pipe (write end), result pipe (read end) */
+	pthread_barrier_t *barrier; /* shared memory */
+	pid_t pgid;
+	int alive;
+	char why[WL_WHY_MAX];
+};
+
+/* Result codes besides 0 and the WL_* codes. */
+enum { SLOT_STOPPED = -10 /* a stop signal arrived and the workers were stopped */ };
+
+/* Fork the workers and run setup in each. Returns 0, or WL_UNSUPPORTED / WL_NORESOURCE /
+ * WL_ERROR with s->why set; on failure every worker is already gone. */
+int slot_open(struct slot *s, const struct slot_cfg *cfg);
+
+/* Release all copies together on n ops each and collect the batch. Returns 0, SLOT_STOPPED
+ * (the workers were stopped), or a WL_* error with s->why set (the workers are gone). */
+int slot_batch(struct slot *s, uint64_t n, struct slot_batch *b);
+
+/* The median cost of an empty timed batch, in ns, measured in copy 0. <0 on error. */
+double slot_empty_cost(struct slot *s);
+
+/* Tell the workers to tear down and exit; collect their self-checks (may be NULL).
+ * Workers that do not exit promptly are killed. Always reaps everything. */
+void slot_close(struct slot *s, struct slot_checks *checks);
+
+#endif

@@ -1,0 +1,97 @@
+/* summary.c - per-run medians, CVs and the UnixBench-style index. */
+#include "summary.h"
+#include "workloads/workload.h"
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void row_stats(struct summary_row *r, double *v, size_t n)
+{
+	r->n = n;
+	if (!n)
+		return;
+	gsl_sort(v, 1, n);
+	r->median = gsl_stats_median_from_sorted_data(v, 1, n);
+	r->mean = gsl_stats_mean(v, 1, n);
+	r->min = v[0];
+	r->max = v[n - 1];
+	r->cv = n > 1 && r->mean > 0 ? gsl_stats_sd_m(v, 1, n, r->mean) / r->mean : 0;
+}
+
+int summary_load(struct store *st, int64_t id, struct summary *out, struct err *e)
+{
+	memset(out, 0, sizeof *out);
+	struct store_sample_info *smp = NULL;
+	size_t ns = 0;
+	if (store_run_get(st, id, &out->run, e))
+		return -1;
+	if (store_slots_get(st, id, &out->slots, &out->nslots, e) || store_samples_get(st, id, &smp, &ns, e)) {
+		summary_free(out);
+		return -1;
+	}
+	out->rows = xcalloc(out->nslots ? out->nslots : 1, sizeof *out->rows);
+	double *v = xcalloc(ns ? ns : 1, sizeof *v);
+	/* slots and samples are both ordered by (workload, copies) */
+	size_t k = 0;
+	for (size_t i = 0; i < out->nslots; i++) {
+		struct summary_row *r = &out->rows[i];
+		const struct store_slot_info *sl = &out->slots[i];
+		r->slot = sl;
+		size_t n = 0;
+		for (; k < ns; k++) {
+			int c = strcmp(smp[k].workload, sl->workload);
+			if (c > 0 || (c == 0 && smp[k].copies > sl->copies))
+				break;
+			if (c == 0 && smp[k].copies == sl->copies && !smp[k].warmup)
+				v[n++] = smp[k].value;
+		}
+		row_stats(r, v, n);
+		const struct workload *w = wl_find(sl->workload);
+		if (w && (w->flags & WL_INDEX) && w->baseline > 0) {
+			r->baseline = w->baseline;
+			if (r->n)
+				r->index = r->median / w->baseline * 10.0;
+		}
+	}
+	free(v);
+	store_samples_free(smp, ns);
+
+	/* The index per copies count: geometric mean over index workloads with results. */
+	for (size_t i = 0; i < out->nslots; i++) {
+		if (out->rows[i].baseline <= 0)
+			continue;
+		int c = out->slots[i].copies;
+		struct summary_index *x = NULL;
+		for (size_t j = 0; j < out->nindex; j++)
+			if (out->index[j].copies == c)
+				x = &out->index[j];
+		if (!x) {
+			out->index = xrealloc(out->index, (out->nindex + 1) * sizeof *out->index);
+			x = &out->index[out->nindex++];
+			memset(x, 0, sizeof *x);
+			x->copies = c;
+		}
+		x->expected++;
+		if (out->rows[i].index > 0) {
+			x->n++;
+			x->value += log(out->rows[i].index);
+		}
+	}
+	for (size_t j = 0; j < out->nindex; j++)
+		out->index[j].value = out->index[j].n ? exp(out->index[j].value / out->index[j].n) : 0;
+	return 0;
+}
+
+void summary_free(struct summary *s)
+{
+	if (!s)
+		return;
+	store_run_info_free(&s->run);
+	store_slots_free(s->slots, s->nslots);
+	free(s->rows);
+	free(s->index);
+	memset(s, 0, sizeof *s);
+}

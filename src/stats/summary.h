@@ -1,0 +1,38 @@
+/* summary.h - what one run measured: per (workload, copies) median, spread and index. */
+#ifndef SYSAB_SUMMARY_H
+#define SYSAB_SUMMARY_H
+
+#include "store/store.h"
+
+struct summary_row {
+	const struct store_slot_info *slot; /* points into summary.slots */
+	size_t n;             /* measured samples */
+	double median;        /* ops/s */
+	double mean;          /* ops/s */
+	double cv;            /* standard deviation / mean of the samples, 0 with < 2 samples */
+	double min, max;
+	double baseline;      /* index baseline (ops/s), 0 when not an index workload */
+	double index;         /* median / baseline * 10, 0 when no baseline */
+};
+
+struct summary_index {
+	int copies;
+	int n;                /* index workloads that contributed */
+	int expected;         /* index workloads in the run at these copies */
+	double value;         /* geometric mean of their indexes */
+};
+
+struct summary {
+	struct store_run_info run;
+	struct store_slot_info *slots;
+	size_t nslots;
+	struct summary_row *rows; /* one per slot, same order */
+	struct summary_index *index;
+	size_t nindex;
+};
+
+/* Summarise run `id` from the store. On error -1 with e set. Free with summary_free. */
+int summary_load(struct store *st, int64_t id, struct summary *out, struct err *e);
+void summary_free(struct summary *s);
+
+#endif

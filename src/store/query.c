@@ -1,0 +1,255 @@
+/* query.c - reading runs, their slots and samples back from the database. */
+#include "store_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define RUN_COLUMNS                                                                                    \
+	"run.id, run.started_ns, run.finished_ns, run.status, run.reason, run.source, run.settings, "     \
+	"run.seed, run.overhead_ns, boot.boot_id, boot.kernel_release, boot.kernel_version, "             \
+	"machine.hostname, machine.cpu_model, machine.ncpus, machine.mem_bytes "                          \
+	"FROM run JOIN boot ON boot.id = run.boot JOIN machine ON machine.id = boot.machine "
+
+static void read_run_row(sqlite3_stmt *st, struct store_run_info *r)
+{
+	memset(r, 0, sizeof *r);
+	r->id = sqlite3_column_int64(st, 0);
+	r->started_ns = (uint64_t)sqlite3_column_int64(st, 1);
+	r->finished_ns = (uint64_t)sqlite3_column_int64(st, 2);
+	r->status = store_col_text(st, 3);
+	r->reason = store_col_text(st, 4);
+	r->source = store_col_text(st, 5);
+	r->settings = store_col_text(st, 6);
+	r->seed = (uint64_t)sqlite3_column_int64(st, 7);
+	r->overhead_ns = sqlite3_column_type(st, 8) == SQLITE_NULL ? -1 : sqlite3_column_double(st, 8);
+	r->boot_id = store_col_text(st, 9);
+	r->kernel_release = store_col_text(st, 10);
+	r->kernel_version = store_col_text(st, 11);
+	r->hostname = store_col_text(st, 12);
+	r->cpu_model = store_col_text(st, 13);
+	r->ncpus = sqlite3_column_int(st, 14);
+	r->mem_bytes = (uint64_t)sqlite3_column_int64(st, 15);
+}
+
+/* Fill one kvlist per run from "SELECT run, key, value FROM <table> ORDER BY run, key".
+ * runs[] is sorted by id. */
+static int read_kv(struct store *s, const char *sql, int64_t only, struct store_run_info *runs, size_t n,
+		   bool env, struct err *e)
+{
+	sqlite3_stmt *st;
+	if (store_prepare(s, sql, &st, e))
+		return -1;
+	if (only)
+		sqlite3_bind_int64(st, 1, only);
+	size_t j = 0;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t run = sqlite3_column_int64(st, 0);
+		while (j < n && runs[j].id < run)
+			j++;
+		if (j == n)
+			break;
+		if (runs[j].id != run)
+			continue;
+		struct kvlist *l = env ? &runs[j].env : &runs[j].labels;
+		const char *k = (const char *)sqlite3_column_text(st, 1);
+		const char *v = (const char *)sqlite3_column_text(st, 2);
+		kv_add(l, k ? k : "", v ? v : "");
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_fail(s, "cannot read labels", e);
+	return 0;
+}
+
+static int read_workloads(struct store *s, int64_t only, struct store_run_info *runs, size_t n, struct err *e)
+{
+	sqlite3_stmt *st;
+	const char *sql = only ? "SELECT DISTINCT run, workload FROM slot WHERE run = ? ORDER BY run, workload"
+			       : "SELECT DISTINCT run, workload FROM slot ORDER BY run, workload";
+	if (store_prepare(s, sql, &st, e))
+		return -1;
+	if (only)
+		sqlite3_bind_int64(st, 1, only);
+	size_t j = 0;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t run = sqlite3_column_int64(st, 0);
+		while (j < n && runs[j].id < run)
+			j++;
+		if (j == n)
+			break;
+		if (runs[j].id == run)
+			strv_add(&runs[j].workloads, (const char *)sqlite3_column_text(st, 1));
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_fail(s, "cannot read workloads", e);
+	return 0;
+}
+
+int store_runs_list(struct store *s, struct store_run_info **out, size_t *nout, struct err *e)
+{
+	sqlite3_stmt *st;
+	if (store_prepare(s, "SELECT " RUN_COLUMNS "ORDER BY run.id", &st, e))
+		return -1;
+	struct store_run_info *runs = NULL;
+	size_t n = 0, cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		runs = xgrow(runs, &cap, n + 1, sizeof *runs);
+		read_run_row(st, &runs[n++]);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		store_runs_free(runs, n);
+		return store_fail(s, "cannot list runs", e);
+	}
+	if (read_kv(s, "SELECT run, key, value FROM label ORDER BY run, key", 0, runs, n, false, e) ||
+	    read_workloads(s, 0, runs, n, e)) {
+		store_runs_free(runs, n);
+		return -1;
+	}
+	*out = runs;
+	*nout = n;
+	return 0;
+}
+
+int store_run_get(struct store *s, int64_t id, struct store_run_info *r, struct err *e)
+{
+	sqlite3_stmt *st;
+	memset(r, 0, sizeof *r);
+	if (store_prepare(s, "SELECT " RUN_COLUMNS "WHERE run.id = ?", &st, e))
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		read_run_row(st, r);
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE)
+		return errf(e, "run %lld: no such run in %s; `sysab list` shows the runs", (long long)id, s->path);
+	if (rc != SQLITE_ROW)
+		return store_fail(s, "cannot read the run", e);
+	if (read_kv(s, "SELECT run, key, value FROM label WHERE run = ? ORDER BY key", id, r, 1, false, e) ||
+	    read_kv(s, "SELECT run, key, value FROM environment WHERE run = ? ORDER BY key", id, r, 1, true, e) ||
+	    read_workloads(s, id, r, 1, e)) {
+		store_run_info_free(r);
+		return -1;
+	}
+	return 0;
+}
+
+void store_run_info_free(struct store_run_info *r)
+{
+	if (!r)
+		return;
+	free(r->status);
+	free(r->reason);
+	free(r->source);
+	free(r->settings);
+	free(r->boot_id);
+	free(r->kernel_release);
+	free(r->kernel_version);
+	free(r->hostname);
+	free(r->cpu_model);
+	kv_free(&r->labels);
+	kv_free(&r->env);
+	strv_free(&r->workloads);
+	memset(r, 0, sizeof *r);
+}
+
+void store_runs_free(struct store_run_info *runs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		store_run_info_free(&runs[i]);
+	free(runs);
+}
+
+int store_slots_get(struct store *s, int64_t run_id, struct store_slot_info **out, size_t *nout, struct err *e)
+{
+	sqlite3_stmt *st;
+	if (store_prepare(s,
+			  "SELECT workload, copies, unit, latency, status, reason, batch_ops, overhead_ns, checks "
+			  "FROM slot WHERE run = ? ORDER BY workload, copies",
+			  &st, e))
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	struct store_slot_info *v = NULL;
+	size_t n = 0, cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		v = xgrow(v, &cap, n + 1, sizeof *v);
+		struct store_slot_info *x = &v[n++];
+		x->workload = store_col_text(st, 0);
+		x->copies = sqlite3_column_int(st, 1);
+		x->unit = store_col_text(st, 2);
+		x->latency = sqlite3_column_int(st, 3);
+		x->status = store_col_text(st, 4);
+		x->reason = store_col_text(st, 5);
+		x->batch_ops = (uint64_t)sqlite3_column_int64(st, 6);
+		x->overhead_ns = sqlite3_column_double(st, 7);
+		x->checks = store_col_text(st, 8);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		store_slots_free(v, n);
+		return store_fail(s, "cannot read the workloads of a run", e);
+	}
+	*out = v;
+	*nout = n;
+	return 0;
+}
+
+void store_slots_free(struct store_slot_info *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].workload);
+		free(v[i].unit);
+		free(v[i].status);
+		free(v[i].reason);
+		free(v[i].checks);
+	}
+	free(v);
+}
+
+int store_samples_get(struct store *s, int64_t run_id, struct store_sample_info **out, size_t *nout,
+		      struct err *e)
+{
+	sqlite3_stmt *st;
+	if (store_prepare(s,
+			  "SELECT workload, copies, seq, round, warmup, ops, elapsed_ns, value FROM sample "
+			  "WHERE run = ? ORDER BY workload, copies, seq",
+			  &st, e))
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	struct store_sample_info *v = NULL;
+	size_t n = 0, cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		v = xgrow(v, &cap, n + 1, sizeof *v);
+		struct store_sample_info *x = &v[n++];
+		x->workload = store_col_text(st, 0);
+		x->copies = sqlite3_column_int(st, 1);
+		x->seq = sqlite3_column_int(st, 2);
+		x->round = sqlite3_column_int(st, 3);
+		x->warmup = sqlite3_column_int(st, 4);
+		x->ops = (uint64_t)sqlite3_column_int64(st, 5);
+		x->elapsed_ns = (uint64_t)sqlite3_column_int64(st, 6);
+		x->value = sqlite3_column_double(st, 7);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		store_samples_free(v, n);
+		return store_fail(s, "cannot read samples", e);
+	}
+	*out = v;
+	*nout = n;
+	return 0;
+}
+
+void store_samples_free(struct store_sample_info *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].workload);
+	free(v);
+}

@@ -1,0 +1,68 @@
+/* schema.c - the database schema, its version and the migrations between versions. */
+#include "store_impl.h"
+
+/* Version 1: the first schema. Each later version adds one entry to migrations[]. */
+static const char schema_v1[] =
+	"CREATE TABLE machine(\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  hostname TEXT NOT NULL, cpu_model TEXT NOT NULL,\n"
+	"  ncpus INTEGER NOT NULL, mem_bytes INTEGER NOT NULL,\n"
+	"  UNIQUE(hostname, cpu_model, ncpus, mem_bytes));\n"
+	"CREATE TABLE boot(\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  boot_id TEXT NOT NULL UNIQUE,\n"
+	"  machine INTEGER NOT NULL REFERENCES machine(id),\n"
+	"  kernel_release TEXT NOT NULL, kernel_version TEXT NOT NULL,\n"
+	"  first_seen_ns INTEGER NOT NULL);\n"
+	"CREATE TABLE run(\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  boot INTEGER NOT NULL REFERENCES boot(id),\n"
+	"  started_ns INTEGER NOT NULL, finished_ns INTEGER,\n"
+	"  status TEXT NOT NULL CHECK(status IN ('running','complete','incomplete','interrupted','imported')),\n"
+	"  reason TEXT,\n"
+	"  source TEXT NOT NULL,\n"
+	"  seed INTEGER NOT NULL DEFAULT 0,\n"
+	"  settings TEXT NOT NULL DEFAULT '{}',\n"
+	"  pid INTEGER,\n"
+	"  overhead_ns REAL);\n"
+	"CREATE TABLE label(\n"
+	"  run INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,\n"
+	"  key TEXT NOT NULL, value TEXT NOT NULL,\n"
+	"  PRIMARY KEY(run, key));\n"
+	"CREATE TABLE environment(\n"
+	"  run INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,\n"
+	"  key TEXT NOT NULL, value TEXT NOT NULL,\n"
+	"  PRIMARY KEY(run, key));\n"
+	"CREATE TABLE slot(\n"
+	"  run INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,\n"
+	"  workload TEXT NOT NULL, copies INTEGER NOT NULL,\n"
+	"  unit TEXT NOT NULL, latency INTEGER NOT NULL DEFAULT 0,\n"
+	"  status TEXT NOT NULL, reason TEXT,\n"
+	"  batch_ops INTEGER NOT NULL DEFAULT 0, overhead_ns REAL NOT NULL DEFAULT 0,\n"
+	"  checks TEXT,\n"
+	"  PRIMARY KEY(run, workload, copies));\n"
+	"CREATE TABLE sample(\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  run INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,\n"
+	"  workload TEXT NOT NULL, copies INTEGER NOT NULL,\n"
+	"  seq INTEGER NOT NULL, round INTEGER NOT NULL DEFAULT -1,\n"
+	"  ops INTEGER NOT NULL, elapsed_ns INTEGER NOT NULL,\n"
+	"  value REAL NOT NULL CHECK(value > 0),\n"
+	"  warmup INTEGER NOT NULL DEFAULT 0,\n"
+	"  UNIQUE(run, workload, copies, seq));\n"
+	"CREATE INDEX run_boot ON run(boot);\n";
+
+/* migrations[v] upgrades a database at user_version v to v + 1. */
+static const char *const migrations[] = {
+	schema_v1,
+};
+
+int store_schema_target(void)
+{
+	return (int)(sizeof migrations / sizeof migrations[0]);
+}
+
+const char *store_schema_step(int from)
+{
+	return from >= 0 && from < store_schema_target() ? migrations[from] : NULL;
+}

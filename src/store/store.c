@@ -1,0 +1,499 @@
+/* store.c - opening, creating and migrating the results database; writing runs and samples. */
+#include "store_impl.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+char *store_default_path(const char *db_opt)
+{
+	if (db_opt && *db_opt)
+		return xstrdup(db_opt);
+	const char *env = getenv("SYSAB_DB");
+	if (env && *env)
+		return xstrdup(env);
+	const char *xdg = getenv("XDG_DATA_HOME");
+	if (xdg && *xdg == '/')
+		return xasprintf("%s/sysab/results.db", xdg);
+	const char *home = getenv("HOME");
+	return xasprintf("%s/.local/share/sysab/results.db", home && *home ? home : ".");
+}
+
+int store_fail(struct store *s, const char *what, struct err *e)
+{
+	int code = sqlite3_errcode(s->db);
+	const char *hint = "";
+	if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
+		hint = "; the file is damaged or not a sysab database: restore it from a backup or use --db with "
+		       "another file";
+	else if (code == SQLITE_READONLY || code == SQLITE_CANTOPEN || code == SQLITE_PERM)
+		hint = "; check that the file and its directory are writable, or use --db with another file";
+	else if (code == SQLITE_BUSY)
+		hint = "; another process holds the database for too long: retry when it is done";
+	else if (code == SQLITE_FULL)
+		hint = "; the disk is full: free space and retry";
+	return errf(e, "%s: %s: %s%s", s->path, what, sqlite3_errmsg(s->db), hint);
+}
+
+int store_prepare(struct store *s, const char *sql, sqlite3_stmt **st, struct err *e)
+{
+	if (sqlite3_prepare_v2(s->db, sql, -1, st, NULL) != SQLITE_OK)
+		return store_fail(s, "cannot prepare a query", e);
+	return 0;
+}
+
+void store_bind_text(sqlite3_stmt *st, int i, const char *v)
+{
+	if (v)
+		sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+char *store_col_text(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+	return xstrdup(t ? (const char *)t : "");
+}
+
+static int exec_sql(struct store *s, const char *sql, const char *what, struct err *e)
+{
+	if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return store_fail(s, what, e);
+	return 0;
+}
+
+static int user_version(struct store *s, int *v, struct err *e)
+{
+	sqlite3_stmt *st;
+	if (store_prepare(s, "PRAGMA user_version", &st, e))
+		return -1;
+	int rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return store_fail(s, "cannot read the schema version", e);
+	}
+	*v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Look at an existing file before SQLite touches it: is it SQLite, and whole? */
+static int check_header(const char *path, const struct stat *sb, struct err *e)
+{
+	if (sb->st_size == 0)
+		return 0;
+	unsigned char h[100];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errf(e, "%s: cannot read the database: %s; check its permissions or use --db with another file",
+			    path, strerror(errno));
+	ssize_t r = read(fd, h, sizeof h);
+	close(fd);
+	if (r < (ssize_t)sizeof h || memcmp(h, "SQLite format 3", 16) != 0)
+		return errf(e, "%s: not a SQLite database; point --db or SYSAB_DB at a sysab database or a new file",
+			    path);
+	uint32_t page = (uint32_t)h[16] << 8 | h[17];
+	if (page == 1)
+		page = 65536;
+	uint32_t pages = be32(h + 28);
+	/* The in-header size is valid when the change counter matches its "valid for" copy. */
+	if (pages && be32(h + 24) == be32(h + 92) && (uint64_t)sb->st_size < (uint64_t)page * pages)
+		return errf(e, "%s: the database is truncated (%lld of %llu bytes); restore it from a backup or "
+			       "use --db with another file",
+			    path, (long long)sb->st_size, (unsigned long long)page * pages);
+	return 0;
+}
+
+static int copy_file(const char *from, const char *to, struct err *e)
+{
+	size_t len;
+	char *data = read_whole_file(from, (size_t)1 << 40, &len, e);
+	if (!data)
+		return -1;
+	int fd = open(to, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	int rc = 0;
+	if (fd < 0 || write(fd, data, len) != (ssize_t)len || fsync(fd) < 0)
+		rc = errf(e, "%s: cannot write the backup before migrating: %s", to, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	free(data);
+	return rc;
+}
+
+/* Bring the schema to the current version, in one transaction, after backing up
+ * a database that already holds data. */
+static int migrate(struct store *s, int from, struct err *e)
+{
+	int target = store_schema_target();
+	if (from == target)
+		return 0;
+	if (from > 0) {
+		if (exec_sql(s, "PRAGMA wal_checkpoint(TRUNCATE)", "cannot checkpoint before migrating", e))
+			return -1;
+		char *bak = xasprintf("%s.v%d.bak", s->path, from);
+		int rc = copy_file(s->path, bak, e);
+		free(bak);
+		if (rc)
+			return -1;
+	}
+	if (exec_sql(s, "BEGIN IMMEDIATE", "cannot start the schema migration", e))
+		return -1;
+	int now;
+	if (user_version(s, &now, e))
+		goto fail;
+	for (int v = now; v < target; v++)
+		if (exec_sql(s, store_schema_step(v), "cannot migrate the schema", e))
+			goto fail;
+	char *set = xasprintf("PRAGMA user_version = %d", target);
+	int rc = exec_sql(s, set, "cannot record the schema version", e);
+	free(set);
+	if (rc || exec_sql(s, "COMMIT", "cannot commit the schema migration", e))
+		goto fail;
+	return 0;
+fail:
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+int store_open(const char *path, enum store_mode mode, struct store **out, struct err *e)
+{
+	struct stat sb;
+	bool exists = stat(path, &sb) == 0;
+	if (exists && !S_ISREG(sb.st_mode))
+		return errf(e, "%s: not a regular file; give --db a database file", path);
+	if (!exists && mode == STORE_RO)
+		return errf(e, "%s: no database here yet; run `sysab run` first or give --db the right file", path);
+	if (exists && check_header(path, &sb, e))
+		return -1;
+
+	char *dir = xstrdup(path);
+	char *d = dirname(dir);
+	int rc = 0;
+	if (mode == STORE_RW) {
+		if (!exists)
+			rc = mkdir_p(d, 0755, e);
+		if (!rc && access(d, W_OK) != 0)
+			rc = errf(e, "%s: the directory %s is not writable (the database needs its journal there); "
+				     "fix the permissions or use --db with another file",
+				  path, d);
+		if (!rc && exists && access(path, W_OK) != 0)
+			rc = errf(e, "%s: the database is read-only; fix its permissions or use --db with another file",
+				  path);
+	}
+	free(dir);
+	if (rc)
+		return -1;
+
+	struct store *s = xcalloc(1, sizeof *s);
+	s->path = xstrdup(path);
+	int flags = mode == STORE_RO ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	if (sqlite3_open_v2(path, &s->db, flags | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
+		store_fail(s, "cannot open the database", e);
+		goto fail;
+	}
+	sqlite3_extended_result_codes(s->db, 0);
+	sqlite3_busy_timeout(s->db, 60000);
+	int v;
+	if (user_version(s, &v, e))
+		goto fail;
+	if (v > store_schema_target()) {
+		errf(e, "%s: written by a newer sysab (schema version %d, this one knows %d); use a newer sysab", path, v,
+		     store_schema_target());
+		goto fail;
+	}
+	if (mode == STORE_RW) {
+		if (v == 0 && exec_sql(s, "PRAGMA journal_mode=WAL", "cannot switch to WAL journaling", e))
+			goto fail;
+		if (migrate(s, v, e))
+			goto fail;
+		if (exec_sql(s, "PRAGMA synchronous=NORMAL", "cannot set synchronous mode", e))
+			goto fail;
+	} else if (v < store_schema_target() && v > 0) {
+		errf(e, "%s: written by an older sysab (schema version %d); run any writing command such as "
+			"`sysab run` once to migrate it",
+		     path, v);
+		goto fail;
+	}
+	if (exec_sql(s, "PRAGMA foreign_keys=ON", "cannot enable foreign keys", e))
+		goto fail;
+	s->path = s->path;
+	*out = s;
+	return 0;
+fail:
+	store_close(s);
+	return -1;
+}
+
+void store_close(struct store *s)
+{
+	if (!s)
+		return;
+	sqlite3_close(s->db);
+	free(s->path);
+	free(s);
+}
+
+const char *store_path(const struct store *s)
+{
+	return s->path;
+}
+
+int store_begin(struct store *s, struct err *e)
+{
+	if (exec_sql(s, "BEGIN IMMEDIATE", "cannot start a transaction", e))
+		return -1;
+	s->in_tx = 1;
+	return 0;
+}
+
+int store_commit(struct store *s, struct err *e)
+{
+	s->in_tx = 0;
+	if (exec_sql(s, "COMMIT", "cannot commit", e)) {
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return 0;
+}
+
+void store_rollback(struct store *s)
+{
+	s->in_tx = 0;
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+/* Run one statement that returns no rows. */
+static int step_done(struct store *s, sqlite3_stmt *st, const char *what, struct err *e)
+{
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return store_fail(s, what, e);
+	return 0;
+}
+
+static int get_or_insert_id(struct store *s, const char *select_sql, const char *insert_sql,
+			    int (*bind)(sqlite3_stmt *, const struct store_host *, int64_t), const struct store_host *h,
+			    int64_t extra, int64_t *id, struct err *e)
+{
+	sqlite3_stmt *st;
+	if (store_prepare(s, select_sql, &st, e))
+		return -1;
+	bind(st, h, extra);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*id = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+		return 0;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return store_fail(s, "cannot look up the machine or boot", e);
+	if (store_prepare(s, insert_sql, &st, e))
+		return -1;
+	bind(st, h, extra);
+	if (step_done(s, st, "cannot record the machine or boot", e))
+		return -1;
+	*id = sqlite3_last_insert_rowid(s->db);
+	return 0;
+}
+
+static int bind_machine(sqlite3_stmt *st, const struct store_host *h, int64_t unused)
+{
+	(void)unused;
+	store_bind_text(st, 1, h->hostname);
+	store_bind_text(st, 2, h->cpu_model);
+	sqlite3_bind_int(st, 3, h->ncpus);
+	sqlite3_bind_int64(st, 4, (int64_t)h->mem_bytes);
+	return 0;
+}
+
+static int bind_boot(sqlite3_stmt *st, const struct store_host *h, int64_t machine)
+{
+	store_bind_text(st, 1, h->boot_id);
+	if (sqlite3_bind_parameter_count(st) > 1) {
+		sqlite3_bind_int64(st, 2, machine);
+		store_bind_text(st, 3, h->kernel_release);
+		store_bind_text(st, 4, h->kernel_version);
+		sqlite3_bind_int64(st, 5, (int64_t)clock_wall_ns());
+	}
+	return 0;
+}
+
+static int put_kv(struct store *s, const char *table, int64_t run, const struct kvlist *l, struct err *e)
+{
+	if (!l)
+		return 0;
+	char *sql = xasprintf("INSERT OR REPLACE INTO %s(run, key, value) VALUES(?, ?, ?)", table);
+	sqlite3_stmt *st;
+	int rc = store_prepare(s, sql, &st, e);
+	free(sql);
+	if (rc)
+		return -1;
+	for (size_t i = 0; i < l->n; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, run);
+		store_bind_text(st, 2, l->v[i].key);
+		store_bind_text(st, 3, l->v[i].value);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			sqlite3_finalize(st);
+			return store_fail(s, "cannot record labels or environment", e);
+		}
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+int store_run_begin(struct store *s, const struct store_run_new *r, int64_t *run_id, struct err *e)
+{
+	int own_tx = !s->in_tx;
+	if (own_tx && store_begin(s, e))
+		return -1;
+	int64_t machine, boot;
+	if (get_or_insert_id(s,
+			     "SELECT id FROM machine WHERE hostname=? AND cpu_model=? AND ncpus=? AND mem_bytes=?",
+			     "INSERT INTO machine(hostname, cpu_model, ncpus, mem_bytes) VALUES(?, ?, ?, ?)",
+			     bind_machine, &r->host, 0, &machine, e))
+		goto fail;
+	if (get_or_insert_id(s, "SELECT id FROM boot WHERE boot_id=?",
+			     "INSERT INTO boot(boot_id, machine, kernel_release, kernel_version, first_seen_ns) "
+			     "VALUES(?, ?, ?, ?, ?)",
+			     bind_boot, &r->host, machine, &boot, e))
+		goto fail;
+	sqlite3_stmt *st;
+	if (store_prepare(s,
+			  "INSERT INTO run(boot, started_ns, status, source, seed, settings, pid) "
+			  "VALUES(?, ?, ?, ?, ?, ?, ?)",
+			  &st, e))
+		goto fail;
+	sqlite3_bind_int64(st, 1, boot);
+	sqlite3_bind_int64(st, 2, (int64_t)r->started_ns);
+	store_bind_text(st, 3, r->status);
+	store_bind_text(st, 4, r->source);
+	sqlite3_bind_int64(st, 5, (int64_t)r->seed);
+	store_bind_text(st, 6, r->settings ? r->settings : "{}");
+	sqlite3_bind_int64(st, 7, (int64_t)getpid());
+	if (step_done(s, st, "cannot record the run", e))
+		goto fail;
+	*run_id = sqlite3_last_insert_rowid(s->db);
+	if (put_kv(s, "label", *run_id, r->labels, e) || put_kv(s, "environment", *run_id, r->env, e))
+		goto fail;
+	if (own_tx && store_commit(s, e))
+		return -1;
+	return 0;
+fail:
+	if (own_tx)
+		store_rollback(s);
+	return -1;
+}
+
+int store_run_finish(struct store *s, int64_t run_id, const char *status, const char *reason,
+		     double overhead_ns, struct err *e)
+{
+	sqlite3_stmt *st;
+	if (store_prepare(s, "UPDATE run SET status=?, reason=?, finished_ns=?, overhead_ns=? WHERE id=?", &st, e))
+		return -1;
+	store_bind_text(st, 1, status);
+	store_bind_text(st, 2, reason);
+	sqlite3_bind_int64(st, 3, (int64_t)clock_wall_ns());
+	if (overhead_ns >= 0)
+		sqlite3_bind_double(st, 4, overhead_ns);
+	else
+		sqlite3_bind_null(st, 4);
+	sqlite3_bind_int64(st, 5, run_id);
+	return step_done(s, st, "cannot finish the run", e);
+}
+
+int store_run_env(struct store *s, int64_t run_id, const char *key, const char *value, struct err *e)
+{
+	struct kvlist l = {0};
+	kv_add(&l, key, value);
+	int rc = put_kv(s, "environment", run_id, &l, e);
+	kv_free(&l);
+	return rc;
+}
+
+int store_slot_put(struct store *s, int64_t run_id, const struct store_slot *x, struct err *e)
+{
+	sqlite3_stmt *st;
+	if (store_prepare(s,
+			  "INSERT OR REPLACE INTO slot(run, workload, copies, unit, latency, status, reason, "
+			  "batch_ops, overhead_ns, checks) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			  &st, e))
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	store_bind_text(st, 2, x->workload);
+	sqlite3_bind_int(st, 3, x->copies);
+	store_bind_text(st, 4, x->unit ? x->unit : "op");
+	sqlite3_bind_int(st, 5, x->latency);
+	store_bind_text(st, 6, x->status);
+	store_bind_text(st, 7, x->reason);
+	sqlite3_bind_int64(st, 8, (int64_t)x->batch_ops);
+	sqlite3_bind_double(st, 9, x->overhead_ns);
+	store_bind_text(st, 10, x->checks);
+	return step_done(s, st, "cannot record a workload's outcome", e);
+}
+
+int store_sample_add(struct store *s, int64_t run_id, const struct store_sample *x, struct err *e)
+{
+	sqlite3_stmt *st;
+	if (store_prepare(s,
+			  "INSERT INTO sample(run, workload, copies, seq, round, ops, elapsed_ns, value, warmup) "
+			  "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			  &st, e))
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	store_bind_text(st, 2, x->workload);
+	sqlite3_bind_int(st, 3, x->copies);
+	sqlite3_bind_int(st, 4, x->seq);
+	sqlite3_bind_int(st, 5, x->round);
+	sqlite3_bind_int64(st, 6, (int64_t)x->ops);
+	sqlite3_bind_int64(st, 7, (int64_t)x->elapsed_ns);
+	sqlite3_bind_double(st, 8, x->value);
+	sqlite3_bind_int(st, 9, x->warmup);
+	return step_done(s, st, "cannot record a sample", e);
+}
+
+int store_reap_interrupted(struct store *s, const char *this_boot_id, struct err *e)
+{
+	sqlite3_stmt *st;
+	if (store_prepare(s,
+			  "SELECT run.id, run.pid, boot.boot_id FROM run JOIN boot ON boot.id = run.boot "
+			  "WHERE run.status = 'running'",
+			  &st, e))
+		return -1;
+	int64_t *ids = NULL;
+	size_t n = 0, cap = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+		pid_t pid = (pid_t)sqlite3_column_int64(st, 1);
+		const char *boot = (const char *)sqlite3_column_text(st, 2);
+		bool gone = !boot || strcmp(boot, this_boot_id) != 0 || pid <= 0 ||
+			    (kill(pid, 0) < 0 && errno == ESRCH);
+		if (gone) {
+			ids = xgrow(ids, &cap, n + 1, sizeof *ids);
+			ids[n++] = id;
+		}
+	}
+	sqlite3_finalize(st);
+	for (size_t i = 0; i < n; i++)
+		if (store_run_finish(s, ids[i], "interrupted", "the sysab process ended without finishing the run",
+				     -1, e)) {
+			free(ids);
+			return -1;
+		}
+	free(ids);
+	return (int)n;
+}

@@ -1,0 +1,138 @@
+/* store.h - the results database: every run, label, environment key and raw sample. */
+#ifndef SYSAB_STORE_H
+#define SYSAB_STORE_H
+
+#include <stdint.h>
+#include "core/core.h"
+
+#define STORE_SCHEMA_VERSION 1
+
+struct store;
+
+enum store_mode {
+	STORE_RW,     /* create the file (and its directories) when missing */
+	STORE_RO,     /* the file must exist; nothing is written */
+};
+
+/* Where the database is: --db PATH, else $SYSAB_DB, else $XDG_DATA_HOME/sysab/results.db,
+ * else ~/.local/share/sysab/results.db. Returns a new string. */
+char *store_default_path(const char *db_opt);
+
+/* Open (and for STORE_RW create or migrate) the database at path. On error returns -1
+ * with e naming the file and saying what to do; the file is left byte-for-byte
+ * unchanged. On success *out must be closed with store_close(). */
+int store_open(const char *path, enum store_mode mode, struct store **out, struct err *e);
+/* Close; NULL is a no-op. */
+void store_close(struct store *s);
+const char *store_path(const struct store *s);
+
+/* Mark runs still 'running' whose process is gone (or whose boot is not this one) as
+ * 'interrupted'. Returns how many were marked, or -1 with e set. */
+int store_reap_interrupted(struct store *s, const char *this_boot_id, struct err *e);
+
+/* The machine and boot a run happened on. */
+struct store_host {
+	const char *hostname, *cpu_model;
+	int ncpus;
+	uint64_t mem_bytes;
+	const char *boot_id, *kernel_release, *kernel_version;
+};
+
+/* A new run. source: "sysab", "unixbench" or "csv". settings: a JSON object text. */
+struct store_run_new {
+	struct store_host host;
+	uint64_t started_ns;
+	const char *status; /* "running" for a live run, "imported" for imports */
+	const char *source;
+	uint64_t seed;
+	const char *settings;
+	const struct kvlist *labels;
+	const struct kvlist *env;
+};
+int store_run_begin(struct store *s, const struct store_run_new *r, int64_t *run_id, struct err *e);
+
+/* Finish a run: status "complete", "incomplete" or "interrupted" with an optional reason. */
+int store_run_finish(struct store *s, int64_t run_id, const char *status, const char *reason,
+		     double overhead_ns, struct err *e);
+
+/* Add or replace an environment key of a run (e.g. the load average after it). */
+int store_run_env(struct store *s, int64_t run_id, const char *key, const char *value, struct err *e);
+
+/* The outcome of one (workload, copies) in a run. */
+struct store_slot {
+	const char *workload;
+	int copies;
+	const char *unit;    /* unit of one op */
+	int latency;         /* 1 = shown as time per op */
+	const char *status;  /* "ok", "unsupported", "no-resource", "error", "stopped" */
+	const char *reason;  /* NULL when ok */
+	uint64_t batch_ops;  /* calibrated ops per copy per sample */
+	double overhead_ns;  /* measured cost of an empty batch */
+	const char *checks;  /* JSON array of self-check results, or NULL */
+};
+int store_slot_put(struct store *s, int64_t run_id, const struct store_slot *slot, struct err *e);
+
+/* One timed batch. value = ops/s over all copies. */
+struct store_sample {
+	const char *workload;
+	int copies;
+	int seq;           /* 0-based order within its (workload, copies) */
+	int round;         /* round the sample belongs to, or -1 */
+	uint64_t ops;
+	uint64_t elapsed_ns;
+	double value;
+	int warmup;        /* 1 = flagged as taken before a steady state */
+};
+/* Insert a sample; committed at once unless inside store_begin()/store_commit(). */
+int store_sample_add(struct store *s, int64_t run_id, const struct store_sample *x, struct err *e);
+
+/* Explicit transactions, for importers: everything between begin and commit lands
+ * together or not at all (store_rollback). */
+int store_begin(struct store *s, struct err *e);
+int store_commit(struct store *s, struct err *e);
+void store_rollback(struct store *s);
+
+/* --- reading --- */
+
+struct store_run_info {
+	int64_t id;
+	uint64_t started_ns, finished_ns;
+	char *status, *reason, *source, *settings;
+	uint64_t seed;
+	double overhead_ns;
+	char *boot_id, *kernel_release, *kernel_version, *hostname, *cpu_model;
+	int ncpus;
+	uint64_t mem_bytes;
+	struct kvlist labels; /* sorted by key */
+	struct kvlist env;    /* sorted by key; only filled by store_run_get */
+	struct strv workloads;/* distinct workload names with samples, sorted */
+};
+
+/* All runs, oldest first, without environment. *runs is freed with store_runs_free. */
+int store_runs_list(struct store *s, struct store_run_info **runs, size_t *n, struct err *e);
+/* One run with its environment; error naming the id when it does not exist. */
+int store_run_get(struct store *s, int64_t id, struct store_run_info *run, struct err *e);
+void store_run_info_free(struct store_run_info *r);
+void store_runs_free(struct store_run_info *runs, size_t n);
+
+struct store_slot_info {
+	char *workload, *unit, *status, *reason, *checks;
+	int copies, latency;
+	uint64_t batch_ops;
+	double overhead_ns;
+};
+int store_slots_get(struct store *s, int64_t run_id, struct store_slot_info **slots, size_t *n, struct err *e);
+void store_slots_free(struct store_slot_info *slots, size_t n);
+
+struct store_sample_info {
+	char *workload;
+	int copies, seq, round, warmup;
+	uint64_t ops, elapsed_ns;
+	double value;
+};
+/* Samples of one run in (workload, copies, seq) order. */
+int store_samples_get(struct store *s, int64_t run_id, struct store_sample_info **samples, size_t *n,
+		      struct err *e);
+void store_samples_free(struct store_sample_info *samples, size_t n);
+
+#endif

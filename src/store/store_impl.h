@@ -1,0 +1,27 @@
+/* store_impl.h - what the store's files share; not for use outside src/store/. */
+#ifndef SYSAB_STORE_IMPL_H
+#define SYSAB_STORE_IMPL_H
+
+#include <sqlite3.h>
+#include "store.h"
+
+struct store {
+	sqlite3 *db;
+	char *path;
+	int in_tx;
+};
+
+/* The newest schema version, and the SQL taking a database from `from` to from + 1. */
+int store_schema_target(void);
+const char *store_schema_step(int from);
+
+/* Prepare sql; on error -1 with e naming the database. */
+int store_prepare(struct store *s, const char *sql, sqlite3_stmt **st, struct err *e);
+/* Record a SQLite failure in e, naming the database file. Returns -1. */
+int store_fail(struct store *s, const char *what, struct err *e);
+/* Bind text or NULL. */
+void store_bind_text(sqlite3_stmt *st, int i, const char *v);
+/* Column text as a new string ("" for NULL). */
+char *store_col_text(sqlite3_stmt *st, int i);
+
+#endif
