@@ -1,0 +1,28 @@
+# A quick run is stored and read back by list, show and --json.
+expect 0 "$SYSAB" run --quick -w harness.null -w kernel.syscall.null -l pie=yes -l pernode=no
+contains "$OUT" "kernel.syscall.null"
+contains "$OUT" "harness.null"
+contains "$OUT" "stored as run 1"
+expect 0 "$SYSAB" list
+contains "$OUT" "complete"
+contains "$OUT" "pernode=no pie=yes"
+expect 0 "$SYSAB" show 1
+contains "$OUT" "environment:"
+contains "$OUT" "boot.id"
+contains "$OUT" "kernel.release"
+expect 0 "$SYSAB" show 1 --json
+n=$(printf '%s' "$OUT" | jq '[.results[] | select(.workload == "kernel.syscall.null") | .samples] | .[0]')
+[ "$n" = 8 ] || fail "expected 8 samples, got $n"
+s=$(printf '%s' "$OUT" | jq -r '.run.status + " " + .run.labels.pie + " " + (.schema_version|tostring)')
+[ "$s" = "complete yes 1" ] || fail "json run fields: $s"
+m=$(printf '%s' "$OUT" | jq '[.results[] | select(.workload == "harness.null") | .median_ops_per_s > 0] | .[0]')
+[ "$m" = true ] || fail "harness.null median missing"
+cnt=$(sqlite3 "$SYSAB_DB" "SELECT count(*) FROM sample WHERE run = 1")
+[ "$cnt" = 16 ] || fail "expected 16 samples in the database, got $cnt"
+expect 0 "$SYSAB" run --quick -w harness.null --json
+v=$(printf '%s' "$OUT" | jq '.run.id')
+[ "$v" = 2 ] || fail "second run id $v"
+expect 0 "$SYSAB" list pie=yes --json
+v=$(printf '%s' "$OUT" | jq '.runs | length')
+[ "$v" = 1 ] || fail "filter pie=yes gave $v runs"
+db_ok "$SYSAB_DB"
