@@ -15,7 +15,7 @@
 
 enum {
 	O_LABEL = 1, O_WORKLOAD, O_COPIES, O_QUICK, O_FULL, O_SAMPLES, O_SAMPLE_MS, O_WARMUP_MS, O_SEED,
-	O_ORDER, O_CPUS, O_QUIET,
+	O_ORDER, O_CPUS, O_QUIET, O_TARGET_CI, O_MAX_TIME,
 };
 
 const struct cli_opt cli_run_opts[] = {
@@ -29,7 +29,14 @@ const struct cli_opt cli_run_opts[] = {
 	{"sample-ms", 0, "MS", "target length of one sample in ms (overrides the profile)", O_SAMPLE_MS},
 	{"warmup-ms", 0, "MS", "unrecorded warm-up per workload in ms (overrides the profile)", O_WARMUP_MS},
 	{"seed", 0, "N", "seed for the workload order (default: from the clock; recorded)", O_SEED},
-	{"order", 0, "ORDER", "shuffled (default) or fixed (registry order)", O_ORDER},
+	{"order", 0, "ORDER",
+	 "rounds (default: one sample of each workload per round, fresh shuffled order each round), "
+	 "blocked (all samples of a workload in a row, workloads shuffled) or fixed (blocked, registry order)",
+	 O_ORDER},
+	{"target-ci", 0, "PCT", "adaptive: keep sampling until each workload's 95% CI half-width is at most PCT, "
+				 "e.g. 0.5%", O_TARGET_CI},
+	{"max-time", 0, "DURATION", "adaptive: time budget for sampling, e.g. 10m (default 10m with --target-ci)",
+	 O_MAX_TIME},
 	{"cpus", 0, "LIST", "pin the run to these CPUs, e.g. 0 or 0-1,4", O_CPUS},
 	{"json", 0, NULL, "print the results as JSON", OPT_JSON},
 	{"quiet", 'q', NULL, "no progress display", O_QUIET},
@@ -42,7 +49,10 @@ struct run_args {
 	struct strv patterns;
 	int copies[64];
 	size_t ncopies;
-	bool quick, full, json, quiet, seed_set, fixed, warmup_set;
+	bool quick, full, json, quiet, seed_set, warmup_set;
+	enum run_order order;
+	double target_ci;
+	uint64_t max_ns;
 	int samples;
 	uint64_t sample_ms, warmup_ms, seed;
 	int cpus[1024];
@@ -136,13 +146,17 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 		a->seed_set = true;
 		return 0;
 	case O_ORDER:
-		if (!strcmp(arg, "fixed"))
-			a->fixed = true;
-		else if (!strcmp(arg, "shuffled"))
-			a->fixed = false;
+		if (!strcmp(arg, "rounds"))
+			a->order = ORDER_ROUNDS;
+		else if (!strcmp(arg, "blocked"))
+			a->order = ORDER_BLOCKED;
+		else if (!strcmp(arg, "fixed"))
+			a->order = ORDER_FIXED;
 		else
-			return errf(e, "--order: '%s' is not an order; use shuffled or fixed", arg);
+			return errf(e, "--order: '%s' is not an order; use rounds, blocked or fixed", arg);
 		return 0;
+	case O_TARGET_CI: return parse_percent(arg, 0.0001, 0.5, "--target-ci", &a->target_ci, e);
+	case O_MAX_TIME: return parse_duration(arg, "--max-time", &a->max_ns, e);
 	case O_CPUS:
 		a->cpus_text = arg;
 		return parse_cpus(arg, a->cpus, 1024, &a->ncpus, e);
@@ -186,11 +200,10 @@ static int select_workloads(const struct run_args *a, const struct workload ***o
 	return 0;
 }
 
-static void progress_cb(void *arg, const char *workload, int copies, int slot, int nslots, int sample, int nsamples,
-			uint64_t elapsed_ns, uint64_t eta_ns)
+static void progress_cb(void *arg, const struct run_progress *p)
 {
 	(void)arg;
-	report_progress(stderr, workload, copies, slot, nslots, sample, nsamples, elapsed_ns, eta_ns);
+	report_progress(stderr, p);
 }
 
 int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
@@ -217,6 +230,11 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}
+	if (a.max_ns && a.target_ci <= 0) {
+		errf(&e, "--max-time needs --target-ci; give both, e.g. --target-ci 0.5%% --max-time 10m");
+		rc = cli_fail(cmd, &e);
+		goto out;
+	}
 	if (a.quick && a.full) {
 		errf(&e, "--quick and --full conflict; choose one profile");
 		rc = cli_fail(cmd, &e);
@@ -235,7 +253,9 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 		.samples = a.quick ? 8 : a.full ? 40 : 15,
 		.sample_ns = (a.quick ? 20 : a.full ? 100 : 50) * 1000000ull,
 		.warmup_ns = (a.quick ? 40 : a.full ? 1000 : 150) * 1000000ull,
-		.shuffle = !a.fixed,
+		.order = a.order,
+		.target_ci = a.target_ci,
+		.max_ns = a.max_ns ? a.max_ns : a.target_ci > 0 ? 600000000000ull : 0,
 		.cpus = a.ncpus ? a.cpus : NULL,
 		.ncpus = a.ncpus,
 		.cpus_text = a.cpus_text,

@@ -6,6 +6,7 @@
 #include "core/core.h"
 #include "stats/summary.h"
 #include "store/store.h"
+#include "run/runner.h"
 
 #define REPORT_SCHEMA_VERSION 1
 
@@ -32,10 +33,9 @@ char *report_workloads_json(void);
 void report_env_text(FILE *f, const struct kvlist *env);
 char *report_env_json(const struct kvlist *env);
 
-/* The progress line of `sysab run` on a terminal: workload, sample count, ETA.
+/* The progress line of `sysab run` on a terminal: phase, workload, round, ETA.
  * report_progress_done() clears it. */
-void report_progress(FILE *f, const char *workload, int copies, int slot, int nslots, int sample, int nsamples,
-		     uint64_t elapsed_ns, uint64_t eta_ns);
+void report_progress(FILE *f, const struct run_progress *p);
 void report_progress_done(FILE *f);
 
 #endif

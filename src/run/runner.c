@@ -4,12 +4,14 @@
 #include "env.h"
 #include "slot.h"
 #include "core/tmp.h"
+#include "stats/precision.h"
 
 #include <errno.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <jansson.h>
 #include <limits.h>
+#include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,10 +19,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-struct job {
-	const struct workload *w;
-	int copies;
-};
+static const char *const order_names[] = {"rounds", "blocked", "fixed"};
 
 static char *settings_json(const struct run_opts *o)
 {
@@ -29,8 +28,10 @@ static char *settings_json(const struct run_opts *o)
 	json_object_set_new(j, "samples", json_integer(o->samples));
 	json_object_set_new(j, "sample_ns", json_integer((json_int_t)o->sample_ns));
 	json_object_set_new(j, "warmup_ns", json_integer((json_int_t)o->warmup_ns));
-	json_object_set_new(j, "order", json_string(o->shuffle ? "shuffled" : "fixed"));
+	json_object_set_new(j, "order", json_string(order_names[o->order]));
 	json_object_set_new(j, "seed", json_integer((json_int_t)o->seed));
+	json_object_set_new(j, "target_ci", o->target_ci > 0 ? json_real(o->target_ci) : json_null());
+	json_object_set_new(j, "max_ns", o->max_ns ? json_integer((json_int_t)o->max_ns) : json_null());
 	json_t *c = json_array();
 	for (size_t i = 0; i < o->ncopies; i++)
 		json_array_append_new(c, json_integer(o->copies[i]));
@@ -70,6 +71,20 @@ static const char *status_word(int rc)
 	}
 }
 
+/* One (workload, copies) of the run and what has happened to it. */
+struct job {
+	const struct workload *w;
+	int copies;
+	struct slot s;
+	int rc;              /* 0 while usable; else why it stopped */
+	bool tried, open, done; /* prepared; workers alive; finished normally */
+	uint64_t n;          /* calibrated ops per copy per sample */
+	double overhead_ns;  /* empty batch cost */
+	double *y;           /* ln(value) of the samples taken, in order */
+	int nsamples, cap;
+	double halfwidth;    /* current relative 95% CI half-width */
+};
+
 struct runctx {
 	struct store *st;
 	const struct run_opts *o;
@@ -79,15 +94,54 @@ struct runctx {
 	const int *cpus;
 	int ncpus;
 	uint64_t t_start;
-	int slot_index, nslots;
+	int step, steps;
 	double min_overhead;
+	gsl_rng *rng;
 };
 
-/* Measure one (workload, copies): open, calibrate, warm up, sample, close; record it all. */
-static int measure(struct runctx *rc, const struct job *j, struct err *e)
+static void progress(struct runctx *rc, const char *phase, const struct job *j, int round, int rounds)
 {
 	const struct run_opts *o = rc->o;
-	struct slot s;
+	if (!o->progress)
+		return;
+	uint64_t el = clock_raw_ns() - rc->t_start;
+	double frac = rc->steps ? (double)rc->step / rc->steps : 0;
+	struct run_progress p = {
+		.phase = phase,
+		.workload = j->w->name,
+		.copies = j->copies,
+		.step = rc->step,
+		.steps = rc->steps,
+		.round = round,
+		.rounds = rounds,
+		.elapsed_ns = el,
+		.eta_ns = frac > 0.02 ? (uint64_t)((double)el / frac * (1 - frac)) : 0,
+	};
+	o->progress(o->progress_arg, &p);
+}
+
+/* Record the outcome of a job (again, when it changes). */
+static int put_slot(struct runctx *rc, struct job *j, const char *checks, struct err *e)
+{
+	struct store_slot rec = {
+		.workload = j->w->name,
+		.copies = j->copies,
+		.unit = j->w->unit,
+		.latency = (j->w->flags & WL_LATENCY) != 0,
+		.status = status_word(j->rc),
+		.reason = j->rc == SLOT_STOPPED ? "stopped by a signal" : j->rc ? j->s.why : NULL,
+		.batch_ops = j->n,
+		.overhead_ns = j->overhead_ns,
+		.checks = checks,
+	};
+	return store_slot_put(rc->st, rc->run_id, &rec, e);
+}
+
+/* Fork the workers, measure the empty batch, calibrate and warm up. Returns -1 only on a
+ * database error; a workload that cannot run has j->rc set. */
+static int prepare(struct runctx *rc, struct job *j, struct err *e)
+{
+	const struct run_opts *o = rc->o;
 	struct slot_cfg cfg = {
 		.w = j->w,
 		.copies = j->copies,
@@ -97,83 +151,163 @@ static int measure(struct runctx *rc, const struct job *j, struct err *e)
 		.ncpus = rc->ncpus,
 		.timeout_ns = o->sample_ns * 200 + 60000000000ull,
 	};
-	struct store_slot rec = {
+	progress(rc, "preparing", j, 0, 0);
+	memset(&j->s, 0, sizeof j->s);
+	j->tried = true;
+	if ((j->w->flags & WL_NEEDS_2CPU) && rc->ncpus < 2) {
+		j->rc = WL_UNSUPPORTED;
+		snprintf(j->s.why, sizeof j->s.why, "needs two CPUs; this run may use %d", rc->ncpus);
+	} else {
+		j->rc = slot_open(&j->s, &cfg);
+	}
+	if (j->rc == 0) {
+		j->open = true;
+		j->overhead_ns = slot_empty_cost(&j->s);
+		if (j->overhead_ns >= 0 && (rc->min_overhead < 0 || j->overhead_ns < rc->min_overhead))
+			rc->min_overhead = j->overhead_ns;
+		uint64_t n = 1;
+		bool done = false;
+		struct slot_batch b;
+		while (!done && !sig_stop && !j->rc) {
+			j->rc = slot_batch(&j->s, n, 0, &b); /* calibration: no correction */
+			n = calib_next(n, b.elapsed_ns, o->sample_ns, &done);
+		}
+		j->n = n;
+		uint64_t warm_end = clock_raw_ns() + o->warmup_ns;
+		while (!j->rc && !sig_stop && clock_raw_ns() < warm_end)
+			j->rc = slot_batch(&j->s, n, j->overhead_ns, &b);
+		if (sig_stop && !j->rc)
+			j->rc = SLOT_STOPPED;
+		if (j->rc)
+			j->open = false; /* slot_batch already stopped the workers */
+	}
+	rc->step++;
+	return put_slot(rc, j, NULL, e);
+}
+
+/* Take one sample of j and store it. Returns -1 only on a database error. */
+static int sample(struct runctx *rc, struct job *j, int round, struct err *e)
+{
+	struct slot_batch b;
+	j->rc = slot_batch(&j->s, j->n, j->overhead_ns, &b);
+	if (j->rc) {
+		j->open = false;
+		return put_slot(rc, j, NULL, e);
+	}
+	struct store_sample x = {
 		.workload = j->w->name,
 		.copies = j->copies,
-		.unit = j->w->unit,
-		.latency = (j->w->flags & WL_LATENCY) != 0,
+		.seq = j->nsamples,
+		.round = round,
+		.ops = b.ops,
+		.elapsed_ns = b.elapsed_ns,
+		.value = b.value,
 	};
-	if (o->progress)
-		o->progress(o->progress_arg, j->w->name, j->copies, rc->slot_index, rc->nslots, 0, o->samples,
-			    clock_raw_ns() - rc->t_start, 0);
-	int r;
-	if ((j->w->flags & WL_NEEDS_2CPU) && rc->ncpus < 2) {
-		r = WL_UNSUPPORTED;
-		snprintf(s.why, sizeof s.why, "needs two CPUs; this run may use %d", rc->ncpus);
-	} else {
-		r = slot_open(&s, &cfg);
+	if (store_sample_add(rc->st, rc->run_id, &x, e))
+		return -1;
+	if (j->nsamples == j->cap) {
+		j->cap = j->cap ? 2 * j->cap : 64;
+		j->y = xrealloc(j->y, (size_t)j->cap * sizeof *j->y);
 	}
-	if (r) {
-		rec.status = status_word(r);
-		rec.reason = s.why;
-		return store_slot_put(rc->st, rc->run_id, &rec, e) ? -1 : r;
-	}
-	rec.overhead_ns = slot_empty_cost(&s);
-	if (rec.overhead_ns >= 0 && (rc->min_overhead < 0 || rec.overhead_ns < rc->min_overhead))
-		rc->min_overhead = rec.overhead_ns;
+	j->y[j->nsamples++] = log(b.value);
+	rc->step++;
+	return 0;
+}
 
-	/* Calibrate, then warm up at the calibrated size. */
-	uint64_t n = 1;
-	bool done = false;
-	struct slot_batch b;
-	while (!done && !sig_stop) {
-		if ((r = slot_batch(&s, n, &b)))
-			goto out;
-		n = calib_next(n, b.elapsed_ns, o->sample_ns, &done);
-	}
-	rec.batch_ops = n;
-	uint64_t warm_end = clock_raw_ns() + o->warmup_ns;
-	while (!sig_stop && clock_raw_ns() < warm_end)
-		if ((r = slot_batch(&s, n, &b)))
-			goto out;
+/* Has j what the run wants? */
+static bool job_satisfied(const struct run_opts *o, struct job *j)
+{
+	if (o->target_ci <= 0)
+		return j->nsamples >= o->samples;
+	if (j->nsamples < o->samples)
+		return false;
+	j->halfwidth = precision_run_halfwidth(j->y, (size_t)j->nsamples, 0.95);
+	return j->halfwidth <= o->target_ci;
+}
 
-	for (int i = 0; i < o->samples && !sig_stop; i++) {
-		if ((r = slot_batch(&s, n, &b)))
-			goto out;
-		struct store_sample x = {
-			.workload = j->w->name,
-			.copies = j->copies,
-			.seq = i,
-			.round = -1,
-			.ops = b.ops,
-			.elapsed_ns = b.elapsed_ns,
-			.value = b.value,
-		};
-		if (store_sample_add(rc->st, rc->run_id, &x, e)) {
-			slot_close(&s, NULL);
-			return -1;
-		}
-		if (o->progress) {
-			uint64_t el = clock_raw_ns() - rc->t_start;
-			double frac = ((double)rc->slot_index + (double)(i + 1) / o->samples) / rc->nslots;
-			o->progress(o->progress_arg, j->w->name, j->copies, rc->slot_index, rc->nslots, i + 1,
-				    o->samples, el, (uint64_t)((double)el / frac * (1 - frac)));
-		}
+/* Stop j's workers, evaluate its self-checks, record it. */
+static int finish(struct runctx *rc, struct job *j, struct err *e)
+{
+	char *cj = NULL;
+	if (j->open) {
+		struct slot_checks chk = {0};
+		slot_close(&j->s, sig_stop ? NULL : &chk);
+		j->open = false;
+		if (!sig_stop)
+			cj = checks_json(j->w, &chk);
 	}
-	if (sig_stop)
-		r = SLOT_STOPPED;
-out:;
-	struct slot_checks chk = {0};
-	slot_close(&s, r ? NULL : &chk);
-	char *cj = r ? NULL : checks_json(j->w, &chk);
-	rec.status = status_word(r);
-	rec.reason = r ? s.why : NULL;
-	if (r == SLOT_STOPPED)
-		rec.reason = "stopped by a signal";
-	rec.checks = cj;
-	int wr = store_slot_put(rc->st, rc->run_id, &rec, e);
+	if (!j->rc && sig_stop && !j->done)
+		j->rc = SLOT_STOPPED;
+	size_t warm = precision_warmup_prefix(j->y, (size_t)j->nsamples);
+	if (warm && store_samples_mark_warmup(rc->st, rc->run_id, j->w->name, j->copies, (int)warm, e)) {
+		free(cj);
+		return -1;
+	}
+	int r = put_slot(rc, j, cj, e);
 	free(cj);
-	return wr ? -1 : r;
+	return r;
+}
+
+static bool budget_left(const struct runctx *rc, uint64_t sampling_start)
+{
+	return !rc->o->max_ns || clock_raw_ns() - sampling_start < rc->o->max_ns;
+}
+
+/* Blocked order: each job from setup to teardown before the next. */
+static int run_blocked(struct runctx *rc, struct job *jobs, size_t nj, struct err *e)
+{
+	for (size_t i = 0; i < nj && !sig_stop; i++) {
+		struct job *j = &jobs[i];
+		if (prepare(rc, j, e))
+			return -1;
+		uint64_t start = clock_raw_ns();
+		while (j->open && !sig_stop && !job_satisfied(rc->o, j) && budget_left(rc, start)) {
+			if (sample(rc, j, -1, e))
+				return -1;
+			progress(rc, "sampling", j, 0, 0);
+		}
+		j->done = !sig_stop;
+		if (finish(rc, j, e))
+			return -1;
+	}
+	return 0;
+}
+
+/* Rounds order: prepare every job, then rounds of one sample each in a fresh order. */
+static int run_rounds(struct runctx *rc, struct job *jobs, size_t nj, int *rounds, struct err *e)
+{
+	const struct run_opts *o = rc->o;
+	for (size_t i = 0; i < nj && !sig_stop; i++)
+		if (prepare(rc, &jobs[i], e))
+			return -1;
+	struct job **order = xcalloc(nj, sizeof *order);
+	uint64_t start = clock_raw_ns();
+	int round = 0;
+	for (; !sig_stop && budget_left(rc, start); round++) {
+		size_t k = 0;
+		for (size_t i = 0; i < nj; i++)
+			if (jobs[i].open && !job_satisfied(o, &jobs[i]))
+				order[k++] = &jobs[i];
+		if (!k)
+			break;
+		if (o->order != ORDER_FIXED)
+			gsl_ran_shuffle(rc->rng, order, k, sizeof *order);
+		for (size_t i = 0; i < k && !sig_stop; i++) {
+			if (sample(rc, order[i], round, e)) {
+				free(order);
+				return -1;
+			}
+			progress(rc, "sampling", order[i], round + 1, o->samples);
+		}
+	}
+	free(order);
+	*rounds = round;
+	for (size_t i = 0; i < nj; i++) {
+		jobs[i].done = !sig_stop;
+		if (finish(rc, &jobs[i], e))
+			return -1;
+	}
+	return 0;
 }
 
 static int self_exe(char **out)
@@ -194,7 +328,10 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 	struct kvlist env = {0};
 	char *settings = NULL, *tmpdir = NULL, *exe = NULL;
 	struct job *jobs = NULL;
+	size_t nj = 0;
 	int *allowed = NULL;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, (unsigned long)o->seed);
 
 	/* Workers left behind by a workload are re-parented to us, so we can reap them. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -244,17 +381,15 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 	if (store_run_begin(st, &rn, &out->run_id, e))
 		goto out;
 
-	size_t nj = o->nwl * o->ncopies;
+	nj = o->nwl * o->ncopies;
 	jobs = xcalloc(nj, sizeof *jobs);
 	for (size_t i = 0; i < o->nwl; i++)
-		for (size_t c = 0; c < o->ncopies; c++)
-			jobs[i * o->ncopies + c] = (struct job){o->wl[i], o->copies[c]};
-	if (o->shuffle && nj > 1) {
-		gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-		gsl_rng_set(r, (unsigned long)o->seed);
-		gsl_ran_shuffle(r, jobs, nj, sizeof *jobs);
-		gsl_rng_free(r);
-	}
+		for (size_t c = 0; c < o->ncopies; c++) {
+			jobs[i * o->ncopies + c].w = o->wl[i];
+			jobs[i * o->ncopies + c].copies = o->copies[c];
+		}
+	if (o->order != ORDER_FIXED && nj > 1)
+		gsl_ran_shuffle(rng, jobs, nj, sizeof *jobs);
 
 	struct runctx ctx = {
 		.st = st,
@@ -265,23 +400,28 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 		.cpus = allowed,
 		.ncpus = nallowed,
 		.t_start = clock_raw_ns(),
-		.nslots = (int)nj,
+		.steps = (int)(nj * (size_t)(o->samples + 1)),
 		.min_overhead = -1,
+		.rng = rng,
 	};
-	int werr = 0;
-	for (size_t i = 0; i < nj && !sig_stop; i++) {
-		ctx.slot_index = (int)i;
-		int r = measure(&ctx, &jobs[i], e);
+	int werr = o->order == ORDER_ROUNDS ? run_rounds(&ctx, jobs, nj, &out->rounds, e)
+					    : run_blocked(&ctx, jobs, nj, e);
+	if (werr) {
+		/* a database error: stop every worker still running */
+		for (size_t i = 0; i < nj; i++)
+			if (jobs[i].open)
+				slot_close(&jobs[i].s, NULL);
+	}
+	for (size_t i = 0; i < nj; i++) {
+		struct job *j = &jobs[i];
+		if (!j->tried)
+			continue;
 		out->slots++;
-		if (r == -1) {
-			werr = 1;
-			break;
-		}
-		if (r == 0)
+		if (j->rc == 0)
 			out->slots_ok++;
-		else if (r == WL_UNSUPPORTED)
+		else if (j->rc == WL_UNSUPPORTED)
 			out->slots_unsupported++;
-		else if (r != SLOT_STOPPED)
+		else if (j->rc != SLOT_STOPPED)
 			out->slots_failed++;
 	}
 	out->wall_ns = clock_raw_ns() - ctx.t_start;
@@ -313,8 +453,11 @@ out:
 	free(tmpdir);
 	free(exe);
 	free(settings);
+	for (size_t i = 0; i < nj; i++)
+		free(jobs[i].y);
 	free(jobs);
 	free(allowed);
+	gsl_rng_free(rng);
 	kv_free(&env);
 	return rc;
 }

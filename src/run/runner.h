@@ -6,6 +6,22 @@
 #include "store/store.h"
 #include "workloads/workload.h"
 
+enum run_order {
+	ORDER_ROUNDS,  /* every round samples each (workload, copies) once, in a fresh shuffled order */
+	ORDER_BLOCKED, /* all samples of one (workload, copies), then the next, in shuffled order */
+	ORDER_FIXED,   /* blocked, in registry order */
+};
+
+/* Where a run stands, for a progress display. */
+struct run_progress {
+	const char *phase;   /* "preparing" (setup, calibration, warm-up) or "sampling" */
+	const char *workload;
+	int copies;
+	int step, steps;     /* work units done and expected in all */
+	int round, rounds;   /* current round (1-based) and the planned number; 0 in blocked order */
+	uint64_t elapsed_ns, eta_ns;
+};
+
 struct run_opts {
 	const struct kvlist *labels;
 	const struct workload **wl; /* the selected workloads, registry order */
@@ -16,14 +32,16 @@ struct run_opts {
 	uint64_t sample_ns;         /* target length of one sample */
 	uint64_t warmup_ns;         /* unrecorded running before the samples */
 	uint64_t seed;
-	bool shuffle;               /* shuffle the (workload, copies) order with seed */
+	enum run_order order;       /* how samples of different workloads interleave */
+	double target_ci;           /* adaptive: stop a workload once its 95% CI half-width (relative)
+	                               is at or below this; 0 = take exactly `samples` */
+	uint64_t max_ns;            /* adaptive: time budget for the sampling phase; 0 = none */
 	const int *cpus;            /* pin the run to these CPUs; NULL = all allowed */
 	int ncpus;
 	const char *profile;        /* "quick", "default", "full" */
 	const char *cpus_text;      /* --cpus as given, for the record */
-	/* Called after each sample and at each new (workload, copies); may be NULL. */
-	void (*progress)(void *arg, const char *workload, int copies, int slot, int nslots, int sample,
-			 int nsamples, uint64_t elapsed_ns, uint64_t eta_ns);
+	/* Called as the run advances; may be NULL. */
+	void (*progress)(void *arg, const struct run_progress *p);
 	void *progress_arg;
 };
 
@@ -31,6 +49,7 @@ struct run_outcome {
 	int64_t run_id;
 	int stop_signal;  /* the signal that stopped the run, or 0 */
 	int slots, slots_ok, slots_unsupported, slots_failed;
+	int rounds;       /* rounds taken (rounds order) */
 	uint64_t wall_ns;
 };
 

@@ -377,7 +377,7 @@ static int send_all(struct slot *s, int type, uint64_t n)
 	return 0;
 }
 
-int slot_batch(struct slot *s, uint64_t n, struct slot_batch *b)
+int slot_batch(struct slot *s, uint64_t n, double overhead_ns, struct slot_batch *b)
 {
 	memset(b, 0, sizeof *b);
 	int rc = send_all(s, CMD_BATCH, n);
@@ -391,10 +391,13 @@ int slot_batch(struct slot *s, uint64_t n, struct slot_batch *b)
 			break;
 		}
 		uint64_t t = reps[i].elapsed_ns ? reps[i].elapsed_ns : 1;
+		double eff = (double)t;
+		if (overhead_ns > 0.001 * eff && overhead_ns < eff)
+			eff -= overhead_ns;
 		b->ops += n;
 		if (t > b->elapsed_ns)
 			b->elapsed_ns = t;
-		b->value += (double)n * 1e9 / (double)t;
+		b->value += (double)n * 1e9 / eff;
 	}
 	free(reps);
 	if (rc)

@@ -47,9 +47,10 @@ enum { SLOT_STOPPED = -10 /* a stop signal arrived and the workers were stopped 
  * WL_ERROR with s->why set; on failure every worker is already gone. */
 int slot_open(struct slot *s, const struct slot_cfg *cfg);
 
-/* Release all copies together on n ops each and collect the batch. Returns 0, SLOT_STOPPED
- * (the workers were stopped), or a WL_* error with s->why set (the workers are gone). */
-int slot_batch(struct slot *s, uint64_t n, struct slot_batch *b);
+/* Release all copies together on n ops each and collect the batch. overhead_ns, the cost of
+ * an empty batch, is subtracted from each copy's time when it exceeds 0.1% of it. Returns 0,
+ * SLOT_STOPPED (the workers were stopped), or a WL_* error with s->why set (the workers are gone). */
+int slot_batch(struct slot *s, uint64_t n, double overhead_ns, struct slot_batch *b);
 
 /* The median cost of an empty timed batch, in ns, measured in copy 0. <0 on error. */
 double slot_empty_cost(struct slot *s);

@@ -1,5 +1,6 @@
 /* summary.c - per-run medians, CVs and the UnixBench-style index. */
 #include "summary.h"
+#include "precision.h"
 #include "workloads/workload.h"
 
 #include <gsl/gsl_sort.h>
@@ -11,8 +12,15 @@
 static void row_stats(struct summary_row *r, double *v, size_t n)
 {
 	r->n = n;
+	r->halfwidth = INFINITY;
 	if (!n)
 		return;
+	/* v is in time order here: the precision first, then the order statistics */
+	double *y = xcalloc(n, sizeof *y);
+	for (size_t i = 0; i < n; i++)
+		y[i] = log(v[i]);
+	r->halfwidth = precision_run_halfwidth(y, n, 0.95);
+	free(y);
 	gsl_sort(v, 1, n);
 	r->median = gsl_stats_median_from_sorted_data(v, 1, n);
 	r->mean = gsl_stats_mean(v, 1, n);
@@ -45,8 +53,12 @@ int summary_load(struct store *st, int64_t id, struct summary *out, struct err *
 			int c = strcmp(smp[k].workload, sl->workload);
 			if (c > 0 || (c == 0 && smp[k].copies > sl->copies))
 				break;
-			if (c == 0 && smp[k].copies == sl->copies && !smp[k].warmup)
-				v[n++] = smp[k].value;
+			if (c == 0 && smp[k].copies == sl->copies) {
+				if (smp[k].warmup)
+					r->warmup++;
+				else
+					v[n++] = smp[k].value;
+			}
 		}
 		row_stats(r, v, n);
 		const struct workload *w = wl_find(sl->workload);

@@ -6,7 +6,10 @@
 
 struct summary_row {
 	const struct store_slot_info *slot; /* points into summary.slots */
-	size_t n;             /* measured samples */
+	size_t n;             /* measured samples, not counting warm-up ones */
+	size_t warmup;        /* leading samples flagged as taken before a steady state */
+	double halfwidth;     /* relative half-width of the run's 95% CI (batch means); INFINITY
+	                         when too few samples */
 	double median;        /* ops/s */
 	double mean;          /* ops/s */
 	double cv;            /* standard deviation / mean of the samples, 0 with < 2 samples */

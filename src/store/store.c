@@ -466,6 +466,20 @@ int store_sample_add(struct store *s, int64_t run_id, const struct store_sample 
 	return step_done(s, st, "cannot record a sample", e);
 }
 
+int store_samples_mark_warmup(struct store *s, int64_t run_id, const char *workload, int copies, int count,
+			      struct err *e)
+{
+	sqlite3_stmt *st;
+	if (store_prepare(s, "UPDATE sample SET warmup = 1 WHERE run = ? AND workload = ? AND copies = ? AND seq < ?",
+			  &st, e))
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	store_bind_text(st, 2, workload);
+	sqlite3_bind_int(st, 3, copies);
+	sqlite3_bind_int(st, 4, count);
+	return step_done(s, st, "cannot flag warm-up samples", e);
+}
+
 int store_reap_interrupted(struct store *s, const char *this_boot_id, struct err *e)
 {
 	sqlite3_stmt *st;

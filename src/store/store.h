@@ -86,6 +86,10 @@ struct store_sample {
 /* Insert a sample; committed at once unless inside store_begin()/store_commit(). */
 int store_sample_add(struct store *s, int64_t run_id, const struct store_sample *x, struct err *e);
 
+/* Flag the first `count` samples of (workload, copies) in a run as taken before a steady state. */
+int store_samples_mark_warmup(struct store *s, int64_t run_id, const char *workload, int copies, int count,
+			      struct err *e);
+
 /* Explicit transactions, for importers: everything between begin and commit lands
  * together or not at all (store_rollback). */
 int store_begin(struct store *s, struct err *e);
