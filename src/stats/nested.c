@@ -205,6 +205,8 @@ static void components(const struct gwork *w, struct st_components *c)
 		c->raw_run = w->ms_run - w->c_run * tau2;
 		double v[2] = {w->ms_run, -w->c_run * tau2}, df[2] = {(double)(w->R - w->nb), df_w};
 		c->df_run = stats_satterthwaite(v, df, 2);
+		if (isnan(c->df_run)) /* a negative estimate: keep the df of its mean square */
+			c->df_run = df[0];
 	}
 	if (w->nb >= 2) {
 		double run = isnan(c->raw_run) ? 0 : c->raw_run;
@@ -218,6 +220,8 @@ static void components(const struct gwork *w, struct st_components *c)
 			double df[3] = {(double)(w->nb - 1), c->df_run, df_w};
 			c->df_boot = stats_satterthwaite(v, df, 3);
 		}
+		if (isnan(c->df_boot))
+			c->df_boot = (double)(w->nb - 1);
 	}
 	c->var_boot = c->raw_boot > 0 ? c->raw_boot : 0;
 	c->var_run = c->raw_run > 0 ? c->raw_run : 0;
