@@ -85,7 +85,8 @@ enum st_caveat {
 	ST_CAVEAT_NO_RUN_LEVEL = 1u << 1,    /* no group has >= 2 runs in a boot: run-to-run variation not covered */
 	ST_CAVEAT_BORROWED_BOOT = 1u << 2,   /* boot variance borrowed from other groups */
 	ST_CAVEAT_BORROWED_RUN = 1u << 3,    /* run variance borrowed from other groups */
-	ST_CAVEAT_AUTOCORR = 1u << 5,        /* batch means still autocorrelated: within-run level may be understated */
+	ST_CAVEAT_AUTOCORR = 1u << 5,        /* batch means still autocorrelated: within-run level may be understated
+					      * (affects the interval only when it comes from a single run) */
 	ST_CAVEAT_SINGLE_OBS = 1u << 6,      /* one observation: no interval and no verdict */
 	ST_CAVEAT_NO_VARIANCE = 1u << 7,     /* too little data for any variance: no interval */
 };
@@ -275,7 +276,9 @@ int stats_plan(const struct st_components *a, const struct st_components *b, con
  * current difference is the truth, the comparison is expected to be decided
  * (significant or equivalent). Returns 0 when it already is, and SIZE_MAX
  * when no count up to max_boots settles it. *settles_as gets the expected
- * verdict. */
+ * verdict. Each group's se^2 is scaled by boots/(boots + k); when a group's
+ * boot level is not covered (one boot, nothing to borrow) the projection is
+ * optimistic, and the comparison's caveats already say so. */
 size_t stats_more_boots(const struct st_estimate *a, const struct st_estimate *b, const struct st_comparison *c,
 			size_t max_boots, enum st_verdict *settles_as);
 
