@@ -1,0 +1,258 @@
+/* diag.c - run diagnostics (drift, warm-up, outliers, CV, bimodality), confounders, per-run summary. */
+#include "stats/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAD_SCALE 1.482602218505602 /* makes the MAD a consistent sd estimate under normality */
+
+struct st_diag_opts stats_diag_defaults(void)
+{
+	return (struct st_diag_opts){
+		.drift_alpha = 0.01,
+		.drift_min = 0.005,
+		.warmup_z = 3.5,
+		.outlier_z = 3.5,
+		.cv_max = 0.05,
+		.bimodal_bc = 0.555,
+	};
+}
+
+void stats_warnings_free(struct st_warnings *w)
+{
+	if (!w)
+		return;
+	free(w->v);
+	memset(w, 0, sizeof *w);
+}
+
+static void warn(struct st_warnings *w, enum st_warn_kind kind, size_t boot, size_t run, size_t index, double value,
+		 double x)
+{
+	w->v = xgrow(w->v, &w->cap, w->n + 1, sizeof *w->v);
+	w->v[w->n++] = (struct st_warning){kind, boot, run, index, value, x};
+}
+
+static int dcmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Median of x[0..n-1] (n > 0), using tmp[0..n-1] as scratch. */
+static double median(const double *x, size_t n, double *tmp)
+{
+	memcpy(tmp, x, n * sizeof *tmp);
+	qsort(tmp, n, sizeof *tmp, dcmp);
+	return n % 2 ? tmp[n / 2] : (tmp[n / 2 - 1] + tmp[n / 2]) / 2;
+}
+
+/* A robust scale: MAD * 1.4826, or when over half the values tie, the mean
+ * absolute deviation * sqrt(pi/2); 0 when all values are equal. */
+static double robust_sd(const double *x, size_t n, double med, double *tmp)
+{
+	double *d = xmalloc(n * sizeof *d), mean_ad = 0;
+	for (size_t i = 0; i < n; i++) {
+		d[i] = fabs(x[i] - med);
+		mean_ad += d[i];
+	}
+	double mad = median(d, n, tmp);
+	free(d);
+	if (mad > 0)
+		return MAD_SCALE * mad;
+	return mean_ad / (double)n * sqrt(M_PI / 2);
+}
+
+static void drift(const struct st_run *r, size_t boot, size_t run, const struct st_diag_opts *o,
+		  struct st_warnings *w)
+{
+	size_t n = r->n;
+	if (n < 8)
+		return;
+	double tbar = (double)(n - 1) / 2, ybar = 0, sxy = 0, sxx = 0;
+	for (size_t i = 0; i < n; i++)
+		ybar += r->y[i];
+	ybar /= (double)n;
+	for (size_t i = 0; i < n; i++) {
+		sxy += ((double)i - tbar) * (r->y[i] - ybar);
+		sxx += ((double)i - tbar) * ((double)i - tbar);
+	}
+	double beta = sxy / sxx;
+	/* Noise of the slope from batch means of the detrended samples. */
+	double *res = xmalloc(n * sizeof *res);
+	for (size_t i = 0; i < n; i++)
+		res[i] = r->y[i] - ybar - beta * ((double)i - tbar);
+	struct st_run rr = {.y = res, .round = r->round, .n = n};
+	struct st_runstat rs;
+	stats_run_batches(&rr, &rs);
+	free(res);
+	if (rs.nbatches < 3)
+		return;
+	double se = sqrt(rs.tau2 / sxx);
+	double t = se > 0 ? beta / se : (beta != 0 ? copysign(INFINITY, beta) : 0);
+	double total = expm1(beta * (double)(n - 1));
+	if (fabs(t) > stats_t_quantile(1 - o->drift_alpha / 2, rs.df) && fabs(total) >= o->drift_min)
+		warn(w, ST_WARN_DRIFT, boot, run, 0, total, t);
+}
+
+void stats_diagnose_run(const struct st_run *r, size_t boot, size_t run, const struct st_diag_opts *o,
+			struct st_warnings *w)
+{
+	size_t n = r->n;
+	if (n < 2)
+		return;
+	double *tmp = xmalloc(n * sizeof *tmp);
+
+	drift(r, boot, run, o, w);
+
+	if (n >= 5) {
+		/* Warm-up: the first tenth (at least one sample) against the rest. */
+		size_t k = n / 10 ? n / 10 : 1;
+		double m1 = 0;
+		for (size_t i = 0; i < k; i++)
+			m1 += r->y[i];
+		m1 /= (double)k;
+		double med = median(r->y + k, n - k, tmp), sd = robust_sd(r->y + k, n - k, med, tmp);
+		double z = sd > 0 ? (med - m1) / sd * sqrt((double)k) : (m1 < med ? INFINITY : 0);
+		if (z > o->warmup_z)
+			warn(w, ST_WARN_WARMUP, boot, run, 0, -expm1(m1 - med), z);
+
+		/* Outliers: robust z from the median and MAD; reported, never dropped. */
+		med = median(r->y, n, tmp);
+		sd = robust_sd(r->y, n, med, tmp);
+		for (size_t i = 0; i < n && sd > 0; i++) {
+			double zi = (r->y[i] - med) / sd;
+			if (fabs(zi) > o->outlier_z)
+				warn(w, ST_WARN_OUTLIER, boot, run, i, expm1(r->y[i] - med), zi);
+		}
+	}
+
+	/* CV of ops/s, scale-free: exp(y - max y). */
+	double ymax = r->y[0];
+	for (size_t i = 1; i < n; i++)
+		if (r->y[i] > ymax)
+			ymax = r->y[i];
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = exp(r->y[i] - ymax);
+	struct st_summary s;
+	stats_summary(tmp, n, &s);
+	if (s.cv > o->cv_max)
+		warn(w, ST_WARN_CV, boot, run, 0, s.cv, o->cv_max);
+
+	/* Bimodality coefficient (Sarle) from bias-corrected skewness and kurtosis. */
+	if (n >= 10) {
+		double m = 0, m2 = 0, m3 = 0, m4 = 0, dn = (double)n;
+		for (size_t i = 0; i < n; i++)
+			m += r->y[i];
+		m /= dn;
+		for (size_t i = 0; i < n; i++) {
+			double d = r->y[i] - m;
+			m2 += d * d;
+			m3 += d * d * d;
+			m4 += d * d * d * d;
+		}
+		m2 /= dn;
+		m3 /= dn;
+		m4 /= dn;
+		if (m2 > 0) {
+			double g1 = m3 / pow(m2, 1.5), g2 = m4 / (m2 * m2) - 3;
+			double G1 = g1 * sqrt(dn * (dn - 1)) / (dn - 2);
+			double G2 = ((dn + 1) * g2 + 6) * (dn - 1) / ((dn - 2) * (dn - 3));
+			double bc = (G1 * G1 + 1) / (G2 + 3 * (dn - 1) * (dn - 1) / ((dn - 2) * (dn - 3)));
+			if (bc > o->bimodal_bc)
+				warn(w, ST_WARN_BIMODAL, boot, run, 0, bc, o->bimodal_bc);
+		}
+	}
+
+	struct st_runstat rs;
+	stats_run_batches(r, &rs);
+	if (rs.autocorr)
+		warn(w, ST_WARN_AUTOCORR, boot, run, 0, rs.r1, (rs.r1 + 1.0 / (double)rs.nbatches) * sqrt((double)rs.nbatches));
+	free(tmp);
+}
+
+void stats_diagnose_group(const struct st_group *g, const struct st_diag_opts *o, struct st_warnings *w)
+{
+	for (size_t b = 0; b < g->nboots; b++)
+		for (size_t r = 0; r < g->boots[b].nruns; r++)
+			stats_diagnose_run(&g->boots[b].runs[r], b, r, o, w);
+}
+
+/* The set of values key takes over runs l[0..n-1]; "absent" is NULL. */
+static void value_set(const struct kvlist *l, size_t n, const char *key, struct strv *set, bool *absent)
+{
+	*absent = false;
+	for (size_t i = 0; i < n; i++) {
+		const char *v = kv_get(&l[i], key);
+		if (!v)
+			*absent = true;
+		else if (!strv_has(set, v))
+			strv_add(set, v);
+	}
+}
+
+static bool same_set(const struct strv *a, bool absent_a, const struct strv *b, bool absent_b)
+{
+	if (a->n != b->n || absent_a != absent_b)
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		if (!strv_has(b, a->v[i]))
+			return false;
+	return true;
+}
+
+static int scmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void stats_confounders(const struct kvlist *a, size_t na, const struct kvlist *b, size_t nb,
+		       const struct strv *labels, struct strv *out)
+{
+	struct strv keys = {0};
+	const struct kvlist *side[2] = {a, b};
+	size_t ns[2] = {na, nb};
+	for (int s = 0; s < 2; s++)
+		for (size_t i = 0; i < ns[s]; i++)
+			for (size_t j = 0; j < side[s][i].n; j++) {
+				const char *k = side[s][i].v[j].key;
+				if (!strv_has(&keys, k) && !(labels && strv_has(labels, k)))
+					strv_add(&keys, k);
+			}
+	if (keys.n)
+		qsort(keys.v, keys.n, sizeof *keys.v, scmp);
+	for (size_t i = 0; i < keys.n; i++) {
+		struct strv sa = {0}, sb = {0};
+		bool xa, xb;
+		value_set(a, na, keys.v[i], &sa, &xa);
+		value_set(b, nb, keys.v[i], &sb, &xb);
+		if (!same_set(&sa, xa, &sb, xb))
+			strv_add(out, keys.v[i]);
+		strv_free(&sa);
+		strv_free(&sb);
+	}
+	strv_free(&keys);
+}
+
+void stats_summary(const double *x, size_t n, struct st_summary *out)
+{
+	out->n = n;
+	if (n == 0) {
+		out->median = out->mean = out->cv = out->min = out->max = NAN;
+		return;
+	}
+	double *tmp = xmalloc(n * sizeof *tmp);
+	out->median = median(x, n, tmp);
+	out->min = tmp[0];
+	out->max = tmp[n - 1];
+	free(tmp);
+	double m = 0, ss = 0;
+	for (size_t i = 0; i < n; i++)
+		m += x[i];
+	m /= (double)n;
+	for (size_t i = 0; i < n; i++)
+		ss += (x[i] - m) * (x[i] - m);
+	out->mean = m;
+	out->cv = n > 1 && m != 0 ? sqrt(ss / (double)(n - 1)) / fabs(m) : NAN;
+}

@@ -1,0 +1,498 @@
+/* nested.c - batch means within runs, nested variance components, group estimates with borrowing. */
+#include "stats/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Batch count for k units (samples, or rounds): floor(sqrt(k)) clamped to
+ * [2, ST_MAX_BATCHES]; 0 when there are too few samples. */
+static size_t batch_count(size_t k, size_t n)
+{
+	if (n < ST_MIN_BATCH_SAMPLES || k < 2)
+		return 0;
+	if (k < 4)
+		return k; /* 2 or 3 rounds holding >= 4 samples: one batch each */
+	size_t b = (size_t)floor(sqrt((double)k));
+	if (b < 2)
+		b = 2;
+	if (b > ST_MAX_BATCHES)
+		b = ST_MAX_BATCHES;
+	return b;
+}
+
+void stats_run_batches(const struct st_run *r, struct st_runstat *out)
+{
+	memset(out, 0, sizeof *out);
+	out->n = r->n;
+	out->mean = NAN;
+	out->tau2 = out->var_mean = out->r1 = NAN;
+	if (r->n == 0)
+		return;
+	double s = 0;
+	for (size_t i = 0; i < r->n; i++)
+		s += r->y[i];
+	out->mean = s / (double)r->n;
+
+	/* Units: samples, or runs of equal round index. start[u] is the first sample of unit u. */
+	size_t k = 0;
+	size_t *start = xmalloc((r->n + 1) * sizeof *start);
+	for (size_t i = 0; i < r->n; i++)
+		if (!r->round || i == 0 || r->round[i] != r->round[i - 1])
+			start[k++] = i;
+	start[k] = r->n;
+
+	size_t b = batch_count(k, r->n);
+	if (b < 2) {
+		free(start);
+		return;
+	}
+	size_t per = k / b, skip = k - b * per; /* the earliest units left over are dropped */
+	double *bm = xmalloc(b * sizeof *bm), *bw = xmalloc(b * sizeof *bw);
+	double wsum = 0, gm = 0;
+	for (size_t j = 0; j < b; j++) {
+		size_t lo = start[skip + j * per], hi = start[skip + (j + 1) * per];
+		double t = 0;
+		for (size_t i = lo; i < hi; i++)
+			t += r->y[i];
+		bw[j] = (double)(hi - lo);
+		bm[j] = t / bw[j];
+		wsum += bw[j];
+		gm += t;
+	}
+	gm /= wsum;
+	/* Long-run variance per sample: sum m_j (B_j - B)^2 / (b - 1); equals m var(B) for equal m. */
+	double ss = 0, ss0 = 0, c1 = 0, bbar = 0;
+	for (size_t j = 0; j < b; j++) {
+		ss += bw[j] * (bm[j] - gm) * (bm[j] - gm);
+		bbar += bm[j];
+	}
+	bbar /= (double)b;
+	for (size_t j = 0; j < b; j++)
+		ss0 += (bm[j] - bbar) * (bm[j] - bbar);
+	for (size_t j = 0; j + 1 < b; j++)
+		c1 += (bm[j] - bbar) * (bm[j + 1] - bbar);
+	out->nbatches = b;
+	out->batch_size = (size_t)llround(wsum / (double)b);
+	out->tau2 = ss / (double)(b - 1);
+	out->var_mean = out->tau2 / (double)r->n;
+	out->df = (double)(b - 1);
+	if (b >= 3 && ss0 > 0) {
+		out->r1 = c1 / ss0;
+		/* Under no autocorrelation r1 has mean about -1/b and variance about 1/b. */
+		out->autocorr = b >= 4 && (out->r1 + 1.0 / (double)b) * sqrt((double)b) > 2;
+	}
+	free(bm);
+	free(bw);
+	free(start);
+}
+
+/* Per-group working numbers, shared by estimation and borrowing. */
+struct gwork {
+	size_t nb, R, N;
+	double *bmean;  /* boot means */
+	double *rmean;  /* run means, all runs in order */
+	double s2m;     /* sample variance of boot means (nb >= 2) */
+	double ms_run;  /* pooled within-boot variance of run means (R > nb) */
+	double tau2, df_w; /* pooled long-run within-run variance per sample */
+	double c_run;   /* E[ms_run] = var_run + c_run tau2 */
+	double k_boot;  /* mean over boots of sum_j (1/n_bj) / r_b^2 */
+	double m1;      /* mean over boots of 1 / r_b */
+	double r1sum, r1var; /* pooled autocorrelation: sum (r1 + 1/b), sum 1/b */
+	size_t nr1;
+	bool autocorr_any;
+};
+
+static int check_group(const struct st_group *g, size_t gi, struct err *e)
+{
+	for (size_t b = 0; b < g->nboots; b++) {
+		if (g->boots[b].nruns == 0)
+			return errf(e, "group %zu, boot %zu has no runs", gi + 1, b + 1);
+		for (size_t r = 0; r < g->boots[b].nruns; r++) {
+			const struct st_run *run = &g->boots[b].runs[r];
+			if (run->n == 0)
+				return errf(e, "group %zu, boot %zu, run %zu has no samples", gi + 1, b + 1, r + 1);
+			for (size_t i = 0; i < run->n; i++)
+				if (!isfinite(run->y[i]))
+					return errf(e, "group %zu, boot %zu, run %zu: sample %zu is not a finite number",
+						    gi + 1, b + 1, r + 1, i + 1);
+		}
+	}
+	return 0;
+}
+
+static double sample_var(const double *x, size_t n, double *mean)
+{
+	double m = 0, ss = 0;
+	for (size_t i = 0; i < n; i++)
+		m += x[i];
+	m /= (double)n;
+	for (size_t i = 0; i < n; i++)
+		ss += (x[i] - m) * (x[i] - m);
+	if (mean)
+		*mean = m;
+	return n > 1 ? ss / (double)(n - 1) : NAN;
+}
+
+static void gwork_fill(const struct st_group *g, struct gwork *w)
+{
+	memset(w, 0, sizeof *w);
+	w->nb = g->nboots;
+	for (size_t b = 0; b < g->nboots; b++)
+		w->R += g->boots[b].nruns;
+	w->bmean = xmalloc((w->nb ? w->nb : 1) * sizeof *w->bmean);
+	w->rmean = xmalloc((w->R ? w->R : 1) * sizeof *w->rmean);
+	double tsum = 0, ss_run = 0, sum_cr = 0;
+	size_t ri = 0;
+	for (size_t b = 0; b < g->nboots; b++) {
+		const struct st_boot *bt = &g->boots[b];
+		double rb = (double)bt->nruns, bs = 0, inv_n = 0;
+		size_t first = ri;
+		for (size_t r = 0; r < bt->nruns; r++) {
+			struct st_runstat rs;
+			stats_run_batches(&bt->runs[r], &rs);
+			w->N += rs.n;
+			w->rmean[ri++] = rs.mean;
+			bs += rs.mean;
+			inv_n += 1.0 / (double)rs.n;
+			if (rs.nbatches >= 2) {
+				tsum += rs.df * rs.tau2;
+				w->df_w += rs.df;
+			}
+			if (!isnan(rs.r1)) {
+				w->r1sum += rs.r1 + 1.0 / (double)rs.nbatches;
+				w->r1var += 1.0 / (double)rs.nbatches;
+				w->nr1++;
+			}
+			w->autocorr_any |= rs.autocorr;
+		}
+		w->bmean[b] = bs / rb;
+		for (size_t j = first; j < ri; j++)
+			ss_run += (w->rmean[j] - w->bmean[b]) * (w->rmean[j] - w->bmean[b]);
+		sum_cr += (1 - 1 / rb) * inv_n;
+		w->k_boot += inv_n / (rb * rb);
+		w->m1 += 1 / rb;
+	}
+	w->k_boot /= (double)w->nb;
+	w->m1 /= (double)w->nb;
+	w->tau2 = w->df_w > 0 ? tsum / w->df_w : NAN;
+	w->s2m = w->nb >= 2 ? sample_var(w->bmean, w->nb, NULL) : NAN;
+	w->ms_run = w->R > w->nb ? ss_run / (double)(w->R - w->nb) : NAN;
+	w->c_run = w->R > w->nb ? sum_cr / (double)(w->R - w->nb) : 0;
+}
+
+static void gwork_free(struct gwork *w)
+{
+	free(w->bmean);
+	free(w->rmean);
+}
+
+/* Components from the working numbers, taking tau2/run from comp where they
+ * are not in the group's own data (comp->have says which are own). */
+static void components(const struct gwork *w, struct st_components *c)
+{
+	double tau2 = (c->have & ST_BIT(ST_LEVEL_WITHIN)) ? w->tau2 : c->raw_within;
+	double df_w = (c->have & ST_BIT(ST_LEVEL_WITHIN)) ? w->df_w : c->df_within;
+	if (isnan(tau2)) {
+		tau2 = 0; /* no within-run information anywhere: the run level absorbs it */
+		df_w = INFINITY;
+	}
+	if (c->have & ST_BIT(ST_LEVEL_WITHIN)) {
+		c->raw_within = w->tau2;
+		c->df_within = w->df_w;
+	}
+	if (w->R > w->nb) {
+		c->raw_run = w->ms_run - w->c_run * tau2;
+		double v[2] = {w->ms_run, -w->c_run * tau2}, df[2] = {(double)(w->R - w->nb), df_w};
+		c->df_run = stats_satterthwaite(v, df, 2);
+		if (isnan(c->df_run)) /* a negative estimate: keep the df of its mean square */
+			c->df_run = df[0];
+	}
+	if (w->nb >= 2) {
+		double run = isnan(c->raw_run) ? 0 : c->raw_run;
+		c->raw_boot = w->s2m - w->m1 * run - w->k_boot * tau2;
+		if (w->R > w->nb) {
+			double v[3] = {w->s2m, -w->m1 * w->ms_run, (w->m1 * w->c_run - w->k_boot) * tau2};
+			double df[3] = {(double)(w->nb - 1), (double)(w->R - w->nb), df_w};
+			c->df_boot = stats_satterthwaite(v, df, 3);
+		} else {
+			double v[3] = {w->s2m, -w->m1 * run, -w->k_boot * tau2};
+			double df[3] = {(double)(w->nb - 1), c->df_run, df_w};
+			c->df_boot = stats_satterthwaite(v, df, 3);
+		}
+		if (isnan(c->df_boot))
+			c->df_boot = (double)(w->nb - 1);
+	}
+	c->var_boot = c->raw_boot > 0 ? c->raw_boot : 0;
+	c->var_run = c->raw_run > 0 ? c->raw_run : 0;
+	c->var_within = c->raw_within > 0 ? c->raw_within : 0;
+	if (isnan(c->raw_boot))
+		c->var_boot = NAN;
+	if (isnan(c->raw_run))
+		c->var_run = NAN;
+	if (isnan(c->raw_within))
+		c->var_within = NAN;
+}
+
+static void own_components(const struct gwork *w, struct st_components *c)
+{
+	*c = (struct st_components){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0};
+	if (w->df_w > 0)
+		c->have |= ST_BIT(ST_LEVEL_WITHIN);
+	if (w->R > w->nb)
+		c->have |= ST_BIT(ST_LEVEL_RUN);
+	if (w->nb >= 2 && w->R > w->nb)
+		c->have |= ST_BIT(ST_LEVEL_BOOT);
+	components(w, c);
+	/* A level not separable from the one above stays unknown until borrowed. */
+	if (!(c->have & ST_BIT(ST_LEVEL_BOOT)))
+		c->raw_boot = c->var_boot = c->df_boot = NAN;
+}
+
+/* Pooled raw estimate of a level over the groups that have it: df-weighted. */
+static bool pooled(const struct st_estimate *est, size_t n, enum st_level lv, double *raw, double *df)
+{
+	double s = 0, d = 0;
+	for (size_t g = 0; g < n; g++) {
+		const struct st_components *c = &est[g].own;
+		if (!(c->have & ST_BIT(lv)))
+			continue;
+		double r = lv == ST_LEVEL_BOOT ? c->raw_boot : lv == ST_LEVEL_RUN ? c->raw_run : c->raw_within;
+		double f = lv == ST_LEVEL_BOOT ? c->df_boot : lv == ST_LEVEL_RUN ? c->df_run : c->df_within;
+		if (isnan(r) || !(f > 0))
+			continue;
+		if (isinf(f))
+			f = 1e6;
+		s += f * r;
+		d += f;
+	}
+	if (d == 0)
+		return false;
+	*raw = s / d;
+	*df = d;
+	return true;
+}
+
+/* Interval for one group given its working numbers and the borrowed components. */
+static void group_interval(const struct gwork *w, struct st_estimate *o, const bool can[ST_NLEVELS])
+{
+	const struct st_components *u = &o->used;
+	double v[3] = {0}, df[3] = {0};
+	size_t nv = 0;
+	o->se = o->df = NAN;
+	if (w->nb >= 2) {
+		v[nv] = w->s2m / (double)w->nb;
+		df[nv++] = (double)(w->nb - 1);
+		o->covered = ST_BIT(ST_LEVEL_BOOT) | ST_BIT(ST_LEVEL_RUN) | ST_BIT(ST_LEVEL_WITHIN);
+	} else if (w->R >= 2) {
+		v[nv] = sample_var(w->rmean, w->R, NULL) / (double)w->R;
+		df[nv++] = (double)(w->R - 1);
+		o->covered = ST_BIT(ST_LEVEL_RUN) | ST_BIT(ST_LEVEL_WITHIN);
+	} else if (w->df_w > 0) {
+		v[nv] = w->tau2 / (double)w->N;
+		df[nv++] = w->df_w;
+		o->covered = ST_BIT(ST_LEVEL_WITHIN);
+	} else {
+		o->covered = 0;
+		o->caveats |= w->N == 1 ? ST_CAVEAT_SINGLE_OBS : ST_CAVEAT_NO_VARIANCE;
+		o->need = w->N == 1 ? ST_NEED_RUNS : ST_NEED_SAMPLES;
+		return;
+	}
+	/* Levels above what the group itself replicates: borrowed, or not covered. */
+	if (!(o->covered & ST_BIT(ST_LEVEL_RUN))) {
+		if (can[ST_LEVEL_RUN] && !isnan(u->var_run)) {
+			v[nv] = u->var_run; /* one run */
+			df[nv++] = u->df_run;
+			o->covered |= ST_BIT(ST_LEVEL_RUN);
+			o->caveats |= ST_CAVEAT_BORROWED_RUN;
+		} else {
+			o->caveats |= ST_CAVEAT_NO_RUN_LEVEL;
+			o->need = ST_NEED_RUNS;
+		}
+	}
+	if (!(o->covered & ST_BIT(ST_LEVEL_BOOT))) {
+		if (can[ST_LEVEL_BOOT] && !isnan(u->var_boot)) {
+			v[nv] = u->var_boot; /* one boot */
+			df[nv++] = u->df_boot;
+			o->covered |= ST_BIT(ST_LEVEL_BOOT);
+			o->caveats |= ST_CAVEAT_BORROWED_BOOT;
+		} else {
+			o->caveats |= ST_CAVEAT_NO_BOOT_LEVEL;
+		}
+		o->need = ST_NEED_BOOTS;
+	}
+	double se2 = 0;
+	for (size_t i = 0; i < nv; i++)
+		se2 += v[i];
+	o->se = sqrt(se2);
+	o->df = stats_satterthwaite(v, df, nv);
+	if (isnan(o->df)) /* every term was zero: no spread at all */
+		o->df = df[0];
+	o->has_interval = true;
+}
+
+int stats_estimate_groups(const struct st_group *groups, size_t ngroups, struct st_estimate *out, struct err *e)
+{
+	for (size_t g = 0; g < ngroups; g++) {
+		if (check_group(&groups[g], g, e) < 0)
+			return -1;
+	}
+	struct gwork *w = xcalloc(ngroups ? ngroups : 1, sizeof *w);
+	for (size_t g = 0; g < ngroups; g++) {
+		struct st_estimate *o = &out[g];
+		memset(o, 0, sizeof *o);
+		o->mean = o->se = o->df = o->r1 = o->r1_z = NAN;
+		if (groups[g].nboots == 0) {
+			o->caveats = ST_CAVEAT_NO_VARIANCE;
+			o->need = ST_NEED_RUNS;
+			o->own = o->used = (struct st_components){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0};
+			continue;
+		}
+		gwork_fill(&groups[g], &w[g]);
+		double m = 0;
+		for (size_t b = 0; b < w[g].nb; b++)
+			m += w[g].bmean[b];
+		o->mean = m / (double)w[g].nb;
+		o->nboots = w[g].nb;
+		o->nruns = w[g].R;
+		o->nsamples = w[g].N;
+		o->runs_per_boot = (double)w[g].R / (double)w[g].nb;
+		o->samples_per_run = (double)w[g].N / (double)w[g].R;
+		own_components(&w[g], &o->own);
+		if (w[g].nr1 > 0) {
+			o->r1 = w[g].r1sum / (double)w[g].nr1 - w[g].r1var / (double)w[g].nr1;
+			o->r1_z = w[g].r1sum / sqrt(w[g].r1var);
+			if (o->r1_z > 2 || w[g].autocorr_any)
+				o->caveats |= ST_CAVEAT_AUTOCORR;
+		}
+	}
+	/* Borrow, in order within, run, boot: each lower level feeds the one above. */
+	double praw[ST_NLEVELS], pdf[ST_NLEVELS];
+	bool can[ST_NLEVELS];
+	for (int lv = 0; lv < ST_NLEVELS; lv++)
+		can[lv] = pooled(out, ngroups, (enum st_level)lv, &praw[lv], &pdf[lv]);
+	for (size_t g = 0; g < ngroups; g++) {
+		struct st_estimate *o = &out[g];
+		if (groups[g].nboots == 0)
+			continue;
+		struct st_components *u = &o->used;
+		*u = o->own;
+		if (!(u->have & ST_BIT(ST_LEVEL_WITHIN)) && can[ST_LEVEL_WITHIN]) {
+			u->raw_within = praw[ST_LEVEL_WITHIN];
+			u->df_within = pdf[ST_LEVEL_WITHIN];
+			o->borrowed |= ST_BIT(ST_LEVEL_WITHIN);
+		}
+		if (!(u->have & ST_BIT(ST_LEVEL_RUN)) && can[ST_LEVEL_RUN]) {
+			u->raw_run = praw[ST_LEVEL_RUN];
+			u->df_run = pdf[ST_LEVEL_RUN];
+			o->borrowed |= ST_BIT(ST_LEVEL_RUN);
+		}
+		components(&w[g], u);
+		if (w[g].nb < 2) {
+			/* With >= 2 boots the boot level comes from the group's own boot means. */
+			if (can[ST_LEVEL_BOOT]) {
+				u->raw_boot = praw[ST_LEVEL_BOOT];
+				u->df_boot = pdf[ST_LEVEL_BOOT];
+				o->borrowed |= ST_BIT(ST_LEVEL_BOOT);
+			}
+			u->var_boot = isnan(u->raw_boot) ? NAN : u->raw_boot > 0 ? u->raw_boot : 0;
+		}
+		group_interval(&w[g], o, can);
+	}
+	for (size_t g = 0; g < ngroups; g++)
+		gwork_free(&w[g]);
+	free(w);
+	return 0;
+}
+
+void stats_iid_estimate(const double *x, size_t n, struct st_estimate *out)
+{
+	memset(out, 0, sizeof *out);
+	out->own = out->used = (struct st_components){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0};
+	out->r1 = out->r1_z = NAN;
+	out->nboots = out->nruns = out->nsamples = n;
+	out->runs_per_boot = out->samples_per_run = 1;
+	out->se = out->df = NAN;
+	out->mean = NAN;
+	if (n == 0) {
+		out->caveats = ST_CAVEAT_NO_VARIANCE;
+		out->need = ST_NEED_RUNS;
+		return;
+	}
+	double v = sample_var(x, n, &out->mean);
+	if (n < 2) {
+		out->caveats = ST_CAVEAT_SINGLE_OBS;
+		out->need = ST_NEED_RUNS;
+		return;
+	}
+	out->se = sqrt(v / (double)n);
+	out->df = (double)(n - 1);
+	out->has_interval = true;
+	out->covered = ST_BIT(ST_LEVEL_BOOT) | ST_BIT(ST_LEVEL_RUN) | ST_BIT(ST_LEVEL_WITHIN);
+}
+
+int stats_nested_anova(const struct st_group *g, struct st_anova *out, struct err *e)
+{
+	if (check_group(g, 0, e) < 0)
+		return -1;
+	size_t nb = g->nboots, R = 0, N = 0;
+	double sum = 0, sum_nb2 = 0, sum_nbj2_over_Nb = 0, sum_nbj2 = 0;
+	double ss_b = 0, ss_r = 0, ss_s = 0, s2 = 0;
+	for (size_t b = 0; b < nb; b++)
+		for (size_t r = 0; r < g->boots[b].nruns; r++) {
+			R++;
+			N += g->boots[b].runs[r].n;
+			for (size_t i = 0; i < g->boots[b].runs[r].n; i++)
+				sum += g->boots[b].runs[r].y[i];
+		}
+	if (nb < 2 || R <= nb || N <= R)
+		return errf(e, "nested ANOVA needs >= 2 boots, a boot with >= 2 runs, and a run with >= 2 samples");
+	double gm = sum / (double)N;
+	double *bmean = xmalloc(nb * sizeof *bmean);
+	for (size_t b = 0; b < nb; b++) {
+		const struct st_boot *bt = &g->boots[b];
+		double bs = 0, rsum = 0;
+		size_t Nb = 0;
+		for (size_t r = 0; r < bt->nruns; r++) {
+			double m;
+			sample_var(bt->runs[r].y, bt->runs[r].n, &m);
+			rsum += m;
+			for (size_t i = 0; i < bt->runs[r].n; i++) {
+				bs += bt->runs[r].y[i];
+				ss_s += (bt->runs[r].y[i] - m) * (bt->runs[r].y[i] - m);
+			}
+			Nb += bt->runs[r].n;
+		}
+		double mb = bs / (double)Nb;
+		bmean[b] = rsum / (double)bt->nruns;
+		for (size_t r = 0; r < bt->nruns; r++) {
+			double m, nbj = (double)bt->runs[r].n;
+			sample_var(bt->runs[r].y, bt->runs[r].n, &m);
+			ss_r += nbj * (m - mb) * (m - mb);
+			sum_nbj2_over_Nb += nbj * nbj / (double)Nb;
+			sum_nbj2 += nbj * nbj;
+		}
+		ss_b += (double)Nb * (mb - gm) * (mb - gm);
+		sum_nb2 += (double)Nb * (double)Nb;
+	}
+	double ms_b = ss_b / (double)(nb - 1), ms_r = ss_r / (double)(R - nb), ms_s = ss_s / (double)(N - R);
+	double n0 = ((double)N - sum_nbj2_over_Nb) / (double)(R - nb);
+	double n0b = (sum_nbj2_over_Nb - sum_nbj2 / (double)N) / (double)(nb - 1);
+	double n0bb = ((double)N - sum_nb2 / (double)N) / (double)(nb - 1);
+	double raw_r = (ms_r - ms_s) / n0;
+	double raw_b = (ms_b - ms_s - n0b * raw_r) / n0bb;
+	double bm;
+	s2 = sample_var(bmean, nb, &bm);
+	*out = (struct st_anova){
+		.grand_mean = bm,
+		.ms_boot = ms_b,
+		.ms_run = ms_r,
+		.ms_sample = ms_s,
+		.var_boot = raw_b > 0 ? raw_b : 0,
+		.var_run = raw_r > 0 ? raw_r : 0,
+		.var_sample = ms_s,
+		.se = sqrt(s2 / (double)nb),
+	};
+	free(bmean);
+	return 0;
+}

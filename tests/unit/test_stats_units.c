@@ -1,0 +1,452 @@
+/* test_stats_units.c - batch rule, caveats, factorial contrasts, plans, diagnostics, confounders, summaries. */
+#include "unit.h"
+#include "stats/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+/* An estimate with a given mean, se and df (as stats_estimate_groups would give). */
+static struct st_estimate est(double mean, double se, double df)
+{
+	struct st_estimate e = {.mean = mean, .se = se, .df = df, .has_interval = true, .nboots = 4};
+	return e;
+}
+
+static void batch_rule_follows_sqrt_n(void **state)
+{
+	(void)state;
+	double y[200];
+	for (size_t i = 0; i < 200; i++)
+		y[i] = (double)(i % 7);
+	struct { size_t n, b, m; } want[] = {{3, 0, 0}, {4, 2, 2}, {9, 3, 3}, {10, 3, 3}, {30, 5, 6}, {200, 10, 20}};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		struct st_run r = {.y = y, .n = want[i].n};
+		struct st_runstat rs;
+		stats_run_batches(&r, &rs);
+		assert_int_equal(rs.nbatches, want[i].b);
+		assert_int_equal(rs.batch_size, want[i].m);
+		if (want[i].b == 0)
+			assert_true(isnan(rs.var_mean));
+	}
+	/* Rounds: batches never split a round. 4 rounds of 3 samples -> 2 batches of 2 rounds. */
+	int round[12] = {0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3};
+	struct st_run r = {.y = y, .round = round, .n = 12};
+	struct st_runstat rs;
+	stats_run_batches(&r, &rs);
+	assert_int_equal(rs.nbatches, 2);
+	assert_int_equal(rs.batch_size, 6);
+}
+
+static void autocorrelated_batches_are_flagged(void **state)
+{
+	(void)state;
+	double y[400];
+	for (size_t i = 0; i < 400; i++)
+		y[i] = sin((double)i / 100.0); /* slow wave: batch means strongly correlated */
+	struct st_run r = {.y = y, .n = 400};
+	struct st_runstat rs;
+	stats_run_batches(&r, &rs);
+	assert_true(rs.r1 > 0.5);
+	assert_true(rs.autocorr);
+}
+
+static void single_observation_has_no_verdict(void **state)
+{
+	(void)state;
+	double a = 7.0, b = 7.1;
+	struct st_run ra = {.y = &a, .n = 1}, rb = {.y = &b, .n = 1};
+	struct st_boot ba = {&ra, 1}, bb = {&rb, 1};
+	struct st_group g[2] = {{&ba, 1}, {&bb, 1}};
+	struct st_estimate e[2];
+	struct err err;
+	assert_int_equal(stats_estimate_groups(g, 2, e, &err), 0);
+	assert_false(e[0].has_interval);
+	assert_true(e[0].caveats & ST_CAVEAT_SINGLE_OBS);
+	assert_int_equal(e[0].need, ST_NEED_RUNS);
+	struct st_compare_opts o = stats_compare_defaults();
+	struct st_comparison c;
+	stats_compare(&e[0], &e[1], &o, &c);
+	assert_int_equal(c.verdict, ST_NO_DATA);
+	assert_true(isnan(c.lo));
+	assert_float_equal(c.d, 0.1, 1e-12);
+	assert_true(c.caveats & ST_CAVEAT_SINGLE_OBS);
+}
+
+static void one_boot_everywhere_is_a_caveat_and_borrowing_is_recorded(void **state)
+{
+	(void)state;
+	double y[6][10];
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 7);
+	for (size_t r = 0; r < 6; r++)
+		for (size_t i = 0; i < 10; i++)
+			y[r][i] = 7 + 0.01 * (double)r + gsl_ran_gaussian(rng, 0.01);
+	gsl_rng_free(rng);
+	struct st_run runs[6];
+	for (size_t r = 0; r < 6; r++)
+		runs[r] = (struct st_run){.y = y[r], .n = 10};
+	/* A: 1 boot x 3 runs; B: 1 boot x 3 runs. No group measures boots. */
+	struct st_boot a = {&runs[0], 3}, b = {&runs[3], 3};
+	struct st_group g[2] = {{&a, 1}, {&b, 1}};
+	struct st_estimate e[2];
+	struct err err;
+	assert_int_equal(stats_estimate_groups(g, 2, e, &err), 0);
+	assert_true(e[0].has_interval);
+	assert_true(e[0].caveats & ST_CAVEAT_NO_BOOT_LEVEL);
+	assert_false(e[0].covered & ST_BIT(ST_LEVEL_BOOT));
+	assert_int_equal(e[0].need, ST_NEED_BOOTS);
+
+	/* B now has 3 boots of 1 run: A borrows B's boot level. */
+	struct st_boot b3[3] = {{&runs[3], 1}, {&runs[4], 1}, {&runs[5], 1}};
+	g[1] = (struct st_group){b3, 3};
+	assert_int_equal(stats_estimate_groups(g, 2, e, &err), 0);
+	/* B has 1 run per boot: its run level is borrowed from A, but its interval needs nothing borrowed. */
+	assert_true(e[1].borrowed & ST_BIT(ST_LEVEL_RUN));
+	assert_int_equal(e[1].caveats & (ST_CAVEAT_BORROWED_BOOT | ST_CAVEAT_BORROWED_RUN), 0);
+	/* A cannot separate boots (1 boot) and B cannot separate runs from boots (1 run per boot):
+	 * no group measures the boot level apart from runs, so A's boot level is not covered. */
+	assert_true(e[0].caveats & ST_CAVEAT_NO_BOOT_LEVEL);
+}
+
+static void borrowed_boot_level_widens_interval(void **state)
+{
+	(void)state;
+	double y[12][8];
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 9);
+	double boot = 0;
+	for (size_t r = 0; r < 12; r++) {
+		if (r % 3 == 0)
+			boot = gsl_ran_gaussian(rng, 0.02);
+		for (size_t i = 0; i < 8; i++)
+			y[r][i] = 7 + boot * (r >= 3) + gsl_ran_gaussian(rng, 0.005);
+	}
+	gsl_rng_free(rng);
+	struct st_run runs[12];
+	for (size_t r = 0; r < 12; r++)
+		runs[r] = (struct st_run){.y = y[r], .n = 8};
+	struct st_boot a = {&runs[0], 3};
+	struct st_boot b[3] = {{&runs[3], 3}, {&runs[6], 3}, {&runs[9], 3}};
+	struct st_group g[2] = {{&a, 1}, {b, 3}};
+	struct st_estimate e[2], alone;
+	struct err err;
+	assert_int_equal(stats_estimate_groups(g, 2, e, &err), 0);
+	assert_int_equal(stats_estimate_groups(g, 1, &alone, &err), 0);
+	assert_true(e[0].caveats & ST_CAVEAT_BORROWED_BOOT);
+	assert_true(e[0].borrowed & ST_BIT(ST_LEVEL_BOOT));
+	assert_true(e[0].covered & ST_BIT(ST_LEVEL_BOOT));
+	assert_true(alone.caveats & ST_CAVEAT_NO_BOOT_LEVEL);
+	assert_true(e[0].se > alone.se);
+	assert_true(e[0].used.var_boot > 0);
+}
+
+static void malformed_input_is_an_error(void **state)
+{
+	(void)state;
+	double y[2] = {7, NAN};
+	struct st_run r = {.y = y, .n = 2};
+	struct st_boot b = {&r, 1}, empty = {NULL, 0};
+	struct st_group g = {&b, 1};
+	struct st_estimate e;
+	struct err err = {{0}};
+	assert_int_equal(stats_estimate_groups(&g, 1, &e, &err), -1);
+	assert_non_null(strstr(err.msg, "not a finite number"));
+	g.boots = &empty;
+	assert_int_equal(stats_estimate_groups(&g, 1, &e, &err), -1);
+	assert_non_null(strstr(err.msg, "no runs"));
+}
+
+static void verdicts_follow_intervals(void **state)
+{
+	(void)state;
+	struct st_compare_opts o = stats_compare_defaults();
+	struct st_comparison c;
+	struct st_estimate a = est(7, 0.001, 20);
+	struct st_estimate fast = est(7.05, 0.001, 20), same = est(7.0005, 0.001, 20), tiny = est(7.002, 0.0003, 50);
+	struct st_estimate vague = est(7.01, 0.02, 3);
+	stats_compare(&a, &fast, &o, &c);
+	assert_int_equal(c.verdict, ST_FASTER);
+	assert_false(c.negligible);
+	assert_float_equal(c.pct, 100 * expm1(0.05), 1e-9);
+	stats_compare(&fast, &a, &o, &c);
+	assert_int_equal(c.verdict, ST_SLOWER);
+	stats_compare(&a, &same, &o, &c);
+	assert_int_equal(c.verdict, ST_EQUIVALENT);
+	assert_float_equal(c.eq_hi, log(1.01), 1e-15);
+	assert_float_equal(c.eq_lo, log(0.99), 1e-15);
+	struct st_estimate a2 = est(7, 0.0003, 50);
+	stats_compare(&a2, &tiny, &o, &c);
+	assert_int_equal(c.verdict, ST_FASTER);
+	assert_true(c.negligible);
+	stats_compare(&a, &vague, &o, &c);
+	assert_int_equal(c.verdict, ST_INCONCLUSIVE);
+
+	enum st_verdict v;
+	size_t k = stats_more_boots(&a, &vague, &c, 1000, &v);
+	assert_true(k > 0 && k < 1000);
+	assert_int_equal(v, ST_FASTER);
+}
+
+static void bh_adjusts_verdicts(void **state)
+{
+	(void)state;
+	struct st_compare_opts o = stats_compare_defaults();
+	struct st_estimate a = est(7, 0.01, 1000);
+	/* t about 2.1: p about 0.036 alone; with four such workloads of p 0.036, 0.5, 0.6, 0.7 -> q 0.144 */
+	struct st_estimate b[4] = {est(7.03, 0.01, 1000), est(7.007, 0.01, 1000), est(7.0055, 0.01, 1000),
+				   est(7.0041, 0.01, 1000)};
+	struct st_comparison c[4];
+	for (int i = 0; i < 4; i++)
+		stats_compare(&a, &b[i], &o, &c[i]);
+	assert_int_equal(c[0].verdict, ST_FASTER);
+	stats_compare_adjust(c, 4);
+	assert_true(c[0].q > c[0].p);
+	assert_float_equal(c[0].q, c[0].p * 4, 1e-12);
+	assert_int_equal(c[0].verdict, ST_INCONCLUSIVE);
+}
+
+/* 2x2: cell means A0B0 = 0, A1B0 = 0.02, A0B1 = 0.01, A1B1 = 0.05. */
+static void factorial_2x2_known_means(void **state)
+{
+	(void)state;
+	const char *lv[] = {"no", "yes"};
+	struct st_factor f[2] = {{"pernode", lv, 2}, {"pie", lv, 2}};
+	struct st_estimate e[4] = {est(7.00, 0.001, 10), est(7.02, 0.001, 10), est(7.01, 0.001, 10), est(7.05, 0.001, 10)};
+	size_t l[4][2] = {{0, 0}, {1, 0}, {0, 1}, {1, 1}};
+	struct st_cell cells[4];
+	for (int i = 0; i < 4; i++)
+		cells[i] = (struct st_cell){l[i], &e[i]};
+	struct st_factorial fa;
+	struct err err;
+	struct st_compare_opts o = stats_compare_defaults();
+	assert_int_equal(stats_factorial(f, 2, cells, 4, &o, &fa, &err), 0);
+	assert_int_equal(fa.nmissing, 0);
+	assert_int_equal(fa.neffects, 3);
+	assert_int_equal(fa.effects[0].kind, ST_EFFECT_MAIN);
+	assert_int_equal(fa.effects[0].factor, 0);
+	assert_float_equal(fa.effects[0].c.d, (0.02 + 0.04) / 2, 1e-12); /* pernode */
+	assert_float_equal(fa.effects[1].c.d, (0.01 + 0.03) / 2, 1e-12); /* pie */
+	assert_int_equal(fa.effects[2].kind, ST_EFFECT_INTERACTION);
+	assert_float_equal(fa.effects[2].c.d, 0.04 - 0.02, 1e-12); /* (0.05-0.01) - (0.02-0) */
+	/* se^2 = sum c^2 se^2: main c = 1/2 each -> 4 * 0.25e-6; interaction c = 1 -> 4e-6 */
+	assert_float_equal(fa.effects[0].c.se, 0.001, 1e-15);
+	assert_float_equal(fa.effects[2].c.se, 0.002, 1e-15);
+	assert_float_equal(fa.effects[0].c.df, 40, 1e-9);
+	assert_true(fa.effects[0].available);
+	assert_int_equal(fa.effects[0].c.verdict, ST_FASTER);
+	stats_factorial_free(&fa);
+}
+
+static void factorial_reports_missing_cells(void **state)
+{
+	(void)state;
+	const char *two[] = {"no", "yes"}, *three[] = {"6.1", "6.2", "6.3"};
+	struct st_factor f[2] = {{"pie", two, 2}, {"kernel", three, 3}};
+	struct st_estimate e = est(7, 0.001, 10);
+	size_t l[5][2] = {{0, 0}, {1, 0}, {0, 1}, {1, 1}, {0, 2}}; /* (1, 2) missing */
+	struct st_cell cells[5];
+	for (int i = 0; i < 5; i++)
+		cells[i] = (struct st_cell){l[i], &e};
+	struct st_factorial fa;
+	struct err err;
+	struct st_compare_opts o = stats_compare_defaults();
+	assert_int_equal(stats_factorial(f, 2, cells, 5, &o, &fa, &err), 0);
+	assert_int_equal(fa.nmissing, 1);
+	assert_int_equal(fa.missing[0], 1);
+	assert_int_equal(fa.missing[1], 2);
+	/* pie main effect (needs every cell): unavailable. kernel 6.2 vs 6.1: available. 6.3: not. */
+	assert_int_equal(fa.neffects, 3); /* pie; kernel 6.2, 6.3; no interaction with a 3-level factor */
+	assert_false(fa.effects[0].available);
+	assert_int_equal(fa.effects[0].c.verdict, ST_NO_DATA);
+	assert_int_equal(fa.effects[1].kind, ST_EFFECT_LEVEL);
+	assert_int_equal(fa.effects[1].level, 1);
+	assert_true(fa.effects[1].available);
+	assert_float_equal(fa.effects[1].c.d, 0, 1e-12);
+	assert_false(fa.effects[2].available);
+	stats_factorial_free(&fa);
+
+	cells[4].level = l[0]; /* duplicate */
+	assert_int_equal(stats_factorial(f, 2, cells, 5, &o, &fa, &err), -1);
+	stats_factorial_free(&fa);
+}
+
+static void plan_is_monotone_and_meets_target(void **state)
+{
+	(void)state;
+	struct st_components c = {.var_boot = 1e-5, .var_run = 4e-6, .var_within = 1e-4};
+	struct st_plan_opts o = stats_plan_defaults();
+	o.cost_run = 5;
+	o.cost_sample = 0.1;
+	struct st_plan prev = {0};
+	struct err err;
+	const double targets[] = {0.05, 0.02, 0.01, 0.007, 0.005};
+	for (size_t i = 0; i < 5; i++) {
+		o.target = targets[i];
+		struct st_plan p;
+		assert_int_equal(stats_plan(&c, &c, &o, &p, &err), 0);
+		assert_true(p.feasible);
+		assert_true(p.halfwidth <= targets[i] * (1 + 1e-9));
+		if (i)
+			assert_true(p.cost >= prev.cost);
+		prev = p;
+	}
+	/* Power for an effect of the target size costs more than the half-width alone. */
+	o.target = 0.01;
+	struct st_plan p0, p1;
+	assert_int_equal(stats_plan(&c, &c, &o, &p0, &err), 0);
+	o.power = 0.8;
+	assert_int_equal(stats_plan(&c, &c, &o, &p1, &err), 0);
+	assert_true(p1.cost > p0.cost);
+	/* Costlier boots: the plan shifts work to runs, as Kalibera-Jones's ratio says. */
+	o.power = 0;
+	o.cost_boot = 10;
+	struct st_plan cheap, dear;
+	assert_int_equal(stats_plan(&c, &c, &o, &cheap, &err), 0);
+	o.cost_boot = 1000;
+	assert_int_equal(stats_plan(&c, &c, &o, &dear, &err), 0);
+	assert_true(dear.boots <= cheap.boots);
+	assert_true(dear.runs >= cheap.runs);
+	assert_float_equal(dear.kj_runs, sqrt(4e-6 / 1e-5 * 1000 / 5.0), 1e-12);
+	assert_float_equal(dear.kj_samples, sqrt(1e-4 / 4e-6 * 5 / 0.1), 1e-12);
+	/* Unknown boot variance is a caveat. */
+	struct st_components nb = c;
+	nb.var_boot = NAN;
+	assert_int_equal(stats_plan(&nb, &nb, &o, &p0, &err), 0);
+	assert_true(p0.caveats & ST_CAVEAT_NO_BOOT_LEVEL);
+	o.target = 0;
+	assert_int_equal(stats_plan(&c, &c, &o, &p0, &err), -1);
+}
+
+static size_t count(const struct st_warnings *w, enum st_warn_kind k)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < w->n; i++)
+		n += w->v[i].kind == k;
+	return n;
+}
+
+static void diagnostics_find_injected_problems(void **state)
+{
+	(void)state;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 3);
+	double clean[40], drift[40], spiky[40], warm[40];
+	for (size_t i = 0; i < 40; i++) {
+		clean[i] = 7 + gsl_ran_gaussian(rng, 0.002);
+		drift[i] = 7 + gsl_ran_gaussian(rng, 0.002) - 0.001 * (double)i; /* -4% over the run */
+		spiky[i] = 7 + gsl_ran_gaussian(rng, 0.002);
+		warm[i] = 7 + gsl_ran_gaussian(rng, 0.002);
+	}
+	gsl_rng_free(rng);
+	spiky[17] -= 0.05;
+	warm[0] -= 0.04;
+	warm[1] -= 0.03;
+	warm[2] -= 0.03;
+	warm[3] -= 0.03;
+	struct st_diag_opts o = stats_diag_defaults();
+	struct st_warnings w = {0};
+	struct st_run r = {.y = clean, .n = 40};
+	stats_diagnose_run(&r, 0, 0, &o, &w);
+	assert_int_equal(w.n, 0);
+
+	r.y = drift;
+	stats_diagnose_run(&r, 1, 2, &o, &w);
+	assert_int_equal(count(&w, ST_WARN_DRIFT), 1);
+	assert_int_equal(w.v[0].boot, 1);
+	assert_int_equal(w.v[0].run, 2);
+	assert_true(w.v[0].value < -0.03 && w.v[0].value > -0.05);
+	stats_warnings_free(&w);
+
+	r.y = spiky;
+	stats_diagnose_run(&r, 0, 0, &o, &w);
+	assert_int_equal(count(&w, ST_WARN_OUTLIER), 1);
+	assert_int_equal(w.v[0].index, 17);
+	assert_true(w.v[0].x < -3.5);
+	stats_warnings_free(&w);
+
+	r.y = warm;
+	stats_diagnose_run(&r, 0, 0, &o, &w);
+	assert_int_equal(count(&w, ST_WARN_WARMUP), 1);
+	stats_warnings_free(&w);
+
+	/* High CV and two modes. */
+	double bi[40];
+	for (size_t i = 0; i < 40; i++)
+		bi[i] = 7 + (i % 2 ? 0.2 : 0) + 0.001 * (double)(i % 5);
+	r.y = bi;
+	stats_diagnose_run(&r, 0, 0, &o, &w);
+	assert_int_equal(count(&w, ST_WARN_CV), 1);
+	assert_int_equal(count(&w, ST_WARN_BIMODAL), 1);
+	stats_warnings_free(&w);
+	stats_warnings_free(NULL);
+}
+
+static void confounders_are_differing_non_label_keys(void **state)
+{
+	(void)state;
+	struct kvlist a[2] = {{0}}, b[1] = {{0}};
+	kv_add(&a[0], "governor", "performance");
+	kv_add(&a[0], "pie", "yes");
+	kv_add(&a[0], "thp", "always");
+	kv_add(&a[1], "governor", "performance");
+	kv_add(&a[1], "pie", "yes");
+	kv_add(&a[1], "thp", "always");
+	kv_add(&a[1], "smt", "on");
+	kv_add(&b[0], "governor", "powersave");
+	kv_add(&b[0], "pie", "no");
+	kv_add(&b[0], "thp", "always");
+	kv_add(&b[0], "smt", "on");
+	struct strv labels = {0}, out = {0};
+	strv_add(&labels, "pie");
+	stats_confounders(a, 2, b, 1, &labels, &out);
+	assert_int_equal(out.n, 2);
+	assert_string_equal(out.v[0], "governor");
+	assert_string_equal(out.v[1], "smt"); /* absent in one run of A */
+	strv_free(&out);
+	strv_free(&labels);
+	kv_free(&a[0]);
+	kv_free(&a[1]);
+	kv_free(&b[0]);
+}
+
+static void summary_of_samples(void **state)
+{
+	(void)state;
+	double x[] = {5, 1, 4, 2, 3};
+	struct st_summary s;
+	stats_summary(x, 5, &s);
+	assert_int_equal(s.n, 5);
+	assert_float_equal(s.median, 3, 0);
+	assert_float_equal(s.mean, 3, 1e-15);
+	assert_float_equal(s.min, 1, 0);
+	assert_float_equal(s.max, 5, 0);
+	assert_float_equal(s.cv, sqrt(2.5) / 3, 1e-15);
+	assert_float_equal(x[0], 5, 0); /* input untouched */
+	stats_summary(x, 0, &s);
+	assert_true(isnan(s.median));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(batch_rule_follows_sqrt_n),
+		cmocka_unit_test(autocorrelated_batches_are_flagged),
+		cmocka_unit_test(single_observation_has_no_verdict),
+		cmocka_unit_test(one_boot_everywhere_is_a_caveat_and_borrowing_is_recorded),
+		cmocka_unit_test(borrowed_boot_level_widens_interval),
+		cmocka_unit_test(malformed_input_is_an_error),
+		cmocka_unit_test(verdicts_follow_intervals),
+		cmocka_unit_test(bh_adjusts_verdicts),
+		cmocka_unit_test(factorial_2x2_known_means),
+		cmocka_unit_test(factorial_reports_missing_cells),
+		cmocka_unit_test(plan_is_monotone_and_meets_target),
+		cmocka_unit_test(diagnostics_find_injected_problems),
+		cmocka_unit_test(confounders_are_differing_non_label_keys),
+		cmocka_unit_test(summary_of_samples),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
