@@ -4,7 +4,7 @@
 #include "env.h"
 #include "slot.h"
 #include "core/tmp.h"
-#include "stats/precision.h"
+#include "stats/stats.h"
 
 #include <errno.h>
 #include <gsl/gsl_randist.h>
@@ -221,7 +221,7 @@ static bool job_satisfied(const struct run_opts *o, struct job *j)
 		return j->nsamples >= o->samples;
 	if (j->nsamples < o->samples)
 		return false;
-	j->halfwidth = precision_run_halfwidth(j->y, (size_t)j->nsamples, 0.95);
+	j->halfwidth = stats_run_halfwidth(&(struct st_run){.y = j->y, .n = (size_t)j->nsamples}, 0.95);
 	return j->halfwidth <= o->target_ci;
 }
 
@@ -238,7 +238,7 @@ static int finish(struct runctx *rc, struct job *j, struct err *e)
 	}
 	if (!j->rc && sig_stop && !j->done)
 		j->rc = SLOT_STOPPED;
-	size_t warm = precision_warmup_prefix(j->y, (size_t)j->nsamples);
+	size_t warm = stats_warmup_prefix(j->y, (size_t)j->nsamples);
 	if (warm && store_samples_mark_warmup(rc->st, rc->run_id, j->w->name, j->copies, (int)warm, e)) {
 		free(cj);
 		return -1;

@@ -96,6 +96,21 @@ static void drift(const struct st_run *r, size_t boot, size_t run, const struct 
 		warn(w, ST_WARN_DRIFT, boot, run, 0, total, t);
 }
 
+size_t stats_warmup_prefix(const double *y, size_t n)
+{
+	if (n < 8)
+		return 0;
+	size_t h = n / 2;
+	double *tmp = xmalloc((n - h) * sizeof *tmp);
+	double med = median(y + h, n - h, tmp), sd = robust_sd(y + h, n - h, med, tmp);
+	free(tmp);
+	double lim = 4 * sd > 0.01 ? 4 * sd : 0.01;
+	size_t k = 0;
+	while (k < n / 4 && fabs(y[k] - med) > lim)
+		k++;
+	return k;
+}
+
 void stats_diagnose_run(const struct st_run *r, size_t boot, size_t run, const struct st_diag_opts *o,
 			struct st_warnings *w)
 {

@@ -87,6 +87,15 @@ void stats_run_batches(const struct st_run *r, struct st_runstat *out)
 	free(start);
 }
 
+double stats_run_halfwidth(const struct st_run *r, double conf)
+{
+	struct st_runstat rs;
+	stats_run_batches(r, &rs);
+	if (rs.nbatches < 2 || !(rs.var_mean >= 0))
+		return INFINITY;
+	return expm1(stats_t_quantile(0.5 + conf / 2, rs.df) * sqrt(rs.var_mean));
+}
+
 /* Per-group working numbers, shared by estimation and borrowing. */
 struct gwork {
 	size_t nb, R, N;

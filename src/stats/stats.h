@@ -74,6 +74,11 @@ struct st_runstat {
  * computed are NAN or 0 as documented above. */
 void stats_run_batches(const struct st_run *r, struct st_runstat *out);
 
+/* Relative half-width of the (conf) confidence interval of one run's mean throughput,
+ * exp(t * sqrt(var_mean)) - 1 from its batch means. INFINITY when the run has too few
+ * samples for two batches. Adaptive sampling stops on this. */
+double stats_run_halfwidth(const struct st_run *r, double conf);
+
 /* ---------------------------------------------------------------- nested estimate */
 
 enum st_level { ST_LEVEL_BOOT, ST_LEVEL_RUN, ST_LEVEL_WITHIN, ST_NLEVELS };
@@ -315,6 +320,12 @@ struct st_diag_opts {
 	double bimodal_bc;   /* default 0.555; needs >= 10 samples */
 };
 struct st_diag_opts stats_diag_defaults(void);
+
+/* How many leading samples of a run (y in time order) come before its steady state: a
+ * leading sample counts while it lies more than 4 robust sd (at least 1%) from the median
+ * of the second half. At most a quarter of the samples; none with fewer than 8. The
+ * runner flags these in the store; summaries leave them out. */
+size_t stats_warmup_prefix(const double *y, size_t n);
 
 /* Append the warnings for one run (boot and run are only recorded) to w. */
 void stats_diagnose_run(const struct st_run *r, size_t boot, size_t run, const struct st_diag_opts *o,

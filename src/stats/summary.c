@@ -1,32 +1,31 @@
 /* summary.c - per-run medians, CVs and the UnixBench-style index. */
 #include "summary.h"
-#include "precision.h"
+#include "stats.h"
 #include "workloads/workload.h"
 
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void row_stats(struct summary_row *r, double *v, size_t n)
+/* v: the run's measured samples (ops/s) in time order. */
+static void row_stats(struct summary_row *r, const double *v, size_t n)
 {
 	r->n = n;
 	r->halfwidth = INFINITY;
 	if (!n)
 		return;
-	/* v is in time order here: the precision first, then the order statistics */
 	double *y = xcalloc(n, sizeof *y);
 	for (size_t i = 0; i < n; i++)
 		y[i] = log(v[i]);
-	r->halfwidth = precision_run_halfwidth(y, n, 0.95);
+	r->halfwidth = stats_run_halfwidth(&(struct st_run){.y = y, .n = n}, 0.95);
 	free(y);
-	gsl_sort(v, 1, n);
-	r->median = gsl_stats_median_from_sorted_data(v, 1, n);
-	r->mean = gsl_stats_mean(v, 1, n);
-	r->min = v[0];
-	r->max = v[n - 1];
-	r->cv = n > 1 && r->mean > 0 ? gsl_stats_sd_m(v, 1, n, r->mean) / r->mean : 0;
+	struct st_summary s;
+	stats_summary(v, n, &s);
+	r->median = s.median;
+	r->mean = s.mean;
+	r->cv = n > 1 ? s.cv : 0;
+	r->min = s.min;
+	r->max = s.max;
 }
 
 int summary_load(struct store *st, int64_t id, struct summary *out, struct err *e)
