@@ -14,7 +14,7 @@ TEST_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 DEPS_BUILD := gcc make pkg-config libsqlite3-dev libjansson-dev libgsl-dev
 DEPS_TEST  := libcmocka-dev sqlite3 jq procps
 
-SRC      := $(sort $(shell find src -name '*.c' ! -path src/main.c))
+SRC      := $(sort $(shell find src -name '*.c' ! -path src/main.c ! -path 'src/helper/*'))
 HDR      := $(shell find src -name '*.h')
 UNIT     := $(sort $(wildcard tests/unit/test_*.c))
 
@@ -30,7 +30,7 @@ BUILD_FLAGS_STR = $(CC) -std=gnu11 $(OPT) $(CFLAGS)
 .PHONY: all deps deps-test run check unit e2e asan install uninstall clean bench fuzz
 .DELETE_ON_ERROR:
 
-all: deps $(B)/sysab
+all: deps $(B)/sysab $(B)/sysab-exec-helper
 
 deps:
 	@sh scripts/deps.sh $(DEPS_BUILD)
@@ -57,6 +57,15 @@ $(B)/asan/libsysab.a: $(AOBJ)
 
 $(B)/sysab: $(B)/obj/src/main.o $(B)/libsysab.a
 	$(CC) $(BASE_CFLAGS) -o $@ $^ $(LIBS)
+
+# The program kernel.proc.exec execs, installed next to sysab: static when the C
+# library has a static archive, so no dynamic loading is measured; else dynamic.
+$(B)/sysab-exec-helper: src/helper/exec_helper.c Makefile
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O2 -static -o $@ $< 2>/dev/null || $(CC) -std=gnu11 -O2 -o $@ $<
+
+# The workload tests exec build/sysab (unixbench.execl) and the helper (kernel.proc.exec).
+$(B)/tests/test_workloads $(B)/asan/tests/test_workloads: $(B)/sysab $(B)/sysab-exec-helper
 
 $(B)/asan/sysab: $(B)/asan/obj/src/main.o $(B)/asan/libsysab.a
 	$(CC) $(BASE_CFLAGS) $(ASAN) -o $@ $^ $(LIBS)
@@ -93,9 +102,10 @@ asan: deps-test $(B)/asan/sysab $(AUNITBIN)
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(B)/sysab $(DESTDIR)$(PREFIX)/bin/sysab
+	install -m 755 $(B)/sysab-exec-helper $(DESTDIR)$(PREFIX)/bin/sysab-exec-helper
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/sysab
+	rm -f $(DESTDIR)$(PREFIX)/bin/sysab $(DESTDIR)$(PREFIX)/bin/sysab-exec-helper
 
 clean:
 	rm -rf $(B)
