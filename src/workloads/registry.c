@@ -35,7 +35,16 @@
 	X(wl_unixbench_pipe)       \
 	X(wl_unixbench_context1)   \
 	X(wl_unixbench_spawn)      \
-	X(wl_unixbench_execl)
+	X(wl_unixbench_execl)      \
+	X(wl_unixbench_fstime_r)   \
+	X(wl_unixbench_fstime_w)   \
+	X(wl_unixbench_fstime)     \
+	X(wl_unixbench_fsbuffer_r) \
+	X(wl_unixbench_fsbuffer_w) \
+	X(wl_unixbench_fsbuffer)   \
+	X(wl_unixbench_fsdisk_r)   \
+	X(wl_unixbench_fsdisk_w)   \
+	X(wl_unixbench_fsdisk)
 
 #define DECLARE(w) extern const struct workload w;
 WORKLOADS(DECLARE)
