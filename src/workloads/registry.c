@@ -9,6 +9,8 @@
 
 #define WORKLOADS(X)               \
 	X(wl_harness_null)         \
+	X(wl_cpu_int)              \
+	X(wl_cpu_float)            \
 	X(wl_kernel_syscall_null)  \
 	X(wl_kernel_syscall_read)  \
 	X(wl_kernel_syscall_write) \
@@ -44,7 +46,9 @@
 	X(wl_unixbench_fsbuffer)   \
 	X(wl_unixbench_fsdisk_r)   \
 	X(wl_unixbench_fsdisk_w)   \
-	X(wl_unixbench_fsdisk)
+	X(wl_unixbench_fsdisk)     \
+	X(wl_unixbench_shell1)     \
+	X(wl_unixbench_shell8)
 
 #define DECLARE(w) extern const struct workload w;
 WORKLOADS(DECLARE)
