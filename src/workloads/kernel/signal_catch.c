@@ -18,6 +18,7 @@ static void catch_handler(int sig)
 
 struct catch {
 	struct sigaction old;
+	sigset_t oldmask;
 	pid_t self;
 };
 
@@ -34,7 +35,7 @@ static int catch_setup(struct wl_ctx *ctx)
 	sigset_t s;
 	sigemptyset(&s);
 	sigaddset(&s, SIGUSR1);
-	sigprocmask(SIG_UNBLOCK, &s, NULL);
+	sigprocmask(SIG_UNBLOCK, &s, &c->oldmask);
 	c->self = getpid();
 	ctx->priv = c;
 	return 0;
@@ -55,6 +56,7 @@ static void catch_teardown(struct wl_ctx *ctx)
 {
 	struct catch *c = ctx->priv;
 	sigaction(SIGUSR1, &c->old, NULL);
+	sigprocmask(SIG_SETMASK, &c->oldmask, NULL);
 	free(c);
 }
 
