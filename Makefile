@@ -14,7 +14,7 @@ TEST_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 DEPS_BUILD := gcc make pkg-config libsqlite3-dev libjansson-dev libgsl-dev
 DEPS_TEST  := libcmocka-dev sqlite3 jq procps
 
-SRC      := $(sort $(shell find src -name '*.c' ! -path src/main.c))
+SRC      := $(sort $(shell find src -name '*.c' ! -path src/main.c ! -path 'src/helper/*'))
 HDR      := $(shell find src -name '*.h')
 UNIT     := $(sort $(wildcard tests/unit/test_*.c))
 
@@ -30,7 +30,7 @@ BUILD_FLAGS_STR = $(CC) -std=gnu11 $(OPT) $(CFLAGS)
 .PHONY: all deps deps-test run check unit e2e asan install uninstall clean bench fuzz
 .DELETE_ON_ERROR:
 
-all: deps $(B)/sysab
+all: deps $(B)/sysab $(B)/sysab-exec-helper
 
 deps:
 	@sh scripts/deps.sh $(DEPS_BUILD)
@@ -58,6 +58,20 @@ $(B)/asan/libsysab.a: $(AOBJ)
 $(B)/sysab: $(B)/obj/src/main.o $(B)/libsysab.a
 	$(CC) $(BASE_CFLAGS) -o $@ $^ $(LIBS)
 
+# The program kernel.proc.exec execs, installed next to sysab: static when the C
+# library has a static archive, so no dynamic loading is measured; else dynamic.
+$(B)/sysab-exec-helper: src/helper/exec_helper.c Makefile
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O2 -static -o $@ $< 2>/dev/null || $(CC) -std=gnu11 -O2 -o $@ $<
+
+$(B)/asan/sysab-exec-helper: $(B)/sysab-exec-helper
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+# The workload tests exec build/sysab (unixbench.execl) and the helper (kernel.proc.exec).
+$(B)/tests/test_workloads: $(B)/sysab $(B)/sysab-exec-helper
+$(B)/asan/tests/test_workloads: $(B)/asan/sysab $(B)/asan/sysab-exec-helper
+
 $(B)/asan/sysab: $(B)/asan/obj/src/main.o $(B)/asan/libsysab.a
 	$(CC) $(BASE_CFLAGS) $(ASAN) -o $@ $^ $(LIBS)
 
@@ -74,7 +88,7 @@ run: all
 	$(B)/sysab run --quick
 
 # Every test: unit tests, then end-to-end tests of the real binary.
-check: deps-test $(B)/sysab $(UNITBIN)
+check: deps-test $(B)/sysab $(B)/sysab-exec-helper $(UNITBIN)
 	@sh tests/run-unit.sh $(UNITBIN)
 	@SYSAB=$(abspath $(B)/sysab) sh tests/e2e/run.sh
 
@@ -85,7 +99,7 @@ e2e: deps-test $(B)/sysab
 	@SYSAB=$(abspath $(B)/sysab) sh tests/e2e/run.sh
 
 # Unit and end-to-end tests under AddressSanitizer and UBSan.
-asan: deps-test $(B)/asan/sysab $(AUNITBIN)
+asan: deps-test $(B)/asan/sysab $(B)/asan/sysab-exec-helper $(AUNITBIN)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/run-unit.sh $(AUNITBIN)
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 SYSAB_ASAN=1 \
 		SYSAB=$(abspath $(B)/asan/sysab) sh tests/e2e/run.sh
@@ -93,9 +107,10 @@ asan: deps-test $(B)/asan/sysab $(AUNITBIN)
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(B)/sysab $(DESTDIR)$(PREFIX)/bin/sysab
+	install -m 755 $(B)/sysab-exec-helper $(DESTDIR)$(PREFIX)/bin/sysab-exec-helper
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/sysab
+	rm -f $(DESTDIR)$(PREFIX)/bin/sysab $(DESTDIR)$(PREFIX)/bin/sysab-exec-helper
 
 clean:
 	rm -rf $(B)

@@ -1,5 +1,6 @@
 /* main.c - sysab: subcommand dispatch. */
 #include "cli/cli.h"
+#include "workloads/workload.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +17,9 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	/* the hidden helper mode of unixbench.execl: exec itself n times, then exit */
+	if (argc > 1 && strcmp(argv[1], "__exec-chain") == 0)
+		return wl_exec_chain_main(argc, argv);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_INPUT;

@@ -3,6 +3,7 @@
 #include "workloads/workload.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 
 static json_t *kv_json(const struct kvlist *l)
@@ -74,6 +75,8 @@ char *report_summary_json(const struct summary *s, bool with_env)
 		json_object_set_new(o, "display_unit",
 				    json_string(report_display_unit(sl->unit, sl->latency, du, sizeof du)));
 		json_object_set_new(o, "samples", json_integer((json_int_t)row->n));
+		json_object_set_new(o, "warmup_samples", json_integer((json_int_t)row->warmup));
+		json_object_set_new(o, "ci95_rel_halfwidth", isfinite(row->halfwidth) ? json_real(row->halfwidth) : json_null());
 		json_object_set_new(o, "batch_ops", json_integer((json_int_t)sl->batch_ops));
 		json_object_set_new(o, "empty_batch_ns", json_real(sl->overhead_ns));
 		if (row->n) {

@@ -3,6 +3,7 @@
 #include "workloads/workload.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,7 +44,8 @@ void report_summary_text(FILE *f, const struct summary *s, bool with_env)
 	sb_free(&lab);
 	if (r->overhead_ns >= 0)
 		fprintf(f, "empty batch cost: %.0f ns\n", r->overhead_ns);
-	fprintf(f, "\n%-28s %6s %16s %7s %4s  %s\n", "workload", "copies", "median", "CV", "n", "self-check");
+	fprintf(f, "\n%-28s %6s %16s %7s %6s %4s  %s\n", "workload", "copies", "median", "±CI95", "CV", "n",
+		"self-check");
 	for (size_t i = 0; i < s->nslots; i++) {
 		const struct summary_row *row = &s->rows[i];
 		const struct store_slot_info *sl = row->slot;
@@ -57,8 +59,14 @@ void report_summary_text(FILE *f, const struct summary *s, bool with_env)
 		checks_text(&chk, sl->checks);
 		if (strcmp(sl->status, "ok") != 0)
 			sb_addf(&chk, "%s%s: %s", chk.len ? "; " : "", sl->status, sl->reason);
-		fprintf(f, "%-28s %6d %16s %6.1f%% %4zu  %s\n", sl->workload, sl->copies, v, row->cv * 100, row->n,
-			sb_str(&chk));
+		if (row->warmup)
+			sb_addf(&chk, "%s%zu warm-up sample%s left out", chk.len ? "; " : "", row->warmup,
+				row->warmup == 1 ? "" : "s");
+		char hw[16] = "-";
+		if (isfinite(row->halfwidth))
+			snprintf(hw, sizeof hw, "%.1f%%", row->halfwidth * 100);
+		fprintf(f, "%-28s %6d %16s %7s %5.1f%% %4zu  %s\n", sl->workload, sl->copies, v, hw, row->cv * 100,
+			row->n, sb_str(&chk));
 		sb_free(&chk);
 	}
 	for (size_t i = 0; i < s->nindex; i++) {

@@ -12,7 +12,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,34 +36,13 @@ struct totals {
 	struct wl_usage usage;
 };
 
-static void usage_now(struct wl_usage *u)
-{
-	struct rusage r;
-	getrusage(RUSAGE_SELF, &r);
-	u->minflt = (uint64_t)r.ru_minflt;
-	u->majflt = (uint64_t)r.ru_majflt;
-	u->nvcsw = (uint64_t)r.ru_nvcsw;
-	u->nivcsw = (uint64_t)r.ru_nivcsw;
-}
-
 static void eval_checks(const struct workload *w, const struct totals *t, const uint64_t count[2],
 			struct slot_checks *out)
 {
 	memset(out, 0, sizeof *out);
-	for (int i = 0; i < WL_MAX_CHECKS && w->checks[i].metric != WL_M_NONE; i++) {
-		double v = 0;
-		switch (w->checks[i].metric) {
-		case WL_M_MINFLT: v = (double)t->usage.minflt; break;
-		case WL_M_NVCSW: v = (double)t->usage.nvcsw; break;
-		case WL_M_COUNT0: v = (double)count[0]; break;
-		case WL_M_COUNT1: v = (double)count[1]; break;
-		case WL_M_NONE: break;
-		}
-		v = t->ops ? v / (double)t->ops : 0;
-		out->value[i] = v;
-		out->ok[i] = t->ops > 0 && v >= w->checks[i].lo && v <= w->checks[i].hi;
-		out->n = i + 1;
-	}
+	wl_check_eval(w, &t->usage, count, t->ops, out->value, out->ok);
+	while (out->n < WL_MAX_CHECKS && w->checks[out->n].metric != WL_M_NONE)
+		out->n++;
 }
 
 static bool write_all(int fd, const void *p, size_t n)
@@ -142,17 +120,14 @@ static __attribute__((noreturn)) void worker(const struct slot_cfg *cfg, int cop
 		} else {
 			struct wl_usage u0, u1;
 			pthread_barrier_wait(barrier);
-			usage_now(&u0);
+			wl_usage_now(&u0);
 			uint64_t t0 = clock_raw_ns();
 			rep.rc = w->run(&ctx, c.n);
 			uint64_t t1 = clock_raw_ns();
-			usage_now(&u1);
+			wl_usage_now(&u1);
 			rep.elapsed_ns = t1 - t0;
 			tot.ops += c.n;
-			tot.usage.minflt += u1.minflt - u0.minflt;
-			tot.usage.majflt += u1.majflt - u0.majflt;
-			tot.usage.nvcsw += u1.nvcsw - u0.nvcsw;
-			tot.usage.nivcsw += u1.nivcsw - u0.nivcsw;
+			wl_usage_add_delta(&tot.usage, &u0, &u1);
 			memcpy(rep.why, ctx.why, sizeof rep.why);
 		}
 		if (!write_all(res_fd, &rep, sizeof rep))

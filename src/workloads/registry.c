@@ -9,12 +9,46 @@
 
 #define WORKLOADS(X)               \
 	X(wl_harness_null)         \
+	X(wl_cpu_int)              \
+	X(wl_cpu_float)            \
 	X(wl_kernel_syscall_null)  \
+	X(wl_kernel_syscall_read)  \
+	X(wl_kernel_syscall_write) \
+	X(wl_kernel_syscall_stat)  \
+	X(wl_kernel_syscall_openclose) \
 	X(wl_kernel_fault_anon)    \
+	X(wl_kernel_fault_cow)     \
+	X(wl_kernel_fault_file)    \
+	X(wl_kernel_fault_prot)    \
+	X(wl_kernel_tlb_walk)      \
+	X(wl_kernel_tlb_walk_huge) \
+	X(wl_kernel_mm_mmap)       \
+	X(wl_kernel_mm_dontneed)   \
+	X(wl_kernel_signal_catch)  \
+	X(wl_kernel_ctx_pipe)      \
+	X(wl_kernel_ctx_pipe_cross) \
+	X(wl_kernel_futex_pingpong) \
+	X(wl_kernel_sched_yield)   \
+	X(wl_kernel_proc_fork)     \
+	X(wl_kernel_proc_exec)     \
+	X(wl_kernel_ipi_membarrier) \
+	X(wl_kernel_vdso_clock)    \
 	X(wl_unixbench_syscall)    \
 	X(wl_unixbench_pipe)       \
 	X(wl_unixbench_context1)   \
-	X(wl_unixbench_spawn)
+	X(wl_unixbench_spawn)      \
+	X(wl_unixbench_execl)      \
+	X(wl_unixbench_fstime_r)   \
+	X(wl_unixbench_fstime_w)   \
+	X(wl_unixbench_fstime)     \
+	X(wl_unixbench_fsbuffer_r) \
+	X(wl_unixbench_fsbuffer_w) \
+	X(wl_unixbench_fsbuffer)   \
+	X(wl_unixbench_fsdisk_r)   \
+	X(wl_unixbench_fsdisk_w)   \
+	X(wl_unixbench_fsdisk)     \
+	X(wl_unixbench_shell1)     \
+	X(wl_unixbench_shell8)
 
 #define DECLARE(w) extern const struct workload w;
 WORKLOADS(DECLARE)

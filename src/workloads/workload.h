@@ -31,6 +31,7 @@ enum wl_metric {
 	WL_M_NVCSW,    /* voluntary context switches per op, this process */
 	WL_M_COUNT0,   /* ctx->count[0] per op, kept by the workload */
 	WL_M_COUNT1,   /* ctx->count[1] per op, kept by the workload */
+	WL_M_CSW,      /* context switches per op, voluntary + involuntary, this process */
 };
 
 struct wl_check {
@@ -97,5 +98,31 @@ const char *wl_suggest(const char *name);
 /* True when name matches pattern: a shell glob ("kernel.*"), or an exact name, or a
  * prefix followed by a dot ("kernel" matches "kernel.syscall.null"). */
 bool wl_matches(const struct workload *w, const char *pattern);
+
+/* Self-check evaluation, shared by the runner and the tests (check.c).
+ * For each used entry i of w->checks (metric != WL_M_NONE), values[i] gets the
+ * per-op ratio (total of the metric / ops) and ok[i] whether it lies in
+ * [lo, hi]; unused entries get 0 and true. total is the sum of getrusage
+ * deltas around the run() calls, count the final ctx->count[] (after teardown),
+ * ops the total ops performed. Returns the number of failed checks, or -1 when
+ * ops is 0 (nothing is evaluated then; values and ok are still filled as unused). */
+int wl_check_eval(const struct workload *w, const struct wl_usage *total, const uint64_t count[2],
+		  uint64_t ops, double *values, bool *ok);
+
+/* This process's resource usage now (getrusage RUSAGE_SELF), as a wl_usage. */
+void wl_usage_now(struct wl_usage *u);
+/* *acc += (after - before), field by field. */
+void wl_usage_add_delta(struct wl_usage *acc, const struct wl_usage *before, const struct wl_usage *after);
+
+/* The hidden `sysab __exec-chain N` mode used by unixbench.execl: exec argv[0]
+ * again with N-1 until N is 0, then return 0. argv[1] is "__exec-chain".
+ * Returns 2 on a malformed N and 127 when exec fails; on success it does not
+ * return until N is 0. main() returns what it returns. */
+int wl_exec_chain_main(int argc, char **argv);
+
+/* Buffer size in bytes that kernel.tlb.walk and kernel.tlb.walk-huge walk on
+ * this machine: derived from the cache sizes in sysfs (a safe default when they
+ * cannot be read), so environment capture can record it. */
+size_t wl_tlb_walk_bytes(long page_size);
 
 #endif

@@ -1,0 +1,82 @@
+/* proc_exec.c - kernel.proc.exec: fork, exec the tiny sysab-exec-helper, wait. */
+#include "../util.h"
+#include "../../core/core.h"
+
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* The helper is installed next to the sysab binary; it is linked statically
+ * when the C library allows, so the op has no dynamic loading in it. */
+#define HELPER_NAME "sysab-exec-helper"
+
+struct px {
+	char *helper;
+};
+
+static int px_setup(struct wl_ctx *ctx)
+{
+	if (!ctx->self_exe)
+		return wl_fail(ctx, WL_UNSUPPORTED, "the path of the sysab binary is unknown");
+	char *dir = xstrdup(ctx->self_exe);
+	char *helper = xasprintf("%s/" HELPER_NAME, dirname(dir));
+	free(dir);
+	if (access(helper, X_OK) < 0) {
+		int rc = wl_fail(ctx, WL_UNSUPPORTED, "%s is missing or not executable; build or install it with sysab",
+				 helper);
+		free(helper);
+		return rc;
+	}
+	struct px *p = xcalloc(1, sizeof *p);
+	p->helper = helper;
+	ctx->priv = p;
+	return 0;
+}
+
+static int px_run(struct wl_ctx *ctx, uint64_t n)
+{
+	const struct px *p = ctx->priv;
+	char *const argv[] = {HELPER_NAME, NULL};
+	char *const envp[] = {NULL};
+	uint64_t clean = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		pid_t pid;
+		int rc = wl_fork(ctx, &pid);
+		if (rc)
+			return rc;
+		if (pid == 0) {
+			execve(p->helper, argv, envp);
+			_exit(127);
+		}
+		int status;
+		if (wl_wait(pid, &status, NULL) < 0)
+			return wl_sys_fail(ctx, "waitpid");
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			return wl_fail(ctx, WL_ERROR, "%s did not exit cleanly (status %#x)", p->helper, status);
+		clean++;
+	}
+	ctx->count[0] += clean;
+	return 0;
+}
+
+static void px_teardown(struct wl_ctx *ctx)
+{
+	struct px *p = ctx->priv;
+	free(p->helper);
+	free(p);
+}
+
+const struct workload wl_kernel_proc_exec = {
+	.name = "kernel.proc.exec",
+	.group = "kernel",
+	.summary = "fork, the child execs the tiny static sysab-exec-helper, which exits 0; the parent waits",
+	.kernel_path = "fork, execve (binfmt_elf load, mm replacement), exit and wait4",
+	.unit = "process",
+	.flags = WL_LATENCY | WL_FORKS | WL_EXECS,
+	.checks = {{"clean helper exits per op", WL_M_COUNT0, 1, 1}},
+	.setup = px_setup,
+	.run = px_run,
+	.teardown = px_teardown,
+};

@@ -1,0 +1,119 @@
+/* util.c - helpers shared by workloads: errno mapping, child processes, CPU pinning, temp files. */
+#include "util.h"
+#include "../core/core.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int wl_errno_code(int err)
+{
+	switch (err) {
+	case EAGAIN:
+	case EMFILE:
+	case ENFILE:
+	case ENOSPC:
+	case ENOMEM:
+	case EDQUOT:
+		return WL_NORESOURCE;
+	default:
+		return WL_ERROR;
+	}
+}
+
+int wl_sys_fail(struct wl_ctx *ctx, const char *what)
+{
+	int err = errno;
+	return wl_fail(ctx, wl_errno_code(err), "%s: %s", what, strerror(err));
+}
+
+int wl_fork(struct wl_ctx *ctx, pid_t *pid)
+{
+	pid_t parent = getpid();
+	pid_t p = fork();
+	if (p < 0)
+		return wl_sys_fail(ctx, "fork");
+	if (p == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(1);
+	}
+	*pid = p;
+	return 0;
+}
+
+int wl_wait(pid_t pid, int *status, struct rusage *ru)
+{
+	int st;
+	while (wait4(pid, &st, 0, ru) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (status)
+		*status = st;
+	return 0;
+}
+
+void wl_kill_reap(pid_t pid)
+{
+	if (pid <= 0)
+		return;
+	kill(pid, SIGKILL);
+	wl_wait(pid, NULL, NULL);
+}
+
+int wl_pin_self(int cpu)
+{
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof set, &set);
+}
+
+int wl_tmp_create(struct wl_ctx *ctx, const char *name, char **path)
+{
+	char *p = xasprintf("%s/%s", ctx->tmpdir, name);
+	int fd = open(p, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		int err = errno;
+		wl_fail(ctx, wl_errno_code(err), "create %s: %s", p, strerror(err));
+		free(p);
+		return wl_errno_code(err);
+	}
+	if (path)
+		*path = p;
+	else
+		free(p);
+	return fd;
+}
+
+int wl_write_all(int fd, const void *buf, size_t len)
+{
+	const char *b = buf;
+	while (len > 0) {
+		ssize_t w = write(fd, b, len);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		b += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+void wl_affinity_save(struct wl_affinity *a)
+{
+	a->saved = sched_getaffinity(0, sizeof a->set, &a->set) == 0;
+}
+
+void wl_affinity_restore(const struct wl_affinity *a)
+{
+	if (a->saved)
+		sched_setaffinity(0, sizeof a->set, &a->set);
+}
