@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *const order_names[] = {"rounds", "blocked", "fixed"};
@@ -80,6 +81,7 @@ struct job {
 	bool tried, open, done; /* prepared; workers alive; finished normally */
 	uint64_t n;          /* calibrated ops per copy per sample */
 	double overhead_ns;  /* empty batch cost */
+	char *dir;           /* this job's own directory inside the run's temp directory */
 	double *y;           /* ln(value) of the samples taken, in order */
 	int nsamples, cap;
 	double halfwidth;    /* current relative 95% CI half-width */
@@ -142,10 +144,19 @@ static int put_slot(struct runctx *rc, struct job *j, const char *checks, struct
 static int prepare(struct runctx *rc, struct job *j, struct err *e)
 {
 	const struct run_opts *o = rc->o;
+	/* each job gets its own directory, so workloads open at once never share file names */
+	j->dir = xasprintf("%s/%s.%d", rc->tmpdir, j->w->name, j->copies);
+	if (mkdir(j->dir, 0700) < 0) {
+		j->tried = true;
+		j->rc = errno == ENOSPC || errno == EDQUOT ? WL_NORESOURCE : WL_ERROR;
+		snprintf(j->s.why, sizeof j->s.why, "cannot create %s: %s", j->dir, strerror(errno));
+		rc->step++;
+		return put_slot(rc, j, NULL, e);
+	}
 	struct slot_cfg cfg = {
 		.w = j->w,
 		.copies = j->copies,
-		.tmpdir = rc->tmpdir,
+		.tmpdir = j->dir,
 		.self_exe = rc->self_exe,
 		.cpus = rc->cpus,
 		.ncpus = rc->ncpus,
@@ -453,8 +464,10 @@ out:
 	free(tmpdir);
 	free(exe);
 	free(settings);
-	for (size_t i = 0; i < nj; i++)
+	for (size_t i = 0; i < nj; i++) {
 		free(jobs[i].y);
+		free(jobs[i].dir);
+	}
 	free(jobs);
 	free(allowed);
 	gsl_rng_free(rng);
