@@ -87,6 +87,11 @@ static __attribute__((noreturn)) void worker(const struct slot_cfg *cfg, int cop
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
 	const struct workload *w = cfg->w;
+	/* Copy i sees the run's CPUs rotated by i, so workloads that pin to cpus[0] (and
+	 * cpus[1]) spread their copies over the CPUs instead of piling onto one. */
+	int *cpus = xcalloc((size_t)cfg->ncpus, sizeof *cpus);
+	for (int i = 0; i < cfg->ncpus; i++)
+		cpus[i] = cfg->cpus[(i + copy) % cfg->ncpus];
 	struct wl_ctx ctx = {
 		.copy = copy,
 		.ncopies = cfg->copies,
@@ -94,7 +99,7 @@ static __attribute__((noreturn)) void worker(const struct slot_cfg *cfg, int cop
 		.self_exe = cfg->self_exe,
 		.page_size = sysconf(_SC_PAGESIZE),
 		.ncpus = cfg->ncpus,
-		.cpus = cfg->cpus,
+		.cpus = cpus,
 	};
 	struct reply rep = {0};
 	rep.rc = w->setup ? w->setup(&ctx) : 0;
