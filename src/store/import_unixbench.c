@@ -436,6 +436,7 @@ static int close_pass(struct ctx *c, struct ub_test *t, struct ub_pass *p)
 		sum += cp->count;
 		sumtime += cp->time;
 	}
+	p->count = sum;
 	p->score = timebase > 0 ? sum * timebase / (sumtime / (double)p->ncopy) : sum;
 	p->ops_per_s = timebase > 0 ? p->score / timebase : p->score;
 	return 0;
@@ -461,10 +462,7 @@ static int mark_dump(struct ctx *c, struct ub_test *t, double d, size_t line)
 {
 	for (size_t i = 0; i < t->npass; i++) {
 		struct ub_pass *p = &t->pass[i];
-		double sum = 0;
-		for (size_t k = 0; k < p->ncopy; k++)
-			sum += p->copy[k].count;
-		if (!p->discarded && fabs(sum - d) <= 0.0501 + 1e-12 * fabs(d)) {
+		if (!p->discarded && fabs(p->count - d) <= 0.0501 + 1e-12 * fabs(d)) {
 			p->discarded = true;
 			return 0;
 		}

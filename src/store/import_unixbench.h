@@ -24,6 +24,7 @@ struct ub_copy {
 struct ub_pass {
 	unsigned number;   /* N */
 	bool discarded;    /* UnixBench dropped it as one of the worst third ("*Dump score") */
+	double count;      /* sum of the copies' COUNT0: what "Count score:" or "*Dump score:" shows */
 	double score;      /* UnixBench's pass score in the test's unit, all copies together:
 			    * sum(count) * timebase / mean(time), or sum(count) when timebase is 0 */
 	double ops_per_s;  /* score per second (score / 60 for lpm, else score) */

@@ -131,6 +131,7 @@ static void names_and_units_follow_the_command_line(void **state)
 	assert_true(d->pass[1].discarded);
 	assert_false(d->pass[2].discarded);
 	assert_float_equal(d->pass[0].score, 557580433 / 10.020024, 1e-6);
+	assert_float_equal(d->pass[1].count, 517226880, 0);
 	assert_int_equal(d->pass[2].copy[0].pid, 4303);
 	assert_int_equal(d->pass[2].copy[0].status, 0);
 	/* Whetstone: COUNT0 is already MWIPS; TIME is kept apart from elapsed. */
@@ -170,6 +171,7 @@ static void copies_are_summed_per_pass(void **state)
 	assert_float_equal(c[1].rate, 1865951 / 10.022338, 1e-6);
 	/* UnixBench sums the counts and divides by the mean time; the per-copy rates sum to within 1e-5. */
 	assert_true(rel(t->pass[0].score, 368154.792852546) < 1e-12);
+	assert_float_equal(t->pass[0].count, 3690946, 0); /* "Count score:    3690946.0" */
 	assert_true(rel(c[0].rate + c[1].rate, t->pass[0].score) < 1e-5);
 	import_unixbench_free(&log);
 	free(text);
