@@ -183,6 +183,14 @@ static int prepare(struct runctx *rc, struct job *j, struct err *e)
 			j->rc = slot_batch(&j->s, n, 0, &b); /* calibration: no correction */
 			n = calib_next(n, b.elapsed_ns, o->sample_ns, &done);
 		}
+		/* Confirm at the calibrated size: interference only ever slows a batch down, so
+		 * a confirmation much faster than the target means the calibration batch was
+		 * disturbed; scale once more from the faster measurement. */
+		if (!j->rc && !sig_stop) {
+			j->rc = slot_batch(&j->s, n, 0, &b);
+			if (!j->rc && b.elapsed_ns < o->sample_ns / 2)
+				n = calib_next(n, b.elapsed_ns, o->sample_ns, &done);
+		}
 		j->n = n;
 		uint64_t warm_end = clock_raw_ns() + o->warmup_ns;
 		while (!j->rc && !sig_stop && clock_raw_ns() < warm_end)
@@ -232,7 +240,9 @@ static bool job_satisfied(const struct run_opts *o, struct job *j)
 		return j->nsamples >= o->samples;
 	if (j->nsamples < o->samples)
 		return false;
-	j->halfwidth = stats_run_halfwidth(&(struct st_run){.y = j->y, .n = (size_t)j->nsamples}, 0.95);
+	/* the same samples the summary will use: without the warm-up prefix */
+	size_t warm = stats_warmup_prefix(j->y, (size_t)j->nsamples);
+	j->halfwidth = stats_run_halfwidth(&(struct st_run){.y = j->y + warm, .n = (size_t)j->nsamples - warm}, 0.95);
 	return j->halfwidth <= o->target_ci;
 }
 
