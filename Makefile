@@ -13,6 +13,7 @@ TEST_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 # Debian packages needed to build, and in addition to test.
 DEPS_BUILD := gcc make pkg-config libsqlite3-dev libjansson-dev libgsl-dev
 DEPS_TEST  := libcmocka-dev sqlite3 jq procps
+DEPS_BENCH := bc linux-perf time
 
 SRC      := $(sort $(shell find src -name '*.c' ! -path src/main.c ! -path 'src/helper/*'))
 HDR      := $(shell find src -name '*.h')
@@ -103,6 +104,11 @@ asan: deps-test $(B)/asan/sysab $(B)/asan/sysab-exec-helper $(AUNITBIN)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/run-unit.sh $(AUNITBIN)
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 SYSAB_ASAN=1 \
 		SYSAB=$(abspath $(B)/asan/sysab) sh tests/e2e/run.sh
+
+# The self-benchmark: overhead, wall time, precision, A/A, cross-checks, analysis speed.
+bench: deps-test $(B)/sysab $(B)/sysab-exec-helper
+	@sh scripts/deps.sh $(DEPS_BENCH)
+	@sh bench/selfbench.sh
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin

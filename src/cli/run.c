@@ -23,7 +23,8 @@ const struct cli_opt cli_run_opts[] = {
 	{"workload", 'w', "PATTERN", "only workloads matching PATTERN: a name, a glob or a group (repeatable)",
 	 O_WORKLOAD},
 	{"copies", 'c', "N", "run N copies at once (repeatable); default 1 and, with >1 CPU, one per CPU", O_COPIES},
-	{"quick", 0, NULL, "the quick profile: 1 copy, short samples (about 30 s in all)", O_QUICK},
+	{"quick", 0, NULL, "the quick profile: short samples, 1 copy (and N copies of the index workloads)",
+	 O_QUICK},
 	{"full", 0, NULL, "the full profile: long samples, many of them", O_FULL},
 	{"samples", 0, "N", "measured samples per workload and copies (overrides the profile)", O_SAMPLES},
 	{"sample-ms", 0, "MS", "target length of one sample in ms (overrides the profile)", O_SAMPLE_MS},
@@ -274,8 +275,10 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 			cpu_set_t set;
 			ncpu = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
 		}
-		if (!a.quick && ncpu > 1)
+		/* like UnixBench: also one copy per CPU; --quick does that for the index only */
+		if (ncpu > 1)
 			a.copies[a.ncopies++] = ncpu;
+		o.multi_index_only = a.quick;
 	}
 	o.copies = a.copies;
 	o.ncopies = a.ncopies;

@@ -37,6 +37,7 @@ static char *settings_json(const struct run_opts *o)
 	for (size_t i = 0; i < o->ncopies; i++)
 		json_array_append_new(c, json_integer(o->copies[i]));
 	json_object_set_new(j, "copies", c);
+	json_object_set_new(j, "multi_copies_index_only", json_boolean(o->multi_index_only));
 	json_t *w = json_array();
 	for (size_t i = 0; i < o->nwl; i++)
 		json_array_append_new(w, json_string(o->wl[i]->name));
@@ -230,6 +231,13 @@ static int sample(struct runctx *rc, struct job *j, int round, struct err *e)
 	}
 	j->y[j->nsamples++] = log(b.value);
 	rc->step++;
+	/* The machine changed under the workload (load came or went, a cache filled): keep
+	 * samples near the target length by recalibrating from this one. */
+	uint64_t target = rc->o->sample_ns;
+	if (b.elapsed_ns > 4 * target || b.elapsed_ns < target / 4) {
+		bool done;
+		j->n = calib_next(j->n, b.elapsed_ns, target, &done);
+	}
 	return 0;
 }
 
@@ -402,12 +410,13 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 	if (store_run_begin(st, &rn, &out->run_id, e))
 		goto out;
 
-	nj = o->nwl * o->ncopies;
-	jobs = xcalloc(nj, sizeof *jobs);
+	jobs = xcalloc(o->nwl * o->ncopies, sizeof *jobs);
 	for (size_t i = 0; i < o->nwl; i++)
 		for (size_t c = 0; c < o->ncopies; c++) {
-			jobs[i * o->ncopies + c].w = o->wl[i];
-			jobs[i * o->ncopies + c].copies = o->copies[c];
+			if (o->multi_index_only && o->copies[c] > 1 && !(o->wl[i]->flags & WL_INDEX))
+				continue;
+			jobs[nj].w = o->wl[i];
+			jobs[nj++].copies = o->copies[c];
 		}
 	if (o->order != ORDER_FIXED && nj > 1)
 		gsl_ran_shuffle(rng, jobs, nj, sizeof *jobs);

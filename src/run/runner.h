@@ -28,6 +28,7 @@ struct run_opts {
 	size_t nwl;
 	const int *copies;          /* copies counts to run each workload at */
 	size_t ncopies;
+	bool multi_index_only;      /* copies counts above 1 only for index workloads (--quick) */
 	int samples;                /* measured samples per (workload, copies) */
 	uint64_t sample_ns;         /* target length of one sample */
 	uint64_t warmup_ns;         /* unrecorded running before the samples */
