@@ -28,7 +28,7 @@ ASAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 
 BUILD_FLAGS_STR = $(CC) -std=gnu11 $(OPT) $(CFLAGS)
 
-.PHONY: all deps deps-test run check unit e2e asan install uninstall clean bench fuzz
+.PHONY: all deps deps-test run check unit e2e asan install uninstall clean bench fuzz docs
 .DELETE_ON_ERROR:
 
 all: deps $(B)/sysab $(B)/sysab-exec-helper
@@ -110,13 +110,23 @@ bench: deps-test $(B)/sysab $(B)/sysab-exec-helper
 	@sh scripts/deps.sh $(DEPS_BENCH)
 	@sh bench/selfbench.sh
 
+# The man page and bash completion are generated from the option tables and committed;
+# tests/e2e/t_docs.sh fails when they are stale.
+docs: $(B)/sysab
+	$(B)/sysab __man >docs/sysab.1
+	$(B)/sysab __completion >docs/sysab.bash-completion
+
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 755 $(B)/sysab $(DESTDIR)$(PREFIX)/bin/sysab
+	install -m 644 docs/sysab.1 $(DESTDIR)$(PREFIX)/share/man/man1/sysab.1
+	install -m 644 docs/sysab.bash-completion $(DESTDIR)$(PREFIX)/share/bash-completion/completions/sysab
 	install -m 755 $(B)/sysab-exec-helper $(DESTDIR)$(PREFIX)/bin/sysab-exec-helper
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/sysab $(DESTDIR)$(PREFIX)/bin/sysab-exec-helper
+	rm -f $(DESTDIR)$(PREFIX)/bin/sysab $(DESTDIR)$(PREFIX)/bin/sysab-exec-helper \
+		$(DESTDIR)$(PREFIX)/share/man/man1/sysab.1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions/sysab
 
 clean:
 	rm -rf $(B)

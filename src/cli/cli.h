@@ -54,6 +54,10 @@ int cmd_show(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_workloads(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_env(const struct cli_cmd *cmd, int argc, char **argv);
 
+/* The man page (roff) and the bash completion script, generated from the tables. */
+void cli_man(FILE *f);
+void cli_completion_bash(FILE *f);
+
 extern const struct cli_cmd cli_cmds[];
 extern const size_t cli_ncmds;
 

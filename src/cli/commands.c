@@ -17,9 +17,11 @@ extern const struct cli_opt cli_run_opts[];
 
 const struct cli_cmd cli_cmds[] = {
 	{"run", NULL, "measure workloads and store every sample",
-	 "Each (workload, copies) is set up, warmed up, calibrated so a sample lasts the target\n"
-	 "time, then sampled; every sample is committed as it is taken. Ctrl-C stops at the next\n"
-	 "sample boundary and keeps what was measured (the run is marked incomplete).",
+	 "Each (workload, copies) is set up, calibrated so a sample lasts the target time, and\n"
+	 "warmed up; then samples are taken in rounds, one of each workload per round in a fresh\n"
+	 "shuffled order, so slow drift of the machine spreads evenly over the workloads. Every\n"
+	 "sample is committed as it is taken. Ctrl-C stops at the next sample boundary and keeps\n"
+	 "what was measured (the run is marked incomplete).",
 	 cli_run_opts, cmd_run},
 	{"list", "[KEY=VALUE]", "one line per run: id, time, status, boot, kernel, workloads, labels", NULL, look_opts,
 	 cmd_list},
