@@ -45,6 +45,18 @@ const struct cli_opt cli_run_opts[] = {
 	CLI_END,
 };
 
+/* The profiles: how long and how many samples. A (workload, copies) whose samples have
+ * taken budget_ms stops at RUN_MIN_SAMPLES samples (slow ops such as shell scripts). */
+static const struct profile {
+	const char *name;
+	int samples;
+	unsigned sample_ms, warmup_ms, budget_ms;
+} profiles[] = {
+	{"quick", 8, 20, 40, 400},
+	{"default", 24, 40, 120, 2000},
+	{"full", 40, 100, 1000, 0},
+};
+
 struct run_args {
 	struct kvlist labels;
 	struct strv patterns;
@@ -241,6 +253,7 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}
+	const struct profile *prof = &profiles[a.quick ? 0 : a.full ? 2 : 1];
 	size_t nwl;
 	if (select_workloads(&a, &wl, &nwl, &e)) {
 		rc = cli_fail(cmd, &e);
@@ -250,10 +263,11 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 		.labels = &a.labels,
 		.wl = wl,
 		.nwl = nwl,
-		.profile = a.quick ? "quick" : a.full ? "full" : "default",
-		.samples = a.quick ? 8 : a.full ? 40 : 15,
-		.sample_ns = (a.quick ? 20 : a.full ? 100 : 50) * 1000000ull,
-		.warmup_ns = (a.quick ? 40 : a.full ? 1000 : 150) * 1000000ull,
+		.profile = prof->name,
+		.samples = prof->samples,
+		.sample_ns = prof->sample_ms * 1000000ull,
+		.warmup_ns = prof->warmup_ms * 1000000ull,
+		.slot_budget_ns = prof->budget_ms * 1000000ull,
 		.order = a.order,
 		.target_ci = a.target_ci,
 		.max_ns = a.max_ns ? a.max_ns : a.target_ci > 0 ? 600000000000ull : 0,
@@ -261,8 +275,10 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 		.ncpus = a.ncpus,
 		.cpus_text = a.cpus_text,
 	};
-	if (a.samples)
+	if (a.samples) {
 		o.samples = a.samples;
+		o.slot_budget_ns = 0; /* an explicit count is taken in full */
+	}
 	if (a.sample_ms)
 		o.sample_ns = a.sample_ms * 1000000ull;
 	if (a.warmup_set)

@@ -29,6 +29,7 @@ static char *settings_json(const struct run_opts *o)
 	json_object_set_new(j, "samples", json_integer(o->samples));
 	json_object_set_new(j, "sample_ns", json_integer((json_int_t)o->sample_ns));
 	json_object_set_new(j, "warmup_ns", json_integer((json_int_t)o->warmup_ns));
+	json_object_set_new(j, "slot_budget_ns", json_integer((json_int_t)o->slot_budget_ns));
 	json_object_set_new(j, "order", json_string(order_names[o->order]));
 	json_object_set_new(j, "seed", json_integer((json_int_t)o->seed));
 	json_object_set_new(j, "target_ci", o->target_ci > 0 ? json_real(o->target_ci) : json_null());
@@ -85,6 +86,7 @@ struct job {
 	char *dir;           /* this job's own directory inside the run's temp directory */
 	double *y;           /* ln(value) of the samples taken, in order */
 	int nsamples, cap;
+	uint64_t sampled_ns;  /* time spent in its samples */
 	double halfwidth;    /* current relative 95% CI half-width */
 };
 
@@ -230,6 +232,7 @@ static int sample(struct runctx *rc, struct job *j, int round, struct err *e)
 		j->y = xrealloc(j->y, (size_t)j->cap * sizeof *j->y);
 	}
 	j->y[j->nsamples++] = log(b.value);
+	j->sampled_ns += b.elapsed_ns;
 	rc->step++;
 	/* The machine changed under the workload (load came or went, a cache filled): keep
 	 * samples near the target length by recalibrating from this one. */
@@ -244,6 +247,10 @@ static int sample(struct runctx *rc, struct job *j, int round, struct err *e)
 /* Has j what the run wants? */
 static bool job_satisfied(const struct run_opts *o, struct job *j)
 {
+	/* A workload whose op outlasts the sample target (a shell script, say) would take
+	 * samples × op time; past its time budget it stops at the minimum count. */
+	if (o->slot_budget_ns && j->sampled_ns >= o->slot_budget_ns && j->nsamples >= RUN_MIN_SAMPLES)
+		return true;
 	if (o->target_ci <= 0)
 		return j->nsamples >= o->samples;
 	if (j->nsamples < o->samples)

@@ -6,6 +6,9 @@
 #include "store/store.h"
 #include "workloads/workload.h"
 
+/* The fewest samples a (workload, copies) gets when a time budget cuts it short. */
+#define RUN_MIN_SAMPLES 8
+
 enum run_order {
 	ORDER_ROUNDS,  /* every round samples each (workload, copies) once, in a fresh shuffled order */
 	ORDER_BLOCKED, /* all samples of one (workload, copies), then the next, in shuffled order */
@@ -32,6 +35,8 @@ struct run_opts {
 	int samples;                /* measured samples per (workload, copies) */
 	uint64_t sample_ns;         /* target length of one sample */
 	uint64_t warmup_ns;         /* unrecorded running before the samples */
+	uint64_t slot_budget_ns;    /* a (workload, copies) whose samples took this long stops at
+	                               RUN_MIN_SAMPLES samples; 0 = no budget */
 	uint64_t seed;
 	enum run_order order;       /* how samples of different workloads interleave */
 	double target_ci;           /* adaptive: stop a workload once its 95% CI half-width (relative)
