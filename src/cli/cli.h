@@ -53,6 +53,10 @@ int cmd_list(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_show(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_workloads(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_env(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_compare(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_analyze(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_plan(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_import(const struct cli_cmd *cmd, int argc, char **argv);
 
 extern const struct cli_cmd cli_cmds[];
 extern const size_t cli_ncmds;
