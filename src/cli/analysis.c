@@ -128,17 +128,17 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 	case O_BOOT_COST:
 		if (parse_duration(arg, "--boot-cost", &ns, e))
 			return -1;
-		a->po.cost_boot = (double)ns * 1e-9;
+		a->po.cost_boot = (double)ns / 1e9;
 		return 0;
 	case O_RUN_COST:
 		if (parse_duration(arg, "--run-cost", &ns, e))
 			return -1;
-		a->po.cost_run = (double)ns * 1e-9;
+		a->po.cost_run = (double)ns / 1e9;
 		return 0;
 	case O_SAMPLE_COST:
 		if (parse_duration(arg, "--sample-cost", &ns, e))
 			return -1;
-		a->po.cost_sample = (double)ns * 1e-9;
+		a->po.cost_sample = (double)ns / 1e9;
 		return 0;
 	case O_POWER: return parse_double(arg, 0.5, 0.999, "--power", &a->po.power, e);
 	}
@@ -359,6 +359,16 @@ int cmd_analyze(const struct cli_cmd *cmd, int argc, char **argv)
 		goto fail;
 	nf = a.factors.n;
 	levels = xcalloc(nf, sizeof *levels);
+	for (size_t k = 0; k < nf; k++) {
+		bool any = false;
+		for (size_t i = 0; i < nidx && !any; i++)
+			any = select_label(&d.runs[idx[i]], a.factors.v[k]) != NULL;
+		if (!any) {
+			errf(&e, "factor '%s': no selected run has a label '%s'; `sysab list` shows the labels",
+			     a.factors.v[k], a.factors.v[k]);
+			goto fail;
+		}
+	}
 	/* keep the runs that carry every factor */
 	size_t kept = 0;
 	for (size_t i = 0; i < nidx; i++) {

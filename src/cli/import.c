@@ -2,7 +2,6 @@
 #include "cli.h"
 #include "store/import_store.h"
 
-#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,8 +61,7 @@ static int import_file(struct store *st, bool csv, const char *path, const struc
 		return -1;
 	char hash[17];
 	import_hash(buf, len, hash);
-	char *pc = xstrdup(path);
-	const char *name = basename(pc);
+	const char *name = path;
 	struct import_result res = {0};
 	int rc;
 	if (csv) {
@@ -79,8 +77,6 @@ static int import_file(struct store *st, bool csv, const char *path, const struc
 			rc = import_store_unixbench(st, name, hash, &log, o, &res, e);
 		import_unixbench_free(&log);
 	}
-	if (rc && strncmp(e->msg, path, strlen(path)))
-		err_prefix(e, "%s", path);
 	if (!rc) {
 		printf("%s: %zu value%s as run%s %lld", path, res.nvalues, res.nvalues == 1 ? "" : "s",
 		       res.nruns == 1 ? "" : "s", (long long)res.first_run);
@@ -91,7 +87,6 @@ static int import_file(struct store *st, bool csv, const char *path, const struc
 			printf("  unknown UnixBench test '%s' kept as unixbench.%s\n", res.unknown.v[i], res.unknown.v[i]);
 	}
 	import_result_free(&res);
-	free(pc);
 	free(buf);
 	return rc;
 }

@@ -162,7 +162,9 @@ static void est_cell(char *buf, size_t size, const struct an_value *v, int laten
 {
 	char val[32];
 	cell_value(val, sizeof val, v->ops, latency, !index_like);
-	if (isfinite(v->hw))
+	if (isfinite(v->hw) && v->hw >= 10)
+		snprintf(buf, size, "%s ±>999%%", val);
+	else if (isfinite(v->hw))
 		snprintf(buf, size, "%s ±%.*f%%", val, v->hw * 100 < 10 ? 1 : 0, v->hw * 100);
 	else
 		snprintf(buf, size, "%s", val);

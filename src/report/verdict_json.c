@@ -51,11 +51,12 @@ static const char *display_unit(const struct an_row *r)
 }
 
 /* A group estimate: ops/s (SI base) and its interval, plus what the interval covers. */
-static json_t *est_json(const struct st_estimate *e, double alpha)
+static json_t *est_json(const struct st_estimate *e, double alpha, int latency)
 {
 	struct an_value v;
 	an_value_of(e, alpha, &v);
 	json_t *o = json_object();
+	json_object_set_new(o, "display_value", num(latency ? 1 / v.ops : v.ops));
 	json_object_set_new(o, "ops_per_s", num(v.ops));
 	json_object_set_new(o, "ci_lo_ops_per_s", num(v.lo));
 	json_object_set_new(o, "ci_hi_ops_per_s", num(v.hi));
@@ -135,8 +136,8 @@ char *report_compare_json(const struct an_compare *c, const struct report_group 
 		json_object_set_new(o, "latency", json_boolean(r->latency));
 		json_object_set_new(o, "display_unit", json_string(display_unit(r)));
 		json_object_set_new(o, "composite_of", json_integer((json_int_t)r->ncomposite));
-		json_object_set_new(o, "a", r->have_a ? est_json(&r->a, c->o.alpha) : json_null());
-		json_object_set_new(o, "b", r->have_b ? est_json(&r->b, c->o.alpha) : json_null());
+		json_object_set_new(o, "a", r->have_a ? est_json(&r->a, c->o.alpha, r->latency) : json_null());
+		json_object_set_new(o, "b", r->have_b ? est_json(&r->b, c->o.alpha, r->latency) : json_null());
 		if (r->have_a && r->have_b) {
 			json_t *cj = cmp_json(&r->c, r->latency);
 			if (r->c.verdict == ST_INCONCLUSIVE)
@@ -199,7 +200,7 @@ char *report_analyze_json(const struct an_analyze *a, const struct report_group 
 				json_object_set_new(lv, a->factors[f].name,
 						    json_string(a->factors[f].levels[a->cell_level[c * a->nfactors + f]]));
 			json_object_set_new(cj, "levels", lv);
-			json_object_set_new(cj, "estimate", r->have[c] ? est_json(&r->est[c], a->o.alpha) : json_null());
+			json_object_set_new(cj, "estimate", r->have[c] ? est_json(&r->est[c], a->o.alpha, r->latency) : json_null());
 			json_array_append_new(cells, cj);
 		}
 		json_object_set_new(o, "cells", cells);

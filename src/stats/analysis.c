@@ -228,8 +228,9 @@ static int cval_cmp(const void *pa, const void *pb)
 	return a->run < b->run ? -1 : a->run > b->run;
 }
 
-/* The composite: per run the mean over the row's workloads of the run's mean y; runs
- * missing any of them are left out. */
+/* The composite: per run the mean over the row's workloads of the run's mean of
+ * ln(value / baseline * 10), the log of a UnixBench-style index; runs missing any of
+ * them are left out. */
 static void gdata_composite(const struct store_set *set, const struct rowkey *k, struct gdata *d)
 {
 	memset(d, 0, sizeof *d);
@@ -237,6 +238,9 @@ static void gdata_composite(const struct store_set *set, const struct rowkey *k,
 	size_t n = 0, cap = 0;
 	for (size_t w = 0; w < k->ncomp; w++) {
 		const struct store_series *x = find_series(set, k->comp[w], k->copies);
+		const struct workload *wl = wl_find(k->comp[w]);
+		/* on the scale of UnixBench's index: value / baseline * 10 */
+		double shift = wl && wl->baseline > 0 ? log(wl->baseline / 10.0) : 0;
 		for (size_t b = 0; x && b < x->nboots; b++)
 			for (size_t r = 0; r < x->boots[b].nruns; r++) {
 				const struct store_series_run *sr = &x->boots[b].runs[r];
@@ -244,7 +248,7 @@ static void gdata_composite(const struct store_set *set, const struct rowkey *k,
 				for (size_t i = 0; i < sr->n; i++)
 					s += sr->y[i];
 				v = xgrow(v, &cap, n + 1, sizeof *v);
-				v[n++] = (struct cval){x->boots[b].boot, sr->run, s / (double)sr->n};
+				v[n++] = (struct cval){x->boots[b].boot, sr->run, s / (double)sr->n - shift};
 			}
 	}
 	if (n)

@@ -27,7 +27,8 @@ static char *settings_json(const char *source, const char *name, const char *has
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "import", json_string(source));
-	json_object_set_new(o, "file", json_string(name));
+	const char *base = strrchr(name, '/');
+	json_object_set_new(o, "file", json_string(base ? base + 1 : name));
 	json_object_set_new(o, "hash", json_string(hash));
 	if (run_key)
 		json_object_set_new(o, "run_key", json_string(run_key));

@@ -24,7 +24,7 @@ void import_result_free(struct import_result *r);
 void import_hash(const char *buf, size_t len, char out[17]);
 
 /*
- * Store the rows of one CSV file (name, with content hash `hash`): one run per run
+ * Store the rows of one CSV file (name: its path, used in messages; the base name is recorded; content hash `hash`): one run per run
  * key, boots "import:HASH:BOOTKEY", status "imported", source "csv". A -l label
  * that a row gives a different value for, rows of one run with different labels,
  * or a file imported before is an error naming the file (and line). Everything
