@@ -171,7 +171,8 @@ struct store_set {
 };
 
 /* Load the measured (not warm-up) samples of runs ids[0..n-1] grouped as
- * (workload, copies) -> boot -> run -> samples, with one query for all runs.
+ * (workload, copies) -> boot -> run -> samples, with one query for all samples
+ * (and small ones for the runs' boots and units), never one per run.
  * Runs without samples are absent. On success returns 0 and fills *out (free
  * with store_set_free); on error -1 with e set and *out empty. */
 int store_load_set(struct store *s, const int64_t *ids, size_t n, struct store_set *out, struct err *e);
