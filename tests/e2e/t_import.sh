@@ -31,6 +31,8 @@ bad "conflict.csv:2: label pie=yes conflicts with -l pie=no" import csv "$T/conf
 bad "malformed label" import csv "$T/conflict.csv" -l pie
 bad "not a format" import xml "$T/conflict.csv"
 bad "give one CSV file" import csv
+printf 'value,unit,run,pie\n1,ops/s,r1,no\n2,ops/s,r2,yes\n3,ops/s,r2,no\n' >"$T/half.csv"
+bad "half.csv:4: this row of run 'r2' has other labels" import csv "$T/half.csv"
 printf 'hello\n' >"$T/junk.log"
 bad "junk.log" import unixbench "$T/junk.log"
 [ "$(sum "$SYSAB_DB")" = "$before" ] || fail "a failed import changed the database"
