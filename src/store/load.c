@@ -252,7 +252,8 @@ int store_load_set(struct store *s, const int64_t *ids, size_t n, struct store_s
 		free(js);
 		return store_fail(s, "cannot read samples", e);
 	}
-	qsort_r(c, nc, sizeof *c, chunk_cmp, names.v);
+	if (nc)
+		qsort_r(c, nc, sizeof *c, chunk_cmp, names.v);
 	build(c, nc, &names, out);
 	free(c);
 	strv_free(&names);
@@ -311,7 +312,7 @@ int store_runs_env(struct store *s, struct store_run_info *runs, size_t n, struc
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct store_run_info key = {.id = sqlite3_column_int64(st, 0)};
-		struct store_run_info *r = bsearch(&key, runs, n, sizeof *runs, run_cmp);
+		struct store_run_info *r = n ? bsearch(&key, runs, n, sizeof *runs, run_cmp) : NULL;
 		if (!r)
 			continue;
 		const char *k = (const char *)sqlite3_column_text(st, 1);
