@@ -64,7 +64,7 @@ int main(int argc, char **argv)
 		char *bid = xasprintf("bench-boot-%05d", boot);
 		struct store_run_new rn = {
 			.host = {"benchhost", "bench cpu", 8, 1ull << 34, bid, "6.1.0-bench", "#1"},
-			.started_ns = (uint64_t)r * 60000000000ull,
+			.started_ns = clock_wall_ns(),
 			.status = "running",
 			.source = "sysab",
 			.labels = &labels,
