@@ -145,3 +145,13 @@ $(B)/fuzz/fuzz_csv: src/store/import_csv.c src/store/import_util.c
 $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_CORE) $(HDR) Makefile
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(filter %.c,$^) -lm
+
+# ---- bench: analysis speed (compare and analyze on a synthetic 1,000-run database) ----
+$(B)/bench/gen_db: bench/gen_db.c $(B)/libsysab.a
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) -o $@ $< $(B)/libsysab.a $(LIBS)
+
+.PHONY: bench-analysis
+bench: bench-analysis
+bench-analysis: $(B)/sysab $(B)/bench/gen_db
+	@SYSAB=$(abspath $(B)/sysab) GEN_DB=$(abspath $(B)/bench/gen_db) sh bench/analysis.sh

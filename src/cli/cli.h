@@ -53,6 +53,10 @@ int cmd_list(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_show(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_workloads(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_env(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_compare(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_analyze(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_plan(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_import(const struct cli_cmd *cmd, int argc, char **argv);
 
 /* The man page (roff) and the bash completion script, generated from the tables. */
 void cli_man(FILE *f);

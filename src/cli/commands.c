@@ -14,6 +14,18 @@ static const struct cli_opt plain_opts[] = {
 };
 
 extern const struct cli_opt cli_run_opts[];
+extern const struct cli_opt cli_compare_opts[];
+extern const struct cli_opt cli_analyze_opts[];
+extern const struct cli_opt cli_plan_opts[];
+extern const struct cli_opt cli_import_opts[];
+
+#define SELECTOR_HELP                                                                              \
+	"A selector is ONE argument of terms separated by spaces, all of which a run must match:\n"     \
+	"  KEY=VALUE         label KEY is VALUE (kernel=RELEASE and machine=HOSTNAME work without\n"   \
+	"                    such a label)\n"                                                          \
+	"  run:ID[,ID|A-B]   one of these run ids\n"                                                   \
+	"  boot:PREFIX       the run's boot id starts with PREFIX\n"                                   \
+	"Only complete, incomplete and imported runs are used (not running or interrupted ones).\n"
 
 const struct cli_cmd cli_cmds[] = {
 	{"run", NULL, "measure workloads and store every sample",
@@ -28,6 +40,26 @@ const struct cli_cmd cli_cmds[] = {
 	{"show", "RUN", "everything about one run: results, self-checks, environment", NULL, look_opts, cmd_show},
 	{"workloads", NULL, "the workloads: name, unit, kernel path, summary", NULL, plain_opts, cmd_workloads},
 	{"env", NULL, "the environment snapshot of this machine now", NULL, plain_opts, cmd_env},
+	{"compare", "A B", "is B faster, slower or equivalent to A? per workload, with confidence intervals",
+	 SELECTOR_HELP "\nExample: sysab compare 'pernode=no pie=yes' 'pernode=yes pie=yes' --fail-on slower\n"
+		       "Verdicts: faster/slower (CI excludes 0; '~' = negligible, inside the margin), equivalent\n"
+		       "(90% CI inside the margin), inconclusive (with the boots that would settle it), no data.\n"
+		       "Exit 1 when --fail-on matches a significant, non-negligible change; 0 otherwise.",
+	 cli_compare_opts, cmd_compare},
+	{"analyze", "[FILTER...]", "factorial analysis: main effects and interactions of labelled factors",
+	 "Cells are the combinations of the factors' labels among the runs the FILTER selectors\n"
+	 "pick (all terms of all FILTER arguments are ANDed; none = every usable run).\n" SELECTOR_HELP
+	 "\nExample: sysab analyze --factors pernode,pie machine=lab3",
+	 cli_analyze_opts, cmd_analyze},
+	{"plan", "[A [B]]", "how many boots, runs and samples a comparison needs, and how long it takes",
+	 "From the variance components of the selected runs (A alone: a comparison of A with another\n"
+	 "configuration like it; A and B: their comparison) and measured costs.\n" SELECTOR_HELP,
+	 cli_plan_opts, cmd_plan},
+	{"import", "csv|unixbench FILE...", "store published numbers (CSV) or UnixBench logs as runs",
+	 "sysab import csv FILE [-l K=V]...        one value per row with labels (docs/FORMATS.md)\n"
+	 "sysab import unixbench FILE.log... [-l K=V]...   each log becomes one run of its passes\n"
+	 "Each file is stored in one transaction: all of it or nothing.",
+	 cli_import_opts, cmd_import},
 };
 
 const size_t cli_ncmds = sizeof cli_cmds / sizeof cli_cmds[0];

@@ -7,6 +7,7 @@
 #include "stats/summary.h"
 #include "store/store.h"
 #include "run/runner.h"
+#include "stats/analysis.h"
 
 #define REPORT_SCHEMA_VERSION 1
 
@@ -37,5 +38,30 @@ char *report_env_json(const struct kvlist *env);
  * report_progress_done() clears it. */
 void report_progress(FILE *f, const struct run_progress *p);
 void report_progress_done(FILE *f);
+
+/* ---- compare, analyze, plan (src/report/verdict.c, verdict_json.c) ---- */
+
+/* One group (or the filter of an analysis) as the user selected it. */
+struct report_group {
+	const char *name;     /* "A", "B" */
+	const char *selector; /* as given */
+	size_t nruns, nboots;
+};
+
+/* The verdict as the JSON enum string: "faster", "slower", "equivalent", "inconclusive", "no_data". */
+const char *report_verdict_name(enum st_verdict v);
+/* A caveat bit (enum st_caveat) in words, and as a JSON enum string. */
+const char *report_caveat_text(unsigned bit);
+const char *report_caveat_name(unsigned bit);
+/* What more data an estimate needs, in words and as a JSON enum string. */
+const char *report_need_text(enum st_need n);
+const char *report_need_name(enum st_need n);
+
+void report_compare_text(FILE *f, const struct an_compare *c, const struct report_group g[2]);
+char *report_compare_json(const struct an_compare *c, const struct report_group g[2]);
+void report_analyze_text(FILE *f, const struct an_analyze *a, const struct report_group *filter);
+char *report_analyze_json(const struct an_analyze *a, const struct report_group *filter);
+void report_plan_text(FILE *f, const struct an_plan *p, const struct report_group *g, size_t ng);
+char *report_plan_json(const struct an_plan *p, const struct report_group *g, size_t ng);
 
 #endif

@@ -139,4 +139,49 @@ int store_samples_get(struct store *s, int64_t run_id, struct store_sample_info 
 		      struct err *e);
 void store_samples_free(struct store_sample_info *samples, size_t n);
 
+/* --- reading samples of many runs at once, for analysis --- */
+
+/* The samples of one run for one (workload, copies): y = ln(value) in seq order,
+ * warm-up samples left out. round is NULL when the run recorded no rounds. */
+struct store_series_run {
+	int64_t run;
+	double *y;
+	int *round;
+	size_t n;
+	double elapsed_s; /* sum of the samples' elapsed time, seconds */
+};
+/* The runs of one boot (boot row id), runs in id order. */
+struct store_series_boot {
+	int64_t boot;
+	struct store_series_run *runs;
+	size_t nruns;
+};
+/* Everything loaded for one (workload, copies). */
+struct store_series {
+	char *workload;
+	int copies;
+	char *unit;  /* unit of one op, from the first run's slot ("op" when none) */
+	int latency; /* 1 = shown as time per op */
+	struct store_series_boot *boots; /* in boot id order */
+	size_t nboots;
+};
+struct store_set {
+	struct store_series *series; /* sorted by (workload, copies) */
+	size_t nseries;
+};
+
+/* Load the measured (not warm-up) samples of runs ids[0..n-1] grouped as
+ * (workload, copies) -> boot -> run -> samples, with one query for all samples
+ * (and small ones for the runs' boots and units), never one per run.
+ * Runs without samples are absent. On success returns 0 and fills *out (free
+ * with store_set_free); on error -1 with e set and *out empty. */
+int store_load_set(struct store *s, const int64_t *ids, size_t n, struct store_set *out, struct err *e);
+void store_set_free(struct store_set *set);
+
+/* Fill the env of runs[0..n-1] (sorted by id) with one query. Returns 0 or -1 with e set. */
+int store_runs_env(struct store *s, struct store_run_info *runs, size_t n, struct err *e);
+
+/* 1 when a boot with this boot_id is recorded, 0 when not, -1 with e set on error. */
+int store_boot_exists(struct store *s, const char *boot_id, struct err *e);
+
 #endif

@@ -1,0 +1,146 @@
+/* import.c - `sysab import csv|unixbench FILE...`: store outside results as runs. */
+#include "cli.h"
+#include "store/import_store.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { O_LABEL = 1, O_MACHINE, O_KERNEL, O_BOOT };
+
+const struct cli_opt cli_import_opts[] = {
+	{"label", 'l', "KEY=VALUE", "label every imported run (repeatable)", O_LABEL},
+	{"machine", 0, "NAME", "hostname to record (default: imported)", O_MACHINE},
+	{"kernel", 0, "RELEASE", "kernel release to record (default: unknown)", O_KERNEL},
+	{"boot", 0, "KEY", "unixbench: logs given the same KEY ran on one boot (default: each log its own)", O_BOOT},
+	CLI_COMMON_OPTS,
+	CLI_END,
+};
+
+struct import_args {
+	struct kvlist labels;
+	const char *machine, *kernel, *boot, *db;
+};
+
+static int on_opt(void *ctx, int id, const char *arg, struct err *e)
+{
+	struct import_args *a = ctx;
+	char *k, *v;
+	switch (id) {
+	case O_LABEL:
+		if (label_parse(arg, &k, &v, e))
+			return -1;
+		if (kv_get(&a->labels, k)) {
+			errf(e, "label '%s' is given twice; give each key once", k);
+			free(k);
+			free(v);
+			return -1;
+		}
+		kv_add(&a->labels, k, v);
+		free(k);
+		free(v);
+		return 0;
+	case O_MACHINE:
+	case O_KERNEL:
+	case O_BOOT:
+		if (!*arg || !text_is_clean(arg, false) || strlen(arg) > 200)
+			return errf(e, "--%s: give printable text of at most 200 bytes",
+				    id == O_MACHINE ? "machine" : id == O_KERNEL ? "kernel" : "boot");
+		*(id == O_MACHINE ? &a->machine : id == O_KERNEL ? &a->kernel : &a->boot) = arg;
+		return 0;
+	case OPT_DB: a->db = arg; return 0;
+	}
+	return errf(e, "unhandled option");
+}
+
+/* Import one file; prints what was stored. */
+static int import_file(struct store *st, bool csv, const char *path, const struct import_opts *o, struct err *e)
+{
+	size_t len;
+	char *buf = read_whole_file(path, (size_t)256 << 20, &len, e);
+	if (!buf)
+		return -1;
+	char hash[17];
+	import_hash(buf, len, hash);
+	const char *name = path;
+	struct import_result res = {0};
+	int rc;
+	if (csv) {
+		struct csv_import c;
+		rc = import_csv_parse(path, buf, len, &c, e);
+		if (!rc)
+			rc = import_store_csv(st, name, hash, &c, o, &res, e);
+		import_csv_free(&c);
+	} else {
+		struct ub_log log;
+		rc = import_unixbench_parse(path, buf, len, &log, e);
+		if (!rc)
+			rc = import_store_unixbench(st, name, hash, &log, o, &res, e);
+		import_unixbench_free(&log);
+	}
+	if (!rc) {
+		printf("%s: %zu value%s as run%s %lld", path, res.nvalues, res.nvalues == 1 ? "" : "s",
+		       res.nruns == 1 ? "" : "s", (long long)res.first_run);
+		if (res.nruns > 1)
+			printf("-%lld", (long long)res.last_run);
+		printf(" on %zu boot%s\n", res.nboots, res.nboots == 1 ? "" : "s");
+		for (size_t i = 0; i < res.unknown.n; i++)
+			printf("  unknown UnixBench test '%s' kept as unixbench.%s\n", res.unknown.v[i], res.unknown.v[i]);
+	}
+	import_result_free(&res);
+	free(buf);
+	return rc;
+}
+
+int cmd_import(const struct cli_cmd *cmd, int argc, char **argv)
+{
+	struct import_args a = {0};
+	struct strv pos = {0};
+	struct err e;
+	bool help;
+	struct store *st = NULL;
+	char *path = NULL;
+	int rc = EXIT_INPUT;
+	if (cli_parse(cmd, argc, argv, on_opt, &a, &pos, &help, &e)) {
+		rc = cli_fail(cmd, &e);
+		goto out;
+	}
+	if (help) {
+		cli_help(cmd, stdout);
+		rc = EXIT_OK;
+		goto out;
+	}
+	bool csv = pos.n && !strcmp(pos.v[0], "csv");
+	if (!pos.n || (!csv && strcmp(pos.v[0], "unixbench"))) {
+		errf(&e, "%s%s%sgive the format first: sysab import csv FILE, or sysab import unixbench FILE.log...",
+		     pos.n ? "'" : "", pos.n ? pos.v[0] : "", pos.n ? "' is not a format; " : "");
+		rc = cli_fail(cmd, &e);
+		goto out;
+	}
+	if (pos.n < 2 || (csv && pos.n > 2)) {
+		errf(&e, csv ? "give one CSV file: sysab import csv FILE" : "give the logs: sysab import unixbench FILE.log...");
+		rc = cli_fail(cmd, &e);
+		goto out;
+	}
+	if (csv && a.boot) {
+		errf(&e, "--boot is for unixbench logs; a CSV file gives boots in its boot column");
+		rc = cli_fail(cmd, &e);
+		goto out;
+	}
+	kv_sort(&a.labels);
+	path = store_default_path(a.db);
+	if (store_open(path, STORE_RW, &st, &e)) {
+		rc = cli_fail(cmd, &e);
+		goto out;
+	}
+	struct import_opts o = {&a.labels, a.machine, a.kernel, a.boot};
+	rc = EXIT_OK;
+	for (size_t i = 1; i < pos.n; i++)
+		if (import_file(st, csv, pos.v[i], &o, &e))
+			rc = cli_fail(cmd, &e); /* the files before stay imported; the rest are still tried */
+out:
+	store_close(st);
+	free(path);
+	kv_free(&a.labels);
+	strv_free(&pos);
+	return rc;
+}

@@ -1,0 +1,560 @@
+/* verdict.c - terminal tables for compare, analyze and plan, in the style of benchstat. */
+#include "report.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NAME_W 16
+
+const char *report_verdict_name(enum st_verdict v)
+{
+	switch (v) {
+	case ST_FASTER: return "faster";
+	case ST_SLOWER: return "slower";
+	case ST_EQUIVALENT: return "equivalent";
+	case ST_INCONCLUSIVE: return "inconclusive";
+	case ST_NO_DATA: break;
+	}
+	return "no_data";
+}
+
+static const struct {
+	unsigned bit;
+	const char *name, *text;
+} caveat_table[] = {
+	{ST_CAVEAT_NO_BOOT_LEVEL, "no_boot_level",
+	 "1 boot per config: boot-to-boot (KASLR/layout) variation is not covered by this interval"},
+	{ST_CAVEAT_NO_RUN_LEVEL, "no_run_level",
+	 "1 run per boot: run-to-run variation is not covered by this interval"},
+	{ST_CAVEAT_BORROWED_BOOT, "borrowed_boot",
+	 "boot-to-boot variance borrowed from the other group(s) for a group with one boot"},
+	{ST_CAVEAT_BORROWED_RUN, "borrowed_run",
+	 "run-to-run variance borrowed from the other group(s) for a group with one run per boot"},
+	{ST_CAVEAT_AUTOCORR, "autocorrelated",
+	 "samples stay autocorrelated after batching: the within-run part of the interval may be too narrow"},
+	{ST_CAVEAT_SINGLE_OBS, "single_observation", "one observation per group: no interval and no verdict"},
+	{ST_CAVEAT_NO_VARIANCE, "no_variance", "too little data to estimate any variance: no interval"},
+};
+
+const char *report_caveat_text(unsigned bit)
+{
+	for (size_t i = 0; i < sizeof caveat_table / sizeof caveat_table[0]; i++)
+		if (caveat_table[i].bit == bit)
+			return caveat_table[i].text;
+	return NULL;
+}
+
+const char *report_caveat_name(unsigned bit)
+{
+	for (size_t i = 0; i < sizeof caveat_table / sizeof caveat_table[0]; i++)
+		if (caveat_table[i].bit == bit)
+			return caveat_table[i].name;
+	return NULL;
+}
+
+const char *report_need_text(enum st_need n)
+{
+	switch (n) {
+	case ST_NEED_SAMPLES: return "at least 4 samples per run, or a second run";
+	case ST_NEED_RUNS: return "at least 2 runs on a boot";
+	case ST_NEED_BOOTS: return "at least 2 boots per configuration";
+	case ST_NEED_NOTHING: break;
+	}
+	return "nothing more";
+}
+
+const char *report_need_name(enum st_need n)
+{
+	switch (n) {
+	case ST_NEED_SAMPLES: return "samples";
+	case ST_NEED_RUNS: return "runs";
+	case ST_NEED_BOOTS: return "boots";
+	case ST_NEED_NOTHING: break;
+	}
+	return "nothing";
+}
+
+/* ---------------------------------------------------------------- helpers */
+
+static void sig3(char *buf, size_t size, double v)
+{
+	if (v >= 100)
+		snprintf(buf, size, "%.0f", v);
+	else if (v >= 10)
+		snprintf(buf, size, "%.1f", v);
+	else
+		snprintf(buf, size, "%.2f", v);
+}
+
+/* Units that are already rates or scores: shown without "/s". */
+static bool rate_unit(const char *u)
+{
+	static const char *const r[] = {"index", "score", "MWIPS", "lps", "KBps", "ops/s", "KiB/s", "MB/s"};
+	for (size_t i = 0; i < sizeof r / sizeof r[0]; i++)
+		if (!strcmp(u, r[i]))
+			return true;
+	return false;
+}
+
+static void display_unit(char *buf, size_t size, const char *unit, int latency)
+{
+	if (latency)
+		snprintf(buf, size, "time/op");
+	else if (rate_unit(unit))
+		snprintf(buf, size, "%s", unit);
+	else
+		snprintf(buf, size, "%s/s", unit);
+}
+
+/* A value for a table cell: "98.1ns" for latency rows, "4.06M" for throughput. */
+static void cell_value(char *buf, size_t size, double ops, int latency, bool plain_si)
+{
+	char num[24];
+	if (!(ops > 0) || !isfinite(ops)) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	if (latency) {
+		double t = 1e9 / ops;
+		const char *u = "ns";
+		if (t >= 1e9) {
+			t /= 1e9;
+			u = "s";
+		} else if (t >= 1e6) {
+			t /= 1e6;
+			u = "ms";
+		} else if (t >= 1e3) {
+			t /= 1e3;
+			u = "us";
+		}
+		sig3(num, sizeof num, t);
+		snprintf(buf, size, "%s%s", num, u);
+		return;
+	}
+	static const char *const si[] = {"", "k", "M", "G", "T"};
+	int k = 0;
+	if (ops < 1e5 && !plain_si) {
+		snprintf(buf, size, ops >= 1000 ? "%.0f" : "%.1f", ops);
+		return;
+	}
+	while (ops >= 1000 && k < 4) {
+		ops /= 1000;
+		k++;
+	}
+	sig3(num, sizeof num, ops);
+	snprintf(buf, size, "%s%s", num, si[k]);
+}
+
+static void pct(char *buf, size_t size, double p)
+{
+	if (!isfinite(p))
+		snprintf(buf, size, "?");
+	else if (fabs(p) < 10)
+		snprintf(buf, size, "%+.1f%%", p);
+	else
+		snprintf(buf, size, "%+.0f%%", p);
+}
+
+static void est_cell(char *buf, size_t size, const struct an_value *v, int latency, bool index_like)
+{
+	char val[32];
+	cell_value(val, sizeof val, v->ops, latency, !index_like);
+	if (isfinite(v->hw) && v->hw >= 10)
+		snprintf(buf, size, "%s ±>999%%", val);
+	else if (isfinite(v->hw))
+		snprintf(buf, size, "%s ±%.*f%%", val, v->hw * 100 < 10 ? 1 : 0, v->hw * 100);
+	else
+		snprintf(buf, size, "%s", val);
+}
+
+/* Names longer than the column keep their start and end: "unixbench.f~r-w". */
+static void short_name(char *buf, size_t size, const char *name, int copies)
+{
+	char full[256];
+	if (copies > 1)
+		snprintf(full, sizeof full, "%s/%d", name, copies);
+	else
+		snprintf(full, sizeof full, "%s", name);
+	size_t n = strlen(full);
+	if (n <= NAME_W) {
+		snprintf(buf, size, "%s", full);
+		return;
+	}
+	size_t head = NAME_W - 6;
+	snprintf(buf, size, "%.*s~%s", (int)head, full, full + n - 5);
+}
+
+/* Footnotes: distinct texts, numbered in order of first use. */
+struct notes {
+	struct strv v;
+};
+
+static size_t note(struct notes *n, const char *text)
+{
+	for (size_t i = 0; i < n->v.n; i++)
+		if (!strcmp(n->v.v[i], text))
+			return i + 1;
+	strv_add(&n->v, text);
+	return n->v.n;
+}
+
+static void notef(struct notes *n, struct sb *marks, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void notef(struct notes *n, struct sb *marks, const char *fmt, ...)
+{
+	struct sb t = {0};
+	va_list ap;
+	va_start(ap, fmt);
+	sb_vaddf(&t, fmt, ap);
+	va_end(ap);
+	sb_addf(marks, "%s%zu", marks->len ? "," : " [", note(n, sb_str(&t)));
+	sb_free(&t);
+}
+
+static void notes_print(FILE *f, struct notes *n)
+{
+	if (n->v.n)
+		fprintf(f, "\n");
+	for (size_t i = 0; i < n->v.n; i++)
+		fprintf(f, "[%zu] %s\n", i + 1, n->v.v[i]);
+	strv_free(&n->v);
+}
+
+static void caveat_notes(struct notes *n, struct sb *m, unsigned caveats)
+{
+	for (unsigned bit = 1; bit && bit <= ST_CAVEAT_NO_VARIANCE; bit <<= 1)
+		if ((caveats & bit) && report_caveat_text(bit))
+			notef(n, m, "%s", report_caveat_text(bit));
+}
+
+static const char *warn_words[] = {
+	[ST_WARN_DRIFT] = "run%s drift (up to %.1f%% over a run)",
+	[ST_WARN_WARMUP] = "run%s start slower (up to %.1f%%)",
+	[ST_WARN_OUTLIER] = "outlier sample%s (up to %.1f%% from the median; kept)",
+	[ST_WARN_CV] = "run%s with a CV above 5%% (up to %.1f%%)",
+	[ST_WARN_BIMODAL] = "run%s look bimodal (coefficient up to %.3g)",
+	[ST_WARN_AUTOCORR] = "run%s with autocorrelated batch means (r1 up to %.2f)",
+};
+
+static void diag_notes(struct notes *n, struct sb *m, const char *group, const struct an_diag *d)
+{
+	for (int k = 0; k <= ST_WARN_AUTOCORR; k++) {
+		if (!d->count[k])
+			continue;
+		double v = d->worst[k];
+		if (k != ST_WARN_BIMODAL && k != ST_WARN_AUTOCORR)
+			v *= 100;
+		struct sb t = {0};
+		sb_addf(&t, "%s: %zu ", group, d->count[k]);
+		sb_addf(&t, warn_words[k], d->count[k] == 1 ? "" : "s", fabs(v));
+		notef(n, m, "%s", sb_str(&t));
+		sb_free(&t);
+	}
+}
+
+static void settle_note(struct notes *n, struct sb *m, size_t more, enum st_verdict as)
+{
+	if (more == SIZE_MAX)
+		notef(n, m, "inconclusive: even %d more boots per group would not settle it at this effect size; "
+			    "see `sysab plan`",
+		      AN_MAX_MORE_BOOTS);
+	else if (more > 0)
+		notef(n, m, "inconclusive: about %zu more boot%s per group (same runs and samples) should settle it, "
+			    "as %s if the current estimate holds",
+		      more, more == 1 ? "" : "s", report_verdict_name(as));
+}
+
+static void verdict_word(char *buf, size_t size, const struct st_comparison *c)
+{
+	if (c->verdict == ST_NO_DATA)
+		snprintf(buf, size, "no data");
+	else
+		snprintf(buf, size, "%s%s", report_verdict_name(c->verdict), c->negligible ? "~" : "");
+}
+
+/* ---------------------------------------------------------------- compare */
+
+void report_compare_text(FILE *f, const struct an_compare *c, const struct report_group g[2])
+{
+	for (int i = 0; i < 2; i++)
+		fprintf(f, "%s: %-30s %zu run%s on %zu boot%s\n", g[i].name, *g[i].selector ? g[i].selector : "(all runs)",
+			g[i].nruns, g[i].nruns == 1 ? "" : "s", g[i].nboots, g[i].nboots == 1 ? "" : "s");
+	if (!c->nrows) {
+		fprintf(f, "\nno samples in the selected runs\n");
+		return;
+	}
+	struct notes n = {0};
+	bool negl = false;
+	/* one block per display unit, in order of first appearance */
+	struct strv units = {0};
+	for (size_t i = 0; i < c->nrows; i++) {
+		char u[48];
+		display_unit(u, sizeof u, c->rows[i].unit, c->rows[i].latency);
+		if (!strv_has(&units, u))
+			strv_add(&units, u);
+	}
+	int conf = (int)lround((1 - c->o.alpha) * 100);
+	for (size_t ui = 0; ui < units.n; ui++) {
+		fprintf(f, "\n%-*s %11s %11s %7s %-13s %5s %s\n", NAME_W, units.v[ui], g[0].name, g[1].name, "change",
+			conf == 95 ? "95% CI" : "CI", "q", "verdict");
+		for (size_t i = 0; i < c->nrows; i++) {
+			const struct an_row *r = &c->rows[i];
+			char u[48];
+			display_unit(u, sizeof u, r->unit, r->latency);
+			if (strcmp(u, units.v[ui]))
+				continue;
+			char name[64], a[80], b[80], ch[16] = "", ci[40] = "", q[16] = "", v[32];
+			struct sb m = {0};
+			short_name(name, sizeof name, r->workload, r->copies);
+			est_cell(a, sizeof a, &r->va, r->latency, rate_unit(r->unit));
+			est_cell(b, sizeof b, &r->vb, r->latency, rate_unit(r->unit));
+			verdict_word(v, sizeof v, &r->c);
+			if (r->ncomposite)
+				notef(&n, &m, "index: per run, the geometric mean over %zu index workloads, compared as one "
+					      "workload",
+				      r->ncomposite);
+			if (!r->have_a || !r->have_b) {
+				notef(&n, &m, "no samples of this workload in %s", !r->have_a ? g[0].name : g[1].name);
+			} else {
+				if (isfinite(r->chg.pct))
+					pct(ch, sizeof ch, r->chg.pct);
+				if (isfinite(r->chg.lo) && isfinite(r->chg.hi)) {
+					char lo[16], hi[16];
+					pct(lo, sizeof lo, r->chg.lo);
+					pct(hi, sizeof hi, r->chg.hi);
+					lo[strlen(lo) - 1] = 0;
+					hi[strlen(hi) - 1] = 0;
+					snprintf(ci, sizeof ci, "[%s,%s]", lo, hi);
+				}
+				if (isfinite(r->c.q))
+					snprintf(q, sizeof q, r->c.q < 0.001 ? "<.001" : "%.3f", r->c.q);
+				caveat_notes(&n, &m, r->c.caveats);
+				if (r->c.verdict == ST_NO_DATA)
+					notef(&n, &m, "no interval: needs %s", report_need_text(r->c.need));
+				if (r->c.verdict == ST_INCONCLUSIVE)
+					settle_note(&n, &m, r->more_boots, r->settles_as);
+				if (r->c.negligible)
+					negl = true;
+			}
+			diag_notes(&n, &m, g[0].name, &r->diag_a);
+			diag_notes(&n, &m, g[1].name, &r->diag_b);
+			if (m.len)
+				sb_add(&m, "]");
+			fprintf(f, "%-*s %11s %11s %7s %-13s %5s %s%s\n", NAME_W, name, a, b, ch, ci, q, v, sb_str(&m));
+			sb_free(&m);
+		}
+	}
+	strv_free(&units);
+	fprintf(f, "\nchange: %s vs %s; for time/op rows the change in time (negative = faster). "
+		   "q: Benjamini-Hochberg across rows.\n",
+		g[1].name, g[0].name);
+	if (negl)
+		fprintf(f, "~: significant but negligible: the %d%% interval lies within ±%g%%.\n",
+			(int)lround((1 - 2 * c->o.alpha) * 100), c->o.margin * 100);
+	if (c->nconf) {
+		fprintf(f, "\nconfounders (environment differing between %s and %s, not labels):\n", g[0].name, g[1].name);
+		for (size_t i = 0; i < c->nconf; i++)
+			fprintf(f, "  %-24s %s: %s | %s: %s\n", c->conf[i].key, g[0].name, c->conf[i].a, g[1].name,
+				c->conf[i].b);
+	} else if (c->env_missing) {
+		fprintf(f, "\nconfounders: not checked (imported runs record no environment)\n");
+	}
+	notes_print(f, &n);
+}
+
+/* ---------------------------------------------------------------- analyze */
+
+static void effect_name(char *buf, size_t size, const struct an_analyze *a, const struct st_effect *ef)
+{
+	const struct st_factor *f = &a->factors[ef->factor];
+	switch (ef->kind) {
+	case ST_EFFECT_MAIN:
+		snprintf(buf, size, "%s: %s vs %s", f->name, f->levels[1], f->levels[0]);
+		break;
+	case ST_EFFECT_INTERACTION:
+		snprintf(buf, size, "%s x %s", f->name, a->factors[ef->factor2].name);
+		break;
+	case ST_EFFECT_LEVEL:
+		snprintf(buf, size, "%s: %s vs %s", f->name, f->levels[ef->level], f->levels[0]);
+		break;
+	}
+}
+
+static void cell_name(struct sb *b, const struct an_analyze *a, size_t c)
+{
+	for (size_t f = 0; f < a->nfactors; f++)
+		sb_addf(b, "%s%s=%s", f ? " " : "", a->factors[f].name,
+			a->factors[f].levels[a->cell_level[c * a->nfactors + f]]);
+}
+
+void report_analyze_text(FILE *f, const struct an_analyze *a, const struct report_group *filter)
+{
+	fprintf(f, "runs: %-30s %zu run%s on %zu boot%s; %zu cell%s\n", *filter->selector ? filter->selector : "(all)",
+		filter->nruns, filter->nruns == 1 ? "" : "s", filter->nboots, filter->nboots == 1 ? "" : "s", a->ncells,
+		a->ncells == 1 ? "" : "s");
+	struct notes n = {0};
+	bool negl = false;
+	for (size_t i = 0; i < a->nrows; i++) {
+		const struct an_frow *r = &a->rows[i];
+		char name[64], u[48];
+		short_name(name, sizeof name, r->workload, r->copies);
+		display_unit(u, sizeof u, r->unit, r->latency);
+		fprintf(f, "\n%s (%s)%s\n", r->workload, u, r->ncomposite ? " - composite of the index workloads" : "");
+		for (size_t c = 0; c < a->ncells; c++) {
+			struct sb cn = {0};
+			cell_name(&cn, a, c);
+			char v[80] = "-";
+			if (r->have[c]) {
+				struct an_value av;
+				an_value_of(&r->est[c], a->o.alpha, &av);
+				est_cell(v, sizeof v, &av, r->latency, rate_unit(r->unit));
+			}
+			fprintf(f, "  %-34s %14s  %zu run%s on %zu boot%s\n", sb_str(&cn), v, r->have[c] ? r->est[c].nruns : 0,
+				r->have[c] && r->est[c].nruns == 1 ? "" : "s", r->have[c] ? r->est[c].nboots : 0,
+				r->have[c] && r->est[c].nboots == 1 ? "" : "s");
+			sb_free(&cn);
+		}
+		for (size_t m = 0; m < r->fa.nmissing; m++) {
+			const size_t *ml = &r->fa.missing[m * a->nfactors];
+			bool exists = false;
+			for (size_t c = 0; c < a->ncells && !exists; c++)
+				exists = r->have[c] && !memcmp(&a->cell_level[c * a->nfactors], ml, a->nfactors * sizeof *ml);
+			struct sb cn = {0};
+			for (size_t fi = 0; fi < a->nfactors; fi++)
+				sb_addf(&cn, "%s%s=%s", fi ? " " : "", a->factors[fi].name, a->factors[fi].levels[ml[fi]]);
+			fprintf(f, "  %s: %s\n", exists ? "no interval" : "missing cell", sb_str(&cn));
+			sb_free(&cn);
+		}
+		fprintf(f, "  %-28s %7s %-13s %5s %s\n", "effect", "change", "95% CI", "q", "verdict");
+		for (size_t k = 0; k < r->fa.neffects; k++) {
+			const struct st_effect *ef = &r->fa.effects[k];
+			char en[96], ch[16] = "", ci[40] = "", q[16] = "", v[32];
+			struct sb mk = {0};
+			effect_name(en, sizeof en, a, ef);
+			verdict_word(v, sizeof v, &ef->c);
+			if (ef->available && ef->c.verdict != ST_NO_DATA) {
+				struct an_change chg;
+				an_change_of(&ef->c, r->latency, &chg);
+				pct(ch, sizeof ch, chg.pct);
+				char lo[16], hi[16];
+				pct(lo, sizeof lo, chg.lo);
+				pct(hi, sizeof hi, chg.hi);
+				lo[strlen(lo) - 1] = 0;
+				hi[strlen(hi) - 1] = 0;
+				snprintf(ci, sizeof ci, "[%s,%s]", lo, hi);
+				snprintf(q, sizeof q, ef->c.q < 0.001 ? "<.001" : "%.3f", ef->c.q);
+				caveat_notes(&n, &mk, ef->c.caveats);
+				if (ef->c.negligible)
+					negl = true;
+			} else if (!ef->available) {
+				notef(&n, &mk, "a cell this effect needs is missing or has no interval");
+			} else {
+				if (isfinite(ef->c.d)) {
+					struct an_change chg;
+					an_change_of(&ef->c, r->latency, &chg);
+					pct(ch, sizeof ch, chg.pct);
+				}
+				caveat_notes(&n, &mk, ef->c.caveats);
+			}
+			if (mk.len)
+				sb_add(&mk, "]");
+			fprintf(f, "  %-28.28s %7s %-13s %5s %s%s\n", en, ch, ci, q, v, sb_str(&mk));
+			sb_free(&mk);
+		}
+	}
+	if (negl)
+		fprintf(f, "\n~: significant but negligible: the %d%% interval lies within ±%g%%.\n",
+			(int)lround((1 - 2 * a->o.alpha) * 100), a->o.margin * 100);
+	fprintf(f, "\nchange: effect as a percent change (time/op rows: change in time). q: Benjamini-Hochberg "
+		   "across workloads.\n");
+	if (!a->any_interval && a->nrows) {
+		size_t runs = a->max_runs * a->max_boots;
+		fprintf(f, "\nno verdict: each cell has at most %zu run%s on %zu boot%s, so no effect has an interval.\n",
+			runs, runs == 1 ? "" : "s", a->max_boots, a->max_boots == 1 ? "" : "s");
+		fprintf(f, "To settle it: run each configuration on at least 2 boots with at least 2 runs on each boot\n"
+			   "(first of all the cells need %s); then `sysab plan` sizes the experiment.\n",
+			report_need_text(a->need));
+	}
+	notes_print(f, &n);
+}
+
+/* ---------------------------------------------------------------- plan */
+
+static void duration(char *buf, size_t size, double s)
+{
+	if (s >= 7200)
+		snprintf(buf, size, "%.1f h", s / 3600);
+	else if (s >= 120)
+		snprintf(buf, size, "%.0f min", s / 60);
+	else
+		snprintf(buf, size, "%.1f s", s);
+}
+
+void report_plan_text(FILE *f, const struct an_plan *p, const struct report_group *g, size_t ng)
+{
+	for (size_t i = 0; i < ng; i++)
+		fprintf(f, "%s: %-30s %zu run%s on %zu boot%s\n", g[i].name, *g[i].selector ? g[i].selector : "(all runs)",
+			g[i].nruns, g[i].nruns == 1 ? "" : "s", g[i].nboots, g[i].nboots == 1 ? "" : "s");
+	char cb[32], cr[32], cs[32];
+	duration(cb, sizeof cb, p->po.cost_boot);
+	duration(cr, sizeof cr, p->po.cost_run);
+	duration(cs, sizeof cs, p->po.cost_sample);
+	fprintf(f, "target: ±%g%% (%d%% CI)%s%s; costs: boot %s, run %s%s, sample %s%s\n", p->po.target * 100,
+		(int)lround((1 - p->po.alpha) * 100), p->po.power > 0 ? ", power " : "",
+		p->po.power > 0 ? "set" : "", cb, cr, p->costs.run_measured ? " (measured, per workload)" : " (assumed)",
+		cs, p->costs.sample_measured ? " (measured, one of each workload)" : " (assumed)");
+	fprintf(f, "%s\n\n", p->two_groups ? "plan for comparing A with B" : "plan for comparing A with another configuration like it");
+	fprintf(f, "%-*s %6s %6s %8s %10s %9s %7s\n", NAME_W, "workload", "boots", "runs", "samples", "time", "K&J r/b",
+		"K&J s/r");
+	struct notes n = {0};
+	for (size_t i = 0; i < p->nrows; i++) {
+		const struct an_prow *r = &p->rows[i];
+		char name[64], t[32] = "-", kr[16] = "-", ks[16] = "-";
+		struct sb m = {0};
+		short_name(name, sizeof name, r->workload, r->copies);
+		if (!r->have) {
+			notef(&n, &m, "no data in every group");
+			sb_add(&m, "]");
+			fprintf(f, "%-*s %6s %6s %8s %10s %9s %7s%s\n", NAME_W, name, "-", "-", "-", "-", "-", "-", sb_str(&m));
+			sb_free(&m);
+			continue;
+		}
+		if (isfinite(r->plan.kj_runs))
+			snprintf(kr, sizeof kr, "%.1f", r->plan.kj_runs);
+		if (isfinite(r->plan.kj_samples))
+			snprintf(ks, sizeof ks, "%.0f", r->plan.kj_samples);
+		caveat_notes(&n, &m, r->plan.caveats);
+		if (r->compared && r->c.verdict == ST_INCONCLUSIVE)
+			settle_note(&n, &m, r->more_boots, r->settles_as);
+		if (r->compared && r->c.verdict != ST_INCONCLUSIVE)
+			notef(&n, &m, "already decided with the current data");
+		if (!r->plan.feasible) {
+			notef(&n, &m, "no design within 64 boots, 16 runs per boot and 1000 samples per run reaches the "
+				      "target");
+			sb_add(&m, "]");
+			fprintf(f, "%-*s %6s %6s %8s %10s %9s %7s%s\n", NAME_W, name, "-", "-", "-", "-", kr, ks, sb_str(&m));
+			sb_free(&m);
+			continue;
+		}
+		duration(t, sizeof t, r->plan.cost);
+		if (m.len)
+			sb_add(&m, "]");
+		fprintf(f, "%-*s %6zu %6zu %8zu %10s %9s %7s%s\n", NAME_W, name, r->plan.boots, r->plan.runs, r->plan.samples,
+			t, kr, ks, sb_str(&m));
+		sb_free(&m);
+	}
+	if (p->boots) {
+		char t[32];
+		duration(t, sizeof t, p->total_s);
+		fprintf(f, "\nall rows at once: %zu boots x %zu runs x %zu samples per configuration, about %s for %s\n",
+			p->boots, p->runs, p->samples, t, "both configurations");
+	}
+	if (p->infeasible)
+		fprintf(f, "%zu row%s cannot reach the target within the search bounds; widen --target\n", p->infeasible,
+			p->infeasible == 1 ? "" : "s");
+	fprintf(f, "\nboots, runs, samples: per configuration (runs per boot, samples per run); time for both.\n"
+		   "K&J: Kalibera-Jones optimal runs per boot and samples per run for these costs.\n");
+	notes_print(f, &n);
+}

@@ -1,0 +1,301 @@
+/* verdict_json.c - JSON documents of compare, analyze and plan (schema in docs/FORMATS.md). */
+#include "report.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *doc(const char *kind)
+{
+	json_t *d = json_object();
+	json_object_set_new(d, "schema_version", json_integer(REPORT_SCHEMA_VERSION));
+	json_object_set_new(d, "kind", json_string(kind));
+	return d;
+}
+
+static char *dump(json_t *d)
+{
+	char *s = json_dumps(d, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(d);
+	return s;
+}
+
+static json_t *caveats_json(unsigned bits)
+{
+	json_t *a = json_array();
+	for (unsigned bit = 1; bit && bit <= ST_CAVEAT_NO_VARIANCE; bit <<= 1)
+		if ((bits & bit) && report_caveat_name(bit))
+			json_array_append_new(a, json_string(report_caveat_name(bit)));
+	return a;
+}
+
+static json_t *group_json(const struct report_group *g)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "name", json_string(g->name));
+	json_object_set_new(o, "selector", json_string(g->selector));
+	json_object_set_new(o, "runs", json_integer((json_int_t)g->nruns));
+	json_object_set_new(o, "boots", json_integer((json_int_t)g->nboots));
+	return o;
+}
+
+static const char *display_unit(const struct an_row *r)
+{
+	return r->latency ? "s/op" : r->unit;
+}
+
+/* A group estimate: ops/s (SI base) and its interval, plus what the interval covers. */
+static json_t *est_json(const struct st_estimate *e, double alpha, int latency)
+{
+	struct an_value v;
+	an_value_of(e, alpha, &v);
+	json_t *o = json_object();
+	json_object_set_new(o, "display_value", num(latency ? 1 / v.ops : v.ops));
+	json_object_set_new(o, "ops_per_s", num(v.ops));
+	json_object_set_new(o, "ci_lo_ops_per_s", num(v.lo));
+	json_object_set_new(o, "ci_hi_ops_per_s", num(v.hi));
+	json_object_set_new(o, "ci_rel_halfwidth", num(v.hw));
+	json_object_set_new(o, "mean_ln", num(e->mean));
+	json_object_set_new(o, "se_ln", num(e->se));
+	json_object_set_new(o, "df", num(e->df));
+	json_object_set_new(o, "boots", json_integer((json_int_t)e->nboots));
+	json_object_set_new(o, "runs", json_integer((json_int_t)e->nruns));
+	json_object_set_new(o, "samples", json_integer((json_int_t)e->nsamples));
+	json_object_set_new(o, "var_boot", num(e->used.var_boot));
+	json_object_set_new(o, "var_run", num(e->used.var_run));
+	json_object_set_new(o, "var_within", num(e->used.var_within));
+	json_object_set_new(o, "caveats", caveats_json(e->caveats));
+	json_object_set_new(o, "need", json_string(report_need_name(e->need)));
+	return o;
+}
+
+static json_t *cmp_json(const struct st_comparison *c, int latency)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "verdict", json_string(report_verdict_name(c->verdict)));
+	json_object_set_new(o, "negligible", json_boolean(c->negligible));
+	json_object_set_new(o, "d_ln", num(c->d));
+	json_object_set_new(o, "pct", num(c->pct));
+	json_object_set_new(o, "pct_lo", num(c->pct_lo));
+	json_object_set_new(o, "pct_hi", num(c->pct_hi));
+	json_object_set_new(o, "pct_lo2", num(c->pct_lo2));
+	json_object_set_new(o, "pct_hi2", num(c->pct_hi2));
+	struct an_change ch;
+	an_change_of(c, latency, &ch);
+	json_object_set_new(o, "display_pct", num(ch.pct));
+	json_object_set_new(o, "display_pct_lo", num(ch.lo));
+	json_object_set_new(o, "display_pct_hi", num(ch.hi));
+	json_object_set_new(o, "p", num(c->p));
+	json_object_set_new(o, "q", num(c->q));
+	json_object_set_new(o, "df", num(c->df));
+	json_object_set_new(o, "caveats", caveats_json(c->caveats));
+	json_object_set_new(o, "need", json_string(report_need_name(c->need)));
+	return o;
+}
+
+static json_t *diag_json(const struct an_diag *d)
+{
+	static const char *const names[] = {"drift", "warmup", "outlier", "cv", "bimodal", "autocorr"};
+	json_t *o = json_object();
+	for (int k = 0; k <= ST_WARN_AUTOCORR; k++)
+		if (d->count[k]) {
+			json_t *w = json_object();
+			json_object_set_new(w, "count", json_integer((json_int_t)d->count[k]));
+			json_object_set_new(w, "worst", num(d->worst[k]));
+			json_object_set_new(o, names[k], w);
+		}
+	return o;
+}
+
+static void more_boots(json_t *o, size_t more, enum st_verdict as)
+{
+	json_object_set_new(o, "more_boots", more == SIZE_MAX ? json_null() : json_integer((json_int_t)more));
+	json_object_set_new(o, "settles_as", more ? json_string(report_verdict_name(as)) : json_null());
+}
+
+char *report_compare_json(const struct an_compare *c, const struct report_group g[2])
+{
+	json_t *d = doc("compare");
+	json_object_set_new(d, "a", group_json(&g[0]));
+	json_object_set_new(d, "b", group_json(&g[1]));
+	json_object_set_new(d, "alpha", json_real(c->o.alpha));
+	json_object_set_new(d, "margin", json_real(c->o.margin));
+	json_t *rows = json_array();
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct an_row *r = &c->rows[i];
+		json_t *o = json_object();
+		json_object_set_new(o, "workload", json_string(r->workload));
+		json_object_set_new(o, "copies", json_integer(r->copies));
+		json_object_set_new(o, "unit", json_string(r->unit));
+		json_object_set_new(o, "latency", json_boolean(r->latency));
+		json_object_set_new(o, "display_unit", json_string(display_unit(r)));
+		json_object_set_new(o, "composite_of", json_integer((json_int_t)r->ncomposite));
+		json_object_set_new(o, "a", r->have_a ? est_json(&r->a, c->o.alpha, r->latency) : json_null());
+		json_object_set_new(o, "b", r->have_b ? est_json(&r->b, c->o.alpha, r->latency) : json_null());
+		if (r->have_a && r->have_b) {
+			json_t *cj = cmp_json(&r->c, r->latency);
+			if (r->c.verdict == ST_INCONCLUSIVE)
+				more_boots(cj, r->more_boots, r->settles_as);
+			json_object_set_new(o, "comparison", cj);
+		} else {
+			json_object_set_new(o, "comparison", json_null());
+		}
+		json_object_set_new(o, "verdict", json_string(report_verdict_name(r->c.verdict)));
+		json_t *w = json_object();
+		json_object_set_new(w, "a", diag_json(&r->diag_a));
+		json_object_set_new(w, "b", diag_json(&r->diag_b));
+		json_object_set_new(o, "warnings", w);
+		json_array_append_new(rows, o);
+	}
+	json_object_set_new(d, "rows", rows);
+	json_t *cf = json_array();
+	for (size_t i = 0; i < c->nconf; i++) {
+		json_t *o = json_object();
+		json_object_set_new(o, "key", json_string(c->conf[i].key));
+		json_object_set_new(o, "a", json_string(c->conf[i].a));
+		json_object_set_new(o, "b", json_string(c->conf[i].b));
+		json_array_append_new(cf, o);
+	}
+	json_object_set_new(d, "confounders", cf);
+	json_object_set_new(d, "confounders_checked", json_boolean(!c->env_missing));
+	return dump(d);
+}
+
+char *report_analyze_json(const struct an_analyze *a, const struct report_group *filter)
+{
+	json_t *d = doc("analyze");
+	json_object_set_new(d, "runs", group_json(filter));
+	json_object_set_new(d, "alpha", json_real(a->o.alpha));
+	json_object_set_new(d, "margin", json_real(a->o.margin));
+	json_t *fs = json_array();
+	for (size_t f = 0; f < a->nfactors; f++) {
+		json_t *o = json_object(), *lv = json_array();
+		json_object_set_new(o, "name", json_string(a->factors[f].name));
+		for (size_t l = 0; l < a->factors[f].nlevels; l++)
+			json_array_append_new(lv, json_string(a->factors[f].levels[l]));
+		json_object_set_new(o, "levels", lv);
+		json_array_append_new(fs, o);
+	}
+	json_object_set_new(d, "factors", fs);
+	json_t *rows = json_array();
+	for (size_t i = 0; i < a->nrows; i++) {
+		const struct an_frow *r = &a->rows[i];
+		json_t *o = json_object();
+		json_object_set_new(o, "workload", json_string(r->workload));
+		json_object_set_new(o, "copies", json_integer(r->copies));
+		json_object_set_new(o, "unit", json_string(r->unit));
+		json_object_set_new(o, "latency", json_boolean(r->latency));
+		json_object_set_new(o, "display_unit", json_string(r->latency ? "s/op" : r->unit));
+		json_object_set_new(o, "composite_of", json_integer((json_int_t)r->ncomposite));
+		json_t *cells = json_array();
+		for (size_t c = 0; c < a->ncells; c++) {
+			json_t *cj = json_object(), *lv = json_object();
+			for (size_t f = 0; f < a->nfactors; f++)
+				json_object_set_new(lv, a->factors[f].name,
+						    json_string(a->factors[f].levels[a->cell_level[c * a->nfactors + f]]));
+			json_object_set_new(cj, "levels", lv);
+			json_object_set_new(cj, "estimate", r->have[c] ? est_json(&r->est[c], a->o.alpha, r->latency) : json_null());
+			json_array_append_new(cells, cj);
+		}
+		json_object_set_new(o, "cells", cells);
+		json_t *miss = json_array();
+		for (size_t m = 0; m < r->fa.nmissing; m++) {
+			json_t *lv = json_object();
+			for (size_t f = 0; f < a->nfactors; f++)
+				json_object_set_new(lv, a->factors[f].name,
+						    json_string(a->factors[f].levels[r->fa.missing[m * a->nfactors + f]]));
+			json_array_append_new(miss, lv);
+		}
+		json_object_set_new(o, "missing_cells", miss);
+		json_t *effs = json_array();
+		for (size_t k = 0; k < r->fa.neffects; k++) {
+			const struct st_effect *ef = &r->fa.effects[k];
+			json_t *e = json_object();
+			static const char *const kinds[] = {"main", "interaction", "level"};
+			json_object_set_new(e, "kind", json_string(kinds[ef->kind]));
+			json_object_set_new(e, "factor", json_string(a->factors[ef->factor].name));
+			json_object_set_new(e, "factor2", ef->kind == ST_EFFECT_INTERACTION
+								  ? json_string(a->factors[ef->factor2].name)
+								  : json_null());
+			json_object_set_new(e, "level", ef->kind == ST_EFFECT_LEVEL
+								? json_string(a->factors[ef->factor].levels[ef->level])
+								: json_null());
+			json_object_set_new(e, "available", json_boolean(ef->available));
+			json_object_set_new(e, "comparison", cmp_json(&ef->c, r->latency));
+			json_object_set_new(e, "verdict", json_string(report_verdict_name(ef->c.verdict)));
+			json_array_append_new(effs, e);
+		}
+		json_object_set_new(o, "effects", effs);
+		json_array_append_new(rows, o);
+	}
+	json_object_set_new(d, "rows", rows);
+	json_t *settle = json_object();
+	json_object_set_new(settle, "any_interval", json_boolean(a->any_interval));
+	json_object_set_new(settle, "max_boots_per_cell", json_integer((json_int_t)a->max_boots));
+	json_object_set_new(settle, "max_runs_per_boot", json_integer((json_int_t)a->max_runs));
+	json_object_set_new(settle, "need", json_string(a->any_interval ? "nothing" : report_need_name(a->need)));
+	json_object_set_new(d, "data", settle);
+	return dump(d);
+}
+
+char *report_plan_json(const struct an_plan *p, const struct report_group *g, size_t ng)
+{
+	json_t *d = doc("plan");
+	json_t *gs = json_array();
+	for (size_t i = 0; i < ng; i++)
+		json_array_append_new(gs, group_json(&g[i]));
+	json_object_set_new(d, "groups", gs);
+	json_object_set_new(d, "target", json_real(p->po.target));
+	json_object_set_new(d, "alpha", json_real(p->po.alpha));
+	json_object_set_new(d, "power", json_real(p->po.power));
+	json_t *c = json_object();
+	json_object_set_new(c, "boot_s", json_real(p->po.cost_boot));
+	json_object_set_new(c, "run_s", json_real(p->po.cost_run));
+	json_object_set_new(c, "run_measured", json_boolean(p->costs.run_measured));
+	json_object_set_new(c, "round_s", json_real(p->po.cost_sample));
+	json_object_set_new(c, "sample_measured", json_boolean(p->costs.sample_measured));
+	json_object_set_new(d, "costs", c);
+	json_t *rows = json_array();
+	for (size_t i = 0; i < p->nrows; i++) {
+		const struct an_prow *r = &p->rows[i];
+		json_t *o = json_object();
+		json_object_set_new(o, "workload", json_string(r->workload));
+		json_object_set_new(o, "copies", json_integer(r->copies));
+		json_object_set_new(o, "composite_of", json_integer((json_int_t)r->ncomposite));
+		json_object_set_new(o, "have_data", json_boolean(r->have));
+		json_object_set_new(o, "sample_s", json_real(r->cost_sample));
+		if (r->have) {
+			json_object_set_new(o, "feasible", json_boolean(r->plan.feasible));
+			json_object_set_new(o, "boots", json_integer((json_int_t)r->plan.boots));
+			json_object_set_new(o, "runs_per_boot", json_integer((json_int_t)r->plan.runs));
+			json_object_set_new(o, "samples_per_run", json_integer((json_int_t)r->plan.samples));
+			json_object_set_new(o, "time_s", num(r->plan.cost));
+			json_object_set_new(o, "expected_rel_halfwidth", num(r->plan.halfwidth));
+			json_object_set_new(o, "kj_runs_per_boot", num(r->plan.kj_runs));
+			json_object_set_new(o, "kj_samples_per_run", num(r->plan.kj_samples));
+			json_object_set_new(o, "caveats", caveats_json(r->plan.caveats));
+			if (r->compared) {
+				json_t *cj = cmp_json(&r->c, 0);
+				if (r->c.verdict == ST_INCONCLUSIVE)
+					more_boots(cj, r->more_boots, r->settles_as);
+				json_object_set_new(o, "comparison", cj);
+			}
+		}
+		json_array_append_new(rows, o);
+	}
+	json_object_set_new(d, "rows", rows);
+	json_t *all = json_object();
+	json_object_set_new(all, "boots", json_integer((json_int_t)p->boots));
+	json_object_set_new(all, "runs_per_boot", json_integer((json_int_t)p->runs));
+	json_object_set_new(all, "samples_per_run", json_integer((json_int_t)p->samples));
+	json_object_set_new(all, "time_s", num(p->total_s));
+	json_object_set_new(all, "infeasible_rows", json_integer((json_int_t)p->infeasible));
+	json_object_set_new(d, "all", all);
+	return dump(d);
+}

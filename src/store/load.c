@@ -1,0 +1,342 @@
+/* load.c - reading the samples of many runs at once, grouped for analysis. */
+#include "store_impl.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The run ids as a JSON array text, bound to json_each() so one statement serves any count. */
+static char *ids_json(const int64_t *ids, size_t n)
+{
+	struct sb b = {0};
+	sb_add(&b, "[");
+	for (size_t i = 0; i < n; i++)
+		sb_addf(&b, "%s%lld", i ? "," : "", (long long)ids[i]);
+	sb_add(&b, "]");
+	return b.s;
+}
+
+/* The samples of one run for one (workload, copies), before grouping. */
+struct chunk {
+	size_t wl; /* index into the interned names */
+	int copies;
+	int64_t run, boot;
+	struct store_series_run r;
+};
+
+static int chunk_cmp(const void *pa, const void *pb, void *names)
+{
+	const struct chunk *a = pa, *b = pb;
+	char **nm = names;
+	int c = strcmp(nm[a->wl], nm[b->wl]);
+	if (c)
+		return c;
+	if (a->copies != b->copies)
+		return a->copies < b->copies ? -1 : 1;
+	if (a->boot != b->boot)
+		return a->boot < b->boot ? -1 : 1;
+	return a->run < b->run ? -1 : a->run > b->run;
+}
+
+static size_t intern(struct strv *names, const char *s)
+{
+	for (size_t i = names->n; i-- > 0;)
+		if (!strcmp(names->v[i], s))
+			return i;
+	strv_add(names, s);
+	return names->n - 1;
+}
+
+static void chunk_push(struct chunk *c, double y, int round, double elapsed_s, size_t *cap)
+{
+	size_t old = *cap;
+	c->r.y = xgrow(c->r.y, cap, c->r.n + 1, sizeof *c->r.y);
+	if (*cap != old) /* round shares the capacity of y */
+		c->r.round = xrealloc(c->r.round, *cap * sizeof *c->r.round);
+	c->r.y[c->r.n] = y;
+	c->r.round[c->r.n] = round;
+	c->r.n++;
+	c->r.elapsed_s += elapsed_s;
+}
+
+/* Drop round when any sample lacks one or rounds go backwards. */
+static void chunk_finish(struct chunk *c)
+{
+	bool ok = c->r.n > 0;
+	for (size_t i = 0; ok && i < c->r.n; i++)
+		ok = c->r.round[i] >= 0 && (i == 0 || c->r.round[i] >= c->r.round[i - 1]);
+	if (!ok) {
+		free(c->r.round);
+		c->r.round = NULL;
+	}
+}
+
+static struct store_series *find_series(struct store_set *set, const char *wl, int copies)
+{
+	size_t lo = 0, hi = set->nseries;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		struct store_series *x = &set->series[mid];
+		int c = strcmp(x->workload, wl);
+		if (!c)
+			c = x->copies < copies ? -1 : x->copies > copies;
+		if (!c)
+			return x;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static int load_units(struct store *s, const char *ids, struct store_set *set, struct err *e)
+{
+	sqlite3_stmt *st;
+	if (store_prepare(s,
+			  "SELECT workload, copies, unit, latency FROM slot "
+			  "WHERE run IN (SELECT value FROM json_each(?1)) ORDER BY run",
+			  &st, e))
+		return -1;
+	sqlite3_bind_text(st, 1, ids, -1, SQLITE_STATIC);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct store_series *x = find_series(set, (const char *)sqlite3_column_text(st, 0),
+						     sqlite3_column_int(st, 1));
+		if (x && !x->unit) {
+			x->unit = store_col_text(st, 2);
+			x->latency = sqlite3_column_int(st, 3);
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return store_fail(s, "cannot read the workloads of the runs", e);
+	for (size_t i = 0; i < set->nseries; i++)
+		if (!set->series[i].unit)
+			set->series[i].unit = xstrdup("op");
+	return 0;
+}
+
+/* Turn chunks sorted by (workload, copies, boot, run) into the nested set; takes their arrays. */
+static void build(struct chunk *c, size_t n, struct strv *names, struct store_set *out)
+{
+	size_t cap = 0;
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		while (j < n && c[j].wl == c[i].wl && c[j].copies == c[i].copies)
+			j++;
+		out->series = xgrow(out->series, &cap, out->nseries + 1, sizeof *out->series);
+		struct store_series *x = &out->series[out->nseries++];
+		memset(x, 0, sizeof *x);
+		x->workload = xstrdup(names->v[c[i].wl]);
+		x->copies = c[i].copies;
+		size_t nb = 0;
+		for (size_t k = i; k < j; k++)
+			nb += k == i || c[k].boot != c[k - 1].boot;
+		x->boots = xcalloc(nb, sizeof *x->boots);
+		for (size_t k = i; k < j;) {
+			size_t m = k;
+			while (m < j && c[m].boot == c[k].boot)
+				m++;
+			struct store_series_boot *b = &x->boots[x->nboots++];
+			b->boot = c[k].boot;
+			b->runs = xcalloc(m - k, sizeof *b->runs);
+			for (size_t r = k; r < m; r++)
+				b->runs[b->nruns++] = c[r].r;
+			k = m;
+		}
+		i = j;
+	}
+}
+
+/* The boot row id of each run, sorted by run id: one small query instead of a join per sample. */
+struct run_boot {
+	int64_t run, boot;
+};
+
+static int load_boots(struct store *s, const char *ids, struct run_boot **out, size_t *n, struct err *e)
+{
+	sqlite3_stmt *st;
+	*out = NULL;
+	*n = 0;
+	if (store_prepare(s, "SELECT id, boot FROM run WHERE id IN (SELECT value FROM json_each(?1)) ORDER BY id", &st,
+			  e))
+		return -1;
+	sqlite3_bind_text(st, 1, ids, -1, SQLITE_STATIC);
+	size_t cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*out = xgrow(*out, &cap, *n + 1, sizeof **out);
+		(*out)[(*n)++] = (struct run_boot){sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1)};
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(*out);
+		*out = NULL;
+		return store_fail(s, "cannot read the boots of the runs", e);
+	}
+	return 0;
+}
+
+static int64_t boot_of(const struct run_boot *rb, size_t n, int64_t run)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (rb[mid].run == run)
+			return rb[mid].boot;
+		if (rb[mid].run < run)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+int store_load_set(struct store *s, const int64_t *ids, size_t n, struct store_set *out, struct err *e)
+{
+	memset(out, 0, sizeof *out);
+	char *js = ids_json(ids, n);
+	struct run_boot *rb;
+	size_t nrb;
+	if (load_boots(s, js, &rb, &nrb, e)) {
+		free(js);
+		return -1;
+	}
+	sqlite3_stmt *st;
+	if (store_prepare(s,
+			  "SELECT run, workload, copies, round, value, elapsed_ns FROM sample "
+			  "WHERE warmup = 0 AND run IN (SELECT value FROM json_each(?1)) "
+			  "ORDER BY run, workload, copies, seq",
+			  &st, e)) {
+		free(rb);
+		free(js);
+		return -1;
+	}
+	sqlite3_bind_text(st, 1, js, -1, SQLITE_STATIC);
+	struct strv names = {0};
+	struct chunk *c = NULL;
+	size_t nc = 0, ccap = 0, ycap = 0;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t run = sqlite3_column_int64(st, 0);
+		const char *wl = (const char *)sqlite3_column_text(st, 1);
+		int copies = sqlite3_column_int(st, 2);
+		struct chunk *cur = nc ? &c[nc - 1] : NULL;
+		if (!cur || cur->run != run || cur->copies != copies || strcmp(names.v[cur->wl], wl ? wl : "")) {
+			if (cur)
+				chunk_finish(cur);
+			c = xgrow(c, &ccap, nc + 1, sizeof *c);
+			cur = &c[nc++];
+			memset(cur, 0, sizeof *cur);
+			cur->wl = intern(&names, wl ? wl : "");
+			cur->copies = copies;
+			cur->run = cur->r.run = run;
+			cur->boot = boot_of(rb, nrb, run);
+			ycap = 0;
+		}
+		chunk_push(cur, log(sqlite3_column_double(st, 4)), sqlite3_column_int(st, 3),
+			   (double)sqlite3_column_int64(st, 5) * 1e-9, &ycap);
+	}
+	sqlite3_finalize(st);
+	free(rb);
+	if (nc)
+		chunk_finish(&c[nc - 1]);
+	if (rc != SQLITE_DONE) {
+		for (size_t i = 0; i < nc; i++) {
+			free(c[i].r.y);
+			free(c[i].r.round);
+		}
+		free(c);
+		strv_free(&names);
+		free(js);
+		return store_fail(s, "cannot read samples", e);
+	}
+	if (nc)
+		qsort_r(c, nc, sizeof *c, chunk_cmp, names.v);
+	build(c, nc, &names, out);
+	free(c);
+	strv_free(&names);
+	rc = load_units(s, js, out, e);
+	free(js);
+	if (rc) {
+		store_set_free(out);
+		return -1;
+	}
+	return 0;
+}
+
+void store_set_free(struct store_set *set)
+{
+	if (!set)
+		return;
+	for (size_t i = 0; i < set->nseries; i++) {
+		struct store_series *x = &set->series[i];
+		for (size_t b = 0; b < x->nboots; b++) {
+			for (size_t r = 0; r < x->boots[b].nruns; r++) {
+				free(x->boots[b].runs[r].y);
+				free(x->boots[b].runs[r].round);
+			}
+			free(x->boots[b].runs);
+		}
+		free(x->boots);
+		free(x->workload);
+		free(x->unit);
+	}
+	free(set->series);
+	memset(set, 0, sizeof *set);
+}
+
+static int run_cmp(const void *a, const void *b)
+{
+	int64_t x = ((const struct store_run_info *)a)->id, y = ((const struct store_run_info *)b)->id;
+	return x < y ? -1 : x > y;
+}
+
+int store_runs_env(struct store *s, struct store_run_info *runs, size_t n, struct err *e)
+{
+	int64_t *ids = xcalloc(n ? n : 1, sizeof *ids);
+	for (size_t i = 0; i < n; i++)
+		ids[i] = runs[i].id;
+	char *js = ids_json(ids, n);
+	free(ids);
+	sqlite3_stmt *st;
+	if (store_prepare(s,
+			  "SELECT run, key, value FROM environment WHERE run IN (SELECT value FROM json_each(?1)) "
+			  "ORDER BY run, key",
+			  &st, e)) {
+		free(js);
+		return -1;
+	}
+	sqlite3_bind_text(st, 1, js, -1, SQLITE_STATIC);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct store_run_info key = {.id = sqlite3_column_int64(st, 0)};
+		struct store_run_info *r = n ? bsearch(&key, runs, n, sizeof *runs, run_cmp) : NULL;
+		if (!r)
+			continue;
+		const char *k = (const char *)sqlite3_column_text(st, 1);
+		const char *v = (const char *)sqlite3_column_text(st, 2);
+		kv_add(&r->env, k ? k : "", v ? v : "");
+	}
+	sqlite3_finalize(st);
+	free(js);
+	if (rc != SQLITE_DONE)
+		return store_fail(s, "cannot read the environment of the runs", e);
+	return 0;
+}
+
+int store_boot_exists(struct store *s, const char *boot_id, struct err *e)
+{
+	sqlite3_stmt *st;
+	if (store_prepare(s, "SELECT 1 FROM boot WHERE boot_id = ?", &st, e))
+		return -1;
+	store_bind_text(st, 1, boot_id);
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	return store_fail(s, "cannot look up a boot", e);
+}

@@ -1,0 +1,65 @@
+# compare: real quick runs, CSV fixtures with known verdicts, --fail-on, JSON and bad input.
+F="$REPO/tests/fixtures/csv"
+for c in a a b b; do
+	expect 0 "$SYSAB" run --quick -w harness.null -w kernel.syscall.null --samples 8 -q -l cfg=$c -l pie=yes
+done
+expect 0 "$SYSAB" compare cfg=a cfg=b
+contains "$OUT" "A: cfg=a"
+contains "$OUT" "2 runs on 1 boot"
+contains "$OUT" "kernel.sys"
+contains "$OUT" "time/op"
+contains "$OUT" "1 boot per config: boot-to-boot (KASLR/layout) variation is not covered"
+expect 0 "$SYSAB" compare 'cfg=a pie=yes' 'run:3,4' --json -w kernel.syscall.null
+v=$(printf '%s' "$OUT" | jq -r '.kind + " " + (.schema_version|tostring) + " " + (.rows|length|tostring) + " " + .rows[0].workload')
+[ "$v" = "compare 1 1 kernel.syscall.null" ] || fail "json: $v"
+v=$(printf '%s' "$OUT" | jq -r '.rows[0].verdict')
+case "$v" in faster | slower | equivalent | inconclusive | no_data) ;; *) fail "verdict enum: $v" ;; esac
+v=$(printf '%s' "$OUT" | jq -r '.rows[0].a.runs + .rows[0].b.runs')
+[ "$v" = 4 ] || fail "runs in json: $v"
+b=$(sqlite3 "$SYSAB_DB" 'SELECT boot_id FROM boot LIMIT 1' | cut -c1-6)
+expect 0 "$SYSAB" compare "boot:$b cfg=a" "kernel=$(uname -r) cfg=b" -w harness
+
+# bad input: exit 2 with a message naming it
+bad() { # bad MESSAGE-PART ARGS...
+	msg=$1
+	shift
+	expect 2 "$SYSAB" "$@"
+	contains "$ERR" "$msg"
+}
+bad "no run has a label 'cgf' (did you mean cfg?)" compare cgf=a cfg=b
+bad "no usable run matches the term 'cfg=zz'" compare cfg=a cfg=zz
+bad "there is no run 99" compare run:99 cfg=b
+bad "matches both A" compare cfg=a pie=yes
+bad "give two selectors" compare cfg=a
+bad "--margin: 'x' is not" compare cfg=a cfg=b --margin x
+bad "needs a '%' sign" compare cfg=a cfg=b --margin 1
+bad "out of range" compare cfg=a cfg=b --alpha 0.9
+bad "--fail-on: 'worse'" compare cfg=a cfg=b --fail-on worse
+bad "-w nope: no workload of the selected runs matches" compare cfg=a cfg=b -w nope
+bad "malformed label 'bogus'" compare bogus cfg=b
+bad "run id list" compare run:x cfg=b
+
+# known verdicts from CSV: B is 10% faster on 6 boots each
+export SYSAB_DB="$T/differ.db"
+expect 0 "$SYSAB" import csv "$F/differ.csv"
+contains "$OUT" "60 values as runs 1-12 on 12 boots"
+expect 0 "$SYSAB" compare cfg=a cfg=b
+contains "$OUT" "faster"
+contains "$OUT" "6 runs on 6 boots"
+expect 1 "$SYSAB" compare cfg=a cfg=b --fail-on faster
+expect 1 "$SYSAB" compare cfg=a cfg=b --fail-on change
+expect 0 "$SYSAB" compare cfg=a cfg=b --fail-on slower
+expect 1 "$SYSAB" compare cfg=b cfg=a --fail-on slower --json
+v=$(printf '%s' "$OUT" | jq -r '.rows[0].verdict + " " + (.rows[0].comparison.pct < -8 | tostring)')
+[ "$v" = "slower true" ] || fail "reverse compare: $v"
+
+# identical tight values: equivalent within 1%, and not within 0.01%
+export SYSAB_DB="$T/same.db"
+expect 0 "$SYSAB" import csv "$F/same.csv"
+expect 0 "$SYSAB" compare cfg=a cfg=b --fail-on change
+contains "$OUT" "equivalent"
+expect 0 "$SYSAB" compare cfg=a cfg=b --margin 0.01% --json
+v=$(printf '%s' "$OUT" | jq -r '.rows[0].verdict')
+[ "$v" = inconclusive ] || fail "tiny margin gave $v"
+v=$(printf '%s' "$OUT" | jq -r '.rows[0].comparison.more_boots != null')
+[ "$v" = true ] || fail "inconclusive without more_boots"

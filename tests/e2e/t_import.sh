@@ -1,0 +1,38 @@
+# import: UnixBench logs and CSV, one transaction per file, errors naming file:line.
+U="$REPO/tests/fixtures/unixbench"
+expect 0 "$SYSAB" import unixbench "$U/host-2026-12-02-pass1.log" "$U/host-2026-12-02-pass2.log" -l k=1
+contains "$OUT" "as run 1 on 1 boot"
+contains "$OUT" "as run 2 on 1 boot"
+expect 0 "$SYSAB" import unixbench "$U/host-2026-12-02-pass3.log" "$U/host-2026-12-02-pass4.log" -l k=2 --boot x
+expect 0 "$SYSAB" list --json
+v=$(printf '%s' "$OUT" | jq -r '[.runs[] | .status + ":" + .source] | unique | join(",")')
+[ "$v" = "imported:unixbench" ] || fail "status/source: $v"
+v=$(sqlite3 "$SYSAB_DB" "SELECT count(DISTINCT boot) FROM run")
+[ "$v" = 3 ] || fail "boots: $v (want 3: two logs own, two shared)"
+n=$(sqlite3 "$SYSAB_DB" "SELECT count(*) FROM sample WHERE run = 1 AND workload = 'unixbench.syscall'")
+[ "$n" -ge 2 ] || fail "passes of syscall: $n"
+expect 0 "$SYSAB" compare k=1 k=2
+contains "$OUT" "unixbench.pipe"
+contains "$OUT" "index"
+
+sum() { cat "$1" "$1-wal" 2>/dev/null | md5sum; }
+before=$(sum "$SYSAB_DB")
+bad() {
+	msg=$1
+	shift
+	expect 2 "$SYSAB" "$@"
+	contains "$ERR" "$msg"
+}
+bad "imported before" import unixbench "$U/host-2026-12-02-pass1.log"
+printf 'value,unit,pie\n12,ops/s,yes\nx,ops/s,no\n' >"$T/bad.csv"
+bad "bad.csv:3:1: value 'x'" import csv "$T/bad.csv"
+printf 'value,unit,pie\n12,ops/s,yes\n' >"$T/conflict.csv"
+bad "conflict.csv:2: label pie=yes conflicts with -l pie=no" import csv "$T/conflict.csv" -l pie=no
+bad "malformed label" import csv "$T/conflict.csv" -l pie
+bad "not a format" import xml "$T/conflict.csv"
+bad "give one CSV file" import csv
+printf 'value,unit,run,pie\n1,ops/s,r1,no\n2,ops/s,r2,yes\n3,ops/s,r2,no\n' >"$T/half.csv"
+bad "half.csv:4: this row of run 'r2' has other labels" import csv "$T/half.csv"
+printf 'hello\n' >"$T/junk.log"
+bad "junk.log" import unixbench "$T/junk.log"
+[ "$(sum "$SYSAB_DB")" = "$before" ] || fail "a failed import changed the database"

@@ -1,0 +1,119 @@
+/* test_load.c - store_load_set groups samples by (workload, copies) -> boot -> run, skips warm-up,
+ * keeps seq order and rounds; store_runs_env and store_boot_exists. */
+#include "unit.h"
+#include "core/tmp.h"
+#include "store/store.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *dir;
+
+static int setup(void **state)
+{
+	(void)state;
+	struct err e;
+	return tmpdir_create(&dir, &e);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	tmpdir_remove(dir);
+	free(dir);
+	return 0;
+}
+
+static int64_t add_run(struct store *s, const char *boot, int rounds)
+{
+	struct err e = {{0}};
+	struct kvlist env = {0};
+	kv_add(&env, "thp.enabled", boot);
+	struct store_run_new r = {
+		.host = {"h", "cpu", 2, 1 << 20, boot, "6.1", "#1"},
+		.started_ns = 1,
+		.status = "running",
+		.source = "sysab",
+		.env = &env,
+	};
+	int64_t id;
+	assert_int_equal(store_run_begin(s, &r, &id, &e), 0);
+	kv_free(&env);
+	const char *wl[] = {"b.two", "a.one"};
+	for (int w = 0; w < 2; w++) {
+		struct store_slot sl = {wl[w], 1, w ? "syscall" : "loop", w, "ok", NULL, 1, 0, NULL};
+		assert_int_equal(store_slot_put(s, id, &sl, &e), 0);
+		/* inserted out of order: the loader must return seq order */
+		for (int q = 4; q >= 0; q--) {
+			struct store_sample x = {wl[w], 1, q, rounds ? q : -1, 10, 1000000, 100.0 * (q + 1), q == 0};
+			assert_int_equal(store_sample_add(s, id, &x, &e), 0);
+		}
+	}
+	struct store_sample x = {"a.one", 4, 0, -1, 10, 1000, 50.0, 0};
+	assert_int_equal(store_sample_add(s, id, &x, &e), 0);
+	assert_int_equal(store_run_finish(s, id, "complete", NULL, 0, &e), 0);
+	return id;
+}
+
+static void groups_by_series_boot_run(void **state)
+{
+	(void)state;
+	struct err e = {{0}};
+	char *path = xasprintf("%s/l.db", dir);
+	struct store *s;
+	assert_int_equal(store_open(path, STORE_RW, &s, &e), 0);
+	int64_t r1 = add_run(s, "boot-x", 1), r2 = add_run(s, "boot-y", 0), r3 = add_run(s, "boot-x", 0);
+	(void)add_run(s, "boot-z", 0); /* not asked for */
+	int64_t ids[] = {r3, r1, r2};
+	struct store_set set;
+	assert_int_equal(store_load_set(s, ids, 3, &set, &e), 0);
+	assert_int_equal(set.nseries, 3); /* a.one/1, a.one/4, b.two/1 */
+	assert_string_equal(set.series[0].workload, "a.one");
+	assert_int_equal(set.series[0].copies, 1);
+	assert_int_equal(set.series[1].copies, 4);
+	assert_string_equal(set.series[2].workload, "b.two");
+	assert_string_equal(set.series[0].unit, "syscall");
+	assert_int_equal(set.series[0].latency, 1);
+	assert_string_equal(set.series[2].unit, "loop");
+	const struct store_series *x = &set.series[0];
+	assert_int_equal(x->nboots, 2);
+	assert_int_equal(x->boots[0].nruns, 2); /* boot-x: r1 and r3, in id order */
+	assert_int_equal(x->boots[0].runs[0].run, r1);
+	assert_int_equal(x->boots[0].runs[1].run, r3);
+	assert_int_equal(x->boots[1].runs[0].run, r2);
+	const struct store_series_run *rr = &x->boots[0].runs[0];
+	assert_int_equal(rr->n, 4); /* the warm-up sample is left out */
+	for (size_t i = 0; i < rr->n; i++)
+		assert_true(fabs(rr->y[i] - log(100.0 * (double)(i + 2))) < 1e-12);
+	assert_non_null(rr->round);
+	assert_int_equal(rr->round[0], 1);
+	assert_null(x->boots[1].runs[0].round); /* no rounds recorded */
+	assert_true(fabs(rr->elapsed_s - 0.004) < 1e-12);
+	store_set_free(&set);
+	store_set_free(NULL);
+
+	struct store_set none;
+	assert_int_equal(store_load_set(s, ids, 0, &none, &e), 0);
+	assert_int_equal(none.nseries, 0);
+	store_set_free(&none);
+
+	struct store_run_info *runs;
+	size_t n;
+	assert_int_equal(store_runs_list(s, &runs, &n, &e), 0);
+	assert_int_equal(store_runs_env(s, runs, n, &e), 0);
+	assert_string_equal(kv_get(&runs[1].env, "thp.enabled"), "boot-y");
+	store_runs_free(runs, n);
+	assert_int_equal(store_boot_exists(s, "boot-z", &e), 1);
+	assert_int_equal(store_boot_exists(s, "boot-q", &e), 0);
+	store_close(s);
+	free(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(groups_by_series_boot_run),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
