@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static size_t count_opts(const struct cli_opt *o)
 {
@@ -104,4 +105,10 @@ int cli_fail(const struct cli_cmd *cmd, const struct err *e)
 {
 	fprintf(stderr, "sysab %s: %s\n", cmd->name, e->msg);
 	return EXIT_INPUT;
+}
+
+bool cli_color(bool no_color_opt)
+{
+	const char *nc = getenv("NO_COLOR");
+	return !no_color_opt && !(nc && *nc) && isatty(STDOUT_FILENO);
 }

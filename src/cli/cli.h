@@ -20,7 +20,12 @@ enum { OPT_HELP = 1000, OPT_DB, OPT_JSON, OPT_NO_COLOR };
 	{"db", 0, "PATH", "results database (default $SYSAB_DB, else ~/.local/share/sysab/results.db)", \
 	 OPT_DB},                                                                                \
 		{"help", 'h', NULL, "show this help", OPT_HELP}
+#define CLI_COLOR_OPT {"no-color", 0, NULL, "no colour in tables (also when NO_COLOR is set or stdout is not a terminal)", OPT_NO_COLOR}
 #define CLI_END {NULL, 0, NULL, NULL, 0}
+
+/* Whether tables on stdout get colour: stdout is a terminal, NO_COLOR is unset or
+ * empty, and --no-color was not given (no_color_opt). */
+bool cli_color(bool no_color_opt);
 
 struct cli_cmd {
 	const char *name;
@@ -57,6 +62,8 @@ int cmd_compare(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_analyze(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_plan(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_import(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_export(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_report(const struct cli_cmd *cmd, int argc, char **argv);
 
 /* The man page (roff) and the bash completion script, generated from the tables. */
 void cli_man(FILE *f);

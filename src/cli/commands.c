@@ -3,12 +3,14 @@
 
 static const struct cli_opt look_opts[] = {
 	{"json", 0, NULL, "print JSON instead of a table", OPT_JSON},
+	CLI_COLOR_OPT,
 	CLI_COMMON_OPTS,
 	CLI_END,
 };
 
 static const struct cli_opt plain_opts[] = {
 	{"json", 0, NULL, "print JSON instead of a table", OPT_JSON},
+	CLI_COLOR_OPT,
 	{"help", 'h', NULL, "show this help", OPT_HELP},
 	CLI_END,
 };
@@ -18,6 +20,8 @@ extern const struct cli_opt cli_compare_opts[];
 extern const struct cli_opt cli_analyze_opts[];
 extern const struct cli_opt cli_plan_opts[];
 extern const struct cli_opt cli_import_opts[];
+extern const struct cli_opt cli_export_opts[];
+extern const struct cli_opt cli_report_opts[];
 
 #define SELECTOR_HELP                                                                              \
 	"A selector is ONE argument of terms separated by spaces, all of which a run must match:\n"     \
@@ -60,6 +64,21 @@ const struct cli_cmd cli_cmds[] = {
 	 "sysab import unixbench FILE.log... [-l K=V]...   each log becomes one run of its passes\n"
 	 "Each file is stored in one transaction: all of it or nothing.",
 	 cli_import_opts, cmd_import},
+	{"export", "[SELECTOR...]", "every sample with its run, boot, labels and environment, as CSV or JSON",
+	 "With no SELECTOR every run is exported (any status); with several, the runs any of them\n"
+	 "matches. CSV (RFC 4180): one row per sample; the fixed columns, then label.KEY and\n"
+	 "env.KEY columns, sorted. JSON: the runs, each with its samples (docs/FORMATS.md).\n" SELECTOR_HELP,
+	 cli_export_opts, cmd_export},
+	{"report", "[SELECTOR | compare A B | analyze [FILTER...]]",
+	 "a self-contained HTML page with charts: one group, a comparison, or a factorial analysis",
+	 "sysab report 'pie=yes' -o r.html                        estimates of one group of runs\n"
+	 "sysab report compare 'pie=no' 'pie=yes' -o r.html       compare B with A\n"
+	 "sysab report analyze --factors pernode,pie -o r.html    main effects and interactions\n"
+	 "The page has no scripts and fetches nothing: inline CSS and SVG drawn by sysab. Per\n"
+	 "workload a strip plot of samples and run means by configuration, coloured by boot, with\n"
+	 "the estimate and its interval; a forest plot of changes or effects with the equivalence\n"
+	 "band; the environment of each group (differing keys highlighted); the warnings.\n" SELECTOR_HELP,
+	 cli_report_opts, cmd_report},
 };
 
 const size_t cli_ncmds = sizeof cli_cmds / sizeof cli_cmds[0];

@@ -10,7 +10,7 @@
 
 struct look_args {
 	const char *db;
-	bool json;
+	bool json, no_color;
 };
 
 static int on_opt(void *ctx, int id, const char *arg, struct err *e)
@@ -19,6 +19,7 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 	switch (id) {
 	case OPT_DB: a->db = arg; return 0;
 	case OPT_JSON: a->json = true; return 0;
+	case OPT_NO_COLOR: a->no_color = true; return 0;
 	}
 	return errf(e, "unhandled option");
 }
@@ -96,7 +97,7 @@ int cmd_list(const struct cli_cmd *cmd, int argc, char **argv)
 	if (a.json)
 		print_doc(report_runs_json(runs, k));
 	else
-		report_runs_text(stdout, runs, k);
+		report_runs_text(stdout, runs, k, cli_color(a.no_color));
 	rc = EXIT_OK;
 out:
 	store_runs_free(runs, n);
@@ -132,7 +133,7 @@ int cmd_show(const struct cli_cmd *cmd, int argc, char **argv)
 	if (a.json)
 		print_doc(report_summary_json(&s, true));
 	else
-		report_summary_text(stdout, &s, true);
+		report_summary_text(stdout, &s, true, cli_color(a.no_color));
 	summary_free(&s);
 	rc = EXIT_OK;
 out:

@@ -40,6 +40,7 @@ const struct cli_opt cli_run_opts[] = {
 	 O_MAX_TIME},
 	{"cpus", 0, "LIST", "pin the run to these CPUs, e.g. 0 or 0-1,4", O_CPUS},
 	{"json", 0, NULL, "print the results as JSON", OPT_JSON},
+	CLI_COLOR_OPT,
 	{"quiet", 'q', NULL, "no progress display", O_QUIET},
 	CLI_COMMON_OPTS,
 	CLI_END,
@@ -62,7 +63,7 @@ struct run_args {
 	struct strv patterns;
 	int copies[64];
 	size_t ncopies;
-	bool quick, full, json, quiet, seed_set, warmup_set;
+	bool quick, full, json, quiet, seed_set, warmup_set, no_color;
 	enum run_order order;
 	double target_ci;
 	uint64_t max_ns;
@@ -175,6 +176,7 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 		return parse_cpus(arg, a->cpus, 1024, &a->ncpus, e);
 	case O_QUIET: a->quiet = true; return 0;
 	case OPT_JSON: a->json = true; return 0;
+	case OPT_NO_COLOR: a->no_color = true; return 0;
 	case OPT_DB: a->db = arg; return 0;
 	}
 	return errf(e, "unhandled option");
@@ -327,7 +329,7 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 			puts(j);
 			free(j);
 		} else {
-			report_summary_text(stdout, &sum, false);
+			report_summary_text(stdout, &sum, false, cli_color(a.no_color));
 			printf("\nstored as run %lld in %s\n", (long long)res.run_id, path);
 		}
 		summary_free(&sum);

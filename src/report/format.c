@@ -58,3 +58,68 @@ void report_value(char *buf, size_t size, double ops, const char *unit, int late
 	sig3(num, sizeof num, ops);
 	snprintf(buf, size, "%s%s %s/s", num, si[k], unit);
 }
+
+size_t report_text_width(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++) {
+		if (*s == '\033') { /* skip an ANSI colour sequence */
+			while (*s && *s != 'm')
+				s++;
+			if (!*s)
+				break;
+			continue;
+		}
+		if (((unsigned char)*s & 0xC0) != 0x80)
+			n++;
+	}
+	return n;
+}
+
+void report_wrap(FILE *f, const char *first, const char *cont, const char *text)
+{
+	const char *prefix = first;
+	const char *p = text;
+	while (*p) {
+		size_t room = REPORT_WIDTH > report_text_width(prefix) + 20 ? REPORT_WIDTH - report_text_width(prefix) : 20;
+		/* the longest run of whole words (in display columns) that fits in room */
+		const char *end = p, *cut = NULL;
+		size_t w = 0;
+		while (*end && *end != '\n') {
+			if (*end == ' ' && w <= room)
+				cut = end;
+			if (((unsigned char)*end & 0xC0) != 0x80)
+				w++;
+			if (w > room)
+				break;
+			end++;
+		}
+		if (!*end || *end == '\n' || !cut)
+			cut = end;
+		if (cut == p) /* a word longer than the line */
+			while (*cut && *cut != ' ' && *cut != '\n')
+				cut++;
+		fprintf(f, "%s%.*s\n", prefix, (int)(cut - p), p);
+		p = cut;
+		while (*p == ' ' || *p == '\n')
+			p++;
+		prefix = cont;
+	}
+}
+
+void report_short_name(char *buf, size_t size, const char *name, int copies, size_t width)
+{
+	char full[256];
+	if (copies > 1)
+		snprintf(full, sizeof full, "%s/%d", name, copies);
+	else
+		snprintf(full, sizeof full, "%s", name);
+	size_t n = strlen(full);
+	if (n <= width || width < 8) {
+		snprintf(buf, size, "%s", full);
+		return;
+	}
+	/* keep the start and the last 5 characters: "unixbench.f~r-w" */
+	size_t head = width - 6;
+	snprintf(buf, size, "%.*s~%s", (int)head, full, full + n - 5);
+}

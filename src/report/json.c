@@ -4,7 +4,9 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static json_t *kv_json(const struct kvlist *l)
 {
@@ -27,6 +29,16 @@ static json_t *doc_new(const char *kind)
 	json_object_set_new(d, "schema_version", json_integer(REPORT_SCHEMA_VERSION));
 	json_object_set_new(d, "kind", json_string(kind));
 	return d;
+}
+
+/* The unit of display values in JSON: SI seconds per op for latency rows, else the rate. */
+static const char *json_display_unit(const char *unit, int latency, char *buf, size_t size)
+{
+	if (latency)
+		snprintf(buf, size, "s/op");
+	else
+		snprintf(buf, size, "%s/s", unit);
+	return buf;
 }
 
 static json_t *run_json(const struct store_run_info *r, bool with_env)
@@ -73,7 +85,7 @@ char *report_summary_json(const struct summary *s, bool with_env)
 		json_object_set_new(o, "reason", *sl->reason ? json_string(sl->reason) : json_null());
 		json_object_set_new(o, "unit", json_string(sl->unit));
 		json_object_set_new(o, "display_unit",
-				    json_string(report_display_unit(sl->unit, sl->latency, du, sizeof du)));
+				    json_string(json_display_unit(sl->unit, sl->latency, du, sizeof du)));
 		json_object_set_new(o, "samples", json_integer((json_int_t)row->n));
 		json_object_set_new(o, "warmup_samples", json_integer((json_int_t)row->warmup));
 		json_object_set_new(o, "ci95_rel_halfwidth", isfinite(row->halfwidth) ? json_real(row->halfwidth) : json_null());
@@ -86,7 +98,7 @@ char *report_summary_json(const struct summary *s, bool with_env)
 			json_object_set_new(o, "max_ops_per_s", json_real(row->max));
 			json_object_set_new(o, "cv", json_real(row->cv));
 			json_object_set_new(o, "median_display",
-					    json_real(sl->latency ? 1e9 / row->median : row->median));
+					    json_real(sl->latency ? 1 / row->median : row->median));
 		}
 		if (row->baseline > 0) {
 			json_object_set_new(o, "baseline_ops_per_s", json_real(row->baseline));
@@ -130,7 +142,7 @@ char *report_workloads_json(void)
 		json_object_set_new(o, "kernel_path", json_string(w->kernel_path));
 		json_object_set_new(o, "unit", json_string(w->unit));
 		json_object_set_new(o, "display_unit",
-				    json_string(report_display_unit(w->unit, (w->flags & WL_LATENCY) != 0, du, sizeof du)));
+				    json_string(json_display_unit(w->unit, (w->flags & WL_LATENCY) != 0, du, sizeof du)));
 		json_object_set_new(o, "unixbench", w->unixbench ? json_string(w->unixbench) : json_null());
 		json_object_set_new(o, "baseline_ops_per_s", w->baseline > 0 ? json_real(w->baseline) : json_null());
 		json_object_set_new(o, "index", json_boolean(w->flags & WL_INDEX));
@@ -155,4 +167,36 @@ char *report_env_json(const struct kvlist *env)
 	json_t *d = doc_new("environment");
 	json_object_set_new(d, "environment", kv_json(env));
 	return dump(d);
+}
+
+int report_export_json(FILE *f, const struct store_run_info *runs, size_t n, const struct store_export *x)
+{
+	json_t *d = doc_new("export");
+	json_t *a = json_array();
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		json_t *r = run_json(&runs[i], true);
+		json_t *smp = json_array();
+		while (k < x->n && x->v[k].run < runs[i].id)
+			k++;
+		for (; k < x->n && x->v[k].run == runs[i].id; k++) {
+			const struct store_export_sample *v = &x->v[k];
+			char du[48];
+			json_array_append_new(
+				smp, json_pack("{s:s, s:i, s:s, s:s, s:b, s:i, s:i, s:b, s:I, s:I, s:f, s:f}", "workload",
+					       v->workload, "copies", v->copies, "unit", v->unit, "display_unit",
+					       json_display_unit(v->unit, v->latency, du, sizeof du), "latency", v->latency,
+					       "seq", v->seq, "round", v->round, "warmup", v->warmup, "ops",
+					       (json_int_t)v->ops, "elapsed_ns", (json_int_t)v->elapsed_ns, "ops_per_s",
+					       v->value, "display_value", v->latency ? 1 / v->value : v->value));
+		}
+		json_object_set_new(r, "samples", smp);
+		json_array_append_new(a, r);
+	}
+	json_object_set_new(d, "runs", a);
+	char *s = json_dumps(d, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+	json_decref(d);
+	int rc = fputs(s, f) < 0 || fputc('\n', f) == EOF ? -1 : 0;
+	free(s);
+	return rc;
 }

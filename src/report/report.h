@@ -10,6 +10,17 @@
 #include "stats/analysis.h"
 
 #define REPORT_SCHEMA_VERSION 1
+/* Tables and notes are laid out for terminals this wide. */
+#define REPORT_WIDTH 80
+
+/* Columns text takes on a terminal: UTF-8 characters, ANSI colour sequences not counted. */
+size_t report_text_width(const char *s);
+/* Print text wrapped at REPORT_WIDTH: the first line after `first`, the others after
+ * `cont` (a hanging indent). Newlines in text start new lines. */
+void report_wrap(FILE *f, const char *first, const char *cont, const char *text);
+/* name (with "/copies" when copies > 1) cut to width columns, keeping its start and its
+ * last five characters around a '~': "unixbench.f~r-w". */
+void report_short_name(char *buf, size_t size, const char *name, int copies, size_t width);
 
 /* Format a throughput value (ops/s of `unit`) for people: "1.23 µs/op" when latency is
  * set, else "4.56M loop/s" or "123 KiB/s" style. */
@@ -18,12 +29,13 @@ void report_value(char *buf, size_t size, double ops_per_s, const char *unit, in
 const char *report_display_unit(const char *unit, int latency, char *buf, size_t size);
 
 /* `sysab run` and `sysab show` results. */
-void report_summary_text(FILE *f, const struct summary *s, bool with_env);
+/* color: ANSI colours for status words and failed self-checks (the caller decides: a TTY, no NO_COLOR). */
+void report_summary_text(FILE *f, const struct summary *s, bool with_env, bool color);
 /* A JSON document for one run; the caller prints it. */
 char *report_summary_json(const struct summary *s, bool with_env);
 
 /* `sysab list`. */
-void report_runs_text(FILE *f, const struct store_run_info *runs, size_t n);
+void report_runs_text(FILE *f, const struct store_run_info *runs, size_t n, bool color);
 char *report_runs_json(const struct store_run_info *runs, size_t n);
 
 /* `sysab workloads`. */
@@ -57,11 +69,50 @@ const char *report_caveat_name(unsigned bit);
 const char *report_need_text(enum st_need n);
 const char *report_need_name(enum st_need n);
 
-void report_compare_text(FILE *f, const struct an_compare *c, const struct report_group g[2]);
+/* Shared by the text and HTML renderers (verdict.c). */
+/* The ANSI colour sequence for a verdict ("" when color is false), and the reset. */
+const char *report_verdict_color(enum st_verdict v, bool color);
+const char *report_color_reset(bool color);
+bool report_rate_unit(const char *unit);
+/* The unit heading of a table block: "time/op" for latency rows, "loop/s", "index". */
+void report_table_unit(char *buf, size_t size, const char *unit, int latency);
+/* A value for a table cell: "98.1ns" for latency rows, "4.06M" for throughput; plain_si
+ * false shows values below 1e5 unscaled (scores and indexes). */
+void report_cell_value(char *buf, size_t size, double ops, int latency, bool plain_si);
+/* A percentage with sign: "+1.2%", "-15%", "?" when not finite. */
+void report_pct(char *buf, size_t size, double pct);
+/* "faster", "slower~" (negligible), "no data". */
+void report_verdict_word(char *buf, size_t size, const struct st_comparison *c);
+/* The warnings of one group's diagnostics, one line each, appended to out. */
+void report_diag_lines(struct strv *out, const char *group, const struct an_diag *d);
+/* What would settle an inconclusive verdict, in words (nothing when more is 0). */
+void report_settle_text(struct sb *t, size_t more, enum st_verdict as);
+
+/* color: verdict words in colour (faster green, slower red, equivalent blue, inconclusive yellow). */
+void report_compare_text(FILE *f, const struct an_compare *c, const struct report_group g[2], bool color);
 char *report_compare_json(const struct an_compare *c, const struct report_group g[2]);
-void report_analyze_text(FILE *f, const struct an_analyze *a, const struct report_group *filter);
+void report_analyze_text(FILE *f, const struct an_analyze *a, const struct report_group *filter, bool color);
 char *report_analyze_json(const struct an_analyze *a, const struct report_group *filter);
-void report_plan_text(FILE *f, const struct an_plan *p, const struct report_group *g, size_t ng);
+void report_plan_text(FILE *f, const struct an_plan *p, const struct report_group *g, size_t ng, bool color);
 char *report_plan_json(const struct an_plan *p, const struct report_group *g, size_t ng);
+
+/* ---- the HTML report (src/report/html.c) ---- */
+
+/* A self-contained HTML page (inline CSS and SVG, no script, nothing fetched) for a
+ * comparison (ng == 2) or one group's estimates (ng == 1, c built against an empty
+ * group B), with the groups' environment. Returns 0, or -1 when writing fails. */
+int report_html_compare(FILE *f, const struct an_compare *c, const struct report_group *g, size_t ng,
+			const struct an_envtab *env);
+/* The same for a factorial analysis; env has one column per cell. */
+int report_html_analyze(FILE *f, const struct an_analyze *a, const struct report_group *filter,
+			const struct an_envtab *env);
+
+/* ---- export (src/report/export.c) ---- */
+
+/* Every sample of runs[0..n-1] (labels and env filled), as CSV (RFC 4180: one row per
+ * sample, fixed columns, then label.KEY and env.KEY columns sorted) or as a JSON array
+ * of runs with their samples. Returns 0, or -1 when writing fails. */
+int report_export_csv(FILE *f, const struct store_run_info *runs, size_t n, const struct store_export *x);
+int report_export_json(FILE *f, const struct store_run_info *runs, size_t n, const struct store_export *x);
 
 #endif

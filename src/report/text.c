@@ -13,109 +13,191 @@ static void labels_text(struct sb *b, const struct kvlist *l)
 		sb_addf(b, "%s%s=%s", i ? " " : "", l->v[i].key, l->v[i].value);
 }
 
-/* "minor faults per op 1.00 ok; ..." from a slot's checks JSON. */
-static void checks_text(struct sb *b, const char *checks)
+/* "minor faults per op 1.00; ..." from a slot's checks JSON; *failed is set when one failed. */
+static void checks_text(struct sb *b, const char *checks, bool *failed, bool color)
 {
 	json_t *a = checks && *checks ? json_loads(checks, 0, NULL) : NULL;
 	size_t i;
 	json_t *c;
 	json_array_foreach(a, i, c)
 	{
-		sb_addf(b, "%s%s %.3g%s", i ? "; " : "", json_string_value(json_object_get(c, "name")),
-			json_real_value(json_object_get(c, "value")),
-			json_is_true(json_object_get(c, "ok")) ? "" : " FAILED");
+		bool ok = json_is_true(json_object_get(c, "ok"));
+		sb_addf(b, "%s%s %.3g%s%s%s", i ? "; " : "", json_string_value(json_object_get(c, "name")),
+			json_real_value(json_object_get(c, "value")), ok || !color ? "" : "\033[31m", ok ? "" : " FAILED",
+			ok || !color ? "" : "\033[0m");
+		if (!ok)
+			*failed = true;
 	}
 	json_decref(a);
 }
 
-void report_summary_text(FILE *f, const struct summary *s, bool with_env)
+static const char *status_color(const char *status, bool color)
+{
+	if (!color)
+		return "";
+	if (!strcmp(status, "complete") || !strcmp(status, "ok"))
+		return "\033[32m";
+	if (!strcmp(status, "interrupted") || !strcmp(status, "error"))
+		return "\033[31m";
+	return "\033[33m";
+}
+
+#define RUN_NAME_W 24
+
+/* A fraction as a percent cell of at most 6 columns: "0.4%", "12.3%", ">999%", "-". */
+static void pct_cell(char *buf, size_t size, double x)
+{
+	if (!isfinite(x))
+		snprintf(buf, size, "-");
+	else if (x >= 10)
+		snprintf(buf, size, ">999%%");
+	else
+		snprintf(buf, size, "%.*f%%", x < 1 ? 1 : 0, x * 100);
+}
+
+void report_summary_text(FILE *f, const struct summary *s, bool with_env, bool color)
 {
 	const struct store_run_info *r = &s->run;
+	const char *reset = color ? "\033[0m" : "";
 	char when[32];
 	format_wall(r->started_ns, when, sizeof when);
 	struct sb lab = {0};
 	labels_text(&lab, &r->labels);
-	fprintf(f, "run %lld  %s UTC  boot %.8s  kernel %s  host %s\n", (long long)r->id, when, r->boot_id,
-		r->kernel_release, r->hostname);
-	fprintf(f, "labels: %s\n", lab.len ? sb_str(&lab) : "(none)");
-	fprintf(f, "status: %s%s%s\n", r->status, *r->reason ? " (" : "", *r->reason ? r->reason : "");
-	if (*r->reason)
-		fprintf(f, ")\n");
+	fprintf(f, "run %lld  %s UTC  boot %.8s  kernel %s\n", (long long)r->id, when, r->boot_id, r->kernel_release);
+	fprintf(f, "host: %s\n", r->hostname);
+	report_wrap(f, "labels: ", "        ", lab.len ? sb_str(&lab) : "(none)");
+	fprintf(f, "status: %s%s%s%s%s%s\n", status_color(r->status, color), r->status, reset, *r->reason ? " (" : "",
+		*r->reason ? r->reason : "", *r->reason ? ")" : "");
 	sb_free(&lab);
 	if (r->overhead_ns >= 0)
 		fprintf(f, "empty batch cost: %.0f ns\n", r->overhead_ns);
-	fprintf(f, "\n%-28s %6s %16s %7s %6s %4s  %s\n", "workload", "copies", "median", "±CI95", "CV", "n",
-		"self-check");
+	/* 24 + 7 + 9 + 15 + 7 + 7 + 4 + 2 + notes: 80 columns with a note mark of up to 5 */
+	fprintf(f, "\n%-*s %6s %8s %-14s %6s %6s %3s  %s\n", RUN_NAME_W, "workload", "copies", "median", "unit", "±CI95",
+		"CV", "n", "notes");
+	struct strv notes = {0};
 	for (size_t i = 0; i < s->nslots; i++) {
 		const struct summary_row *row = &s->rows[i];
 		const struct store_slot_info *sl = row->slot;
-		if (strcmp(sl->status, "ok") != 0 && row->n == 0) {
-			fprintf(f, "%-28s %6d  %s: %s\n", sl->workload, sl->copies, sl->status, sl->reason);
-			continue;
-		}
-		char v[48];
-		report_value(v, sizeof v, row->median, sl->unit, sl->latency);
+		char name[64];
+		report_short_name(name, sizeof name, sl->workload, 1, RUN_NAME_W);
 		struct sb chk = {0};
-		checks_text(&chk, sl->checks);
+		bool failed = false;
+		checks_text(&chk, sl->checks, &failed, color);
 		if (strcmp(sl->status, "ok") != 0)
-			sb_addf(&chk, "%s%s: %s", chk.len ? "; " : "", sl->status, sl->reason);
+			sb_addf(&chk, "%s%s%s%s: %s", chk.len ? "; " : "", status_color(sl->status, color), sl->status, reset,
+				sl->reason);
 		if (row->warmup)
 			sb_addf(&chk, "%s%zu warm-up sample%s left out", chk.len ? "; " : "", row->warmup,
 				row->warmup == 1 ? "" : "s");
-		char hw[16] = "-";
-		if (isfinite(row->halfwidth))
-			snprintf(hw, sizeof hw, "%.1f%%", row->halfwidth * 100);
-		fprintf(f, "%-28s %6d %16s %7s %5.1f%% %4zu  %s\n", sl->workload, sl->copies, v, hw, row->cv * 100,
-			row->n, sb_str(&chk));
+		char mark[32] = "";
+		if (chk.len) {
+			struct sb t = {0};
+			sb_addf(&t, "%s", sl->workload);
+			if (sl->copies > 1)
+				sb_addf(&t, " (%d copies)", sl->copies);
+			sb_addf(&t, ": %s", sb_str(&chk));
+			strv_add(&notes, sb_str(&t));
+			sb_free(&t);
+			snprintf(mark, sizeof mark, "%s[%zu]%s", failed && color ? "\033[31m" : "", notes.n,
+				 failed && color ? reset : "");
+		}
 		sb_free(&chk);
+		if (strcmp(sl->status, "ok") != 0 && row->n == 0) {
+			fprintf(f, "%-*s %6d %8s %-14s %6s %6s %3s  %s%s%s %s\n", RUN_NAME_W, name, sl->copies, "-", "-", "-",
+				"-", "0", status_color(sl->status, color), sl->status, reset, mark);
+			continue;
+		}
+		char v[48], u[64], us[32];
+		report_cell_value(v, sizeof v, row->median, sl->latency, !report_rate_unit(sl->unit));
+		report_table_unit(u, sizeof u, sl->unit, sl->latency);
+		report_short_name(us, sizeof us, u, 1, 14);
+		char hw[16] = "-", cv[16];
+		pct_cell(hw, sizeof hw, row->halfwidth);
+		pct_cell(cv, sizeof cv, row->cv);
+		fprintf(f, "%-*s %6d %8s %-14s %6s %6s %3zu  %s\n", RUN_NAME_W, name, sl->copies, v, us, hw, cv, row->n,
+			mark);
 	}
+	if (notes.n)
+		fprintf(f, "\nnotes (self-checks, status, warm-up):\n");
+	for (size_t i = 0; i < notes.n; i++) {
+		char first[32];
+		snprintf(first, sizeof first, "[%zu] ", i + 1);
+		report_wrap(f, first, "    ", notes.v[i]);
+	}
+	strv_free(&notes);
 	for (size_t i = 0; i < s->nindex; i++) {
 		const struct summary_index *x = &s->index[i];
-		if (x->n)
-			fprintf(f, "\nindex (%d cop%s): %.1f  (geometric mean of %d of %d index workloads; not "
-				   "comparable with UnixBench's index unless all are present)\n",
-				x->copies, x->copies == 1 ? "y" : "ies", x->value, x->n, x->expected);
+		if (!x->n)
+			continue;
+		struct sb t = {0};
+		sb_addf(&t, "index (%d cop%s): %.1f (geometric mean of %d of %d index workloads; not comparable with "
+			    "UnixBench's index unless all are present)",
+			x->copies, x->copies == 1 ? "y" : "ies", x->value, x->n, x->expected);
+		fprintf(f, "\n");
+		report_wrap(f, "", "  ", sb_str(&t));
+		sb_free(&t);
 	}
 	if (with_env) {
 		fprintf(f, "\nenvironment:\n");
-		for (size_t i = 0; i < r->env.n; i++)
-			fprintf(f, "  %-28s %s\n", r->env.v[i].key, r->env.v[i].value);
+		for (size_t i = 0; i < r->env.n; i++) {
+			char first[64];
+			snprintf(first, sizeof first, "  %-28s ", r->env.v[i].key);
+			report_wrap(f, first, "                               ", r->env.v[i].value);
+		}
 	}
 }
 
-void report_runs_text(FILE *f, const struct store_run_info *runs, size_t n)
+void report_runs_text(FILE *f, const struct store_run_info *runs, size_t n, bool color)
 {
 	if (!n) {
 		fprintf(f, "no runs yet; `sysab run --quick` makes one\n");
 		return;
 	}
-	fprintf(f, "%5s  %-19s  %-11s  %-8s  %-16s  %-9s  %s\n", "id", "started (UTC)", "status", "boot", "kernel",
-		"workloads", "labels");
+	fprintf(f, "%4s %-16s %-11s %-8s %-12s %3s  %s\n", "id", "started (UTC)", "status", "boot", "kernel", "wl",
+		"labels");
 	for (size_t i = 0; i < n; i++) {
 		const struct store_run_info *r = &runs[i];
-		char when[32];
+		char when[32], kernel[64];
 		format_wall(r->started_ns, when, sizeof when);
+		report_short_name(kernel, sizeof kernel, r->kernel_release, 1, 12);
 		struct sb lab = {0};
 		labels_text(&lab, &r->labels);
-		fprintf(f, "%5lld  %-19s  %-11s  %-8.8s  %-16.16s  %9zu  %s\n", (long long)r->id, when, r->status,
-			r->boot_id, r->kernel_release, r->workloads.n, sb_str(&lab));
+		struct sb line = {0};
+		sb_addf(&line, "%4lld %-16.16s %s%-11s%s %-8.8s %-12s %3zu  ", (long long)r->id, when,
+			status_color(r->status, color), r->status, color ? "\033[0m" : "", r->boot_id, kernel,
+			r->workloads.n);
+		/* labels that do not fit go on the next lines, indented */
+		if (report_text_width(sb_str(&line)) + lab.len <= REPORT_WIDTH) {
+			fprintf(f, "%s%s\n", sb_str(&line), sb_str(&lab));
+		} else {
+			while (line.len && line.s[line.len - 1] == ' ')
+				line.s[--line.len] = 0;
+			fprintf(f, "%s\n", sb_str(&line));
+			report_wrap(f, "     ", "     ", sb_str(&lab));
+		}
+		sb_free(&line);
 		sb_free(&lab);
 	}
 }
 
 void report_workloads_text(FILE *f)
 {
-	fprintf(f, "%-28s %-12s %s\n", "workload", "unit", "summary / kernel path");
+	fprintf(f, "%-28s %-12s\n", "workload", "unit");
 	for (size_t i = 0; i < wl_count(); i++) {
 		const struct workload *w = wl_at(i);
 		char u[48];
 		report_display_unit(w->unit, (w->flags & WL_LATENCY) != 0, u, sizeof u);
-		fprintf(f, "%-28s %-12s %s\n%-41s kernel: %s\n", w->name, u, w->summary, "", w->kernel_path);
+		fprintf(f, "%-28s %-12s\n", w->name, u);
+		report_wrap(f, "    ", "    ", w->summary);
+		report_wrap(f, "    kernel: ", "            ", w->kernel_path);
 	}
 }
 
 void report_env_text(FILE *f, const struct kvlist *env)
 {
-	for (size_t i = 0; i < env->n; i++)
-		fprintf(f, "%-28s %s\n", env->v[i].key, env->v[i].value);
+	for (size_t i = 0; i < env->n; i++) {
+		char first[64];
+		snprintf(first, sizeof first, "%-28s ", env->v[i].key);
+		report_wrap(f, first, "                             ", env->v[i].value);
+	}
 }

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NAME_W 16
+#define NAME_W 15
 
 const char *report_verdict_name(enum st_verdict v)
 {
@@ -90,7 +90,7 @@ static void sig3(char *buf, size_t size, double v)
 }
 
 /* Units that are already rates or scores: shown without "/s". */
-static bool rate_unit(const char *u)
+bool report_rate_unit(const char *u)
 {
 	static const char *const r[] = {"index", "score", "MWIPS", "lps", "KBps", "ops/s", "KiB/s", "MB/s"};
 	for (size_t i = 0; i < sizeof r / sizeof r[0]; i++)
@@ -99,18 +99,18 @@ static bool rate_unit(const char *u)
 	return false;
 }
 
-static void display_unit(char *buf, size_t size, const char *unit, int latency)
+void report_table_unit(char *buf, size_t size, const char *unit, int latency)
 {
 	if (latency)
 		snprintf(buf, size, "time/op");
-	else if (rate_unit(unit))
+	else if (report_rate_unit(unit))
 		snprintf(buf, size, "%s", unit);
 	else
 		snprintf(buf, size, "%s/s", unit);
 }
 
 /* A value for a table cell: "98.1ns" for latency rows, "4.06M" for throughput. */
-static void cell_value(char *buf, size_t size, double ops, int latency, bool plain_si)
+void report_cell_value(char *buf, size_t size, double ops, int latency, bool plain_si)
 {
 	char num[24];
 	if (!(ops > 0) || !isfinite(ops)) {
@@ -148,7 +148,7 @@ static void cell_value(char *buf, size_t size, double ops, int latency, bool pla
 	snprintf(buf, size, "%s%s", num, si[k]);
 }
 
-static void pct(char *buf, size_t size, double p)
+void report_pct(char *buf, size_t size, double p)
 {
 	if (!isfinite(p))
 		snprintf(buf, size, "?");
@@ -161,7 +161,7 @@ static void pct(char *buf, size_t size, double p)
 static void est_cell(char *buf, size_t size, const struct an_value *v, int latency, bool index_like)
 {
 	char val[32];
-	cell_value(val, sizeof val, v->ops, latency, !index_like);
+	report_cell_value(val, sizeof val, v->ops, latency, !index_like);
 	if (isfinite(v->hw) && v->hw >= 10)
 		snprintf(buf, size, "%s ±>999%%", val);
 	else if (isfinite(v->hw))
@@ -170,21 +170,20 @@ static void est_cell(char *buf, size_t size, const struct an_value *v, int laten
 		snprintf(buf, size, "%s", val);
 }
 
-/* Names longer than the column keep their start and end: "unixbench.f~r-w". */
 static void short_name(char *buf, size_t size, const char *name, int copies)
 {
-	char full[256];
-	if (copies > 1)
-		snprintf(full, sizeof full, "%s/%d", name, copies);
+	report_short_name(buf, size, name, copies, NAME_W);
+}
+
+/* Print a table row and its footnote marks; marks that would pass the terminal width go
+ * on the next line, right-aligned. */
+static void row_out(FILE *f, const char *line, const struct sb *marks)
+{
+	size_t w = report_text_width(line), mw = marks->len ? report_text_width(sb_str(marks)) : 0;
+	if (w + mw <= REPORT_WIDTH)
+		fprintf(f, "%s%s\n", line, marks->len ? sb_str(marks) : "");
 	else
-		snprintf(full, sizeof full, "%s", name);
-	size_t n = strlen(full);
-	if (n <= NAME_W) {
-		snprintf(buf, size, "%s", full);
-		return;
-	}
-	size_t head = NAME_W - 6;
-	snprintf(buf, size, "%.*s~%s", (int)head, full, full + n - 5);
+		fprintf(f, "%s\n%*s\n", line, REPORT_WIDTH, sb_str(marks) + 1);
 }
 
 /* Footnotes: distinct texts, numbered in order of first use. */
@@ -217,8 +216,11 @@ static void notes_print(FILE *f, struct notes *n)
 {
 	if (n->v.n)
 		fprintf(f, "\n");
-	for (size_t i = 0; i < n->v.n; i++)
-		fprintf(f, "[%zu] %s\n", i + 1, n->v.v[i]);
+	for (size_t i = 0; i < n->v.n; i++) {
+		char first[32];
+		snprintf(first, sizeof first, "[%zu] ", i + 1);
+		report_wrap(f, first, "    ", n->v.v[i]);
+	}
 	strv_free(&n->v);
 }
 
@@ -238,7 +240,7 @@ static const char *warn_words[] = {
 	[ST_WARN_AUTOCORR] = "run%s with autocorrelated batch means (r1 up to %.2f)",
 };
 
-static void diag_notes(struct notes *n, struct sb *m, const char *group, const struct an_diag *d)
+void report_diag_lines(struct strv *out, const char *group, const struct an_diag *d)
 {
 	for (int k = 0; k <= ST_WARN_AUTOCORR; k++) {
 		if (!d->count[k])
@@ -249,24 +251,42 @@ static void diag_notes(struct notes *n, struct sb *m, const char *group, const s
 		struct sb t = {0};
 		sb_addf(&t, "%s: %zu ", group, d->count[k]);
 		sb_addf(&t, warn_words[k], d->count[k] == 1 ? "" : "s", fabs(v));
-		notef(n, m, "%s", sb_str(&t));
+		strv_add(out, sb_str(&t));
 		sb_free(&t);
 	}
 }
 
-static void settle_note(struct notes *n, struct sb *m, size_t more, enum st_verdict as)
+static void diag_notes(struct notes *n, struct sb *m, const char *group, const struct an_diag *d)
 {
-	if (more == SIZE_MAX)
-		notef(n, m, "inconclusive: even %d more boots per group would not settle it at this effect size; "
-			    "see `sysab plan`",
-		      AN_MAX_MORE_BOOTS);
-	else if (more > 0)
-		notef(n, m, "inconclusive: about %zu more boot%s per group (same runs and samples) should settle it, "
-			    "as %s if the current estimate holds",
-		      more, more == 1 ? "" : "s", report_verdict_name(as));
+	struct strv l = {0};
+	report_diag_lines(&l, group, d);
+	for (size_t i = 0; i < l.n; i++)
+		notef(n, m, "%s", l.v[i]);
+	strv_free(&l);
 }
 
-static void verdict_word(char *buf, size_t size, const struct st_comparison *c)
+void report_settle_text(struct sb *t, size_t more, enum st_verdict as)
+{
+	if (more == SIZE_MAX)
+		sb_addf(t, "inconclusive: even %d more boots per group would not settle it at this effect size; "
+			   "see `sysab plan`",
+			AN_MAX_MORE_BOOTS);
+	else if (more > 0)
+		sb_addf(t, "inconclusive: about %zu more boot%s per group (same runs and samples) should settle it, "
+			   "as %s if the current estimate holds",
+			more, more == 1 ? "" : "s", report_verdict_name(as));
+}
+
+static void settle_note(struct notes *n, struct sb *m, size_t more, enum st_verdict as)
+{
+	struct sb t = {0};
+	report_settle_text(&t, more, as);
+	if (t.len)
+		notef(n, m, "%s", sb_str(&t));
+	sb_free(&t);
+}
+
+void report_verdict_word(char *buf, size_t size, const struct st_comparison *c)
 {
 	if (c->verdict == ST_NO_DATA)
 		snprintf(buf, size, "no data");
@@ -274,9 +294,28 @@ static void verdict_word(char *buf, size_t size, const struct st_comparison *c)
 		snprintf(buf, size, "%s%s", report_verdict_name(c->verdict), c->negligible ? "~" : "");
 }
 
+const char *report_verdict_color(enum st_verdict v, bool color)
+{
+	if (!color)
+		return "";
+	switch (v) {
+	case ST_FASTER: return "\033[32m";
+	case ST_SLOWER: return "\033[31m";
+	case ST_EQUIVALENT: return "\033[34m";
+	case ST_INCONCLUSIVE: return "\033[33m";
+	case ST_NO_DATA: break;
+	}
+	return "\033[2m";
+}
+
+const char *report_color_reset(bool color)
+{
+	return color ? "\033[0m" : "";
+}
+
 /* ---------------------------------------------------------------- compare */
 
-void report_compare_text(FILE *f, const struct an_compare *c, const struct report_group g[2])
+void report_compare_text(FILE *f, const struct an_compare *c, const struct report_group g[2], bool color)
 {
 	for (int i = 0; i < 2; i++)
 		fprintf(f, "%s: %-30s %zu run%s on %zu boot%s\n", g[i].name, *g[i].selector ? g[i].selector : "(all runs)",
@@ -291,26 +330,26 @@ void report_compare_text(FILE *f, const struct an_compare *c, const struct repor
 	struct strv units = {0};
 	for (size_t i = 0; i < c->nrows; i++) {
 		char u[48];
-		display_unit(u, sizeof u, c->rows[i].unit, c->rows[i].latency);
+		report_table_unit(u, sizeof u, c->rows[i].unit, c->rows[i].latency);
 		if (!strv_has(&units, u))
 			strv_add(&units, u);
 	}
 	int conf = (int)lround((1 - c->o.alpha) * 100);
 	for (size_t ui = 0; ui < units.n; ui++) {
-		fprintf(f, "\n%-*s %11s %11s %7s %-13s %5s %s\n", NAME_W, units.v[ui], g[0].name, g[1].name, "change",
+		fprintf(f, "\n%-*s %11s %11s %6s %-12s %5s %s\n", NAME_W, units.v[ui], g[0].name, g[1].name, "change",
 			conf == 95 ? "95% CI" : "CI", "q", "verdict");
 		for (size_t i = 0; i < c->nrows; i++) {
 			const struct an_row *r = &c->rows[i];
 			char u[48];
-			display_unit(u, sizeof u, r->unit, r->latency);
+			report_table_unit(u, sizeof u, r->unit, r->latency);
 			if (strcmp(u, units.v[ui]))
 				continue;
 			char name[64], a[80], b[80], ch[16] = "", ci[40] = "", q[16] = "", v[32];
 			struct sb m = {0};
 			short_name(name, sizeof name, r->workload, r->copies);
-			est_cell(a, sizeof a, &r->va, r->latency, rate_unit(r->unit));
-			est_cell(b, sizeof b, &r->vb, r->latency, rate_unit(r->unit));
-			verdict_word(v, sizeof v, &r->c);
+			est_cell(a, sizeof a, &r->va, r->latency, report_rate_unit(r->unit));
+			est_cell(b, sizeof b, &r->vb, r->latency, report_rate_unit(r->unit));
+			report_verdict_word(v, sizeof v, &r->c);
 			if (r->ncomposite)
 				notef(&n, &m, "index: per run, the geometric mean over %zu index workloads, compared as one "
 					      "workload",
@@ -319,11 +358,11 @@ void report_compare_text(FILE *f, const struct an_compare *c, const struct repor
 				notef(&n, &m, "no samples of this workload in %s", !r->have_a ? g[0].name : g[1].name);
 			} else {
 				if (isfinite(r->chg.pct))
-					pct(ch, sizeof ch, r->chg.pct);
+					report_pct(ch, sizeof ch, r->chg.pct);
 				if (isfinite(r->chg.lo) && isfinite(r->chg.hi)) {
 					char lo[16], hi[16];
-					pct(lo, sizeof lo, r->chg.lo);
-					pct(hi, sizeof hi, r->chg.hi);
+					report_pct(lo, sizeof lo, r->chg.lo);
+					report_pct(hi, sizeof hi, r->chg.hi);
 					lo[strlen(lo) - 1] = 0;
 					hi[strlen(hi) - 1] = 0;
 					snprintf(ci, sizeof ci, "[%s,%s]", lo, hi);
@@ -342,22 +381,35 @@ void report_compare_text(FILE *f, const struct an_compare *c, const struct repor
 			diag_notes(&n, &m, g[1].name, &r->diag_b);
 			if (m.len)
 				sb_add(&m, "]");
-			fprintf(f, "%-*s %11s %11s %7s %-13s %5s %s%s\n", NAME_W, name, a, b, ch, ci, q, v, sb_str(&m));
+			struct sb line = {0};
+			sb_addf(&line, "%-*s %11s %11s %6s %-12s %5s %s%s%s", NAME_W, name, a, b, ch, ci, q,
+				report_verdict_color(r->c.verdict, color), v, report_color_reset(color));
+			row_out(f, sb_str(&line), &m);
+			sb_free(&line);
 			sb_free(&m);
 		}
 	}
 	strv_free(&units);
-	fprintf(f, "\nchange: %s vs %s; for time/op rows the change in time (negative = faster). "
-		   "q: Benjamini-Hochberg across rows.\n",
+	struct sb t = {0};
+	sb_addf(&t, "change: %s vs %s; for time/op rows the change in time (negative = faster). "
+		    "q: Benjamini-Hochberg across rows.",
 		g[1].name, g[0].name);
+	fprintf(f, "\n");
+	report_wrap(f, "", "", sb_str(&t));
+	sb_free(&t);
 	if (negl)
 		fprintf(f, "~: significant but negligible: the %d%% interval lies within ±%g%%.\n",
 			(int)lround((1 - 2 * c->o.alpha) * 100), c->o.margin * 100);
 	if (c->nconf) {
 		fprintf(f, "\nconfounders (environment differing between %s and %s, not labels):\n", g[0].name, g[1].name);
-		for (size_t i = 0; i < c->nconf; i++)
-			fprintf(f, "  %-24s %s: %s | %s: %s\n", c->conf[i].key, g[0].name, c->conf[i].a, g[1].name,
-				c->conf[i].b);
+		for (size_t i = 0; i < c->nconf; i++) {
+			struct sb cl = {0};
+			sb_addf(&cl, "%s: %s | %s: %s", g[0].name, c->conf[i].a, g[1].name, c->conf[i].b);
+			char first[64];
+			snprintf(first, sizeof first, "  %-24s ", c->conf[i].key);
+			report_wrap(f, first, "                           ", sb_str(&cl));
+			sb_free(&cl);
+		}
 	} else if (c->env_missing) {
 		fprintf(f, "\nconfounders: not checked (imported runs record no environment)\n");
 	}
@@ -389,7 +441,7 @@ static void cell_name(struct sb *b, const struct an_analyze *a, size_t c)
 			a->factors[f].levels[a->cell_level[c * a->nfactors + f]]);
 }
 
-void report_analyze_text(FILE *f, const struct an_analyze *a, const struct report_group *filter)
+void report_analyze_text(FILE *f, const struct an_analyze *a, const struct report_group *filter, bool color)
 {
 	fprintf(f, "runs: %-30s %zu run%s on %zu boot%s; %zu cell%s\n", *filter->selector ? filter->selector : "(all)",
 		filter->nruns, filter->nruns == 1 ? "" : "s", filter->nboots, filter->nboots == 1 ? "" : "s", a->ncells,
@@ -400,7 +452,7 @@ void report_analyze_text(FILE *f, const struct an_analyze *a, const struct repor
 		const struct an_frow *r = &a->rows[i];
 		char name[64], u[48];
 		short_name(name, sizeof name, r->workload, r->copies);
-		display_unit(u, sizeof u, r->unit, r->latency);
+		report_table_unit(u, sizeof u, r->unit, r->latency);
 		fprintf(f, "\n%s (%s)%s\n", r->workload, u, r->ncomposite ? " - composite of the index workloads" : "");
 		for (size_t c = 0; c < a->ncells; c++) {
 			struct sb cn = {0};
@@ -409,7 +461,7 @@ void report_analyze_text(FILE *f, const struct an_analyze *a, const struct repor
 			if (r->have[c]) {
 				struct an_value av;
 				an_value_of(&r->est[c], a->o.alpha, &av);
-				est_cell(v, sizeof v, &av, r->latency, rate_unit(r->unit));
+				est_cell(v, sizeof v, &av, r->latency, report_rate_unit(r->unit));
 			}
 			fprintf(f, "  %-34s %14s  %zu run%s on %zu boot%s\n", sb_str(&cn), v, r->have[c] ? r->est[c].nruns : 0,
 				r->have[c] && r->est[c].nruns == 1 ? "" : "s", r->have[c] ? r->est[c].nboots : 0,
@@ -427,20 +479,20 @@ void report_analyze_text(FILE *f, const struct an_analyze *a, const struct repor
 			fprintf(f, "  %s: %s\n", exists ? "no interval" : "missing cell", sb_str(&cn));
 			sb_free(&cn);
 		}
-		fprintf(f, "  %-28s %7s %-13s %5s %s\n", "effect", "change", "95% CI", "q", "verdict");
+		fprintf(f, "  %-28s %6s %-12s %5s %s\n", "effect", "change", "95% CI", "q", "verdict");
 		for (size_t k = 0; k < r->fa.neffects; k++) {
 			const struct st_effect *ef = &r->fa.effects[k];
 			char en[96], ch[16] = "", ci[40] = "", q[16] = "", v[32];
 			struct sb mk = {0};
 			effect_name(en, sizeof en, a, ef);
-			verdict_word(v, sizeof v, &ef->c);
+			report_verdict_word(v, sizeof v, &ef->c);
 			if (ef->available && ef->c.verdict != ST_NO_DATA) {
 				struct an_change chg;
 				an_change_of(&ef->c, r->latency, &chg);
-				pct(ch, sizeof ch, chg.pct);
+				report_pct(ch, sizeof ch, chg.pct);
 				char lo[16], hi[16];
-				pct(lo, sizeof lo, chg.lo);
-				pct(hi, sizeof hi, chg.hi);
+				report_pct(lo, sizeof lo, chg.lo);
+				report_pct(hi, sizeof hi, chg.hi);
 				lo[strlen(lo) - 1] = 0;
 				hi[strlen(hi) - 1] = 0;
 				snprintf(ci, sizeof ci, "[%s,%s]", lo, hi);
@@ -454,28 +506,39 @@ void report_analyze_text(FILE *f, const struct an_analyze *a, const struct repor
 				if (isfinite(ef->c.d)) {
 					struct an_change chg;
 					an_change_of(&ef->c, r->latency, &chg);
-					pct(ch, sizeof ch, chg.pct);
+					report_pct(ch, sizeof ch, chg.pct);
 				}
 				caveat_notes(&n, &mk, ef->c.caveats);
 			}
 			if (mk.len)
 				sb_add(&mk, "]");
-			fprintf(f, "  %-28.28s %7s %-13s %5s %s%s\n", en, ch, ci, q, v, sb_str(&mk));
+			char en_short[64];
+			report_short_name(en_short, sizeof en_short, en, 1, 28);
+			struct sb line = {0};
+			sb_addf(&line, "  %-28s %6s %-12s %5s %s%s%s", en_short, ch, ci, q, report_verdict_color(ef->c.verdict, color),
+				v, report_color_reset(color));
+			row_out(f, sb_str(&line), &mk);
+			sb_free(&line);
 			sb_free(&mk);
 		}
 	}
 	if (negl)
 		fprintf(f, "\n~: significant but negligible: the %d%% interval lies within ±%g%%.\n",
 			(int)lround((1 - 2 * a->o.alpha) * 100), a->o.margin * 100);
-	fprintf(f, "\nchange: effect as a percent change (time/op rows: change in time). q: Benjamini-Hochberg "
-		   "across workloads.\n");
+	fprintf(f, "\n");
+	report_wrap(f, "", "", "change: effect as a percent change (time/op rows: change in time). q: Benjamini-Hochberg "
+			       "across workloads.");
 	if (!a->any_interval && a->nrows) {
 		size_t runs = a->max_runs * a->max_boots;
-		fprintf(f, "\nno verdict: each cell has at most %zu run%s on %zu boot%s, so no effect has an interval.\n",
+		struct sb t = {0};
+		sb_addf(&t, "no verdict: each cell has at most %zu run%s on %zu boot%s, so no effect has an interval.\n",
 			runs, runs == 1 ? "" : "s", a->max_boots, a->max_boots == 1 ? "" : "s");
-		fprintf(f, "To settle it: run each configuration on at least 2 boots with at least 2 runs on each boot\n"
-			   "(first of all the cells need %s); then `sysab plan` sizes the experiment.\n",
+		sb_addf(&t, "To settle it: run each configuration on at least 2 boots with at least 2 runs on each boot "
+			    "(first of all the cells need %s); then `sysab plan` sizes the experiment.",
 			report_need_text(a->need));
+		fprintf(f, "\n");
+		report_wrap(f, "", "", sb_str(&t));
+		sb_free(&t);
 	}
 	notes_print(f, &n);
 }
@@ -492,7 +555,7 @@ static void duration(char *buf, size_t size, double s)
 		snprintf(buf, size, "%.1f s", s);
 }
 
-void report_plan_text(FILE *f, const struct an_plan *p, const struct report_group *g, size_t ng)
+void report_plan_text(FILE *f, const struct an_plan *p, const struct report_group *g, size_t ng, bool color)
 {
 	for (size_t i = 0; i < ng; i++)
 		fprintf(f, "%s: %-30s %zu run%s on %zu boot%s\n", g[i].name, *g[i].selector ? g[i].selector : "(all runs)",
@@ -501,10 +564,12 @@ void report_plan_text(FILE *f, const struct an_plan *p, const struct report_grou
 	duration(cb, sizeof cb, p->po.cost_boot);
 	duration(cr, sizeof cr, p->po.cost_run);
 	duration(cs, sizeof cs, p->po.cost_sample);
-	fprintf(f, "target: ±%g%% (%d%% CI)%s%s; costs: boot %s, run %s%s, sample %s%s\n", p->po.target * 100,
-		(int)lround((1 - p->po.alpha) * 100), p->po.power > 0 ? ", power " : "",
-		p->po.power > 0 ? "set" : "", cb, cr, p->costs.run_measured ? " (measured, per workload)" : " (assumed)",
-		cs, p->costs.sample_measured ? " (measured, one of each workload)" : " (assumed)");
+	(void)color; /* a plan has no verdict words to colour */
+	fprintf(f, "target: ±%g%% (%d%% CI)%s%s\n", p->po.target * 100, (int)lround((1 - p->po.alpha) * 100),
+		p->po.power > 0 ? ", power " : "", p->po.power > 0 ? "set" : "");
+	fprintf(f, "costs: boot %s, run %s%s,\n       sample %s%s\n", cb, cr,
+		p->costs.run_measured ? " (measured, per workload)" : " (assumed)", cs,
+		p->costs.sample_measured ? " (measured, one of each workload)" : " (assumed)");
 	fprintf(f, "%s\n\n", p->two_groups ? "plan for comparing A with B" : "plan for comparing A with another configuration like it");
 	fprintf(f, "%-*s %6s %6s %8s %10s %9s %7s\n", NAME_W, "workload", "boots", "runs", "samples", "time", "K&J r/b",
 		"K&J s/r");
@@ -517,7 +582,10 @@ void report_plan_text(FILE *f, const struct an_plan *p, const struct report_grou
 		if (!r->have) {
 			notef(&n, &m, "no data in every group");
 			sb_add(&m, "]");
-			fprintf(f, "%-*s %6s %6s %8s %10s %9s %7s%s\n", NAME_W, name, "-", "-", "-", "-", "-", "-", sb_str(&m));
+			struct sb line = {0};
+			sb_addf(&line, "%-*s %6s %6s %8s %10s %9s %7s", NAME_W, name, "-", "-", "-", "-", "-", "-");
+			row_out(f, sb_str(&line), &m);
+			sb_free(&line);
 			sb_free(&m);
 			continue;
 		}
@@ -534,22 +602,29 @@ void report_plan_text(FILE *f, const struct an_plan *p, const struct report_grou
 			notef(&n, &m, "no design within 64 boots, 16 runs per boot and 1000 samples per run reaches the "
 				      "target");
 			sb_add(&m, "]");
-			fprintf(f, "%-*s %6s %6s %8s %10s %9s %7s%s\n", NAME_W, name, "-", "-", "-", "-", kr, ks, sb_str(&m));
+			struct sb line = {0};
+			sb_addf(&line, "%-*s %6s %6s %8s %10s %9s %7s", NAME_W, name, "-", "-", "-", "-", kr, ks);
+			row_out(f, sb_str(&line), &m);
+			sb_free(&line);
 			sb_free(&m);
 			continue;
 		}
 		duration(t, sizeof t, r->plan.cost);
 		if (m.len)
 			sb_add(&m, "]");
-		fprintf(f, "%-*s %6zu %6zu %8zu %10s %9s %7s%s\n", NAME_W, name, r->plan.boots, r->plan.runs, r->plan.samples,
-			t, kr, ks, sb_str(&m));
+		struct sb line = {0};
+		sb_addf(&line, "%-*s %6zu %6zu %8zu %10s %9s %7s", NAME_W, name, r->plan.boots, r->plan.runs,
+			r->plan.samples, t, kr, ks);
+		row_out(f, sb_str(&line), &m);
+		sb_free(&line);
 		sb_free(&m);
 	}
 	if (p->boots) {
 		char t[32];
 		duration(t, sizeof t, p->total_s);
-		fprintf(f, "\nall rows at once: %zu boots x %zu runs x %zu samples per configuration, about %s for %s\n",
-			p->boots, p->runs, p->samples, t, "both configurations");
+		fprintf(f, "\nall rows at once: %zu boots x %zu runs x %zu samples per configuration,\n"
+			   "about %s for both configurations\n",
+			p->boots, p->runs, p->samples, t);
 	}
 	if (p->infeasible)
 		fprintf(f, "%zu row%s cannot reach the target within the search bounds; widen --target\n", p->infeasible,

@@ -307,6 +307,124 @@ static void diag_group(const struct gdata *d, struct an_diag *out)
 	stats_warnings_free(&w);
 }
 
+/* Strip-plot data of one group: per run the samples in ops/s and their geometric mean. */
+static void points_of(const struct gdata *d, struct an_points *out)
+{
+	memset(out, 0, sizeof *out);
+	out->min = out->max = NAN;
+	if (!d->have)
+		return;
+	size_t nr = 0, ns = 0;
+	for (size_t b = 0; b < d->g.nboots; b++) {
+		nr += d->g.boots[b].nruns;
+		for (size_t r = 0; r < d->g.boots[b].nruns; r++)
+			ns += d->g.boots[b].runs[r].n;
+	}
+	out->runs = xcalloc(nr ? nr : 1, sizeof *out->runs);
+	out->buf = xcalloc(ns ? ns : 1, sizeof *out->buf);
+	out->nboots = d->g.nboots;
+	size_t k = 0;
+	for (size_t b = 0; b < d->g.nboots; b++)
+		for (size_t r = 0; r < d->g.boots[b].nruns; r++) {
+			const struct st_run *sr = &d->g.boots[b].runs[r];
+			struct an_run_pts *p = &out->runs[out->nruns++];
+			double s = 0;
+			p->boot = b;
+			p->v = &out->buf[k];
+			p->n = sr->n;
+			for (size_t i = 0; i < sr->n; i++) {
+				double v = exp(sr->y[i]);
+				out->buf[k++] = v;
+				s += sr->y[i];
+				if (!(v >= out->min))
+					out->min = v;
+				if (!(v <= out->max))
+					out->max = v;
+			}
+			p->mean = sr->n ? exp(s / (double)sr->n) : NAN;
+		}
+}
+
+void an_points_free(struct an_points *p)
+{
+	if (!p)
+		return;
+	free(p->runs);
+	free(p->buf);
+	memset(p, 0, sizeof *p);
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool env_noise(const char *key)
+{
+	return !strcmp(key, "boot.id") || !strncmp(key, "load.", 5);
+}
+
+void an_envtab_build(const struct store_run_info *const *const *runs, const size_t *n, size_t ngroups,
+		     struct an_envtab *out)
+{
+	memset(out, 0, sizeof *out);
+	out->ngroups = ngroups;
+	static const char *const pseudo[] = {"machine", "cpu", "kernel"};
+	struct strv keys = {0};
+	for (size_t i = 0; i < 3; i++)
+		strv_add(&keys, pseudo[i]);
+	struct strv envk = {0};
+	for (size_t g = 0; g < ngroups; g++)
+		for (size_t i = 0; i < n[g]; i++)
+			for (size_t j = 0; j < runs[g][i]->env.n; j++) {
+				const char *k = runs[g][i]->env.v[j].key;
+				if (!env_noise(k) && !strv_has(&envk, k))
+					strv_add(&envk, k);
+			}
+	qsort(envk.v, envk.n, sizeof *envk.v, str_cmp);
+	for (size_t i = 0; i < envk.n; i++)
+		strv_add(&keys, envk.v[i]);
+	strv_free(&envk);
+	out->rows = xcalloc(keys.n, sizeof *out->rows);
+	for (size_t k = 0; k < keys.n; k++) {
+		struct an_envrow *row = &out->rows[out->nrows++];
+		row->key = xstrdup(keys.v[k]);
+		row->values = xcalloc(ngroups ? ngroups : 1, sizeof *row->values);
+		for (size_t g = 0; g < ngroups; g++) {
+			struct strv v = {0};
+			for (size_t i = 0; i < n[g]; i++) {
+				const struct store_run_info *r = runs[g][i];
+				const char *x = k == 0 ? r->hostname : k == 1 ? r->cpu_model : k == 2 ? r->kernel_release
+												 : kv_get(&r->env, keys.v[k]);
+				if (x && !strv_has(&v, x))
+					strv_add(&v, x);
+			}
+			struct sb b = {0};
+			for (size_t i = 0; i < v.n; i++)
+				sb_addf(&b, "%s%s", i ? ", " : "", v.v[i]);
+			row->values[g] = b.s ? b.s : xstrdup("-");
+			strv_free(&v);
+			if (g && strcmp(row->values[g], row->values[0]))
+				row->differs = true;
+		}
+	}
+	strv_free(&keys);
+}
+
+void an_envtab_free(struct an_envtab *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->nrows; i++) {
+		for (size_t g = 0; g < t->ngroups; g++)
+			free(t->rows[i].values[g]);
+		free(t->rows[i].values);
+		free(t->rows[i].key);
+	}
+	free(t->rows);
+	memset(t, 0, sizeof *t);
+}
+
 /* ---------------------------------------------------------------- compare */
 
 static char *values_of(const struct store_run_info *const *runs, size_t n, const char *key)
@@ -409,6 +527,8 @@ int an_compare(const struct store_set *a, const struct store_set *b, const struc
 		gdata_row(b, &k[i], &gb);
 		r->have_a = ga.have;
 		r->have_b = gb.have;
+		points_of(&ga, &r->pa);
+		points_of(&gb, &r->pb);
 		if (!k[i].ncomp) {
 			diag_group(&ga, &r->diag_a);
 			diag_group(&gb, &r->diag_b);
@@ -465,6 +585,8 @@ void an_compare_free(struct an_compare *c)
 	for (size_t i = 0; i < c->nrows; i++) {
 		free(c->rows[i].workload);
 		free(c->rows[i].unit);
+		an_points_free(&c->rows[i].pa);
+		an_points_free(&c->rows[i].pb);
 	}
 	free(c->rows);
 	for (size_t i = 0; i < c->nconf; i++) {
@@ -509,10 +631,12 @@ int an_analyze(const struct store_set *cells, size_t ncells, const size_t *cell_
 		r->ncomposite = k[i].ncomp;
 		r->have = xcalloc(ncells ? ncells : 1, sizeof *r->have);
 		r->est = xcalloc(ncells ? ncells : 1, sizeof *r->est);
+		r->pts = xcalloc(ncells ? ncells : 1, sizeof *r->pts);
 		size_t ng = 0;
 		for (size_t c = 0; c < ncells; c++) {
 			gdata_row(&cells[c], &k[i], &gd[c]);
 			r->have[c] = gd[c].have;
+			points_of(&gd[c], &r->pts[c]);
 			if (gd[c].have) {
 				map[ng] = c;
 				g[ng++] = gd[c].g;
@@ -589,6 +713,9 @@ void an_analyze_free(struct an_analyze *a)
 		free(a->rows[i].unit);
 		free(a->rows[i].have);
 		free(a->rows[i].est);
+		for (size_t c = 0; c < a->ncells && a->rows[i].pts; c++)
+			an_points_free(&a->rows[i].pts[c]);
+		free(a->rows[i].pts);
 		stats_factorial_free(&a->rows[i].fa);
 	}
 	free(a->rows);

@@ -38,6 +38,41 @@ struct an_change {
 	double pct, lo, hi;
 };
 void an_value_of(const struct st_estimate *est, double alpha, struct an_value *out);
+
+/* The data behind a strip plot of one group for one row: per run its boot (index
+ * within the group, in boot order), the geometric mean of its samples and the
+ * samples themselves, in ops/s (for the composite index: one index value per run). */
+struct an_run_pts {
+	size_t boot;
+	double mean;
+	const double *v; /* points into an_points.buf */
+	size_t n;
+};
+struct an_points {
+	struct an_run_pts *runs;
+	size_t nruns, nboots;
+	double *buf;
+	double min, max; /* over all samples and run means; NAN when empty */
+};
+void an_points_free(struct an_points *p);
+
+/* The environment of several groups side by side: one row per key, with the
+ * values each group's runs have (", "-joined, "-" when none records it) and
+ * whether they differ between groups. Keys that always differ (boot.id, load.*)
+ * are left out; machine, cpu and kernel come from the run records. */
+struct an_envrow {
+	char *key;
+	char **values; /* [ngroups] */
+	bool differs;
+};
+struct an_envtab {
+	struct an_envrow *rows;
+	size_t nrows, ngroups;
+};
+/* runs[g][0..n[g]-1]: the runs of group g (env filled). Free with an_envtab_free. */
+void an_envtab_build(const struct store_run_info *const *const *runs, const size_t *n, size_t ngroups,
+		     struct an_envtab *out);
+void an_envtab_free(struct an_envtab *t);
 void an_change_of(const struct st_comparison *c, int latency, struct an_change *out);
 
 struct an_row {
@@ -54,6 +89,7 @@ struct an_row {
 	size_t more_boots;        /* inconclusive: boots per group to add (SIZE_MAX: more than AN_MAX_MORE_BOOTS) */
 	enum st_verdict settles_as;
 	struct an_diag diag_a, diag_b;
+	struct an_points pa, pb;  /* strip-plot data of each group */
 };
 
 struct an_confounder {
@@ -92,6 +128,7 @@ struct an_frow {
 	size_t ncomposite;
 	bool *have;               /* per cell: the cell has data for this row */
 	struct st_estimate *est;  /* per cell */
+	struct an_points *pts;    /* per cell: strip-plot data */
 	struct st_factorial fa;
 };
 

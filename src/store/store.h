@@ -178,6 +178,25 @@ struct store_set {
 int store_load_set(struct store *s, const int64_t *ids, size_t n, struct store_set *out, struct err *e);
 void store_set_free(struct store_set *set);
 
+/* --- export --- */
+
+/* One stored sample with its slot's unit, for export. */
+struct store_export_sample {
+	int64_t run;
+	char *workload, *unit;
+	int copies, latency, seq, round, warmup;
+	uint64_t ops, elapsed_ns;
+	double value;
+};
+struct store_export {
+	struct store_export_sample *v; /* ordered by run, workload, copies, seq */
+	size_t n;
+};
+/* Every sample (warm-up included, flagged) of runs ids[0..n-1], with one query.
+ * Returns 0 (free with store_export_free) or -1 with e set. */
+int store_export_load(struct store *s, const int64_t *ids, size_t n, struct store_export *out, struct err *e);
+void store_export_free(struct store_export *x);
+
 /* Fill the env of runs[0..n-1] (sorted by id) with one query. Returns 0 or -1 with e set. */
 int store_runs_env(struct store *s, struct store_run_info *runs, size_t n, struct err *e);
 

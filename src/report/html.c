@@ -1,0 +1,673 @@
+/* html.c - the self-contained HTML report: tables, inline SVG strip and forest plots, environment, warnings. */
+#include "report.h"
+#include "svg.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Everything is drawn by this file; no script, no external resource. */
+static const char css[] =
+	"body{font:14px/1.45 system-ui,sans-serif;color:#222;max-width:1100px;margin:1em auto;padding:0 1em}"
+	"h1{font-size:1.5em}h2{font-size:1.2em;border-bottom:1px solid #ccc;margin-top:2em}"
+	"h3{font-size:1em;margin:1.2em 0 .3em;font-family:monospace}"
+	"table{border-collapse:collapse;margin:.5em 0}td,th{padding:2px 10px;text-align:left;vertical-align:top}"
+	"th{border-bottom:1px solid #999}td.num{text-align:right;font-variant-numeric:tabular-nums}"
+	"tr.differs td{background:#fff3c4}tr.differs td:first-child{font-weight:bold}"
+	".verdict{font-weight:bold}.v-faster{color:#1a7f37}.v-slower{color:#c62828}.v-equivalent{color:#1f5fbf}"
+	".v-inconclusive{color:#a86b00}.v-no_data{color:#777}"
+	"svg{display:block;margin:.3em 0;font:12px sans-serif}svg text{fill:#222}"
+	".axis{stroke:#888;stroke-width:1}.grid{stroke:#e4e4e4;stroke-width:1}.zero{stroke:#555;stroke-width:1}"
+	".band{fill:#dfe9f7}.ci{stroke:#111;stroke-width:3}.est{stroke:#111;stroke-width:2}"
+	".sample{fill-opacity:.45;stroke:none}.runmean{stroke:#111;stroke-width:1}"
+	".effect-ci{stroke:#333;stroke-width:2.5}.effect-pt{fill:#333}"
+	"text.verdict-faster{fill:#1a7f37}text.verdict-slower{fill:#c62828}text.verdict-equivalent{fill:#1f5fbf}"
+	"text.verdict-inconclusive{fill:#a86b00}text.verdict-no_data{fill:#777}"
+	".b0{fill:#4e79a7}.b1{fill:#f28e2b}.b2{fill:#59a14f}.b3{fill:#e15759}.b4{fill:#b07aa1}"
+	".b5{fill:#76b7b2}.b6{fill:#edc948}.b7{fill:#9c755f}"
+	".note{color:#555}ul.warnings li{margin:.2em 0}code{background:#f3f3f3;padding:0 3px}";
+
+#define NBOOT_COLOURS 8
+
+/* ---------------------------------------------------------------- values and axes */
+
+/* What the plots show: time per op (seconds) for latency rows, else the rate. */
+static double disp(double ops, int latency)
+{
+	return latency ? 1 / ops : ops;
+}
+
+/* The unit an axis reaching max is drawn in: its divisor and label. */
+static double axis_unit(double max, int latency, const char *unit, char *label, size_t size)
+{
+	if (latency) {
+		static const struct {
+			double f;
+			const char *u;
+		} t[] = {{1, "s"}, {1e-3, "ms"}, {1e-6, "µs"}, {1e-9, "ns"}};
+		size_t i = 0;
+		while (i + 1 < sizeof t / sizeof t[0] && max < t[i].f)
+			i++;
+		snprintf(label, size, "time per op (%s), lower is better", t[i].u);
+		return t[i].f;
+	}
+	char u[48];
+	report_table_unit(u, sizeof u, unit, 0);
+	static const char *const si[] = {"", "k", "M", "G", "T"};
+	int k = 0;
+	double f = 1;
+	while (!report_rate_unit(unit) && max >= 1000 * f && k < 4) {
+		f *= 1000;
+		k++;
+	}
+	snprintf(label, size, "%s%s, higher is better", si[k], u);
+	return f;
+}
+
+static void num(char *buf, size_t size, double v)
+{
+	double a = fabs(v);
+	if (a >= 100 || a == 0)
+		snprintf(buf, size, "%.0f", v);
+	else if (a >= 10)
+		snprintf(buf, size, "%.1f", v);
+	else if (a >= 1)
+		snprintf(buf, size, "%.2f", v);
+	else
+		snprintf(buf, size, "%.3g", v);
+}
+
+/* ---------------------------------------------------------------- strip plot */
+
+struct strip_group {
+	const char *label;
+	const struct an_points *p;
+	struct an_value v;
+	bool have;
+};
+
+#define STRIP_W 820
+#define STRIP_LEFT 230
+#define STRIP_RIGHT 20
+#define STRIP_BAND 36
+
+/* Samples (small dots) and run means (larger, outlined) per group, coloured by boot,
+ * with the group estimate (vertical bar) and its interval (thick line). */
+static void strip_svg(struct sb *b, const char *id, const char *workload, const struct strip_group *g, size_t ng,
+		      int latency, const char *unit)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	for (size_t i = 0; i < ng; i++) {
+		if (!g[i].have)
+			continue;
+		double xs[4] = {g[i].p->min, g[i].p->max, g[i].v.lo, g[i].v.hi};
+		for (int k = 0; k < 4; k++)
+			if (isfinite(xs[k]) && xs[k] > 0) {
+				double d = disp(xs[k], latency);
+				lo = fmin(lo, d);
+				hi = fmax(hi, d);
+			}
+	}
+	if (!isfinite(lo))
+		return;
+	char ulabel[96];
+	double f = axis_unit(hi, latency, unit, ulabel, sizeof ulabel);
+	lo /= f;
+	hi /= f;
+	double pad = (hi - lo) * 0.05;
+	lo -= pad;
+	hi += pad;
+	double ticks[12];
+	size_t nt = svg_ticks(&lo, &hi, ticks, 7);
+	int h = (int)(ng * STRIP_BAND) + 50;
+	struct svg_scale sx = {lo, hi, STRIP_LEFT, STRIP_W - STRIP_RIGHT};
+	struct sb title = {0};
+	sb_addf(&title, "samples and run means of %s by configuration, coloured by boot", workload);
+	svg_open(b, STRIP_W, h, id, "strip", sb_str(&title));
+	sb_free(&title);
+	double axis_y = (double)ng * STRIP_BAND + 8;
+	for (size_t t = 0; t < nt; t++) {
+		double x = svg_map(&sx, ticks[t]);
+		char tl[32];
+		num(tl, sizeof tl, ticks[t]);
+		svg_line(b, x, 4, x, axis_y, "grid");
+		svg_text(b, x, axis_y + 15, "middle", "tick", tl);
+	}
+	svg_line(b, STRIP_LEFT, axis_y, STRIP_W - STRIP_RIGHT, axis_y, "axis");
+	svg_text(b, (STRIP_LEFT + STRIP_W - STRIP_RIGHT) / 2.0, axis_y + 34, "middle", "axis-label", ulabel);
+	for (size_t i = 0; i < ng; i++) {
+		double cy = (double)i * STRIP_BAND + STRIP_BAND / 2.0 + 4;
+		sb_addf(b, "<g class=\"group\" data-group=\"%zu\">\n", i);
+		svg_text(b, STRIP_LEFT - 8, cy + 4, "end", "group-label", g[i].label);
+		if (!g[i].have) {
+			svg_text(b, STRIP_LEFT + 8, cy + 4, "start", "nodata", "no data");
+			sb_add(b, "</g>\n");
+			continue;
+		}
+		const struct an_points *p = g[i].p;
+		size_t k = 0;
+		for (size_t r = 0; r < p->nruns; r++) {
+			char cls[32];
+			snprintf(cls, sizeof cls, "sample b%zu", p->runs[r].boot % NBOOT_COLOURS);
+			for (size_t s = 0; s < p->runs[r].n; s++, k++) {
+				/* a fixed jitter so equal values stay visible and the page is reproducible */
+				double j = fmod((double)k * 0.6180339887, 1.0) - 0.5;
+				svg_circle(b, svg_map(&sx, disp(p->runs[r].v[s], latency) / f), cy + j * STRIP_BAND * 0.55,
+					   2.2, cls, NULL);
+			}
+		}
+		for (size_t r = 0; r < p->nruns; r++) {
+			char cls[32], tip[96], val[32];
+			snprintf(cls, sizeof cls, "runmean b%zu", p->runs[r].boot % NBOOT_COLOURS);
+			num(val, sizeof val, disp(p->runs[r].mean, latency) / f);
+			snprintf(tip, sizeof tip, "run mean %s (boot %zu, %zu samples)", val, p->runs[r].boot + 1,
+				 p->runs[r].n);
+			svg_circle(b, svg_map(&sx, disp(p->runs[r].mean, latency) / f), cy, 4.5, cls, tip);
+		}
+		if (isfinite(g[i].v.lo) && isfinite(g[i].v.hi))
+			svg_line(b, svg_map(&sx, disp(g[i].v.lo, latency) / f), cy + STRIP_BAND * 0.38,
+				 svg_map(&sx, disp(g[i].v.hi, latency) / f), cy + STRIP_BAND * 0.38, "ci");
+		if (isfinite(g[i].v.ops)) {
+			double x = svg_map(&sx, disp(g[i].v.ops, latency) / f);
+			svg_line(b, x, cy - STRIP_BAND * 0.45, x, cy + STRIP_BAND * 0.45, "est");
+		}
+		sb_add(b, "</g>\n");
+	}
+	svg_close(b);
+}
+
+/* ---------------------------------------------------------------- forest plot */
+
+struct forest_row {
+	char label[160];
+	bool have; /* has an interval */
+	double pct, lo, hi;
+	char verdict[32];
+	enum st_verdict v;
+};
+
+#define FOREST_W 820
+#define FOREST_LEFT 250
+#define FOREST_RIGHT 120
+#define FOREST_ROW 28
+
+/* Percent changes with their intervals, the ±margin equivalence band shaded, and the
+ * verdicts as labels on the right. */
+static void forest_svg(struct sb *b, const char *id, const char *title, const struct forest_row *r, size_t n,
+		       double margin_pct, const char *xlabel)
+{
+	double lo = -margin_pct * 1.5, hi = margin_pct * 1.5;
+	for (size_t i = 0; i < n; i++)
+		if (r[i].have) {
+			lo = fmin(lo, r[i].lo);
+			hi = fmax(hi, r[i].hi);
+		} else if (isfinite(r[i].pct)) {
+			lo = fmin(lo, r[i].pct);
+			hi = fmax(hi, r[i].pct);
+		}
+	double ticks[12];
+	size_t nt = svg_ticks(&lo, &hi, ticks, 7);
+	int h = (int)(n * FOREST_ROW) + 52;
+	struct svg_scale sx = {lo, hi, FOREST_LEFT, FOREST_W - FOREST_RIGHT};
+	svg_open(b, FOREST_W, h, id, "forest", title);
+	double top = 6, axis_y = (double)n * FOREST_ROW + top + 4;
+	svg_rect(b, svg_map(&sx, -margin_pct), top, svg_map(&sx, margin_pct) - svg_map(&sx, -margin_pct), axis_y - top,
+		 "band");
+	for (size_t t = 0; t < nt; t++) {
+		double x = svg_map(&sx, ticks[t]);
+		char tl[32];
+		snprintf(tl, sizeof tl, "%+g%%", ticks[t]);
+		if (ticks[t] == 0)
+			snprintf(tl, sizeof tl, "0%%");
+		svg_line(b, x, top, x, axis_y, ticks[t] == 0 ? "zero" : "grid");
+		svg_text(b, x, axis_y + 15, "middle", "tick", tl);
+	}
+	svg_line(b, FOREST_LEFT, axis_y, FOREST_W - FOREST_RIGHT, axis_y, "axis");
+	svg_text(b, (FOREST_LEFT + FOREST_W - FOREST_RIGHT) / 2.0, axis_y + 34, "middle", "axis-label", xlabel);
+	for (size_t i = 0; i < n; i++) {
+		double cy = top + (double)i * FOREST_ROW + FOREST_ROW / 2.0;
+		sb_addf(b, "<g class=\"effect\" data-verdict=\"%s\">\n", report_verdict_name(r[i].v));
+		svg_text(b, FOREST_LEFT - 8, cy + 4, "end", "effect-label", r[i].label);
+		if (r[i].have)
+			svg_line(b, svg_map(&sx, r[i].lo), cy, svg_map(&sx, r[i].hi), cy, "effect-ci");
+		if (isfinite(r[i].pct))
+			svg_circle(b, svg_map(&sx, r[i].pct), cy, 4, "effect-pt", NULL);
+		char cls[48];
+		snprintf(cls, sizeof cls, "verdict verdict-%s", report_verdict_name(r[i].v));
+		svg_text(b, FOREST_W - FOREST_RIGHT + 10, cy + 4, "start", cls, r[i].verdict);
+		sb_add(b, "</g>\n");
+	}
+	svg_close(b);
+}
+
+/* ---------------------------------------------------------------- page parts */
+
+static void page_open(struct sb *b, const char *title)
+{
+	sb_add(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
+	html_esc(b, title);
+	sb_addf(b, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", css);
+	html_esc(b, title);
+	sb_add(b, "</h1>\n");
+}
+
+static void page_close(struct sb *b)
+{
+	sb_addf(b, "<footer class=\"note\"><p>Written by sysab %s. Every value is drawn from the results database; "
+		   "estimates are geometric means with %s intervals (docs/METHOD.md).</p></footer>\n</body>\n</html>\n",
+		SYSAB_VERSION, "t-based");
+}
+
+static void td(struct sb *b, const char *cls, const char *text)
+{
+	sb_add(b, "<td");
+	if (cls) {
+		sb_add(b, " class=\"");
+		html_esc(b, cls);
+		sb_add(b, "\"");
+	}
+	sb_add(b, ">");
+	html_esc(b, text);
+	sb_add(b, "</td>");
+}
+
+static void groups_par(struct sb *b, const struct report_group *g, size_t ng)
+{
+	sb_add(b, "<table class=\"groups\"><tr><th>group</th><th>selector</th><th>runs</th><th>boots</th></tr>\n");
+	for (size_t i = 0; i < ng; i++) {
+		char n1[32], n2[32];
+		snprintf(n1, sizeof n1, "%zu", g[i].nruns);
+		snprintf(n2, sizeof n2, "%zu", g[i].nboots);
+		sb_add(b, "<tr>");
+		td(b, NULL, g[i].name);
+		td(b, "sel", *g[i].selector ? g[i].selector : "(all usable runs)");
+		td(b, "num", n1);
+		td(b, "num", n2);
+		sb_add(b, "</tr>\n");
+	}
+	sb_add(b, "</table>\n");
+}
+
+static void est_text(char *buf, size_t size, const struct an_value *v, int latency, const char *unit)
+{
+	char val[32];
+	report_cell_value(val, sizeof val, v->ops, latency, !report_rate_unit(unit));
+	if (isfinite(v->hw))
+		snprintf(buf, size, "%s ±%.1f%%", val, v->hw * 100);
+	else
+		snprintf(buf, size, "%s", val);
+}
+
+static void ci_text(char *buf, size_t size, double lo, double hi)
+{
+	char a[16], z[16];
+	report_pct(a, sizeof a, lo);
+	report_pct(z, sizeof z, hi);
+	snprintf(buf, size, "[%s, %s]", a, z);
+}
+
+static void verdict_td(struct sb *b, const struct st_comparison *c)
+{
+	char w[32], cls[48];
+	report_verdict_word(w, sizeof w, c);
+	snprintf(cls, sizeof cls, "verdict v-%s", report_verdict_name(c->verdict));
+	td(b, cls, w);
+}
+
+static void env_section(struct sb *b, const struct an_envtab *env, const char *const *names)
+{
+	sb_add(b, "<section id=\"environment\">\n<h2>Environment</h2>\n"
+		  "<p class=\"note\">Highlighted keys differ between the groups; a difference that is not the "
+		  "change under test is a possible confounder.</p>\n<table class=\"env\"><tr><th>key</th>");
+	for (size_t g = 0; g < env->ngroups; g++) {
+		sb_add(b, "<th>");
+		html_esc(b, names[g]);
+		sb_add(b, "</th>");
+	}
+	sb_add(b, "</tr>\n");
+	for (size_t i = 0; i < env->nrows; i++) {
+		sb_addf(b, "<tr%s>", env->rows[i].differs ? " class=\"differs\"" : "");
+		td(b, NULL, env->rows[i].key);
+		for (size_t g = 0; g < env->ngroups; g++)
+			td(b, NULL, env->rows[i].values[g]);
+		sb_add(b, "</tr>\n");
+	}
+	sb_add(b, "</table>\n</section>\n");
+}
+
+static void warnings_section(struct sb *b, const struct strv *w)
+{
+	sb_add(b, "<section id=\"warnings\">\n<h2>Warnings and caveats</h2>\n");
+	if (!w->n)
+		sb_add(b, "<p>none</p>\n");
+	else
+		sb_add(b, "<ul class=\"warnings\">\n");
+	for (size_t i = 0; i < w->n; i++) {
+		sb_add(b, "<li>");
+		html_esc(b, w->v[i]);
+		sb_add(b, "</li>\n");
+	}
+	if (w->n)
+		sb_add(b, "</ul>\n");
+	sb_add(b, "</section>\n");
+}
+
+static void warn_add(struct strv *w, const char *workload, const char *text)
+{
+	struct sb t = {0};
+	sb_addf(&t, "%s: %s", workload, text);
+	if (!strv_has(w, sb_str(&t)))
+		strv_add(w, sb_str(&t));
+	sb_free(&t);
+}
+
+static void caveat_warns(struct strv *w, const char *workload, unsigned caveats)
+{
+	for (unsigned bit = 1; bit && bit <= ST_CAVEAT_NO_VARIANCE; bit <<= 1)
+		if ((caveats & bit) && report_caveat_text(bit))
+			warn_add(w, workload, report_caveat_text(bit));
+}
+
+static void change_label(char *buf, size_t size, bool any_latency)
+{
+	snprintf(buf, size, "%s", any_latency ? "change in % (rate rows: throughput; time/op rows: time, negative = faster)"
+					      : "change in throughput (%)");
+}
+
+static int write_out(FILE *f, struct sb *b)
+{
+	size_t n = b->len;
+	int rc = fwrite(sb_str(b), 1, n, f) == n ? 0 : -1;
+	sb_free(b);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- compare / one group */
+
+int report_html_compare(FILE *f, const struct an_compare *c, const struct report_group *g, size_t ng,
+			const struct an_envtab *env)
+{
+	struct sb b = {0};
+	struct strv warns = {0};
+	bool two = ng == 2;
+	page_open(&b, two ? "sysab report: compare" : "sysab report");
+	groups_par(&b, g, ng);
+	/* results table */
+	sb_add(&b, "<section id=\"results\">\n<h2>Results</h2>\n<table class=\"results\"><tr><th>workload</th>");
+	for (size_t i = 0; i < ng; i++) {
+		sb_add(&b, "<th>");
+		html_esc(&b, g[i].name);
+		sb_add(&b, "</th>");
+	}
+	if (two)
+		sb_add(&b, "<th>change</th><th>CI</th><th>q</th><th>verdict</th>");
+	sb_add(&b, "</tr>\n");
+	bool any_latency = false;
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct an_row *r = &c->rows[i];
+		char name[160], ea[64] = "-", eb[64] = "-", ch[16] = "", ci[48] = "", q[16] = "";
+		any_latency |= r->latency != 0;
+		if (r->copies > 1)
+			snprintf(name, sizeof name, "%s/%d", r->workload, r->copies);
+		else
+			snprintf(name, sizeof name, "%s", r->workload);
+		if (r->have_a)
+			est_text(ea, sizeof ea, &r->va, r->latency, r->unit);
+		if (r->have_b)
+			est_text(eb, sizeof eb, &r->vb, r->latency, r->unit);
+		sb_add(&b, "<tr class=\"row\">");
+		td(&b, "wl", name);
+		td(&b, "num", ea);
+		if (two) {
+			td(&b, "num", eb);
+			if (r->have_a && r->have_b) {
+				report_pct(ch, sizeof ch, r->chg.pct);
+				if (isfinite(r->chg.lo))
+					ci_text(ci, sizeof ci, r->chg.lo, r->chg.hi);
+				if (isfinite(r->c.q))
+					snprintf(q, sizeof q, r->c.q < 0.001 ? "<.001" : "%.3f", r->c.q);
+			}
+			td(&b, "num", ch);
+			td(&b, "num", ci);
+			td(&b, "num", q);
+			verdict_td(&b, &r->c);
+		}
+		sb_add(&b, "</tr>\n");
+		if (two && r->have_a && r->have_b) {
+			caveat_warns(&warns, name, r->c.caveats);
+			if (r->c.verdict == ST_INCONCLUSIVE) {
+				struct sb t = {0};
+				report_settle_text(&t, r->more_boots, r->settles_as);
+				if (t.len)
+					warn_add(&warns, name, sb_str(&t));
+				sb_free(&t);
+			}
+		} else if (r->have_a) {
+			caveat_warns(&warns, name, r->a.caveats);
+		}
+		struct strv dl = {0};
+		report_diag_lines(&dl, g[0].name, &r->diag_a);
+		if (two)
+			report_diag_lines(&dl, g[1].name, &r->diag_b);
+		for (size_t k = 0; k < dl.n; k++)
+			warn_add(&warns, name, dl.v[k]);
+		strv_free(&dl);
+	}
+	sb_add(&b, "</table>\n");
+	if (two)
+		sb_addf(&b, "<p class=\"note\">change: %s vs %s with its %d%% interval; for time/op rows the change in "
+			    "time (negative = faster). q: Benjamini-Hochberg across rows. Verdicts: faster/slower when the "
+			    "interval excludes 0 (~: negligible, inside ±%g%%), equivalent when the %d%% interval lies "
+			    "inside ±%g%%.</p>\n",
+			g[1].name, g[0].name, (int)lround((1 - c->o.alpha) * 100), c->o.margin * 100,
+			(int)lround((1 - 2 * c->o.alpha) * 100), c->o.margin * 100);
+	sb_add(&b, "</section>\n");
+	/* forest plot of the changes */
+	if (two && c->nrows) {
+		struct forest_row *fr = xcalloc(c->nrows, sizeof *fr);
+		for (size_t i = 0; i < c->nrows; i++) {
+			const struct an_row *r = &c->rows[i];
+			if (r->copies > 1)
+				snprintf(fr[i].label, sizeof fr[i].label, "%s/%d", r->workload, r->copies);
+			else
+				snprintf(fr[i].label, sizeof fr[i].label, "%s", r->workload);
+			fr[i].v = r->have_a && r->have_b ? r->c.verdict : ST_NO_DATA;
+			fr[i].pct = r->have_a && r->have_b ? r->chg.pct : NAN;
+			fr[i].lo = r->chg.lo;
+			fr[i].hi = r->chg.hi;
+			fr[i].have = r->have_a && r->have_b && isfinite(r->chg.lo) && isfinite(r->chg.hi);
+			report_verdict_word(fr[i].verdict, sizeof fr[i].verdict, &r->c);
+		}
+		char xl[128];
+		change_label(xl, sizeof xl, any_latency);
+		sb_add(&b, "<section id=\"effects\">\n<h2>Changes (B vs A)</h2>\n");
+		forest_svg(&b, "forest", "percent change of B against A per workload, with intervals and the equivalence band",
+			   fr, c->nrows, c->o.margin * 100, xl);
+		sb_addf(&b, "<p class=\"note\">Shaded: the ±%g%% equivalence margin. Lines: %d%% intervals.</p>\n",
+			c->o.margin * 100, (int)lround((1 - c->o.alpha) * 100));
+		sb_add(&b, "</section>\n");
+		free(fr);
+	}
+	/* strip plots */
+	sb_add(&b, "<section id=\"samples\">\n<h2>Samples per workload</h2>\n<p class=\"note\">Small dots: samples; "
+		   "large dots: run means; colour: boot (within each group); vertical bar: the group estimate; thick "
+		   "line: its interval.</p>\n");
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct an_row *r = &c->rows[i];
+		char id[32];
+		snprintf(id, sizeof id, "strip-%zu", i);
+		struct strip_group sg[2] = {{g[0].name, &r->pa, r->va, r->have_a}, {two ? g[1].name : "", &r->pb, r->vb, r->have_b}};
+		sb_add(&b, "<figure class=\"workload\"><h3>");
+		html_esc(&b, r->workload);
+		if (r->copies > 1)
+			sb_addf(&b, " (%d copies)", r->copies);
+		sb_add(&b, "</h3>\n");
+		strip_svg(&b, id, r->workload, sg, ng, r->latency, r->unit);
+		sb_add(&b, "</figure>\n");
+	}
+	sb_add(&b, "</section>\n");
+	if (two && c->nconf) {
+		for (size_t i = 0; i < c->nconf; i++) {
+			struct sb t = {0};
+			sb_addf(&t, "environment differs and is not a label: %s (A: %s; B: %s)", c->conf[i].key, c->conf[i].a,
+				c->conf[i].b);
+			strv_add(&warns, sb_str(&t));
+			sb_free(&t);
+		}
+	} else if (two && c->env_missing) {
+		strv_add(&warns, "confounders not checked: imported runs record no environment");
+	}
+	const char *names[2] = {g[0].name, ng > 1 ? g[1].name : ""};
+	env_section(&b, env, names);
+	warnings_section(&b, &warns);
+	strv_free(&warns);
+	page_close(&b);
+	return write_out(f, &b);
+}
+
+/* ---------------------------------------------------------------- analyze */
+
+static void effect_label(char *buf, size_t size, const struct an_analyze *a, const struct st_effect *ef)
+{
+	const struct st_factor *f = &a->factors[ef->factor];
+	switch (ef->kind) {
+	case ST_EFFECT_MAIN: snprintf(buf, size, "%s: %s vs %s", f->name, f->levels[1], f->levels[0]); break;
+	case ST_EFFECT_INTERACTION: snprintf(buf, size, "%s x %s", f->name, a->factors[ef->factor2].name); break;
+	case ST_EFFECT_LEVEL:
+		snprintf(buf, size, "%s: %s vs %s", f->name, f->levels[ef->level], f->levels[0]);
+		break;
+	}
+}
+
+static char *cell_label(const struct an_analyze *a, size_t c)
+{
+	struct sb b = {0};
+	for (size_t f = 0; f < a->nfactors; f++)
+		sb_addf(&b, "%s%s=%s", f ? " " : "", a->factors[f].name, a->factors[f].levels[a->cell_level[c * a->nfactors + f]]);
+	return b.s ? b.s : xstrdup("");
+}
+
+int report_html_analyze(FILE *f, const struct an_analyze *a, const struct report_group *filter,
+			const struct an_envtab *env)
+{
+	struct sb b = {0};
+	struct strv warns = {0};
+	page_open(&b, "sysab report: factorial analysis");
+	groups_par(&b, filter, 1);
+	sb_add(&b, "<p>Factors: ");
+	for (size_t k = 0; k < a->nfactors; k++) {
+		sb_add(&b, k ? "; <code>" : "<code>");
+		html_esc(&b, a->factors[k].name);
+		sb_add(&b, "</code> (");
+		for (size_t l = 0; l < a->factors[k].nlevels; l++) {
+			sb_add(&b, l ? ", " : "");
+			html_esc(&b, a->factors[k].levels[l]);
+		}
+		sb_add(&b, ")");
+	}
+	sb_addf(&b, ". Effects are percent changes with %d%% intervals; the first level of each factor is the "
+		    "reference.</p>\n",
+		(int)lround((1 - a->o.alpha) * 100));
+	char **cn = xcalloc(a->ncells ? a->ncells : 1, sizeof *cn);
+	for (size_t c = 0; c < a->ncells; c++)
+		cn[c] = cell_label(a, c);
+	struct strip_group *sg = xcalloc(a->ncells ? a->ncells : 1, sizeof *sg);
+	for (size_t i = 0; i < a->nrows; i++) {
+		const struct an_frow *r = &a->rows[i];
+		char name[160], id[32];
+		if (r->copies > 1)
+			snprintf(name, sizeof name, "%s/%d", r->workload, r->copies);
+		else
+			snprintf(name, sizeof name, "%s", r->workload);
+		sb_addf(&b, "<section class=\"workload\" id=\"wl-%zu\">\n<h2>", i);
+		html_esc(&b, name);
+		sb_add(&b, "</h2>\n<table class=\"cells\"><tr><th>cell</th><th>estimate</th><th>runs</th><th>boots</th></tr>\n");
+		for (size_t c = 0; c < a->ncells; c++) {
+			char v[64] = "-", n1[16], n2[16];
+			sg[c] = (struct strip_group){cn[c], &r->pts[c], {NAN, NAN, NAN, NAN}, r->have[c]};
+			if (r->have[c]) {
+				an_value_of(&r->est[c], a->o.alpha, &sg[c].v);
+				est_text(v, sizeof v, &sg[c].v, r->latency, r->unit);
+			}
+			snprintf(n1, sizeof n1, "%zu", r->have[c] ? r->est[c].nruns : 0);
+			snprintf(n2, sizeof n2, "%zu", r->have[c] ? r->est[c].nboots : 0);
+			sb_add(&b, "<tr class=\"cell\">");
+			td(&b, NULL, cn[c]);
+			td(&b, "num", v);
+			td(&b, "num", n1);
+			td(&b, "num", n2);
+			sb_add(&b, "</tr>\n");
+		}
+		sb_add(&b, "</table>\n");
+		snprintf(id, sizeof id, "strip-%zu", i);
+		strip_svg(&b, id, r->workload, sg, a->ncells, r->latency, r->unit);
+		/* effects table and forest */
+		sb_add(&b, "<table class=\"results\"><tr><th>effect</th><th>change</th><th>CI</th><th>q</th>"
+			   "<th>verdict</th></tr>\n");
+		struct forest_row *fr = xcalloc(r->fa.neffects ? r->fa.neffects : 1, sizeof *fr);
+		for (size_t k = 0; k < r->fa.neffects; k++) {
+			const struct st_effect *ef = &r->fa.effects[k];
+			char ch[16] = "", ci[48] = "", q[16] = "";
+			effect_label(fr[k].label, sizeof fr[k].label, a, ef);
+			report_verdict_word(fr[k].verdict, sizeof fr[k].verdict, &ef->c);
+			fr[k].v = ef->c.verdict;
+			fr[k].pct = NAN;
+			if (ef->available && isfinite(ef->c.d)) {
+				struct an_change chg;
+				an_change_of(&ef->c, r->latency, &chg);
+				fr[k].pct = chg.pct;
+				report_pct(ch, sizeof ch, chg.pct);
+				if (ef->c.verdict != ST_NO_DATA && isfinite(chg.lo) && isfinite(chg.hi)) {
+					fr[k].lo = chg.lo;
+					fr[k].hi = chg.hi;
+					fr[k].have = true;
+					ci_text(ci, sizeof ci, chg.lo, chg.hi);
+					if (isfinite(ef->c.q))
+						snprintf(q, sizeof q, ef->c.q < 0.001 ? "<.001" : "%.3f", ef->c.q);
+				}
+				caveat_warns(&warns, name, ef->c.caveats);
+			} else if (!ef->available) {
+				struct sb t = {0};
+				sb_addf(&t, "%s: a cell this effect needs is missing or has no interval", fr[k].label);
+				warn_add(&warns, name, sb_str(&t));
+				sb_free(&t);
+			}
+			sb_add(&b, "<tr class=\"row effect\">");
+			td(&b, NULL, fr[k].label);
+			td(&b, "num", ch);
+			td(&b, "num", ci);
+			td(&b, "num", q);
+			verdict_td(&b, &ef->c);
+			sb_add(&b, "</tr>\n");
+		}
+		sb_add(&b, "</table>\n");
+		if (r->fa.neffects) {
+			char xl[128], title[256];
+			change_label(xl, sizeof xl, r->latency != 0);
+			snprintf(title, sizeof title, "main effects and interactions of the factors on %s", name);
+			snprintf(id, sizeof id, "forest-%zu", i);
+			forest_svg(&b, id, title, fr, r->fa.neffects, a->o.margin * 100, xl);
+		}
+		free(fr);
+		sb_add(&b, "</section>\n");
+	}
+	if (!a->any_interval && a->nrows) {
+		struct sb t = {0};
+		sb_addf(&t, "no verdict: no effect has an interval; the cells need %s (then `sysab plan` sizes the "
+			    "experiment)",
+			report_need_text(a->need));
+		strv_add(&warns, sb_str(&t));
+		sb_free(&t);
+	}
+	env_section(&b, env, (const char *const *)cn);
+	warnings_section(&b, &warns);
+	strv_free(&warns);
+	for (size_t c = 0; c < a->ncells; c++)
+		free(cn[c]);
+	free(cn);
+	free(sg);
+	page_close(&b);
+	return write_out(f, &b);
+}
