@@ -57,7 +57,8 @@ static double axis_unit(double max, int latency, const char *unit, char *label, 
 	static const char *const si[] = {"", "k", "M", "G", "T"};
 	int k = 0;
 	double f = 1;
-	while (!report_rate_unit(unit) && max >= 1000 * f && k < 4) {
+	/* scores below 1e5 read best as they are; anything larger gets an SI prefix */
+	while ((!report_rate_unit(unit) || max >= 1e5) && max >= 1000 * f && k < 4) {
 		f *= 1000;
 		k++;
 	}
@@ -89,7 +90,7 @@ struct strip_group {
 
 #define STRIP_W 820
 #define STRIP_LEFT 230
-#define STRIP_RIGHT 20
+#define STRIP_RIGHT 40
 #define STRIP_BAND 36
 
 /* Samples (small dots) and run means (larger, outlined) per group, coloured by boot,

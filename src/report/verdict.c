@@ -162,17 +162,28 @@ static void est_cell(char *buf, size_t size, const struct an_value *v, int laten
 {
 	char val[32];
 	report_cell_value(val, sizeof val, v->ops, latency, !index_like);
-	if (isfinite(v->hw) && v->hw >= 10)
-		snprintf(buf, size, "%s ±>999%%", val);
+	if (isfinite(v->hw) && v->hw >= 1)
+		snprintf(buf, size, "%s ±>99%%", val);
 	else if (isfinite(v->hw))
 		snprintf(buf, size, "%s ±%.*f%%", val, v->hw * 100 < 10 ? 1 : 0, v->hw * 100);
 	else
 		snprintf(buf, size, "%s", val);
 }
 
-static void short_name(char *buf, size_t size, const char *name, int copies)
+/* The row name for a table of NAME_W columns: a longer name goes on a line of its own
+ * (printed here) and the row starts with an empty name column. */
+static void short_name(FILE *f, char *buf, size_t size, const char *name, int copies)
 {
-	report_short_name(buf, size, name, copies, NAME_W);
+	char full[256];
+	if (copies > 1)
+		snprintf(full, sizeof full, "%s/%d", name, copies);
+	else
+		snprintf(full, sizeof full, "%s", name);
+	if (strlen(full) > NAME_W) {
+		fprintf(f, "%s\n", full);
+		full[0] = 0;
+	}
+	snprintf(buf, size, "%s", full);
 }
 
 /* Print a table row and its footnote marks; marks that would pass the terminal width go
@@ -336,7 +347,7 @@ void report_compare_text(FILE *f, const struct an_compare *c, const struct repor
 	}
 	int conf = (int)lround((1 - c->o.alpha) * 100);
 	for (size_t ui = 0; ui < units.n; ui++) {
-		fprintf(f, "\n%-*s %11s %11s %6s %-12s %5s %s\n", NAME_W, units.v[ui], g[0].name, g[1].name, "change",
+		fprintf(f, "\n%-*s %12s %12s %6s %-12s %5s %s\n", NAME_W, units.v[ui], g[0].name, g[1].name, "change",
 			conf == 95 ? "95% CI" : "CI", "q", "verdict");
 		for (size_t i = 0; i < c->nrows; i++) {
 			const struct an_row *r = &c->rows[i];
@@ -346,7 +357,7 @@ void report_compare_text(FILE *f, const struct an_compare *c, const struct repor
 				continue;
 			char name[64], a[80], b[80], ch[16] = "", ci[40] = "", q[16] = "", v[32];
 			struct sb m = {0};
-			short_name(name, sizeof name, r->workload, r->copies);
+			short_name(f, name, sizeof name, r->workload, r->copies);
 			est_cell(a, sizeof a, &r->va, r->latency, report_rate_unit(r->unit));
 			est_cell(b, sizeof b, &r->vb, r->latency, report_rate_unit(r->unit));
 			report_verdict_word(v, sizeof v, &r->c);
@@ -382,7 +393,7 @@ void report_compare_text(FILE *f, const struct an_compare *c, const struct repor
 			if (m.len)
 				sb_add(&m, "]");
 			struct sb line = {0};
-			sb_addf(&line, "%-*s %11s %11s %6s %-12s %5s %s%s%s", NAME_W, name, a, b, ch, ci, q,
+			sb_addf(&line, "%-*s %12s %12s %6s %-12s %5s %s%s%s", NAME_W, name, a, b, ch, ci, q,
 				report_verdict_color(r->c.verdict, color), v, report_color_reset(color));
 			row_out(f, sb_str(&line), &m);
 			sb_free(&line);
@@ -450,10 +461,11 @@ void report_analyze_text(FILE *f, const struct an_analyze *a, const struct repor
 	bool negl = false;
 	for (size_t i = 0; i < a->nrows; i++) {
 		const struct an_frow *r = &a->rows[i];
-		char name[64], u[48];
-		short_name(name, sizeof name, r->workload, r->copies);
+		char u[48], cp[32] = "";
 		report_table_unit(u, sizeof u, r->unit, r->latency);
-		fprintf(f, "\n%s (%s)%s\n", r->workload, u, r->ncomposite ? " - composite of the index workloads" : "");
+		if (r->copies > 1)
+			snprintf(cp, sizeof cp, "/%d", r->copies);
+		fprintf(f, "\n%s%s (%s)%s\n", r->workload, cp, u, r->ncomposite ? " - composite of the index workloads" : "");
 		for (size_t c = 0; c < a->ncells; c++) {
 			struct sb cn = {0};
 			cell_name(&cn, a, c);
@@ -578,7 +590,7 @@ void report_plan_text(FILE *f, const struct an_plan *p, const struct report_grou
 		const struct an_prow *r = &p->rows[i];
 		char name[64], t[32] = "-", kr[16] = "-", ks[16] = "-";
 		struct sb m = {0};
-		short_name(name, sizeof name, r->workload, r->copies);
+		short_name(f, name, sizeof name, r->workload, r->copies);
 		if (!r->have) {
 			notef(&n, &m, "no data in every group");
 			sb_add(&m, "]");

@@ -373,7 +373,21 @@ void an_envtab_build(const struct store_run_info *const *const *runs, const size
 	struct strv keys = {0};
 	for (size_t i = 0; i < 3; i++)
 		strv_add(&keys, pseudo[i]);
-	struct strv envk = {0};
+	struct strv envk = {0}, labk = {0};
+	for (size_t g = 0; g < ngroups; g++)
+		for (size_t i = 0; i < n[g]; i++)
+			for (size_t j = 0; j < runs[g][i]->labels.n; j++) {
+				struct sb k = {0};
+				sb_addf(&k, "label.%s", runs[g][i]->labels.v[j].key);
+				if (!strv_has(&labk, sb_str(&k)))
+					strv_add(&labk, sb_str(&k));
+				sb_free(&k);
+			}
+	qsort(labk.v, labk.n, sizeof *labk.v, str_cmp);
+	for (size_t i = 0; i < labk.n; i++)
+		strv_add(&keys, labk.v[i]);
+	size_t nfixed = keys.n;
+	strv_free(&labk);
 	for (size_t g = 0; g < ngroups; g++)
 		for (size_t i = 0; i < n[g]; i++)
 			for (size_t j = 0; j < runs[g][i]->env.n; j++) {
@@ -395,7 +409,8 @@ void an_envtab_build(const struct store_run_info *const *const *runs, const size
 			for (size_t i = 0; i < n[g]; i++) {
 				const struct store_run_info *r = runs[g][i];
 				const char *x = k == 0 ? r->hostname : k == 1 ? r->cpu_model : k == 2 ? r->kernel_release
-												 : kv_get(&r->env, keys.v[k]);
+					      : k < nfixed ? kv_get(&r->labels, keys.v[k] + 6)
+							   : kv_get(&r->env, keys.v[k]);
 				if (x && !strv_has(&v, x))
 					strv_add(&v, x);
 			}

@@ -59,7 +59,8 @@ void an_points_free(struct an_points *p);
 /* The environment of several groups side by side: one row per key, with the
  * values each group's runs have (", "-joined, "-" when none records it) and
  * whether they differ between groups. Keys that always differ (boot.id, load.*)
- * are left out; machine, cpu and kernel come from the run records. */
+ * are left out; machine, cpu and kernel come from the run records, then come the
+ * labels as label.KEY, then the environment keys, sorted. */
 struct an_envrow {
 	char *key;
 	char **values; /* [ngroups] */
