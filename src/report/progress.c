@@ -18,8 +18,12 @@ void report_progress(FILE *f, const struct run_progress *p)
 	char eta[32] = "";
 	if (p->eta_ns)
 		snprintf(eta, sizeof eta, "ETA %llus", (unsigned long long)(p->eta_ns / 1000000000u));
-	fprintf(f, "\r\033[K[%s] %s %s %.32s x%d  %llus %s", bar, p->phase, where, p->workload, p->copies,
-		(unsigned long long)(p->elapsed_ns / 1000000000u), eta);
+	char line[256];
+	snprintf(line, sizeof line, "[%s] %s %s %.32s x%d  %llus %s", bar, p->phase, where, p->workload, p->copies,
+		 (unsigned long long)(p->elapsed_ns / 1000000000u), eta);
+	/* one line shorter than the terminal, so \r can redraw it in place */
+	line[REPORT_WIDTH - 1] = 0;
+	fprintf(f, "\r\033[K%s", line);
 	fflush(f);
 }
 
