@@ -28,7 +28,7 @@ ASAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 
 BUILD_FLAGS_STR = $(CC) -std=gnu11 $(OPT) $(CFLAGS)
 
-.PHONY: all deps deps-test run check unit e2e asan install uninstall clean bench fuzz docs
+.PHONY: all deps deps-test run check unit e2e asan install uninstall clean bench fuzz docs golden
 .DELETE_ON_ERROR:
 
 all: deps $(B)/sysab $(B)/sysab-exec-helper
@@ -115,6 +115,11 @@ bench: deps-test $(B)/sysab $(B)/sysab-exec-helper
 docs: $(B)/sysab
 	$(B)/sysab __man >docs/sysab.1
 	$(B)/sysab __completion >docs/sysab.bash-completion
+
+# Rewrite the expected outputs of the golden tests (tests/golden/) after an intended change
+# to a table or a JSON document; review the result with git diff before committing it.
+golden: deps-test $(B)/sysab
+	@SYSAB=$(abspath $(B)/sysab) sh tests/golden/run.sh --update
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \

@@ -36,6 +36,8 @@ static const char *json_display_unit(const char *unit, int latency, char *buf, s
 {
 	if (latency)
 		snprintf(buf, size, "s/op");
+	else if (report_rate_unit(unit))
+		snprintf(buf, size, "%s", unit);
 	else
 		snprintf(buf, size, "%s/s", unit);
 	return buf;

@@ -44,6 +44,12 @@ static const char *status_color(const char *status, bool color)
 
 #define RUN_NAME_W 24
 
+/* The part of a boot id worth showing: imported boots all start with "import:". */
+static const char *boot_short(const char *boot_id)
+{
+	return strncmp(boot_id, "import:", 7) == 0 ? boot_id + 7 : boot_id;
+}
+
 /* A fraction as a percent cell of at most 6 columns: "0.4%", "12.3%", ">999%", "-". */
 static void pct_cell(char *buf, size_t size, double x)
 {
@@ -63,7 +69,8 @@ void report_summary_text(FILE *f, const struct summary *s, bool with_env, bool c
 	format_wall(r->started_ns, when, sizeof when);
 	struct sb lab = {0};
 	labels_text(&lab, &r->labels);
-	fprintf(f, "run %lld  %s UTC  boot %.8s  kernel %s\n", (long long)r->id, when, r->boot_id, r->kernel_release);
+	fprintf(f, "run %lld  %s UTC  boot %.8s  kernel %s\n", (long long)r->id, when, boot_short(r->boot_id),
+		r->kernel_release);
 	fprintf(f, "host: %s\n", r->hostname);
 	report_wrap(f, "labels: ", "        ", lab.len ? sb_str(&lab) : "(none)");
 	fprintf(f, "status: %s%s%s%s%s%s\n", status_color(r->status, color), r->status, reset, *r->reason ? " (" : "",
@@ -122,7 +129,7 @@ void report_summary_text(FILE *f, const struct summary *s, bool with_env, bool c
 	for (size_t i = 0; i < notes.n; i++) {
 		char first[32];
 		snprintf(first, sizeof first, "[%zu] ", i + 1);
-		report_wrap(f, first, "    ", notes.v[i]);
+		report_wrap(f, first, i + 1 >= 10 ? "     " : "    ", notes.v[i]);
 	}
 	strv_free(&notes);
 	for (size_t i = 0; i < s->nindex; i++) {
@@ -164,7 +171,7 @@ void report_runs_text(FILE *f, const struct store_run_info *runs, size_t n, bool
 		labels_text(&lab, &r->labels);
 		struct sb line = {0};
 		sb_addf(&line, "%4lld %-16.16s %s%-11s%s %-8.8s %-12s %3zu  ", (long long)r->id, when,
-			status_color(r->status, color), r->status, color ? "\033[0m" : "", r->boot_id, kernel,
+			status_color(r->status, color), r->status, color ? "\033[0m" : "", boot_short(r->boot_id), kernel,
 			r->workloads.n);
 		/* labels that do not fit go on the next lines, indented */
 		if (report_text_width(sb_str(&line)) + lab.len <= REPORT_WIDTH) {

@@ -230,7 +230,7 @@ static void notes_print(FILE *f, struct notes *n)
 	for (size_t i = 0; i < n->v.n; i++) {
 		char first[32];
 		snprintf(first, sizeof first, "[%zu] ", i + 1);
-		report_wrap(f, first, "    ", n->v.v[i]);
+		report_wrap(f, first, i + 1 >= 10 ? "     " : "    ", n->v.v[i]);
 	}
 	strv_free(&n->v);
 }
@@ -641,7 +641,8 @@ void report_plan_text(FILE *f, const struct an_plan *p, const struct report_grou
 	if (p->infeasible)
 		fprintf(f, "%zu row%s cannot reach the target within the search bounds; widen --target\n", p->infeasible,
 			p->infeasible == 1 ? "" : "s");
-	fprintf(f, "\nboots, runs, samples: per configuration (runs per boot, samples per run); time for both.\n"
-		   "K&J: Kalibera-Jones optimal runs per boot and samples per run for these costs.\n");
+	fprintf(f, "\nboots, runs, samples: per configuration (runs per boot, samples per run);\n"
+		   "time for both. K&J: Kalibera-Jones optimal runs per boot and samples per run\n"
+		   "for these costs.\n");
 	notes_print(f, &n);
 }
