@@ -32,7 +32,7 @@ static json_t *doc_new(const char *kind)
 }
 
 /* The unit of display values in JSON: SI seconds per op for latency rows, else the rate. */
-static const char *json_display_unit(const char *unit, int latency, char *buf, size_t size)
+const char *report_json_unit(const char *unit, int latency, char *buf, size_t size)
 {
 	if (latency)
 		snprintf(buf, size, "s/op");
@@ -87,7 +87,7 @@ char *report_summary_json(const struct summary *s, bool with_env)
 		json_object_set_new(o, "reason", *sl->reason ? json_string(sl->reason) : json_null());
 		json_object_set_new(o, "unit", json_string(sl->unit));
 		json_object_set_new(o, "display_unit",
-				    json_string(json_display_unit(sl->unit, sl->latency, du, sizeof du)));
+				    json_string(report_json_unit(sl->unit, sl->latency, du, sizeof du)));
 		json_object_set_new(o, "samples", json_integer((json_int_t)row->n));
 		json_object_set_new(o, "warmup_samples", json_integer((json_int_t)row->warmup));
 		json_object_set_new(o, "ci95_rel_halfwidth", isfinite(row->halfwidth) ? json_real(row->halfwidth) : json_null());
@@ -144,7 +144,7 @@ char *report_workloads_json(void)
 		json_object_set_new(o, "kernel_path", json_string(w->kernel_path));
 		json_object_set_new(o, "unit", json_string(w->unit));
 		json_object_set_new(o, "display_unit",
-				    json_string(json_display_unit(w->unit, (w->flags & WL_LATENCY) != 0, du, sizeof du)));
+				    json_string(report_json_unit(w->unit, (w->flags & WL_LATENCY) != 0, du, sizeof du)));
 		json_object_set_new(o, "unixbench", w->unixbench ? json_string(w->unixbench) : json_null());
 		json_object_set_new(o, "baseline_ops_per_s", w->baseline > 0 ? json_real(w->baseline) : json_null());
 		json_object_set_new(o, "index", json_boolean(w->flags & WL_INDEX));
@@ -187,7 +187,7 @@ int report_export_json(FILE *f, const struct store_run_info *runs, size_t n, con
 			json_array_append_new(
 				smp, json_pack("{s:s, s:i, s:s, s:s, s:b, s:i, s:i, s:b, s:I, s:I, s:f, s:f}", "workload",
 					       v->workload, "copies", v->copies, "unit", v->unit, "display_unit",
-					       json_display_unit(v->unit, v->latency, du, sizeof du), "latency", v->latency,
+					       report_json_unit(v->unit, v->latency, du, sizeof du), "latency", v->latency,
 					       "seq", v->seq, "round", v->round, "warmup", v->warmup, "ops",
 					       (json_int_t)v->ops, "elapsed_ns", (json_int_t)v->elapsed_ns, "ops_per_s",
 					       v->value, "display_value", v->latency ? 1 / v->value : v->value));

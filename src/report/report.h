@@ -28,6 +28,10 @@ void report_value(char *buf, size_t size, double ops_per_s, const char *unit, in
 /* The display unit name for a workload's values ("ns/op", "loop/s", "KiB/s"). */
 const char *report_display_unit(const char *unit, int latency, char *buf, size_t size);
 
+/* The display_unit of JSON documents: "s/op" for latency rows, the unit itself for rates
+ * and scores ("index", "lps", "KiB/s"), else "<unit>/s" ("loop/s"). */
+const char *report_json_unit(const char *unit, int latency, char *buf, size_t size);
+
 /* `sysab run` and `sysab show` results. */
 /* color: ANSI colours for status words and failed self-checks (the caller decides: a TTY, no NO_COLOR). */
 void report_summary_text(FILE *f, const struct summary *s, bool with_env, bool color);

@@ -45,9 +45,10 @@ static json_t *group_json(const struct report_group *g)
 	return o;
 }
 
-static const char *display_unit(const struct an_row *r)
+static json_t *display_unit(const char *unit, int latency)
 {
-	return r->latency ? "s/op" : r->unit;
+	char buf[64];
+	return json_string(report_json_unit(unit, latency, buf, sizeof buf));
 }
 
 /* A group estimate: ops/s (SI base) and its interval, plus what the interval covers. */
@@ -134,7 +135,7 @@ char *report_compare_json(const struct an_compare *c, const struct report_group 
 		json_object_set_new(o, "copies", json_integer(r->copies));
 		json_object_set_new(o, "unit", json_string(r->unit));
 		json_object_set_new(o, "latency", json_boolean(r->latency));
-		json_object_set_new(o, "display_unit", json_string(display_unit(r)));
+		json_object_set_new(o, "display_unit", display_unit(r->unit, r->latency));
 		json_object_set_new(o, "composite_of", json_integer((json_int_t)r->ncomposite));
 		json_object_set_new(o, "a", r->have_a ? est_json(&r->a, c->o.alpha, r->latency) : json_null());
 		json_object_set_new(o, "b", r->have_b ? est_json(&r->b, c->o.alpha, r->latency) : json_null());
@@ -191,7 +192,7 @@ char *report_analyze_json(const struct an_analyze *a, const struct report_group 
 		json_object_set_new(o, "copies", json_integer(r->copies));
 		json_object_set_new(o, "unit", json_string(r->unit));
 		json_object_set_new(o, "latency", json_boolean(r->latency));
-		json_object_set_new(o, "display_unit", json_string(r->latency ? "s/op" : r->unit));
+		json_object_set_new(o, "display_unit", display_unit(r->unit, r->latency));
 		json_object_set_new(o, "composite_of", json_integer((json_int_t)r->ncomposite));
 		json_t *cells = json_array();
 		for (size_t c = 0; c < a->ncells; c++) {
