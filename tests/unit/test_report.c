@@ -1,0 +1,104 @@
+/* test_report.c - HTML escaping, axis ticks, wrapping and CSV quoting of the report layer. */
+#include "unit.h"
+#include "report/report.h"
+#include "report/svg.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void html_escapes_the_five_characters(void **state)
+{
+	(void)state;
+	struct sb b = {0};
+	html_esc(&b, "<script>alert('x')</script> & \"q\"");
+	assert_string_equal(sb_str(&b), "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot;");
+	sb_free(&b);
+	html_esc(&b, NULL);
+	assert_int_equal(b.len, 0);
+}
+
+static void svg_text_is_escaped(void **state)
+{
+	(void)state;
+	struct sb b = {0};
+	svg_text(&b, 1, 2, "end", "lbl", "a<b>&c");
+	assert_non_null(strstr(sb_str(&b), ">a&lt;b&gt;&amp;c</text>"));
+	assert_null(strstr(sb_str(&b), "<b>"));
+	sb_free(&b);
+}
+
+static void ticks_are_round_and_cover_the_range(void **state)
+{
+	(void)state;
+	double lo = 3.7, hi = 41.2, t[12];
+	size_t n = svg_ticks(&lo, &hi, t, 7);
+	assert_true(n >= 3 && n <= 7);
+	assert_true(t[0] <= 3.7 && t[n - 1] >= 41.2);
+	assert_true(lo == t[0] && hi == t[n - 1]);
+	for (size_t i = 0; i < n; i++)
+		assert_true(t[i] == 0 || t[i] / 10 == (double)(long)(t[i] / 10) || t[i] / 5 == (double)(long)(t[i] / 5));
+	/* an empty range is widened; a non-finite one gives no ticks */
+	lo = hi = 100;
+	assert_true(svg_ticks(&lo, &hi, t, 7) >= 2);
+	lo = 0, hi = 1.0 / 0.0;
+	assert_int_equal(svg_ticks(&lo, &hi, t, 7), 0);
+}
+
+static void width_ignores_colour_and_counts_utf8_once(void **state)
+{
+	(void)state;
+	assert_int_equal(report_text_width("\033[32mfaster\033[0m"), 6);
+	assert_int_equal(report_text_width("±0.4% µs"), 8);
+}
+
+static void long_names_keep_start_and_end(void **state)
+{
+	(void)state;
+	char b[64];
+	report_short_name(b, sizeof b, "unixbench.fsbuffer-write", 1, 15);
+	assert_string_equal(b, "unixbench~write");
+	assert_int_equal(strlen(b), 15);
+	report_short_name(b, sizeof b, "short", 2, 15);
+	assert_string_equal(b, "short/2");
+}
+
+static void csv_quotes_what_rfc4180_asks(void **state)
+{
+	(void)state;
+	struct store_run_info r = {0};
+	r.id = 7;
+	r.status = "imported";
+	r.source = "csv";
+	r.boot_id = "b";
+	r.hostname = "h,1";
+	r.cpu_model = "say \"x\"";
+	r.kernel_release = "line\nbreak";
+	kv_add(&r.labels, "note", "a,\"b\"");
+	kv_add(&r.env, "k", "v");
+	struct store_export_sample s = {7, "w", "op", 1, 0, 0, -1, 0, 10, 1000, 2.5};
+	struct store_export x = {&s, 1};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_int_equal(report_export_csv(f, &r, 1, &x), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, ",label.note,env.k\r\n"));
+	assert_non_null(strstr(buf, "\r\n7,imported,csv,0,b,\"h,1\",\"say \"\"x\"\"\",\"line\nbreak\",w,1,op,0,0,-1,0,10,1000,"
+				    "2.5,\"a,\"\"b\"\"\",v\r\n"));
+	free(buf);
+	kv_free(&r.labels);
+	kv_free(&r.env);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(html_escapes_the_five_characters),
+		cmocka_unit_test(svg_text_is_escaped),
+		cmocka_unit_test(ticks_are_round_and_cover_the_range),
+		cmocka_unit_test(width_ignores_colour_and_counts_utf8_once),
+		cmocka_unit_test(long_names_keep_start_and_end),
+		cmocka_unit_test(csv_quotes_what_rfc4180_asks),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
