@@ -145,7 +145,7 @@ void report_summary_text(FILE *f, const struct summary *s, bool with_env, bool c
 		sb_free(&t);
 	}
 	if (with_env) {
-		fprintf(f, "\nenvironment:\n");
+		fprintf(f, "\nenvironment:%s\n", r->env.n ? "" : " none recorded (imported run)");
 		for (size_t i = 0; i < r->env.n; i++) {
 			char first[64];
 			snprintf(first, sizeof first, "  %-28s ", r->env.v[i].key);

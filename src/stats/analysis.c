@@ -383,7 +383,8 @@ void an_envtab_build(const struct store_run_info *const *const *runs, const size
 					strv_add(&labk, sb_str(&k));
 				sb_free(&k);
 			}
-	qsort(labk.v, labk.n, sizeof *labk.v, str_cmp);
+	if (labk.n)
+		qsort(labk.v, labk.n, sizeof *labk.v, str_cmp);
 	for (size_t i = 0; i < labk.n; i++)
 		strv_add(&keys, labk.v[i]);
 	size_t nfixed = keys.n;
@@ -395,7 +396,8 @@ void an_envtab_build(const struct store_run_info *const *const *runs, const size
 				if (!env_noise(k) && !strv_has(&envk, k))
 					strv_add(&envk, k);
 			}
-	qsort(envk.v, envk.n, sizeof *envk.v, str_cmp);
+	if (envk.n)
+		qsort(envk.v, envk.n, sizeof *envk.v, str_cmp);
 	for (size_t i = 0; i < envk.n; i++)
 		strv_add(&keys, envk.v[i]);
 	strv_free(&envk);

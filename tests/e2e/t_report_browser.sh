@@ -61,6 +61,7 @@ contains "$DOM" 'class="verdict verdict-faster">faster</text>'
 contains "$DOM" 'class="verdict v-faster">faster</td>'
 contains "$DOM" 'class="verdict v-equivalent">equivalent</td>'
 contains "$DOM" 'id="environment"'
+contains "$DOM" '<tr class="differs"><td>label.a</td>'
 contains "$DOM" 'id="warnings"'
 # the hostile strings are text, escaped, and no script element exists
 contains "$DOM" '&lt;script&gt;alert(1)&lt;/script&gt;'
