@@ -67,7 +67,7 @@ const struct cli_cmd cli_cmds[] = {
 	{"export", "[SELECTOR...]", "every sample with its run, boot, labels and environment, as CSV or JSON",
 	 "With no SELECTOR every run is exported (any status); with several, the runs any of them\n"
 	 "matches. CSV (RFC 4180): one row per sample; the fixed columns, then label.KEY and\n"
-	 "env.KEY columns, sorted. JSON: the runs, each with its samples (docs/FORMATS.md).\n" SELECTOR_HELP,
+	 "env.KEY columns, sorted. JSON: the runs, each with its samples (docs/FORMATS.md).\n\n" SELECTOR_HELP,
 	 cli_export_opts, cmd_export},
 	{"report", "[SELECTOR | compare A B | analyze [FILTER...]]",
 	 "a self-contained HTML page with charts: one group, a comparison, or a factorial analysis",
@@ -77,7 +77,7 @@ const struct cli_cmd cli_cmds[] = {
 	 "The page has no scripts and fetches nothing: inline CSS and SVG drawn by sysab. Per\n"
 	 "workload a strip plot of samples and run means by configuration, coloured by boot, with\n"
 	 "the estimate and its interval; a forest plot of changes or effects with the equivalence\n"
-	 "band; the environment of each group (differing keys highlighted); the warnings.\n" SELECTOR_HELP,
+	 "band; the environment of each group (differing keys highlighted); the warnings.\n\n" SELECTOR_HELP,
 	 cli_report_opts, cmd_report},
 };
 
