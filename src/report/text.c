@@ -44,6 +44,15 @@ static const char *status_color(const char *status, bool color)
 
 #define RUN_NAME_W 24
 
+/* Print a line without its trailing spaces, and free it. */
+static void put_line(FILE *f, struct sb *line)
+{
+	while (line->len && line->s[line->len - 1] == ' ')
+		line->s[--line->len] = 0;
+	fprintf(f, "%s\n", line->len ? sb_str(line) : "");
+	sb_free(line);
+}
+
 /* The part of a boot id worth showing: imported boots all start with "import:". */
 static const char *boot_short(const char *boot_id)
 {
@@ -121,8 +130,10 @@ void report_summary_text(FILE *f, const struct summary *s, bool with_env, bool c
 		char hw[16] = "-", cv[16];
 		pct_cell(hw, sizeof hw, row->halfwidth);
 		pct_cell(cv, sizeof cv, row->cv);
-		fprintf(f, "%-*s %6d %8s %-14s %6s %6s %3zu  %s\n", RUN_NAME_W, name, sl->copies, v, us, hw, cv, row->n,
+		struct sb line = {0};
+		sb_addf(&line, "%-*s %6d %8s %-14s %6s %6s %3zu  %s", RUN_NAME_W, name, sl->copies, v, us, hw, cv, row->n,
 			mark);
+		put_line(f, &line);
 	}
 	if (notes.n)
 		fprintf(f, "\nnotes (self-checks, status, warm-up):\n");
@@ -175,11 +186,10 @@ void report_runs_text(FILE *f, const struct store_run_info *runs, size_t n, bool
 			r->workloads.n);
 		/* labels that do not fit go on the next lines, indented */
 		if (report_text_width(sb_str(&line)) + lab.len <= REPORT_WIDTH) {
-			fprintf(f, "%s%s\n", sb_str(&line), sb_str(&lab));
+			sb_add(&line, sb_str(&lab));
+			put_line(f, &line);
 		} else {
-			while (line.len && line.s[line.len - 1] == ' ')
-				line.s[--line.len] = 0;
-			fprintf(f, "%s\n", sb_str(&line));
+			put_line(f, &line);
 			report_wrap(f, "     ", "     ", sb_str(&lab));
 		}
 		sb_free(&line);
@@ -189,12 +199,12 @@ void report_runs_text(FILE *f, const struct store_run_info *runs, size_t n, bool
 
 void report_workloads_text(FILE *f)
 {
-	fprintf(f, "%-28s %-12s\n", "workload", "unit");
+	fprintf(f, "%-28s %s\n", "workload", "unit");
 	for (size_t i = 0; i < wl_count(); i++) {
 		const struct workload *w = wl_at(i);
 		char u[48];
 		report_display_unit(w->unit, (w->flags & WL_LATENCY) != 0, u, sizeof u);
-		fprintf(f, "%-28s %-12s\n", w->name, u);
+		fprintf(f, "%-28s %s\n", w->name, u);
 		report_wrap(f, "    ", "    ", w->summary);
 		report_wrap(f, "    kernel: ", "            ", w->kernel_path);
 	}
