@@ -114,3 +114,18 @@ uninstall:
 
 clean:
 	rm -rf $(B)
+
+# ---- fuzz: libFuzzer targets for the input parsers (clang; src files compiled directly) ----
+FUZZ_CC    ?= clang
+FUZZ_FLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+              -fno-omit-frame-pointer -D_GNU_SOURCE -Isrc $(WARN)
+FUZZ_CORE  := src/core/core.c src/core/parse.c
+FUZZ_BINS  := $(B)/fuzz/fuzz_unixbench $(B)/fuzz/fuzz_csv $(B)/fuzz/fuzz_label
+
+fuzz: $(FUZZ_BINS)
+
+$(B)/fuzz/fuzz_unixbench: src/store/import_unixbench.c src/store/import_util.c
+$(B)/fuzz/fuzz_csv: src/store/import_csv.c src/store/import_util.c
+$(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_CORE) $(HDR) Makefile
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(filter %.c,$^) -lm
