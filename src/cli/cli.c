@@ -1,5 +1,6 @@
 /* cli.c - table-driven option parsing and help text. */
 #include "cli.h"
+#include "run/env.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -104,4 +105,21 @@ int cli_fail(const struct cli_cmd *cmd, const struct err *e)
 {
 	fprintf(stderr, "sysab %s: %s\n", cmd->name, e->msg);
 	return EXIT_INPUT;
+}
+
+int cli_open_db(const char *db_opt, enum store_mode mode, struct store **st, char **path, struct err *e)
+{
+	char *p = store_default_path(db_opt);
+	int rc = store_open(p, mode, st, e);
+	if (rc == 0 && store_writable(*st)) {
+		char *boot = env_boot_id();
+		struct err ignored;
+		store_reap_interrupted(*st, boot, &ignored); /* a busy database is reaped next time */
+		free(boot);
+	}
+	if (rc == 0 && path)
+		*path = p;
+	else
+		free(p);
+	return rc;
 }

@@ -283,14 +283,10 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 		o.progress = progress_cb;
 	}
 
-	path = store_default_path(a.db);
-	if (store_open(path, STORE_RW, &st, &e)) {
+	if (cli_open_db(a.db, STORE_RW, &st, &path, &e)) {
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}
-	char *boot = env_boot_id();
-	store_reap_interrupted(st, boot, &e);
-	free(boot);
 	sig_install();
 	struct run_outcome res;
 	int r = runner_run(st, &o, &res, &e);

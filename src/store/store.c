@@ -173,7 +173,7 @@ int store_open(const char *path, enum store_mode mode, struct store **out, struc
 	bool exists = stat(path, &sb) == 0;
 	if (exists && !S_ISREG(sb.st_mode))
 		return errf(e, "%s: not a regular file; give --db a database file", path);
-	if (!exists && mode == STORE_RO)
+	if (!exists && mode != STORE_RW)
 		return errf(e, "%s: no database here yet; run `sysab run` first or give --db the right file", path);
 	if (exists && check_header(path, &sb, e))
 		return -1;
@@ -192,13 +192,17 @@ int store_open(const char *path, enum store_mode mode, struct store **out, struc
 			rc = errf(e, "%s: the database is read-only; fix its permissions or use --db with another file",
 				  path);
 	}
+	bool writable = mode == STORE_RW || (mode == STORE_READ && access(d, W_OK) == 0 && access(path, W_OK) == 0);
 	free(dir);
 	if (rc)
 		return -1;
 
 	struct store *s = xcalloc(1, sizeof *s);
 	s->path = xstrdup(path);
-	int flags = mode == STORE_RO ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	s->writable = writable;
+	int flags = mode == STORE_RW ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+		    : writable       ? SQLITE_OPEN_READWRITE
+				     : SQLITE_OPEN_READONLY;
 	if (sqlite3_open_v2(path, &s->db, flags | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
 		store_fail(s, "cannot open the database", e);
 		goto fail;
@@ -228,7 +232,6 @@ int store_open(const char *path, enum store_mode mode, struct store **out, struc
 	}
 	if (exec_sql(s, "PRAGMA foreign_keys=ON", "cannot enable foreign keys", e))
 		goto fail;
-	s->path = s->path;
 	*out = s;
 	return 0;
 fail:
@@ -248,6 +251,11 @@ void store_close(struct store *s)
 const char *store_path(const struct store *s)
 {
 	return s->path;
+}
+
+bool store_writable(const struct store *s)
+{
+	return s->writable;
 }
 
 int store_begin(struct store *s, struct err *e)

@@ -9,6 +9,7 @@ struct store {
 	sqlite3 *db;
 	char *path;
 	int in_tx;
+	bool writable;
 };
 
 /* The newest schema version, and the SQL taking a database from `from` to from + 1. */
