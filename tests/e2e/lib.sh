@@ -96,3 +96,33 @@ wait_run() {
 signum() {
 	case $1 in INT) echo 2 ;; HUP) echo 1 ;; TERM) echo 15 ;; KILL) echo 9 ;; esac
 }
+
+# Running as an unprivileged user. As root, commands run through setpriv as UNPRIV_UID (root
+# bypasses file permissions and RLIMIT_NPROC); otherwise as the current user. The user gets
+# its own HOME, TMPDIR and database under $T/u (which the caller's leak checks do not see:
+# tests check $T/u/tmp themselves).
+UNPRIV_UID=${SYSAB_TEST_UID:-65534}
+unpriv_setup() {
+	mkdir -p "$T/u/tmp" "$T/u/home"
+	if [ "$(id -u)" = 0 ]; then
+		command -v setpriv >/dev/null || { echo "skip: setpriv is missing"; return 1; }
+		chmod 755 "$T"
+		chown -R "$UNPRIV_UID:$UNPRIV_UID" "$T/u"
+		as_user test -x "$SYSAB" || { echo "skip: uid $UNPRIV_UID cannot execute $SYSAB"; return 1; }
+	else
+		UNPRIV_UID=$(id -u)
+	fi
+	return 0
+}
+as_user() {
+	if [ "$(id -u)" = 0 ]; then
+		setpriv --reuid="$UNPRIV_UID" --regid="$UNPRIV_UID" --clear-groups \
+			env HOME="$T/u/home" TMPDIR="$T/u/tmp" SYSAB_DB="$T/u/results.db" "$@"
+	else
+		env HOME="$T/u/home" TMPDIR="$T/u/tmp" SYSAB_DB="$T/u/results.db" "$@"
+	fi
+}
+# user_procs: tasks (threads included, as RLIMIT_NPROC counts them) of UNPRIV_UID now.
+user_procs() {
+	ps -L -U "$UNPRIV_UID" --no-headers 2>/dev/null | wc -l
+}
