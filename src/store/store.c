@@ -125,31 +125,37 @@ static int copy_file(const char *from, const char *to, struct err *e)
 	int fd = open(to, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	int rc = 0;
 	if (fd < 0 || write(fd, data, len) != (ssize_t)len || fsync(fd) < 0)
-		rc = errf(e, "%s: cannot write the backup before migrating: %s", to, strerror(errno));
+		rc = errf(e, "%s: cannot write the backup before migrating: %s%s", to, strerror(errno),
+			  errno == EEXIST ? "; move the old backup away and retry" : "");
 	if (fd >= 0)
 		close(fd);
+	if (fd >= 0 && rc)
+		unlink(to); /* ours and incomplete */
 	free(data);
 	return rc;
 }
 
-/* Bring the schema to the current version, in one transaction, after backing up
- * a database that already holds data. */
+/* Bring the schema to the current version, in one transaction, after backing up a
+ * database that already holds data to "<path>.v<from>.bak" (never overwritten: an existing
+ * backup stops the migration). When the migration fails it is rolled back and the backup
+ * removed, so the file is as before. */
 static int migrate(struct store *s, int from, struct err *e)
 {
 	int target = store_schema_target();
+	char *bak = NULL;
 	if (from == target)
 		return 0;
 	if (from > 0) {
 		if (exec_sql(s, "PRAGMA wal_checkpoint(TRUNCATE)", "cannot checkpoint before migrating", e))
 			return -1;
-		char *bak = xasprintf("%s.v%d.bak", s->path, from);
-		int rc = copy_file(s->path, bak, e);
-		free(bak);
-		if (rc)
+		bak = xasprintf("%s.v%d.bak", s->path, from);
+		if (copy_file(s->path, bak, e)) {
+			free(bak);
 			return -1;
+		}
 	}
 	if (exec_sql(s, "BEGIN IMMEDIATE", "cannot start the schema migration", e))
-		return -1;
+		goto fail_nobegin;
 	int now;
 	if (user_version(s, &now, e))
 		goto fail;
@@ -161,9 +167,15 @@ static int migrate(struct store *s, int from, struct err *e)
 	free(set);
 	if (rc || exec_sql(s, "COMMIT", "cannot commit the schema migration", e))
 		goto fail;
+	free(bak);
 	return 0;
 fail:
 	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+fail_nobegin:
+	/* nothing changed: the backup of an unchanged file would only block the next attempt */
+	if (bak)
+		unlink(bak);
+	free(bak);
 	return -1;
 }
 
