@@ -103,12 +103,16 @@ void cli_help(const struct cli_cmd *cmd, FILE *f)
 
 int cli_fail(const struct cli_cmd *cmd, const struct err *e)
 {
-	fprintf(stderr, "sysab %s: %s\n", cmd->name, e->msg);
+	fprintf(stderr, "sysab %s: ", cmd->name);
+	fputs_clean(e->msg, stderr); /* messages quote user input */
+	fputc('\n', stderr);
 	return EXIT_INPUT;
 }
 
 int cli_open_db(const char *db_opt, enum store_mode mode, struct store **st, char **path, struct err *e)
 {
+	if (db_opt && !*db_opt)
+		return errf(e, "--db: empty path; give the database file, e.g. --db results.db");
 	char *p = store_default_path(db_opt);
 	int rc = store_open(p, mode, st, e);
 	if (rc == 0 && store_writable(*st)) {

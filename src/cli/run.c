@@ -120,6 +120,9 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 	case O_WORKLOAD:
 		if (!*arg || !text_is_clean(arg, false))
 			return errf(e, "-w: give a workload name or pattern; `sysab workloads` lists them");
+		if (strlen(arg) > 128)
+			return errf(e, "-w: a pattern of %zu bytes is too long for any workload name (at most 128); "
+				       "`sysab workloads` lists them", strlen(arg));
 		strv_add(&a->patterns, arg);
 		return 0;
 	case O_COPIES:

@@ -3,6 +3,7 @@
 #define SYSAB_CORE_H
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
@@ -112,6 +113,10 @@ int label_check_value(const char *key, const char *value, struct err *e);
 
 /* True when s is valid UTF-8 without control characters (tab allowed when tab_ok). */
 bool text_is_clean(const char *s, bool tab_ok);
+
+/* Write s to f with every byte that is not part of clean text (see text_is_clean; tab
+ * allowed) shown as \xNN, so user input quoted in a message cannot drive the terminal. */
+void fputs_clean(const char *s, FILE *f);
 
 /* Edit distance, for "did you mean" suggestions. */
 size_t edit_distance(const char *a, const char *b);

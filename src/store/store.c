@@ -229,6 +229,30 @@ int store_open(const char *path, enum store_mode mode, struct store **out, struc
 		     store_schema_target());
 		goto fail;
 	}
+	if (v == 0) {
+		/* read together with the version (one snapshot), so a concurrent sysab creating the
+		 * schema is not mistaken for another program */
+		sqlite3_stmt *st;
+		if (store_prepare(s, "SELECT user_version, (SELECT count(*) FROM sqlite_master) FROM pragma_user_version",
+				  &st, e))
+			goto fail;
+		int objects = -1;
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			v = sqlite3_column_int(st, 0);
+			objects = sqlite3_column_int(st, 1);
+		}
+		sqlite3_finalize(st);
+		if (v == 0 && objects != 0) {
+			errf(e, "%s: a SQLite database of another program (it has tables but no sysab schema version); "
+				"give --db a sysab database or a new file", path);
+			goto fail;
+		}
+		if (v == 0 && mode != STORE_RW) {
+			errf(e, "%s: an empty database with no runs yet; run `sysab run` first or give --db the right file",
+			     path);
+			goto fail;
+		}
+	}
 	if (mode == STORE_RW) {
 		if (v == 0 && exec_sql(s, "PRAGMA journal_mode=WAL", "cannot switch to WAL journaling", e))
 			goto fail;
