@@ -5,7 +5,7 @@ CC       ?= cc
 PKGS     := sqlite3 jansson gsl
 OPT      ?= -O2
 CFLAGS   ?= -g
-WARN     := -Wall -Wextra -Wshadow -Wformat=2 -Wno-format-nonliteral -Wstrict-prototypes -Wmissing-prototypes
+WARN     := -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes -Wmissing-prototypes
 BASE_CFLAGS = -std=gnu11 $(OPT) $(CFLAGS) $(WARN) -D_GNU_SOURCE -Isrc $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LIBS     = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -lpthread
 TEST_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)

@@ -51,7 +51,7 @@ struct sb {
 void sb_add(struct sb *b, const char *s);
 void sb_addn(struct sb *b, const char *s, size_t n);
 void sb_addf(struct sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void sb_vaddf(struct sb *b, const char *fmt, va_list ap);
+void sb_vaddf(struct sb *b, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 const char *sb_str(const struct sb *b); /* "" when empty */
 void sb_free(struct sb *b);
 
