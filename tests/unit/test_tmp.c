@@ -17,10 +17,13 @@ static char *base; /* a private TMPDIR for these tests */
 static int setup(void **state)
 {
 	(void)state;
-	char tmpl[] = "/tmp/sysab-test-tmp.XXXXXX";
-	if (!mkdtemp(tmpl))
+	const char *t = getenv("TMPDIR");
+	char *tmpl = xasprintf("%s/sysab-test-tmp.XXXXXX", t && *t == '/' ? t : "/tmp");
+	if (!mkdtemp(tmpl)) {
+		free(tmpl);
 		return -1;
-	base = xstrdup(tmpl);
+	}
+	base = tmpl;
 	return setenv("TMPDIR", base, 1);
 }
 
