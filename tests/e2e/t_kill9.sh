@@ -52,3 +52,23 @@ expect 0 "$SYSAB" run --quick -w harness.null -q
 interrupted $KILLED
 no_tmp_left "$TMPDIR"
 db_ok "$SYSAB_DB"
+
+# A worker killed under a live run (between or during batches): its (workload, copies) is an
+# error with the reason, the other workloads finish, the run completes (a command written to
+# the dead worker must not kill sysab with SIGPIPE).
+prev=$(last_run "$SYSAB_DB")
+"$SYSAB" run -w kernel.syscall.null -w harness.null -c 1 --samples 400 --sample-ms 10 --warmup-ms 0 -q >"$T/out" 2>"$T/err" &
+pid=$!
+wait_samples "$SYSAB_DB" 10 150 "$prev"
+kill -KILL $(pgrep -P $pid | head -n 1)
+wait $pid
+rc=$?
+[ $rc = 0 ] || fail "exit $rc after a worker was killed; $(cat "$T/err")"
+id=$(last_run "$SYSAB_DB")
+st=$(sqlite3 "$SYSAB_DB" "SELECT status FROM run WHERE id = $id")
+[ "$st" = complete ] || fail "run status '$st' after a worker was killed"
+errs=$(sqlite3 "$SYSAB_DB" "SELECT reason FROM slot WHERE run = $id AND status = 'error'")
+case "$errs" in *"exited unexpectedly"* | *"is gone"*) ;; *) fail "no error recorded for the killed worker: '$errs'" ;; esac
+[ "$(sqlite3 "$SYSAB_DB" "SELECT count(*) FROM slot WHERE run = $id AND status = 'ok'")" = 1 ] || fail "the other workload did not finish"
+no_tmp_left "$TMPDIR"
+db_ok "$SYSAB_DB"
