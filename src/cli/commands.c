@@ -18,8 +18,10 @@ extern const struct cli_opt cli_run_opts[];
 const struct cli_cmd cli_cmds[] = {
 	{"run", NULL, "measure workloads and store every sample",
 	 "Each (workload, copies) is set up, warmed up, calibrated so a sample lasts the target\n"
-	 "time, then sampled; every sample is committed as it is taken. Ctrl-C stops at the next\n"
-	 "sample boundary and keeps what was measured (the run is marked incomplete).",
+	 "time, then sampled; every sample is committed as it is taken. Ctrl-C (or SIGTERM, SIGHUP)\n"
+	 "stops at the next sample boundary, keeps what was measured and marks the run incomplete;\n"
+	 "the exit status is then 128 + the signal. A run whose sysab was killed outright is marked\n"
+	 "interrupted by the next sysab command.",
 	 cli_run_opts, cmd_run},
 	{"list", "[KEY=VALUE]", "one line per run: id, time, status, boot, kernel, workloads, labels", NULL, look_opts,
 	 cmd_list},
