@@ -61,3 +61,34 @@ done
 stop_case TERM 3 INT -w unixbench.shell8 -w unixbench.spawn -c 2 $FAST
 stop_case INT 0 HUP -w unixbench.shell8 -w kernel.proc.exec -c 2 --warmup-ms 5000 --sample-ms 20 -q
 db_ok "$SYSAB_DB"
+
+# At any moment, from start-up to the end: whatever the phase, nothing is left behind and the
+# outcome is one of: the signal ended sysab before a run was recorded; the run is incomplete
+# and names the signal; or the run had already completed.
+i=0
+for delay in 0.02 0.1 0.25 0.5 0.8 1.2 1.8 2.5; do
+	set -- $sigs
+	shift $((i % 3))
+	sig=$1
+	i=$((i + 1))
+	prev=$(last_run "$SYSAB_DB")
+	"$SYSAB" run -w unixbench.spawn -w unixbench.fstime -w unixbench.shell1 -w unixbench.execl -c 1 -c 2 \
+		--samples 6 --sample-ms 20 --warmup-ms 100 --seed $i -q >"$T/out" 2>"$T/err" &
+	pid=$!
+	sleep $delay
+	kill -"$sig" $pid 2>/dev/null
+	wait $pid
+	rc=$?
+	no_sysab_left
+	no_proc_in "$TMPDIR"
+	no_tmp_left "$TMPDIR"
+	now=$(last_run "$SYSAB_DB")
+	st=$(sqlite3 "$SYSAB_DB" "SELECT status || '|' || coalesce(reason, '') FROM run WHERE id = $now AND id > $prev")
+	case "$rc:$st" in
+	"$((128 + $(signum $sig))):") ;;
+	"$((128 + $(signum $sig))):incomplete|stopped by SIG$sig") ;;
+	"0:complete|") ;;
+	*) fail "SIG$sig after ${delay}s: exit $rc, run '$st'; $(cat "$T/err")" ;;
+	esac
+done
+db_ok "$SYSAB_DB"
