@@ -44,6 +44,8 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < cli_ncmds; i++)
 		if (!strcmp(argv[1], cli_cmds[i].name))
 			return cli_cmds[i].main(&cli_cmds[i], argc - 1, argv + 1);
-	fprintf(stderr, "sysab: unknown command '%s'; `sysab --help` lists the commands\n", argv[1]);
+	fputs("sysab: unknown command '", stderr);
+	fputs_clean(argv[1], stderr);
+	fputs("'; `sysab --help` lists the commands\n", stderr);
 	return EXIT_INPUT;
 }

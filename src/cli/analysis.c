@@ -192,10 +192,7 @@ struct db {
 static int db_open(const char *opt, struct db *d, struct err *e)
 {
 	memset(d, 0, sizeof *d);
-	char *path = store_default_path(opt);
-	int rc = store_open(path, STORE_RO, &d->st, e);
-	free(path);
-	if (rc || store_runs_list(d->st, &d->runs, &d->n, e) || store_runs_env(d->st, d->runs, d->n, e))
+	if (cli_open_db(opt, STORE_READ, &d->st, NULL, e) || store_runs_list(d->st, &d->runs, &d->n, e) || store_runs_env(d->st, d->runs, d->n, e))
 		return -1;
 	return 0;
 }

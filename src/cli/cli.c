@@ -1,5 +1,6 @@
 /* cli.c - table-driven option parsing and help text. */
 #include "cli.h"
+#include "run/env.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -103,7 +104,9 @@ void cli_help(const struct cli_cmd *cmd, FILE *f)
 
 int cli_fail(const struct cli_cmd *cmd, const struct err *e)
 {
-	fprintf(stderr, "sysab %s: %s\n", cmd->name, e->msg);
+	fprintf(stderr, "sysab %s: ", cmd->name);
+	fputs_clean(e->msg, stderr); /* messages quote user input */
+	fputc('\n', stderr);
 	return EXIT_INPUT;
 }
 
@@ -111,4 +114,23 @@ bool cli_color(bool no_color_opt)
 {
 	const char *nc = getenv("NO_COLOR");
 	return !no_color_opt && !(nc && *nc) && isatty(STDOUT_FILENO);
+}
+
+int cli_open_db(const char *db_opt, enum store_mode mode, struct store **st, char **path, struct err *e)
+{
+	if (db_opt && !*db_opt)
+		return errf(e, "--db: empty path; give the database file, e.g. --db results.db");
+	char *p = store_default_path(db_opt);
+	int rc = store_open(p, mode, st, e);
+	if (rc == 0 && store_writable(*st)) {
+		char *boot = env_boot_id();
+		struct err ignored;
+		store_reap_interrupted(*st, boot, &ignored); /* a busy database is reaped next time */
+		free(boot);
+	}
+	if (rc == 0 && path)
+		*path = p;
+	else
+		free(p);
+	return rc;
 }

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include "core/core.h"
+#include "store/store.h"
 
 /* One option of a subcommand. id is what the command's handler switches on. */
 struct cli_opt {
@@ -51,6 +52,12 @@ void cli_help(const struct cli_cmd *cmd, FILE *f);
 
 /* Report an error the user must act on: "sysab <cmd>: <msg>" on stderr; returns EXIT_INPUT. */
 int cli_fail(const struct cli_cmd *cmd, const struct err *e);
+
+/* Open the database (--db PATH, else the default) for a command, then mark runs whose
+ * sysab process is gone as interrupted when the database could be opened writable: so
+ * whichever command comes next after a killed run notices it. *path (may be NULL) gets
+ * the path, newly allocated. Returns 0, or -1 with e set (nothing opened). */
+int cli_open_db(const char *db_opt, enum store_mode mode, struct store **st, char **path, struct err *e);
 
 /* The subcommands. */
 int cmd_run(const struct cli_cmd *cmd, int argc, char **argv);

@@ -36,8 +36,10 @@ const struct cli_cmd cli_cmds[] = {
 	 "Each (workload, copies) is set up, calibrated so a sample lasts the target time, and\n"
 	 "warmed up; then samples are taken in rounds, one of each workload per round in a fresh\n"
 	 "shuffled order, so slow drift of the machine spreads evenly over the workloads. Every\n"
-	 "sample is committed as it is taken. Ctrl-C stops at the next sample boundary and keeps\n"
-	 "what was measured (the run is marked incomplete).",
+	 "sample is committed as it is taken. Ctrl-C (or SIGTERM, SIGHUP) stops at the next sample\n"
+	 "boundary, keeps what was measured and marks the run incomplete; the exit status is then\n"
+	 "128 + the signal. A run whose sysab was killed outright is marked interrupted by the\n"
+	 "next sysab command.",
 	 cli_run_opts, cmd_run},
 	{"list", "[KEY=VALUE]", "one line per run: id, time, status, boot, kernel, workloads, labels", NULL, look_opts,
 	 cmd_list},

@@ -83,10 +83,7 @@ int cmd_export(const struct cli_cmd *cmd, int argc, char **argv)
 		cli_help(cmd, stdout);
 		goto out;
 	}
-	char *path = store_default_path(a.db);
-	int orc = store_open(path, STORE_RO, &st, &e);
-	free(path);
-	if (orc || store_runs_list(st, &runs, &n, &e) || store_runs_env(st, runs, n, &e))
+	if (cli_open_db(a.db, STORE_READ, &st, NULL, &e) || store_runs_list(st, &runs, &n, &e) || store_runs_env(st, runs, n, &e))
 		goto fail;
 	keep = xcalloc(n ? n : 1, sizeof *keep);
 	for (size_t i = 0; i < n; i++)

@@ -127,8 +127,7 @@ int cmd_import(const struct cli_cmd *cmd, int argc, char **argv)
 		goto out;
 	}
 	kv_sort(&a.labels);
-	path = store_default_path(a.db);
-	if (store_open(path, STORE_RW, &st, &e)) {
+	if (cli_open_db(a.db, STORE_RW, &st, &path, &e)) {
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}

@@ -52,10 +52,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct look_a
 /* Open the database for reading and mark runs whose process died as interrupted. */
 static int open_db(const struct look_args *a, struct store **st, struct err *e)
 {
-	char *path = store_default_path(a->db);
-	int rc = store_open(path, STORE_RO, st, e);
-	free(path);
-	return rc;
+	return cli_open_db(a->db, STORE_READ, st, NULL, e);
 }
 
 int cmd_list(const struct cli_cmd *cmd, int argc, char **argv)

@@ -134,6 +134,9 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 	case O_WORKLOAD:
 		if (!*arg || !text_is_clean(arg, false))
 			return errf(e, "-w: give a workload name or pattern; `sysab workloads` lists them");
+		if (strlen(arg) > 128)
+			return errf(e, "-w: a pattern of %zu bytes is too long for any workload name (at most 128); "
+				       "`sysab workloads` lists them", strlen(arg));
 		strv_add(&a->patterns, arg);
 		return 0;
 	case O_COPIES:
@@ -304,14 +307,10 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 		o.progress = progress_cb;
 	}
 
-	path = store_default_path(a.db);
-	if (store_open(path, STORE_RW, &st, &e)) {
+	if (cli_open_db(a.db, STORE_RW, &st, &path, &e)) {
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}
-	char *boot = env_boot_id();
-	store_reap_interrupted(st, boot, &e);
-	free(boot);
 	sig_install();
 	struct run_outcome res;
 	int r = runner_run(st, &o, &res, &e);

@@ -3,6 +3,7 @@
 #define SYSAB_CORE_H
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
@@ -50,7 +51,7 @@ struct sb {
 void sb_add(struct sb *b, const char *s);
 void sb_addn(struct sb *b, const char *s, size_t n);
 void sb_addf(struct sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void sb_vaddf(struct sb *b, const char *fmt, va_list ap);
+void sb_vaddf(struct sb *b, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 const char *sb_str(const struct sb *b); /* "" when empty */
 void sb_free(struct sb *b);
 
@@ -112,6 +113,10 @@ int label_check_value(const char *key, const char *value, struct err *e);
 
 /* True when s is valid UTF-8 without control characters (tab allowed when tab_ok). */
 bool text_is_clean(const char *s, bool tab_ok);
+
+/* Write s to f with every byte that is not part of clean text (see text_is_clean; tab
+ * allowed) shown as \xNN, so user input quoted in a message cannot drive the terminal. */
+void fputs_clean(const char *s, FILE *f);
 
 /* Edit distance, for "did you mean" suggestions. */
 size_t edit_distance(const char *a, const char *b);

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 int parse_u64(const char *s, uint64_t min, uint64_t max, const char *what, uint64_t *out, struct err *e)
@@ -118,42 +119,62 @@ int parse_duration(const char *s, const char *what, uint64_t *out_ns, struct err
 	return 0;
 }
 
+/* Length of the clean character at p: a printable ASCII byte (tab when tab_ok) or a valid
+ * UTF-8 sequence that is not a C1 control; 0 when p starts anything else (or ends). */
+static size_t clean_char_len(const unsigned char *p, bool tab_ok)
+{
+	unsigned c = *p;
+	if (c < 0x80)
+		return c == 0 || (c < 0x20 && !(tab_ok && c == '\t')) || c == 0x7f ? 0 : 1;
+	int n;
+	unsigned cp;
+	if ((c & 0xe0) == 0xc0) {
+		n = 1;
+		cp = c & 0x1f;
+	} else if ((c & 0xf0) == 0xe0) {
+		n = 2;
+		cp = c & 0x0f;
+	} else if ((c & 0xf8) == 0xf0) {
+		n = 3;
+		cp = c & 0x07;
+	} else {
+		return 0;
+	}
+	for (int i = 1; i <= n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (p[i] & 0x3f);
+	}
+	if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) || cp > 0x10ffff ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0x80 && cp < 0xa0))
+		return 0;
+	return (size_t)n + 1;
+}
+
 bool text_is_clean(const char *s, bool tab_ok)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	while (*p) {
-		unsigned c = *p;
-		if (c < 0x80) {
-			if ((c < 0x20 && !(tab_ok && c == '\t')) || c == 0x7f)
-				return false;
-			p++;
-			continue;
-		}
-		int n;
-		unsigned cp;
-		if ((c & 0xe0) == 0xc0) {
-			n = 1;
-			cp = c & 0x1f;
-		} else if ((c & 0xf0) == 0xe0) {
-			n = 2;
-			cp = c & 0x0f;
-		} else if ((c & 0xf8) == 0xf0) {
-			n = 3;
-			cp = c & 0x07;
-		} else {
+		size_t n = clean_char_len(p, tab_ok);
+		if (!n)
 			return false;
-		}
-		p++;
-		for (int i = 0; i < n; i++, p++) {
-			if ((*p & 0xc0) != 0x80)
-				return false;
-			cp = (cp << 6) | (*p & 0x3f);
-		}
-		if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
-		    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0x80 && cp < 0xa0))
-			return false;
+		p += n;
 	}
 	return true;
+}
+
+void fputs_clean(const char *s, FILE *f)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		size_t n = clean_char_len(p, true);
+		if (n) {
+			fwrite(p, 1, n, f);
+			p += n;
+		} else {
+			fprintf(f, "\\x%02x", *p++);
+		}
+	}
 }
 
 #define LABEL_KEY_MAX 64

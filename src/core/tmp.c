@@ -91,4 +91,6 @@ void sig_install(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* a command written to a worker that died fails with EPIPE rather than killing sysab */
+	signal(SIGPIPE, SIG_IGN);
 }

@@ -24,7 +24,7 @@ int tmpdir_reap_stale(void);
 extern volatile sig_atomic_t sig_stop;
 
 /* Install handlers for SIGINT, SIGTERM and SIGHUP that set sig_stop, without
- * SA_RESTART so blocking calls return EINTR. */
+ * SA_RESTART so blocking calls return EINTR; ignore SIGPIPE (workers restore it). */
 void sig_install(void);
 
 #endif

@@ -242,13 +242,17 @@ static void caveat_notes(struct notes *n, struct sb *m, unsigned caveats)
 			notef(n, m, "%s", report_caveat_text(bit));
 }
 
-static const char *warn_words[] = {
-	[ST_WARN_DRIFT] = "run%s drift (up to %.1f%% over a run)",
-	[ST_WARN_WARMUP] = "run%s start slower (up to %.1f%%)",
-	[ST_WARN_OUTLIER] = "outlier sample%s (up to %.1f%% from the median; kept)",
-	[ST_WARN_CV] = "run%s with a CV above 5%% (up to %.1f%%)",
-	[ST_WARN_BIMODAL] = "run%s look bimodal (coefficient up to %.3g)",
-	[ST_WARN_AUTOCORR] = "run%s with autocorrelated batch means (r1 up to %.2f)",
+/* Each warning as words around its count and worst value: "<count> run<s> <what> <value><unit><tail>". */
+static const struct {
+	const char *noun, *what, *unit, *tail;
+	int digits;
+} warn_words[] = {
+	[ST_WARN_DRIFT] = {"run", "drift (up to ", "%", " over a run)", 1},
+	[ST_WARN_WARMUP] = {"run", "start slower (up to ", "%", ")", 1},
+	[ST_WARN_OUTLIER] = {"outlier sample", "(up to ", "%", " from the median; kept)", 1},
+	[ST_WARN_CV] = {"run", "with a CV above 5% (up to ", "%", ")", 1},
+	[ST_WARN_BIMODAL] = {"run", "look bimodal (coefficient up to ", "", ")", 3},
+	[ST_WARN_AUTOCORR] = {"run", "with autocorrelated batch means (r1 up to ", "", ")", 2},
 };
 
 void report_diag_lines(struct strv *out, const char *group, const struct an_diag *d)
@@ -261,7 +265,8 @@ void report_diag_lines(struct strv *out, const char *group, const struct an_diag
 			v *= 100;
 		struct sb t = {0};
 		sb_addf(&t, "%s: %zu ", group, d->count[k]);
-		sb_addf(&t, warn_words[k], d->count[k] == 1 ? "" : "s", fabs(v));
+		sb_addf(&t, "%s%s %s%.*f%s%s", warn_words[k].noun, d->count[k] == 1 ? "" : "s", warn_words[k].what,
+			warn_words[k].digits, fabs(v), warn_words[k].unit, warn_words[k].tail);
 		strv_add(out, sb_str(&t));
 		sb_free(&t);
 	}

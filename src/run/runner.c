@@ -198,10 +198,12 @@ static int prepare(struct runctx *rc, struct job *j, struct err *e)
 		uint64_t warm_end = clock_raw_ns() + o->warmup_ns;
 		while (!j->rc && !sig_stop && clock_raw_ns() < warm_end)
 			j->rc = slot_batch(&j->s, n, j->overhead_ns, &b);
-		if (sig_stop && !j->rc)
+		if (sig_stop && !j->rc) {
+			slot_close(&j->s, NULL); /* stopped between batches: the workers are still up */
 			j->rc = SLOT_STOPPED;
+		}
 		if (j->rc)
-			j->open = false; /* slot_batch already stopped the workers */
+			j->open = false; /* the workers are gone (slot_batch stops them on failure) */
 	}
 	rc->step++;
 	return put_slot(rc, j, NULL, e);
@@ -443,12 +445,10 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 	};
 	int werr = o->order == ORDER_ROUNDS ? run_rounds(&ctx, jobs, nj, &out->rounds, e)
 					    : run_blocked(&ctx, jobs, nj, e);
-	if (werr) {
-		/* a database error: stop every worker still running */
-		for (size_t i = 0; i < nj; i++)
-			if (jobs[i].open)
-				slot_close(&jobs[i].s, NULL);
-	}
+	/* After a database error, workers may still run: stop them before their directory goes. */
+	for (size_t i = 0; i < nj; i++)
+		if (jobs[i].s.alive)
+			slot_close(&jobs[i].s, NULL);
 	for (size_t i = 0; i < nj; i++) {
 		struct job *j = &jobs[i];
 		if (!j->tried)

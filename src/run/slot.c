@@ -3,6 +3,7 @@
 #include "core/core.h"
 #include "core/tmp.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -148,6 +149,24 @@ static __attribute__((noreturn)) void worker(const struct slot_cfg *cfg, int cop
 	_exit(0);
 }
 
+/* Close every descriptor from 3 up except keep_a and keep_b: a worker holds only its own
+ * two pipes, not the database or other workers' pipes (so it costs no descriptors that a
+ * low `ulimit -n` would miss, and no pipe stays open after its owner is gone). */
+static void close_other_fds(int keep_a, int keep_b)
+{
+	DIR *d = opendir("/proc/self/fd");
+	if (!d)
+		return;
+	int self = dirfd(d);
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		int fd = atoi(de->d_name);
+		if (fd > 2 && fd != self && fd != keep_a && fd != keep_b)
+			close(fd);
+	}
+	closedir(d);
+}
+
 /* --- the parent side --- */
 
 static void kill_all(struct slot *s)
@@ -159,8 +178,15 @@ static void kill_all(struct slot *s)
 			kill(s->pid[i], SIGKILL);
 }
 
+/* Reap the workers and everything else in their process group. A process a workload
+ * started and left behind is killed here (it would otherwise outlive the slot); it was
+ * re-parented to us when its parent died, since we are a child subreaper. The group is
+ * killed while worker 0, its leader, is not yet reaped, so its id cannot have been reused.
+ * Only this group is waited for: another slot's workers are never reaped here. */
 static void reap_all(struct slot *s)
 {
+	if (s->pgid > 0)
+		kill(-s->pgid, SIGKILL);
 	for (int i = 0; i < s->cfg.copies; i++) {
 		if (s->pid[i] <= 0)
 			continue;
@@ -168,9 +194,10 @@ static void reap_all(struct slot *s)
 			;
 		s->pid[i] = 0;
 	}
-	/* Anything the workers left behind was re-parented to us (we are a subreaper). */
-	while (waitpid(-1, NULL, WNOHANG) > 0)
-		;
+	if (s->pgid > 0)
+		while (waitpid(-s->pgid, NULL, 0) > 0 || errno == EINTR)
+			;
+	s->pgid = 0;
 }
 
 static void release(struct slot *s)
@@ -290,12 +317,14 @@ int slot_open(struct slot *s, const struct slot_cfg *cfg)
 	for (int i = 0; i < n; i++) {
 		int c[2], r[2];
 		if (pipe2(c, O_CLOEXEC) < 0) {
-			snprintf(s->why, sizeof s->why, "pipe: %s", strerror(errno));
+			snprintf(s->why, sizeof s->why, "pipe for worker %d: %s%s", i, strerror(errno),
+				 errno == EMFILE ? " (the open file limit, ulimit -n, is reached)" : "");
 			abort_slot(s);
 			return WL_NORESOURCE;
 		}
 		if (pipe2(r, O_CLOEXEC) < 0) {
-			snprintf(s->why, sizeof s->why, "pipe: %s", strerror(errno));
+			snprintf(s->why, sizeof s->why, "pipe for worker %d: %s%s", i, strerror(errno),
+				 errno == EMFILE ? " (the open file limit, ulimit -n, is reached)" : "");
 			close(c[0]);
 			close(c[1]);
 			abort_slot(s);
@@ -303,22 +332,19 @@ int slot_open(struct slot *s, const struct slot_cfg *cfg)
 		}
 		pid_t pid = fork();
 		if (pid < 0) {
-			snprintf(s->why, sizeof s->why, "fork of worker %d: %s", i, strerror(errno));
+			int err = errno;
+			snprintf(s->why, sizeof s->why, "fork of worker %d: %s%s", i, strerror(err),
+				 err == EAGAIN ? " (the process limit, ulimit -u, or memory is exhausted)" : "");
 			close(c[0]), close(c[1]), close(r[0]), close(r[1]);
 			abort_slot(s);
-			return errno == EAGAIN ? WL_NORESOURCE : WL_ERROR;
+			return err == EAGAIN || err == ENOMEM ? WL_NORESOURCE : WL_ERROR;
 		}
 		if (pid == 0) {
 			prctl(PR_SET_PDEATHSIG, SIGKILL);
 			if (getppid() != parent)
 				_exit(1);
 			setpgid(0, s->pgid); /* all copies in one process group, apart from our terminal's */
-			close(c[1]);
-			close(r[0]);
-			for (int j = 0; j < i; j++) {
-				close(s->cmd[j]);
-				close(s->res[j]);
-			}
+			close_other_fds(c[0], r[1]);
 			worker(cfg, i, c[0], r[1], s->barrier);
 		}
 		if (!s->pgid)

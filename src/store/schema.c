@@ -57,12 +57,28 @@ static const char *const migrations[] = {
 	schema_v1,
 };
 
+#define BUILTIN_STEPS ((int)(sizeof migrations / sizeof migrations[0]))
+
+/* Steps a test appends after the built-in ones (store_schema_test_steps). */
+static const char *const *test_steps;
+static int ntest_steps;
+
+void store_schema_test_steps(const char *const *steps, int n)
+{
+	test_steps = n > 0 ? steps : NULL;
+	ntest_steps = n > 0 ? n : 0;
+}
+
 int store_schema_target(void)
 {
-	return (int)(sizeof migrations / sizeof migrations[0]);
+	return BUILTIN_STEPS + ntest_steps;
 }
 
 const char *store_schema_step(int from)
 {
-	return from >= 0 && from < store_schema_target() ? migrations[from] : NULL;
+	if (from >= 0 && from < BUILTIN_STEPS)
+		return migrations[from];
+	if (from >= BUILTIN_STEPS && from < store_schema_target())
+		return test_steps[from - BUILTIN_STEPS];
+	return NULL;
 }

@@ -125,31 +125,37 @@ static int copy_file(const char *from, const char *to, struct err *e)
 	int fd = open(to, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	int rc = 0;
 	if (fd < 0 || write(fd, data, len) != (ssize_t)len || fsync(fd) < 0)
-		rc = errf(e, "%s: cannot write the backup before migrating: %s", to, strerror(errno));
+		rc = errf(e, "%s: cannot write the backup before migrating: %s%s", to, strerror(errno),
+			  errno == EEXIST ? "; move the old backup away and retry" : "");
 	if (fd >= 0)
 		close(fd);
+	if (fd >= 0 && rc)
+		unlink(to); /* ours and incomplete */
 	free(data);
 	return rc;
 }
 
-/* Bring the schema to the current version, in one transaction, after backing up
- * a database that already holds data. */
+/* Bring the schema to the current version, in one transaction, after backing up a
+ * database that already holds data to "<path>.v<from>.bak" (never overwritten: an existing
+ * backup stops the migration). When the migration fails it is rolled back and the backup
+ * removed, so the file is as before. */
 static int migrate(struct store *s, int from, struct err *e)
 {
 	int target = store_schema_target();
+	char *bak = NULL;
 	if (from == target)
 		return 0;
 	if (from > 0) {
 		if (exec_sql(s, "PRAGMA wal_checkpoint(TRUNCATE)", "cannot checkpoint before migrating", e))
 			return -1;
-		char *bak = xasprintf("%s.v%d.bak", s->path, from);
-		int rc = copy_file(s->path, bak, e);
-		free(bak);
-		if (rc)
+		bak = xasprintf("%s.v%d.bak", s->path, from);
+		if (copy_file(s->path, bak, e)) {
+			free(bak);
 			return -1;
+		}
 	}
 	if (exec_sql(s, "BEGIN IMMEDIATE", "cannot start the schema migration", e))
-		return -1;
+		goto fail_nobegin;
 	int now;
 	if (user_version(s, &now, e))
 		goto fail;
@@ -161,9 +167,15 @@ static int migrate(struct store *s, int from, struct err *e)
 	free(set);
 	if (rc || exec_sql(s, "COMMIT", "cannot commit the schema migration", e))
 		goto fail;
+	free(bak);
 	return 0;
 fail:
 	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+fail_nobegin:
+	/* nothing changed: the backup of an unchanged file would only block the next attempt */
+	if (bak)
+		unlink(bak);
+	free(bak);
 	return -1;
 }
 
@@ -173,7 +185,7 @@ int store_open(const char *path, enum store_mode mode, struct store **out, struc
 	bool exists = stat(path, &sb) == 0;
 	if (exists && !S_ISREG(sb.st_mode))
 		return errf(e, "%s: not a regular file; give --db a database file", path);
-	if (!exists && mode == STORE_RO)
+	if (!exists && mode != STORE_RW)
 		return errf(e, "%s: no database here yet; run `sysab run` first or give --db the right file", path);
 	if (exists && check_header(path, &sb, e))
 		return -1;
@@ -192,13 +204,17 @@ int store_open(const char *path, enum store_mode mode, struct store **out, struc
 			rc = errf(e, "%s: the database is read-only; fix its permissions or use --db with another file",
 				  path);
 	}
+	bool writable = mode == STORE_RW || (mode == STORE_READ && access(d, W_OK) == 0 && access(path, W_OK) == 0);
 	free(dir);
 	if (rc)
 		return -1;
 
 	struct store *s = xcalloc(1, sizeof *s);
 	s->path = xstrdup(path);
-	int flags = mode == STORE_RO ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	s->writable = writable;
+	int flags = mode == STORE_RW ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+		    : writable       ? SQLITE_OPEN_READWRITE
+				     : SQLITE_OPEN_READONLY;
 	if (sqlite3_open_v2(path, &s->db, flags | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
 		store_fail(s, "cannot open the database", e);
 		goto fail;
@@ -212,6 +228,30 @@ int store_open(const char *path, enum store_mode mode, struct store **out, struc
 		errf(e, "%s: written by a newer sysab (schema version %d, this one knows %d); use a newer sysab", path, v,
 		     store_schema_target());
 		goto fail;
+	}
+	if (v == 0) {
+		/* read together with the version (one snapshot), so a concurrent sysab creating the
+		 * schema is not mistaken for another program */
+		sqlite3_stmt *st;
+		if (store_prepare(s, "SELECT user_version, (SELECT count(*) FROM sqlite_master) FROM pragma_user_version",
+				  &st, e))
+			goto fail;
+		int objects = -1;
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			v = sqlite3_column_int(st, 0);
+			objects = sqlite3_column_int(st, 1);
+		}
+		sqlite3_finalize(st);
+		if (v == 0 && objects != 0) {
+			errf(e, "%s: a SQLite database of another program (it has tables but no sysab schema version); "
+				"give --db a sysab database or a new file", path);
+			goto fail;
+		}
+		if (v == 0 && mode != STORE_RW) {
+			errf(e, "%s: an empty database with no runs yet; run `sysab run` first or give --db the right file",
+			     path);
+			goto fail;
+		}
 	}
 	if (mode == STORE_RW) {
 		if (v == 0 && exec_sql(s, "PRAGMA journal_mode=WAL", "cannot switch to WAL journaling", e))
@@ -228,7 +268,6 @@ int store_open(const char *path, enum store_mode mode, struct store **out, struc
 	}
 	if (exec_sql(s, "PRAGMA foreign_keys=ON", "cannot enable foreign keys", e))
 		goto fail;
-	s->path = s->path;
 	*out = s;
 	return 0;
 fail:
@@ -248,6 +287,11 @@ void store_close(struct store *s)
 const char *store_path(const struct store *s)
 {
 	return s->path;
+}
+
+bool store_writable(const struct store *s)
+{
+	return s->writable;
 }
 
 int store_begin(struct store *s, struct err *e)

@@ -12,6 +12,9 @@ struct store;
 enum store_mode {
 	STORE_RW,     /* create the file (and its directories) when missing */
 	STORE_RO,     /* the file must exist; nothing is written */
+	STORE_READ,   /* the file must exist; opened read-write when the file and its directory
+	                 are writable (so store_reap_interrupted can mark dead runs), else
+	                 read-only; never created or migrated */
 };
 
 /* Where the database is: --db PATH, else $SYSAB_DB, else $XDG_DATA_HOME/sysab/results.db,
@@ -25,6 +28,8 @@ int store_open(const char *path, enum store_mode mode, struct store **out, struc
 /* Close; NULL is a no-op. */
 void store_close(struct store *s);
 const char *store_path(const struct store *s);
+/* True when s was opened read-write. */
+bool store_writable(const struct store *s);
 
 /* Mark runs still 'running' whose process is gone (or whose boot is not this one) as
  * 'interrupted'. Returns how many were marked, or -1 with e set. */

@@ -9,11 +9,17 @@ struct store {
 	sqlite3 *db;
 	char *path;
 	int in_tx;
+	bool writable;
 };
 
 /* The newest schema version, and the SQL taking a database from `from` to from + 1. */
 int store_schema_target(void);
 const char *store_schema_step(int from);
+
+/* The test seam of the migration machinery: append n steps (SQL text, kept by the caller)
+ * after the built-in ones, as if the code knew n more schema versions; n = 0 removes them.
+ * Only unit tests call this; it is the one mutable state of the store module. */
+void store_schema_test_steps(const char *const *steps, int n);
 
 /* Prepare sql; on error -1 with e naming the database. */
 int store_prepare(struct store *s, const char *sql, sqlite3_stmt **st, struct err *e);

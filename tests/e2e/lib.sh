@@ -43,3 +43,86 @@ db_ok() {
 	r=$(sqlite3 "$1" 'PRAGMA integrity_check' 2>&1)
 	[ "$r" = ok ] || fail "integrity_check of $1: $r"
 }
+
+# no_proc_in DIR: no process has its working directory or an open file under DIR
+# (catches grandchildren of workers, such as shell scripts, that pgrep cannot name).
+no_proc_in() {
+	sleep 0.1
+	left=$(find /proc/[0-9]*/cwd -maxdepth 0 -lname "$1/*" 2>/dev/null | cut -d/ -f3 | tr '\n' ' ')
+	[ -z "$left" ] || { ps -o pid,ppid,stat,cmd -p $left >&2; fail "processes still work in $1: $left"; }
+}
+
+# no_tmp_left DIR: DIR exists and is empty.
+no_tmp_left() {
+	[ -z "$(ls -A "$1" 2>/dev/null)" ] || fail "temp files left in $1: $(ls -A "$1")"
+}
+
+# last_run DB: the id of the latest run in DB, 0 when there is none.
+last_run() {
+	r=0
+	[ -s "$1" ] && r=$(sqlite3 "$1" "SELECT coalesce(max(id), 0) FROM run" 2>/dev/null)
+	echo "${r:-0}"
+}
+
+# wait_samples DB N [TIMEOUT_TENTHS] [AFTER_RUN]: wait until DB holds at least N samples of a
+# run newer than AFTER_RUN (default: of the latest run).
+wait_samples() {
+	i=0
+	while [ $i -lt "${3:-150}" ]; do
+		n=0
+		[ -s "$1" ] && n=$(sqlite3 "$1" "SELECT count(*) FROM sample WHERE run = (SELECT max(id) FROM run)
+			AND run > ${4:-0}" 2>/dev/null)
+		[ "${n:-0}" -ge "$2" ] && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	fail "no $2 samples in $1 after $((${3:-150} / 10)) s"
+}
+
+# wait_run DB [AFTER_RUN]: wait until DB records a running run newer than AFTER_RUN.
+wait_run() {
+	i=0
+	while [ $i -lt 100 ]; do
+		n=0
+		[ -s "$1" ] && n=$(sqlite3 "$1" "SELECT count(*) FROM run WHERE status = 'running' AND id > ${2:-0}" 2>/dev/null)
+		[ "${n:-0}" -ge 1 ] && return 0
+		sleep 0.05
+		i=$((i + 1))
+	done
+	fail "no running run in $1"
+}
+
+# signum NAME: the number of signal NAME (INT, TERM, HUP, KILL).
+signum() {
+	case $1 in INT) echo 2 ;; HUP) echo 1 ;; TERM) echo 15 ;; KILL) echo 9 ;; esac
+}
+
+# Running as an unprivileged user. As root, commands run through setpriv as UNPRIV_UID (root
+# bypasses file permissions and RLIMIT_NPROC); otherwise as the current user. The user gets
+# its own HOME, TMPDIR and database under $T/u (which the caller's leak checks do not see:
+# tests check $T/u/tmp themselves).
+UNPRIV_UID=${SYSAB_TEST_UID:-65534}
+unpriv_setup() {
+	mkdir -p "$T/u/tmp" "$T/u/home"
+	if [ "$(id -u)" = 0 ]; then
+		command -v setpriv >/dev/null || { echo "skip: setpriv is missing"; return 1; }
+		chmod 755 "$T"
+		chown -R "$UNPRIV_UID:$UNPRIV_UID" "$T/u"
+		as_user test -x "$SYSAB" || { echo "skip: uid $UNPRIV_UID cannot execute $SYSAB"; return 1; }
+	else
+		UNPRIV_UID=$(id -u)
+	fi
+	return 0
+}
+as_user() {
+	if [ "$(id -u)" = 0 ]; then
+		setpriv --reuid="$UNPRIV_UID" --regid="$UNPRIV_UID" --clear-groups \
+			env HOME="$T/u/home" TMPDIR="$T/u/tmp" SYSAB_DB="$T/u/results.db" "$@"
+	else
+		env HOME="$T/u/home" TMPDIR="$T/u/tmp" SYSAB_DB="$T/u/results.db" "$@"
+	fi
+}
+# user_procs: tasks (threads included, as RLIMIT_NPROC counts them) of UNPRIV_UID now.
+user_procs() {
+	ps -L -U "$UNPRIV_UID" --no-headers 2>/dev/null | wc -l
+}

@@ -26,6 +26,12 @@ for t in "$here"/t_*.sh; do
 		kill -9 $left 2>/dev/null
 		ok=0
 	fi
+	inside=$(find /proc/[0-9]*/cwd -maxdepth 0 -lname "$T/*" 2>/dev/null | cut -d/ -f3 | tr '\n' ' ')
+	if [ -n "$inside" ]; then
+		echo "leak: processes left working in the test's directory by $name: $inside" >>"$T/log"
+		kill -9 $inside 2>/dev/null
+		ok=0
+	fi
 	if [ -n "$(ls -A "$T/tmp" 2>/dev/null)" ]; then
 		echo "leak: temp files left by $name: $(ls -A "$T/tmp")" >>"$T/log"
 		ok=0

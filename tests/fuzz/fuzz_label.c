@@ -2,6 +2,7 @@
 #include "core/core.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	label_check_key(s, &e);
 	label_check_value("k", s, &e);
 	text_is_clean(s, true);
+	/* whatever the input, what fputs_clean writes is clean text */
+	char *out = NULL;
+	size_t outlen = 0;
+	FILE *f = open_memstream(&out, &outlen);
+	if (f) {
+		fputs_clean(s, f);
+		fclose(f);
+		if (!text_is_clean(out, true))
+			__builtin_trap();
+		free(out);
+	}
 	uint64_t u;
 	int i;
 	double d;

@@ -2,6 +2,7 @@
 #include "unit.h"
 #include "core/core.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,6 +78,18 @@ static void text_cleanliness(void **state)
 	assert_false(text_is_clean("\xed\xa0\x80", false)); /* surrogate */
 }
 
+/* Control bytes and invalid UTF-8 come out as \xNN; clean text (tab included) as is. */
+static void quoted_input_is_escaped(void **state)
+{
+	(void)state;
+	char buf[256];
+	FILE *f = fmemopen(buf, sizeof buf, "w");
+	assert_non_null(f);
+	fputs_clean("a\tb \xc3\xa9 \x1b[31m\x7f\xff\xc3 \xe2\x82", f);
+	fclose(f);
+	assert_string_equal(buf, "a\tb \xc3\xa9 \\x1b[31m\\x7f\\xff\\xc3 \\xe2\\x82");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -85,6 +98,7 @@ int main(void)
 		cmocka_unit_test(numbers_are_range_checked),
 		cmocka_unit_test(durations_have_units),
 		cmocka_unit_test(text_cleanliness),
+		cmocka_unit_test(quoted_input_is_escaped),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

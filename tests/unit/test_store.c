@@ -2,7 +2,10 @@
 #include "unit.h"
 #include "core/tmp.h"
 #include "store/store.h"
+#include "store/store_impl.h"
+#include "core/core.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -128,11 +131,151 @@ static void transactions_are_all_or_nothing(void **state)
 	free(path);
 }
 
+static int pragma_int(struct store *s, const char *sql)
+{
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_prepare_v2(s->db, sql, -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	int v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* A version-1 database holding one run, closed; returns its path. */
+static char *v1_database(const char *name)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	struct err e = {{0}};
+	struct store *s;
+	assert_int_equal(store_open(path, STORE_RW, &s, &e), 0);
+	struct store_run_new r = {.host = {"h", "c", 1, 1, "b", "k", "v"}, .status = "imported", .source = "csv"};
+	int64_t id;
+	assert_int_equal(store_run_begin(s, &r, &id, &e), 0);
+	store_close(s);
+	return path;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	struct err e;
+	char *d = read_whole_file(path, (size_t)1 << 30, len, &e);
+	assert_non_null(d);
+	return d;
+}
+
+static void opening_a_current_database_takes_no_backup(void **state)
+{
+	(void)state;
+	char *path = v1_database("current.db");
+	struct err e = {{0}};
+	struct store *s;
+	assert_int_equal(store_open(path, STORE_RW, &s, &e), 0);
+	store_close(s);
+	char *bak = xasprintf("%s.v1.bak", path);
+	assert_int_not_equal(access(bak, F_OK), 0);
+	free(bak);
+	free(path);
+}
+
+/* Through the test seam the code knows a version 2: a version-1 file is backed up byte for
+ * byte, then migrated in one transaction, its data kept. */
+static void migration_backs_up_then_upgrades(void **state)
+{
+	(void)state;
+	static const char *const step[] = {"CREATE TABLE extra(x INTEGER); ALTER TABLE run ADD COLUMN note TEXT;"};
+	char *path = v1_database("migrate.db");
+	size_t n0, n1;
+	char *orig = slurp(path, &n0);
+	store_schema_test_steps(step, 1);
+	struct err e = {{0}};
+	struct store *s;
+	assert_int_equal(store_open(path, STORE_RW, &s, &e), 0);
+	assert_int_equal(pragma_int(s, "PRAGMA user_version"), 2);
+	assert_int_equal(pragma_int(s, "SELECT count(note IS NULL) FROM run"), 1);
+	assert_int_equal(pragma_int(s, "SELECT count(*) FROM extra"), 0);
+	store_close(s);
+	char *bak = xasprintf("%s.v1.bak", path);
+	char *copy = slurp(bak, &n1);
+	assert_int_equal(n0, n1);
+	assert_memory_equal(orig, copy, n0);
+	/* a new file has nothing to back up */
+	char *fresh = xasprintf("%s/fresh.db", dir);
+	assert_int_equal(store_open(fresh, STORE_RW, &s, &e), 0);
+	assert_int_equal(pragma_int(s, "PRAGMA user_version"), 2);
+	store_close(s);
+	char *fresh_bak = xasprintf("%s.v0.bak", fresh);
+	assert_int_not_equal(access(fresh_bak, F_OK), 0);
+	store_schema_test_steps(NULL, 0);
+	free(fresh_bak);
+	free(fresh);
+	free(orig);
+	free(copy);
+	free(bak);
+	free(path);
+}
+
+/* A step that fails half-way leaves the database as it was, and no backup behind. */
+static void failed_migration_changes_nothing(void **state)
+{
+	(void)state;
+	static const char *const step[] = {"CREATE TABLE extra(x INTEGER); ALTER TABLE nosuch ADD COLUMN y TEXT;"};
+	char *path = v1_database("failing.db");
+	store_schema_test_steps(step, 1);
+	struct err e = {{0}};
+	struct store *s;
+	assert_int_equal(store_open(path, STORE_RW, &s, &e), -1);
+	assert_non_null(strstr(e.msg, path));
+	assert_non_null(strstr(e.msg, "cannot migrate the schema"));
+	store_schema_test_steps(NULL, 0);
+	assert_int_equal(store_open(path, STORE_RO, &s, &e), 0);
+	assert_int_equal(pragma_int(s, "PRAGMA user_version"), 1);
+	assert_int_equal(pragma_int(s, "SELECT count(*) FROM sqlite_master WHERE name = 'extra'"), 0);
+	assert_int_equal(pragma_int(s, "SELECT count(*) FROM run"), 1);
+	store_close(s);
+	char *bak = xasprintf("%s.v1.bak", path);
+	assert_int_not_equal(access(bak, F_OK), 0);
+	free(bak);
+	free(path);
+}
+
+/* An existing backup is never overwritten: the migration stops and says what to do. */
+static void existing_backup_stops_migration(void **state)
+{
+	(void)state;
+	static const char *const step[] = {"CREATE TABLE extra(x INTEGER);"};
+	char *path = v1_database("backup-exists.db");
+	char *bak = xasprintf("%s.v1.bak", path);
+	FILE *f = fopen(bak, "w");
+	assert_non_null(f);
+	fputs("precious", f);
+	fclose(f);
+	store_schema_test_steps(step, 1);
+	struct err e = {{0}};
+	struct store *s;
+	assert_int_equal(store_open(path, STORE_RW, &s, &e), -1);
+	assert_non_null(strstr(e.msg, "move the old backup away"));
+	store_schema_test_steps(NULL, 0);
+	size_t n;
+	char *d = slurp(bak, &n);
+	assert_int_equal(n, 8);
+	assert_memory_equal(d, "precious", 8);
+	assert_int_equal(store_open(path, STORE_RO, &s, &e), 0);
+	assert_int_equal(pragma_int(s, "PRAGMA user_version"), 1);
+	store_close(s);
+	free(d);
+	free(bak);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(round_trip),
 		cmocka_unit_test(transactions_are_all_or_nothing),
+		cmocka_unit_test(opening_a_current_database_takes_no_backup),
+		cmocka_unit_test(migration_backs_up_then_upgrades),
+		cmocka_unit_test(failed_migration_changes_nothing),
+		cmocka_unit_test(existing_backup_stops_migration),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,12 +1,11 @@
 /* context1.c - unixbench.context1: two processes pass a counter back and forth over two pipes. */
-#include "../workload.h"
+#include "../util.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -48,17 +47,13 @@ static int ctx1_setup(struct wl_ctx *ctx)
 		return wl_fail(ctx, err == EMFILE || err == ENFILE ? WL_NORESOURCE : WL_ERROR, "pipe: %s",
 			       strerror(err));
 	}
-	pid_t parent = getpid();
-	pid_t pid = fork();
-	if (pid < 0) {
-		int err = errno;
+	pid_t pid;
+	int rc = wl_fork(ctx, &pid);
+	if (rc) {
 		close(a[0]), close(a[1]), close(b[0]), close(b[1]);
-		return wl_fail(ctx, err == EAGAIN ? WL_NORESOURCE : WL_ERROR, "fork: %s", strerror(err));
+		return rc;
 	}
 	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(1);
 		close(a[1]);
 		close(b[0]);
 		peer_loop(a[0], b[1]);

@@ -1,0 +1,191 @@
+/* test_tmp.c - temp directories are private, never follow symlinks, and the stale-directory
+ * reaper removes only what a dead sysab run of this user left. */
+#include "unit.h"
+#include "core/tmp.h"
+#include "workloads/util.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char *base; /* a private TMPDIR for these tests */
+
+static int setup(void **state)
+{
+	(void)state;
+	const char *t = getenv("TMPDIR");
+	char *tmpl = xasprintf("%s/sysab-test-tmp.XXXXXX", t && *t == '/' ? t : "/tmp");
+	if (!mkdtemp(tmpl)) {
+		free(tmpl);
+		return -1;
+	}
+	base = tmpl;
+	return setenv("TMPDIR", base, 1);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	tmpdir_remove(base);
+	free(base);
+	return 0;
+}
+
+static void touch(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+}
+
+static void run_dir_is_private_and_named_for_the_reaper(void **state)
+{
+	(void)state;
+	struct err e;
+	char *d;
+	assert_int_equal(tmpdir_create(&d, &e), 0);
+	struct stat st;
+	assert_int_equal(lstat(d, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(st.st_mode & 07777, 0700);
+	char *want = xasprintf("%s/" TMP_PREFIX "%ld.", base, (long)getpid());
+	assert_int_equal(strncmp(d, want, strlen(want)), 0);
+	assert_int_equal(tmpdir_remove(d), 0);
+	free(want);
+	free(d);
+}
+
+/* Workload files are created with O_EXCL|O_NOFOLLOW: a planted symlink or file is refused
+ * and its target untouched. */
+static void workload_files_refuse_planted_names(void **state)
+{
+	(void)state;
+	char *victim = xasprintf("%s/victim", base);
+	char *link = xasprintf("%s/planted", base);
+	char *file = xasprintf("%s/existing", base);
+	touch(victim);
+	assert_int_equal(symlink(victim, link), 0);
+	touch(file);
+	struct wl_ctx ctx = {.tmpdir = base};
+	assert_true(wl_tmp_create(&ctx, "planted", NULL) < 0);
+	assert_non_null(strstr(ctx.why, "planted"));
+	assert_true(wl_tmp_create(&ctx, "existing", NULL) < 0);
+	struct stat st;
+	assert_int_equal(stat(victim, &st), 0);
+	assert_int_equal(st.st_size, 0);
+	int fd = wl_tmp_create(&ctx, "fresh", NULL);
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	close(fd);
+	char *fresh = xasprintf("%s/fresh", base);
+	unlink(fresh);
+	unlink(link);
+	unlink(file);
+	unlink(victim);
+	free(fresh);
+	free(victim);
+	free(link);
+	free(file);
+}
+
+/* A pid that is not running: a child that has exited and been reaped. */
+static pid_t dead_pid(void)
+{
+	pid_t p = fork();
+	if (p == 0)
+		_exit(0);
+	waitpid(p, NULL, 0);
+	return p;
+}
+
+static void reaper_removes_only_dead_runs_of_this_user(void **state)
+{
+	(void)state;
+	pid_t dead = dead_pid();
+	char *outside = xasprintf("%s/outside", base);
+	assert_int_equal(mkdir(outside, 0700), 0);
+	char *victim = xasprintf("%s/keep", outside);
+	touch(victim);
+
+	/* ours, dead: removed, without following the symlink inside it */
+	char *stale = xasprintf("%s/" TMP_PREFIX "%ld.aaaaaa", base, (long)dead);
+	assert_int_equal(mkdir(stale, 0700), 0);
+	char *inner = xasprintf("%s/link", stale);
+	assert_int_equal(symlink(outside, inner), 0);
+	/* ours, alive (this process): kept */
+	char *alive = xasprintf("%s/" TMP_PREFIX "%ld.bbbbbb", base, (long)getpid());
+	assert_int_equal(mkdir(alive, 0700), 0);
+	/* a symlink with a dead pid's name: neither followed nor removed */
+	char *link = xasprintf("%s/" TMP_PREFIX "%ld.cccccc", base, (long)dead);
+	assert_int_equal(symlink(outside, link), 0);
+	/* a plain file with such a name: kept */
+	char *file = xasprintf("%s/" TMP_PREFIX "%ld.dddddd", base, (long)dead);
+	touch(file);
+	/* another user's directory (only testable as root): kept */
+	char *foreign = xasprintf("%s/" TMP_PREFIX "%ld.eeeeee", base, (long)dead);
+	bool as_root = geteuid() == 0;
+	if (as_root) {
+		assert_int_equal(mkdir(foreign, 0700), 0);
+		assert_int_equal(chown(foreign, 65534, 65534), 0);
+	}
+
+	assert_int_equal(tmpdir_reap_stale(), 1);
+	struct stat st;
+	assert_int_not_equal(lstat(stale, &st), 0);
+	assert_int_equal(stat(victim, &st), 0);
+	assert_int_equal(lstat(alive, &st), 0);
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(lstat(file, &st), 0);
+	if (as_root)
+		assert_int_equal(lstat(foreign, &st), 0);
+
+	rmdir(alive);
+	unlink(link);
+	unlink(file);
+	rmdir(foreign);
+	unlink(victim);
+	rmdir(outside);
+	free(stale), free(inner), free(alive), free(link), free(file), free(foreign), free(victim), free(outside);
+}
+
+/* Removing a tree never follows a symlink in it. */
+static void remove_does_not_follow_symlinks(void **state)
+{
+	(void)state;
+	struct err e;
+	char *d;
+	assert_int_equal(tmpdir_create(&d, &e), 0);
+	char *outside = xasprintf("%s/outside2", base);
+	assert_int_equal(mkdir(outside, 0700), 0);
+	char *victim = xasprintf("%s/keep", outside);
+	touch(victim);
+	char *sub = xasprintf("%s/sub", d);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	char *l1 = xasprintf("%s/dirlink", sub);
+	char *l2 = xasprintf("%s/filelink", d);
+	assert_int_equal(symlink(outside, l1), 0);
+	assert_int_equal(symlink(victim, l2), 0);
+	assert_int_equal(tmpdir_remove(d), 0);
+	struct stat st;
+	assert_int_equal(stat(victim, &st), 0);
+	unlink(victim);
+	rmdir(outside);
+	free(d), free(outside), free(victim), free(sub), free(l1), free(l2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(run_dir_is_private_and_named_for_the_reaper),
+		cmocka_unit_test(workload_files_refuse_planted_names),
+		cmocka_unit_test(reaper_removes_only_dead_runs_of_this_user),
+		cmocka_unit_test(remove_does_not_follow_symlinks),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
