@@ -2,6 +2,7 @@
 #include "../util.h"
 
 #include <errno.h>
+#include <linux/futex.h>
 #include <linux/membarrier.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -13,10 +14,14 @@
 /* An expedited private membarrier interrupts only the CPUs that are running
  * this process's threads. So a partner thread spins on ctx->cpus[1] while the
  * caller, pinned to cpus[0], issues the barriers: each op sends one IPI and
- * waits for it to be acknowledged. */
+ * waits for it to be acknowledged. The partner spins only while run() works
+ * and sleeps on a futex between batches, so it never steals a CPU from the
+ * other workloads of a run. */
+enum { MB_IDLE, MB_SPIN, MB_STOP };
+
 struct mb {
-	atomic_bool stop;
-	atomic_bool running;
+	atomic_int state;    /* MB_*: what the partner should do; a futex word */
+	atomic_bool spinning;/* the partner is on its CPU, spinning */
 	pthread_t spinner;
 	int cpu;
 	struct wl_affinity aff;
@@ -27,14 +32,28 @@ static long mb_call(int cmd)
 	return syscall(SYS_membarrier, cmd, 0, 0);
 }
 
+static void mb_wake(struct mb *m)
+{
+	syscall(SYS_futex, &m->state, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
 static void *mb_spin(void *arg)
 {
 	struct mb *m = arg;
 	wl_pin_self(m->cpu);
-	atomic_store(&m->running, true);
-	while (!atomic_load_explicit(&m->stop, memory_order_relaxed))
-		;
-	return NULL;
+	for (;;) {
+		int s = atomic_load(&m->state);
+		if (s == MB_STOP)
+			return NULL;
+		if (s == MB_IDLE) {
+			syscall(SYS_futex, &m->state, FUTEX_WAIT_PRIVATE, MB_IDLE, NULL, NULL, 0);
+			continue;
+		}
+		atomic_store(&m->spinning, true);
+		while (atomic_load_explicit(&m->state, memory_order_relaxed) == MB_SPIN)
+			;
+		atomic_store(&m->spinning, false);
+	}
 }
 
 static int mb_setup(struct wl_ctx *ctx)
@@ -62,24 +81,31 @@ static int mb_setup(struct wl_ctx *ctx)
 		free(m);
 		return wl_fail(ctx, wl_errno_code(err), "pthread_create: %s", strerror(err));
 	}
-	while (!atomic_load(&m->running))
-		sched_yield();
 	ctx->priv = m;
 	return 0;
 }
 
 static int mb_run(struct wl_ctx *ctx, uint64_t n)
 {
-	for (uint64_t i = 0; i < n; i++)
+	struct mb *m = ctx->priv;
+	/* wake the partner and wait until it runs on its CPU: only then do barriers IPI it */
+	atomic_store(&m->state, MB_SPIN);
+	mb_wake(m);
+	while (!atomic_load(&m->spinning))
+		;
+	int rc = 0;
+	for (uint64_t i = 0; i < n && !rc; i++)
 		if (mb_call(MEMBARRIER_CMD_PRIVATE_EXPEDITED) < 0)
-			return wl_sys_fail(ctx, "membarrier");
-	return 0;
+			rc = wl_sys_fail(ctx, "membarrier");
+	atomic_store(&m->state, MB_IDLE);
+	return rc;
 }
 
 static void mb_teardown(struct wl_ctx *ctx)
 {
 	struct mb *m = ctx->priv;
-	atomic_store(&m->stop, true);
+	atomic_store(&m->state, MB_STOP);
+	mb_wake(m);
 	pthread_join(m->spinner, NULL);
 	wl_affinity_restore(&m->aff);
 	free(m);
