@@ -55,7 +55,7 @@ static const struct profile {
 } profiles[] = {
 	{"quick", 8, 20, 40, 400},
 	{"default", 24, 40, 120, 2000},
-	{"full", 40, 100, 1000, 0},
+	{"full", 30, 100, 500, 0},
 };
 
 struct run_args {
@@ -274,6 +274,7 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 		.warmup_ns = prof->warmup_ms * 1000000ull,
 		.slot_budget_ns = prof->budget_ms * 1000000ull,
 		.order = a.order,
+		.rewarm = true,
 		.target_ci = a.target_ci,
 		.max_ns = a.max_ns ? a.max_ns : a.target_ci > 0 ? 600000000000ull : 0,
 		.cpus = a.ncpus ? a.cpus : NULL,

@@ -39,6 +39,7 @@ struct run_opts {
 	                               RUN_MIN_SAMPLES samples; 0 = no budget */
 	uint64_t seed;
 	enum run_order order;       /* how samples of different workloads interleave */
+	bool rewarm;                /* rounds: an unrecorded quarter batch before each sample */
 	double target_ci;           /* adaptive: stop a workload once its 95% CI half-width (relative)
 	                               is at or below this; 0 = take exactly `samples` */
 	uint64_t max_ns;            /* adaptive: time budget for the sampling phase; 0 = none */
