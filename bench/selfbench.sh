@@ -33,7 +33,7 @@ printf '| harness.null | %.3f ns/op |\n| empty timed batch (timer + call) | %.0f
 say "## 2. Wall time per profile"
 t0=$(now); "$SYSAB" run -q --quick --json >"$DIR/quick.json" || exit 1; t1=$(now)
 printf '| --quick | %.1f s |\n' "$(secs "$t0" "$t1")"
-t0=$(now); "$SYSAB" run -q --json >"$DIR/default-1.json" || exit 1; t1=$(now)
+t0=$(now); "$SYSAB" run -q -l bench=precision --json >"$DIR/default-1.json" || exit 1; t1=$(now)
 printf '| default | %.1f s |\n' "$(secs "$t0" "$t1")"
 if [ "$FULL" = 1 ]; then
 	t0=$(now); "$SYSAB" run -q --full --json >"$DIR/full.json" || exit 1; t1=$(now)
@@ -44,7 +44,7 @@ say ""
 # 3. Precision: run-to-run CV over RUNS consecutive default runs, and the CI a single run achieves.
 i=2
 while [ $i -le "$RUNS" ]; do
-	"$SYSAB" run -q --json >"$DIR/default-$i.json" || exit 1
+	"$SYSAB" run -q -l bench=precision --json >"$DIR/default-$i.json" || exit 1
 	i=$((i + 1))
 done
 say "## 3. Precision over $RUNS consecutive default runs"
@@ -63,9 +63,8 @@ say ""
 say "single-run 95% CI half-width ≤ 1%: $under of $total (workload, copies)"
 say ""
 
-# 4. A/A honesty: runs 2..6 against 7..11 of the same machine and boot (run 1 is the harness run,
-# runs 2.. are the quick, default and full ones; pick the default runs by profile).
-ids=$("$SYSAB" list --json | jq -r '[.runs[] | select(.settings.profile == "default") | .id] | map(tostring) | join(",")')
+# 4. A/A honesty: the first half of the default runs against the second half (same machine and boot).
+ids=$("$SYSAB" list --json | jq -r '[.runs[] | select(.labels.bench == "precision") | .id] | map(tostring) | join(",")')
 half=$(echo "$ids" | tr ',' '\n' | wc -l)
 half=$((half / 2))
 a=$(echo "$ids" | tr ',' '\n' | head -n "$half" | paste -sd,)

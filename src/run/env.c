@@ -1,5 +1,6 @@
 /* env.c - capture what about the machine can change a result: kernel, CPU, memory, tunables. */
 #include "env.h"
+#include "workloads/workload.h"
 
 #include <dirent.h>
 #include <gnu/libc-version.h>
@@ -167,6 +168,8 @@ void env_capture(struct kvlist *env)
 	add_numa(env);
 	add_meminfo(env);
 	kv_addf(env, "mem.page_size", "%ld", sysconf(_SC_PAGESIZE));
+	/* the buffer kernel.tlb.walk chooses from the caches and TLB it can see */
+	kv_addf(env, "tlb.walk_bytes", "%zu", wl_tlb_walk_bytes(sysconf(_SC_PAGESIZE)));
 	add_file(env, "cpufreq.governor", "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "none");
 	add_file(env, "cpufreq.driver", "/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver", "none");
 	add_choice(env, "thp.enabled", "/sys/kernel/mm/transparent_hugepage/enabled");

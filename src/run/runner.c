@@ -214,9 +214,10 @@ static int sample(struct runctx *rc, struct job *j, int round, struct err *e)
 {
 	struct slot_batch b;
 	/* In rounds another workload ran just before: refill caches and TLBs with an
-	 * unrecorded batch a quarter of the size before the sample. */
-	if (round >= 0 && rc->o->rewarm)
-		j->rc = slot_batch(&j->s, j->n / 4 ? j->n / 4 : 1, j->overhead_ns, &b);
+	 * unrecorded batch a quarter of the size before the sample. A workload whose
+	 * batch is a few long ops (a shell script) is its own warm-up. */
+	if (round >= 0 && rc->o->rewarm && j->n >= 4)
+		j->rc = slot_batch(&j->s, j->n / 4, j->overhead_ns, &b);
 	if (!j->rc)
 		j->rc = slot_batch(&j->s, j->n, j->overhead_ns, &b);
 	if (j->rc) {
