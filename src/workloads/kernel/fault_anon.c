@@ -1,5 +1,5 @@
 /* fault_anon.c - kernel.fault.anon: one minor page fault per op on fresh anonymous memory. */
-#include "../workload.h"
+#include "../util.h"
 
 #include <errno.h>
 #include <string.h>
@@ -16,8 +16,7 @@ static int anon_run(struct wl_ctx *ctx, uint64_t n)
 		uint64_t pages = n < CHUNK_PAGES ? n : CHUNK_PAGES;
 		char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (p == MAP_FAILED)
-			return wl_fail(ctx, errno == ENOMEM ? WL_NORESOURCE : WL_ERROR, "mmap: %s",
-				       strerror(errno));
+			return wl_sys_fail(ctx, "mmap");
 		madvise(p, len, MADV_NOHUGEPAGE);
 		for (uint64_t i = 0; i < pages; i++)
 			((volatile char *)p)[i * (uint64_t)ps] = 1;

@@ -38,14 +38,12 @@ static int ctx1_setup(struct wl_ctx *ctx)
 {
 	int a[2], b[2];
 	if (pipe2(a, O_CLOEXEC) < 0)
-		return wl_fail(ctx, errno == EMFILE || errno == ENFILE ? WL_NORESOURCE : WL_ERROR, "pipe: %s",
-			       strerror(errno));
+		return wl_sys_fail(ctx, "pipe");
 	if (pipe2(b, O_CLOEXEC) < 0) {
-		int err = errno;
+		int rc = wl_sys_fail(ctx, "pipe");
 		close(a[0]);
 		close(a[1]);
-		return wl_fail(ctx, err == EMFILE || err == ENFILE ? WL_NORESOURCE : WL_ERROR, "pipe: %s",
-			       strerror(err));
+		return rc;
 	}
 	pid_t pid;
 	int rc = wl_fork(ctx, &pid);

@@ -1,5 +1,5 @@
 /* pipe.c - unixbench.pipe: write 512 bytes to a pipe and read them back, one process. */
-#include "../workload.h"
+#include "../util.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -19,10 +19,9 @@ static int pipe_setup(struct wl_ctx *ctx)
 	if (!p)
 		return wl_fail(ctx, WL_NORESOURCE, "out of memory");
 	if (pipe(p->fd) < 0) {
-		int err = errno;
+		int rc = wl_sys_fail(ctx, "pipe");
 		free(p);
-		return wl_fail(ctx, err == EMFILE || err == ENFILE ? WL_NORESOURCE : WL_ERROR, "pipe: %s",
-			       strerror(err));
+		return rc;
 	}
 	ctx->priv = p;
 	return 0;

@@ -1,5 +1,5 @@
 /* spawn.c - unixbench.spawn: fork a child that exits at once, and wait for it. */
-#include "../workload.h"
+#include "../util.h"
 
 #include <errno.h>
 #include <string.h>
@@ -11,13 +11,12 @@ static int spawn_run(struct wl_ctx *ctx, uint64_t n)
 	for (uint64_t i = 0; i < n; i++) {
 		pid_t pid = fork();
 		if (pid < 0)
-			return wl_fail(ctx, errno == EAGAIN ? WL_NORESOURCE : WL_ERROR, "fork: %s", strerror(errno));
+			return wl_sys_fail(ctx, "fork");
 		if (pid == 0)
 			_exit(0);
 		int status;
-		while (waitpid(pid, &status, 0) < 0)
-			if (errno != EINTR)
-				return wl_fail(ctx, WL_ERROR, "waitpid: %s", strerror(errno));
+		if (wl_wait(pid, &status, NULL) < 0)
+			return wl_sys_fail(ctx, "waitpid");
 		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 			return wl_fail(ctx, WL_ERROR, "child did not exit cleanly (status %#x)", status);
 	}

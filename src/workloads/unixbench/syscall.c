@@ -1,5 +1,5 @@
 /* syscall.c - unixbench.syscall: UnixBench's default "mix" system call loop. */
-#include "../workload.h"
+#include "../util.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -19,7 +19,7 @@ static int mix_setup(struct wl_ctx *ctx)
 	if (fd < 0)
 		fd = dup(STDIN_FILENO);
 	if (fd < 0)
-		return wl_fail(ctx, errno == EMFILE ? WL_NORESOURCE : WL_ERROR, "dup: %s", strerror(errno));
+		return wl_sys_fail(ctx, "dup");
 	struct mix *m = malloc(sizeof *m);
 	if (!m) {
 		close(fd);
@@ -36,8 +36,7 @@ static int mix_run(struct wl_ctx *ctx, uint64_t n)
 	for (uint64_t i = 0; i < n; i++) {
 		int d = dup(m->fd);
 		if (d < 0)
-			return wl_fail(ctx, errno == EMFILE ? WL_NORESOURCE : WL_ERROR, "dup: %s",
-				       strerror(errno));
+			return wl_sys_fail(ctx, "dup");
 		close(d);
 		syscall(SYS_getpid);
 		getuid();
