@@ -24,21 +24,9 @@ struct import_args {
 static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 {
 	struct import_args *a = ctx;
-	char *k, *v;
 	switch (id) {
 	case O_LABEL:
-		if (label_parse(arg, &k, &v, e))
-			return -1;
-		if (kv_get(&a->labels, k)) {
-			errf(e, "label '%s' is given twice; give each key once", k);
-			free(k);
-			free(v);
-			return -1;
-		}
-		kv_add(&a->labels, k, v);
-		free(k);
-		free(v);
-		return 0;
+		return label_add(&a->labels, arg, e);
 	case O_MACHINE:
 	case O_KERNEL:
 	case O_BOOT:

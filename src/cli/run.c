@@ -115,22 +115,10 @@ static int parse_cpus(const char *s, int *out, int max, int *n, struct err *e)
 static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 {
 	struct run_args *a = ctx;
-	char *k, *v;
 	uint64_t u;
 	switch (id) {
 	case O_LABEL:
-		if (label_parse(arg, &k, &v, e))
-			return -1;
-		if (kv_get(&a->labels, k)) {
-			errf(e, "label '%s' is given twice; give each key once", k);
-			free(k);
-			free(v);
-			return -1;
-		}
-		kv_add(&a->labels, k, v);
-		free(k);
-		free(v);
-		return 0;
+		return label_add(&a->labels, arg, e);
 	case O_WORKLOAD:
 		if (!*arg || !text_is_clean(arg, false))
 			return errf(e, "-w: give a workload name or pattern; `sysab workloads` lists them");

@@ -107,6 +107,9 @@ int parse_duration(const char *s, const char *what, uint64_t *out_ns, struct err
 /* Label "key=value" parsing and validation (see docs/FORMATS.md for the rules).
  * On success *key and *value are newly allocated. */
 int label_parse(const char *arg, char **key, char **value, struct err *e);
+/* Parse "key=value" and append it to labels; a key already there is an error naming it.
+ * Returns 0 or -1 with e set (labels unchanged). */
+int label_add(struct kvlist *labels, const char *arg, struct err *e);
 /* Validate a label key or value alone. */
 int label_check_key(const char *key, struct err *e);
 int label_check_value(const char *key, const char *value, struct err *e);

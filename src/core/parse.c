@@ -228,6 +228,21 @@ int label_parse(const char *arg, char **key, char **value, struct err *e)
 	return 0;
 }
 
+int label_add(struct kvlist *labels, const char *arg, struct err *e)
+{
+	char *k, *v;
+	if (label_parse(arg, &k, &v, e))
+		return -1;
+	int rc = 0;
+	if (kv_get(labels, k))
+		rc = errf(e, "label '%s' is given twice; give each key once", k);
+	else
+		kv_add(labels, k, v);
+	free(k);
+	free(v);
+	return rc;
+}
+
 size_t edit_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);

@@ -22,9 +22,6 @@ void report_wrap(FILE *f, const char *first, const char *cont, const char *text)
  * last five characters around a '~': "unixbench.f~r-w". */
 void report_short_name(char *buf, size_t size, const char *name, int copies, size_t width);
 
-/* Format a throughput value (ops/s of `unit`) for people: "1.23 µs/op" when latency is
- * set, else "4.56M loop/s" or "123 KiB/s" style. */
-void report_value(char *buf, size_t size, double ops_per_s, const char *unit, int latency);
 /* The display unit name for a workload's values ("ns/op", "loop/s", "KiB/s"). */
 const char *report_display_unit(const char *unit, int latency, char *buf, size_t size);
 
