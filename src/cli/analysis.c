@@ -169,17 +169,10 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct an_arg
 	a->co = stats_compare_defaults();
 	a->po = stats_plan_defaults();
 	a->po.cost_run = a->po.cost_sample = 0; /* 0 = measure */
-	struct err e;
-	bool help;
 	a->color = true;
-	if (cli_parse(cmd, argc, argv, on_opt, a, pos, &help, &e))
-		return cli_fail(cmd, &e);
+	int rc = cli_start(cmd, argc, argv, on_opt, a, pos);
 	a->color = cli_color(!a->color);
-	if (help) {
-		cli_help(cmd, stdout);
-		return EXIT_OK;
-	}
-	return -1;
+	return rc;
 }
 
 /* The database's runs, oldest first. */

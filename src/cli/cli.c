@@ -85,6 +85,19 @@ int cli_parse(const struct cli_cmd *cmd, int argc, char **argv, cli_on_opt on_op
 	return rc;
 }
 
+int cli_start(const struct cli_cmd *cmd, int argc, char **argv, cli_on_opt on_opt, void *ctx, struct strv *pos)
+{
+	struct err e;
+	bool help;
+	if (cli_parse(cmd, argc, argv, on_opt, ctx, pos, &help, &e))
+		return cli_fail(cmd, &e);
+	if (help) {
+		cli_help(cmd, stdout);
+		return EXIT_OK;
+	}
+	return -1;
+}
+
 void cli_help(const struct cli_cmd *cmd, FILE *f)
 {
 	fprintf(f, "usage: sysab %s [options]%s%s\n\n%s\n", cmd->name, cmd->args ? " " : "", cmd->args ? cmd->args : "",

@@ -47,6 +47,11 @@ typedef int (*cli_on_opt)(void *ctx, int id, const char *arg, struct err *e);
 int cli_parse(const struct cli_cmd *cmd, int argc, char **argv, cli_on_opt on_opt, void *ctx, struct strv *pos,
 	      bool *help, struct err *e);
 
+/* cli_parse, then the usual ending: on a parse error print it (cli_fail) and return
+ * EXIT_INPUT; after --help print the help and return EXIT_OK; otherwise return -1 so
+ * the command goes on. */
+int cli_start(const struct cli_cmd *cmd, int argc, char **argv, cli_on_opt on_opt, void *ctx, struct strv *pos);
+
 /* Print cmd's help, generated from its option table. */
 void cli_help(const struct cli_cmd *cmd, FILE *f);
 

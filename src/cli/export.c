@@ -75,14 +75,10 @@ int cmd_export(const struct cli_cmd *cmd, int argc, char **argv)
 	int64_t *ids = NULL;
 	bool *keep = NULL;
 	struct err e;
-	bool help;
-	int rc = EXIT_OK;
-	if (cli_parse(cmd, argc, argv, on_opt, &a, &pos, &help, &e))
-		goto fail;
-	if (help) {
-		cli_help(cmd, stdout);
+	int rc = cli_start(cmd, argc, argv, on_opt, &a, &pos);
+	if (rc >= 0)
 		goto out;
-	}
+	rc = EXIT_OK;
 	if (cli_open_db(a.db, STORE_READ, &st, NULL, &e) || store_runs_list(st, &runs, &n, &e) || store_runs_env(st, runs, n, &e))
 		goto fail;
 	keep = xcalloc(n ? n : 1, sizeof *keep);

@@ -84,19 +84,12 @@ int cmd_import(const struct cli_cmd *cmd, int argc, char **argv)
 	struct import_args a = {0};
 	struct strv pos = {0};
 	struct err e;
-	bool help;
 	struct store *st = NULL;
 	char *path = NULL;
 	int rc = EXIT_INPUT;
-	if (cli_parse(cmd, argc, argv, on_opt, &a, &pos, &help, &e)) {
-		rc = cli_fail(cmd, &e);
+	if ((rc = cli_start(cmd, argc, argv, on_opt, &a, &pos)) >= 0)
 		goto out;
-	}
-	if (help) {
-		cli_help(cmd, stdout);
-		rc = EXIT_OK;
-		goto out;
-	}
+	rc = EXIT_INPUT;
 	bool csv = pos.n && !strcmp(pos.v[0], "csv");
 	if (!pos.n || (!csv && strcmp(pos.v[0], "unixbench"))) {
 		errf(&e, "%s%s%sgive the format first: sysab import csv FILE, or sysab import unixbench FILE.log...",

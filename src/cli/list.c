@@ -34,14 +34,10 @@ static void print_doc(char *s)
 static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct look_args *a, struct strv *pos,
 		 size_t max_pos)
 {
+	int rc = cli_start(cmd, argc, argv, on_opt, a, pos);
+	if (rc >= 0)
+		return rc;
 	struct err e;
-	bool help;
-	if (cli_parse(cmd, argc, argv, on_opt, a, pos, &help, &e))
-		return cli_fail(cmd, &e);
-	if (help) {
-		cli_help(cmd, stdout);
-		return EXIT_OK;
-	}
 	if (pos->n > max_pos) {
 		errf(&e, "unexpected argument '%s'; see `sysab %s --help`", pos->v[max_pos], cmd->name);
 		return cli_fail(cmd, &e);

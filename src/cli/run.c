@@ -217,20 +217,13 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 	struct run_args a = {.samples = 0};
 	struct strv pos = {0};
 	struct err e;
-	bool help;
 	int rc = EXIT_INPUT;
 	struct store *st = NULL;
 	const struct workload **wl = NULL;
 	char *path = NULL;
-	if (cli_parse(cmd, argc, argv, on_opt, &a, &pos, &help, &e)) {
-		rc = cli_fail(cmd, &e);
+	if ((rc = cli_start(cmd, argc, argv, on_opt, &a, &pos)) >= 0)
 		goto out;
-	}
-	if (help) {
-		cli_help(cmd, stdout);
-		rc = EXIT_OK;
-		goto out;
-	}
+	rc = EXIT_INPUT;
 	if (pos.n) {
 		errf(&e, "unexpected argument '%s'; labels go with -l KEY=VALUE, workloads with -w", pos.v[0]);
 		rc = cli_fail(cmd, &e);

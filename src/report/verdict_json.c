@@ -51,6 +51,19 @@ static json_t *display_unit(const char *unit, int latency)
 	return json_string(report_json_unit(unit, latency, buf, sizeof buf));
 }
 
+/* The fields every row of compare and analyze starts with. */
+static json_t *row_head(const char *workload, int copies, const char *unit, int latency, size_t ncomposite)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "workload", json_string(workload));
+	json_object_set_new(o, "copies", json_integer(copies));
+	json_object_set_new(o, "unit", json_string(unit));
+	json_object_set_new(o, "latency", json_boolean(latency));
+	json_object_set_new(o, "display_unit", display_unit(unit, latency));
+	json_object_set_new(o, "composite_of", json_integer((json_int_t)ncomposite));
+	return o;
+}
+
 /* A group estimate: ops/s (SI base) and its interval, plus what the interval covers. */
 static json_t *est_json(const struct st_estimate *e, double alpha, int latency)
 {
@@ -130,13 +143,7 @@ char *report_compare_json(const struct an_compare *c, const struct report_group 
 	json_t *rows = json_array();
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct an_row *r = &c->rows[i];
-		json_t *o = json_object();
-		json_object_set_new(o, "workload", json_string(r->workload));
-		json_object_set_new(o, "copies", json_integer(r->copies));
-		json_object_set_new(o, "unit", json_string(r->unit));
-		json_object_set_new(o, "latency", json_boolean(r->latency));
-		json_object_set_new(o, "display_unit", display_unit(r->unit, r->latency));
-		json_object_set_new(o, "composite_of", json_integer((json_int_t)r->ncomposite));
+		json_t *o = row_head(r->workload, r->copies, r->unit, r->latency, r->ncomposite);
 		json_object_set_new(o, "a", r->have_a ? est_json(&r->a, c->o.alpha, r->latency) : json_null());
 		json_object_set_new(o, "b", r->have_b ? est_json(&r->b, c->o.alpha, r->latency) : json_null());
 		if (r->have_a && r->have_b) {
@@ -187,13 +194,7 @@ char *report_analyze_json(const struct an_analyze *a, const struct report_group 
 	json_t *rows = json_array();
 	for (size_t i = 0; i < a->nrows; i++) {
 		const struct an_frow *r = &a->rows[i];
-		json_t *o = json_object();
-		json_object_set_new(o, "workload", json_string(r->workload));
-		json_object_set_new(o, "copies", json_integer(r->copies));
-		json_object_set_new(o, "unit", json_string(r->unit));
-		json_object_set_new(o, "latency", json_boolean(r->latency));
-		json_object_set_new(o, "display_unit", display_unit(r->unit, r->latency));
-		json_object_set_new(o, "composite_of", json_integer((json_int_t)r->ncomposite));
+		json_t *o = row_head(r->workload, r->copies, r->unit, r->latency, r->ncomposite);
 		json_t *cells = json_array();
 		for (size_t c = 0; c < a->ncells; c++) {
 			json_t *cj = json_object(), *lv = json_object();

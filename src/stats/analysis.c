@@ -50,25 +50,6 @@ struct rowkey {
 	size_t ncomp;
 };
 
-static const struct store_series *find_series(const struct store_set *set, const char *wl, int copies)
-{
-	size_t lo = 0, hi = set->nseries;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		const struct store_series *x = &set->series[mid];
-		int c = strcmp(x->workload, wl);
-		if (!c)
-			c = x->copies < copies ? -1 : x->copies > copies;
-		if (!c)
-			return x;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
 static int key_cmp(const void *pa, const void *pb)
 {
 	const struct rowkey *a = pa, *b = pb;
@@ -128,7 +109,7 @@ static int make_rows(const struct store_set *sets, size_t ns, const struct strv 
 				continue;
 			bool all = ns > 0;
 			for (size_t s = 0; s < ns && all; s++)
-				all = find_series(&sets[s], wl->name, copies) != NULL;
+				all = store_set_find(&sets[s], wl->name, copies) != NULL;
 			if (all)
 				comp[nc++] = wl->name;
 		}
@@ -237,7 +218,7 @@ static void gdata_composite(const struct store_set *set, const struct rowkey *k,
 	struct cval *v = NULL;
 	size_t n = 0, cap = 0;
 	for (size_t w = 0; w < k->ncomp; w++) {
-		const struct store_series *x = find_series(set, k->comp[w], k->copies);
+		const struct store_series *x = store_set_find(set, k->comp[w], k->copies);
 		const struct workload *wl = wl_find(k->comp[w]);
 		/* on the scale of UnixBench's index: value / baseline * 10 */
 		double shift = wl && wl->baseline > 0 ? log(wl->baseline / 10.0) : 0;
@@ -287,7 +268,7 @@ static void gdata_row(const struct store_set *set, const struct rowkey *k, struc
 	if (k->ncomp)
 		gdata_composite(set, k, d);
 	else
-		gdata_series(find_series(set, k->workload, k->copies), d);
+		gdata_series(store_set_find(set, k->workload, k->copies), d);
 }
 
 static void diag_group(const struct gdata *d, struct an_diag *out)
@@ -813,9 +794,9 @@ int an_plan(const struct store_set *a, const struct store_set *b, const struct s
 			double c = 0;
 			if (k[i].ncomp)
 				for (size_t w = 0; w < k[i].ncomp; w++)
-					c += series_sample_cost(find_series(&sets[s], k[i].comp[w], k[i].copies));
+					c += series_sample_cost(store_set_find(&sets[s], k[i].comp[w], k[i].copies));
 			else
-				c = series_sample_cost(find_series(&sets[s], k[i].workload, k[i].copies));
+				c = series_sample_cost(store_set_find(&sets[s], k[i].workload, k[i].copies));
 			cs += c / (double)ns;
 		}
 		if (!k[i].ncomp)

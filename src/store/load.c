@@ -71,12 +71,12 @@ static void chunk_finish(struct chunk *c)
 	}
 }
 
-static struct store_series *find_series(struct store_set *set, const char *wl, int copies)
+const struct store_series *store_set_find(const struct store_set *set, const char *wl, int copies)
 {
 	size_t lo = 0, hi = set->nseries;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		struct store_series *x = &set->series[mid];
+		const struct store_series *x = &set->series[mid];
 		int c = strcmp(x->workload, wl);
 		if (!c)
 			c = x->copies < copies ? -1 : x->copies > copies;
@@ -88,6 +88,12 @@ static struct store_series *find_series(struct store_set *set, const char *wl, i
 			hi = mid;
 	}
 	return NULL;
+}
+
+/* The same, for filling in a set being loaded. */
+static struct store_series *find_series(struct store_set *set, const char *wl, int copies)
+{
+	return (struct store_series *)store_set_find(set, wl, copies);
 }
 
 static int load_units(struct store *s, const char *ids, struct store_set *set, struct err *e)

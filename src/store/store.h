@@ -182,6 +182,8 @@ struct store_set {
  * with store_set_free); on error -1 with e set and *out empty. */
 int store_load_set(struct store *s, const int64_t *ids, size_t n, struct store_set *out, struct err *e);
 void store_set_free(struct store_set *set);
+/* The series of (workload, copies) in a loaded set, or NULL (binary search). */
+const struct store_series *store_set_find(const struct store_set *set, const char *workload, int copies);
 
 /* --- export --- */
 
