@@ -1,6 +1,7 @@
 /* list.c - `sysab list`, `sysab show`, `sysab workloads`, `sysab env`: looking at what is there. */
 #include "cli.h"
 #include "report/report.h"
+#include "report/counters.h"
 #include "run/env.h"
 #include "stats/summary.h"
 #include "store/store.h"
@@ -123,10 +124,22 @@ int cmd_show(const struct cli_cmd *cmd, int argc, char **argv)
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}
-	if (a.json)
-		print_doc(report_summary_json(&s, true));
-	else
+	struct ctr_row *cr = NULL;
+	size_t ncr = 0;
+	int64_t rid = (int64_t)id;
+	if (ctr_rows_load(st, &rid, 1, &cr, &ncr, &e)) {
+		summary_free(&s);
+		rc = cli_fail(cmd, &e);
+		goto out;
+	}
+	if (a.json) {
+		char *doc = report_summary_json(&s, true);
+		print_doc(ncr ? report_add_counters(doc, cr, ncr) : doc);
+	} else {
 		report_summary_text(stdout, &s, true, cli_color(a.no_color));
+		report_counters_text(stdout, cr, ncr);
+	}
+	ctr_rows_free(cr, ncr);
 	summary_free(&s);
 	rc = EXIT_OK;
 out:

@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "core/tmp.h"
 #include "report/report.h"
+#include "report/counters.h"
 #include "run/env.h"
 #include "run/runner.h"
 #include "stats/summary.h"
@@ -15,7 +16,7 @@
 
 enum {
 	O_LABEL = 1, O_WORKLOAD, O_COPIES, O_QUICK, O_FULL, O_SAMPLES, O_SAMPLE_MS, O_WARMUP_MS, O_SEED,
-	O_ORDER, O_CPUS, O_QUIET, O_TARGET_CI, O_MAX_TIME,
+	O_ORDER, O_CPUS, O_QUIET, O_TARGET_CI, O_MAX_TIME, O_COUNTERS, O_NO_PROBE,
 };
 
 const struct cli_opt cli_run_opts[] = {
@@ -39,6 +40,10 @@ const struct cli_opt cli_run_opts[] = {
 	{"max-time", 0, "DURATION", "adaptive: time budget for sampling, e.g. 10m (default 10m with --target-ci)",
 	 O_MAX_TIME},
 	{"cpus", 0, "LIST", "pin the run to these CPUs, e.g. 0 or 0-1,4", O_CPUS},
+	{"counters", 0, "MODE",
+	 "per-sample counters: all (default: software plus what hardware allows), software or none", O_COUNTERS},
+	{"no-probe", 0, NULL, "skip the noise probe (a pinned register-only loop measured before sampling)",
+	 O_NO_PROBE},
 	{"json", 0, NULL, "print the results as JSON", OPT_JSON},
 	CLI_COLOR_OPT,
 	{"quiet", 'q', NULL, "no progress display", O_QUIET},
@@ -52,10 +57,11 @@ static const struct profile {
 	const char *name;
 	int samples;
 	unsigned sample_ms, warmup_ms, budget_ms;
+	unsigned probe_ms; /* the noise probe */
 } profiles[] = {
-	{"quick", 8, 20, 40, 400},
-	{"default", 24, 40, 120, 2000},
-	{"full", 30, 100, 500, 0},
+	{"quick", 8, 20, 40, 400, 250},
+	{"default", 24, 40, 120, 2000, 500},
+	{"full", 30, 100, 500, 0, 1000},
 };
 
 struct run_args {
@@ -73,6 +79,8 @@ struct run_args {
 	int ncpus;
 	const char *cpus_text;
 	const char *db;
+	enum ctr_mode counters;
+	bool no_probe;
 };
 
 /* "0-3,6" into a list of CPU ids. */
@@ -166,6 +174,8 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 		a->cpus_text = arg;
 		return parse_cpus(arg, a->cpus, 1024, &a->ncpus, e);
 	case O_QUIET: a->quiet = true; return 0;
+	case O_COUNTERS: return counters_parse_mode(arg, &a->counters, e);
+	case O_NO_PROBE: a->no_probe = true; return 0;
 	case OPT_JSON: a->json = true; return 0;
 	case OPT_NO_COLOR: a->no_color = true; return 0;
 	case OPT_DB: a->db = arg; return 0;
@@ -261,6 +271,8 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 		.cpus = a.ncpus ? a.cpus : NULL,
 		.ncpus = a.ncpus,
 		.cpus_text = a.cpus_text,
+		.counters = a.counters,
+		.probe_ns = a.no_probe ? 0 : prof->probe_ms * 1000000ull,
 	};
 	if (a.samples) {
 		o.samples = a.samples;
@@ -304,17 +316,25 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 	}
 	struct summary sum;
 	struct err e2;
+	struct ctr_row *cr = NULL;
+	size_t ncr = 0;
+	if (ctr_rows_load(st, &res.run_id, 1, &cr, &ncr, &e2))
+		ncr = 0;
 	if (summary_load(st, res.run_id, &sum, &e2) == 0) {
 		if (a.json) {
 			char *j = report_summary_json(&sum, false);
+			if (ncr)
+				j = report_add_counters(j, cr, ncr);
 			puts(j);
 			free(j);
 		} else {
 			report_summary_text(stdout, &sum, false, cli_color(a.no_color));
+			report_counters_text(stdout, cr, ncr);
 			printf("\nstored as run %lld in %s\n", (long long)res.run_id, path);
 		}
 		summary_free(&sum);
 	}
+	ctr_rows_free(cr, ncr);
 	if (r)
 		rc = cli_fail(cmd, &e);
 	else if (res.stop_signal)

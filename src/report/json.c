@@ -1,5 +1,6 @@
 /* json.c - the JSON documents of every command (schema in docs/FORMATS.md). */
 #include "report.h"
+#include "counters.h"
 #include "workloads/workload.h"
 
 #include <jansson.h>
@@ -75,6 +76,9 @@ char *report_summary_json(const struct summary *s, bool with_env)
 {
 	json_t *d = doc_new("run");
 	json_object_set_new(d, "run", run_json(&s->run, with_env));
+	json_t *nf = report_noise_json(&s->run.env);
+	if (nf)
+		json_object_set_new(d, "noise_floor", nf);
 	json_t *res = json_array();
 	for (size_t i = 0; i < s->nslots; i++) {
 		const struct summary_row *row = &s->rows[i];

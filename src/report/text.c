@@ -1,5 +1,6 @@
 /* text.c - terminal tables for runs, workloads and the environment. */
 #include "report.h"
+#include "counters.h"
 #include "workloads/workload.h"
 
 #include <jansson.h>
@@ -87,6 +88,7 @@ void report_summary_text(FILE *f, const struct summary *s, bool with_env, bool c
 	sb_free(&lab);
 	if (r->overhead_ns >= 0)
 		fprintf(f, "empty batch cost: %.0f ns\n", r->overhead_ns);
+	report_noise_text(f, &r->env);
 	/* 24 + 7 + 9 + 15 + 7 + 7 + 4 + 2 + notes: 80 columns with a note mark of up to 5 */
 	fprintf(f, "\n%-*s %6s %8s %-14s %6s %6s %3s  %s\n", RUN_NAME_W, "workload", "copies", "median", "unit", "±CI95",
 		"CV", "n", "notes");

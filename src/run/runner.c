@@ -2,6 +2,8 @@
 #include "runner.h"
 #include "calibrate.h"
 #include "env.h"
+#include "probe.h"
+#include "store/counters.h"
 #include "slot.h"
 #include "core/tmp.h"
 #include "stats/stats.h"
@@ -88,6 +90,7 @@ struct job {
 	int nsamples, cap;
 	uint64_t sampled_ns;  /* time spent in its samples */
 	double halfwidth;    /* current relative 95% CI half-width */
+	struct ctr_set ctr;  /* counters on its workers (outside the timed batches) */
 };
 
 struct runctx {
@@ -102,6 +105,7 @@ struct runctx {
 	int step, steps;
 	double min_overhead;
 	gsl_rng *rng;
+	struct ctr_plan plan;
 };
 
 static void progress(struct runctx *rc, const char *phase, const struct job *j, int round, int rounds)
@@ -204,6 +208,8 @@ static int prepare(struct runctx *rc, struct job *j, struct err *e)
 		}
 		if (j->rc)
 			j->open = false; /* the workers are gone (slot_batch stops them on failure) */
+		else
+			counters_open(&j->ctr, &rc->plan, j->s.pid, j->copies);
 	}
 	rc->step++;
 	return put_slot(rc, j, NULL, e);
@@ -218,12 +224,18 @@ static int sample(struct runctx *rc, struct job *j, int round, struct err *e)
 	 * batch is a few long ops (a shell script) is its own warm-up. */
 	if (round >= 0 && rc->o->rewarm && j->n >= 4)
 		j->rc = slot_batch(&j->s, j->n / 4, j->overhead_ns, &b);
+	/* counters are read between batches, while the workers wait for a command */
+	uint64_t c0[CTR_NEVENTS], c1[CTR_NEVENTS];
+	bool h0[CTR_NEVENTS], h1[CTR_NEVENTS];
+	bool counted = !j->rc && counters_read(&j->ctr, c0, h0);
 	if (!j->rc)
 		j->rc = slot_batch(&j->s, j->n, j->overhead_ns, &b);
 	if (j->rc) {
 		j->open = false;
+		counters_close(&j->ctr);
 		return put_slot(rc, j, NULL, e);
 	}
+	counted = counted && counters_read(&j->ctr, c1, h1);
 	struct store_sample x = {
 		.workload = j->w->name,
 		.copies = j->copies,
@@ -235,6 +247,18 @@ static int sample(struct runctx *rc, struct job *j, int round, struct err *e)
 	};
 	if (store_sample_add(rc->st, rc->run_id, &x, e))
 		return -1;
+	if (counted) {
+		const char *names[CTR_NEVENTS];
+		uint64_t d[CTR_NEVENTS];
+		size_t nc = 0;
+		for (int i = 0; i < CTR_NEVENTS; i++)
+			if (h0[i] && h1[i]) {
+				names[nc] = counters_name(i);
+				d[nc++] = c1[i] >= c0[i] ? c1[i] - c0[i] : 0;
+			}
+		if (store_counters_add(rc->st, rc->run_id, j->w->name, j->copies, x.seq, names, d, nc, e))
+			return -1;
+	}
 	if (j->nsamples == j->cap) {
 		j->cap = j->cap ? 2 * j->cap : 64;
 		j->y = xrealloc(j->y, (size_t)j->cap * sizeof *j->y);
@@ -273,6 +297,7 @@ static bool job_satisfied(const struct run_opts *o, struct job *j)
 static int finish(struct runctx *rc, struct job *j, struct err *e)
 {
 	char *cj = NULL;
+	counters_close(&j->ctr);
 	if (j->open) {
 		struct slot_checks chk = {0};
 		slot_close(&j->s, sig_stop ? NULL : &chk);
@@ -408,6 +433,14 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 		exe = xstrdup("/proc/self/exe");
 
 	env_capture(&env);
+	struct ctr_plan plan;
+	counters_plan(o->counters, &plan);
+	counters_env(&plan, &env);
+	if (o->probe_ns) {
+		struct probe_result pr;
+		probe_run(o->probe_ns, allowed[0], &pr);
+		probe_env(&pr, &env);
+	}
 	if (o->cpus_text)
 		kv_add(&env, "run.cpus", o->cpus_text);
 	kv_sort(&env);
@@ -448,6 +481,7 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 		.steps = (int)(nj * (size_t)(o->samples + 1)),
 		.min_overhead = -1,
 		.rng = rng,
+		.plan = plan,
 	};
 	int werr = o->order == ORDER_ROUNDS ? run_rounds(&ctx, jobs, nj, &out->rounds, e)
 					    : run_blocked(&ctx, jobs, nj, e);
@@ -497,6 +531,7 @@ out:
 	free(exe);
 	free(settings);
 	for (size_t i = 0; i < nj; i++) {
+		counters_close(&jobs[i].ctr);
 		free(jobs[i].y);
 		free(jobs[i].dir);
 	}

@@ -1,0 +1,89 @@
+/* counters.c - the noise floor line and the per-op counter table of `run` and `show`. */
+#include "counters.h"
+#include "report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void report_noise_text(FILE *f, const struct kvlist *env)
+{
+	const char *cv = kv_get(env, "probe.cv"), *dr = kv_get(env, "probe.drift"), *lv = kv_get(env, "noise.level");
+	const char *st = kv_get(env, "probe.steal_pct");
+	if (lv) {
+		fprintf(f, "noise floor: ");
+		if (cv)
+			fprintf(f, "CV %.1f%%", 100 * atof(cv));
+		if (dr)
+			fprintf(f, ", block drift %.1f%%", 100 * atof(dr));
+		fprintf(f, "%s%s%s", cv ? " (" : "", lv, cv ? ")" : "");
+		if (st)
+			fprintf(f, "; steal %s%%", st);
+		fprintf(f, "\n");
+	}
+	const char *keys[] = {"counters.software", "counters.hardware", "counters.kernel"};
+	const char *what[] = {"software counters", "hardware counters", "kernel-mode counters"};
+	for (int i = 0; i < 3; i++) {
+		const char *v = kv_get(env, keys[i]);
+		if (v && (!strncmp(v, "unavailable", 11) || strstr(v, "user mode only"))) {
+			char first[64];
+			snprintf(first, sizeof first, "%s: ", what[i]);
+			report_wrap(f, first, "  ", v);
+		}
+	}
+}
+
+json_t *report_noise_json(const struct kvlist *env)
+{
+	const char *lv = kv_get(env, "noise.level");
+	if (!lv)
+		return NULL;
+	const char *cv = kv_get(env, "probe.cv"), *dr = kv_get(env, "probe.drift"), *st = kv_get(env, "probe.steal_pct");
+	return json_pack("{s:o, s:o, s:s, s:o}", "cv", cv ? json_real(atof(cv)) : json_null(), "drift",
+			 dr ? json_real(atof(dr)) : json_null(), "level", lv, "steal_pct",
+			 st ? json_real(atof(st)) : json_null());
+}
+
+void report_counters_text(FILE *f, const struct ctr_row *rows, size_t n)
+{
+	if (!n)
+		return;
+	fprintf(f, "\ncounters per op (median over the steady samples; CV between samples):\n");
+	fprintf(f, "  %-24s %6s %-20s %14s %7s\n", "workload", "copies", "event", "per op", "CV");
+	for (size_t i = 0; i < n; i++) {
+		const struct ctr_row *r = &rows[i];
+		char name[64], cv[16];
+		report_short_name(name, sizeof name, r->workload, 1, 24);
+		if (isnan(r->cv))
+			snprintf(cv, sizeof cv, "-");
+		else
+			snprintf(cv, sizeof cv, "%.1f%%", 100 * r->cv);
+		fprintf(f, "  %-24s %6d %-20s %14.4g %7s\n", name, r->copies, r->event, r->median, cv);
+	}
+}
+
+json_t *report_counters_json(const struct ctr_row *rows, size_t n)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < n; i++) {
+		const struct ctr_row *r = &rows[i];
+		json_array_append_new(a, json_pack("{s:s, s:i, s:s, s:I, s:f, s:o}", "workload", r->workload, "copies",
+						   r->copies, "event", r->event, "n", (json_int_t)r->n, "per_op_median",
+						   r->median, "cv", isnan(r->cv) ? json_null() : json_real(r->cv)));
+	}
+	return a;
+}
+
+char *report_add_counters(char *doc, const struct ctr_row *rows, size_t n)
+{
+	json_t *d = json_loads(doc, 0, NULL);
+	if (!d)
+		return doc;
+	json_object_set_new(d, "counters", report_counters_json(rows, n));
+	char *s = json_dumps(d, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(d);
+	if (!s)
+		return doc;
+	free(doc);
+	return s;
+}

@@ -1,0 +1,25 @@
+/* counters_summary.h - per-op counter figures of runs, from the stored per-sample counts. */
+#ifndef SYSAB_COUNTERS_SUMMARY_H
+#define SYSAB_COUNTERS_SUMMARY_H
+
+#include "store/store.h"
+
+/* One event of one (workload, copies): its count per op over the steady samples. */
+struct ctr_row {
+	char *workload;
+	int copies;
+	char *event;
+	size_t n;        /* samples */
+	double median;   /* per op */
+	double cv;       /* of the per-sample figures; NaN with fewer than 2 */
+	double mean;
+	double se;       /* standard error of the mean (samples taken as independent) */
+};
+
+/* The per-op rows of the runs ids[0..nids) pooled, sorted by workload, copies, event.
+ * *rows newly allocated (ctr_rows_free). Returns 0 or -1 with e set. */
+int ctr_rows_load(struct store *st, const int64_t *ids, size_t nids, struct ctr_row **rows, size_t *n,
+		  struct err *e);
+void ctr_rows_free(struct ctr_row *rows, size_t n);
+
+#endif
