@@ -23,6 +23,11 @@ static void checks_text(struct sb *b, const char *checks, bool *failed, bool col
 	json_array_foreach(a, i, c)
 	{
 		bool ok = json_is_true(json_object_get(c, "ok"));
+		if (json_is_false(json_object_get(c, "checked"))) { /* a counter check without its counter */
+			sb_addf(b, "%s%s: %s", i ? "; " : "", json_string_value(json_object_get(c, "name")),
+				json_string_value(json_object_get(c, "why")));
+			continue;
+		}
 		sb_addf(b, "%s%s %.3g%s%s%s", i ? "; " : "", json_string_value(json_object_get(c, "name")),
 			json_real_value(json_object_get(c, "value")), ok || !color ? "" : "\033[31m", ok ? "" : " FAILED",
 			ok || !color ? "" : "\033[0m");

@@ -3,6 +3,7 @@
 #include "calibrate.h"
 #include "env.h"
 #include "probe.h"
+#include "counter_checks.h"
 #include "store/counters.h"
 #include "slot.h"
 #include "core/tmp.h"
@@ -51,16 +52,17 @@ static char *settings_json(const struct run_opts *o)
 	return s;
 }
 
-static char *checks_json(const struct workload *w, const struct slot_checks *c)
+/* The self-checks of a job: the workload's own, then those from its counters. */
+static char *checks_json(const struct workload *w, const struct slot_checks *c, double *const cnt[CTR_NEVENTS],
+			 const size_t ncnt[CTR_NEVENTS])
 {
-	if (!c->n)
-		return NULL;
 	json_t *a = json_array();
 	for (int i = 0; i < c->n; i++)
 		json_array_append_new(a, json_pack("{s:s, s:f, s:f, s:f, s:b}", "name", w->checks[i].name, "value",
 						   c->value[i], "lo", w->checks[i].lo, "hi", w->checks[i].hi, "ok",
 						   c->ok[i]));
-	char *s = json_dumps(a, JSON_COMPACT);
+	counter_checks(w->name, cnt, ncnt, a);
+	char *s = json_array_size(a) ? json_dumps(a, JSON_COMPACT) : NULL;
 	json_decref(a);
 	return s;
 }
@@ -91,6 +93,8 @@ struct job {
 	uint64_t sampled_ns;  /* time spent in its samples */
 	double halfwidth;    /* current relative 95% CI half-width */
 	struct ctr_set ctr;  /* counters on its workers (outside the timed batches) */
+	double *cnt[CTR_NEVENTS]; /* per sample: count per op of each counted event */
+	size_t ncnt[CTR_NEVENTS];
 };
 
 struct runctx {
@@ -254,7 +258,10 @@ static int sample(struct runctx *rc, struct job *j, int round, struct err *e)
 		for (int i = 0; i < CTR_NEVENTS; i++)
 			if (h0[i] && h1[i]) {
 				names[nc] = counters_name(i);
-				d[nc++] = c1[i] >= c0[i] ? c1[i] - c0[i] : 0;
+				d[nc] = c1[i] >= c0[i] ? c1[i] - c0[i] : 0;
+				j->cnt[i] = xrealloc(j->cnt[i], (j->ncnt[i] + 1) * sizeof *j->cnt[i]);
+				j->cnt[i][j->ncnt[i]++] = b.ops ? (double)d[nc] / (double)b.ops : 0;
+				nc++;
 			}
 		if (store_counters_add(rc->st, rc->run_id, j->w->name, j->copies, x.seq, names, d, nc, e))
 			return -1;
@@ -303,7 +310,7 @@ static int finish(struct runctx *rc, struct job *j, struct err *e)
 		slot_close(&j->s, sig_stop ? NULL : &chk);
 		j->open = false;
 		if (!sig_stop)
-			cj = checks_json(j->w, &chk);
+			cj = checks_json(j->w, &chk, j->cnt, j->ncnt);
 	}
 	if (!j->rc && sig_stop && !j->done)
 		j->rc = SLOT_STOPPED;
@@ -532,6 +539,8 @@ out:
 	free(settings);
 	for (size_t i = 0; i < nj; i++) {
 		counters_close(&jobs[i].ctr);
+		for (int k = 0; k < CTR_NEVENTS; k++)
+			free(jobs[i].cnt[k]);
 		free(jobs[i].y);
 		free(jobs[i].dir);
 	}
