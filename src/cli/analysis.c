@@ -1,6 +1,7 @@
 /* analysis.c - `sysab compare`, `sysab analyze` and `sysab plan`: verdicts and plans from stored runs. */
 #include "cli.h"
 #include "report/report.h"
+#include "report/counters.h"
 #include "stats/analysis.h"
 #include "stats/select.h"
 #include "store/store.h"
@@ -317,10 +318,22 @@ int cmd_compare(const struct cli_cmd *cmd, int argc, char **argv)
 		goto out;
 	}
 	struct report_group rg[2] = {j.g[0].rg, j.g[1].rg};
-	if (a.json)
-		print_doc(report_compare_json(&j.c, rg));
-	else
+	struct ctr_row *cr[2] = {NULL, NULL};
+	size_t ncr[2] = {0, 0}, ncc = 0;
+	struct ctr_cmp *cc = NULL;
+	if (!ctr_rows_load(j.d.st, j.g[0].ids, j.g[0].n, &cr[0], &ncr[0], &e) &&
+	    !ctr_rows_load(j.d.st, j.g[1].ids, j.g[1].n, &cr[1], &ncr[1], &e))
+		ctr_compare(cr[0], ncr[0], cr[1], ncr[1], &cc, &ncc);
+	if (a.json) {
+		char *doc = report_compare_json(&j.c, rg);
+		print_doc(ncc ? report_add_json(doc, "counters", report_counters_compare_json(cc, ncc)) : doc);
+	} else {
 		report_compare_text(stdout, &j.c, rg, a.color);
+		report_counters_compare_text(stdout, cc, ncc);
+	}
+	free(cc);
+	ctr_rows_free(cr[0], ncr[0]);
+	ctr_rows_free(cr[1], ncr[1]);
 	rc = EXIT_OK;
 	for (size_t i = 0; i < j.c.nrows && a.fail_on; i++)
 		if (j.c.rows[i].have_a && j.c.rows[i].have_b && gate(a.fail_on, &j.c.rows[i].c))

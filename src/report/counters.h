@@ -17,6 +17,13 @@ json_t *report_noise_json(const struct kvlist *env);
 /* The per-op counter table of one run; nothing when rows is empty. */
 void report_counters_text(FILE *f, const struct ctr_row *rows, size_t n);
 json_t *report_counters_json(const struct ctr_row *rows, size_t n);
+/* The counters of a comparison: per op in A and B, the change and its interval. Nothing
+ * when n is 0. */
+void report_counters_compare_text(FILE *f, const struct ctr_cmp *c, size_t n);
+json_t *report_counters_compare_json(const struct ctr_cmp *c, size_t n);
+/* doc (a JSON document, taken) with "counters": arr added (arr taken). Newly allocated. */
+char *report_add_json(char *doc, const char *key, json_t *arr);
+
 /* doc (a JSON document, taken) with "counters": the per-op rows added. Newly allocated. */
 char *report_add_counters(char *doc, const struct ctr_row *rows, size_t n);
 

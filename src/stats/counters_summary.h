@@ -22,4 +22,17 @@ int ctr_rows_load(struct store *st, const int64_t *ids, size_t nids, struct ctr_
 		  struct err *e);
 void ctr_rows_free(struct ctr_row *rows, size_t n);
 
+/* One event of one (workload, copies) in both groups of a comparison. */
+struct ctr_cmp {
+	const struct ctr_row *a, *b;  /* point into the rows given */
+	double change;                /* mean per op of B over A, minus 1 */
+	double lo, hi;                /* its 95% interval (Welch, samples taken as independent); NaN
+	                                 when a side has < 2 samples or a zero mean */
+};
+
+/* Pair the rows of A and B by (workload, copies, event), in A's order. *out newly
+ * allocated (free()). */
+void ctr_compare(const struct ctr_row *a, size_t na, const struct ctr_row *b, size_t nb, struct ctr_cmp **out,
+		 size_t *n);
+
 #endif

@@ -54,6 +54,15 @@ sqlite3 "$SYSAB_DB" "UPDATE environment SET value = 'low' WHERE run = 1 AND key 
 expect 0 "$SYSAB" compare run:1 run:2
 contains "$OUT" "noise.level"
 case $OUT in *probe.cv*) fail "probe.cv reported as a confounder" ;; esac
+# the counters of both sides, per op, with the change
+expect 0 "$SYSAB" run -w kernel.fault.anon -c 1 --quick --samples 4 --warmup-ms 0 -q --no-probe
+expect 0 "$SYSAB" compare run:1 run:4
+contains "$OUT" "counters per op, B vs A"
+contains "$OUT" "page-faults"
+expect 0 "$SYSAB" compare run:1 run:4 --json
+printf '%s' "$OUT" | jq -e '.counters | map(select(.workload == "kernel.fault.anon" and .event == "page-faults"))
+	| .[0] | (.per_op_a > 0.95 and .per_op_b < 1.05 and (.change | fabs) < 0.05)' >/dev/null ||
+	fail "compare --json lacks the page-fault counter row"
 
 # unprivileged: the run works and says what it could not count
 if unpriv_setup; then
