@@ -513,10 +513,17 @@ int cmd_analyze(const struct cli_cmd *cmd, int argc, char **argv)
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}
-	if (a.json)
-		print_doc(report_analyze_json(&j.an, &j.rg));
-	else
+	struct kvlist levels = {0};
+	for (size_t c = 0; c < j.ncells; c++)
+		ctr_noise_levels(j.cells[c].runs, j.cells[c].n, &levels);
+	if (a.json) {
+		char *doc = report_analyze_json(&j.an, &j.rg);
+		print_doc(levels.n > 1 ? report_add_json(doc, "noise_levels", report_noise_levels_json(&levels)) : doc);
+	} else {
 		report_analyze_text(stdout, &j.an, &j.rg, a.color);
+		report_noise_levels_text(stdout, &levels);
+	}
+	kv_free(&levels);
 	if (!a.json && j.kept < j.nidx)
 		fprintf(stderr, "sysab analyze: %zu selected run%s without a label for every factor left out\n",
 			j.nidx - j.kept, j.nidx - j.kept == 1 ? "" : "s");

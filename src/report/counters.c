@@ -133,3 +133,26 @@ json_t *report_counters_compare_json(const struct ctr_cmp *c, size_t n)
 						   "ci95_lo", num(c[i].lo), "ci95_hi", num(c[i].hi)));
 	return a;
 }
+
+void report_noise_levels_text(FILE *f, const struct kvlist *levels)
+{
+	if (levels->n < 2)
+		return;
+	struct sb b = {0};
+	sb_add(&b, "the runs had different noise floors (noise.level, from each run's probe):");
+	for (size_t i = 0; i < levels->n; i++)
+		sb_addf(&b, "%s %s in %s run%s", i ? "," : "", levels->v[i].key, levels->v[i].value,
+			strcmp(levels->v[i].value, "1") ? "s" : "");
+	sb_add(&b, "; a cell measured on a noisier machine has wider intervals and may be biased");
+	fputc('\n', f);
+	report_wrap(f, "warning: ", "  ", sb_str(&b));
+	sb_free(&b);
+}
+
+json_t *report_noise_levels_json(const struct kvlist *levels)
+{
+	json_t *o = json_object();
+	for (size_t i = 0; i < levels->n; i++)
+		json_object_set_new(o, levels->v[i].key, json_integer(atoi(levels->v[i].value)));
+	return o;
+}

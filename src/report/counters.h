@@ -21,6 +21,11 @@ json_t *report_counters_json(const struct ctr_row *rows, size_t n);
  * when n is 0. */
 void report_counters_compare_text(FILE *f, const struct ctr_cmp *c, size_t n);
 json_t *report_counters_compare_json(const struct ctr_cmp *c, size_t n);
+/* A warning when the runs of an analysis had different noise floors (levels: level → count,
+ * from ctr_noise_levels); nothing when they had one level or none. */
+void report_noise_levels_text(FILE *f, const struct kvlist *levels);
+json_t *report_noise_levels_json(const struct kvlist *levels);
+
 /* doc (a JSON document, taken) with "counters": arr added (arr taken). Newly allocated. */
 char *report_add_json(char *doc, const char *key, json_t *arr);
 

@@ -71,3 +71,22 @@ void ctr_compare(const struct ctr_row *a, size_t na, const struct ctr_row *b, si
 			break;
 		}
 }
+
+void ctr_noise_levels(const struct store_run_info *const *runs, size_t n, struct kvlist *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *v = kv_get(&runs[i]->env, "noise.level");
+		if (!v)
+			continue;
+		size_t k = 0;
+		while (k < out->n && strcmp(out->v[k].key, v))
+			k++;
+		if (k == out->n) {
+			kv_add(out, v, "1");
+			continue;
+		}
+		char *c = xasprintf("%d", atoi(out->v[k].value) + 1);
+		free(out->v[k].value);
+		out->v[k].value = c;
+	}
+}

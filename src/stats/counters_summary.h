@@ -35,4 +35,9 @@ struct ctr_cmp {
 void ctr_compare(const struct ctr_row *a, size_t na, const struct ctr_row *b, size_t nb, struct ctr_cmp **out,
 		 size_t *n);
 
+/* Count how many of runs[0..n) had each noise.level into out (key: the level, value: the
+ * count as text), adding to the counts out already has; runs without a probe are not
+ * counted. The caller frees out. */
+void ctr_noise_levels(const struct store_run_info *const *runs, size_t n, struct kvlist *out);
+
 #endif

@@ -78,3 +78,15 @@ if unpriv_setup; then
 		contains "$(envv "$udb" counters.kernel)" "unavailable: "
 	fi
 fi
+
+# analyze warns when its runs had different noise floors
+for f in a b; do
+	expect 0 "$SYSAB" run -w harness.null --quick --samples 3 --warmup-ms 0 -q -l f=$f
+done
+sqlite3 "$SYSAB_DB" "UPDATE environment SET value = 'low' WHERE key = 'noise.level' AND run = (SELECT max(id) FROM run) - 1;
+	UPDATE environment SET value = 'high' WHERE key = 'noise.level' AND run = (SELECT max(id) FROM run)"
+expect 0 "$SYSAB" analyze --factors f
+contains "$OUT" "different noise floors"
+contains "$OUT" "low in 1 run"
+expect 0 "$SYSAB" analyze --factors f --json
+printf '%s' "$OUT" | jq -e '.noise_levels.high == 1' >/dev/null || fail "analyze --json lacks noise_levels"
