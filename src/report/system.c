@@ -105,9 +105,11 @@ void report_changes_text(FILE *f, const char *verb, const struct sys_changes *c,
 			fprintf(f, "%s: %s %s: %s -> %s\n", verb, x->knob, x->path, x->from ? x->from : "?",
 				x->to ? x->to : "?");
 	}
-	if (!strcmp(verb, "tune"))
+	if (!strcmp(verb, "tune") && done)
 		fprintf(f, "tune: changed %zu, left %zu; saved the original values in %s; `sysab system reset` "
 			   "restores them\n", done, c->n - done, state_file);
+	else if (!strcmp(verb, "tune"))
+		fprintf(f, "tune: changed nothing: every knob sysab could set was refused (see above)\n");
 	else
 		fprintf(f, "reset: restored %zu of %zu byte-identical\n", done, c->n);
 }
