@@ -80,7 +80,7 @@ struct run_args {
 	const char *cpus_text;
 	const char *db;
 	enum ctr_mode counters;
-	bool no_probe;
+	bool counters_set, no_probe;
 };
 
 /* "0-3,6" into a list of CPU ids. */
@@ -174,7 +174,9 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 		a->cpus_text = arg;
 		return parse_cpus(arg, a->cpus, 1024, &a->ncpus, e);
 	case O_QUIET: a->quiet = true; return 0;
-	case O_COUNTERS: return counters_parse_mode(arg, &a->counters, e);
+	case O_COUNTERS:
+		a->counters_set = true;
+		return counters_parse_mode(arg, &a->counters, e);
 	case O_NO_PROBE: a->no_probe = true; return 0;
 	case OPT_JSON: a->json = true; return 0;
 	case OPT_NO_COLOR: a->no_color = true; return 0;
@@ -271,7 +273,7 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 		.cpus = a.ncpus ? a.cpus : NULL,
 		.ncpus = a.ncpus,
 		.cpus_text = a.cpus_text,
-		.counters = a.counters,
+		.counters = a.counters_set ? a.counters : CTR_MODE_ALL,
 		.probe_ns = a.no_probe ? 0 : prof->probe_ms * 1000000ull,
 	};
 	if (a.samples) {

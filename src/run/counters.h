@@ -7,7 +7,7 @@
 #include "core/core.h"
 
 /* Which counters a run asks for (--counters). */
-enum ctr_mode { CTR_MODE_ALL, CTR_MODE_SOFTWARE, CTR_MODE_NONE }; /* ALL (0): software and what hardware allows */
+enum ctr_mode { CTR_MODE_NONE, CTR_MODE_SOFTWARE, CTR_MODE_ALL }; /* ALL: software and what hardware allows */
 
 /* The events, in three groups: software; hardware in user mode; hardware in kernel mode. */
 enum ctr_event {

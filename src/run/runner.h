@@ -48,7 +48,7 @@ struct run_opts {
 	int ncpus;
 	const char *profile;        /* "quick", "default", "full" */
 	const char *cpus_text;      /* --cpus as given, for the record */
-	enum ctr_mode counters;     /* per-sample counters (0: software and what hardware allows) */
+	enum ctr_mode counters;     /* per-sample counters (0: none; sysab run defaults to all) */
 	uint64_t probe_ns;          /* noise probe before sampling; 0 = none */
 	/* Called as the run advances; may be NULL. */
 	void (*progress)(void *arg, const struct run_progress *p);
