@@ -158,8 +158,8 @@ fuzz-smoke:
 		echo "fuzz: SKIPPED: $(FUZZ_CC) cannot build libFuzzer targets; install clang and libclang-rt-14-dev"; \
 	fi
 
-$(B)/fuzz/fuzz_unixbench: src/store/import_unixbench.c src/store/import_util.c
-$(B)/fuzz/fuzz_csv: src/store/import_csv.c src/store/import_util.c
+$(B)/fuzz/fuzz_unixbench: src/import/import_unixbench.c src/import/import_util.c
+$(B)/fuzz/fuzz_csv: src/import/import_csv.c src/import/import_util.c
 $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_CORE) $(HDR) Makefile
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(filter %.c,$^) -lm

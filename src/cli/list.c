@@ -2,7 +2,7 @@
 #include "cli.h"
 #include "report/report.h"
 #include "run/env.h"
-#include "stats/summary.h"
+#include "analysis/summary.h"
 #include "store/store.h"
 
 #include <stdlib.h>

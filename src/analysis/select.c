@@ -1,5 +1,5 @@
 /* select.c - parsing selectors and matching them against stored runs. */
-#include "select.h"
+#include "analysis/select.h"
 
 #include <ctype.h>
 #include <errno.h>
