@@ -2,18 +2,15 @@
 #include "analysis/analysis.h"
 #include "workloads/workload.h"
 
-#include <fnmatch.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-bool an_name_matches(const char *name, const char *pattern)
+/* The registry's rule, for row names that need not be registered (imports, "index"). */
+static bool name_matches(const char *name, const char *pattern)
 {
-	if (!strcmp(name, pattern) || fnmatch(pattern, name, 0) == 0)
-		return true;
-	size_t n = strlen(pattern);
-	return strncmp(name, pattern, n) == 0 && name[n] == '.';
+	return wl_matches(&(const struct workload){.name = name}, pattern);
 }
 
 void an_value_of(const struct st_estimate *est, double alpha, struct an_value *out)
@@ -124,7 +121,7 @@ static int make_rows(const struct store_set *sets, size_t ns, const struct strv 
 	for (size_t p = 0; p < patterns->n; p++) {
 		bool any = false;
 		for (size_t i = 0; i < n && !any; i++)
-			any = an_name_matches(k[i].workload, patterns->v[p]);
+			any = name_matches(k[i].workload, patterns->v[p]);
 		if (!any) {
 			struct sb names = {0};
 			for (size_t i = 0; i < n && i < 12; i++)
@@ -141,7 +138,7 @@ static int make_rows(const struct store_set *sets, size_t ns, const struct strv 
 		for (size_t i = 0; i < n; i++) {
 			bool take = false;
 			for (size_t p = 0; p < patterns->n && !take; p++)
-				take = an_name_matches(k[i].workload, patterns->v[p]);
+				take = name_matches(k[i].workload, patterns->v[p]);
 			if (take)
 				k[m++] = k[i];
 			else
@@ -876,4 +873,27 @@ void an_plan_free(struct an_plan *p)
 		free(p->rows[i].workload);
 	free(p->rows);
 	memset(p, 0, sizeof *p);
+}
+
+void an_effect_label(char *buf, size_t size, const struct an_analyze *a, const struct st_effect *ef)
+{
+	const struct st_factor *f = &a->factors[ef->factor];
+	switch (ef->kind) {
+	case ST_EFFECT_MAIN:
+		snprintf(buf, size, "%s: %s vs %s", f->name, f->levels[1], f->levels[0]);
+		break;
+	case ST_EFFECT_INTERACTION:
+		snprintf(buf, size, "%s x %s", f->name, a->factors[ef->factor2].name);
+		break;
+	case ST_EFFECT_LEVEL:
+		snprintf(buf, size, "%s: %s vs %s", f->name, f->levels[ef->level], f->levels[0]);
+		break;
+	}
+}
+
+void an_cell_label(struct sb *b, const struct an_analyze *a, size_t c)
+{
+	for (size_t f = 0; f < a->nfactors; f++)
+		sb_addf(b, "%s%s=%s", f ? " " : "", a->factors[f].name,
+			a->factors[f].levels[a->cell_level[c * a->nfactors + f]]);
 }

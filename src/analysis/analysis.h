@@ -114,9 +114,6 @@ struct an_compare {
 	struct st_compare_opts o;
 };
 
-/* Does workload name match a -w pattern: equal, a glob, or a group prefix ("kernel" or "kernel.syscall"). */
-bool an_name_matches(const char *name, const char *pattern);
-
 /* Compare b against a for every row. runs_a/runs_b (with env filled) are the
  * groups' runs, for confounders; labels are keys never to count as confounders.
  * patterns (may be empty) filter rows; a pattern matching no row is an error.
@@ -163,6 +160,11 @@ int an_analyze(const struct store_set *cells, size_t ncells, const size_t *cell_
 	       size_t nf, const struct strv *patterns, const struct st_compare_opts *o, struct an_analyze *out,
 	       struct err *e);
 void an_analyze_free(struct an_analyze *a);
+/* An effect in words: "pernode: yes vs no" (main effect or level against the reference),
+ * "pernode x pie" (interaction). Cut to size. */
+void an_effect_label(char *buf, size_t size, const struct an_analyze *a, const struct st_effect *ef);
+/* Cell c's levels appended to b: "pernode=yes pie=no". */
+void an_cell_label(struct sb *b, const struct an_analyze *a, size_t c);
 
 /* ---------------------------------------------------------------- plan */
 

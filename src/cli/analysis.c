@@ -304,29 +304,6 @@ out:
 
 /* ---------------------------------------------------------------- report */
 
-/* Write the page through a temporary file next to path, renamed into place when complete. */
-static int write_page(const char *path, int (*render)(FILE *, const void *), const void *arg, struct err *e)
-{
-	struct sb tmp = {0};
-	sb_addf(&tmp, "%s.tmp", path);
-	FILE *f = fopen(sb_str(&tmp), "w");
-	int rc = 0;
-	if (!f) {
-		rc = errf(e, "-o %s: cannot create it (%s); check the directory exists and is writable", path,
-			  strerror(errno));
-	} else {
-		int w = render(f, arg);
-		if (fclose(f) || w)
-			rc = errf(e, "-o %s: cannot write it (%s)", path, strerror(errno));
-		else if (rename(sb_str(&tmp), path))
-			rc = errf(e, "-o %s: cannot rename the page into place (%s)", path, strerror(errno));
-		if (rc)
-			unlink(sb_str(&tmp));
-	}
-	sb_free(&tmp);
-	return rc;
-}
-
 static int render_cmp(FILE *f, const void *arg)
 {
 	const struct an_compare_job *j = arg;
@@ -385,7 +362,7 @@ int cmd_report(const struct cli_cmd *cmd, int argc, char **argv)
 		goto fail;
 	if (fa) {
 		if (an_analyze_job_build(st, &rest, &a.factors, &a.refs, &a.patterns, &a.co, true, &fj, &e) ||
-		    write_page(a.output, render_fa, &fj, &e))
+		    file_write_atomic(a.output, "-o", render_fa, &fj, &e))
 			goto fail;
 	} else {
 		struct sb sel = {0};
@@ -394,7 +371,7 @@ int cmd_report(const struct cli_cmd *cmd, int argc, char **argv)
 		int brc = an_compare_job_build(st, cmp ? rest.v[0] : sb_str(&sel), cmp ? rest.v[1] : NULL, &a.patterns,
 					       &a.co, true, &cj, &e);
 		sb_free(&sel);
-		if (brc || write_page(a.output, render_cmp, &cj, &e))
+		if (brc || file_write_atomic(a.output, "-o", render_cmp, &cj, &e))
 			goto fail;
 	}
 	rc = EXIT_OK;

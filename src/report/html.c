@@ -530,26 +530,6 @@ int report_html_compare(FILE *f, const struct an_compare *c, const struct an_gro
 
 /* ---------------------------------------------------------------- analyze */
 
-static void effect_label(char *buf, size_t size, const struct an_analyze *a, const struct st_effect *ef)
-{
-	const struct st_factor *f = &a->factors[ef->factor];
-	switch (ef->kind) {
-	case ST_EFFECT_MAIN: snprintf(buf, size, "%s: %s vs %s", f->name, f->levels[1], f->levels[0]); break;
-	case ST_EFFECT_INTERACTION: snprintf(buf, size, "%s x %s", f->name, a->factors[ef->factor2].name); break;
-	case ST_EFFECT_LEVEL:
-		snprintf(buf, size, "%s: %s vs %s", f->name, f->levels[ef->level], f->levels[0]);
-		break;
-	}
-}
-
-static char *cell_label(const struct an_analyze *a, size_t c)
-{
-	struct sb b = {0};
-	for (size_t f = 0; f < a->nfactors; f++)
-		sb_addf(&b, "%s%s=%s", f ? " " : "", a->factors[f].name, a->factors[f].levels[a->cell_level[c * a->nfactors + f]]);
-	return b.s ? b.s : xstrdup("");
-}
-
 int report_html_analyze(FILE *f, const struct an_analyze *a, const struct an_group_info *filter,
 			const struct an_envtab *env)
 {
@@ -572,8 +552,11 @@ int report_html_analyze(FILE *f, const struct an_analyze *a, const struct an_gro
 		    "reference.</p>\n",
 		(int)lround((1 - a->o.alpha) * 100));
 	char **cn = xcalloc(a->ncells ? a->ncells : 1, sizeof *cn);
-	for (size_t c = 0; c < a->ncells; c++)
-		cn[c] = cell_label(a, c);
+	for (size_t c = 0; c < a->ncells; c++) {
+		struct sb l = {0};
+		an_cell_label(&l, a, c);
+		cn[c] = l.s ? l.s : xstrdup("");
+	}
 	struct strip_group *sg = xcalloc(a->ncells ? a->ncells : 1, sizeof *sg);
 	for (size_t i = 0; i < a->nrows; i++) {
 		const struct an_frow *r = &a->rows[i];
@@ -611,7 +594,7 @@ int report_html_analyze(FILE *f, const struct an_analyze *a, const struct an_gro
 		for (size_t k = 0; k < r->fa.neffects; k++) {
 			const struct st_effect *ef = &r->fa.effects[k];
 			char ch[16] = "", ci[48] = "", q[16] = "";
-			effect_label(fr[k].label, sizeof fr[k].label, a, ef);
+			an_effect_label(fr[k].label, sizeof fr[k].label, a, ef);
 			report_verdict_word(fr[k].verdict, sizeof fr[k].verdict, &ef->c);
 			fr[k].v = ef->c.verdict;
 			fr[k].pct = NAN;

@@ -77,6 +77,8 @@ void report_cell_value(char *buf, size_t size, double ops, int latency, bool pla
 void report_pct(char *buf, size_t size, double pct);
 /* "faster", "slower~" (negligible), "no data". */
 void report_verdict_word(char *buf, size_t size, const struct st_comparison *c);
+/* A warning kind (enum st_warn) as a JSON key: "drift", "warmup", "cv", ... */
+const char *report_warn_name(int kind);
 /* The warnings of one group's diagnostics, one line each, appended to out. */
 void report_diag_lines(struct strv *out, const char *group, const struct an_diag *d);
 /* What would settle an inconclusive verdict, in words (nothing when more is 0). */

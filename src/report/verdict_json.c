@@ -115,14 +115,13 @@ static json_t *cmp_json(const struct st_comparison *c, int latency)
 
 static json_t *diag_json(const struct an_diag *d)
 {
-	static const char *const names[] = {"drift", "warmup", "outlier", "cv", "bimodal", "autocorr"};
 	json_t *o = json_object();
 	for (int k = 0; k <= ST_WARN_AUTOCORR; k++)
 		if (d->count[k]) {
 			json_t *w = json_object();
 			json_object_set_new(w, "count", json_integer((json_int_t)d->count[k]));
 			json_object_set_new(w, "worst", num(d->worst[k]));
-			json_object_set_new(o, names[k], w);
+			json_object_set_new(o, report_warn_name(k), w);
 		}
 	return o;
 }
