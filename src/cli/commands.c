@@ -2,14 +2,14 @@
 #include "cli.h"
 
 static const struct cli_opt look_opts[] = {
-	{"json", 0, NULL, "print JSON instead of a table", OPT_JSON},
+	CLI_OUT_OPTS("text (default) or json"),
 	CLI_COLOR_OPT,
 	CLI_COMMON_OPTS,
 	CLI_END,
 };
 
 static const struct cli_opt plain_opts[] = {
-	{"json", 0, NULL, "print JSON instead of a table", OPT_JSON},
+	CLI_OUT_OPTS("text (default) or json"),
 	CLI_COLOR_OPT,
 	{"help", 'h', NULL, "show this help", OPT_HELP},
 	CLI_END,
