@@ -656,6 +656,9 @@ int an_analyze(const struct store_set *cells, size_t ncells, const size_t *cell_
 		}
 		if (!rc && stats_factorial(f, nf, sc, nsc, o, &r->fa, e))
 			rc = -1;
+		r->val = xcalloc(ncells ? ncells : 1, sizeof *r->val);
+		for (size_t c = 0; c < ncells; c++)
+			an_value_of(r->have[c] ? &r->est[c] : NULL, o->alpha, &r->val[c]);
 		for (size_t c = 0; c < ncells; c++)
 			gdata_free(&gd[c]);
 	}
@@ -676,11 +679,19 @@ int an_analyze(const struct store_set *cells, size_t ncells, const size_t *cell_
 			stats_compare_adjust(cs, n);
 			for (size_t j = 0; j < n; j++)
 				out->rows[ri[j]].fa.effects[ef].c = cs[j];
+
 			if (n)
 				out->any_interval = true;
 		}
 		free(cs);
 		free(ri);
+	}
+	/* the changes as shown, from the adjusted comparisons */
+	for (size_t i = 0; i < out->nrows; i++) {
+		struct an_frow *r = &out->rows[i];
+		r->chg = xcalloc(r->fa.neffects ? r->fa.neffects : 1, sizeof *r->chg);
+		for (size_t ef = 0; ef < r->fa.neffects; ef++)
+			an_change_of(&r->fa.effects[ef].c, r->latency, &r->chg[ef]);
 	}
 	size_t best = 0;
 	for (size_t x = 0; x <= ST_NEED_BOOTS; x++)
@@ -708,6 +719,8 @@ void an_analyze_free(struct an_analyze *a)
 		free(a->rows[i].unit);
 		free(a->rows[i].have);
 		free(a->rows[i].est);
+		free(a->rows[i].val);
+		free(a->rows[i].chg);
 		for (size_t c = 0; c < a->ncells && a->rows[i].pts; c++)
 			an_points_free(&a->rows[i].pts[c]);
 		free(a->rows[i].pts);
@@ -821,6 +834,7 @@ int an_plan(const struct store_set *a, const struct store_set *b, const struct s
 					if (ns == 2) {
 						r->compared = true;
 						stats_compare(&est[0], &est[1], co, &r->c);
+						an_change_of(&r->c, 0, &r->chg);
 						if (r->c.verdict == ST_INCONCLUSIVE)
 							r->more_boots = stats_more_boots(&est[0], &est[1], &r->c,
 											 AN_MAX_MORE_BOOTS, &r->settles_as);

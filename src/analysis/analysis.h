@@ -133,8 +133,10 @@ struct an_frow {
 	size_t ncomposite;
 	bool *have;               /* per cell: the cell has data for this row */
 	struct st_estimate *est;  /* per cell */
+	struct an_value *val;     /* per cell: est in ops/s with its interval (all NAN without data) */
 	struct an_points *pts;    /* per cell: strip-plot data */
 	struct st_factorial fa;
+	struct an_change *chg;    /* per effect of fa: its change in the row's display direction */
 };
 
 struct an_analyze {
@@ -184,6 +186,7 @@ struct an_prow {
 	struct st_plan plan;
 	bool compared;          /* two groups: c is their comparison */
 	struct st_comparison c;
+	struct an_change chg;   /* c in the display direction (plan rows are throughput) */
 	size_t more_boots;
 	enum st_verdict settles_as;
 };

@@ -572,7 +572,7 @@ int report_html_analyze(FILE *f, const struct an_analyze *a, const struct an_gro
 			char v[64] = "-", n1[16], n2[16];
 			sg[c] = (struct strip_group){cn[c], &r->pts[c], {NAN, NAN, NAN, NAN}, r->have[c]};
 			if (r->have[c]) {
-				an_value_of(&r->est[c], a->o.alpha, &sg[c].v);
+				sg[c].v = r->val[c];
 				est_text(v, sizeof v, &sg[c].v, r->latency, r->unit);
 			}
 			snprintf(n1, sizeof n1, "%zu", r->have[c] ? r->est[c].nruns : 0);
@@ -599,8 +599,7 @@ int report_html_analyze(FILE *f, const struct an_analyze *a, const struct an_gro
 			fr[k].v = ef->c.verdict;
 			fr[k].pct = NAN;
 			if (ef->available && isfinite(ef->c.d)) {
-				struct an_change chg;
-				an_change_of(&ef->c, r->latency, &chg);
+				const struct an_change chg = r->chg[k];
 				fr[k].pct = chg.pct;
 				report_pct(ch, sizeof ch, chg.pct);
 				if (ef->c.verdict != ST_NO_DATA && isfinite(chg.lo) && isfinite(chg.hi)) {

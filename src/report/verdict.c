@@ -458,11 +458,8 @@ void report_analyze_text(FILE *f, const struct an_analyze *a, const struct an_gr
 			struct sb cn = {0};
 			an_cell_label(&cn, a, c);
 			char v[80] = "-";
-			if (r->have[c]) {
-				struct an_value av;
-				an_value_of(&r->est[c], a->o.alpha, &av);
-				est_cell(v, sizeof v, &av, r->latency, report_rate_unit(r->unit));
-			}
+			if (r->have[c])
+				est_cell(v, sizeof v, &r->val[c], r->latency, report_rate_unit(r->unit));
 			fprintf(f, "  %-34s %14s  %zu run%s on %zu boot%s\n", sb_str(&cn), v, r->have[c] ? r->est[c].nruns : 0,
 				r->have[c] && r->est[c].nruns == 1 ? "" : "s", r->have[c] ? r->est[c].nboots : 0,
 				r->have[c] && r->est[c].nboots == 1 ? "" : "s");
@@ -486,13 +483,12 @@ void report_analyze_text(FILE *f, const struct an_analyze *a, const struct an_gr
 			struct sb mk = {0};
 			an_effect_label(en, sizeof en, a, ef);
 			report_verdict_word(v, sizeof v, &ef->c);
+			const struct an_change *chg = &r->chg[k];
 			if (ef->available && ef->c.verdict != ST_NO_DATA) {
-				struct an_change chg;
-				an_change_of(&ef->c, r->latency, &chg);
-				report_pct(ch, sizeof ch, chg.pct);
+				report_pct(ch, sizeof ch, chg->pct);
 				char lo[16], hi[16];
-				report_pct(lo, sizeof lo, chg.lo);
-				report_pct(hi, sizeof hi, chg.hi);
+				report_pct(lo, sizeof lo, chg->lo);
+				report_pct(hi, sizeof hi, chg->hi);
 				lo[strlen(lo) - 1] = 0;
 				hi[strlen(hi) - 1] = 0;
 				snprintf(ci, sizeof ci, "[%s,%s]", lo, hi);
@@ -503,11 +499,8 @@ void report_analyze_text(FILE *f, const struct an_analyze *a, const struct an_gr
 			} else if (!ef->available) {
 				notef(&n, &mk, "a cell this effect needs is missing or has no interval");
 			} else {
-				if (isfinite(ef->c.d)) {
-					struct an_change chg;
-					an_change_of(&ef->c, r->latency, &chg);
-					report_pct(ch, sizeof ch, chg.pct);
-				}
+				if (isfinite(ef->c.d))
+					report_pct(ch, sizeof ch, chg->pct);
 				caveat_notes(&n, &mk, ef->c.caveats);
 			}
 			if (mk.len)
