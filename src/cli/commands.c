@@ -41,8 +41,9 @@ const struct cli_cmd cli_cmds[] = {
 	 "128 + the signal. A run whose sysab was killed outright is marked interrupted by the\n"
 	 "next sysab command.",
 	 cli_run_opts, cmd_run},
-	{"list", "[SELECTOR]", "one line per run: id, time, status, boot, kernel, workloads, labels",
-	 SELECTOR_HELP "Unlike the other commands, list shows running and interrupted runs too.\n"
+	{"list", "[SELECTOR...]", "one line per run: id, time, status, boot, kernel, workloads, labels",
+	 SELECTOR_HELP "Unlike the other commands, list shows running and interrupted runs too, and takes the\n"
+		       "terms as one argument or several.\n"
 		       "Example: sysab list 'machine=imported pie=no'",
 	 look_opts, cmd_list},
 	{"show", "RUN", "everything about one run: results, self-checks, environment", NULL, look_opts, cmd_show},
