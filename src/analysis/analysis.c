@@ -347,9 +347,9 @@ void an_envtab_build(const struct store_run_info *const *const *runs, const size
 {
 	memset(out, 0, sizeof *out);
 	out->ngroups = ngroups;
-	static const char *const pseudo[] = {"machine", "cpu", "kernel"};
+	static const char *const pseudo[] = {"machine", "source", "cpu", "kernel"};
 	struct strv keys = {0};
-	for (size_t i = 0; i < 3; i++)
+	for (size_t i = 0; i < 4; i++)
 		strv_add(&keys, pseudo[i]);
 	struct strv envk = {0}, labk = {0};
 	for (size_t g = 0; g < ngroups; g++)
@@ -386,17 +386,25 @@ void an_envtab_build(const struct store_run_info *const *const *runs, const size
 		row->values = xcalloc(ngroups ? ngroups : 1, sizeof *row->values);
 		for (size_t g = 0; g < ngroups; g++) {
 			struct strv v = {0};
+			bool absent = false;
 			for (size_t i = 0; i < n[g]; i++) {
 				const struct store_run_info *r = runs[g][i];
-				const char *x = k == 0 ? r->hostname : k == 1 ? r->cpu_model : k == 2 ? r->kernel_release
-					      : k < nfixed ? kv_get(&r->labels, keys.v[k] + 6)
-							   : kv_get(&r->env, keys.v[k]);
-				if (x && !strv_has(&v, x))
+				const char *x = k == 0 ? r->hostname : k == 1 ? r->source : k == 2 ? r->cpu_model
+					      : k == 3 ? r->kernel_release : k < nfixed ? kv_get(&r->labels, keys.v[k] + 6)
+									: kv_get(&r->env, keys.v[k]);
+				if (!x)
+					absent = true;
+				else if (!strv_has(&v, x))
 					strv_add(&v, x);
 			}
+			/* one value for every run, or "mixed" with the values ("-": runs without it) */
 			struct sb b = {0};
+			if (v.n > 1 || (v.n && absent))
+				sb_add(&b, "mixed: ");
 			for (size_t i = 0; i < v.n; i++)
 				sb_addf(&b, "%s%s", i ? ", " : "", v.v[i]);
+			if (v.n && absent)
+				sb_add(&b, ", -");
 			row->values[g] = b.s ? b.s : xstrdup("-");
 			strv_free(&v);
 			if (g && strcmp(row->values[g], row->values[0]))

@@ -64,10 +64,11 @@ struct an_points {
 void an_points_free(struct an_points *p);
 
 /* The environment of several groups side by side: one row per key, with the
- * values each group's runs have (", "-joined, "-" when none records it) and
- * whether they differ between groups. Keys that always differ (boot.id, load.*)
- * are left out; machine, cpu and kernel come from the run records, then come the
- * labels as label.KEY, then the environment keys, sorted. */
+ * value the group's runs have ("-" when none records it; "mixed: a, b" when its
+ * runs differ, with "-" among the values when some lack it) and whether groups
+ * differ. Keys that always differ (boot.id, load.*) are left out; machine, source,
+ * cpu and kernel come from the run records, then come the labels as label.KEY, then
+ * the environment keys, sorted. */
 struct an_envrow {
 	char *key;
 	char **values; /* [ngroups] */

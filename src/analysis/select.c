@@ -116,6 +116,8 @@ const char *select_label(const struct store_run_info *r, const char *key)
 		return r->kernel_release;
 	if (!strcmp(key, "machine"))
 		return r->hostname;
+	if (!strcmp(key, "source"))
+		return r->source;
 	return NULL;
 }
 

@@ -25,11 +25,12 @@ extern const struct cli_opt cli_report_opts[];
 
 #define SELECTOR_HELP                                                                              \
 	"A selector is ONE argument of terms separated by spaces, all of which a run must match:\n"     \
-	"  KEY=VALUE         label KEY is VALUE (kernel=RELEASE and machine=HOSTNAME work without\n"   \
-	"                    such a label)\n"                                                          \
+	"  KEY=VALUE         label KEY is VALUE (kernel=RELEASE, machine=HOSTNAME and\n"            \
+	"                    source=sysab|csv|unixbench work without such a label)\n"                 \
 	"  run:ID[,ID|A-B]   one of these run ids\n"                                                   \
 	"  boot:PREFIX       the run's boot id starts with PREFIX\n"                                   \
-	"Only complete, incomplete and imported runs are used (not running or interrupted ones).\n"
+	"Only complete, incomplete and imported runs are used (not running or interrupted ones).\n"     \
+	"A group never pools runs of several sources or machines: add source= or machine= to pick one.\n"
 
 const struct cli_cmd cli_cmds[] = {
 	{"run", NULL, "measure workloads and store every sample",
