@@ -281,6 +281,7 @@ static void diag_group(const struct gdata *d, struct an_diag *out)
 		out->count[kd]++;
 		if (fabs(w.v[i].value) > fabs(out->worst[kd]))
 			out->worst[kd] = w.v[i].value;
+		out->limit[kd] = w.v[i].x;
 	}
 	stats_warnings_free(&w);
 }

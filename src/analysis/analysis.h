@@ -32,6 +32,7 @@ struct an_group_info {
 struct an_diag {
 	size_t count[ST_WARN_AUTOCORR + 1];
 	double worst[ST_WARN_AUTOCORR + 1];
+	double limit[ST_WARN_AUTOCORR + 1]; /* the threshold it was held to (e.g. the CV limit) */
 };
 
 /* A group estimate in natural units: ops/s of the mean and its (1-alpha) interval,
