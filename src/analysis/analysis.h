@@ -172,6 +172,12 @@ void an_cell_label(struct sb *b, const struct an_analyze *a, size_t c);
 
 /* ---------------------------------------------------------------- plan */
 
+/* The costs a plan assumes where nothing was measured and no option gave one: seconds per
+ * run beyond its samples, and per sample. The one place these defaults live (the help
+ * of `sysab plan` prints them). Whole numbers, so the help can spell them. */
+#define AN_PLAN_RUN_COST_S 10
+#define AN_PLAN_SAMPLE_COST_S 1
+
 /* Measured costs: seconds per sample of each row and per run beyond its samples. */
 struct an_costs {
 	double run;          /* mean (run duration - its samples' time) per (workload, copies); 0 = unmeasured */
