@@ -96,6 +96,7 @@ static void note_run(int64_t id, struct import_result *res)
 	res->last_run = id;
 }
 
+/* Long by design: one transaction over the file's runs, boots, slots and samples, rolled back as one. */
 int import_store_csv(struct store *s, const char *name, const char *hash, const struct csv_import *c,
 		     const struct import_opts *o, struct import_result *res, struct err *e)
 {

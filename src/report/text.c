@@ -63,6 +63,7 @@ static void pct_cell(char *buf, size_t size, double x)
 		snprintf(buf, size, "%.*f%%", x < 1 ? 1 : 0, x * 100);
 }
 
+/* Long by design: the run's header, results table, index, notes and environment in print order. */
 void report_summary_text(FILE *f, const struct summary *s, bool with_env, bool color)
 {
 	const struct store_run_info *r = &s->run;

@@ -342,6 +342,7 @@ const char *report_color_reset(bool color)
 
 /* ---------------------------------------------------------------- compare */
 
+/* Long by design: the table top to bottom, every row's notes gathered as it is printed. */
 void report_compare_text(FILE *f, const struct an_compare *c, const struct an_group_info g[2], bool color)
 {
 	for (int i = 0; i < 2; i++)
@@ -445,6 +446,7 @@ void report_compare_text(FILE *f, const struct an_compare *c, const struct an_gr
 
 /* ---------------------------------------------------------------- analyze */
 
+/* Long by design: per row its cells, missing cells and effects, with their notes, in print order. */
 void report_analyze_text(FILE *f, const struct an_analyze *a, const struct an_group_info *filter, bool color)
 {
 	fprintf(f, "runs: %-30s %zu run%s on %zu boot%s; %zu cell%s\n", *filter->selector ? filter->selector : "(all)",

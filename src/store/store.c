@@ -179,6 +179,7 @@ fail_nobegin:
 	return -1;
 }
 
+/* Long by design: each check of the file (type, header, schema, version) fails with its own message, in order. */
 int store_open(const char *path, enum store_mode mode, struct store **out, struct err *e)
 {
 	struct stat sb;
