@@ -274,6 +274,15 @@ static const char *const slot_words[] = {
 	[STORE_SLOT_UNKNOWN] = "unknown",
 };
 
+/* The index of word in words[0..n-1], or n when it is not there. */
+static int word_index(const char *const *words, int n, const char *word)
+{
+	int i = 0;
+	while (i < n && !(word && !strcmp(word, words[i])))
+		i++;
+	return i;
+}
+
 const char *store_run_status_word(enum store_run_status s)
 {
 	return s <= STORE_RUN_UNKNOWN ? run_words[s] : run_words[STORE_RUN_UNKNOWN];
@@ -281,10 +290,7 @@ const char *store_run_status_word(enum store_run_status s)
 
 enum store_run_status store_run_status_of(const char *word)
 {
-	for (int i = 0; i < STORE_RUN_UNKNOWN; i++)
-		if (word && !strcmp(word, run_words[i]))
-			return (enum store_run_status)i;
-	return STORE_RUN_UNKNOWN;
+	return (enum store_run_status)word_index(run_words, STORE_RUN_UNKNOWN, word);
 }
 
 const char *store_slot_status_word(enum store_slot_status s)
@@ -294,8 +300,5 @@ const char *store_slot_status_word(enum store_slot_status s)
 
 enum store_slot_status store_slot_status_of(const char *word)
 {
-	for (int i = 0; i < STORE_SLOT_UNKNOWN; i++)
-		if (word && !strcmp(word, slot_words[i]))
-			return (enum store_slot_status)i;
-	return STORE_SLOT_UNKNOWN;
+	return (enum store_slot_status)word_index(slot_words, STORE_SLOT_UNKNOWN, word);
 }
