@@ -2,10 +2,9 @@
 #include "cli.h"
 #include "core/tmp.h"
 #include "report/report.h"
-#include "report/counters.h"
 #include "run/env.h"
 #include "run/runner.h"
-#include "stats/summary.h"
+#include "analysis/summary.h"
 #include "store/store.h"
 #include "workloads/workload.h"
 
@@ -44,7 +43,7 @@ const struct cli_opt cli_run_opts[] = {
 	 "per-sample counters: all (default: software plus what hardware allows), software or none", O_COUNTERS},
 	{"no-probe", 0, NULL, "skip the noise probe (a pinned register-only loop measured before sampling)",
 	 O_NO_PROBE},
-	{"json", 0, NULL, "print the results as JSON", OPT_JSON},
+	CLI_OUT_OPTS("text (default) or json"),
 	CLI_COLOR_OPT,
 	{"quiet", 'q', NULL, "no progress display", O_QUIET},
 	CLI_COMMON_OPTS,
@@ -69,7 +68,8 @@ struct run_args {
 	struct strv patterns;
 	int copies[64];
 	size_t ncopies;
-	bool quick, full, json, quiet, seed_set, warmup_set, no_color;
+	bool quick, full, quiet, seed_set, warmup_set;
+	struct cli_out out;
 	enum run_order order;
 	double target_ci;
 	uint64_t max_ns;
@@ -178,8 +178,10 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 		a->counters_set = true;
 		return counters_parse_mode(arg, &a->counters, e);
 	case O_NO_PROBE: a->no_probe = true; return 0;
-	case OPT_JSON: a->json = true; return 0;
-	case OPT_NO_COLOR: a->no_color = true; return 0;
+	case OPT_JSON:
+	case OPT_FORMAT:
+	case OPT_OUTPUT:
+	case OPT_NO_COLOR: return cli_out_opt(&a->out, id, arg, e);
 	case OPT_DB: a->db = arg; return 0;
 	}
 	return errf(e, "unhandled option");
@@ -224,9 +226,11 @@ static void progress_cb(void *arg, const struct run_progress *p)
 	report_progress(stderr, p);
 }
 
+/* Long by design: options to runner options, one check each, then the run and its result. */
 int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct run_args a = {.samples = 0};
+	cli_out_init(&a.out, REPORT_RUN, "text");
 	struct strv pos = {0};
 	struct err e;
 	int rc = EXIT_INPUT;
@@ -318,25 +322,13 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 	}
 	struct summary sum;
 	struct err e2;
-	struct ctr_row *cr = NULL;
-	size_t ncr = 0;
-	if (ctr_rows_load(st, &res.run_id, 1, &cr, &ncr, &e2))
-		ncr = 0;
 	if (summary_load(st, res.run_id, &sum, &e2) == 0) {
-		if (a.json) {
-			char *j = report_summary_json(&sum, false);
-			if (ncr)
-				j = report_add_counters(j, cr, ncr);
-			puts(j);
-			free(j);
-		} else {
-			report_summary_text(stdout, &sum, false, cli_color(a.no_color));
-			report_counters_text(stdout, cr, ncr);
+		if (cli_emit(&a.out, &(struct report_doc){.summary = &sum}, &e2))
+			cli_fail(cmd, &e2);
+		else if (cli_out_text(&a.out))
 			printf("\nstored as run %lld in %s\n", (long long)res.run_id, path);
-		}
 		summary_free(&sum);
 	}
-	ctr_rows_free(cr, ncr);
 	if (r)
 		rc = cli_fail(cmd, &e);
 	else if (res.stop_signal)

@@ -5,7 +5,7 @@
 #include <jansson.h>
 #include <stdio.h>
 #include "core/core.h"
-#include "stats/counters_summary.h"
+#include "analysis/counters.h"
 
 /* One line of noise floor ("noise floor: CV 1.2%, block drift 0.8% (moderate); steal 0.00%")
  * and a line per counter group not counted, from a run's environment; nothing for runs

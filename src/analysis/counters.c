@@ -1,6 +1,6 @@
-/* counters_summary.c - per-op counter figures (median, spread) from the stored counts. */
-#include "counters_summary.h"
-#include "stats.h"
+/* counters.c - per-op counter figures (median, spread) from the stored counts. */
+#include "counters.h"
+#include "stats/stats.h"
 #include "store/counters.h"
 
 #include <math.h>

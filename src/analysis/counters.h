@@ -1,6 +1,6 @@
-/* counters_summary.h - per-op counter figures of runs, from the stored per-sample counts. */
-#ifndef SYSAB_COUNTERS_SUMMARY_H
-#define SYSAB_COUNTERS_SUMMARY_H
+/* counters.h - per-op counter figures of runs, from the stored per-sample counts. */
+#ifndef SYSAB_ANALYSIS_COUNTERS_H
+#define SYSAB_ANALYSIS_COUNTERS_H
 
 #include "store/store.h"
 
