@@ -16,8 +16,15 @@
 
 /* ---------------------------------------------------------------- distributions */
 
-/* Quantile of Student's t with df > 0 degrees of freedom (df may be non-integer). */
+/* Quantile of Student's t with df > 0 degrees of freedom (df may be non-integer).
+ * NAN when p or df is out of range or GSL cannot invert (never aborts: every
+ * function here turns GSL's error handler off before calling it). */
 double stats_t_quantile(double p, double df);
+/* Turn GSL's abort-on-error handler off for the whole process (idempotent); GSL
+ * failures then come back as NAN or a status, which the callers check. */
+void stats_gsl_quiet(void);
+/* Lower quantile of chi-square with df > 0 degrees of freedom; NAN on failure. */
+double stats_chisq_quantile(double p, double df);
 /* Two-sided p-value P(|T_df| >= |t|). */
 double stats_t_p2(double t, double df);
 /* Quantile of the standard normal. */
@@ -31,6 +38,17 @@ double stats_satterthwaite(const double *v, const double *df, size_t n);
 /* Benjamini-Hochberg q-values of p[0..n-1] into q[0..n-1] (may alias p). NaN
  * p-values are passed through as NaN and not counted in n. */
 void stats_bh(const double *p, size_t n, double *q);
+
+/* Lan-DeMets alpha spending of O'Brien-Fleming type: the share of a two-sided
+ * alpha spent by information fraction t in (0, 1], 2 - 2 Phi(z_{1-alpha/2} / sqrt t). */
+double stats_obf_spent(double alpha, double t);
+/* The nominal two-sided level of look k (1-based) of a group-sequential design
+ * whose looks have information fractions t[0..k-1] (increasing, in (0, 1]):
+ * boundaries c_1..c_k on the z scale are found one by one (numerical
+ * integration of the joint law of the z statistics under H0) so that the
+ * probability of crossing by look j is stats_obf_spent(alpha, t[j-1]); the
+ * result is 2 (1 - Phi(c_k)). NAN for bad input. */
+double stats_seq_nominal(double alpha, const double *t, size_t k);
 
 /* ---------------------------------------------------------------- input model */
 
@@ -94,7 +112,22 @@ enum st_caveat {
 					      * (affects the interval only when it comes from a single run) */
 	ST_CAVEAT_SINGLE_OBS = 1u << 6,      /* one observation: no interval and no verdict */
 	ST_CAVEAT_NO_VARIANCE = 1u << 7,     /* too little data for any variance: no interval */
+	ST_CAVEAT_NO_BOOT_REPL = 1u << 8,    /* unit boot, a group without boot replication: no verdict */
+	ST_CAVEAT_NO_RUN_REPL = 1u << 9,     /* unit run, a group without run replication: no verdict */
+	ST_CAVEAT_RUN_UNIT = 1u << 10,       /* unit run declared: boot-to-boot variation is not covered */
+	ST_CAVEAT_LOW_DF = 1u << 11,         /* df < 1 or no t quantile: no verdict */
+	ST_CAVEAT_QUANTISED = 1u << 12,      /* spread below the input's rounding: step^2/12 variance used */
+	ST_CAVEAT_BORROW_REFUSED = 1u << 13, /* a one-boot group could not borrow: donors' boot df < ST_MIN_BORROW_DF */
+	ST_CAVEAT_SEQUENTIAL = 1u << 14,     /* a look of a group-sequential design: alpha is the look's nominal level */
+	ST_CAVEAT_NO_SEQ_DESIGN = 1u << 15,  /* inconclusive in a fixed design: looking again needs a planned maximum */
 };
+
+/* Smallest pooled df of a boot variance that a one-boot group may borrow;
+ * a donor whose own boot df is below 1 is never pooled. */
+#define ST_MIN_BORROW_DF 1.0
+/* Level of the upper confidence bound that weights each variance term in the
+ * df of a difference or contrast (see stats_contrast and METHOD.md). */
+#define ST_DF_UCB_Q 0.2
 
 /* What more data would make an interval (or a fuller one) possible. */
 enum st_need {
@@ -132,6 +165,7 @@ struct st_estimate {
 	enum st_need need; /* what would remove the most important caveat */
 	double r1;         /* pooled lag-1 autocorrelation of batch means (NAN if none) */
 	double r1_z;       /* its z score against no autocorrelation */
+	double resolution; /* relative rounding step of the input values (0 when not rounded) */
 };
 
 /* Estimate every group of one comparison (or every cell of a factorial) for
@@ -171,9 +205,17 @@ enum st_verdict {
 struct st_compare_opts {
 	double alpha;  /* default 0.05 */
 	double margin; /* relative, default 0.01 = 1%: bounds ln(1-margin), ln(1+margin) */
+	enum st_level unit; /* replication unit a verdict needs: ST_LEVEL_BOOT (default) or ST_LEVEL_RUN */
+	size_t look, max_looks; /* group-sequential design: look k of at most max_looks (0: fixed design) */
+	double info;   /* information fraction of this look, (0, 1]; 0 means look/max_looks */
+	bool classic_df; /* plain Welch-Satterthwaite df (to match other tools), not the UCB-weighted one */
 };
 /* The defaults above. */
 struct st_compare_opts stats_compare_defaults(void);
+/* The two-sided level a verdict uses: o->alpha in a fixed design, else the
+ * nominal level of look o->look of o->max_looks (stats_seq_nominal, earlier
+ * looks taken as evenly spaced in information up to o->info). */
+double stats_look_alpha(const struct st_compare_opts *o);
 
 /* B versus A. */
 struct st_comparison {
@@ -183,8 +225,11 @@ struct st_comparison {
 	double lo, hi;             /* (1-alpha) CI of d */
 	double lo2, hi2;           /* (1-2alpha) CI of d */
 	double pct, pct_lo, pct_hi, pct_lo2, pct_hi2; /* 100(e^x - 1) of the above */
-	double alpha, margin, eq_lo, eq_hi;           /* eq_*: margin bounds on d */
-	unsigned caveats;          /* union of both groups' caveats */
+	double alpha, margin, eq_lo, eq_hi;           /* eq_*: margin bounds on d; alpha as used (a look's nominal level) */
+	double alpha_design;       /* the overall alpha of the options (== alpha in a fixed design) */
+	unsigned caveats;          /* union of both groups' caveats, plus the comparison's own */
+	unsigned covered;          /* ST_BIT(level) covered by both groups' intervals */
+	enum st_level unit;        /* replication unit a verdict needs */
 	enum st_need need;
 };
 
