@@ -1,7 +1,7 @@
 /* export.c - `sysab export`: every sample of the selected runs as CSV or JSON. */
 #include "cli.h"
 #include "report/report.h"
-#include "stats/select.h"
+#include "analysis/select.h"
 #include "store/store.h"
 
 #include <errno.h>

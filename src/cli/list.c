@@ -2,7 +2,8 @@
 #include "cli.h"
 #include "report/report.h"
 #include "run/env.h"
-#include "stats/summary.h"
+#include "analysis/select.h"
+#include "analysis/summary.h"
 #include "store/store.h"
 
 #include <stdlib.h>
@@ -66,26 +67,24 @@ int cmd_list(const struct cli_cmd *cmd, int argc, char **argv)
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}
-	/* FILTER: key=value on labels */
-	size_t k = 0;
+	/* FILTER: a selector, the same as every other command's; every status is listed */
+	size_t k = n;
 	if (pos.n) {
-		char *key, *val;
-		if (label_parse(pos.v[0], &key, &val, &e)) {
+		struct selector sel;
+		size_t *idx = NULL, ni = 0;
+		if (select_parse(pos.v[0], &sel, &e) || select_listed(&sel, runs, n, &idx, &ni, &e)) {
+			select_free(&sel);
 			rc = cli_fail(cmd, &e);
 			goto out;
 		}
-		for (size_t i = 0; i < n; i++) {
-			const char *v = kv_get(&runs[i].labels, key);
-			if (v && !strcmp(v, val)) {
-				struct store_run_info t = runs[k];
-				runs[k++] = runs[i];
-				runs[i] = t;
-			}
+		select_free(&sel);
+		/* idx is increasing: move the matching runs to the front, in order */
+		for (k = 0; k < ni; k++) {
+			struct store_run_info t = runs[k];
+			runs[k] = runs[idx[k]];
+			runs[idx[k]] = t;
 		}
-		free(key);
-		free(val);
-	} else {
-		k = n;
+		free(idx);
 	}
 	if (a.json)
 		print_doc(report_runs_json(runs, k));

@@ -4,7 +4,7 @@
 #include "report/report.h"
 #include "run/env.h"
 #include "run/runner.h"
-#include "stats/summary.h"
+#include "analysis/summary.h"
 #include "store/store.h"
 #include "workloads/workload.h"
 

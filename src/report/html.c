@@ -274,7 +274,7 @@ static void td(struct sb *b, const char *cls, const char *text)
 	sb_add(b, "</td>");
 }
 
-static void groups_par(struct sb *b, const struct report_group *g, size_t ng)
+static void groups_par(struct sb *b, const struct an_group_info *g, size_t ng)
 {
 	sb_add(b, "<table class=\"groups\"><tr><th>group</th><th>selector</th><th>runs</th><th>boots</th></tr>\n");
 	for (size_t i = 0; i < ng; i++) {
@@ -387,7 +387,7 @@ static int write_out(FILE *f, struct sb *b)
 
 /* ---------------------------------------------------------------- compare / one group */
 
-int report_html_compare(FILE *f, const struct an_compare *c, const struct report_group *g, size_t ng,
+int report_html_compare(FILE *f, const struct an_compare *c, const struct an_group_info *g, size_t ng,
 			const struct an_envtab *env)
 {
 	struct sb b = {0};
@@ -550,7 +550,7 @@ static char *cell_label(const struct an_analyze *a, size_t c)
 	return b.s ? b.s : xstrdup("");
 }
 
-int report_html_analyze(FILE *f, const struct an_analyze *a, const struct report_group *filter,
+int report_html_analyze(FILE *f, const struct an_analyze *a, const struct an_group_info *filter,
 			const struct an_envtab *env)
 {
 	struct sb b = {0};

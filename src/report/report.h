@@ -4,10 +4,10 @@
 
 #include <stdio.h>
 #include "core/core.h"
-#include "stats/summary.h"
+#include "analysis/summary.h"
 #include "store/store.h"
 #include "run/runner.h"
-#include "stats/analysis.h"
+#include "analysis/analysis.h"
 
 #define REPORT_SCHEMA_VERSION 1
 /* Tables and notes are laid out for terminals this wide. */
@@ -54,13 +54,6 @@ void report_progress_done(FILE *f);
 
 /* ---- compare, analyze, plan (src/report/verdict.c, verdict_json.c) ---- */
 
-/* One group (or the filter of an analysis) as the user selected it. */
-struct report_group {
-	const char *name;     /* "A", "B" */
-	const char *selector; /* as given */
-	size_t nruns, nboots;
-};
-
 /* The verdict as the JSON enum string: "faster", "slower", "equivalent", "inconclusive", "no_data". */
 const char *report_verdict_name(enum st_verdict v);
 /* A caveat bit (enum st_caveat) in words, and as a JSON enum string. */
@@ -90,22 +83,22 @@ void report_diag_lines(struct strv *out, const char *group, const struct an_diag
 void report_settle_text(struct sb *t, size_t more, enum st_verdict as);
 
 /* color: verdict words in colour (faster green, slower red, equivalent blue, inconclusive yellow). */
-void report_compare_text(FILE *f, const struct an_compare *c, const struct report_group g[2], bool color);
-char *report_compare_json(const struct an_compare *c, const struct report_group g[2]);
-void report_analyze_text(FILE *f, const struct an_analyze *a, const struct report_group *filter, bool color);
-char *report_analyze_json(const struct an_analyze *a, const struct report_group *filter);
-void report_plan_text(FILE *f, const struct an_plan *p, const struct report_group *g, size_t ng, bool color);
-char *report_plan_json(const struct an_plan *p, const struct report_group *g, size_t ng);
+void report_compare_text(FILE *f, const struct an_compare *c, const struct an_group_info g[2], bool color);
+char *report_compare_json(const struct an_compare *c, const struct an_group_info g[2]);
+void report_analyze_text(FILE *f, const struct an_analyze *a, const struct an_group_info *filter, bool color);
+char *report_analyze_json(const struct an_analyze *a, const struct an_group_info *filter);
+void report_plan_text(FILE *f, const struct an_plan *p, const struct an_group_info *g, size_t ng, bool color);
+char *report_plan_json(const struct an_plan *p, const struct an_group_info *g, size_t ng);
 
 /* ---- the HTML report (src/report/html.c) ---- */
 
 /* A self-contained HTML page (inline CSS and SVG, no script, nothing fetched) for a
  * comparison (ng == 2) or one group's estimates (ng == 1, c built against an empty
  * group B), with the groups' environment. Returns 0, or -1 when writing fails. */
-int report_html_compare(FILE *f, const struct an_compare *c, const struct report_group *g, size_t ng,
+int report_html_compare(FILE *f, const struct an_compare *c, const struct an_group_info *g, size_t ng,
 			const struct an_envtab *env);
 /* The same for a factorial analysis; env has one column per cell. */
-int report_html_analyze(FILE *f, const struct an_analyze *a, const struct report_group *filter,
+int report_html_analyze(FILE *f, const struct an_analyze *a, const struct an_group_info *filter,
 			const struct an_envtab *env);
 
 /* ---- export (src/report/export.c) ---- */

@@ -331,7 +331,7 @@ const char *report_color_reset(bool color)
 
 /* ---------------------------------------------------------------- compare */
 
-void report_compare_text(FILE *f, const struct an_compare *c, const struct report_group g[2], bool color)
+void report_compare_text(FILE *f, const struct an_compare *c, const struct an_group_info g[2], bool color)
 {
 	for (int i = 0; i < 2; i++)
 		fprintf(f, "%s: %-30s %zu run%s on %zu boot%s\n", g[i].name, *g[i].selector ? g[i].selector : "(all runs)",
@@ -457,7 +457,7 @@ static void cell_name(struct sb *b, const struct an_analyze *a, size_t c)
 			a->factors[f].levels[a->cell_level[c * a->nfactors + f]]);
 }
 
-void report_analyze_text(FILE *f, const struct an_analyze *a, const struct report_group *filter, bool color)
+void report_analyze_text(FILE *f, const struct an_analyze *a, const struct an_group_info *filter, bool color)
 {
 	fprintf(f, "runs: %-30s %zu run%s on %zu boot%s; %zu cell%s\n", *filter->selector ? filter->selector : "(all)",
 		filter->nruns, filter->nruns == 1 ? "" : "s", filter->nboots, filter->nboots == 1 ? "" : "s", a->ncells,
@@ -572,7 +572,7 @@ static void duration(char *buf, size_t size, double s)
 		snprintf(buf, size, "%.1f s", s);
 }
 
-void report_plan_text(FILE *f, const struct an_plan *p, const struct report_group *g, size_t ng, bool color)
+void report_plan_text(FILE *f, const struct an_plan *p, const struct an_group_info *g, size_t ng, bool color)
 {
 	for (size_t i = 0; i < ng; i++)
 		fprintf(f, "%s: %-30s %zu run%s on %zu boot%s\n", g[i].name, *g[i].selector ? g[i].selector : "(all runs)",

@@ -35,7 +35,7 @@ static json_t *caveats_json(unsigned bits)
 	return a;
 }
 
-static json_t *group_json(const struct report_group *g)
+static json_t *group_json(const struct an_group_info *g)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "name", json_string(g->name));
@@ -133,7 +133,7 @@ static void more_boots(json_t *o, size_t more, enum st_verdict as)
 	json_object_set_new(o, "settles_as", more ? json_string(report_verdict_name(as)) : json_null());
 }
 
-char *report_compare_json(const struct an_compare *c, const struct report_group g[2])
+char *report_compare_json(const struct an_compare *c, const struct an_group_info g[2])
 {
 	json_t *d = doc("compare");
 	json_object_set_new(d, "a", group_json(&g[0]));
@@ -175,7 +175,7 @@ char *report_compare_json(const struct an_compare *c, const struct report_group 
 	return dump(d);
 }
 
-char *report_analyze_json(const struct an_analyze *a, const struct report_group *filter)
+char *report_analyze_json(const struct an_analyze *a, const struct an_group_info *filter)
 {
 	json_t *d = doc("analyze");
 	json_object_set_new(d, "runs", group_json(filter));
@@ -246,7 +246,7 @@ char *report_analyze_json(const struct an_analyze *a, const struct report_group 
 	return dump(d);
 }
 
-char *report_plan_json(const struct an_plan *p, const struct report_group *g, size_t ng)
+char *report_plan_json(const struct an_plan *p, const struct an_group_info *g, size_t ng)
 {
 	json_t *d = doc("plan");
 	json_t *gs = json_array();

@@ -1,5 +1,5 @@
 /* analysis.c - rows, group data, composites, comparisons, factorial effects and plans over sample sets. */
-#include "analysis.h"
+#include "analysis/analysis.h"
 #include "workloads/workload.h"
 
 #include <fnmatch.h>

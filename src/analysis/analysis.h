@@ -2,7 +2,7 @@
 #ifndef SYSAB_ANALYSIS_H
 #define SYSAB_ANALYSIS_H
 
-#include "stats.h"
+#include "stats/stats.h"
 #include "store/store.h"
 
 /*
@@ -20,6 +20,13 @@
 
 #define AN_INDEX_NAME "index"
 #define AN_MAX_MORE_BOOTS 64
+
+/* One group, or the filter of an analysis, as the user selected it: for headers. */
+struct an_group_info {
+	const char *name;     /* "A", "B", "runs", "cell" */
+	const char *selector; /* as given */
+	size_t nruns, nboots;
+};
 
 /* Warnings of one group for one row, counted by kind with the largest value. */
 struct an_diag {
