@@ -558,7 +558,7 @@ int an_compare(const struct store_set *a, const struct store_set *b, const struc
 			struct an_row *r = &out->rows[ci[j]];
 			r->c = cs[j];
 			if (r->c.verdict == ST_INCONCLUSIVE)
-				r->more_boots = stats_more_boots(&r->a, &r->b, &r->c, AN_MAX_MORE_BOOTS, &r->settles_as);
+				r->more_boots = stats_more_boots(&r->a, &r->b, &r->c, o, &r->settles_as);
 		}
 		for (size_t i = 0; i < nk; i++) {
 			struct an_row *r = &out->rows[i];
@@ -825,8 +825,8 @@ int an_plan(const struct store_set *a, const struct store_set *b, const struct s
 						r->compared = true;
 						stats_compare(&est[0], &est[1], co, &r->c);
 						if (r->c.verdict == ST_INCONCLUSIVE)
-							r->more_boots = stats_more_boots(&est[0], &est[1], &r->c,
-											 AN_MAX_MORE_BOOTS, &r->settles_as);
+							r->more_boots = stats_more_boots(&est[0], &est[1], &r->c, co,
+											 &r->settles_as);
 					}
 				}
 			}

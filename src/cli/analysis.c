@@ -5,19 +5,25 @@
 #include "store/store.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 enum {
 	O_MARGIN = 1, O_ALPHA, O_WORKLOAD, O_FAIL_ON, O_FACTORS, O_REF, O_TARGET, O_BOOT_COST, O_RUN_COST,
-	O_SAMPLE_COST, O_POWER, O_OUTPUT,
+	O_SAMPLE_COST, O_POWER, O_OUTPUT, O_UNIT, O_LOOK, O_MAX_BOOTS,
 };
 
 #define OPTS_VERDICT                                                                                          \
 	{"margin", 0, "PCT", "equivalence margin, e.g. 1% (default): changes within ±PCT count as no change",      \
 	 O_MARGIN},                                                                                            \
 		{"alpha", 0, "A", "significance level, default 0.05 (95% intervals)", O_ALPHA},                     \
+		{"unit", 0, "boot|run", "replication unit a verdict needs: boot (default), or run for settings "       \
+					"compared within one boot (boot-to-boot variation is then not covered)", O_UNIT},       \
+		{"look", 0, "K", "this is look K (1, 2, ...) of a group-sequential design; needs --max-boots",       \
+		 O_LOOK},                                                                                      \
+		{"max-boots", 0, "N", "planned maximum boots per group of the sequential design", O_MAX_BOOTS},     \
 		{"workload", 'w', "PATTERN", "only workloads matching PATTERN: a name, a glob or a group (repeatable)", \
 		 O_WORKLOAD},                                                                                  \
 		{"json", 0, NULL, "print JSON instead of a table", OPT_JSON}, CLI_COLOR_OPT
@@ -133,6 +139,32 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 		free(v);
 		return 0;
 	}
+	case O_UNIT:
+		if (!strcmp(arg, "boot"))
+			a->co.unit = ST_LEVEL_BOOT;
+		else if (!strcmp(arg, "run"))
+			a->co.unit = ST_LEVEL_RUN;
+		else
+			return errf(e, "--unit: '%s' is not a replication unit; use boot or run", arg);
+		return 0;
+	case O_LOOK: {
+		double k;
+		if (parse_double(arg, 1, 1000, "--look", &k, e))
+			return -1;
+		if (k != floor(k))
+			return errf(e, "--look: '%s' is not a whole look number (1, 2, ...)", arg);
+		a->co.look = (size_t)k;
+		return 0;
+	}
+	case O_MAX_BOOTS: {
+		double n;
+		if (parse_double(arg, 2, 10000, "--max-boots", &n, e))
+			return -1;
+		if (n != floor(n))
+			return errf(e, "--max-boots: '%s' is not a whole number of boots (2 or more)", arg);
+		a->co.max_boots = (size_t)n;
+		return 0;
+	}
 	case O_TARGET: return parse_percent(arg, 0.0001, 1, "--target", &a->po.target, e);
 	case O_BOOT_COST:
 		if (parse_duration(arg, "--boot-cost", &ns, e))
@@ -171,6 +203,12 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct an_arg
 	a->color = true;
 	int rc = cli_start(cmd, argc, argv, on_opt, a, pos);
 	a->color = cli_color(!a->color);
+	if (rc < 0 && (a->co.look > 0) != (a->co.max_boots > 0)) {
+		struct err e = {{0}};
+		errf(&e, "--look and --max-boots go together: give the look number and the planned maximum boots "
+			 "per group (docs/METHOD.md, sequential verdicts)");
+		return cli_fail(cmd, &e);
+	}
 	return rc;
 }
 

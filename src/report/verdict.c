@@ -37,6 +37,26 @@ static const struct {
 	 "samples stay autocorrelated after batching: the within-run part of the interval may be too narrow"},
 	{ST_CAVEAT_SINGLE_OBS, "single_observation", "one observation per group: no interval and no verdict"},
 	{ST_CAVEAT_NO_VARIANCE, "no_variance", "too little data to estimate any variance: no interval"},
+	{ST_CAVEAT_NO_BOOT_REPL, "no_boot_replication",
+	 "inconclusive: no boot replication; give every configuration at least 2 boots, or say --unit run "
+	 "to compare settings within one boot"},
+	{ST_CAVEAT_NO_RUN_REPL, "no_run_replication",
+	 "inconclusive: no run replication; give every configuration at least 2 runs"},
+	{ST_CAVEAT_RUN_UNIT, "unit_run",
+	 "--unit run: runs are the replication unit; boot-to-boot variation is not covered, so the verdict "
+	 "holds for this boot, not for the configuration"},
+	{ST_CAVEAT_LOW_DF, "low_df",
+	 "no verdict: the interval has fewer than 1 degree of freedom; add boots to every group"},
+	{ST_CAVEAT_QUANTISED, "quantised",
+	 "values repeat at the precision they were given in: each carries at least the rounding variance "
+	 "step^2/12 (docs/METHOD.md)"},
+	{ST_CAVEAT_BORROW_REFUSED, "borrow_refused",
+	 "a one-boot group cannot borrow boot-to-boot variance: the other groups estimate it with under 1 "
+	 "degree of freedom"},
+	{ST_CAVEAT_SEQUENTIAL, "sequential",
+	 "a look of a group-sequential design: verdicts and intervals use this look's level (Lan-DeMets spending)"},
+	{ST_CAVEAT_POOLED, "pooled",
+	 "cell variances pooled across the factorial (they do not differ detectably, Bartlett p >= 0.1)"},
 };
 
 const char *report_caveat_text(unsigned bit)
@@ -237,7 +257,7 @@ static void notes_print(FILE *f, struct notes *n)
 
 static void caveat_notes(struct notes *n, struct sb *m, unsigned caveats)
 {
-	for (unsigned bit = 1; bit && bit <= ST_CAVEAT_NO_VARIANCE; bit <<= 1)
+	for (unsigned bit = 1; bit && bit <= ST_CAVEAT_LAST; bit <<= 1)
 		if ((caveats & bit) && report_caveat_text(bit))
 			notef(n, m, "%s", report_caveat_text(bit));
 }
@@ -283,13 +303,16 @@ static void diag_notes(struct notes *n, struct sb *m, const char *group, const s
 
 void report_settle_text(struct sb *t, size_t more, enum st_verdict as)
 {
-	if (more == SIZE_MAX)
-		sb_addf(t, "inconclusive: even %d more boots per group would not settle it at this effect size; "
-			   "see `sysab plan`",
-			AN_MAX_MORE_BOOTS);
+	if (more == ST_MORE_UNPLANNED)
+		sb_add(t, "inconclusive in a fixed design: adding boots and comparing again would inflate false "
+			  "calls; plan repeated looks ahead with --max-boots N --look K (docs/METHOD.md), or size a "
+			  "new comparison with `sysab plan`");
+	else if (more == ST_MORE_NONE)
+		sb_add(t, "inconclusive: even the planned maximum of boots per group would not settle it at this "
+			  "effect size; see `sysab plan`");
 	else if (more > 0)
-		sb_addf(t, "inconclusive: about %zu more boot%s per group (same runs and samples) should settle it, "
-			   "as %s if the current estimate holds",
+		sb_addf(t, "inconclusive: under the sequential design, %zu more boot%s per group (same runs and "
+			   "samples), then the next look, should settle it as %s if the current estimate holds",
 			more, more == 1 ? "" : "s", report_verdict_name(as));
 }
 
@@ -305,7 +328,7 @@ static void settle_note(struct notes *n, struct sb *m, size_t more, enum st_verd
 void report_verdict_word(char *buf, size_t size, const struct st_comparison *c)
 {
 	if (c->verdict == ST_NO_DATA)
-		snprintf(buf, size, "no data");
+		snprintf(buf, size, (c->caveats & ST_CAVEAT_LOW_DF) ? "no verdict" : "no data");
 	else
 		snprintf(buf, size, "%s%s", report_verdict_name(c->verdict), c->negligible ? "~" : "");
 }
@@ -408,8 +431,13 @@ void report_compare_text(FILE *f, const struct an_compare *c, const struct an_gr
 	strv_free(&units);
 	struct sb t = {0};
 	sb_addf(&t, "change: %s vs %s; for time/op rows the change in time (negative = faster). "
-		    "q: Benjamini-Hochberg across rows.",
+		    "q: Benjamini-Hochberg across rows; verdicts use q, while the intervals are per row and "
+		    "not adjusted for the number of rows.",
 		g[1].name, g[0].name);
+	if (stats_is_sequential(&c->o))
+		sb_addf(&t, " Look %zu of a group-sequential design of at most %zu boots per group: each row's "
+			    "verdict and interval use that look's Lan-DeMets level, not %g.",
+			c->o.look, c->o.max_boots, c->o.alpha);
 	fprintf(f, "\n");
 	report_wrap(f, "", "", sb_str(&t));
 	sb_free(&t);

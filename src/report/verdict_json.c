@@ -29,7 +29,7 @@ static char *dump(json_t *d)
 static json_t *caveats_json(unsigned bits)
 {
 	json_t *a = json_array();
-	for (unsigned bit = 1; bit && bit <= ST_CAVEAT_NO_VARIANCE; bit <<= 1)
+	for (unsigned bit = 1; bit && bit <= ST_CAVEAT_LAST; bit <<= 1)
 		if ((bits & bit) && report_caveat_name(bit))
 			json_array_append_new(a, json_string(report_caveat_name(bit)));
 	return a;
@@ -108,6 +108,11 @@ static json_t *cmp_json(const struct st_comparison *c, int latency)
 	json_object_set_new(o, "p", num(c->p));
 	json_object_set_new(o, "q", num(c->q));
 	json_object_set_new(o, "df", num(c->df));
+	json_object_set_new(o, "alpha", num(c->alpha));
+	json_object_set_new(o, "unit", json_string(c->unit == ST_LEVEL_RUN ? "run" : "boot"));
+	/* The interval is adjusted for repeated looks (its level is the look's), never for multiplicity. */
+	json_object_set_new(o, "interval_adjusted_for",
+			    json_string((c->caveats & ST_CAVEAT_SEQUENTIAL) ? "sequential_look" : "nothing"));
 	json_object_set_new(o, "caveats", caveats_json(c->caveats));
 	json_object_set_new(o, "need", json_string(report_need_name(c->need)));
 	return o;
@@ -129,8 +134,10 @@ static json_t *diag_json(const struct an_diag *d)
 
 static void more_boots(json_t *o, size_t more, enum st_verdict as)
 {
-	json_object_set_new(o, "more_boots", more == SIZE_MAX ? json_null() : json_integer((json_int_t)more));
-	json_object_set_new(o, "settles_as", more ? json_string(report_verdict_name(as)) : json_null());
+	bool count = more != ST_MORE_NONE && more != ST_MORE_UNPLANNED;
+	json_object_set_new(o, "more_boots", count ? json_integer((json_int_t)more) : json_null());
+	json_object_set_new(o, "settles_as", count && more ? json_string(report_verdict_name(as)) : json_null());
+	json_object_set_new(o, "sequential_design", json_boolean(more != ST_MORE_UNPLANNED));
 }
 
 char *report_compare_json(const struct an_compare *c, const struct an_group_info g[2])

@@ -95,15 +95,23 @@ int stats_plan(const struct st_components *a, const struct st_components *b, con
 }
 
 size_t stats_more_boots(const struct st_estimate *a, const struct st_estimate *b, const struct st_comparison *c,
-			size_t max_boots, enum st_verdict *settles_as)
+			const struct st_compare_opts *o, enum st_verdict *settles_as)
 {
 	*settles_as = c->verdict;
 	if (c->verdict == ST_NO_DATA)
-		return SIZE_MAX;
-	if (c->verdict != ST_INCONCLUSIVE)
+		return ST_MORE_NONE;
+	if (c->verdict != ST_INCONCLUSIVE || !(c->covered & ST_BIT(c->unit)))
 		return 0;
+	*settles_as = ST_INCONCLUSIVE;
+	if (!stats_is_sequential(o))
+		return ST_MORE_UNPLANNED;
+	/* After BH the row is called when p < alpha * p / q (its current BH multiplier). */
+	double bh = c->q > 0 && c->p > 0 && c->q >= c->p ? c->p / c->q : 1;
+	struct st_compare_opts next = *o;
+	next.look = o->look + 1;
 	const struct st_estimate *g[2] = {a, b};
-	for (size_t k = 1; k <= max_boots; k++) {
+	size_t have = a->nboots < b->nboots ? a->nboots : b->nboots;
+	for (size_t k = 1; have + k <= o->max_boots; k++) {
 		double v[2], df[2];
 		for (int i = 0; i < 2; i++) {
 			/* Same runs and samples per boot: se^2 shrinks as 1/boots. */
@@ -114,7 +122,10 @@ size_t stats_more_boots(const struct st_estimate *a, const struct st_estimate *b
 		double se = sqrt(v[0] + v[1]), ddf = stats_satterthwaite(v, df, 2);
 		if (isnan(ddf))
 			ddf = df[0] + df[1];
-		double t1 = stats_t_quantile(1 - c->alpha / 2, ddf), t2 = stats_t_quantile(1 - c->alpha, ddf);
+		double al = stats_look_alpha(&next, (double)(have + k) / (double)o->max_boots);
+		double t1 = stats_t_quantile(1 - al * bh / 2, ddf), t2 = stats_t_quantile(1 - al, ddf);
+		if (isnan(t1) || isnan(t2))
+			continue;
 		if (fabs(c->d) > t1 * se) {
 			*settles_as = c->d > 0 ? ST_FASTER : ST_SLOWER;
 			return k;
@@ -124,6 +135,5 @@ size_t stats_more_boots(const struct st_estimate *a, const struct st_estimate *b
 			return k;
 		}
 	}
-	*settles_as = ST_INCONCLUSIVE;
-	return SIZE_MAX;
+	return ST_MORE_NONE;
 }

@@ -119,8 +119,13 @@ enum st_caveat {
 	ST_CAVEAT_QUANTISED = 1u << 12,      /* spread below the input's rounding: step^2/12 variance used */
 	ST_CAVEAT_BORROW_REFUSED = 1u << 13, /* a one-boot group could not borrow: donors' boot df < ST_MIN_BORROW_DF */
 	ST_CAVEAT_SEQUENTIAL = 1u << 14,     /* a look of a group-sequential design: alpha is the look's nominal level */
-	ST_CAVEAT_NO_SEQ_DESIGN = 1u << 15,  /* inconclusive in a fixed design: looking again needs a planned maximum */
+	ST_CAVEAT_POOLED = 1u << 15,         /* factorial: cell variances pooled (Bartlett p >= ST_POOL_P) */
 };
+
+#define ST_CAVEAT_LAST ST_CAVEAT_POOLED
+
+/* Cells' variances are pooled when Bartlett's test of their equality gives p >= this. */
+#define ST_POOL_P 0.1
 
 /* Smallest pooled df of a boot variance that a one-boot group may borrow;
  * a donor whose own boot df is below 1 is never pooled. */
@@ -206,16 +211,21 @@ struct st_compare_opts {
 	double alpha;  /* default 0.05 */
 	double margin; /* relative, default 0.01 = 1%: bounds ln(1-margin), ln(1+margin) */
 	enum st_level unit; /* replication unit a verdict needs: ST_LEVEL_BOOT (default) or ST_LEVEL_RUN */
-	size_t look, max_looks; /* group-sequential design: look k of at most max_looks (0: fixed design) */
-	double info;   /* information fraction of this look, (0, 1]; 0 means look/max_looks */
+	/* Group-sequential design (0, 0: a fixed design): this is look `look` (1-based), and
+	 * each group will have at most max_boots boots. A look's information fraction is the
+	 * fewest boots of any group it uses over max_boots; earlier looks are taken as evenly
+	 * spaced in information up to it. */
+	size_t look, max_boots;
 	bool classic_df; /* plain Welch-Satterthwaite df (to match other tools), not the UCB-weighted one */
 };
 /* The defaults above. */
 struct st_compare_opts stats_compare_defaults(void);
-/* The two-sided level a verdict uses: o->alpha in a fixed design, else the
- * nominal level of look o->look of o->max_looks (stats_seq_nominal, earlier
- * looks taken as evenly spaced in information up to o->info). */
-double stats_look_alpha(const struct st_compare_opts *o);
+/* The two-sided level a verdict uses: o->alpha in a fixed design, else the nominal
+ * level (stats_seq_nominal) of look o->look at information fraction info (clamped to
+ * (0, 1]), earlier looks evenly spaced in information up to it. */
+double stats_look_alpha(const struct st_compare_opts *o, double info);
+/* Is o a group-sequential design? */
+bool stats_is_sequential(const struct st_compare_opts *o);
 
 /* B versus A. */
 struct st_comparison {
@@ -291,6 +301,14 @@ void stats_factorial_free(struct st_factorial *fa);
 void stats_contrast(const struct st_estimate *const *est, const double *c, size_t n,
 		    const struct st_compare_opts *o, struct st_comparison *out);
 
+/* The same contrast with the cells' boot-mean variances pooled, as in a balanced
+ * ANOVA: se^2 = s_p^2 sum c_i^2 / boots_i with df = sum (boots_i - 1) over all n cells (each cell's own df).
+ * Only when every cell is replicated by its own boots (nothing borrowed, no rounding
+ * floor) and Bartlett's test does not reject equal variances (p >= ST_POOL_P); returns
+ * false (out untouched) otherwise, and the caller uses stats_contrast. */
+bool stats_contrast_pooled(const struct st_estimate *const *est, const double *c, size_t n,
+			   const struct st_compare_opts *o, struct st_comparison *out);
+
 /* ---------------------------------------------------------------- plan */
 
 struct st_plan_opts {
@@ -321,16 +339,20 @@ struct st_plan {
 int stats_plan(const struct st_components *a, const struct st_components *b, const struct st_plan_opts *o,
 	       struct st_plan *out, struct err *e);
 
-/* For an inconclusive comparison of groups a and b: the number of extra boots
- * per group (same runs and samples per boot as now) after which, if the
- * current difference is the truth, the comparison is expected to be decided
- * (significant or equivalent). Returns 0 when it already is, and SIZE_MAX
- * when no count up to max_boots settles it. *settles_as gets the expected
- * verdict. Each group's se^2 is scaled by boots/(boots + k); when a group's
- * boot level is not covered (one boot, nothing to borrow) the projection is
- * optimistic, and the comparison's caveats already say so. */
+/* stats_more_boots() results besides a count. */
+#define ST_MORE_NONE SIZE_MAX            /* no count up to the design's maximum settles it */
+#define ST_MORE_UNPLANNED (SIZE_MAX - 1) /* a fixed design: looking again is not valid */
+
+/* For an inconclusive comparison c of groups a and b under the design of o: the
+ * number of boots to add per group (same runs and samples per boot) before the next
+ * look, o->look + 1, at which the comparison would be decided (significant after the
+ * BH step, or equivalent) if the current difference is the truth, using that look's
+ * group-sequential level. Returns 0 when c is decided or has no replication (its
+ * caveats say what to add), ST_MORE_UNPLANNED in a fixed design (o->look == 0), and
+ * ST_MORE_NONE when no count up to o->max_boots settles it. *settles_as gets the
+ * expected verdict. Each group's se^2 is scaled by boots/(boots + k). */
 size_t stats_more_boots(const struct st_estimate *a, const struct st_estimate *b, const struct st_comparison *c,
-			size_t max_boots, enum st_verdict *settles_as);
+			const struct st_compare_opts *o, enum st_verdict *settles_as);
 
 /* ---------------------------------------------------------------- diagnostics */
 

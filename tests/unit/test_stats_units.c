@@ -287,10 +287,12 @@ static void sequential_boundaries_spend_alpha(void **state)
 	assert_true(isnan(stats_seq_nominal(0.05, (double[]){0.5, 0.4}, 2)));
 	struct st_compare_opts o = stats_compare_defaults();
 	o.look = 2;
-	o.max_looks = 4;
-	assert_float_equal(stats_look_alpha(&o), stats_seq_nominal(0.05, t, 2), 1e-12);
+	o.max_boots = 8;
+	assert_float_equal(stats_look_alpha(&o, 0.5), stats_seq_nominal(0.05, t, 2), 1e-12);
 	o.look = 4;
-	assert_float_equal(stats_look_alpha(&o), stats_seq_nominal(0.05, t, 4), 1e-12);
+	assert_float_equal(stats_look_alpha(&o, 1), stats_seq_nominal(0.05, t, 4), 1e-12);
+	o.look = 0;
+	assert_float_equal(stats_look_alpha(&o, 0.5), 0.05, 0);
 }
 
 static void malformed_input_is_an_error(void **state)
@@ -334,10 +336,22 @@ static void verdicts_follow_intervals(void **state)
 	stats_compare(&a, &vague, &o, &c);
 	assert_int_equal(c.verdict, ST_INCONCLUSIVE);
 
+	/* A fixed design: no count of boots, since looking again would not be valid. */
 	enum st_verdict v;
-	size_t k = stats_more_boots(&a, &vague, &c, 1000, &v);
+	assert_int_equal(stats_more_boots(&a, &vague, &c, &o, &v), ST_MORE_UNPLANNED);
+	/* Look 1 of a design of at most 1000 boots per group (both groups have 4 now). */
+	o.look = 1;
+	o.max_boots = 1000;
+	stats_compare(&a, &vague, &o, &c);
+	assert_int_equal(c.verdict, ST_INCONCLUSIVE);
+	assert_true(c.caveats & ST_CAVEAT_SEQUENTIAL);
+	assert_true(c.alpha < 1e-6); /* look 1 at 4 of 1000 boots spends almost nothing */
+	size_t k = stats_more_boots(&a, &vague, &c, &o, &v);
 	assert_true(k > 0 && k < 1000);
 	assert_int_equal(v, ST_FASTER);
+	o.max_boots = 5; /* one more boot cannot settle it */
+	stats_compare(&a, &vague, &o, &c);
+	assert_int_equal(stats_more_boots(&a, &vague, &c, &o, &v), ST_MORE_NONE);
 }
 
 static void bh_adjusts_verdicts(void **state)
