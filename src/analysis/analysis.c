@@ -801,7 +801,8 @@ int an_plan(const struct store_set *a, const struct store_set *b, const struct s
 		}
 		if (!k[i].ncomp)
 			round += cs;
-		r->cost_sample = po->cost_sample > 0 ? po->cost_sample : cs;
+		/* The cost as used: given, else measured, else 1 s (so the JSON shows what was assumed). */
+		r->cost_sample = po->cost_sample > 0 ? po->cost_sample : cs > 0 ? cs : 1.0;
 		struct gdata ga, gb;
 		gdata_row(&sets[0], &k[i], &ga);
 		gdata_row(&sets[ns - 1], &k[i], &gb);
@@ -815,7 +816,7 @@ int an_plan(const struct store_set *a, const struct store_set *b, const struct s
 				if (ns == 1)
 					est[1] = est[0];
 				struct st_plan_opts p = *po;
-				p.cost_sample = r->cost_sample > 0 ? r->cost_sample : 1.0;
+				p.cost_sample = r->cost_sample;
 				p.cost_run = po->cost_run > 0 ? po->cost_run : out->costs.run > 0 ? out->costs.run : 10.0;
 				if (stats_plan(&est[0].used, &est[1].used, &p, &r->plan, e)) {
 					rc = -1;

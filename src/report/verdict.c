@@ -308,11 +308,14 @@ void report_settle_text(struct sb *t, size_t more, enum st_verdict as)
 			  "calls; plan repeated looks ahead with --max-boots N --look K (docs/METHOD.md), or size a "
 			  "new comparison with `sysab plan`");
 	else if (more == ST_MORE_NONE)
-		sb_add(t, "inconclusive: even the planned maximum of boots per group would not settle it at this "
-			  "effect size; see `sysab plan`");
+		sb_add(t, "inconclusive at the planned maximum of boots: the final look is done; see `sysab plan`");
+	else if (more > 0 && as == ST_INCONCLUSIVE)
+		sb_addf(t, "inconclusive: under the sequential design, the next look comes after %zu more boot%s per "
+			   "group (same runs and samples); at the current estimate it would not settle it yet",
+			more, more == 1 ? "" : "s");
 	else if (more > 0)
-		sb_addf(t, "inconclusive: under the sequential design, %zu more boot%s per group (same runs and "
-			   "samples), then the next look, should settle it as %s if the current estimate holds",
+		sb_addf(t, "inconclusive: under the sequential design, the next look comes after %zu more boot%s per "
+			   "group (same runs and samples), and should settle it as %s if the current estimate holds",
 			more, more == 1 ? "" : "s", report_verdict_name(as));
 }
 
@@ -610,8 +613,13 @@ void report_plan_text(FILE *f, const struct an_plan *p, const struct an_group_in
 	duration(cr, sizeof cr, p->po.cost_run);
 	duration(cs, sizeof cs, p->po.cost_sample);
 	(void)color; /* a plan has no verdict words to colour */
-	fprintf(f, "target: ±%g%% (%d%% CI)%s%s\n", p->po.target * 100, (int)lround((1 - p->po.alpha) * 100),
+	fprintf(f, "target: ±%g%% (%d%% CI)%s%s", p->po.target * 100, (int)lround((1 - p->po.alpha) * 100),
 		p->po.power > 0 ? ", power " : "", p->po.power > 0 ? "set" : "");
+	if (p->po.assurance > 0)
+		fprintf(f, ", met with %.0f%% assurance (upper bounds of the pilot's variances)\n",
+			100 * p->po.assurance);
+	else
+		fprintf(f, " on average (point estimates: met about half the time)\n");
 	fprintf(f, "costs: boot %s, run %s%s,\n       sample %s%s\n", cb, cr,
 		p->costs.run_measured ? " (measured, per workload)" : " (assumed)", cs,
 		p->costs.sample_measured ? " (measured, one of each workload)" : " (assumed)");
@@ -639,6 +647,10 @@ void report_plan_text(FILE *f, const struct an_plan *p, const struct an_group_in
 		if (isfinite(r->plan.kj_samples))
 			snprintf(ks, sizeof ks, "%.0f", r->plan.kj_samples);
 		caveat_notes(&n, &m, r->plan.caveats);
+		if (r->plan.unsized)
+			notef(&n, &m, "the pilot cannot size the %s level (estimated as 0 with no upper bound), which this "
+				      "plan leaves out; a pilot of at least %zu boots per configuration with 2 runs each can",
+			      (r->plan.unsized & ST_BIT(ST_LEVEL_BOOT)) ? "boot" : "run", r->plan.pilot_boots);
 		if (r->compared && r->c.verdict == ST_INCONCLUSIVE)
 			settle_note(&n, &m, r->more_boots, r->settles_as);
 		if (r->compared && r->c.verdict != ST_INCONCLUSIVE)

@@ -289,6 +289,15 @@ char *report_plan_json(const struct an_plan *p, const struct an_group_info *g, s
 			json_object_set_new(o, "kj_runs_per_boot", num(r->plan.kj_runs));
 			json_object_set_new(o, "kj_samples_per_run", num(r->plan.kj_samples));
 			json_object_set_new(o, "caveats", caveats_json(r->plan.caveats));
+			json_object_set_new(o, "assurance", num(r->plan.assurance));
+			json_t *un = json_array();
+			if (r->plan.unsized & ST_BIT(ST_LEVEL_BOOT))
+				json_array_append_new(un, json_string("boot"));
+			if (r->plan.unsized & ST_BIT(ST_LEVEL_RUN))
+				json_array_append_new(un, json_string("run"));
+			json_object_set_new(o, "unsized_levels", un);
+			json_object_set_new(o, "pilot_boots_needed",
+					    r->plan.unsized ? json_integer((json_int_t)r->plan.pilot_boots) : json_null());
 			if (r->compared) {
 				json_t *cj = cmp_json(&r->c, 0);
 				if (r->c.verdict == ST_INCONCLUSIVE)

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #define MAD_SCALE 1.482602218505602 /* makes the MAD a consistent sd estimate under normality */
+#define DRIFT_MIN_SAMPLES 8
+#define DRIFT_MIN_BATCHES 4
 
 struct st_diag_opts stats_diag_defaults(void)
 {
@@ -64,35 +66,84 @@ static double robust_sd(const double *x, size_t n, double med, double *tmp)
 	return mean_ad / (double)n * sqrt(M_PI / 2);
 }
 
+/* Lag-1 autocorrelation of y[0..n-1] around the line of slope beta (per sample) through
+ * its mean, bias-corrected by (1 + 3 rho) / n and clamped to [0, 0.95]. */
+static double lag1(const double *y, size_t n, double beta)
+{
+	double ybar = 0, tbar = (double)(n - 1) / 2, ss = 0, c = 0, prev = 0;
+	for (size_t i = 0; i < n; i++)
+		ybar += y[i];
+	ybar /= (double)n;
+	for (size_t i = 0; i < n; i++) {
+		double e = y[i] - ybar - beta * ((double)i - tbar);
+		ss += e * e;
+		if (i)
+			c += e * prev;
+		prev = e;
+	}
+	if (!(ss > 0))
+		return 0;
+	double rho = c / ss;
+	rho += (1 + 3 * rho) / (double)n;
+	return rho < 0 ? 0 : rho > 0.95 ? 0.95 : rho;
+}
+
+/* Drift: the slope of the run's batch means on time, tested with the batch-level
+ * regression (b batches of consecutive samples, b - 2 df). Batch means are close to
+ * independent where single samples are not, and the residual df count the line's two
+ * parameters, so the false-flag rate on stationary noise stays at drift_alpha
+ * (test_stats_diag measures it on i.i.d. and AR(1) noise). */
 static void drift(const struct st_run *r, size_t boot, size_t run, const struct st_diag_opts *o,
 		  struct st_warnings *w)
 {
 	size_t n = r->n;
-	if (n < 8)
+	if (n < DRIFT_MIN_SAMPLES)
 		return;
-	double tbar = (double)(n - 1) / 2, ybar = 0, sxy = 0, sxx = 0;
-	for (size_t i = 0; i < n; i++)
-		ybar += r->y[i];
-	ybar /= (double)n;
-	for (size_t i = 0; i < n; i++) {
-		sxy += ((double)i - tbar) * (r->y[i] - ybar);
-		sxx += ((double)i - tbar) * ((double)i - tbar);
+	size_t b = (size_t)floor(sqrt((double)n));
+	if (b < DRIFT_MIN_BATCHES)
+		b = DRIFT_MIN_BATCHES;
+	if (b > ST_MAX_BATCHES)
+		b = ST_MAX_BATCHES;
+	size_t m = n / b, skip = n - b * m; /* the earliest samples left over are dropped */
+	double bm[ST_MAX_BATCHES], tc[ST_MAX_BATCHES], mb = 0, mt = 0;
+	for (size_t j = 0; j < b; j++) {
+		double t = 0;
+		for (size_t i = skip + j * m; i < skip + (j + 1) * m; i++)
+			t += r->y[i];
+		bm[j] = t / (double)m;
+		tc[j] = (double)skip + ((double)j + 0.5) * (double)m - 0.5; /* centre, in samples */
+		mb += bm[j];
+		mt += tc[j];
 	}
-	double beta = sxy / sxx;
-	/* Noise of the slope from batch means of the detrended samples. */
-	double *res = xmalloc(n * sizeof *res);
-	for (size_t i = 0; i < n; i++)
-		res[i] = r->y[i] - ybar - beta * ((double)i - tbar);
-	struct st_run rr = {.y = res, .round = r->round, .n = n};
-	struct st_runstat rs;
-	stats_run_batches(&rr, &rs);
-	free(res);
-	if (rs.nbatches < 3)
-		return;
-	double se = sqrt(rs.tau2 / sxx);
+	mb /= (double)b;
+	mt /= (double)b;
+	double sxy = 0, sxx = 0;
+	for (size_t j = 0; j < b; j++) {
+		sxy += (tc[j] - mt) * (bm[j] - mb);
+		sxx += (tc[j] - mt) * (tc[j] - mt);
+	}
+	double beta = sxy / sxx, rss = 0;
+	for (size_t j = 0; j < b; j++) {
+		double e = bm[j] - mb - beta * (tc[j] - mt);
+		rss += e * e;
+	}
+	double df = (double)(b - 2), se = sqrt(rss / df / sxx);
+	/* Adjacent batch means of AR(1) samples stay correlated (rho_B); the slope's variance
+	 * grows by about (1 + rho_B) / (1 - rho_B). rho from the samples' residuals, with
+	 * Kendall's bias correction (1 + 3 rho) / n. */
+	double rho = lag1(r->y, n, beta);
+	if (rho > 0) {
+		double v = m, c = 0;
+		for (size_t k = 1; k < m; k++)
+			v += 2 * (double)(m - k) * pow(rho, (double)k);
+		c = rho * pow(1 - pow(rho, (double)m), 2) / ((1 - rho) * (1 - rho));
+		double rb = c / v;
+		if (rb > 0 && rb < 1)
+			se *= sqrt((1 + rb) / (1 - rb));
+	}
 	double t = se > 0 ? beta / se : (beta != 0 ? copysign(INFINITY, beta) : 0);
 	double total = expm1(beta * (double)(n - 1));
-	if (fabs(t) > stats_t_quantile(1 - o->drift_alpha / 2, rs.df) && fabs(total) >= o->drift_min)
+	if (fabs(t) > stats_t_quantile(1 - o->drift_alpha / 2, df) && fabs(total) >= o->drift_min)
 		warn(w, ST_WARN_DRIFT, boot, run, 0, total, t);
 }
 

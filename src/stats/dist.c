@@ -70,7 +70,7 @@ double stats_obf_spent(double alpha, double t)
 	return 2 * gsl_cdf_ugaussian_Q(gsl_cdf_ugaussian_Pinv(1 - alpha / 2) / sqrt(t));
 }
 
-#define SEQ_GRID 401 /* points of the continuation density on the Brownian scale */
+#define SEQ_GRID 161 /* points of the continuation density on the Brownian scale */
 
 /* Probability mass of |S_t| >= c sqrt(t) given S_u = s (t > u): Brownian increments. */
 static double cross_from(double s, double du, double lim)
@@ -97,7 +97,7 @@ double stats_seq_nominal(double alpha, const double *t, size_t k)
 		double du = j ? t[j] - t[j - 1] : t[0];
 		/* Crossing probability at look j as a function of the boundary z value. */
 		double lo = 0, hi = 40;
-		for (int it = 0; it < 80; it++) {
+		for (int it = 0; it < 52; it++) {
 			double mid = (lo + hi) / 2, lim = mid * sqrt(t[j]), pr = 0;
 			if (j == 0)
 				pr = 2 * gsl_cdf_ugaussian_Q(mid);

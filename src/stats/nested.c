@@ -266,6 +266,24 @@ static void components(const struct gwork *w, struct st_components *c)
 		if (isnan(c->df_boot))
 			c->df_boot = (double)(w->nb - 1);
 	}
+	/* Upper bounds: the level's mean square at its ST_PLAN_UCB bound, less the levels below. */
+	double run0 = isnan(c->raw_run) ? 0 : (c->raw_run > 0 ? c->raw_run : 0);
+	if (df_w > 0 && isfinite(df_w) && (c->have & ST_BIT(ST_LEVEL_WITHIN)))
+		c->ub_within = tau2 * df_w / stats_chisq_quantile(1 - ST_PLAN_UCB, df_w);
+	else if (!isnan(c->raw_within))
+		c->ub_within = c->raw_within > 0 ? c->raw_within : 0;
+	if (w->R > w->nb) {
+		double f = (double)(w->R - w->nb);
+		c->ub_run = w->ms_run * f / stats_chisq_quantile(1 - ST_PLAN_UCB, f) - w->c_run * tau2;
+	}
+	if (w->nb >= 2) {
+		double f = (double)(w->nb - 1);
+		c->ub_boot = w->s2m * f / stats_chisq_quantile(1 - ST_PLAN_UCB, f) - w->m1 * run0 - w->k_boot * tau2;
+	}
+	if (!(c->ub_run > 0))
+		c->ub_run = NAN;
+	if (!(c->ub_boot > 0))
+		c->ub_boot = NAN;
 	c->var_boot = c->raw_boot > 0 ? c->raw_boot : 0;
 	c->var_run = c->raw_run > 0 ? c->raw_run : 0;
 	c->var_within = c->raw_within > 0 ? c->raw_within : 0;
@@ -279,7 +297,7 @@ static void components(const struct gwork *w, struct st_components *c)
 
 static void own_components(const struct gwork *w, struct st_components *c)
 {
-	*c = (struct st_components){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0};
+	*c = (struct st_components){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0, NAN, NAN, NAN};
 	if (w->df_w > 0)
 		c->have |= ST_BIT(ST_LEVEL_WITHIN);
 	if (w->R > w->nb)
@@ -289,7 +307,15 @@ static void own_components(const struct gwork *w, struct st_components *c)
 	components(w, c);
 	/* A level not separable from the one above stays unknown until borrowed. */
 	if (!(c->have & ST_BIT(ST_LEVEL_BOOT)))
-		c->raw_boot = c->var_boot = c->df_boot = NAN;
+		c->raw_boot = c->var_boot = c->df_boot = c->ub_boot = NAN;
+}
+
+/* The ST_PLAN_UCB upper bound of a borrowed (pooled) estimate raw with df degrees of freedom. */
+static double borrowed_ub(double raw, double df)
+{
+	if (!(raw > 0) || !(df > 0))
+		return NAN;
+	return isinf(df) ? raw : raw * df / stats_chisq_quantile(1 - ST_PLAN_UCB, df);
 }
 
 /* Pooled raw estimate of a level over the groups that have it: df-weighted. */
@@ -405,7 +431,7 @@ int stats_estimate_groups(const struct st_group *groups, size_t ngroups, struct 
 		if (groups[g].nboots == 0) {
 			o->caveats = ST_CAVEAT_NO_VARIANCE;
 			o->need = ST_NEED_RUNS;
-			o->own = o->used = (struct st_components){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0};
+			o->own = o->used = (struct st_components){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0, NAN, NAN, NAN};
 			continue;
 		}
 		gwork_fill(&groups[g], &w[g], round_exp);
@@ -452,11 +478,14 @@ int stats_estimate_groups(const struct st_group *groups, size_t ngroups, struct 
 			o->borrowed |= ST_BIT(ST_LEVEL_RUN);
 		}
 		components(&w[g], u);
+		if (o->borrowed & ST_BIT(ST_LEVEL_RUN))
+			u->ub_run = borrowed_ub(praw[ST_LEVEL_RUN], pdf[ST_LEVEL_RUN]);
 		if (w[g].nb < 2) {
 			/* With >= 2 boots the boot level comes from the group's own boot means. */
 			if (can[ST_LEVEL_BOOT]) {
 				u->raw_boot = praw[ST_LEVEL_BOOT];
 				u->df_boot = pdf[ST_LEVEL_BOOT];
+				u->ub_boot = borrowed_ub(praw[ST_LEVEL_BOOT], pdf[ST_LEVEL_BOOT]);
 				o->borrowed |= ST_BIT(ST_LEVEL_BOOT);
 			}
 			u->var_boot = isnan(u->raw_boot) ? NAN : u->raw_boot > 0 ? u->raw_boot : 0;
@@ -472,7 +501,7 @@ int stats_estimate_groups(const struct st_group *groups, size_t ngroups, struct 
 void stats_iid_estimate(const double *x, size_t n, struct st_estimate *out)
 {
 	memset(out, 0, sizeof *out);
-	out->own = out->used = (struct st_components){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0};
+	out->own = out->used = (struct st_components){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0, NAN, NAN, NAN};
 	out->r1 = out->r1_z = NAN;
 	out->nboots = out->nruns = out->nsamples = n;
 	out->runs_per_boot = out->samples_per_run = 1;

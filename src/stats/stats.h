@@ -152,7 +152,15 @@ struct st_components {
 	double raw_boot, raw_run, raw_within;
 	double df_boot, df_run, df_within; /* Satterthwaite df of each estimate */
 	unsigned have;
+	/* ST_PLAN_UCB upper confidence bounds (NAN when the data cannot bound the level):
+	 * the level's own mean square at its upper bound, minus the point estimates of the
+	 * levels below. Never 0 when the mean square is positive, even when var_* is
+	 * truncated to 0, so a plan cannot drop a level the pilot did not resolve. */
+	double ub_boot, ub_run, ub_within;
 };
+
+/* Level of the upper confidence bounds in st_components, and the default plan assurance. */
+#define ST_PLAN_UCB 0.8
 
 /* The estimate of one group's mean. */
 struct st_estimate {
@@ -318,6 +326,8 @@ struct st_plan_opts {
 	double target;      /* wanted half-width of the (1-alpha) CI of a difference, relative (0.01 = 1%) */
 	double alpha;       /* default 0.05 */
 	double power;       /* 0 = none; else also detect an effect of size target with this power */
+	double assurance;   /* default ST_PLAN_UCB: probability that the half-width meets the target;
+			     * 0 = plan on point estimates (expected half-width, about a coin flip) */
 	size_t max_boots, max_runs, max_samples; /* search bounds, defaults 64, 16, 1000 */
 	size_t min_samples; /* default ST_MIN_BATCH_SAMPLES */
 };
@@ -329,8 +339,12 @@ struct st_plan {
 	double cost;               /* seconds for both groups */
 	double halfwidth;          /* expected relative half-width: e^(t*se) - 1 */
 	double se, df;
-	double kj_runs, kj_samples; /* Kalibera-Jones optimal runs/boot and samples/run (real) */
+	double kj_runs, kj_samples; /* Kalibera-Jones optimal runs/boot and samples/run (real); NAN when a
+				     * component they divide by is not resolved */
+	double assurance;          /* as planned: P(half-width <= target), 0 when on point estimates */
 	unsigned caveats;          /* ST_CAVEAT_NO_BOOT_LEVEL etc. when a component is unknown (taken as 0) */
+	unsigned unsized;          /* ST_BIT(level) of levels the pilot cannot bound (see need_boots) */
+	size_t pilot_boots;        /* when unsized: boots per group (with >= 2 runs each) a pilot needs */
 };
 
 /* The cheapest design (same for both groups) whose expected CI half-width for
@@ -345,12 +359,13 @@ int stats_plan(const struct st_components *a, const struct st_components *b, con
 
 /* For an inconclusive comparison c of groups a and b under the design of o: the
  * number of boots to add per group (same runs and samples per boot) before the next
- * look, o->look + 1, at which the comparison would be decided (significant after the
- * BH step, or equivalent) if the current difference is the truth, using that look's
- * group-sequential level. Returns 0 when c is decided or has no replication (its
- * caveats say what to add), ST_MORE_UNPLANNED in a fixed design (o->look == 0), and
- * ST_MORE_NONE when no count up to o->max_boots settles it. *settles_as gets the
- * expected verdict. Each group's se^2 is scaled by boots/(boots + k). */
+ * look, o->look + 1. Looks are evenly spaced in boots, as stats_look_alpha assumes: the
+ * next comes after the fewest boots of a group divided by o->look (at least 1, at most
+ * up to o->max_boots). *settles_as gets the verdict that look would give if the current
+ * difference is the truth (significant after the BH step, or equivalent, at that look's
+ * level), else ST_INCONCLUSIVE. Returns 0 when c is decided or has no replication (its
+ * caveats say what to add), ST_MORE_UNPLANNED in a fixed design, and ST_MORE_NONE at
+ * the maximum (the final look is done). */
 size_t stats_more_boots(const struct st_estimate *a, const struct st_estimate *b, const struct st_comparison *c,
 			const struct st_compare_opts *o, enum st_verdict *settles_as);
 

@@ -262,10 +262,15 @@ static void run_grid(bool full)
 		const struct gd *d = &grid[i];
 		if (!full && !d->fast)
 			continue;
+		const char *only = getenv("SYSAB_GRID_ONLY");
+		if (only && !strstr(d->name, only))
+			continue;
 		gsl_rng_set(rng, 1000 + i);
 		size_t reps = full ? FULL_REPS : FAST_REPS;
 		if (d->kind == PLAN)
 			reps /= 20;
+		if (d->kind == SEQ && !full)
+			reps /= 2;
 		struct tally t = {0};
 		for (size_t r = 0; r < reps; r++)
 			switch (d->kind) {

@@ -346,10 +346,20 @@ static void verdicts_follow_intervals(void **state)
 	assert_int_equal(c.verdict, ST_INCONCLUSIVE);
 	assert_true(c.caveats & ST_CAVEAT_SEQUENTIAL);
 	assert_true(c.alpha < 1e-6); /* look 1 at 4 of 1000 boots spends almost nothing */
-	size_t k = stats_more_boots(&a, &vague, &c, &o, &v);
-	assert_true(k > 0 && k < 1000);
+	/* Looks evenly spaced in boots: look 1 at 4 boots, the next after 4 more. */
+	assert_int_equal(stats_more_boots(&a, &vague, &c, &o, &v), 4);
+	assert_int_equal(v, ST_INCONCLUSIVE); /* 8 of 1000 boots spends almost nothing either */
+	o.max_boots = 10; /* at 8 of 10 the level is close to alpha: +3% with se 1% would settle */
+	struct st_estimate b3 = est(7.03, 0.01, 3);
+	stats_compare(&a, &b3, &o, &c);
+	assert_int_equal(c.verdict, ST_INCONCLUSIVE); /* look 1 at 4 of 10 boots: alpha about 0.002 */
+	assert_int_equal(stats_more_boots(&a, &b3, &c, &o, &v), 4);
 	assert_int_equal(v, ST_FASTER);
-	o.max_boots = 5; /* one more boot cannot settle it */
+	o.max_boots = 6; /* capped at the maximum */
+	stats_compare(&a, &vague, &o, &c);
+	assert_int_equal(stats_more_boots(&a, &vague, &c, &o, &v), 2);
+	o.max_boots = 4; /* at the maximum: the final look was this one */
+	o.look = 2;
 	stats_compare(&a, &vague, &o, &c);
 	assert_int_equal(stats_more_boots(&a, &vague, &c, &o, &v), ST_MORE_NONE);
 }
@@ -437,11 +447,51 @@ static void factorial_reports_missing_cells(void **state)
 	stats_factorial_free(&fa);
 }
 
+/* With assurance the plan uses the components' upper bounds and the scatter of the
+ * realised se, so it costs more than the point-estimate plan; a level truncated to 0
+ * keeps its upper bound, and a level without any bound is reported as unsized. */
+static void plan_assurance_uses_upper_bounds(void **state)
+{
+	(void)state;
+	struct st_components c = {.var_boot = 1e-5, .var_run = 4e-6, .var_within = 1e-4,
+				  .ub_boot = 2e-5, .ub_run = 7e-6, .ub_within = 1.2e-4};
+	struct st_plan_opts o = stats_plan_defaults();
+	assert_float_equal(o.assurance, 0.8, 0);
+	o.cost_run = 5;
+	o.cost_sample = 0.1;
+	struct st_plan pa, p0;
+	struct err err;
+	assert_int_equal(stats_plan(&c, &c, &o, &pa, &err), 0);
+	assert_float_equal(pa.assurance, 0.8, 0);
+	o.assurance = 0;
+	assert_int_equal(stats_plan(&c, &c, &o, &p0, &err), 0);
+	assert_true(pa.feasible && p0.feasible);
+	assert_true(pa.cost > p0.cost);
+	assert_int_equal(pa.unsized, 0);
+	/* A boot level truncated to 0 with an upper bound is still planned for. */
+	struct st_components t = c;
+	t.var_boot = 0;
+	o.assurance = 0.8;
+	struct st_plan pt;
+	assert_int_equal(stats_plan(&t, &t, &o, &pt, &err), 0);
+	assert_int_equal(pt.unsized, 0);
+	assert_true(pt.boots >= 2 && pt.cost == pa.cost);
+	/* Without a bound: unsized, and the pilot boots it would need. */
+	t.ub_boot = NAN;
+	assert_int_equal(stats_plan(&t, &t, &o, &pt, &err), 0);
+	assert_true(pt.unsized & ST_BIT(ST_LEVEL_BOOT));
+	assert_true(pt.pilot_boots >= 2);
+	assert_true(isnan(pt.kj_runs)); /* not "0.0" */
+	o.assurance = 0.5;
+	assert_int_equal(stats_plan(&t, &t, &o, &pt, &err), -1);
+}
+
 static void plan_is_monotone_and_meets_target(void **state)
 {
 	(void)state;
 	struct st_components c = {.var_boot = 1e-5, .var_run = 4e-6, .var_within = 1e-4};
 	struct st_plan_opts o = stats_plan_defaults();
+	o.assurance = 0; /* on point estimates; plan_assurance_uses_upper_bounds checks the default */
 	o.cost_run = 5;
 	o.cost_sample = 0.1;
 	struct st_plan prev = {0};
@@ -612,6 +662,7 @@ int main(void)
 		cmocka_unit_test(factorial_2x2_known_means),
 		cmocka_unit_test(factorial_reports_missing_cells),
 		cmocka_unit_test(plan_is_monotone_and_meets_target),
+		cmocka_unit_test(plan_assurance_uses_upper_bounds),
 		cmocka_unit_test(diagnostics_find_injected_problems),
 		cmocka_unit_test(confounders_are_differing_non_label_keys),
 		cmocka_unit_test(summary_of_samples),
