@@ -4,15 +4,13 @@
 #include "analysis/job.h"
 #include "store/store.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 enum {
 	O_MARGIN = 1, O_ALPHA, O_WORKLOAD, O_FAIL_ON, O_FACTORS, O_REF, O_TARGET, O_BOOT_COST, O_RUN_COST,
-	O_SAMPLE_COST, O_POWER, O_OUTPUT, O_UNIT, O_LOOK, O_MAX_BOOTS,
+	O_SAMPLE_COST, O_POWER, O_UNIT, O_LOOK, O_MAX_BOOTS,
 };
 
 #define OPTS_VERDICT                                                                                          \
@@ -26,7 +24,7 @@ enum {
 		{"max-boots", 0, "N", "planned maximum boots per group of the sequential design", O_MAX_BOOTS},     \
 		{"workload", 'w', "PATTERN", "only workloads matching PATTERN: a name, a glob or a group (repeatable)", \
 		 O_WORKLOAD},                                                                                  \
-		{"json", 0, NULL, "print JSON instead of a table", OPT_JSON}, CLI_COLOR_OPT
+		CLI_OUT_OPTS("text (default), json or html"), CLI_COLOR_OPT
 
 const struct cli_opt cli_compare_opts[] = {
 	OPTS_VERDICT,
@@ -48,14 +46,16 @@ const struct cli_opt cli_analyze_opts[] = {
 const struct cli_opt cli_plan_opts[] = {
 	{"target", 't', "PCT", "wanted half-width of the CI of a difference, e.g. 1% (default)", O_TARGET},
 	{"boot-cost", 0, "DURATION", "time one boot costs, e.g. 120s (default)", O_BOOT_COST},
-	{"run-cost", 0, "DURATION", "time per run beyond its samples, per workload (default: measured, else 10s)",
+	{"run-cost", 0, "DURATION",
+	 "time per run beyond its samples, per workload (default: measured, else " CLI_STR(AN_PLAN_RUN_COST_S) "s)",
 	 O_RUN_COST},
-	{"sample-cost", 0, "DURATION", "time per sample (default: measured per workload, else 1s)", O_SAMPLE_COST},
+	{"sample-cost", 0, "DURATION",
+	 "time per sample (default: measured per workload, else " CLI_STR(AN_PLAN_SAMPLE_COST_S) "s)", O_SAMPLE_COST},
 	{"power", 0, "P", "also detect a change of the target size with this power, e.g. 0.8 (default: none)",
 	 O_POWER},
 	{"alpha", 0, "A", "significance level, default 0.05", O_ALPHA},
 	{"workload", 'w', "PATTERN", "only workloads matching PATTERN (repeatable)", O_WORKLOAD},
-	{"json", 0, NULL, "print JSON instead of a table", OPT_JSON},
+	CLI_OUT_OPTS("text (default) or json"),
 	CLI_COLOR_OPT,
 	CLI_COMMON_OPTS,
 	CLI_END,
@@ -65,8 +65,7 @@ enum fail_on { FAIL_NONE, FAIL_SLOWER, FAIL_FASTER, FAIL_CHANGE };
 
 struct an_args {
 	const char *db;
-	const char *output;
-	bool json, color;
+	struct cli_out out;
 	struct st_compare_opts co;
 	struct st_plan_opts po;
 	struct strv patterns;
@@ -81,13 +80,10 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 	uint64_t ns;
 	switch (id) {
 	case OPT_DB: a->db = arg; return 0;
-	case OPT_JSON: a->json = true; return 0;
-	case OPT_NO_COLOR: a->color = false; return 0;
-	case O_OUTPUT:
-		if (!*arg)
-			return errf(e, "-o: give a file name");
-		a->output = arg;
-		return 0;
+	case OPT_JSON:
+	case OPT_FORMAT:
+	case OPT_OUTPUT:
+	case OPT_NO_COLOR: return cli_out_opt(&a->out, id, arg, e);
 	case O_MARGIN: return parse_percent(arg, 0.0001, 0.5, "--margin", &a->co.margin, e);
 	case O_ALPHA:
 		if (parse_double(arg, 0.0001, 0.4, "--alpha", &a->co.alpha, e))
@@ -194,15 +190,15 @@ static void args_free(struct an_args *a)
 }
 
 /* Parse argv; returns -1 to go on, else the exit code. */
-static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct an_args *a, struct strv *pos)
+static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct an_args *a, struct strv *pos,
+		 enum report_kind kind, const char *format)
 {
 	memset(a, 0, sizeof *a);
 	a->co = stats_compare_defaults();
 	a->po = stats_plan_defaults();
 	a->po.cost_run = a->po.cost_sample = 0; /* 0 = measure */
-	a->color = true;
+	cli_out_init(&a->out, kind, format);
 	int rc = cli_start(cmd, argc, argv, on_opt, a, pos);
-	a->color = cli_color(!a->color);
 	if (rc < 0 && (a->co.look > 0) != (a->co.max_boots > 0)) {
 		struct err e = {{0}};
 		errf(&e, "--look and --max-boots go together: give the look number and the planned maximum boots "
@@ -212,10 +208,10 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct an_arg
 	return rc;
 }
 
-static void print_doc(char *s)
+/* Whether notes for people go to stderr beside the result (not beside a JSON document). */
+static bool chatty(const struct an_args *a)
 {
-	puts(s);
-	free(s);
+	return a->out.fmt != &report_format_json;
 }
 
 static bool gate(enum fail_on f, const struct st_comparison *c)
@@ -240,7 +236,7 @@ int cmd_compare(const struct cli_cmd *cmd, int argc, char **argv)
 	struct an_compare_job j = {0};
 	struct store *st;
 	struct err e;
-	int rc = parse(cmd, argc, argv, &a, &pos);
+	int rc = parse(cmd, argc, argv, &a, &pos, REPORT_COMPARE, "text");
 	if (rc >= 0)
 		goto out;
 	if (pos.n != 2) {
@@ -248,19 +244,16 @@ int cmd_compare(const struct cli_cmd *cmd, int argc, char **argv)
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}
-	if (open_db(&a, &st, &e) || an_compare_job_build(st, pos.v[0], pos.v[1], &a.patterns, &a.co, false, &j, &e)) {
+	if (open_db(&a, &st, &e) || an_compare_job_build(st, pos.v[0], pos.v[1], &a.patterns, &a.co, a.out.fmt == &report_format_html, &j, &e) ||
+	    cli_emit(&a.out, &(struct report_doc){.compare = &j.c, .groups = j.info, .ngroups = 2, .envtab = &j.env}, &e)) {
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}
-	if (a.json)
-		print_doc(report_compare_json(&j.c, j.info));
-	else
-		report_compare_text(stdout, &j.c, j.info, a.color);
 	rc = EXIT_OK;
 	for (size_t i = 0; i < j.c.nrows && a.fail_on; i++)
 		if (j.c.rows[i].have_a && j.c.rows[i].have_b && gate(a.fail_on, &j.c.rows[i].c))
 			rc = EXIT_GATE;
-	if (rc == EXIT_GATE && !a.json)
+	if (rc == EXIT_GATE && chatty(&a))
 		fprintf(stderr, "sysab compare: --fail-on matched: a significant change of the kind asked for\n");
 out:
 	an_compare_job_free(&j);
@@ -278,7 +271,7 @@ int cmd_analyze(const struct cli_cmd *cmd, int argc, char **argv)
 	struct an_analyze_job j = {0};
 	struct store *st;
 	struct err e;
-	int rc = parse(cmd, argc, argv, &a, &pos);
+	int rc = parse(cmd, argc, argv, &a, &pos, REPORT_ANALYZE, "text");
 	if (rc >= 0)
 		goto out;
 	if (!a.factors.n) {
@@ -287,15 +280,13 @@ int cmd_analyze(const struct cli_cmd *cmd, int argc, char **argv)
 		goto out;
 	}
 	if (open_db(&a, &st, &e) ||
-	    an_analyze_job_build(st, &pos, &a.factors, &a.refs, &a.patterns, &a.co, false, &j, &e)) {
+	    an_analyze_job_build(st, &pos, &a.factors, &a.refs, &a.patterns, &a.co, a.out.fmt == &report_format_html, &j,
+				 &e) ||
+	    cli_emit(&a.out, &(struct report_doc){.analyze = &j.an, .groups = &j.info, .envtab = &j.env}, &e)) {
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}
-	if (a.json)
-		print_doc(report_analyze_json(&j.an, &j.info));
-	else
-		report_analyze_text(stdout, &j.an, &j.info, a.color);
-	if (!a.json && j.kept < j.nidx)
+	if (chatty(&a) && j.kept < j.nidx)
 		fprintf(stderr, "sysab analyze: %zu selected run%s without a label for every factor left out\n",
 			j.nidx - j.kept, j.nidx - j.kept == 1 ? "" : "s");
 	rc = EXIT_OK;
@@ -315,7 +306,7 @@ int cmd_plan(const struct cli_cmd *cmd, int argc, char **argv)
 	struct an_plan_job j = {0};
 	struct store *st;
 	struct err e;
-	int rc = parse(cmd, argc, argv, &a, &pos);
+	int rc = parse(cmd, argc, argv, &a, &pos, REPORT_PLAN, "text");
 	if (rc >= 0)
 		goto out;
 	if (pos.n > 2) {
@@ -323,12 +314,9 @@ int cmd_plan(const struct cli_cmd *cmd, int argc, char **argv)
 		goto fail;
 	}
 	if (open_db(&a, &st, &e) ||
-	    an_plan_job_build(st, (const char *const *)pos.v, pos.n, &a.patterns, &a.co, &a.po, &j, &e))
+	    an_plan_job_build(st, (const char *const *)pos.v, pos.n, &a.patterns, &a.co, &a.po, &j, &e) ||
+	    cli_emit(&a.out, &(struct report_doc){.plan = &j.p, .groups = j.info, .ngroups = j.ng}, &e))
 		goto fail;
-	if (a.json)
-		print_doc(report_plan_json(&j.p, j.info, j.ng));
-	else
-		report_plan_text(stdout, &j.p, j.info, j.ng, a.color);
 	rc = EXIT_OK;
 	goto out;
 fail:
@@ -342,43 +330,8 @@ out:
 
 /* ---------------------------------------------------------------- report */
 
-/* Write the page through a temporary file next to path, renamed into place when complete. */
-static int write_page(const char *path, int (*render)(FILE *, const void *), const void *arg, struct err *e)
-{
-	struct sb tmp = {0};
-	sb_addf(&tmp, "%s.tmp", path);
-	FILE *f = fopen(sb_str(&tmp), "w");
-	int rc = 0;
-	if (!f) {
-		rc = errf(e, "-o %s: cannot create it (%s); check the directory exists and is writable", path,
-			  strerror(errno));
-	} else {
-		int w = render(f, arg);
-		if (fclose(f) || w)
-			rc = errf(e, "-o %s: cannot write it (%s)", path, strerror(errno));
-		else if (rename(sb_str(&tmp), path))
-			rc = errf(e, "-o %s: cannot rename the page into place (%s)", path, strerror(errno));
-		if (rc)
-			unlink(sb_str(&tmp));
-	}
-	sb_free(&tmp);
-	return rc;
-}
-
-static int render_cmp(FILE *f, const void *arg)
-{
-	const struct an_compare_job *j = arg;
-	return report_html_compare(f, &j->c, j->info, j->ng, &j->env);
-}
-
-static int render_fa(FILE *f, const void *arg)
-{
-	const struct an_analyze_job *j = arg;
-	return report_html_analyze(f, &j->an, &j->info, &j->env);
-}
-
 const struct cli_opt cli_report_opts[] = {
-	{"output", 'o', "FILE", "write the HTML page to FILE (required)", O_OUTPUT},
+	CLI_OUT_OPTS("html (default), text or json; give -o FILE"),
 	{"factors", 'f', "F1,F2", "with `analyze`: label keys whose combinations form the cells", O_FACTORS},
 	{"ref", 0, "F=V", "with `analyze`: reference level V of factor F (repeatable)", O_REF},
 	{"margin", 0, "PCT", "equivalence margin, e.g. 1% (default)", O_MARGIN},
@@ -397,10 +350,10 @@ int cmd_report(const struct cli_cmd *cmd, int argc, char **argv)
 	struct an_analyze_job fj = {0};
 	struct store *st;
 	struct err e;
-	int rc = parse(cmd, argc, argv, &a, &pos);
+	int rc = parse(cmd, argc, argv, &a, &pos, REPORT_COMPARE, "html");
 	if (rc >= 0)
 		goto out;
-	if (!a.output) {
+	if (!a.out.path) {
 		errf(&e, "give the page to write with -o FILE, e.g. sysab report compare 'pie=no' 'pie=yes' -o report.html");
 		goto fail;
 	}
@@ -422,8 +375,9 @@ int cmd_report(const struct cli_cmd *cmd, int argc, char **argv)
 	if (open_db(&a, &st, &e))
 		goto fail;
 	if (fa) {
+		a.out.kind = REPORT_ANALYZE;
 		if (an_analyze_job_build(st, &rest, &a.factors, &a.refs, &a.patterns, &a.co, true, &fj, &e) ||
-		    write_page(a.output, render_fa, &fj, &e))
+		    cli_emit(&a.out, &(struct report_doc){.analyze = &fj.an, .groups = &fj.info, .envtab = &fj.env}, &e))
 			goto fail;
 	} else {
 		struct sb sel = {0};
@@ -432,7 +386,9 @@ int cmd_report(const struct cli_cmd *cmd, int argc, char **argv)
 		int brc = an_compare_job_build(st, cmp ? rest.v[0] : sb_str(&sel), cmp ? rest.v[1] : NULL, &a.patterns,
 					       &a.co, true, &cj, &e);
 		sb_free(&sel);
-		if (brc || write_page(a.output, render_cmp, &cj, &e))
+		if (brc || cli_emit(&a.out,
+				    &(struct report_doc){.compare = &cj.c, .groups = cj.info, .ngroups = cj.ng, .envtab = &cj.env},
+				    &e))
 			goto fail;
 	}
 	rc = EXIT_OK;

@@ -10,6 +10,63 @@
 #include "analysis/analysis.h"
 
 #define REPORT_SCHEMA_VERSION 1
+
+/* ---- the format table (src/report/format.c): one record in, any format out ---- */
+
+/* The kinds of finished record a command prints. */
+enum report_kind {
+	REPORT_RUNS,      /* sysab list */
+	REPORT_RUN,       /* sysab run, sysab show */
+	REPORT_WORKLOADS, /* sysab workloads */
+	REPORT_ENV,       /* sysab env */
+	REPORT_COMPARE,   /* sysab compare, report compare, report SELECTOR (one group) */
+	REPORT_ANALYZE,   /* sysab analyze, report analyze */
+	REPORT_PLAN,      /* sysab plan */
+	REPORT_SAMPLES,   /* sysab export */
+};
+
+struct summary;
+struct an_compare;
+struct an_analyze;
+struct an_plan;
+struct an_envtab;
+struct an_group_info;
+struct store_export;
+
+/* One finished record of one kind, and how text wants it. Only the member of kind is read. */
+struct report_doc {
+	enum report_kind kind;
+	bool color;    /* text: ANSI colours */
+	bool with_env; /* REPORT_RUN: the run's environment too */
+	const struct store_run_info *runs; /* REPORT_RUNS, REPORT_SAMPLES */
+	size_t nruns;
+	const struct store_export *samples; /* REPORT_SAMPLES */
+	const struct summary *summary;      /* REPORT_RUN */
+	const struct kvlist *env;           /* REPORT_ENV */
+	const struct an_compare *compare;   /* REPORT_COMPARE */
+	const struct an_analyze *analyze;   /* REPORT_ANALYZE */
+	const struct an_plan *plan;         /* REPORT_PLAN */
+	const struct an_group_info *groups; /* COMPARE, PLAN: ngroups; ANALYZE: the filter */
+	size_t ngroups;
+	const struct an_envtab *envtab;     /* COMPARE, ANALYZE: the groups' environment (html) */
+};
+
+/* An output format: one file each (fmt_text.c, fmt_json.c, fmt_csv.c, fmt_html.c), one
+ * line each in report_formats[]. */
+struct report_format {
+	const char *name;
+	unsigned kinds; /* bit (1u << kind) for every kind it renders */
+	/* Render d (whose kind is in kinds) to f. Returns 0, or -1 when writing failed. */
+	int (*render)(FILE *f, const struct report_doc *d);
+};
+
+extern const struct report_format report_format_text, report_format_json, report_format_csv, report_format_html;
+/* Every format, NULL-terminated. */
+extern const struct report_format *const report_formats[];
+/* The format called name that renders kind, or NULL. */
+const struct report_format *report_format_find(const char *name, enum report_kind kind);
+/* The names of the formats that render kind, "a, b or c", into buf. */
+void report_format_names(char *buf, size_t size, enum report_kind kind);
 /* Tables and notes are laid out for terminals this wide. */
 #define REPORT_WIDTH 80
 
@@ -77,6 +134,8 @@ void report_cell_value(char *buf, size_t size, double ops, int latency, bool pla
 void report_pct(char *buf, size_t size, double pct);
 /* "faster", "slower~" (negligible), "no data". */
 void report_verdict_word(char *buf, size_t size, const struct st_comparison *c);
+/* A warning kind (enum st_warn) as a JSON key: "drift", "warmup", "cv", ... */
+const char *report_warn_name(int kind);
 /* The warnings of one group's diagnostics, one line each, appended to out. */
 void report_diag_lines(struct strv *out, const char *group, const struct an_diag *d);
 /* What would settle an inconclusive verdict, in words (nothing when more is 0). */
