@@ -394,10 +394,11 @@ struct st_warnings {
 void stats_warnings_free(struct st_warnings *w);
 
 struct st_diag_opts {
-	double drift_alpha;  /* default 0.01 */
+	double drift_alpha;  /* default 0.01: the false-flag rate per run on stationary noise */
 	double drift_min;    /* smallest total drift worth a warning, default 0.005 (0.5%) */
 	double warmup_z;     /* default 3.5 */
-	double outlier_z;    /* default 3.5 */
+	double outlier_z;    /* default 3.5: flags i.i.d. Gaussian samples at the normal tail rate beyond it
+			      * (0.047%); the limit on the robust z is calibrated to the run length */
 	double cv_max;       /* default 0.05 */
 	double bimodal_bc;   /* default 0.555; needs >= 10 samples */
 };

@@ -93,7 +93,7 @@ static void rep_two(gsl_rng *rng, const struct gd *d, struct cell *c, struct tal
 	for (int ab = 0; ab < 2; ab++) {
 		double eff = ab ? log1p(d->effect) : 0;
 		draw(rng, d, d->boots_a, 7, d->sd_boot_a, d->round_sig, &c[0]);
-		draw(rng, d, d->boots_b, 7 + eff, ab ? d->sd_boot_b : d->sd_boot_a, d->round_sig, &c[1]);
+		draw(rng, d, d->boots_b, 7 + eff, d->sd_boot_b, d->round_sig, &c[1]); /* A/A: equal means */
 		struct st_group g[2] = {c[0].g, c[1].g};
 		struct st_estimate est[2];
 		assert_int_equal(stats_estimate_groups(g, 2, est, &e), 0);
@@ -241,6 +241,8 @@ static const struct gd grid[] = {
 	{"boot sd 1% against 3%, 4 boots", TWO, 4, 4, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05},
 	{"1 boot borrows from 4", TWO, 1, 4, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.975, 0.05},
 	{"1 boot borrows from 6", TWO, 1, 6, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 0.975, 0.05},
+	{"2 boots (sd 3%) against 5 (sd 1%)", TWO, 2, 5, 2, 10, 0.03, 0.01, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05},
+	{"1 boot (sd 2%) borrows from 4 (sd 1%)", TWO, 1, 4, 2, 10, 0.02, 0.01, 0.005, 0.03, 0, 0.03, false, 0, 1, 1},
 	{"1 boot each (no replication)", TWO, 1, 1, 3, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0, 1, 0.0},
 	{"2x2 factorial, 2 boots per cell", FACT, 2, 2, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.0276, true, 0.935, 0.975, 0.05},
 	{"2x2 factorial, 4 boots per cell", FACT, 4, 4, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.0276, false, 0.935, 0.975, 0.05},
