@@ -513,6 +513,10 @@ int an_compare(const struct store_set *a, const struct store_set *b, const struc
 {
 	memset(out, 0, sizeof *out);
 	out->o = *o;
+	out->ngroups = b ? 2 : 1;
+	static const struct store_set none;
+	if (!b) /* one group: its estimates, with nothing to compare against */
+		b = &none;
 	struct store_set sets[2] = {*a, *b};
 	struct rowkey *k;
 	size_t nk;

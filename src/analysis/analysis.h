@@ -107,6 +107,7 @@ struct an_confounder {
 };
 
 struct an_compare {
+	size_t ngroups;       /* 2: b against a; 1: the estimates of a alone (no b, no comparisons) */
 	struct an_row *rows;
 	size_t nrows;
 	struct an_confounder *conf;
@@ -115,7 +116,8 @@ struct an_compare {
 	struct st_compare_opts o;
 };
 
-/* Compare b against a for every row. runs_a/runs_b (with env filled) are the
+/* Compare b against a for every row; with b NULL (runs_b NULL, nrb 0), the record of one
+ * group: its estimates, diagnostics and points, no comparisons. runs_a/runs_b (with env filled) are the
  * groups' runs, for confounders; labels are keys never to count as confounders.
  * patterns (may be empty) filter rows; a pattern matching no row is an error.
  * Returns 0 (free *out with an_compare_free) or -1 with e set. */

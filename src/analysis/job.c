@@ -126,8 +126,8 @@ int an_compare_job_build(struct store *st, const char *sa, const char *sb, const
 					    (long long)g[0].ids[i], sa, sb);
 	j->info[0] = g[0].info;
 	j->info[1] = g[1].info;
-	if (an_compare(&g[0].set, &g[1].set, g[0].runs, g[0].n, sb ? g[1].runs : NULL, g[1].n, patterns, co, &j->c,
-		       e))
+	if (an_compare(&g[0].set, sb ? &g[1].set : NULL, g[0].runs, g[0].n, sb ? g[1].runs : NULL, g[1].n, patterns,
+		       co, &j->c, e))
 		return -1;
 	if (with_env) {
 		const struct store_run_info *const *runs[2] = {g[0].runs, g[1].runs};

@@ -393,7 +393,7 @@ int report_html_compare(FILE *f, const struct an_compare *c, const struct an_gro
 {
 	struct sb b = {0};
 	struct strv warns = {0};
-	bool two = ng == 2;
+	bool two = c->ngroups == 2;
 	page_open(&b, two ? "sysab report: compare" : "sysab report");
 	groups_par(&b, g, ng);
 	/* results table */
