@@ -175,7 +175,7 @@ void stats_contrast(const struct st_estimate *const *est, const double *c, size_
 		v[nv] = c[i] * c[i] * est[i]->se * est[i]->se;
 		df[nv] = est[i]->df;
 		se2 += v[nv];
-		/* The df weights each term by its 80% upper confidence bound v df / chi2_{df,0.2}:
+		/* The df weights each term by its 90% upper confidence bound v df / chi2_{df,0.1}:
 		 * a term whose variance came out small by chance then cannot hand the df to the
 		 * other terms (Welch's df is biased high exactly then; METHOD.md). The se is not changed. */
 		if (!o->classic_df && df[nv] > 0 && isfinite(df[nv])) {

@@ -131,8 +131,9 @@ enum st_caveat {
  * a donor whose own boot df is below 1 is never pooled. */
 #define ST_MIN_BORROW_DF 1.0
 /* Level of the upper confidence bound that weights each variance term in the
- * df of a difference or contrast (see stats_contrast and METHOD.md). */
-#define ST_DF_UCB_Q 0.2
+ * df of a difference or contrast (see stats_contrast and METHOD.md): 90%, the
+ * loosest level that keeps a noisier 2-boot group against 5 boots at A/A <= 5%. */
+#define ST_DF_UCB_Q 0.1
 
 /* What more data would make an interval (or a fuller one) possible. */
 enum st_need {

@@ -16,7 +16,7 @@
 
 /*
  * Each iteration writes a random CSV: 1-2 workloads, configurations cfg=a|b crossed with
- * factors x and z, 0-5 boots per cell, 1-3 runs per boot, 1-14 samples per run, values
+ * factors x and z, 0-5 boots per cell, 1-3 runs per boot, 1-6 samples per run, values
  * from several regimes (spread 0 to 50%, exact repeats, rounding to 1-6 significant
  * digits, magnitudes 1e-3 to 1e12), then imports it into a fresh database and runs
  * compare (with random alpha, margin, --unit, --look/--max-boots), analyze and plan, and
@@ -73,7 +73,7 @@ static void one(gsl_rng *r, size_t it)
 				for (size_t b = 0; b < nb; b++, boot++) {
 					size_t nr = 1 + gsl_rng_uniform_int(r, 3);
 					for (size_t k = 0; k < nr; k++, run++) {
-						size_t ns = 1 + gsl_rng_uniform_int(r, 14);
+						size_t ns = 1 + gsl_rng_uniform_int(r, 6);
 						for (size_t w = 0; w < nw; w++)
 							for (size_t i = 0; i < ns; i++) {
 								double v = draw_value(r, regime, base * (double)(w + 1),
@@ -154,7 +154,7 @@ static void one(gsl_rng *r, size_t it)
 	po.power = gsl_rng_uniform_int(r, 2) ? 0 : 0.8;
 	po.max_boots = 16; /* keep the search quick under ASan */
 	po.max_runs = 4;
-	po.max_samples = 100;
+	po.max_samples = 30;
 	const char *sel[2] = {"cfg=a", "cfg=b"};
 	struct an_plan_job pj;
 	assert_int_equal(store_open(path, STORE_RO, &st, &e), 0);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <gsl/gsl_randist.h>
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_rng.h>
 
 /* An estimate with a given mean, se and df (as stats_estimate_groups would give). */
@@ -252,6 +253,9 @@ static void unbalanced_df_is_below_welch(void **state)
 	assert_true(c.df < w.df);
 	assert_true(c.df >= 1);
 	assert_float_equal(c.se, w.se, 1e-15);
+	/* 90% upper bounds (chi2 quantile 0.1); at 80% a noisier 2-boot group called 6.1% of A/A (METHOD.md). */
+	double ua = 0.004 * 0.004 * 1 / gsl_cdf_chisq_Pinv(0.1, 1), ub = 0.002 * 0.002 * 4 / gsl_cdf_chisq_Pinv(0.1, 4);
+	assert_float_equal(c.df, (ua + ub) * (ua + ub) / (ua * ua / 1 + ub * ub / 4), 1e-9);
 	/* Balanced: the weighting cancels. */
 	struct st_estimate a3 = est(7, 0.004, 3), b3 = est(7.01, 0.002, 3);
 	o.classic_df = false;
