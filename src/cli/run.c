@@ -312,6 +312,9 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 		} else {
 			report_summary_text(stdout, &sum, false, cli_color(a.no_color));
 			printf("\nstored as run %lld in %s\n", (long long)res.run_id, path);
+			char why[256];
+			if (env_emulated(why, sizeof why))
+				printf("emulated: %s; the times mean nothing here, only the self-checks do\n", why);
 		}
 		summary_free(&sum);
 	}
