@@ -25,12 +25,16 @@ for u in "$@"; do
 	case "$u" in */test_runner) echo "skip $u (timing: natively only)" ;; *) units="$units $u" ;; esac
 done
 sh "$here/../run-unit.sh" $units || failed=1
+echo "unit tests: $(( $(date +%s) - start ))s"
 
 # t_limits counts processes against ulimit -u: qemu-user adds a thread to each process, so the
 # limits it sets are off by one per process. t_signals waits at most 15 s for samples, too
 # little for an emulated run. t_report_browser needs a native browser.
 echo "== $CROSS: end-to-end tests under qemu-user"
+t0=$(date +%s)
 E2E_SKIP="t_limits t_signals t_report_browser" sh "$here/../e2e/run.sh" || failed=1
+echo "end-to-end tests: $(( $(date +%s) - t0 ))s"
+t0=$(date +%s)
 
 echo "== $CROSS: run --quick of every workload, every self-check evaluated"
 T=$(mktemp -d "${TMPDIR:-/tmp}/sysab-cross.XXXXXX")
@@ -60,7 +64,7 @@ else
 	n_ok=$(jq '[.results[] | select(.status == "ok")] | length' "$T/run.json")
 	n_un=$(jq '[.results[] | select(.status == "unsupported")] | length' "$T/run.json")
 	n_ck=$(jq '[.results[].checks[]] | length' "$T/run.json")
-	echo "run --quick: $n_ok ok, $n_un unsupported, $n_ck self-checks evaluated"
+	echo "run --quick: $n_ok ok, $n_un unsupported, $n_ck self-checks evaluated, $(( $(date +%s) - t0 ))s"
 fi
 echo "$CROSS: $(( $(date +%s) - start ))s, $([ $failed = 0 ] && echo passed || echo FAILED)"
 exit $failed

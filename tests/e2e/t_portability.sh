@@ -13,7 +13,15 @@ case "$null" in *clock_* | *gettimeofday* | *time\(*) fail "harness.null reads a
 # the timer: CLOCK_MONOTONIC_RAW read around batches, with its resolution check in the environment
 expect 0 "$SYSAB" env
 contains "$OUT" "timer.check"
-contains "$OUT" "timer.step_ns"
+contains "$OUT" "timer.res_ns"
 contains "$OUT" "emulated"
 contains "$OUT" "arch.build"
 contains "$OUT" "cache.source"
+# emulation is detected both ways: a build for this machine is native, a foreign one emulated
+build=$(printf '%s\n' "$OUT" | awk '$1 == "arch.build" { print $2 }')
+emu=$(printf '%s\n' "$OUT" | awk '$1 == "emulated" { print $2 }')
+if [ "$build" = "$(uname -m)" ]; then
+	[ "$emu" = no ] || fail "a native $build build says emulated = '$emu'"
+else
+	[ "$emu" = "yes:" ] || fail "a $build build on $(uname -m) says emulated = '$emu'"
+fi
