@@ -8,7 +8,8 @@ PKG_CONFIG ?= pkg-config
 # Cross builds: make CROSS=aarch64-linux-gnu [SYSROOT=dir] builds into build/<triplet>/ with
 # <triplet>-gcc and pkg-config pointed at the target's libraries: Debian's multiarch
 # directories (/usr/lib/<triplet>), or those of SYSROOT when the target's libraries live
-# in a sysroot (scripts/cross.sh makes one for riscv64). Run the result under qemu-user.
+# in a sysroot (scripts/cross.sh makes one per target of make check-cross). Run the result
+# under qemu-user.
 CROSS    ?=
 SYSROOT  ?=
 ifneq ($(CROSS),)
