@@ -1,5 +1,5 @@
 /* select.c - parsing selectors and matching them against stored runs. */
-#include "select.h"
+#include "analysis/select.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -104,7 +104,7 @@ void select_free(struct selector *s)
 
 bool select_usable(const struct store_run_info *r)
 {
-	return !strcmp(r->status, "complete") || !strcmp(r->status, "incomplete") || !strcmp(r->status, "imported");
+	return r->state == STORE_RUN_COMPLETE || r->state == STORE_RUN_INCOMPLETE || r->state == STORE_RUN_IMPORTED;
 }
 
 const char *select_label(const struct store_run_info *r, const char *key)
@@ -116,6 +116,8 @@ const char *select_label(const struct store_run_info *r, const char *key)
 		return r->kernel_release;
 	if (!strcmp(key, "machine"))
 		return r->hostname;
+	if (!strcmp(key, "source"))
+		return r->source;
 	return NULL;
 }
 
@@ -202,15 +204,16 @@ static int explain(const struct selector *s, const struct store_run_info *runs, 
 		    s->text);
 }
 
-int select_runs(const struct selector *s, const struct store_run_info *runs, size_t n, size_t **idx, size_t *nidx,
-		struct err *e)
+/* The matching runs (usable ones only, or any status) into *idx; on none, why. */
+static int pick(const struct selector *s, const struct store_run_info *runs, size_t n, bool any_status, size_t **idx,
+		size_t *nidx, struct err *e)
 {
 	*idx = NULL;
 	*nidx = 0;
 	size_t *v = xcalloc(n ? n : 1, sizeof *v);
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
-		if (select_usable(&runs[i]) && select_matches(s, &runs[i]))
+		if ((any_status || select_usable(&runs[i])) && select_matches(s, &runs[i]))
 			v[k++] = i;
 	if (!k) {
 		free(v);
@@ -219,4 +222,16 @@ int select_runs(const struct selector *s, const struct store_run_info *runs, siz
 	*idx = v;
 	*nidx = k;
 	return 0;
+}
+
+int select_runs(const struct selector *s, const struct store_run_info *runs, size_t n, size_t **idx, size_t *nidx,
+		struct err *e)
+{
+	return pick(s, runs, n, false, idx, nidx, e);
+}
+
+int select_listed(const struct selector *s, const struct store_run_info *runs, size_t n, size_t **idx, size_t *nidx,
+		  struct err *e)
+{
+	return pick(s, runs, n, true, idx, nidx, e);
 }

@@ -2,7 +2,7 @@
 #ifndef SYSAB_ANALYSIS_H
 #define SYSAB_ANALYSIS_H
 
-#include "stats.h"
+#include "stats/stats.h"
 #include "store/store.h"
 
 /*
@@ -21,10 +21,18 @@
 #define AN_INDEX_NAME "index"
 #define AN_MAX_MORE_BOOTS 64
 
+/* One group, or the filter of an analysis, as the user selected it: for headers. */
+struct an_group_info {
+	const char *name;     /* "A", "B", "runs", "cell" */
+	const char *selector; /* as given */
+	size_t nruns, nboots;
+};
+
 /* Warnings of one group for one row, counted by kind with the largest value. */
 struct an_diag {
 	size_t count[ST_WARN_AUTOCORR + 1];
 	double worst[ST_WARN_AUTOCORR + 1];
+	double limit[ST_WARN_AUTOCORR + 1]; /* the threshold it was held to (e.g. the CV limit) */
 };
 
 /* A group estimate in natural units: ops/s of the mean and its (1-alpha) interval,
@@ -57,10 +65,11 @@ struct an_points {
 void an_points_free(struct an_points *p);
 
 /* The environment of several groups side by side: one row per key, with the
- * values each group's runs have (", "-joined, "-" when none records it) and
- * whether they differ between groups. Keys that always differ (boot.id, load.*)
- * are left out; machine, cpu and kernel come from the run records, then come the
- * labels as label.KEY, then the environment keys, sorted. */
+ * value the group's runs have ("-" when none records it; "mixed: a, b" when its
+ * runs differ, with "-" among the values when some lack it) and whether groups
+ * differ. Keys that always differ (boot.id, load.*) are left out; machine, source,
+ * cpu and kernel come from the run records, then come the labels as label.KEY, then
+ * the environment keys, sorted. */
 struct an_envrow {
 	char *key;
 	char **values; /* [ngroups] */
@@ -99,6 +108,7 @@ struct an_confounder {
 };
 
 struct an_compare {
+	size_t ngroups;       /* 2: b against a; 1: the estimates of a alone (no b, no comparisons) */
 	struct an_row *rows;
 	size_t nrows;
 	struct an_confounder *conf;
@@ -107,10 +117,8 @@ struct an_compare {
 	struct st_compare_opts o;
 };
 
-/* Does workload name match a -w pattern: equal, a glob, or a group prefix ("kernel" or "kernel.syscall"). */
-bool an_name_matches(const char *name, const char *pattern);
-
-/* Compare b against a for every row. runs_a/runs_b (with env filled) are the
+/* Compare b against a for every row; with b NULL (runs_b NULL, nrb 0), the record of one
+ * group: its estimates, diagnostics and points, no comparisons. runs_a/runs_b (with env filled) are the
  * groups' runs, for confounders; labels are keys never to count as confounders.
  * patterns (may be empty) filter rows; a pattern matching no row is an error.
  * Returns 0 (free *out with an_compare_free) or -1 with e set. */
@@ -129,8 +137,10 @@ struct an_frow {
 	size_t ncomposite;
 	bool *have;               /* per cell: the cell has data for this row */
 	struct st_estimate *est;  /* per cell */
+	struct an_value *val;     /* per cell: est in ops/s with its interval (all NAN without data) */
 	struct an_points *pts;    /* per cell: strip-plot data */
 	struct st_factorial fa;
+	struct an_change *chg;    /* per effect of fa: its change in the row's display direction */
 };
 
 struct an_analyze {
@@ -156,8 +166,19 @@ int an_analyze(const struct store_set *cells, size_t ncells, const size_t *cell_
 	       size_t nf, const struct strv *patterns, const struct st_compare_opts *o, struct an_analyze *out,
 	       struct err *e);
 void an_analyze_free(struct an_analyze *a);
+/* An effect in words: "pernode: yes vs no" (main effect or level against the reference),
+ * "pernode x pie" (interaction). Cut to size. */
+void an_effect_label(char *buf, size_t size, const struct an_analyze *a, const struct st_effect *ef);
+/* Cell c's levels appended to b: "pernode=yes pie=no". */
+void an_cell_label(struct sb *b, const struct an_analyze *a, size_t c);
 
 /* ---------------------------------------------------------------- plan */
+
+/* The costs a plan assumes where nothing was measured and no option gave one: seconds per
+ * run beyond its samples, and per sample. The one place these defaults live (the help
+ * of `sysab plan` prints them). Whole numbers, so the help can spell them. */
+#define AN_PLAN_RUN_COST_S 10
+#define AN_PLAN_SAMPLE_COST_S 1
 
 /* Measured costs: seconds per sample of each row and per run beyond its samples. */
 struct an_costs {
@@ -175,6 +196,7 @@ struct an_prow {
 	struct st_plan plan;
 	bool compared;          /* two groups: c is their comparison */
 	struct st_comparison c;
+	struct an_change chg;   /* c in the display direction (plan rows are throughput) */
 	size_t more_boots;
 	enum st_verdict settles_as;
 };
