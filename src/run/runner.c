@@ -183,21 +183,21 @@ static int prepare(struct runctx *rc, struct job *j, struct err *e)
 		bool done = false;
 		struct slot_batch b;
 		while (!done && !sig_stop && !j->rc) {
-			j->rc = slot_batch(&j->s, n, 0, &b); /* calibration: no correction */
+			j->rc = slot_batch(&j->s, n, 0, false, &b); /* calibration: no correction */
 			n = calib_next(n, b.elapsed_ns, o->sample_ns, &done);
 		}
 		/* Confirm at the calibrated size: interference only ever slows a batch down, so
 		 * a confirmation much faster than the target means the calibration batch was
 		 * disturbed; scale once more from the faster measurement. */
 		if (!j->rc && !sig_stop) {
-			j->rc = slot_batch(&j->s, n, 0, &b);
+			j->rc = slot_batch(&j->s, n, 0, false, &b);
 			if (!j->rc && b.elapsed_ns < o->sample_ns / 2)
 				n = calib_next(n, b.elapsed_ns, o->sample_ns, &done);
 		}
 		j->n = n;
 		uint64_t warm_end = clock_raw_ns() + o->warmup_ns;
 		while (!j->rc && !sig_stop && clock_raw_ns() < warm_end)
-			j->rc = slot_batch(&j->s, n, j->overhead_ns, &b);
+			j->rc = slot_batch(&j->s, n, j->overhead_ns, false, &b);
 		if (sig_stop && !j->rc) {
 			slot_close(&j->s, NULL); /* stopped between batches: the workers are still up */
 			j->rc = SLOT_STOPPED;
@@ -217,9 +217,9 @@ static int sample(struct runctx *rc, struct job *j, int round, struct err *e)
 	 * unrecorded batch a quarter of the size before the sample. A workload whose
 	 * batch is a few long ops (a shell script) is its own warm-up. */
 	if (round >= 0 && rc->o->rewarm && j->n >= 4)
-		j->rc = slot_batch(&j->s, j->n / 4, j->overhead_ns, &b);
+		j->rc = slot_batch(&j->s, j->n / 4, j->overhead_ns, false, &b);
 	if (!j->rc)
-		j->rc = slot_batch(&j->s, j->n, j->overhead_ns, &b);
+		j->rc = slot_batch(&j->s, j->n, j->overhead_ns, true, &b);
 	if (j->rc) {
 		j->open = false;
 		return put_slot(rc, j, NULL, e);

@@ -1,5 +1,6 @@
-/* check.c - evaluation of a workload's self-checks, shared by the runner and the tests. */
+/* check.c - one batch as the runner takes it, and the evaluation of a workload's self-checks. */
 #include "workload.h"
+#include "../core/core.h"
 
 #include <sys/resource.h>
 
@@ -20,6 +21,7 @@ int wl_check_eval(const struct workload *w, const struct wl_usage *total, const 
 		case WL_M_COUNT0: t = count[0]; break;
 		case WL_M_COUNT1: t = count[1]; break;
 		case WL_M_CSW: t = total->nvcsw + total->nivcsw; break;
+		case WL_M_NIVCSW: t = total->nivcsw; break;
 		case WL_M_NONE: break;
 		}
 		values[i] = (double)t / (double)ops;
@@ -31,12 +33,40 @@ int wl_check_eval(const struct workload *w, const struct wl_usage *total, const 
 
 void wl_usage_now(struct wl_usage *u)
 {
-	struct rusage ru;
+	struct rusage ru, rc;
 	getrusage(RUSAGE_SELF, &ru);
-	u->minflt = (uint64_t)ru.ru_minflt;
-	u->majflt = (uint64_t)ru.ru_majflt;
-	u->nvcsw = (uint64_t)ru.ru_nvcsw;
-	u->nivcsw = (uint64_t)ru.ru_nivcsw;
+	getrusage(RUSAGE_CHILDREN, &rc);
+	u->minflt = (uint64_t)ru.ru_minflt + (uint64_t)rc.ru_minflt;
+	u->majflt = (uint64_t)ru.ru_majflt + (uint64_t)rc.ru_majflt;
+	u->nvcsw = (uint64_t)ru.ru_nvcsw + (uint64_t)rc.ru_nvcsw;
+	u->nivcsw = (uint64_t)ru.ru_nivcsw + (uint64_t)rc.ru_nivcsw;
+}
+
+int wl_batch(const struct workload *w, struct wl_ctx *ctx, uint64_t n, void (*wait)(void *), void *arg,
+	     uint64_t *t0, uint64_t *t1, bool sampled, struct wl_usage *usage, uint64_t count[2])
+{
+	uint64_t c0[2] = {ctx->count[0], ctx->count[1]};
+	struct wl_usage u0, u1;
+	*t0 = *t1 = 0;
+	int rc = w->prepare ? w->prepare(ctx, n) : 0;
+	if (wait)
+		wait(arg); /* even after a failed prepare: the other copies wait on this barrier too */
+	if (rc)
+		goto out;
+	wl_usage_now(&u0);
+	*t0 = clock_raw_ns();
+	rc = w->run(ctx, n);
+	*t1 = clock_raw_ns();
+	wl_usage_now(&u1);
+	if (!rc && w->finish)
+		rc = w->finish(ctx, n);
+	if (!rc && sampled) {
+		wl_usage_add_delta(usage, &u0, &u1);
+		count[0] += ctx->count[0] - c0[0];
+		count[1] += ctx->count[1] - c0[1];
+	}
+out:
+	return rc;
 }
 
 void wl_usage_add_delta(struct wl_usage *acc, const struct wl_usage *before, const struct wl_usage *after)

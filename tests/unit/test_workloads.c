@@ -136,6 +136,7 @@ static void workload_runs_and_checks(void **state)
 		.page_size = sysconf(_SC_PAGESIZE),
 		.ncpus = ncpus,
 		.cpus = cpus,
+		.param = w->param,
 	};
 	int rc = w->setup ? w->setup(&ctx) : 0;
 	if (rc == WL_UNSUPPORTED || rc == WL_NORESOURCE) {
@@ -149,15 +150,13 @@ static void workload_runs_and_checks(void **state)
 	if (rc != 0)
 		fail_msg("%s: setup failed: %s", w->name, ctx.why);
 
-	struct wl_usage total = {0}, before, after;
-	uint64_t ops = 0, n = 1, start = clock_raw_ns();
+	struct wl_usage total = {0};
+	uint64_t count[2] = {0, 0};
+	uint64_t ops = 0, n = 1, start = clock_raw_ns(), t0, t1;
 	do {
-		wl_usage_now(&before);
-		rc = w->run(&ctx, n);
-		wl_usage_now(&after);
+		rc = wl_batch(w, &ctx, n, NULL, NULL, &t0, &t1, true, &total, count);
 		if (rc != 0)
 			break;
-		wl_usage_add_delta(&total, &before, &after);
 		ops += n;
 		n *= 2;
 		uint64_t t = clock_raw_ns() - start;
@@ -172,7 +171,7 @@ static void workload_runs_and_checks(void **state)
 
 	double v[WL_MAX_CHECKS];
 	bool ok[WL_MAX_CHECKS];
-	int failed = wl_check_eval(w, &total, ctx.count, ops, v, ok);
+	int failed = wl_check_eval(w, &total, count, ops, v, ok);
 	char line[512];
 	int len = snprintf(line, sizeof line, "%s: %llu ops, %.0f ns/op", w->name, (unsigned long long)ops,
 			   (double)elapsed / (double)ops);
