@@ -113,7 +113,7 @@ static __attribute__((noreturn)) void worker(const struct slot_cfg *cfg, int cop
 		.param = w->param,
 	};
 	struct reply rep = {0};
-	rep.rc = w->setup ? w->setup(&ctx) : 0;
+	rep.rc = wl_enter(w, &ctx);
 	memcpy(rep.why, ctx.why, sizeof rep.why);
 	if (!write_all(res_fd, &rep, sizeof rep) || rep.rc != 0)
 		_exit(rep.rc ? 1 : 2);
@@ -146,8 +146,7 @@ static __attribute__((noreturn)) void worker(const struct slot_cfg *cfg, int cop
 		if (rep.rc)
 			break; /* the parent stops this slot */
 	}
-	if (w->teardown)
-		w->teardown(&ctx);
+	wl_leave(w, &ctx);
 	memset(&rep, 0, sizeof rep);
 	eval_checks(w, &tot, tot.count, &rep.checks);
 	write_all(res_fd, &rep, sizeof rep);

@@ -2,6 +2,10 @@
 #include "workload.h"
 #include "../core/core.h"
 
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 
 int wl_check_eval(const struct workload *w, const struct wl_usage *total, const uint64_t count[2],
@@ -40,6 +44,39 @@ void wl_usage_now(struct wl_usage *u)
 	u->majflt = (uint64_t)ru.ru_majflt + (uint64_t)rc.ru_majflt;
 	u->nvcsw = (uint64_t)ru.ru_nvcsw + (uint64_t)rc.ru_nvcsw;
 	u->nivcsw = (uint64_t)ru.ru_nivcsw + (uint64_t)rc.ru_nivcsw;
+}
+
+int wl_enter(const struct workload *w, struct wl_ctx *ctx)
+{
+	ctx->saved_affinity = NULL;
+	if (w->flags & WL_PIN) {
+		cpu_set_t *old = xcalloc(1, sizeof *old), one;
+		CPU_ZERO(&one);
+		CPU_SET(ctx->cpus[0], &one);
+		if (sched_getaffinity(0, sizeof *old, old) < 0 || sched_setaffinity(0, sizeof one, &one) < 0) {
+			free(old);
+			return wl_fail(ctx, WL_ERROR, "cannot pin to CPU %d: %s", ctx->cpus[0], strerror(errno));
+		}
+		ctx->saved_affinity = old;
+	}
+	int rc = w->setup ? w->setup(ctx) : 0;
+	if (rc && ctx->saved_affinity) {
+		sched_setaffinity(0, sizeof(cpu_set_t), ctx->saved_affinity);
+		free(ctx->saved_affinity);
+		ctx->saved_affinity = NULL;
+	}
+	return rc;
+}
+
+void wl_leave(const struct workload *w, struct wl_ctx *ctx)
+{
+	if (w->teardown)
+		w->teardown(ctx);
+	if (ctx->saved_affinity) {
+		sched_setaffinity(0, sizeof(cpu_set_t), ctx->saved_affinity);
+		free(ctx->saved_affinity);
+		ctx->saved_affinity = NULL;
+	}
 }
 
 int wl_batch(const struct workload *w, struct wl_ctx *ctx, uint64_t n, void (*wait)(void *), void *arg,

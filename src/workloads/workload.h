@@ -16,6 +16,9 @@ enum wl_flags {
 	WL_SHELL = 1u << 5,     /* runs /bin/sh on a script sysab ships */
 	WL_LATENCY = 1u << 6,   /* shown as time per op (ns/op) rather than ops/s */
 	WL_QUICK_SKIP = 1u << 7,/* too slow for --quick */
+	WL_PIN = 1u << 8,       /* the op is meant to be local: the copy (and so every process
+				 * and thread it starts) is pinned to its own first CPU, cpus[0],
+				 * before setup; copies get distinct first CPUs */
 };
 
 /* What the kernel can tell about a sample, used by self-checks. The runner reads
@@ -40,6 +43,9 @@ struct wl_check {
 	const char *name; /* e.g. "minor faults per op" */
 	enum wl_metric metric;
 	double lo, hi;
+	bool needs_idle;  /* fails by design when other load shares the workload's CPUs (the
+			   * check detects exactly that); the unit tests on a shared machine print
+			   * it, and a test with a CPU hog asserts that it fails */
 };
 
 #define WL_MAX_CHECKS 3
@@ -56,6 +62,7 @@ struct wl_ctx {
 	const int *cpus;     /* their ids (ncpus of them) */
 	const void *param;   /* the descriptor's param, for parameterised workloads */
 	void *priv;          /* the workload's own state, from setup */
+	void *saved_affinity;/* wl_enter's record of the affinity before WL_PIN */
 	uint64_t count[2];   /* counters a workload may keep for its self-checks; the runner
 			      * judges only their growth over sampled batches (prepare to finish) */
 	char why[WL_WHY_MAX];/* reason, when setup/run returns an error or unsupported */
@@ -130,6 +137,12 @@ void wl_usage_add_delta(struct wl_usage *acc, const struct wl_usage *before, con
  * Returns 2 on a malformed N and 127 when exec fails; on success it does not
  * return until N is 0. main() returns what it returns. */
 int wl_exec_chain_main(int argc, char **argv);
+
+/* Enter the workload: pin to ctx->cpus[0] when w has WL_PIN, then setup. Returns what
+ * setup returns (the affinity is restored on failure). wl_leave tears down and restores
+ * the affinity; call it after a successful wl_enter only. */
+int wl_enter(const struct workload *w, struct wl_ctx *ctx);
+void wl_leave(const struct workload *w, struct wl_ctx *ctx);
 
 /* One batch as the runner takes it: prepare (untimed), run between *t0 and *t1
  * (CLOCK_MONOTONIC_RAW ns, after wait(arg) returns when wait is not NULL), finish
