@@ -142,6 +142,13 @@ static int put_slot(struct runctx *rc, struct job *j, const char *checks, struct
 	return store_slot_put(rc->st, rc->run_id, &rec, e);
 }
 
+/* n, capped at the largest batch the workload can prepare untimed. */
+static uint64_t batch_cap(const struct workload *w, uint64_t n)
+{
+	uint64_t cap = w->max_batch ? w->max_batch(sysconf(_SC_PAGESIZE)) : 0;
+	return cap && n > cap ? cap : n;
+}
+
 /* Fork the workers, measure the empty batch, calibrate and warm up. Returns -1 only on a
  * database error; a workload that cannot run has j->rc set. */
 static int prepare(struct runctx *rc, struct job *j, struct err *e)
@@ -185,6 +192,10 @@ static int prepare(struct runctx *rc, struct job *j, struct err *e)
 		while (!done && !sig_stop && !j->rc) {
 			j->rc = slot_batch(&j->s, n, 0, false, &b); /* calibration: no correction */
 			n = calib_next(n, b.elapsed_ns, o->sample_ns, &done);
+			if (batch_cap(j->w, n) < n) {
+				n = batch_cap(j->w, n);
+				done = true;
+			}
 		}
 		/* Confirm at the calibrated size: interference only ever slows a batch down, so
 		 * a confirmation much faster than the target means the calibration batch was
@@ -192,7 +203,11 @@ static int prepare(struct runctx *rc, struct job *j, struct err *e)
 		if (!j->rc && !sig_stop) {
 			j->rc = slot_batch(&j->s, n, 0, false, &b);
 			if (!j->rc && b.elapsed_ns < o->sample_ns / 2)
-				n = calib_next(n, b.elapsed_ns, o->sample_ns, &done);
+				n = batch_cap(j->w, calib_next(n, b.elapsed_ns, o->sample_ns, &done));
+			if (batch_cap(j->w, n) < n) {
+				n = batch_cap(j->w, n);
+				done = true;
+			}
 		}
 		j->n = n;
 		uint64_t warm_end = clock_raw_ns() + o->warmup_ns;
@@ -247,7 +262,7 @@ static int sample(struct runctx *rc, struct job *j, int round, struct err *e)
 	uint64_t target = rc->o->sample_ns;
 	if (b.elapsed_ns > 4 * target || b.elapsed_ns < target / 4) {
 		bool done;
-		j->n = calib_next(j->n, b.elapsed_ns, target, &done);
+		j->n = batch_cap(j->w, calib_next(j->n, b.elapsed_ns, target, &done));
 	}
 	return 0;
 }

@@ -198,3 +198,9 @@ int wl_proc_switches(pid_t pid, uint64_t *vol, uint64_t *invol)
 	fclose(f);
 	return found == 3 ? 0 : -1;
 }
+
+uint64_t wl_fault_batch_cap(long page_size)
+{
+	uint64_t pages = (uint64_t)WL_FAULT_BATCH_BYTES / (uint64_t)page_size;
+	return pages < 64 ? 64 : pages;
+}

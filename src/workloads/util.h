@@ -54,6 +54,11 @@ int wl_ipi_count_from(FILE *f, int cpu, uint64_t *out);
  * involuntary). Returns 0, or -1 when they cannot be read. */
 int wl_proc_switches(pid_t pid, uint64_t *vol, uint64_t *invol);
 
+/* The most pages a page-fault workload prepares for one batch: 64 MiB worth, at least 64
+ * pages. Its max_batch hook. */
+#define WL_FAULT_BATCH_BYTES (64u << 20)
+uint64_t wl_fault_batch_cap(long page_size);
+
 /* The process's CPU affinity, saved by setup and restored by teardown of the
  * workloads that pin themselves. */
 struct wl_affinity {

@@ -90,6 +90,9 @@ struct workload {
 	/* Prepare for run(); may set ctx->priv. Returns 0, WL_UNSUPPORTED,
 	 * WL_NORESOURCE or WL_ERROR with ctx->why filled. Optional. */
 	int (*setup)(struct wl_ctx *ctx);
+	/* The largest n that prepare() can make ready, so that run() never has setup inside
+	 * it; the runner calibrates no batch larger. Optional (no limit). */
+	uint64_t (*max_batch)(long page_size);
 	/* Untimed, before each batch of n ops: build what run() consumes (a child to
 	 * fault against, pages to unmap). Returns like run(). Optional. */
 	int (*prepare)(struct wl_ctx *ctx, uint64_t n);

@@ -197,6 +197,38 @@ static void load_fails_the_idle_checks(void **state)
 	hogged_check_fails("kernel.sched.yield", 0, 2000);
 }
 
+/* execl forks its chain's process in prepare (untimed) and reaps it in finish: run only
+ * releases it and waits for the last exec's byte, so no fork or wait is timed and the
+ * cost per exec cannot depend on n. */
+static void execl_forks_and_reaps_outside_run(void **state)
+{
+	(void)state;
+	static int cpus[CPU_SETSIZE];
+	int ncpus = online_cpus(cpus);
+	char exe[PATH_MAX];
+	assert_non_null(realpath("build/sysab", exe));
+	const struct workload *w = wl_find("unixbench.execl");
+	struct wl_ctx ctx = {.ncopies = 1, .self_exe = exe, .page_size = sysconf(_SC_PAGESIZE), .ncpus = ncpus, .cpus = cpus};
+	assert_int_equal(wl_enter(w, &ctx), 0);
+	for (uint64_t n = 1; n <= 5; n += 2) {
+		uint64_t before = ctx.count[0];
+		assert_int_equal(w->prepare(&ctx, n), 0);
+		assert_int_equal(waitpid(-1, NULL, WNOHANG), 0); /* a child waits to be released */
+		assert_int_equal(w->run(&ctx, n), 0);
+		assert_int_equal(ctx.count[0] - before, n);
+		assert_int_equal(w->finish(&ctx, n), 0);
+		errno = 0;
+		assert_int_equal(waitpid(-1, NULL, WNOHANG), -1); /* reaped */
+		assert_int_equal(errno, ECHILD);
+	}
+	assert_int_equal(w->prepare(&ctx, 4), 0); /* a batch abandoned after prepare */
+	wl_leave(w, &ctx);
+	errno = 0;
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+	char *bad[] = {exe, "__exec-chain", "0", "x", NULL};
+	assert_int_equal(wl_exec_chain_main(4, bad), 2);
+}
+
 static bool dir_is_empty(const char *path)
 {
 	DIR *d = opendir(path);
@@ -259,6 +291,8 @@ static void workload_runs_and_checks(void **state)
 			break;
 		ops += n;
 		n *= 2;
+		if (w->max_batch && n > w->max_batch(ctx.page_size))
+			n = w->max_batch(ctx.page_size);
 		uint64_t t = clock_raw_ns() - start;
 		if (t >= MAX_NS || (t >= TARGET_NS && ops >= MIN_OPS))
 			break;
@@ -298,13 +332,14 @@ static void workload_runs_and_checks(void **state)
 int main(void)
 {
 	size_t n = wl_count();
-	struct CMUnitTest *tests = xcalloc(n + 4, sizeof *tests);
+	struct CMUnitTest *tests = xcalloc(n + 5, sizeof *tests);
 	tests[0] = (struct CMUnitTest)cmocka_unit_test(registry_is_consistent);
 	tests[1] = (struct CMUnitTest)cmocka_unit_test(check_eval_divides_by_ops);
 	tests[2] = (struct CMUnitTest)cmocka_unit_test(ipi_count_reads_the_function_call_line);
 	tests[3] = (struct CMUnitTest)cmocka_unit_test(load_fails_the_idle_checks);
 	const char *only = getenv("SYSAB_TEST_WORKLOADS"); /* optional glob, for debugging */
-	size_t k = 4;
+	tests[4] = (struct CMUnitTest)cmocka_unit_test(execl_forks_and_reaps_outside_run);
+	size_t k = 5;
 	for (size_t i = 0; i < n; i++) {
 		const struct workload *w = wl_at(i);
 		if (only && !wl_matches(w, only))
