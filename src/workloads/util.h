@@ -59,6 +59,12 @@ int wl_proc_switches(pid_t pid, uint64_t *vol, uint64_t *invol);
 #define WL_FAULT_BATCH_BYTES (64u << 20)
 uint64_t wl_fault_batch_cap(long page_size);
 
+/* kernel.vdso.clock's param, a seam for tests: simulate a clocksource without vDSO
+ * support by calling the clock_gettime syscall directly, in the probe and in run(). */
+struct wl_vdso_param {
+	bool simulate_fallback;
+};
+
 /* The process's CPU affinity, saved by setup and restored by teardown of the
  * workloads that pin themselves. */
 struct wl_affinity {

@@ -229,6 +229,34 @@ static void execl_forks_and_reaps_outside_run(void **state)
 	assert_int_equal(wl_exec_chain_main(4, bad), 2);
 }
 
+/* With the clock read through the syscall (what a clocksource without vDSO support
+ * does), the workload must still run and its no-syscall check must fail. */
+static void vdso_fallback_fails_its_check(void **state)
+{
+	(void)state;
+	static int cpus[CPU_SETSIZE];
+	int ncpus = online_cpus(cpus);
+	static const struct wl_vdso_param sim = {.simulate_fallback = true};
+	struct workload w = *wl_find("kernel.vdso.clock");
+	w.param = &sim;
+	struct wl_ctx ctx = {.ncopies = 1, .page_size = sysconf(_SC_PAGESIZE), .ncpus = ncpus, .cpus = cpus, .param = &sim};
+	int rc = wl_enter(&w, &ctx);
+	if (rc == WL_UNSUPPORTED) {
+		print_message("[   SKIP   ] %s\n", ctx.why);
+		skip();
+	}
+	assert_int_equal(rc, 0);
+	struct wl_usage total = {0};
+	uint64_t count[2] = {0, 0}, t0, t1;
+	assert_int_equal(wl_batch(&w, &ctx, 1000, NULL, NULL, &t0, &t1, true, &total, count), 0);
+	wl_leave(&w, &ctx);
+	double v[WL_MAX_CHECKS];
+	bool ok[WL_MAX_CHECKS];
+	assert_int_equal(wl_check_eval(&w, &total, count, 1000, v, ok), 1);
+	assert_true(ok[0]);
+	assert_false(ok[1]);
+}
+
 static bool dir_is_empty(const char *path)
 {
 	DIR *d = opendir(path);
@@ -332,14 +360,15 @@ static void workload_runs_and_checks(void **state)
 int main(void)
 {
 	size_t n = wl_count();
-	struct CMUnitTest *tests = xcalloc(n + 5, sizeof *tests);
+	struct CMUnitTest *tests = xcalloc(n + 6, sizeof *tests);
 	tests[0] = (struct CMUnitTest)cmocka_unit_test(registry_is_consistent);
 	tests[1] = (struct CMUnitTest)cmocka_unit_test(check_eval_divides_by_ops);
 	tests[2] = (struct CMUnitTest)cmocka_unit_test(ipi_count_reads_the_function_call_line);
 	tests[3] = (struct CMUnitTest)cmocka_unit_test(load_fails_the_idle_checks);
 	const char *only = getenv("SYSAB_TEST_WORKLOADS"); /* optional glob, for debugging */
 	tests[4] = (struct CMUnitTest)cmocka_unit_test(execl_forks_and_reaps_outside_run);
-	size_t k = 5;
+	tests[5] = (struct CMUnitTest)cmocka_unit_test(vdso_fallback_fails_its_check);
+	size_t k = 6;
 	for (size_t i = 0; i < n; i++) {
 		const struct workload *w = wl_at(i);
 		if (only && !wl_matches(w, only))
