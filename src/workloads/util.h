@@ -65,6 +65,14 @@ struct wl_vdso_param {
 	bool simulate_fallback;
 };
 
+/* kernel.tlb.walk-huge's param, a seam for tests: thp_enabled replaces the contents of
+ * /sys/kernel/mm/transparent_hugepage/enabled, and with it anon_huge_kb (>= 0) replaces
+ * the AnonHugePages figure read from smaps. */
+struct wl_tlb_param {
+	const char *thp_enabled;
+	long anon_huge_kb;
+};
+
 /* The process's CPU affinity, saved by setup and restored by teardown of the
  * workloads that pin themselves. */
 struct wl_affinity {

@@ -155,9 +155,9 @@ void wl_leave(const struct workload *w, struct wl_ctx *ctx);
 int wl_batch(const struct workload *w, struct wl_ctx *ctx, uint64_t n, void (*wait)(void *), void *arg,
 	     uint64_t *t0, uint64_t *t1, bool sampled, struct wl_usage *usage, uint64_t count[2]);
 
-/* Buffer size in bytes that kernel.tlb.walk and kernel.tlb.walk-huge walk on
- * this machine: derived from the cache sizes in sysfs (a safe default when they
- * cannot be read), so environment capture can record it. */
+/* Virtual bytes that kernel.tlb.walk walks on this machine (its virtual pages times
+ * the page size): derived from the L2 size in sysfs (a default when it cannot be
+ * read), so environment capture can record it. */
 size_t wl_tlb_walk_bytes(long page_size);
 
 #endif

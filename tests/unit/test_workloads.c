@@ -257,6 +257,27 @@ static void vdso_fallback_fails_its_check(void **state)
 	assert_false(ok[1]);
 }
 
+/* walk-huge reports "no huge pages" when THP is [never] or when smaps shows the buffer
+ * was not given huge pages (both simulated through its param). */
+static void walk_huge_without_huge_pages_is_unsupported(void **state)
+{
+	(void)state;
+	static int cpus[CPU_SETSIZE];
+	int ncpus = online_cpus(cpus);
+	static const struct wl_tlb_param never = {.thp_enabled = "always madvise [never]\n", .anon_huge_kb = -1};
+	static const struct wl_tlb_param none = {.thp_enabled = "always [madvise] never\n", .anon_huge_kb = 0};
+	const struct wl_tlb_param *cases[] = {&never, &none};
+	for (int i = 0; i < 2; i++) {
+		struct workload w = *wl_find("kernel.tlb.walk-huge");
+		w.param = cases[i];
+		struct wl_ctx ctx = {.ncopies = 1, .page_size = sysconf(_SC_PAGESIZE), .ncpus = ncpus, .cpus = cpus,
+				     .param = cases[i]};
+		assert_int_equal(wl_enter(&w, &ctx), WL_UNSUPPORTED);
+		print_message("[   INFO   ] %s\n", ctx.why);
+		assert_non_null(strstr(ctx.why, "no huge pages"));
+	}
+}
+
 static bool dir_is_empty(const char *path)
 {
 	DIR *d = opendir(path);
@@ -360,7 +381,7 @@ static void workload_runs_and_checks(void **state)
 int main(void)
 {
 	size_t n = wl_count();
-	struct CMUnitTest *tests = xcalloc(n + 6, sizeof *tests);
+	struct CMUnitTest *tests = xcalloc(n + 7, sizeof *tests);
 	tests[0] = (struct CMUnitTest)cmocka_unit_test(registry_is_consistent);
 	tests[1] = (struct CMUnitTest)cmocka_unit_test(check_eval_divides_by_ops);
 	tests[2] = (struct CMUnitTest)cmocka_unit_test(ipi_count_reads_the_function_call_line);
@@ -368,7 +389,8 @@ int main(void)
 	const char *only = getenv("SYSAB_TEST_WORKLOADS"); /* optional glob, for debugging */
 	tests[4] = (struct CMUnitTest)cmocka_unit_test(execl_forks_and_reaps_outside_run);
 	tests[5] = (struct CMUnitTest)cmocka_unit_test(vdso_fallback_fails_its_check);
-	size_t k = 6;
+	tests[6] = (struct CMUnitTest)cmocka_unit_test(walk_huge_without_huge_pages_is_unsupported);
+	size_t k = 7;
 	for (size_t i = 0; i < n; i++) {
 		const struct workload *w = wl_at(i);
 		if (only && !wl_matches(w, only))
