@@ -423,6 +423,7 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 		exe = xstrdup("/proc/self/exe");
 
 	env_capture(&env);
+	env_add_tmpfs(&env, tmpdir);
 	if (o->cpus_text)
 		kv_add(&env, "run.cpus", o->cpus_text);
 	kv_sort(&env);
