@@ -21,9 +21,11 @@
 	X(wl_kernel_fault_file)    \
 	X(wl_kernel_fault_prot)    \
 	X(wl_kernel_fault_zero)    \
+	X(wl_kernel_fault_threads) \
 	X(wl_kernel_tlb_walk)      \
 	X(wl_kernel_tlb_walk_huge) \
 	X(wl_kernel_tlb_walk_control) \
+	X(wl_kernel_tlb_shootdown) \
 	X(wl_kernel_mm_mmap)       \
 	X(wl_kernel_mm_dontneed)   \
 	X(wl_kernel_signal_catch)  \

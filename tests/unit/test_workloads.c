@@ -195,6 +195,9 @@ static void load_fails_the_idle_checks(void **state)
 	(void)state;
 	hogged_check_fails("kernel.ipi.membarrier", 1, 2000);
 	hogged_check_fails("kernel.sched.yield", 0, 2000);
+#if defined(__x86_64__) || defined(__i386__)
+	hogged_check_fails("kernel.tlb.shootdown", 1, 500); /* x86 flushes remote TLBs by IPI */
+#endif
 }
 
 /* execl forks its chain's process in prepare (untimed) and reaps it in finish: run only
