@@ -39,6 +39,8 @@
 	X(wl_kernel_proc_exec)     \
 	X(wl_kernel_ipi_membarrier) \
 	X(wl_kernel_vdso_clock)    \
+	X(wl_kernel_numa_local)    \
+	X(wl_kernel_numa_remote)   \
 	X(wl_unixbench_syscall)    \
 	X(wl_unixbench_pipe)       \
 	X(wl_unixbench_context1)   \
