@@ -86,7 +86,9 @@ $(B)/sysab: $(B)/obj/src/main.o $(B)/libsysab.a
 # library has a static archive, so no dynamic loading is measured; else dynamic.
 $(B)/sysab-exec-helper: src/helper/exec_helper.c Makefile
 	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 -O2 -static -o $@ $< 2>/dev/null || $(CC) -std=gnu11 -O2 -o $@ $<
+	$(CC) -std=gnu11 -O2 -static -o $@ $< 2>/dev/null || \
+		{ echo "warning: no static C library; $@ is dynamic, so kernel.proc.exec will report unsupported" >&2; \
+		  $(CC) -std=gnu11 -O2 -o $@ $<; }
 
 $(B)/asan/sysab-exec-helper: $(B)/sysab-exec-helper
 	@mkdir -p $(dir $@)
