@@ -8,6 +8,8 @@
 #include <sys/vfs.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
+#else
+/* no CPUID: the hypervisor kind comes from DMI or the device tree alone */
 #endif
 #include <gnu/libc-version.h>
 #include <stdio.h>
@@ -378,6 +380,8 @@ static void add_hypervisor(struct kvlist *env)
 			if (vendor[i] && (vendor[i] < 32 || vendor[i] > 126))
 				vendor[i] = '?';
 	}
+#else
+	/* no CPUID hypervisor leaf: DMI and the device tree below name the hypervisor */
 #endif
 	char *dmi = read_text_file("/sys/class/dmi/id/sys_vendor");
 	char *prod = read_text_file("/sys/class/dmi/id/product_name");
