@@ -570,29 +570,6 @@ out:
 
 /* ---------------------------------------------------------------- report */
 
-/* Write the page through a temporary file next to path, renamed into place when complete. */
-static int write_page(const char *path, int (*render)(FILE *, const void *), const void *arg, struct err *e)
-{
-	struct sb tmp = {0};
-	sb_addf(&tmp, "%s.tmp", path);
-	FILE *f = fopen(sb_str(&tmp), "w");
-	int rc = 0;
-	if (!f) {
-		rc = errf(e, "-o %s: cannot create it (%s); check the directory exists and is writable", path,
-			  strerror(errno));
-	} else {
-		int w = render(f, arg);
-		if (fclose(f) || w)
-			rc = errf(e, "-o %s: cannot write it (%s)", path, strerror(errno));
-		else if (rename(sb_str(&tmp), path))
-			rc = errf(e, "-o %s: cannot rename the page into place (%s)", path, strerror(errno));
-		if (rc)
-			unlink(sb_str(&tmp));
-	}
-	sb_free(&tmp);
-	return rc;
-}
-
 struct cmp_page {
 	const struct an_compare *c;
 	const struct report_group *g;
@@ -600,7 +577,7 @@ struct cmp_page {
 	const struct an_envtab *env;
 };
 
-static int render_cmp(FILE *f, const void *arg)
+static int render_cmp(FILE *f, void *arg)
 {
 	const struct cmp_page *p = arg;
 	return report_html_compare(f, p->c, p->g, p->ng, p->env);
@@ -611,7 +588,7 @@ struct fa_page {
 	const struct an_envtab *env;
 };
 
-static int render_fa(FILE *f, const void *arg)
+static int render_fa(FILE *f, void *arg)
 {
 	const struct fa_page *p = arg;
 	return report_html_analyze(f, &p->j->an, &p->j->rg, p->env);
@@ -656,7 +633,7 @@ int cmd_report(const struct cli_cmd *cmd, int argc, char **argv)
 		an_envtab_build(runs, n, 2, &env);
 		struct report_group rg[2] = {cj.g[0].rg, cj.g[1].rg};
 		struct cmp_page p = {&cj.c, rg, 2, &env};
-		if (write_page(a.output, render_cmp, &p, &e))
+		if (outfile_write(a.output, render_cmp, &p, &e))
 			goto fail;
 	} else if (pos.n && !strcmp(pos.v[0], "analyze")) {
 		struct strv filt = {0};
@@ -676,7 +653,7 @@ int cmd_report(const struct cli_cmd *cmd, int argc, char **argv)
 		free(runs);
 		free(n);
 		struct fa_page p = {&fj, &env};
-		if (write_page(a.output, render_fa, &p, &e))
+		if (outfile_write(a.output, render_fa, &p, &e))
 			goto fail;
 	} else {
 		if (a.factors.n) {
@@ -695,7 +672,7 @@ int cmd_report(const struct cli_cmd *cmd, int argc, char **argv)
 		size_t n[1] = {cj.g[0].n};
 		an_envtab_build(runs, n, 1, &env);
 		struct cmp_page p = {&cj.c, &cj.g[0].rg, 1, &env};
-		if (write_page(a.output, render_cmp, &p, &e))
+		if (outfile_write(a.output, render_cmp, &p, &e))
 			goto fail;
 	}
 	rc = EXIT_OK;

@@ -64,6 +64,19 @@ static int write_all(FILE *f, const struct ex_args *a, const struct store_run_in
 	return a->json ? report_export_json(f, runs, n, x) : report_export_csv(f, runs, n, x);
 }
 
+struct ex_page {
+	const struct ex_args *a;
+	const struct store_run_info *runs;
+	size_t n;
+	const struct store_export *x;
+};
+
+static int render_export(FILE *f, void *arg)
+{
+	const struct ex_page *p = arg;
+	return write_all(f, p->a, p->runs, p->n, p->x);
+}
+
 int cmd_export(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct ex_args a = {0};
@@ -110,23 +123,9 @@ int cmd_export(const struct cli_cmd *cmd, int argc, char **argv)
 		}
 		goto out;
 	}
-	struct sb tmp = {0};
-	sb_addf(&tmp, "%s.tmp", a.output);
-	FILE *f = fopen(sb_str(&tmp), "w");
-	if (!f) {
-		errf(&e, "-o %s: cannot create it (%s); check the directory exists and is writable", a.output,
-		     strerror(errno));
-		sb_free(&tmp);
+	struct ex_page pg = {&a, runs, n, &x};
+	if (outfile_write(a.output, render_export, &pg, &e))
 		goto fail;
-	}
-	int w = write_all(f, &a, runs, n, &x);
-	if (fclose(f) || w || rename(sb_str(&tmp), a.output)) {
-		errf(&e, "-o %s: cannot write it (%s)", a.output, strerror(errno));
-		unlink(sb_str(&tmp));
-		sb_free(&tmp);
-		goto fail;
-	}
-	sb_free(&tmp);
 	goto out;
 fail:
 	rc = cli_fail(cmd, &e);
