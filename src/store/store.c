@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-char *store_default_path(const char *db_opt)
+char *store_default_path(const char *db_opt, struct err *e)
 {
 	if (db_opt && *db_opt)
 		return xstrdup(db_opt);
@@ -22,7 +23,35 @@ char *store_default_path(const char *db_opt)
 	if (xdg && *xdg == '/')
 		return xasprintf("%s/sysab/results.db", xdg);
 	const char *home = getenv("HOME");
-	return xasprintf("%s/.local/share/sysab/results.db", home && *home ? home : ".");
+	if (home && *home == '/')
+		return xasprintf("%s/.local/share/sysab/results.db", home);
+	if (home && *home) {
+		errf(e, "HOME is '%s', not an absolute path, so there is no default database; set HOME to your home "
+			"directory, or give --db FILE or set SYSAB_DB",
+		     home);
+		return NULL;
+	}
+	/* never the current directory: from cron it may be a shared one such as /tmp */
+	struct passwd *pw = getpwuid(getuid());
+	if (pw && pw->pw_dir && *pw->pw_dir == '/')
+		return xasprintf("%s/.local/share/sysab/results.db", pw->pw_dir);
+	errf(e, "HOME is not set and the password database names no home directory for uid %u; give --db FILE or "
+		"set SYSAB_DB",
+	     (unsigned)getuid());
+	return NULL;
+}
+
+/* The path SQLite opens: the directory resolved (symbolic links in it are fine), the last
+ * component kept as it is, so SQLITE_OPEN_NOFOLLOW still refuses a link there, atomically. */
+static char *open_path(const char *path)
+{
+	char *dir = xstrdup(path), *base = xstrdup(path);
+	char *real = realpath(dirname(dir), NULL);
+	char *p = real ? xasprintf("%s/%s", strcmp(real, "/") ? real : "", basename(base)) : xstrdup(path);
+	free(real);
+	free(dir);
+	free(base);
+	return p;
 }
 
 int store_fail(struct store *s, const char *what, struct err *e)
@@ -116,6 +145,26 @@ static int check_header(const char *path, const struct stat *sb, struct err *e)
 	return 0;
 }
 
+/* A database with a schema version must hold sysab's tables: another program's SQLite file
+ * (whatever its user_version, even negative) is refused before anything is written to it. */
+static int check_sysab_tables(struct store *s, int v, struct err *e)
+{
+	sqlite3_stmt *st;
+	if (store_prepare(s, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
+			     "('machine', 'boot', 'run', 'label', 'environment', 'slot', 'sample')",
+			  &st, e))
+		return -1;
+	int n = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+	sqlite3_finalize(st);
+	if (n < 0)
+		return store_fail(s, "cannot read the list of tables", e);
+	if (v < 0 || n != 7)
+		return errf(e, "%s: a SQLite database of another program (schema version %d, without sysab's tables); "
+			       "give --db a sysab database or a new file",
+			    s->path, v);
+	return 0;
+}
+
 static int copy_file(const char *from, const char *to, struct err *e)
 {
 	size_t len;
@@ -182,6 +231,10 @@ fail_nobegin:
 int store_open(const char *path, enum store_mode mode, struct store **out, struct err *e)
 {
 	struct stat sb;
+	if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode))
+		return errf(e, "%s: a symbolic link; give --db the database file itself (a link in the last "
+			       "component is refused, so nobody can redirect the database)",
+			    path);
 	bool exists = stat(path, &sb) == 0;
 	if (exists && !S_ISREG(sb.st_mode))
 		return errf(e, "%s: not a regular file; give --db a database file", path);
@@ -194,8 +247,12 @@ int store_open(const char *path, enum store_mode mode, struct store **out, struc
 	char *d = dirname(dir);
 	int rc = 0;
 	if (mode == STORE_RW) {
-		if (!exists)
-			rc = mkdir_p(d, 0755, e);
+		if (!exists && mkdir_p(d, 0755, e)) {
+			char why[sizeof e->msg];
+			snprintf(why, sizeof why, "%s", e->msg);
+			rc = errf(e, "%s (for the database %s); give --db FILE or set SYSAB_DB to a writable place",
+				  why, path);
+		}
 		if (!rc && access(d, W_OK) != 0)
 			rc = errf(e, "%s: the directory %s is not writable (the database needs its journal there); "
 				     "fix the permissions or use --db with another file",
@@ -215,7 +272,10 @@ int store_open(const char *path, enum store_mode mode, struct store **out, struc
 	int flags = mode == STORE_RW ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
 		    : writable       ? SQLITE_OPEN_READWRITE
 				     : SQLITE_OPEN_READONLY;
-	if (sqlite3_open_v2(path, &s->db, flags | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
+	char *opath = open_path(path);
+	int orc = sqlite3_open_v2(opath, &s->db, flags | SQLITE_OPEN_NOFOLLOW, NULL);
+	free(opath);
+	if (orc != SQLITE_OK) {
 		store_fail(s, "cannot open the database", e);
 		goto fail;
 	}
@@ -223,6 +283,8 @@ int store_open(const char *path, enum store_mode mode, struct store **out, struc
 	sqlite3_busy_timeout(s->db, 60000);
 	int v;
 	if (user_version(s, &v, e))
+		goto fail;
+	if (v != 0 && check_sysab_tables(s, v, e))
 		goto fail;
 	if (v > store_schema_target()) {
 		errf(e, "%s: written by a newer sysab (schema version %d, this one knows %d); use a newer sysab", path, v,
