@@ -3,6 +3,8 @@
 #include "workloads/workload.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 static void usage(FILE *f)
@@ -40,6 +42,11 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--version")) {
 		printf("sysab %s\n", SYSAB_VERSION);
 		return EXIT_OK;
+	}
+	/* every view is escaped; an export keeps its exact bytes unless it goes to a terminal */
+	if (strcmp(argv[1], "export") || isatty(STDOUT_FILENO)) {
+		const char *nc = getenv("NO_COLOR");
+		term_guard_stdout(isatty(STDOUT_FILENO) && !(nc && *nc));
 	}
 	for (size_t i = 0; i < cli_ncmds; i++)
 		if (!strcmp(argv[1], cli_cmds[i].name))

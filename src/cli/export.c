@@ -9,18 +9,19 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { O_FORMAT = 1, O_OUTPUT };
+enum { O_FORMAT = 1, O_OUTPUT, O_RAW };
 
 const struct cli_opt cli_export_opts[] = {
 	{"format", 0, "FORMAT", "csv (default) or json", O_FORMAT},
 	{"output", 'o', "FILE", "write to FILE instead of standard output", O_OUTPUT},
+	{"raw", 0, NULL, "CSV: keep cells that start with = + - @ TAB or CR exactly (by default they get a leading ' so a spreadsheet does not run them as formulas)", O_RAW},
 	CLI_COMMON_OPTS,
 	CLI_END,
 };
 
 struct ex_args {
 	const char *db, *output;
-	bool json;
+	bool json, raw;
 };
 
 static int on_opt(void *ctx, int id, const char *arg, struct err *e)
@@ -36,6 +37,7 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 		else
 			return errf(e, "--format: '%s' is not a format; use csv or json", arg);
 		return 0;
+	case O_RAW: a->raw = true; return 0;
 	case O_OUTPUT:
 		if (!*arg)
 			return errf(e, "-o: give a file name");
@@ -61,7 +63,7 @@ static size_t compact(struct store_run_info *runs, size_t n, const bool *keep)
 static int write_all(FILE *f, const struct ex_args *a, const struct store_run_info *runs, size_t n,
 		     const struct store_export *x)
 {
-	return a->json ? report_export_json(f, runs, n, x) : report_export_csv(f, runs, n, x);
+	return a->json ? report_export_json(f, runs, n, x) : report_export_csv(f, runs, n, x, a->raw);
 }
 
 struct ex_page {

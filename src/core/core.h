@@ -121,6 +121,18 @@ bool text_is_clean(const char *s, bool tab_ok);
  * allowed) shown as \xNN, so user input quoted in a message cannot drive the terminal. */
 void fputs_clean(const char *s, FILE *f);
 
+/* True when s[0..n) is valid UTF-8 without NUL bytes. */
+bool text_is_utf8(const char *s, size_t n);
+
+/* Append s[0..n) to out with every control byte but newline and tab, every C1 control and
+ * every byte of invalid UTF-8 written as \xNN; with colour, sysab's own colour codes pass.
+ * Unless final, a sequence split at the end is left unconsumed: returns the bytes consumed. */
+size_t term_escape(const char *s, size_t n, bool final, bool colour, struct sb *out);
+
+/* Replace stdout with a stream that passes everything through term_escape, so text from a
+ * database (labels, environment, reasons) cannot drive the terminal. Returns 0 or -1. */
+int term_guard_stdout(bool colour);
+
 /* Edit distance, for "did you mean" suggestions. */
 size_t edit_distance(const char *a, const char *b);
 
