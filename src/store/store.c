@@ -118,6 +118,16 @@ static uint32_t be32(const unsigned char *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
+/* Whether path's write-ahead log exists and holds anything. */
+static bool has_wal(const char *path)
+{
+	char *wal = xasprintf("%s-wal", path);
+	struct stat sb;
+	bool yes = stat(wal, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 32;
+	free(wal);
+	return yes;
+}
+
 /* Look at an existing file before SQLite touches it: is it SQLite, and whole? */
 static int check_header(const char *path, const struct stat *sb, struct err *e)
 {
@@ -137,8 +147,11 @@ static int check_header(const char *path, const struct stat *sb, struct err *e)
 	if (page == 1)
 		page = 65536;
 	uint32_t pages = be32(h + 28);
-	/* The in-header size is valid when the change counter matches its "valid for" copy. */
-	if (pages && be32(h + 24) == be32(h + 92) && (uint64_t)sb->st_size < (uint64_t)page * pages)
+	/* The in-header size is valid when the change counter matches its "valid for" copy. A
+	 * checkpoint cut short (a full disk) leaves the header ahead of the file, with the pages
+	 * still in the write-ahead log, which SQLite replays: only without a log is it truncated. */
+	if (pages && be32(h + 24) == be32(h + 92) && (uint64_t)sb->st_size < (uint64_t)page * pages &&
+	    !has_wal(path))
 		return errf(e, "%s: the database is truncated (%lld of %llu bytes); restore it from a backup or "
 			       "use --db with another file",
 			    path, (long long)sb->st_size, (unsigned long long)page * pages);
