@@ -311,7 +311,8 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 			free(j);
 		} else {
 			report_summary_text(stdout, &sum, false, cli_color(a.no_color));
-			printf("\nstored as run %lld in %s\n", (long long)res.run_id, path);
+			if (!r)
+				printf("\nstored as run %lld in %s\n", (long long)res.run_id, path);
 		}
 		summary_free(&sum);
 	}

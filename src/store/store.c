@@ -297,6 +297,11 @@ int store_open(const char *path, enum store_mode mode, struct store **out, struc
 	int v;
 	if (user_version(s, &v, e))
 		goto fail;
+	struct stat id;
+	if (stat(path, &id) == 0) {
+		s->dev = id.st_dev;
+		s->ino = id.st_ino;
+	}
 	if (v != 0 && check_sysab_tables(s, v, e))
 		goto fail;
 	if (v > store_schema_target()) {
@@ -348,6 +353,32 @@ int store_open(const char *path, enum store_mode mode, struct store **out, struc
 fail:
 	store_close(s);
 	return -1;
+}
+
+int store_check_files(struct store *s, struct err *e)
+{
+	struct stat sb;
+	const char *what = NULL;
+	char *wal = xasprintf("%s-wal", s->path);
+	if (s->lost)
+		what = "was deleted or replaced";
+	else if (stat(s->path, &sb) < 0 || sb.st_dev != s->dev || sb.st_ino != s->ino)
+		what = "was deleted or replaced";
+	else if (stat(wal, &sb) == 0 && !s->have_wal) {
+		s->have_wal = true;
+		s->wal_dev = sb.st_dev;
+		s->wal_ino = sb.st_ino;
+	} else if (s->have_wal && (stat(wal, &sb) < 0 || sb.st_dev != s->wal_dev || sb.st_ino != s->wal_ino))
+		what = "has lost its write-ahead log (FILE-wal was deleted or replaced)";
+	free(wal);
+	if (!what)
+		return 0;
+	if (!s->lost) /* what this connection holds must not overwrite what others wrote since */
+		sqlite3_db_config(s->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
+	s->lost = true;
+	return errf(e, "%s: the database %s while sysab was writing it; what this command wrote is not in the "
+		       "file: check the file, and repeat the command",
+		    s->path, what);
 }
 
 void store_close(struct store *s)
@@ -532,7 +563,9 @@ int store_run_finish(struct store *s, int64_t run_id, const char *status, const 
 	else
 		sqlite3_bind_null(st, 4);
 	sqlite3_bind_int64(st, 5, run_id);
-	return step_done(s, st, "cannot finish the run", e);
+	if (step_done(s, st, "cannot finish the run", e))
+		return -1;
+	return store_check_files(s, e);
 }
 
 int store_run_env(struct store *s, int64_t run_id, const char *key, const char *value, struct err *e)
@@ -582,7 +615,9 @@ int store_sample_add(struct store *s, int64_t run_id, const struct store_sample 
 	sqlite3_bind_int64(st, 7, (int64_t)x->elapsed_ns);
 	sqlite3_bind_double(st, 8, x->value);
 	sqlite3_bind_int(st, 9, x->warmup);
-	return step_done(s, st, "cannot record a sample", e);
+	if (step_done(s, st, "cannot record a sample", e))
+		return -1;
+	return s->writable ? store_check_files(s, e) : 0;
 }
 
 int store_samples_mark_warmup(struct store *s, int64_t run_id, const char *workload, int copies, int count,
