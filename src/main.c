@@ -2,6 +2,7 @@
 #include "cli/cli.h"
 #include "workloads/workload.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -43,6 +44,8 @@ int main(int argc, char **argv)
 		printf("sysab %s\n", SYSAB_VERSION);
 		return EXIT_OK;
 	}
+	/* a file size limit (ulimit -f) makes a write fail with EFBIG, reported, not kill sysab */
+	signal(SIGXFSZ, SIG_IGN);
 	/* every view is escaped; an export keeps its exact bytes unless it goes to a terminal */
 	if (strcmp(argv[1], "export") || isatty(STDOUT_FILENO)) {
 		const char *nc = getenv("NO_COLOR");

@@ -67,6 +67,8 @@ int store_fail(struct store *s, const char *what, struct err *e)
 		hint = "; another process holds the database for too long: retry when it is done";
 	else if (code == SQLITE_FULL)
 		hint = "; the disk is full: free space and retry";
+	else if (code == SQLITE_IOERR)
+		hint = "; the disk failed, or the file size limit (ulimit -f) is reached: check dmesg and ulimit -f";
 	return errf(e, "%s: %s: %s%s", s->path, what, sqlite3_errmsg(s->db), hint);
 }
 
