@@ -28,7 +28,7 @@ ASAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 
 BUILD_FLAGS_STR = $(CC) -std=gnu11 $(OPT) $(CFLAGS)
 
-.PHONY: all deps deps-test run check unit e2e asan install uninstall clean bench fuzz fuzz-smoke docs golden
+.PHONY: all deps deps-test run check unit e2e asan install uninstall clean bench bench-stats fuzz fuzz-smoke docs golden layers
 .DELETE_ON_ERROR:
 
 all: deps $(B)/sysab $(B)/sysab-exec-helper
@@ -89,10 +89,14 @@ run: all
 	$(B)/sysab run --quick
 
 # Every test: unit tests, end-to-end tests of the real binary, then each fuzz target briefly.
-check: deps-test $(B)/sysab $(B)/sysab-exec-helper $(UNITBIN)
+check: deps-test layers $(B)/sysab $(B)/sysab-exec-helper $(UNITBIN)
 	@sh tests/run-unit.sh $(UNITBIN)
 	@SYSAB=$(abspath $(B)/sysab) sh tests/e2e/run.sh
 	@$(MAKE) --no-print-directory fuzz-smoke
+
+# The include graph follows the allowed arrows of docs/ARCHITECTURE.md.
+layers:
+	@sh scripts/check-layers.sh src && echo "layers: includes follow docs/ARCHITECTURE.md"
 
 unit: deps-test $(UNITBIN)
 	@sh tests/run-unit.sh $(UNITBIN)
@@ -110,6 +114,18 @@ asan: deps-test $(B)/asan/sysab $(B)/asan/sysab-exec-helper $(AUNITBIN)
 bench: deps-test $(B)/sysab $(B)/sysab-exec-helper $(B)/bench/gen_db
 	@sh scripts/deps.sh $(DEPS_BENCH)
 	@SYSAB=$(abspath $(B)/sysab) GEN_DB=$(abspath $(B)/bench/gen_db) sh bench/selfbench.sh
+	@$(MAKE) --no-print-directory bench-stats
+
+# The statistics part alone (make bench runs it last): the whole simulation design grid
+# (its table is in docs/METHOD.md) and 10,000 random CSV designs through the analysis
+# under AddressSanitizer and UBSan. About 25 CPU minutes (1,000 fuzz designs took 113 CPU s
+# under ASan here); needs no quiet machine.
+.PHONY: bench-stats
+bench-stats: deps-test $(B)/tests/test_stats_grid $(B)/asan/tests/test_analysis_fuzz
+	@mkdir -p $(B)/bench
+	SYSAB_GRID=full $(B)/tests/test_stats_grid | tee $(B)/bench/stats-grid.txt
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 SYSAB_FUZZ_N=10000 \
+		$(B)/asan/tests/test_analysis_fuzz
 
 # The man page and bash completion are generated from the option tables and committed;
 # tests/e2e/t_docs.sh fails when they are stale.
@@ -158,8 +174,10 @@ fuzz-smoke:
 		echo "fuzz: SKIPPED: $(FUZZ_CC) cannot build libFuzzer targets; install clang and libclang-rt-14-dev"; \
 	fi
 
-$(B)/fuzz/fuzz_unixbench: src/store/import_unixbench.c src/store/import_util.c
-$(B)/fuzz/fuzz_csv: src/store/import_csv.c src/store/import_util.c
+# the UnixBench importer maps tests to workloads through the registry's descriptors
+$(B)/fuzz/fuzz_unixbench: src/import/import_unixbench.c src/import/import_util.c $(shell find src/workloads -name '*.c') \
+	src/core/file.c src/core/tmp.c
+$(B)/fuzz/fuzz_csv: src/import/import_csv.c src/import/import_util.c
 $(B)/fuzz/fuzz_text: src/report/export.c
 $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_CORE) $(HDR) Makefile
 	@mkdir -p $(dir $@)
@@ -171,6 +189,11 @@ $(B)/bench/gen_db: bench/gen_db.c $(B)/libsysab.a
 	$(CC) $(BASE_CFLAGS) -o $@ $< $(B)/libsysab.a $(LIBS)
 
 # the analysis part alone (make bench runs it as its last part)
+.PHONY: bench-counters
+# the cost of per-sample counters: counters on vs off in alternating runs (docs/PERFORMANCE.md)
+bench-counters: $(B)/sysab
+	@SYSAB=$(abspath $(B)/sysab) sh bench/counters.sh
+
 .PHONY: bench-analysis
 bench-analysis: $(B)/sysab $(B)/bench/gen_db
 	@SYSAB=$(abspath $(B)/sysab) GEN_DB=$(abspath $(B)/bench/gen_db) sh bench/analysis.sh

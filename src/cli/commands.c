@@ -2,14 +2,14 @@
 #include "cli.h"
 
 static const struct cli_opt look_opts[] = {
-	{"json", 0, NULL, "print JSON instead of a table", OPT_JSON},
+	CLI_OUT_OPTS("text (default) or json"),
 	CLI_COLOR_OPT,
 	CLI_COMMON_OPTS,
 	CLI_END,
 };
 
 static const struct cli_opt plain_opts[] = {
-	{"json", 0, NULL, "print JSON instead of a table", OPT_JSON},
+	CLI_OUT_OPTS("text (default) or json"),
 	CLI_COLOR_OPT,
 	{"help", 'h', NULL, "show this help", OPT_HELP},
 	CLI_END,
@@ -22,14 +22,16 @@ extern const struct cli_opt cli_plan_opts[];
 extern const struct cli_opt cli_import_opts[];
 extern const struct cli_opt cli_export_opts[];
 extern const struct cli_opt cli_report_opts[];
+extern const struct cli_opt cli_system_opts[];
 
 #define SELECTOR_HELP                                                                              \
 	"A selector is ONE argument of terms separated by spaces, all of which a run must match:\n"     \
-	"  KEY=VALUE         label KEY is VALUE (kernel=RELEASE and machine=HOSTNAME work without\n"   \
-	"                    such a label)\n"                                                          \
+	"  KEY=VALUE         label KEY is VALUE (kernel=RELEASE, machine=HOSTNAME and\n"            \
+	"                    source=sysab|csv|unixbench work without such a label)\n"                 \
 	"  run:ID[,ID|A-B]   one of these run ids\n"                                                   \
 	"  boot:PREFIX       the run's boot id starts with PREFIX\n"                                   \
-	"Only complete, incomplete and imported runs are used (not running or interrupted ones).\n"
+	"Only complete, incomplete and imported runs are used (not running or interrupted ones).\n"     \
+	"A group never pools runs of several sources or machines: add source= or machine= to pick one.\n"
 
 const struct cli_cmd cli_cmds[] = {
 	{"run", NULL, "measure workloads and store every sample",
@@ -41,15 +43,21 @@ const struct cli_cmd cli_cmds[] = {
 	 "128 + the signal. A run whose sysab was killed outright is marked interrupted by the\n"
 	 "next sysab command.",
 	 cli_run_opts, cmd_run},
-	{"list", "[KEY=VALUE]", "one line per run: id, time, status, boot, kernel, workloads, labels", NULL, look_opts,
-	 cmd_list},
+	{"list", "[SELECTOR...]", "one line per run: id, time, status, boot, kernel, workloads, labels",
+	 SELECTOR_HELP "Unlike the other commands, list shows running and interrupted runs too, and takes the\n"
+		       "terms as one argument or several.\n"
+		       "Example: sysab list 'machine=imported pie=no'",
+	 look_opts, cmd_list},
 	{"show", "RUN", "everything about one run: results, self-checks, environment", NULL, look_opts, cmd_show},
 	{"workloads", NULL, "the workloads: name, unit, kernel path, summary", NULL, plain_opts, cmd_workloads},
 	{"env", NULL, "the environment snapshot of this machine now", NULL, plain_opts, cmd_env},
 	{"compare", "A B", "is B faster, slower or equivalent to A? per workload, with confidence intervals",
 	 SELECTOR_HELP "\nExample: sysab compare 'pernode=no pie=yes' 'pernode=yes pie=yes' --fail-on slower\n"
 		       "Verdicts: faster/slower (CI excludes 0; '~' = negligible, inside the margin), equivalent\n"
-		       "(90% CI inside the margin), inconclusive (with the boots that would settle it), no data.\n"
+		       "(90% CI inside the margin), inconclusive (with what to add), no data or no verdict.\n"
+		       "A verdict needs the replication unit: >= 2 boots per configuration (or a supported\n"
+		       "borrowed boot variance), or >= 2 runs with --unit run. To add boots and look again,\n"
+		       "declare a group-sequential design from the first look: --max-boots N --look K.\n"
 		       "Exit 1 when --fail-on matches a significant, non-negligible change; 0 otherwise.",
 	 cli_compare_opts, cmd_compare},
 	{"analyze", "[FILTER...]", "factorial analysis: main effects and interactions of labelled factors",
@@ -81,6 +89,18 @@ const struct cli_cmd cli_cmds[] = {
 	 "the estimate and its interval; a forest plot of changes or effects with the equivalence\n"
 	 "band; the environment of each group (differing keys highlighted); the warnings.\n\n" SELECTOR_HELP,
 	 cli_report_opts, cmd_report},
+	{"system", "show|tune|reset", "the machine's benchmarking knobs: judge them, set them, restore them",
+	 "show    every knob (governor, minimum frequency, turbo/boost, SMT, ASLR, perf sampling rate,\n"
+	 "        THP, irqbalance, IRQ affinity, isolcpus/nohz_full/rcu_nocbs, power supply): its value,\n"
+	 "        good or bad for benchmarking and why; the CPUs sysab would use and their SMT\n"
+	 "        siblings; load and the busiest processes; virtualisation, steal time and the PMU.\n"
+	 "        A knob whose file is missing is 'not available here', never an error.\n"
+	 "tune    (root) set governor performance, minimum frequency to the maximum, turbo/boost off\n"
+	 "        and perf_event_max_sample_rate 1, saving the exact original values first; a knob\n"
+	 "        whose value cannot be read back (so not restored) is refused. ASLR stays on:\n"
+	 "        comparisons of kernel layouts (KASLR, PIE) need layout variation. The rest is advice.\n"
+	 "reset   (root) write the saved values back and check each reads back byte-identical.",
+	 cli_system_opts, cmd_system},
 };
 
 const size_t cli_ncmds = sizeof cli_cmds / sizeof cli_cmds[0];

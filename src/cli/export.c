@@ -1,49 +1,41 @@
 /* export.c - `sysab export`: every sample of the selected runs as CSV or JSON. */
 #include "cli.h"
 #include "report/report.h"
-#include "stats/select.h"
+#include "analysis/select.h"
 #include "store/store.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-enum { O_FORMAT = 1, O_OUTPUT, O_RAW };
+enum { O_RAW = 1 };
 
 const struct cli_opt cli_export_opts[] = {
-	{"format", 0, "FORMAT", "csv (default) or json", O_FORMAT},
-	{"output", 'o', "FILE", "write to FILE instead of standard output", O_OUTPUT},
+	CLI_OUT_OPTS("csv (default) or json"),
 	{"raw", 0, NULL, "CSV: keep cells that start with = + - @ TAB or CR exactly (by default they get a leading ' so a spreadsheet does not run them as formulas)", O_RAW},
 	CLI_COMMON_OPTS,
 	CLI_END,
 };
 
 struct ex_args {
-	const char *db, *output;
-	bool json, raw;
+	const char *db;
+	struct cli_out out;
+	bool raw;
 };
 
 static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 {
 	struct ex_args *a = ctx;
-	switch (id) {
-	case OPT_DB: a->db = arg; return 0;
-	case O_FORMAT:
-		if (!strcmp(arg, "csv"))
-			a->json = false;
-		else if (!strcmp(arg, "json"))
-			a->json = true;
-		else
-			return errf(e, "--format: '%s' is not a format; use csv or json", arg);
-		return 0;
-	case O_RAW: a->raw = true; return 0;
-	case O_OUTPUT:
-		if (!*arg)
-			return errf(e, "-o: give a file name");
-		a->output = arg;
+	if (id == OPT_DB) {
+		a->db = arg;
 		return 0;
 	}
+	if (id == O_RAW) {
+		a->raw = true;
+		return 0;
+	}
+	int r = cli_out_opt(&a->out, id, arg, e);
+	if (r <= 0)
+		return r;
 	return errf(e, "unhandled option");
 }
 
@@ -60,28 +52,10 @@ static size_t compact(struct store_run_info *runs, size_t n, const bool *keep)
 	return k;
 }
 
-static int write_all(FILE *f, const struct ex_args *a, const struct store_run_info *runs, size_t n,
-		     const struct store_export *x)
-{
-	return a->json ? report_export_json(f, runs, n, x) : report_export_csv(f, runs, n, x, a->raw);
-}
-
-struct ex_page {
-	const struct ex_args *a;
-	const struct store_run_info *runs;
-	size_t n;
-	const struct store_export *x;
-};
-
-static int render_export(FILE *f, void *arg)
-{
-	const struct ex_page *p = arg;
-	return write_all(f, p->a, p->runs, p->n, p->x);
-}
-
 int cmd_export(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct ex_args a = {0};
+	cli_out_init(&a.out, REPORT_SAMPLES, "csv");
 	struct strv pos = {0};
 	struct store *st = NULL;
 	struct store_run_info *runs = NULL;
@@ -118,15 +92,7 @@ int cmd_export(const struct cli_cmd *cmd, int argc, char **argv)
 		ids[i] = runs[i].id;
 	if (store_export_load(st, ids, n, &x, &e))
 		goto fail;
-	if (!a.output) {
-		if (write_all(stdout, &a, runs, n, &x) || fflush(stdout)) {
-			errf(&e, "cannot write to standard output (%s)", strerror(errno));
-			goto fail;
-		}
-		goto out;
-	}
-	struct ex_page pg = {&a, runs, n, &x};
-	if (outfile_write(a.output, render_export, &pg, &e))
+	if (cli_emit(&a.out, &(struct report_doc){.runs = runs, .nruns = n, .samples = &x, .raw = a.raw}, &e))
 		goto fail;
 	goto out;
 fail:

@@ -142,13 +142,14 @@ char *read_text_file(const char *path);
 /* Read a whole file of any size into a new buffer; *len gets the size. NULL on error with e set. */
 char *read_whole_file(const char *path, size_t max, size_t *len, struct err *e);
 
-/* Write an output file given with -o: render(f, arg) writes into a new temporary file next to
+/* Write an output file given with option opt ("-o"): render(f, arg) writes into a new temporary file next to
  * path (created with O_EXCL | O_NOFOLLOW, so a planted file or link is never followed), which is
  * renamed over path only when render returned 0 and every byte was written. A target that is a
  * character device, a FIFO or a symbolic link (such as /dev/stdout) is written directly and
  * never replaced; a directory, a socket or a dangling link is refused. Returns 0, or -1 with
- * e naming path (and no temporary file left). The one write-temp-then-rename of sysab. */
-int outfile_write(const char *path, int (*render)(FILE *, void *), void *arg, struct err *e);
+ * e naming opt and path (and no temporary file left). The one write-temp-then-rename of sysab. */
+int file_write_atomic(const char *path, const char *opt, int (*render)(FILE *f, const void *arg), const void *arg,
+		      struct err *e);
 
 /* mkdir -p with the given mode for missing components. Returns 0 or -1 with e set. */
 int mkdir_p(const char *path, unsigned mode, struct err *e);

@@ -35,64 +35,65 @@ static int open_temp(const char *path, mode_t mode, char **tmp)
 /* Write to a target that must not be replaced (a device, a FIFO, a symbolic link such as
  * /dev/stdout): opened as it is, never created, never renamed over; a regular file reached
  * through a link is truncated first, as a shell's '>' would. */
-static int write_direct(const char *path, bool trunc, int (*render)(FILE *, void *), void *arg, struct err *e)
+static int write_direct(const char *path, const char *opt, bool trunc, int (*render)(FILE *, const void *), const void *arg, struct err *e)
 {
 	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | (trunc ? O_TRUNC : 0));
 	if (fd < 0)
-		return errf(e, "-o %s: cannot open it for writing (%s)", path, strerror(errno));
+		return errf(e, "%s %s: cannot open it for writing (%s)", opt, path, strerror(errno));
 	FILE *f = fdopen(fd, "w");
 	if (!f) {
 		close(fd);
-		return errf(e, "-o %s: cannot open it for writing (%s)", path, strerror(errno));
+		return errf(e, "%s %s: cannot open it for writing (%s)", opt, path, strerror(errno));
 	}
 	errno = 0;
 	int w = render(f, arg);
 	int saved = errno;
 	int c = fclose(f);
 	if (w || c)
-		return errf(e, "-o %s: cannot write it (%s)", path, strerror(w && saved ? saved : errno));
+		return errf(e, "%s %s: cannot write it (%s)", opt, path, strerror(w && saved ? saved : errno));
 	return 0;
 }
 
-int outfile_write(const char *path, int (*render)(FILE *, void *), void *arg, struct err *e)
+int file_write_atomic(const char *path, const char *opt, int (*render)(FILE *, const void *), const void *arg,
+		      struct err *e)
 {
 	struct stat ls, ts;
 	mode_t mode;
 	if (!*path)
-		return errf(e, "-o: give a file name");
+		return errf(e, "%s: give a file name", opt);
 	if (lstat(path, &ls) == 0) {
 		bool link = S_ISLNK(ls.st_mode);
 		if (link && stat(path, &ts) < 0)
-			return errf(e, "-o %s: a symbolic link to nothing (%s); give a file name that is not a link",
-				    path, strerror(errno));
+			return errf(e, "%s %s: a symbolic link to nothing (%s); give a file name that is not a link",
+				    opt, path, strerror(errno));
 		const struct stat *t = link ? &ts : &ls;
 		if (S_ISDIR(t->st_mode))
-			return errf(e, "-o %s: a directory; give a file name", path);
+			return errf(e, "%s %s: a directory; give a file name", opt, path);
 		if (S_ISCHR(t->st_mode) || S_ISFIFO(t->st_mode))
-			return write_direct(path, false, render, arg, e);
+			return write_direct(path, opt, false, render, arg, e);
 		if (!S_ISREG(t->st_mode))
-			return errf(e, "-o %s: not a regular file, character device or FIFO; give a file name", path);
+			return errf(e, "%s %s: not a regular file, character device or FIFO; give a file name", opt, path);
 		if (link)
-			return write_direct(path, true, render, arg, e);
+			return write_direct(path, opt, true, render, arg, e);
 		mode = ls.st_mode & 07777;
 	} else if (errno == ENOENT) {
 		mode_t um = umask(0);
 		umask(um);
 		mode = 0666 & ~um;
 	} else {
-		return errf(e, "-o %s: cannot look at it (%s)", path, strerror(errno));
+		return errf(e, "%s %s: cannot look at it (%s)", opt, path, strerror(errno));
 	}
 
 	char *tmp = NULL;
 	int fd = open_temp(path, 0600, &tmp);
 	if (fd < 0)
-		return errf(e, "-o %s: cannot create it (%s); check the directory exists and is writable", path,
+		return errf(e, "%s %s: cannot create it (%s); check the directory exists and is writable", opt, path,
 			    strerror(errno));
 	int rc = 0;
 	FILE *f = fdopen(fd, "w");
 	if (!f) {
 		close(fd);
-		rc = errf(e, "-o %s: cannot write it (%s)", path, strerror(errno));
+		rc = errf(e, "%s %s: cannot write it (%s)", opt, path, strerror(errno));
 		goto out;
 	}
 	errno = 0;
@@ -102,11 +103,11 @@ int outfile_write(const char *path, int (*render)(FILE *, void *), void *arg, st
 		w = -1, saved = errno;
 	int c = fclose(f);
 	if (w || c) {
-		rc = errf(e, "-o %s: cannot write it (%s)", path, strerror(w && saved ? saved : errno));
+		rc = errf(e, "%s %s: cannot write it (%s)", opt, path, strerror(w && saved ? saved : errno));
 		goto out;
 	}
 	if (rename(tmp, path) < 0)
-		rc = errf(e, "-o %s: cannot rename the file into place (%s)", path, strerror(errno));
+		rc = errf(e, "%s %s: cannot rename the file into place (%s)", opt, path, strerror(errno));
 out:
 	if (rc)
 		unlink(tmp);

@@ -37,6 +37,26 @@ static const struct {
 	 "samples stay autocorrelated after batching: the within-run part of the interval may be too narrow"},
 	{ST_CAVEAT_SINGLE_OBS, "single_observation", "one observation per group: no interval and no verdict"},
 	{ST_CAVEAT_NO_VARIANCE, "no_variance", "too little data to estimate any variance: no interval"},
+	{ST_CAVEAT_NO_BOOT_REPL, "no_boot_replication",
+	 "inconclusive: no boot replication; give every configuration at least 2 boots, or say --unit run "
+	 "to compare settings within one boot"},
+	{ST_CAVEAT_NO_RUN_REPL, "no_run_replication",
+	 "inconclusive: no run replication; give every configuration at least 2 runs"},
+	{ST_CAVEAT_RUN_UNIT, "unit_run",
+	 "--unit run: runs are the replication unit; boot-to-boot variation is not covered, so the verdict "
+	 "holds for this boot, not for the configuration"},
+	{ST_CAVEAT_LOW_DF, "low_df",
+	 "no verdict: the interval has fewer than 1 degree of freedom; add boots to every group"},
+	{ST_CAVEAT_QUANTISED, "quantised",
+	 "values repeat at the precision they were given in: each carries at least the rounding variance "
+	 "step^2/12 (docs/METHOD.md)"},
+	{ST_CAVEAT_BORROW_REFUSED, "borrow_refused",
+	 "a one-boot group cannot borrow boot-to-boot variance: the other groups estimate it with under 1 "
+	 "degree of freedom"},
+	{ST_CAVEAT_SEQUENTIAL, "sequential",
+	 "a look of a group-sequential design: verdicts and intervals use this look's level (Lan-DeMets spending)"},
+	{ST_CAVEAT_POOLED, "pooled",
+	 "cell variances pooled across the factorial (they do not differ detectably, Bartlett p >= 0.1)"},
 };
 
 const char *report_caveat_text(unsigned bit)
@@ -237,23 +257,29 @@ static void notes_print(FILE *f, struct notes *n)
 
 static void caveat_notes(struct notes *n, struct sb *m, unsigned caveats)
 {
-	for (unsigned bit = 1; bit && bit <= ST_CAVEAT_NO_VARIANCE; bit <<= 1)
+	for (unsigned bit = 1; bit && bit <= ST_CAVEAT_LAST; bit <<= 1)
 		if ((caveats & bit) && report_caveat_text(bit))
 			notef(n, m, "%s", report_caveat_text(bit));
 }
 
 /* Each warning as words around its count and worst value: "<count> run<s> <what> <value><unit><tail>". */
 static const struct {
+	const char *name; /* the JSON key */
 	const char *noun, *what, *unit, *tail;
 	int digits;
 } warn_words[] = {
-	[ST_WARN_DRIFT] = {"run", "drift (up to ", "%", " over a run)", 1},
-	[ST_WARN_WARMUP] = {"run", "start slower (up to ", "%", ")", 1},
-	[ST_WARN_OUTLIER] = {"outlier sample", "(up to ", "%", " from the median; kept)", 1},
-	[ST_WARN_CV] = {"run", "with a CV above 5% (up to ", "%", ")", 1},
-	[ST_WARN_BIMODAL] = {"run", "look bimodal (coefficient up to ", "", ")", 3},
-	[ST_WARN_AUTOCORR] = {"run", "with autocorrelated batch means (r1 up to ", "", ")", 2},
+	[ST_WARN_DRIFT] = {"drift", "run", "drift (up to ", "%", " over a run)", 1},
+	[ST_WARN_WARMUP] = {"warmup", "run", "start slower (up to ", "%", ")", 1},
+	[ST_WARN_OUTLIER] = {"outlier", "outlier sample", "(up to ", "%", " from the median; kept)", 1},
+	[ST_WARN_CV] = {"cv", "run", NULL /* "with a CV above <the limit> (up to " */, "%", ")", 1},
+	[ST_WARN_BIMODAL] = {"bimodal", "run", "look bimodal (coefficient up to ", "", ")", 3},
+	[ST_WARN_AUTOCORR] = {"autocorr", "run", "with autocorrelated batch means (r1 up to ", "", ")", 2},
 };
+
+const char *report_warn_name(int kind)
+{
+	return warn_words[kind].name;
+}
 
 void report_diag_lines(struct strv *out, const char *group, const struct an_diag *d)
 {
@@ -263,10 +289,15 @@ void report_diag_lines(struct strv *out, const char *group, const struct an_diag
 		double v = d->worst[k];
 		if (k != ST_WARN_BIMODAL && k != ST_WARN_AUTOCORR)
 			v *= 100;
-		struct sb t = {0};
+		struct sb t = {0}, what = {0};
 		sb_addf(&t, "%s: %zu ", group, d->count[k]);
-		sb_addf(&t, "%s%s %s%.*f%s%s", warn_words[k].noun, d->count[k] == 1 ? "" : "s", warn_words[k].what,
+		if (k == ST_WARN_CV) /* the limit it was held to, not a number written here */
+			sb_addf(&what, "with a CV above %.0f%% (up to ", 100 * d->limit[k]);
+		else
+			sb_add(&what, warn_words[k].what);
+		sb_addf(&t, "%s%s %s%.*f%s%s", warn_words[k].noun, d->count[k] == 1 ? "" : "s", sb_str(&what),
 			warn_words[k].digits, fabs(v), warn_words[k].unit, warn_words[k].tail);
+		sb_free(&what);
 		strv_add(out, sb_str(&t));
 		sb_free(&t);
 	}
@@ -283,13 +314,19 @@ static void diag_notes(struct notes *n, struct sb *m, const char *group, const s
 
 void report_settle_text(struct sb *t, size_t more, enum st_verdict as)
 {
-	if (more == SIZE_MAX)
-		sb_addf(t, "inconclusive: even %d more boots per group would not settle it at this effect size; "
-			   "see `sysab plan`",
-			AN_MAX_MORE_BOOTS);
+	if (more == ST_MORE_UNPLANNED)
+		sb_add(t, "inconclusive in a fixed design: adding boots and comparing again would inflate false "
+			  "calls; plan repeated looks ahead with --max-boots N --look K (docs/METHOD.md), or size a "
+			  "new comparison with `sysab plan`");
+	else if (more == ST_MORE_NONE)
+		sb_add(t, "inconclusive at the planned maximum of boots: the final look is done; see `sysab plan`");
+	else if (more > 0 && as == ST_INCONCLUSIVE)
+		sb_addf(t, "inconclusive: under the sequential design, the next look comes after %zu more boot%s per "
+			   "group (same runs and samples); at the current estimate it would not settle it yet",
+			more, more == 1 ? "" : "s");
 	else if (more > 0)
-		sb_addf(t, "inconclusive: about %zu more boot%s per group (same runs and samples) should settle it, "
-			   "as %s if the current estimate holds",
+		sb_addf(t, "inconclusive: under the sequential design, the next look comes after %zu more boot%s per "
+			   "group (same runs and samples), and should settle it as %s if the current estimate holds",
 			more, more == 1 ? "" : "s", report_verdict_name(as));
 }
 
@@ -305,7 +342,7 @@ static void settle_note(struct notes *n, struct sb *m, size_t more, enum st_verd
 void report_verdict_word(char *buf, size_t size, const struct st_comparison *c)
 {
 	if (c->verdict == ST_NO_DATA)
-		snprintf(buf, size, "no data");
+		snprintf(buf, size, (c->caveats & ST_CAVEAT_LOW_DF) ? "no verdict" : "no data");
 	else
 		snprintf(buf, size, "%s%s", report_verdict_name(c->verdict), c->negligible ? "~" : "");
 }
@@ -331,7 +368,8 @@ const char *report_color_reset(bool color)
 
 /* ---------------------------------------------------------------- compare */
 
-void report_compare_text(FILE *f, const struct an_compare *c, const struct report_group g[2], bool color)
+/* Long by design: the table top to bottom, every row's notes gathered as it is printed. */
+void report_compare_text(FILE *f, const struct an_compare *c, const struct an_group_info g[2], bool color)
 {
 	for (int i = 0; i < 2; i++)
 		fprintf(f, "%s: %-30s %zu run%s on %zu boot%s\n", g[i].name, *g[i].selector ? g[i].selector : "(all runs)",
@@ -408,8 +446,13 @@ void report_compare_text(FILE *f, const struct an_compare *c, const struct repor
 	strv_free(&units);
 	struct sb t = {0};
 	sb_addf(&t, "change: %s vs %s; for time/op rows the change in time (negative = faster). "
-		    "q: Benjamini-Hochberg across rows.",
+		    "q: Benjamini-Hochberg across rows; verdicts use q, while the intervals are per row and "
+		    "not adjusted for the number of rows.",
 		g[1].name, g[0].name);
+	if (stats_is_sequential(&c->o))
+		sb_addf(&t, " Look %zu of a group-sequential design of at most %zu boots per group: each row's "
+			    "verdict and interval use that look's Lan-DeMets level, not %g.",
+			c->o.look, c->o.max_boots, c->o.alpha);
 	fprintf(f, "\n");
 	report_wrap(f, "", "", sb_str(&t));
 	sb_free(&t);
@@ -434,30 +477,8 @@ void report_compare_text(FILE *f, const struct an_compare *c, const struct repor
 
 /* ---------------------------------------------------------------- analyze */
 
-static void effect_name(char *buf, size_t size, const struct an_analyze *a, const struct st_effect *ef)
-{
-	const struct st_factor *f = &a->factors[ef->factor];
-	switch (ef->kind) {
-	case ST_EFFECT_MAIN:
-		snprintf(buf, size, "%s: %s vs %s", f->name, f->levels[1], f->levels[0]);
-		break;
-	case ST_EFFECT_INTERACTION:
-		snprintf(buf, size, "%s x %s", f->name, a->factors[ef->factor2].name);
-		break;
-	case ST_EFFECT_LEVEL:
-		snprintf(buf, size, "%s: %s vs %s", f->name, f->levels[ef->level], f->levels[0]);
-		break;
-	}
-}
-
-static void cell_name(struct sb *b, const struct an_analyze *a, size_t c)
-{
-	for (size_t f = 0; f < a->nfactors; f++)
-		sb_addf(b, "%s%s=%s", f ? " " : "", a->factors[f].name,
-			a->factors[f].levels[a->cell_level[c * a->nfactors + f]]);
-}
-
-void report_analyze_text(FILE *f, const struct an_analyze *a, const struct report_group *filter, bool color)
+/* Long by design: per row its cells, missing cells and effects, with their notes, in print order. */
+void report_analyze_text(FILE *f, const struct an_analyze *a, const struct an_group_info *filter, bool color)
 {
 	fprintf(f, "runs: %-30s %zu run%s on %zu boot%s; %zu cell%s\n", *filter->selector ? filter->selector : "(all)",
 		filter->nruns, filter->nruns == 1 ? "" : "s", filter->nboots, filter->nboots == 1 ? "" : "s", a->ncells,
@@ -473,13 +494,10 @@ void report_analyze_text(FILE *f, const struct an_analyze *a, const struct repor
 		fprintf(f, "\n%s%s (%s)%s\n", r->workload, cp, u, r->ncomposite ? " - composite of the index workloads" : "");
 		for (size_t c = 0; c < a->ncells; c++) {
 			struct sb cn = {0};
-			cell_name(&cn, a, c);
+			an_cell_label(&cn, a, c);
 			char v[80] = "-";
-			if (r->have[c]) {
-				struct an_value av;
-				an_value_of(&r->est[c], a->o.alpha, &av);
-				est_cell(v, sizeof v, &av, r->latency, report_rate_unit(r->unit));
-			}
+			if (r->have[c])
+				est_cell(v, sizeof v, &r->val[c], r->latency, report_rate_unit(r->unit));
 			fprintf(f, "  %-34s %14s  %zu run%s on %zu boot%s\n", sb_str(&cn), v, r->have[c] ? r->est[c].nruns : 0,
 				r->have[c] && r->est[c].nruns == 1 ? "" : "s", r->have[c] ? r->est[c].nboots : 0,
 				r->have[c] && r->est[c].nboots == 1 ? "" : "s");
@@ -501,15 +519,14 @@ void report_analyze_text(FILE *f, const struct an_analyze *a, const struct repor
 			const struct st_effect *ef = &r->fa.effects[k];
 			char en[96], ch[16] = "", ci[40] = "", q[16] = "", v[32];
 			struct sb mk = {0};
-			effect_name(en, sizeof en, a, ef);
+			an_effect_label(en, sizeof en, a, ef);
 			report_verdict_word(v, sizeof v, &ef->c);
+			const struct an_change *chg = &r->chg[k];
 			if (ef->available && ef->c.verdict != ST_NO_DATA) {
-				struct an_change chg;
-				an_change_of(&ef->c, r->latency, &chg);
-				report_pct(ch, sizeof ch, chg.pct);
+				report_pct(ch, sizeof ch, chg->pct);
 				char lo[16], hi[16];
-				report_pct(lo, sizeof lo, chg.lo);
-				report_pct(hi, sizeof hi, chg.hi);
+				report_pct(lo, sizeof lo, chg->lo);
+				report_pct(hi, sizeof hi, chg->hi);
 				lo[strlen(lo) - 1] = 0;
 				hi[strlen(hi) - 1] = 0;
 				snprintf(ci, sizeof ci, "[%s,%s]", lo, hi);
@@ -520,11 +537,8 @@ void report_analyze_text(FILE *f, const struct an_analyze *a, const struct repor
 			} else if (!ef->available) {
 				notef(&n, &mk, "a cell this effect needs is missing or has no interval");
 			} else {
-				if (isfinite(ef->c.d)) {
-					struct an_change chg;
-					an_change_of(&ef->c, r->latency, &chg);
-					report_pct(ch, sizeof ch, chg.pct);
-				}
+				if (isfinite(ef->c.d))
+					report_pct(ch, sizeof ch, chg->pct);
 				caveat_notes(&n, &mk, ef->c.caveats);
 			}
 			if (mk.len)
@@ -572,7 +586,7 @@ static void duration(char *buf, size_t size, double s)
 		snprintf(buf, size, "%.1f s", s);
 }
 
-void report_plan_text(FILE *f, const struct an_plan *p, const struct report_group *g, size_t ng, bool color)
+void report_plan_text(FILE *f, const struct an_plan *p, const struct an_group_info *g, size_t ng, bool color)
 {
 	for (size_t i = 0; i < ng; i++)
 		fprintf(f, "%s: %-30s %zu run%s on %zu boot%s\n", g[i].name, *g[i].selector ? g[i].selector : "(all runs)",
@@ -582,8 +596,13 @@ void report_plan_text(FILE *f, const struct an_plan *p, const struct report_grou
 	duration(cr, sizeof cr, p->po.cost_run);
 	duration(cs, sizeof cs, p->po.cost_sample);
 	(void)color; /* a plan has no verdict words to colour */
-	fprintf(f, "target: ±%g%% (%d%% CI)%s%s\n", p->po.target * 100, (int)lround((1 - p->po.alpha) * 100),
+	fprintf(f, "target: ±%g%% (%d%% CI)%s%s", p->po.target * 100, (int)lround((1 - p->po.alpha) * 100),
 		p->po.power > 0 ? ", power " : "", p->po.power > 0 ? "set" : "");
+	if (p->po.assurance > 0)
+		fprintf(f, ", met with %.0f%% assurance (upper bounds of the pilot's variances)\n",
+			100 * p->po.assurance);
+	else
+		fprintf(f, " on average (point estimates: met about half the time)\n");
 	fprintf(f, "costs: boot %s, run %s%s,\n       sample %s%s\n", cb, cr,
 		p->costs.run_measured ? " (measured, per workload)" : " (assumed)", cs,
 		p->costs.sample_measured ? " (measured, one of each workload)" : " (assumed)");
@@ -611,13 +630,18 @@ void report_plan_text(FILE *f, const struct an_plan *p, const struct report_grou
 		if (isfinite(r->plan.kj_samples))
 			snprintf(ks, sizeof ks, "%.0f", r->plan.kj_samples);
 		caveat_notes(&n, &m, r->plan.caveats);
+		if (r->plan.unsized)
+			notef(&n, &m, "the pilot cannot size the %s level (estimated as 0 with no upper bound), which this "
+				      "plan leaves out; a pilot of at least %zu boots per configuration with 2 runs each can",
+			      (r->plan.unsized & ST_BIT(ST_LEVEL_BOOT)) ? "boot" : "run", r->plan.pilot_boots);
 		if (r->compared && r->c.verdict == ST_INCONCLUSIVE)
 			settle_note(&n, &m, r->more_boots, r->settles_as);
 		if (r->compared && r->c.verdict != ST_INCONCLUSIVE)
 			notef(&n, &m, "already decided with the current data");
 		if (!r->plan.feasible) {
-			notef(&n, &m, "no design within 64 boots, 16 runs per boot and 1000 samples per run reaches the "
-				      "target");
+			notef(&n, &m, "no design within %zu boots, %zu runs per boot and %zu samples per run reaches the "
+				      "target",
+			      p->po.max_boots, p->po.max_runs, p->po.max_samples);
 			sb_add(&m, "]");
 			struct sb line = {0};
 			sb_addf(&line, "%-*s %6s %6s %8s %10s %9s %7s", NAME_W, name, "-", "-", "-", "-", kr, ks);

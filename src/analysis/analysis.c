@@ -1,0 +1,950 @@
+/* analysis.c - rows, group data, composites, comparisons, factorial effects and plans over sample sets. */
+#include "analysis/analysis.h"
+#include "workloads/workload.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The registry's rule, for row names that need not be registered (imports, "index"). */
+static bool name_matches(const char *name, const char *pattern)
+{
+	return wl_matches(&(const struct workload){.name = name}, pattern);
+}
+
+void an_value_of(const struct st_estimate *est, double alpha, struct an_value *out)
+{
+	out->ops = out->lo = out->hi = out->hw = NAN;
+	if (!est || !est->nsamples)
+		return;
+	out->ops = exp(est->mean);
+	if (!est->has_interval || !(est->se >= 0))
+		return;
+	double h = stats_t_quantile(1 - alpha / 2, est->df) * est->se;
+	out->lo = exp(est->mean - h);
+	out->hi = exp(est->mean + h);
+	out->hw = exp(h) - 1;
+}
+
+void an_change_of(const struct st_comparison *c, int latency, struct an_change *out)
+{
+	if (!latency) {
+		*out = (struct an_change){c->pct, c->pct_lo, c->pct_hi};
+		return;
+	}
+	*out = (struct an_change){100 * (exp(-c->d) - 1), 100 * (exp(-c->hi) - 1), 100 * (exp(-c->lo) - 1)};
+}
+
+/* ---------------------------------------------------------------- rows */
+
+struct rowkey {
+	const char *workload; /* points into a set, or AN_INDEX_NAME */
+	int copies;
+	const char *unit;
+	int latency;
+	const char **comp; /* composite: its workloads */
+	size_t ncomp;
+};
+
+static int key_cmp(const void *pa, const void *pb)
+{
+	const struct rowkey *a = pa, *b = pb;
+	int c = strcmp(a->workload, b->workload);
+	if (c)
+		return c;
+	return a->copies < b->copies ? -1 : a->copies > b->copies;
+}
+
+static void keys_free(struct rowkey *k, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(k[i].comp);
+	free(k);
+}
+
+/* The rows over sets[0..ns-1]: every (workload, copies) any set has, then the composites;
+ * filtered by patterns, each of which must match some row. */
+/* Long by design: collect, sort and filter the rows, then add the composites, in one pass each. */
+static int make_rows(const struct store_set *sets, size_t ns, const struct strv *patterns, struct rowkey **out,
+		     size_t *nout, struct err *e)
+{
+	struct rowkey *k = NULL;
+	size_t n = 0, cap = 0;
+	for (size_t s = 0; s < ns; s++)
+		for (size_t i = 0; i < sets[s].nseries; i++) {
+			const struct store_series *x = &sets[s].series[i];
+			k = xgrow(k, &cap, n + 1, sizeof *k);
+			k[n++] = (struct rowkey){x->workload, x->copies, x->unit, x->latency, NULL, 0};
+		}
+	if (n)
+		qsort(k, n, sizeof *k, key_cmp);
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!m || key_cmp(&k[m - 1], &k[i]))
+			k[m++] = k[i];
+	n = m;
+	/* composites, one per copies count */
+	size_t nplain = n;
+	for (size_t i = 0; i < nplain; i++) {
+		int copies = k[i].copies;
+		bool seen = false, named = false;
+		for (size_t j = 0; j < nplain; j++) {
+			if (k[j].copies != copies)
+				continue;
+			if (j < i)
+				seen = true;
+			if (!strcmp(k[j].workload, AN_INDEX_NAME))
+				named = true;
+		}
+		if (seen || named)
+			continue;
+		const char **comp = xcalloc(wl_count(), sizeof *comp);
+		size_t nc = 0;
+		for (size_t w = 0; w < wl_count(); w++) {
+			const struct workload *wl = wl_at(w);
+			if (!(wl->flags & WL_INDEX))
+				continue;
+			bool all = ns > 0;
+			for (size_t s = 0; s < ns && all; s++)
+				all = store_set_find(&sets[s], wl->name, copies) != NULL;
+			if (all)
+				comp[nc++] = wl->name;
+		}
+		if (nc < 2) {
+			free(comp);
+			continue;
+		}
+		k = xgrow(k, &cap, n + 1, sizeof *k);
+		k[n++] = (struct rowkey){AN_INDEX_NAME, copies, "index", 0, comp, nc};
+	}
+	/* filter */
+	for (size_t p = 0; p < patterns->n; p++) {
+		bool any = false;
+		for (size_t i = 0; i < n && !any; i++)
+			any = name_matches(k[i].workload, patterns->v[p]);
+		if (!any) {
+			struct sb names = {0};
+			for (size_t i = 0; i < n && i < 12; i++)
+				sb_addf(&names, "%s%s", i ? ", " : "", k[i].workload);
+			errf(e, "-w %s: no workload of the selected runs matches; they hold %s%s", patterns->v[p],
+			     n ? sb_str(&names) : "no samples", n > 12 ? ", ..." : "");
+			sb_free(&names);
+			keys_free(k, n);
+			return -1;
+		}
+	}
+	if (patterns->n) {
+		m = 0;
+		for (size_t i = 0; i < n; i++) {
+			bool take = false;
+			for (size_t p = 0; p < patterns->n && !take; p++)
+				take = name_matches(k[i].workload, patterns->v[p]);
+			if (take)
+				k[m++] = k[i];
+			else
+				free(k[i].comp);
+		}
+		n = m;
+	}
+	*out = k;
+	*nout = n;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- group data */
+
+/* One group's data for one row, as stats wants it. */
+struct gdata {
+	struct st_group g;
+	struct st_boot *boots;
+	struct st_run *runs;
+	double *y;   /* composite values, owned */
+	bool have;
+};
+
+static void gdata_free(struct gdata *d)
+{
+	free(d->boots);
+	free(d->runs);
+	free(d->y);
+	memset(d, 0, sizeof *d);
+}
+
+static void gdata_series(const struct store_series *x, struct gdata *d)
+{
+	memset(d, 0, sizeof *d);
+	if (!x || !x->nboots)
+		return;
+	size_t nr = 0;
+	for (size_t b = 0; b < x->nboots; b++)
+		nr += x->boots[b].nruns;
+	d->boots = xcalloc(x->nboots, sizeof *d->boots);
+	d->runs = xcalloc(nr, sizeof *d->runs);
+	size_t k = 0;
+	for (size_t b = 0; b < x->nboots; b++) {
+		d->boots[b].runs = &d->runs[k];
+		d->boots[b].nruns = x->boots[b].nruns;
+		for (size_t r = 0; r < x->boots[b].nruns; r++) {
+			const struct store_series_run *sr = &x->boots[b].runs[r];
+			d->runs[k++] = (struct st_run){sr->y, sr->round, sr->n};
+		}
+	}
+	d->g = (struct st_group){d->boots, x->nboots};
+	d->have = true;
+}
+
+struct cval {
+	int64_t boot, run;
+	double y;
+};
+
+static int cval_cmp(const void *pa, const void *pb)
+{
+	const struct cval *a = pa, *b = pb;
+	if (a->boot != b->boot)
+		return a->boot < b->boot ? -1 : 1;
+	return a->run < b->run ? -1 : a->run > b->run;
+}
+
+/* The composite: per run the mean over the row's workloads of the run's mean of
+ * ln(value / baseline * 10), the log of a UnixBench-style index; runs missing any of
+ * them are left out. */
+static void gdata_composite(const struct store_set *set, const struct rowkey *k, struct gdata *d)
+{
+	memset(d, 0, sizeof *d);
+	struct cval *v = NULL;
+	size_t n = 0, cap = 0;
+	for (size_t w = 0; w < k->ncomp; w++) {
+		const struct store_series *x = store_set_find(set, k->comp[w], k->copies);
+		const struct workload *wl = wl_find(k->comp[w]);
+		/* on the scale of UnixBench's index: value / baseline * 10 */
+		double shift = wl && wl->baseline > 0 ? log(wl->baseline / 10.0) : 0;
+		for (size_t b = 0; x && b < x->nboots; b++)
+			for (size_t r = 0; r < x->boots[b].nruns; r++) {
+				const struct store_series_run *sr = &x->boots[b].runs[r];
+				double s = 0;
+				for (size_t i = 0; i < sr->n; i++)
+					s += sr->y[i];
+				v = xgrow(v, &cap, n + 1, sizeof *v);
+				v[n++] = (struct cval){x->boots[b].boot, sr->run, s / (double)sr->n - shift};
+			}
+	}
+	if (n)
+		qsort(v, n, sizeof *v, cval_cmp);
+	d->y = xcalloc(n ? n : 1, sizeof *d->y);
+	d->runs = xcalloc(n ? n : 1, sizeof *d->runs);
+	d->boots = xcalloc(n ? n : 1, sizeof *d->boots);
+	size_t nr = 0, nb = 0;
+	int64_t last_boot = INT64_MIN;
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		double s = 0;
+		while (j < n && v[j].run == v[i].run)
+			s += v[j++].y;
+		if (j - i == k->ncomp) {
+			d->y[nr] = s / (double)k->ncomp;
+			d->runs[nr] = (struct st_run){&d->y[nr], NULL, 1};
+			if (!nb || v[i].boot != last_boot) {
+				d->boots[nb].runs = &d->runs[nr];
+				d->boots[nb].nruns = 0;
+				nb++;
+				last_boot = v[i].boot;
+			}
+			d->boots[nb - 1].nruns++;
+			nr++;
+		}
+		i = j;
+	}
+	free(v);
+	d->g = (struct st_group){d->boots, nb};
+	d->have = nb > 0;
+}
+
+static void gdata_row(const struct store_set *set, const struct rowkey *k, struct gdata *d)
+{
+	if (k->ncomp)
+		gdata_composite(set, k, d);
+	else
+		gdata_series(store_set_find(set, k->workload, k->copies), d);
+}
+
+static void diag_group(const struct gdata *d, struct an_diag *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!d->have)
+		return;
+	struct st_warnings w = {0};
+	struct st_diag_opts o = stats_diag_defaults();
+	stats_diagnose_group(&d->g, &o, &w);
+	for (size_t i = 0; i < w.n; i++) {
+		enum st_warn_kind kd = w.v[i].kind;
+		out->count[kd]++;
+		if (fabs(w.v[i].value) > fabs(out->worst[kd]))
+			out->worst[kd] = w.v[i].value;
+		out->limit[kd] = w.v[i].x;
+	}
+	stats_warnings_free(&w);
+}
+
+/* Strip-plot data of one group: per run the samples in ops/s and their geometric mean. */
+static void points_of(const struct gdata *d, struct an_points *out)
+{
+	memset(out, 0, sizeof *out);
+	out->min = out->max = NAN;
+	if (!d->have)
+		return;
+	size_t nr = 0, ns = 0;
+	for (size_t b = 0; b < d->g.nboots; b++) {
+		nr += d->g.boots[b].nruns;
+		for (size_t r = 0; r < d->g.boots[b].nruns; r++)
+			ns += d->g.boots[b].runs[r].n;
+	}
+	out->runs = xcalloc(nr ? nr : 1, sizeof *out->runs);
+	out->buf = xcalloc(ns ? ns : 1, sizeof *out->buf);
+	out->nboots = d->g.nboots;
+	size_t k = 0;
+	for (size_t b = 0; b < d->g.nboots; b++)
+		for (size_t r = 0; r < d->g.boots[b].nruns; r++) {
+			const struct st_run *sr = &d->g.boots[b].runs[r];
+			struct an_run_pts *p = &out->runs[out->nruns++];
+			double s = 0;
+			p->boot = b;
+			p->v = &out->buf[k];
+			p->n = sr->n;
+			for (size_t i = 0; i < sr->n; i++) {
+				double v = exp(sr->y[i]);
+				out->buf[k++] = v;
+				s += sr->y[i];
+				if (!(v >= out->min))
+					out->min = v;
+				if (!(v <= out->max))
+					out->max = v;
+			}
+			p->mean = sr->n ? exp(s / (double)sr->n) : NAN;
+		}
+}
+
+void an_points_free(struct an_points *p)
+{
+	if (!p)
+		return;
+	free(p->runs);
+	free(p->buf);
+	memset(p, 0, sizeof *p);
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool env_noise(const char *key)
+{
+	return !strcmp(key, "boot.id") || !strncmp(key, "load.", 5);
+}
+
+void an_envtab_build(const struct store_run_info *const *const *runs, const size_t *n, size_t ngroups,
+		     struct an_envtab *out)
+{
+	memset(out, 0, sizeof *out);
+	out->ngroups = ngroups;
+	static const char *const pseudo[] = {"machine", "source", "cpu", "kernel"};
+	struct strv keys = {0};
+	for (size_t i = 0; i < 4; i++)
+		strv_add(&keys, pseudo[i]);
+	struct strv envk = {0}, labk = {0};
+	for (size_t g = 0; g < ngroups; g++)
+		for (size_t i = 0; i < n[g]; i++)
+			for (size_t j = 0; j < runs[g][i]->labels.n; j++) {
+				struct sb k = {0};
+				sb_addf(&k, "label.%s", runs[g][i]->labels.v[j].key);
+				if (!strv_has(&labk, sb_str(&k)))
+					strv_add(&labk, sb_str(&k));
+				sb_free(&k);
+			}
+	if (labk.n)
+		qsort(labk.v, labk.n, sizeof *labk.v, str_cmp);
+	for (size_t i = 0; i < labk.n; i++)
+		strv_add(&keys, labk.v[i]);
+	size_t nfixed = keys.n;
+	strv_free(&labk);
+	for (size_t g = 0; g < ngroups; g++)
+		for (size_t i = 0; i < n[g]; i++)
+			for (size_t j = 0; j < runs[g][i]->env.n; j++) {
+				const char *k = runs[g][i]->env.v[j].key;
+				if (!env_noise(k) && !strv_has(&envk, k))
+					strv_add(&envk, k);
+			}
+	if (envk.n)
+		qsort(envk.v, envk.n, sizeof *envk.v, str_cmp);
+	for (size_t i = 0; i < envk.n; i++)
+		strv_add(&keys, envk.v[i]);
+	strv_free(&envk);
+	out->rows = xcalloc(keys.n, sizeof *out->rows);
+	for (size_t k = 0; k < keys.n; k++) {
+		struct an_envrow *row = &out->rows[out->nrows++];
+		row->key = xstrdup(keys.v[k]);
+		row->values = xcalloc(ngroups ? ngroups : 1, sizeof *row->values);
+		for (size_t g = 0; g < ngroups; g++) {
+			struct strv v = {0};
+			bool absent = false;
+			for (size_t i = 0; i < n[g]; i++) {
+				const struct store_run_info *r = runs[g][i];
+				const char *x = k == 0 ? r->hostname : k == 1 ? r->source : k == 2 ? r->cpu_model
+					      : k == 3 ? r->kernel_release : k < nfixed ? kv_get(&r->labels, keys.v[k] + 6)
+									: kv_get(&r->env, keys.v[k]);
+				if (!x)
+					absent = true;
+				else if (!strv_has(&v, x))
+					strv_add(&v, x);
+			}
+			/* one value for every run, or "mixed" with the values ("-": runs without it) */
+			struct sb b = {0};
+			if (v.n > 1 || (v.n && absent))
+				sb_add(&b, "mixed: ");
+			for (size_t i = 0; i < v.n; i++)
+				sb_addf(&b, "%s%s", i ? ", " : "", v.v[i]);
+			if (v.n && absent)
+				sb_add(&b, ", -");
+			row->values[g] = b.s ? b.s : xstrdup("-");
+			strv_free(&v);
+			if (g && strcmp(row->values[g], row->values[0]))
+				row->differs = true;
+		}
+	}
+	strv_free(&keys);
+}
+
+void an_envtab_free(struct an_envtab *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->nrows; i++) {
+		for (size_t g = 0; g < t->ngroups; g++)
+			free(t->rows[i].values[g]);
+		free(t->rows[i].values);
+		free(t->rows[i].key);
+	}
+	free(t->rows);
+	memset(t, 0, sizeof *t);
+}
+
+/* ---------------------------------------------------------------- compare */
+
+static char *values_of(const struct store_run_info *const *runs, size_t n, const char *key)
+{
+	struct strv v = {0};
+	for (size_t i = 0; i < n; i++) {
+		const char *x = kv_get(&runs[i]->env, key);
+		if (!x)
+			x = "absent";
+		if (!strv_has(&v, x))
+			strv_add(&v, x);
+	}
+	struct sb b = {0};
+	for (size_t i = 0; i < v.n && i < 3; i++)
+		sb_addf(&b, "%s%s", i ? ", " : "", v.v[i]);
+	if (v.n > 3)
+		sb_addf(&b, " (+%zu more)", v.n - 3);
+	strv_free(&v);
+	return b.s ? b.s : xstrdup("");
+}
+
+/* Environment keys that always differ between runs or are the treatment itself. The noise
+ * probe's numbers (probe.*) always differ; its words noise.level and steal.level are compared. */
+static bool always_differs(const char *key)
+{
+	return !strcmp(key, "boot.id") || !strncmp(key, "load.", 5) || !strcmp(key, "kernel.release") ||
+	       !strcmp(key, "kernel.version") || !strncmp(key, "probe.", 6);
+}
+
+static void confounders(const struct store_run_info *const *ra, size_t na, const struct store_run_info *const *rb,
+			size_t nb, struct an_compare *out)
+{
+	struct kvlist *ea = xcalloc(na ? na : 1, sizeof *ea), *eb = xcalloc(nb ? nb : 1, sizeof *eb);
+	struct strv skip = {0};
+	for (size_t s = 0; s < 2; s++) {
+		const struct store_run_info *const *r = s ? rb : ra;
+		size_t n = s ? nb : na;
+		for (size_t i = 0; i < n; i++) {
+			(s ? eb : ea)[i] = r[i]->env; /* shallow: stats_confounders only reads */
+			if (!r[i]->env.n)
+				out->env_missing = true;
+			for (size_t j = 0; j < r[i]->labels.n; j++)
+				if (!strv_has(&skip, r[i]->labels.v[j].key))
+					strv_add(&skip, r[i]->labels.v[j].key);
+			for (size_t j = 0; j < r[i]->env.n; j++)
+				if (always_differs(r[i]->env.v[j].key) && !strv_has(&skip, r[i]->env.v[j].key))
+					strv_add(&skip, r[i]->env.v[j].key);
+		}
+	}
+	if (!out->env_missing) {
+		struct strv keys = {0};
+		stats_confounders(ea, na, eb, nb, &skip, &keys);
+		out->conf = xcalloc(keys.n ? keys.n : 1, sizeof *out->conf);
+		for (size_t i = 0; i < keys.n; i++) {
+			struct an_confounder *c = &out->conf[out->nconf++];
+			c->key = xstrdup(keys.v[i]);
+			c->a = values_of(ra, na, keys.v[i]);
+			c->b = values_of(rb, nb, keys.v[i]);
+		}
+		strv_free(&keys);
+	}
+	strv_free(&skip);
+	free(ea);
+	free(eb);
+}
+
+static void row_init(struct an_row *r, const struct rowkey *k)
+{
+	memset(r, 0, sizeof *r);
+	r->workload = xstrdup(k->workload);
+	r->copies = k->copies;
+	r->unit = xstrdup(k->unit);
+	r->latency = k->latency;
+	r->ncomposite = k->ncomp;
+	r->c.verdict = ST_NO_DATA;
+	r->more_boots = 0;
+}
+
+int an_compare(const struct store_set *a, const struct store_set *b, const struct store_run_info *const *runs_a,
+	       size_t nra, const struct store_run_info *const *runs_b, size_t nrb, const struct strv *patterns,
+	       const struct st_compare_opts *o, struct an_compare *out, struct err *e)
+{
+	memset(out, 0, sizeof *out);
+	out->o = *o;
+	out->ngroups = b ? 2 : 1;
+	static const struct store_set none;
+	if (!b) /* one group: its estimates, with nothing to compare against */
+		b = &none;
+	struct store_set sets[2] = {*a, *b};
+	struct rowkey *k;
+	size_t nk;
+	if (make_rows(sets, 2, patterns, &k, &nk, e))
+		return -1;
+	out->rows = xcalloc(nk ? nk : 1, sizeof *out->rows);
+	out->nrows = nk;
+	struct st_comparison *cs = xcalloc(nk ? nk : 1, sizeof *cs);
+	size_t *ci = xcalloc(nk ? nk : 1, sizeof *ci);
+	size_t ncs = 0;
+	int rc = 0;
+	for (size_t i = 0; i < nk && !rc; i++) {
+		struct an_row *r = &out->rows[i];
+		row_init(r, &k[i]);
+		struct gdata ga, gb;
+		gdata_row(a, &k[i], &ga);
+		gdata_row(b, &k[i], &gb);
+		r->have_a = ga.have;
+		r->have_b = gb.have;
+		points_of(&ga, &r->pa);
+		points_of(&gb, &r->pb);
+		if (!k[i].ncomp) {
+			diag_group(&ga, &r->diag_a);
+			diag_group(&gb, &r->diag_b);
+		}
+		if (ga.have && gb.have) {
+			struct st_group g[2] = {ga.g, gb.g};
+			struct st_estimate est[2];
+			if (stats_estimate_groups(g, 2, est, e)) {
+				err_prefix(e, "%s", r->workload);
+				rc = -1;
+			} else {
+				r->a = est[0];
+				r->b = est[1];
+				stats_compare(&r->a, &r->b, o, &r->c);
+				cs[ncs] = r->c;
+				ci[ncs++] = i;
+			}
+		} else if (ga.have || gb.have) {
+			struct st_estimate est;
+			if (stats_estimate_groups(ga.have ? &ga.g : &gb.g, 1, &est, e) == 0)
+				*(ga.have ? &r->a : &r->b) = est;
+		}
+		gdata_free(&ga);
+		gdata_free(&gb);
+	}
+	if (!rc) {
+		stats_compare_adjust(cs, ncs);
+		for (size_t j = 0; j < ncs; j++) {
+			struct an_row *r = &out->rows[ci[j]];
+			r->c = cs[j];
+			if (r->c.verdict == ST_INCONCLUSIVE)
+				r->more_boots = stats_more_boots(&r->a, &r->b, &r->c, o, &r->settles_as);
+		}
+		for (size_t i = 0; i < nk; i++) {
+			struct an_row *r = &out->rows[i];
+			an_value_of(r->have_a ? &r->a : NULL, o->alpha, &r->va);
+			an_value_of(r->have_b ? &r->b : NULL, o->alpha, &r->vb);
+			an_change_of(&r->c, r->latency, &r->chg);
+		}
+		confounders(runs_a, nra, runs_b, nrb, out);
+	}
+	free(cs);
+	free(ci);
+	keys_free(k, nk);
+	if (rc)
+		an_compare_free(out);
+	return rc;
+}
+
+void an_compare_free(struct an_compare *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->nrows; i++) {
+		free(c->rows[i].workload);
+		free(c->rows[i].unit);
+		an_points_free(&c->rows[i].pa);
+		an_points_free(&c->rows[i].pb);
+	}
+	free(c->rows);
+	for (size_t i = 0; i < c->nconf; i++) {
+		free(c->conf[i].key);
+		free(c->conf[i].a);
+		free(c->conf[i].b);
+	}
+	free(c->conf);
+	memset(c, 0, sizeof *c);
+}
+
+/* ---------------------------------------------------------------- factorial */
+
+/* Adjust each effect across rows (Benjamini-Hochberg), then record the changes as shown. */
+static void analyze_finish(struct an_analyze *out)
+{
+	/* Benjamini-Hochberg across rows, per effect */
+	if (out->nrows) {
+		size_t ne = out->rows[0].fa.neffects;
+		struct st_comparison *cs = xcalloc(out->nrows, sizeof *cs);
+		size_t *ri = xcalloc(out->nrows, sizeof *ri);
+		for (size_t ef = 0; ef < ne; ef++) {
+			size_t n = 0;
+			for (size_t i = 0; i < out->nrows; i++) {
+				struct st_factorial *fa = &out->rows[i].fa;
+				if (ef < fa->neffects && fa->effects[ef].available && fa->effects[ef].c.verdict != ST_NO_DATA) {
+					cs[n] = fa->effects[ef].c;
+					ri[n++] = i;
+				}
+			}
+			stats_compare_adjust(cs, n);
+			for (size_t j = 0; j < n; j++)
+				out->rows[ri[j]].fa.effects[ef].c = cs[j];
+
+			if (n)
+				out->any_interval = true;
+		}
+		free(cs);
+		free(ri);
+	}
+	/* the changes as shown, from the adjusted comparisons */
+	for (size_t i = 0; i < out->nrows; i++) {
+		struct an_frow *r = &out->rows[i];
+		r->chg = xcalloc(r->fa.neffects ? r->fa.neffects : 1, sizeof *r->chg);
+		for (size_t ef = 0; ef < r->fa.neffects; ef++)
+			an_change_of(&r->fa.effects[ef].c, r->latency, &r->chg[ef]);
+	}
+}
+
+int an_analyze(const struct store_set *cells, size_t ncells, const size_t *cell_level, const struct st_factor *f,
+	       size_t nf, const struct strv *patterns, const struct st_compare_opts *o, struct an_analyze *out,
+	       struct err *e)
+{
+	memset(out, 0, sizeof *out);
+	out->factors = f;
+	out->nfactors = nf;
+	out->ncells = ncells;
+	out->cell_level = cell_level;
+	out->o = *o;
+	struct rowkey *k;
+	size_t nk;
+	if (make_rows(cells, ncells, patterns, &k, &nk, e))
+		return -1;
+	out->rows = xcalloc(nk ? nk : 1, sizeof *out->rows);
+	size_t needs[ST_NEED_BOOTS + 1] = {0};
+	int rc = 0;
+	struct gdata *gd = xcalloc(ncells ? ncells : 1, sizeof *gd);
+	struct st_group *g = xcalloc(ncells ? ncells : 1, sizeof *g);
+	struct st_estimate *est = xcalloc(ncells ? ncells : 1, sizeof *est);
+	struct st_cell *sc = xcalloc(ncells ? ncells : 1, sizeof *sc);
+	size_t *map = xcalloc(ncells ? ncells : 1, sizeof *map);
+	for (size_t i = 0; i < nk && !rc; i++) {
+		struct an_frow *r = &out->rows[out->nrows++];
+		r->workload = xstrdup(k[i].workload);
+		r->copies = k[i].copies;
+		r->unit = xstrdup(k[i].unit);
+		r->latency = k[i].latency;
+		r->ncomposite = k[i].ncomp;
+		r->have = xcalloc(ncells ? ncells : 1, sizeof *r->have);
+		r->est = xcalloc(ncells ? ncells : 1, sizeof *r->est);
+		r->pts = xcalloc(ncells ? ncells : 1, sizeof *r->pts);
+		size_t ng = 0;
+		for (size_t c = 0; c < ncells; c++) {
+			gdata_row(&cells[c], &k[i], &gd[c]);
+			r->have[c] = gd[c].have;
+			points_of(&gd[c], &r->pts[c]);
+			if (gd[c].have) {
+				map[ng] = c;
+				g[ng++] = gd[c].g;
+				for (size_t b = 0; b < gd[c].g.nboots; b++) {
+					if (gd[c].g.boots[b].nruns > out->max_runs)
+						out->max_runs = gd[c].g.boots[b].nruns;
+				}
+				if (gd[c].g.nboots > out->max_boots)
+					out->max_boots = gd[c].g.nboots;
+			}
+		}
+		if (ng && stats_estimate_groups(g, ng, est, e)) {
+			err_prefix(e, "%s", r->workload);
+			rc = -1;
+		}
+		size_t nsc = 0;
+		for (size_t j = 0; j < ng && !rc; j++) {
+			r->est[map[j]] = est[j];
+			sc[nsc++] = (struct st_cell){&cell_level[map[j] * nf], &r->est[map[j]]};
+			if (!est[j].has_interval)
+				needs[est[j].need]++;
+		}
+		if (!rc && stats_factorial(f, nf, sc, nsc, o, &r->fa, e))
+			rc = -1;
+		r->val = xcalloc(ncells ? ncells : 1, sizeof *r->val);
+		for (size_t c = 0; c < ncells; c++)
+			an_value_of(r->have[c] ? &r->est[c] : NULL, o->alpha, &r->val[c]);
+		for (size_t c = 0; c < ncells; c++)
+			gdata_free(&gd[c]);
+	}
+	if (!rc)
+		analyze_finish(out);
+	size_t best = 0;
+	for (size_t x = 0; x <= ST_NEED_BOOTS; x++)
+		if (needs[x] > best) {
+			best = needs[x];
+			out->need = (enum st_need)x;
+		}
+	free(gd);
+	free(g);
+	free(est);
+	free(sc);
+	free(map);
+	keys_free(k, nk);
+	if (rc)
+		an_analyze_free(out);
+	return rc;
+}
+
+void an_analyze_free(struct an_analyze *a)
+{
+	if (!a)
+		return;
+	for (size_t i = 0; i < a->nrows; i++) {
+		free(a->rows[i].workload);
+		free(a->rows[i].unit);
+		free(a->rows[i].have);
+		free(a->rows[i].est);
+		free(a->rows[i].val);
+		free(a->rows[i].chg);
+		for (size_t c = 0; c < a->ncells && a->rows[i].pts; c++)
+			an_points_free(&a->rows[i].pts[c]);
+		free(a->rows[i].pts);
+		stats_factorial_free(&a->rows[i].fa);
+	}
+	free(a->rows);
+	memset(a, 0, sizeof *a);
+}
+
+/* ---------------------------------------------------------------- plan */
+
+/* Mean seconds per sample of one series (0 when nothing was timed). */
+static double series_sample_cost(const struct store_series *x)
+{
+	double t = 0;
+	size_t n = 0;
+	for (size_t b = 0; x && b < x->nboots; b++)
+		for (size_t r = 0; r < x->boots[b].nruns; r++) {
+			t += x->boots[b].runs[r].elapsed_s;
+			n += x->boots[b].runs[r].n;
+		}
+	return n ? t / (double)n : 0;
+}
+
+/* Per run: duration minus the time of its samples, shared among its series. */
+static double run_overhead(const struct store_set *sets, size_t ns, const struct store_run_info *const *runs,
+			   size_t nruns)
+{
+	double sum = 0;
+	size_t n = 0;
+	for (size_t i = 0; i < nruns; i++) {
+		const struct store_run_info *ri = runs[i];
+		if (!ri->finished_ns || ri->finished_ns <= ri->started_ns)
+			continue;
+		double dur = (double)(ri->finished_ns - ri->started_ns) * 1e-9, smp = 0;
+		size_t nser = 0;
+		for (size_t s = 0; s < ns; s++)
+			for (size_t j = 0; j < sets[s].nseries; j++) {
+				const struct store_series *x = &sets[s].series[j];
+				for (size_t b = 0; b < x->nboots; b++)
+					for (size_t r = 0; r < x->boots[b].nruns; r++)
+						if (x->boots[b].runs[r].run == ri->id) {
+							smp += x->boots[b].runs[r].elapsed_s;
+							nser++;
+						}
+			}
+		if (nser && dur > smp) {
+			sum += (dur - smp) / (double)nser;
+			n++;
+		}
+	}
+	return n ? sum / (double)n : 0;
+}
+
+/* Seconds per sample of a row: the series' own, averaged over the sets; a composite costs
+ * one sample of each of its workloads. */
+static double row_sample_cost(const struct store_set *sets, size_t ns, const struct rowkey *k)
+{
+	double cs = 0;
+	for (size_t s = 0; s < ns; s++) {
+		double c = 0;
+		if (k->ncomp)
+			for (size_t w = 0; w < k->ncomp; w++)
+				c += series_sample_cost(store_set_find(&sets[s], k->comp[w], k->copies));
+		else
+			c = series_sample_cost(store_set_find(&sets[s], k->workload, k->copies));
+		cs += c / (double)ns;
+	}
+	return cs;
+}
+
+static void plan_design(struct an_plan *out, const struct rowkey *k, size_t nk);
+
+int an_plan(const struct store_set *a, const struct store_set *b, const struct store_run_info *const *runs,
+	    size_t nruns, const struct strv *patterns, const struct st_compare_opts *co,
+	    const struct st_plan_opts *po, struct an_plan *out, struct err *e)
+{
+	memset(out, 0, sizeof *out);
+	out->po = *po;
+	out->two_groups = b != NULL;
+	struct store_set sets[2] = {*a, b ? *b : *a};
+	size_t ns = b ? 2 : 1;
+	struct rowkey *k;
+	size_t nk;
+	if (make_rows(sets, ns, patterns, &k, &nk, e))
+		return -1;
+	out->costs.run = run_overhead(sets, ns, runs, nruns);
+	out->costs.run_measured = out->costs.run > 0;
+	out->rows = xcalloc(nk ? nk : 1, sizeof *out->rows);
+	double round = 0;
+	int rc = 0;
+	for (size_t i = 0; i < nk && !rc; i++) {
+		struct an_prow *r = &out->rows[out->nrows++];
+		r->workload = xstrdup(k[i].workload);
+		r->copies = k[i].copies;
+		r->ncomposite = k[i].ncomp;
+		double cs = row_sample_cost(sets, ns, &k[i]);
+		if (!k[i].ncomp)
+			round += cs;
+		/* The cost as used: given, else measured, else 1 s (so the JSON shows what was assumed). */
+		r->cost_sample = po->cost_sample > 0 ? po->cost_sample : cs > 0 ? cs : AN_PLAN_SAMPLE_COST_S;
+		struct gdata ga, gb;
+		gdata_row(&sets[0], &k[i], &ga);
+		gdata_row(&sets[ns - 1], &k[i], &gb);
+		if (ga.have && gb.have) {
+			struct st_group g[2] = {ga.g, gb.g};
+			struct st_estimate est[2];
+			if (stats_estimate_groups(g, ns, est, e)) {
+				err_prefix(e, "%s", r->workload);
+				rc = -1;
+			} else {
+				if (ns == 1)
+					est[1] = est[0];
+				struct st_plan_opts p = *po;
+				p.cost_sample = r->cost_sample;
+				p.cost_run = po->cost_run > 0 ? po->cost_run : out->costs.run > 0 ? out->costs.run : AN_PLAN_RUN_COST_S;
+				if (stats_plan(&est[0].used, &est[1].used, &p, &r->plan, e)) {
+					rc = -1;
+				} else {
+					r->have = true;
+					if (ns == 2) {
+						r->compared = true;
+						stats_compare(&est[0], &est[1], co, &r->c);
+						an_change_of(&r->c, 0, &r->chg);
+						if (r->c.verdict == ST_INCONCLUSIVE)
+							r->more_boots = stats_more_boots(&est[0], &est[1], &r->c, co,
+											 &r->settles_as);
+					}
+				}
+			}
+		}
+		gdata_free(&ga);
+		gdata_free(&gb);
+	}
+	out->costs.round = round;
+	out->costs.sample_measured = round > 0;
+	out->po.cost_run = po->cost_run > 0 ? po->cost_run : out->costs.run > 0 ? out->costs.run : AN_PLAN_RUN_COST_S;
+	out->po.cost_sample = po->cost_sample > 0 ? po->cost_sample : round > 0 ? round : AN_PLAN_SAMPLE_COST_S;
+	plan_design(out, k, nk);
+	keys_free(k, nk);
+	if (rc)
+		an_plan_free(out);
+	return rc;
+}
+
+/* One design for all rows: the largest of each count over the feasible rows; a run then
+ * measures every (workload, copies), so a sample costs a round. */
+static void plan_design(struct an_plan *out, const struct rowkey *k, size_t nk)
+{
+	for (size_t i = 0; i < out->nrows; i++) {
+		const struct an_prow *r = &out->rows[i];
+		if (!r->have)
+			continue;
+		if (!r->plan.feasible) {
+			out->infeasible++;
+			continue;
+		}
+		if (r->plan.boots > out->boots)
+			out->boots = r->plan.boots;
+		if (r->plan.runs > out->runs)
+			out->runs = r->plan.runs;
+		if (r->plan.samples > out->samples)
+			out->samples = r->plan.samples;
+	}
+	size_t nplain = 0;
+	for (size_t i = 0; i < nk; i++)
+		nplain += !k[i].ncomp;
+	if (out->boots)
+		out->total_s = 2.0 * (double)out->boots *
+			       (out->po.cost_boot + (double)out->runs * (out->po.cost_run * (double)(nplain ? nplain : 1) +
+									 (double)out->samples * out->po.cost_sample));
+}
+
+void an_plan_free(struct an_plan *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->nrows; i++)
+		free(p->rows[i].workload);
+	free(p->rows);
+	memset(p, 0, sizeof *p);
+}
+
+void an_effect_label(char *buf, size_t size, const struct an_analyze *a, const struct st_effect *ef)
+{
+	const struct st_factor *f = &a->factors[ef->factor];
+	switch (ef->kind) {
+	case ST_EFFECT_MAIN:
+		snprintf(buf, size, "%s: %s vs %s", f->name, f->levels[1], f->levels[0]);
+		break;
+	case ST_EFFECT_INTERACTION:
+		snprintf(buf, size, "%s x %s", f->name, a->factors[ef->factor2].name);
+		break;
+	case ST_EFFECT_LEVEL:
+		snprintf(buf, size, "%s: %s vs %s", f->name, f->levels[ef->level], f->levels[0]);
+		break;
+	}
+}
+
+void an_cell_label(struct sb *b, const struct an_analyze *a, size_t c)
+{
+	for (size_t f = 0; f < a->nfactors; f++)
+		sb_addf(b, "%s%s=%s", f ? " " : "", a->factors[f].name,
+			a->factors[f].levels[a->cell_level[c * a->nfactors + f]]);
+}

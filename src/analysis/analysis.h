@@ -1,0 +1,224 @@
+/* analysis.h - compare, analyze and plan over loaded sample sets: estimates, verdicts, plans. */
+#ifndef SYSAB_ANALYSIS_H
+#define SYSAB_ANALYSIS_H
+
+#include "stats/stats.h"
+#include "store/store.h"
+
+/*
+ * The step between the store and the reports. Input: store_set (one per group
+ * or cell, as store_load_set returns it) and the groups' runs; output: plain
+ * structs for report/. Nothing here prints or reads the database.
+ *
+ * Rows are (workload, copies) pairs present in any group, filtered by -w
+ * patterns, plus a composite "index" row per copies count: per run the mean
+ * over the index workloads (WL_INDEX in the registry, present in every group)
+ * of the run's mean y, then treated as one workload with one value per run.
+ * No composite is formed when fewer than two index workloads are present or a
+ * workload named "index" (an imported composite) exists at that copies count.
+ */
+
+#define AN_INDEX_NAME "index"
+
+/* One group, or the filter of an analysis, as the user selected it: for headers. */
+struct an_group_info {
+	const char *name;     /* "A", "B", "runs", "cell" */
+	const char *selector; /* as given */
+	size_t nruns, nboots;
+};
+
+/* Warnings of one group for one row, counted by kind with the largest value. */
+struct an_diag {
+	size_t count[ST_WARN_AUTOCORR + 1];
+	double worst[ST_WARN_AUTOCORR + 1];
+	double limit[ST_WARN_AUTOCORR + 1]; /* the threshold it was held to (e.g. the CV limit) */
+};
+
+/* A group estimate in natural units: ops/s of the mean and its (1-alpha) interval,
+ * and the interval's relative half-width. All NAN when there is no estimate. */
+struct an_value {
+	double ops, lo, hi, hw;
+};
+/* A change shown in the row's display direction: throughput change for ops/s rows,
+ * time-per-op change (negative = faster) for latency rows; percent, (1-alpha) CI. */
+struct an_change {
+	double pct, lo, hi;
+};
+void an_value_of(const struct st_estimate *est, double alpha, struct an_value *out);
+
+/* The data behind a strip plot of one group for one row: per run its boot (index
+ * within the group, in boot order), the geometric mean of its samples and the
+ * samples themselves, in ops/s (for the composite index: one index value per run). */
+struct an_run_pts {
+	size_t boot;
+	double mean;
+	const double *v; /* points into an_points.buf */
+	size_t n;
+};
+struct an_points {
+	struct an_run_pts *runs;
+	size_t nruns, nboots;
+	double *buf;
+	double min, max; /* over all samples and run means; NAN when empty */
+};
+void an_points_free(struct an_points *p);
+
+/* The environment of several groups side by side: one row per key, with the
+ * value the group's runs have ("-" when none records it; "mixed: a, b" when its
+ * runs differ, with "-" among the values when some lack it) and whether groups
+ * differ. Keys that always differ (boot.id, load.*) are left out; machine, source,
+ * cpu and kernel come from the run records, then come the labels as label.KEY, then
+ * the environment keys, sorted. */
+struct an_envrow {
+	char *key;
+	char **values; /* [ngroups] */
+	bool differs;
+};
+struct an_envtab {
+	struct an_envrow *rows;
+	size_t nrows, ngroups;
+};
+/* runs[g][0..n[g]-1]: the runs of group g (env filled). Free with an_envtab_free. */
+void an_envtab_build(const struct store_run_info *const *const *runs, const size_t *n, size_t ngroups,
+		     struct an_envtab *out);
+void an_envtab_free(struct an_envtab *t);
+void an_change_of(const struct st_comparison *c, int latency, struct an_change *out);
+
+struct an_row {
+	char *workload;
+	int copies;
+	char *unit;
+	int latency;
+	size_t ncomposite; /* > 0: the composite index of this many workloads */
+	bool have_a, have_b;
+	struct st_estimate a, b;
+	struct an_value va, vb;
+	struct st_comparison c;   /* valid when have_a && have_b */
+	struct an_change chg;
+	size_t more_boots;        /* inconclusive: boots per group to add before the next look, or ST_MORE_* */
+	enum st_verdict settles_as;
+	struct an_diag diag_a, diag_b;
+	struct an_points pa, pb;  /* strip-plot data of each group */
+};
+
+struct an_confounder {
+	char *key;
+	char *a, *b; /* the values in each group, ", "-joined ("absent" for a missing key) */
+};
+
+struct an_compare {
+	size_t ngroups;       /* 2: b against a; 1: the estimates of a alone (no b, no comparisons) */
+	struct an_row *rows;
+	size_t nrows;
+	struct an_confounder *conf;
+	size_t nconf;
+	bool env_missing; /* some runs (imports) record no environment: confounders not checked */
+	struct st_compare_opts o;
+};
+
+/* Compare b against a for every row; with b NULL (runs_b NULL, nrb 0), the record of one
+ * group: its estimates, diagnostics and points, no comparisons. runs_a/runs_b (with env filled) are the
+ * groups' runs, for confounders; labels are keys never to count as confounders.
+ * patterns (may be empty) filter rows; a pattern matching no row is an error.
+ * Returns 0 (free *out with an_compare_free) or -1 with e set. */
+int an_compare(const struct store_set *a, const struct store_set *b, const struct store_run_info *const *runs_a,
+	       size_t nra, const struct store_run_info *const *runs_b, size_t nrb, const struct strv *patterns,
+	       const struct st_compare_opts *o, struct an_compare *out, struct err *e);
+void an_compare_free(struct an_compare *c);
+
+/* ---------------------------------------------------------------- factorial */
+
+struct an_frow {
+	char *workload;
+	int copies;
+	char *unit;
+	int latency;
+	size_t ncomposite;
+	bool *have;               /* per cell: the cell has data for this row */
+	struct st_estimate *est;  /* per cell */
+	struct an_value *val;     /* per cell: est in ops/s with its interval (all NAN without data) */
+	struct an_points *pts;    /* per cell: strip-plot data */
+	struct st_factorial fa;
+	struct an_change *chg;    /* per effect of fa: its change in the row's display direction */
+};
+
+struct an_analyze {
+	const struct st_factor *factors; /* borrowed from the caller */
+	size_t nfactors;
+	size_t ncells;
+	const size_t *cell_level; /* borrowed: cell_level[c*nfactors + f] */
+	struct an_frow *rows;
+	size_t nrows;
+	/* the data behind "what would settle it": the most boots any cell has and the
+	 * most runs any boot has, over all rows; the need of the cells lacking an interval */
+	size_t max_boots, max_runs;
+	bool any_interval;   /* some effect of some row has an interval */
+	enum st_need need;   /* most common need among cells without an interval */
+	struct st_compare_opts o;
+};
+
+/* Factorial analysis: cells[c] holds the data of the cell whose levels are
+ * cell_level[c*nf .. c*nf+nf-1]. Effects per row via stats_factorial, with
+ * Benjamini-Hochberg across rows for each effect. Returns 0 (free with
+ * an_analyze_free) or -1 with e set. */
+int an_analyze(const struct store_set *cells, size_t ncells, const size_t *cell_level, const struct st_factor *f,
+	       size_t nf, const struct strv *patterns, const struct st_compare_opts *o, struct an_analyze *out,
+	       struct err *e);
+void an_analyze_free(struct an_analyze *a);
+/* An effect in words: "pernode: yes vs no" (main effect or level against the reference),
+ * "pernode x pie" (interaction). Cut to size. */
+void an_effect_label(char *buf, size_t size, const struct an_analyze *a, const struct st_effect *ef);
+/* Cell c's levels appended to b: "pernode=yes pie=no". */
+void an_cell_label(struct sb *b, const struct an_analyze *a, size_t c);
+
+/* ---------------------------------------------------------------- plan */
+
+/* The costs a plan assumes where nothing was measured and no option gave one: seconds per
+ * run beyond its samples, and per sample. The one place these defaults live (the help
+ * of `sysab plan` prints them). Whole numbers, so the help can spell them. */
+#define AN_PLAN_RUN_COST_S 10
+#define AN_PLAN_SAMPLE_COST_S 1
+
+/* Measured costs: seconds per sample of each row and per run beyond its samples. */
+struct an_costs {
+	double run;          /* mean (run duration - its samples' time) per (workload, copies); 0 = unmeasured */
+	double round;        /* seconds for one sample of every row */
+	bool run_measured, sample_measured;
+};
+
+struct an_prow {
+	char *workload;
+	int copies;
+	size_t ncomposite;
+	bool have;
+	double cost_sample;     /* seconds per sample used for this row */
+	struct st_plan plan;
+	bool compared;          /* two groups: c is their comparison */
+	struct st_comparison c;
+	struct an_change chg;   /* c in the display direction (plan rows are throughput) */
+	size_t more_boots;
+	enum st_verdict settles_as;
+};
+
+struct an_plan {
+	struct an_prow *rows;
+	size_t nrows;
+	struct st_plan_opts po; /* as used (costs filled in) */
+	struct an_costs costs;
+	bool two_groups;
+	/* the design meeting the target for every feasible row, and its total time */
+	size_t boots, runs, samples;
+	double total_s;
+	size_t infeasible;
+};
+
+/* Plan from the variance components of a (and b, or a against a copy of
+ * itself when b is NULL). runs_* give durations for the measured costs; a
+ * cost in po that is > 0 overrides the measured one. Returns 0 (free with
+ * an_plan_free) or -1 with e set. */
+int an_plan(const struct store_set *a, const struct store_set *b, const struct store_run_info *const *runs,
+	    size_t nruns, const struct strv *patterns, const struct st_compare_opts *co,
+	    const struct st_plan_opts *po, struct an_plan *out, struct err *e);
+void an_plan_free(struct an_plan *p);
+
+#endif

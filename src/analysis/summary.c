@@ -1,0 +1,144 @@
+/* summary.c - per-run medians, CVs and the UnixBench-style index. */
+#include "analysis/summary.h"
+#include "stats/stats.h"
+#include "workloads/workload.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* v: the run's measured samples (ops/s) in time order. */
+static void row_stats(struct summary_row *r, const double *v, size_t n)
+{
+	r->n = n;
+	r->halfwidth = INFINITY;
+	if (!n)
+		return;
+	double *y = xcalloc(n, sizeof *y);
+	for (size_t i = 0; i < n; i++)
+		y[i] = log(v[i]);
+	r->halfwidth = stats_run_halfwidth(&(struct st_run){.y = y, .n = n}, 0.95);
+	free(y);
+	struct st_summary s;
+	stats_summary(v, n, &s);
+	r->median = s.median;
+	r->mean = s.mean;
+	r->cv = n > 1 ? s.cv : 0;
+	r->min = s.min;
+	r->max = s.max;
+}
+
+/* Decode a slot's self-check JSON ("[{name, value, lo, hi, ok}...]"); text that is not such
+ * an array decodes to no checks. */
+static void checks_decode(struct summary_row *r, const char *text)
+{
+	json_t *a = text && *text ? json_loads(text, 0, NULL) : NULL;
+	size_t n = json_is_array(a) ? json_array_size(a) : 0;
+	r->checks = xcalloc(n ? n : 1, sizeof *r->checks);
+	for (size_t i = 0; i < n; i++) {
+		json_t *c = json_array_get(a, i);
+		const char *name = json_string_value(json_object_get(c, "name"));
+		r->checks[r->nchecks++] = (struct summary_check){
+			.name = xstrdup(name ? name : "?"),
+			.value = json_real_value(json_object_get(c, "value")),
+			.lo = json_real_value(json_object_get(c, "lo")),
+			.hi = json_real_value(json_object_get(c, "hi")),
+			.ok = json_is_true(json_object_get(c, "ok")),
+		};
+		if (json_is_false(json_object_get(c, "checked"))) { /* a counter check without its counter */
+			const char *why = json_string_value(json_object_get(c, "why"));
+			r->checks[r->nchecks - 1].why = xstrdup(why ? why : "cannot check");
+		}
+	}
+	json_decref(a);
+}
+
+int summary_load(struct store *st, int64_t id, struct summary *out, struct err *e)
+{
+	memset(out, 0, sizeof *out);
+	struct store_sample_info *smp = NULL;
+	size_t ns = 0;
+	if (store_run_get(st, id, &out->run, e))
+		return -1;
+	if (store_slots_get(st, id, &out->slots, &out->nslots, e) || store_samples_get(st, id, &smp, &ns, e) ||
+	    ctr_rows_load(st, &id, 1, &out->counters, &out->ncounters, e)) {
+		summary_free(out);
+		return -1;
+	}
+	out->rows = xcalloc(out->nslots ? out->nslots : 1, sizeof *out->rows);
+	double *v = xcalloc(ns ? ns : 1, sizeof *v);
+	/* slots and samples are both ordered by (workload, copies) */
+	size_t k = 0;
+	for (size_t i = 0; i < out->nslots; i++) {
+		struct summary_row *r = &out->rows[i];
+		const struct store_slot_info *sl = &out->slots[i];
+		r->slot = sl;
+		size_t n = 0;
+		for (; k < ns; k++) {
+			int c = strcmp(smp[k].workload, sl->workload);
+			if (c > 0 || (c == 0 && smp[k].copies > sl->copies))
+				break;
+			if (c == 0 && smp[k].copies == sl->copies) {
+				if (smp[k].warmup)
+					r->warmup++;
+				else
+					v[n++] = smp[k].value;
+			}
+		}
+		row_stats(r, v, n);
+		checks_decode(r, sl->checks);
+		const struct workload *w = wl_find(sl->workload);
+		if (w && (w->flags & WL_INDEX) && w->baseline > 0) {
+			r->baseline = w->baseline;
+			if (r->n)
+				r->index = r->median / w->baseline * 10.0;
+		}
+	}
+	free(v);
+	store_samples_free(smp, ns);
+
+	/* The index per copies count: geometric mean over index workloads with results. */
+	for (size_t i = 0; i < out->nslots; i++) {
+		if (out->rows[i].baseline <= 0)
+			continue;
+		int c = out->slots[i].copies;
+		struct summary_index *x = NULL;
+		for (size_t j = 0; j < out->nindex; j++)
+			if (out->index[j].copies == c)
+				x = &out->index[j];
+		if (!x) {
+			out->index = xrealloc(out->index, (out->nindex + 1) * sizeof *out->index);
+			x = &out->index[out->nindex++];
+			memset(x, 0, sizeof *x);
+			x->copies = c;
+		}
+		x->expected++;
+		if (out->rows[i].index > 0) {
+			x->n++;
+			x->value += log(out->rows[i].index);
+		}
+	}
+	for (size_t j = 0; j < out->nindex; j++)
+		out->index[j].value = out->index[j].n ? exp(out->index[j].value / out->index[j].n) : 0;
+	return 0;
+}
+
+void summary_free(struct summary *s)
+{
+	if (!s)
+		return;
+	store_run_info_free(&s->run);
+	for (size_t i = 0; s->rows && i < s->nslots; i++) {
+		for (size_t k = 0; k < s->rows[i].nchecks; k++) {
+			free(s->rows[i].checks[k].name);
+			free(s->rows[i].checks[k].why);
+		}
+		free(s->rows[i].checks);
+	}
+	store_slots_free(s->slots, s->nslots);
+	free(s->rows);
+	free(s->index);
+	ctr_rows_free(s->counters, s->ncounters);
+	memset(s, 0, sizeof *s);
+}

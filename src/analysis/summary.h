@@ -1,0 +1,56 @@
+/* summary.h - what one run measured: per (workload, copies) median, spread and index. */
+#ifndef SYSAB_SUMMARY_H
+#define SYSAB_SUMMARY_H
+
+#include "analysis/counters.h"
+#include "store/store.h"
+
+/* One self-check of a slot, decoded once from the store's JSON text (run/runner.c writes it):
+ * the check's name, the measured value and its accepted range, and whether it passed. */
+struct summary_check {
+	char *name;
+	double value, lo, hi;
+	bool ok;
+	char *why;      /* set when the check could not be made (a counter it needs was not
+	                   counted): why; value, lo, hi and ok then mean nothing */
+};
+
+struct summary_row {
+	const struct store_slot_info *slot; /* points into summary.slots */
+	size_t n;             /* measured samples, not counting warm-up ones */
+	size_t warmup;        /* leading samples flagged as taken before a steady state */
+	double halfwidth;     /* relative half-width of the run's 95% CI (batch means); INFINITY
+	                         when too few samples */
+	double median;        /* ops/s */
+	double mean;          /* ops/s */
+	double cv;            /* standard deviation / mean of the samples, 0 with < 2 samples */
+	double min, max;
+	double baseline;      /* index baseline (ops/s), 0 when not an index workload */
+	double index;         /* median / baseline * 10, 0 when no baseline */
+	struct summary_check *checks; /* the slot's self-checks, in order */
+	size_t nchecks;
+};
+
+struct summary_index {
+	int copies;
+	int n;                /* index workloads that contributed */
+	int expected;         /* index workloads in the run at these copies */
+	double value;         /* geometric mean of their indexes */
+};
+
+struct summary {
+	struct store_run_info run;
+	struct store_slot_info *slots;
+	size_t nslots;
+	struct summary_row *rows; /* one per slot, same order */
+	struct summary_index *index;
+	size_t nindex;
+	struct ctr_row *counters; /* per-op counter figures of the run, by workload, copies, event */
+	size_t ncounters;
+};
+
+/* Summarise run `id` from the store. On error -1 with e set. Free with summary_free. */
+int summary_load(struct store *st, int64_t id, struct summary *out, struct err *e);
+void summary_free(struct summary *s);
+
+#endif

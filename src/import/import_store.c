@@ -1,0 +1,284 @@
+/* import_store.c - turning parsed CSV rows and UnixBench logs into stored runs. */
+#include "import/import_store.h"
+#include "workloads/workload.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void import_result_free(struct import_result *r)
+{
+	if (r)
+		strv_free(&r->unknown);
+}
+
+void import_hash(const char *buf, size_t len, char out[17])
+{
+	uint64_t h = 14695981039346656037ull;
+	for (size_t i = 0; i < len; i++) {
+		h ^= (unsigned char)buf[i];
+		h *= 1099511628211ull;
+	}
+	snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
+
+static char *settings_json(const char *source, const char *name, const char *hash, const char *run_key)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "import", json_string(source));
+	const char *base = strrchr(name, '/');
+	json_object_set_new(o, "file", json_string(base ? base + 1 : name));
+	json_object_set_new(o, "hash", json_string(hash));
+	if (run_key)
+		json_object_set_new(o, "run_key", json_string(run_key));
+	char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(o);
+	return s;
+}
+
+/* The stored slot unit and latency flag for a CSV unit (values are already ops/s). */
+static void csv_unit(const char *u, const char **unit, int *latency)
+{
+	*latency = 0;
+	if (!strcmp(u, "ns/op") || !strcmp(u, "us/op") || !strcmp(u, "ms/op") || !strcmp(u, "s/op")) {
+		*unit = "op";
+		*latency = 1;
+	} else if (!strcmp(u, "ops/s")) {
+		*unit = "op";
+	} else if (!strcmp(u, "lpm")) {
+		*unit = "lps";
+	} else {
+		*unit = u;
+	}
+}
+
+/* Labels of a run: the -l labels plus the row's; a conflict is an error naming the line. */
+static int merge_labels(const char *name, const struct csv_row *row, const struct kvlist *given, struct kvlist *out,
+			struct err *e)
+{
+	for (size_t i = 0; given && i < given->n; i++)
+		kv_add(out, given->v[i].key, given->v[i].value);
+	for (size_t i = 0; i < row->labels.n; i++) {
+		const char *have = kv_get(out, row->labels.v[i].key);
+		if (have && strcmp(have, row->labels.v[i].value))
+			return errf(e, "%s:%zu: label %s=%s conflicts with -l %s=%s; drop one of them", name, row->line,
+				    row->labels.v[i].key, row->labels.v[i].value, row->labels.v[i].key, have);
+		if (!have)
+			kv_add(out, row->labels.v[i].key, row->labels.v[i].value);
+	}
+	kv_sort(out);
+	return 0;
+}
+
+static bool same_labels(const struct kvlist *a, const struct kvlist *b)
+{
+	if (a->n != b->n)
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		if (strcmp(a->v[i].key, b->v[i].key) || strcmp(a->v[i].value, b->v[i].value))
+			return false;
+	return true;
+}
+
+static void note_boot(struct strv *boots, const char *id, struct import_result *res)
+{
+	if (!strv_has(boots, id)) {
+		strv_add(boots, id);
+		res->nboots++;
+	}
+}
+
+static void note_run(int64_t id, struct import_result *res)
+{
+	if (!res->nruns++)
+		res->first_run = id;
+	res->last_run = id;
+}
+
+/* Long by design: one transaction over the file's runs, boots, slots and samples, rolled back as one. */
+int import_store_csv(struct store *s, const char *name, const char *hash, const struct csv_import *c,
+		     const struct import_opts *o, struct import_result *res, struct err *e)
+{
+	memset(res, 0, sizeof *res);
+	if (!c->nrow)
+		return errf(e, "%s: no rows to import; add rows below the header", name);
+	char *probe = xasprintf("import:%s:%s", hash, c->row[0].boot);
+	int ex = store_boot_exists(s, probe, e);
+	free(probe);
+	if (ex < 0)
+		return -1;
+	if (ex)
+		return errf(e, "%s: this file was imported before (same content); nothing stored", name);
+	if (store_begin(s, e))
+		return -1;
+	bool *done = xcalloc(c->nrow, sizeof *done);
+	struct strv boots = {0};
+	struct kvlist labels = {0}, other = {0};
+	int rc = 0;
+	for (size_t i = 0; i < c->nrow && !rc; i++) {
+		if (done[i])
+			continue;
+		const struct csv_row *r0 = &c->row[i];
+		kv_free(&labels);
+		if (merge_labels(name, r0, o->labels, &labels, e)) {
+			rc = -1;
+			break;
+		}
+		char *boot = xasprintf("import:%s:%s", hash, r0->boot);
+		char *settings = settings_json("csv", name, hash, r0->run);
+		struct store_run_new rn = {
+			.host = {o->machine ? o->machine : "imported", "unknown", 0, 0, boot, o->kernel ? o->kernel : "unknown",
+				 ""},
+			.started_ns = clock_wall_ns(),
+			.status = store_run_status_word(STORE_RUN_IMPORTED),
+			.source = "csv",
+			.settings = settings,
+			.labels = &labels,
+		};
+		int64_t run;
+		rc = store_run_begin(s, &rn, &run, e);
+		note_boot(&boots, boot, res);
+		free(boot);
+		free(settings);
+		if (rc)
+			break;
+		note_run(run, res);
+		/* every row of this run, in file order; seq counts per (workload, copies) */
+		for (size_t j = i; j < c->nrow && !rc; j++) {
+			const struct csv_row *r = &c->row[j];
+			if (done[j] || strcmp(r->run, r0->run))
+				continue;
+			done[j] = true;
+			kv_free(&other);
+			if (merge_labels(name, r, o->labels, &other, e)) {
+				rc = -1;
+				break;
+			}
+			if (!same_labels(&labels, &other)) {
+				rc = errf(e, "%s:%zu: this row of run '%s' has other labels than its line %zu; rows of one run "
+					     "share their labels",
+					  name, r->line, r->run, r0->line);
+				break;
+			}
+			int seq = 0;
+			for (size_t k = i; k < j; k++)
+				seq += done[k] && !strcmp(c->row[k].run, r->run) && !strcmp(c->row[k].workload, r->workload) &&
+				       c->row[k].copies == r->copies;
+			const char *unit;
+			int latency;
+			csv_unit(r->unit, &unit, &latency);
+			struct store_slot sl = {r->workload, (int)r->copies, unit, latency, store_slot_status_word(STORE_SLOT_OK), NULL, 0, 0, NULL};
+			struct store_sample x = {r->workload, (int)r->copies, seq, -1, 0, 0, r->value, 0};
+			rc = store_slot_put(s, run, &sl, e) || store_sample_add(s, run, &x, e) ? -1 : 0;
+			res->nvalues++;
+		}
+	}
+	kv_free(&labels);
+	kv_free(&other);
+	strv_free(&boots);
+	free(done);
+	if (rc) {
+		store_rollback(s);
+		memset(res, 0, sizeof *res);
+		return -1;
+	}
+	return store_commit(s, e);
+}
+
+/* The stored unit of a UnixBench test: the sysab workload's when there is one. */
+static void ub_unit(const struct ub_test *t, const char **unit, int *latency)
+{
+	const struct workload *w = t->unknown ? NULL : wl_find(t->workload);
+	*latency = 0;
+	if (w) {
+		*unit = w->unit;
+		*latency = (w->flags & WL_LATENCY) != 0;
+	} else if (!strcmp(t->unit, "lps") || !strcmp(t->unit, "lpm")) {
+		*unit = "lps";
+	} else if (!strcmp(t->unit, "KBps") || !strcmp(t->unit, "MWIPS")) {
+		*unit = t->unit;
+	} else {
+		*unit = "op";
+	}
+}
+
+int import_store_unixbench(struct store *s, const char *name, const char *hash, const struct ub_log *log,
+			   const struct import_opts *o, struct import_result *res, struct err *e)
+{
+	memset(res, 0, sizeof *res);
+	if (!log->ntest)
+		return errf(e, "%s: no complete test section in the log; give a UnixBench results/*.log file", name);
+	char *boot = o->boot ? xasprintf("import:boot:%s", o->boot) : xasprintf("import:%s", hash);
+	if (!o->boot) {
+		int ex = store_boot_exists(s, boot, e);
+		if (ex) {
+			free(boot);
+			return ex < 0 ? -1 : errf(e, "%s: this log was imported before (same content); nothing stored", name);
+		}
+	}
+	struct kvlist labels = {0};
+	for (size_t i = 0; o->labels && i < o->labels->n; i++)
+		kv_add(&labels, o->labels->v[i].key, o->labels->v[i].value);
+	kv_sort(&labels);
+	char *settings = settings_json("unixbench", name, hash, NULL);
+	struct store_run_new rn = {
+		.host = {o->machine ? o->machine : "imported", "unknown", 0, 0, boot, o->kernel ? o->kernel : "unknown", ""},
+		.started_ns = clock_wall_ns(),
+		.status = store_run_status_word(STORE_RUN_IMPORTED),
+		.source = "unixbench",
+		.settings = settings,
+		.labels = &labels,
+	};
+	int64_t run;
+	int rc = store_begin(s, e);
+	if (!rc)
+		rc = store_run_begin(s, &rn, &run, e);
+	free(settings);
+	kv_free(&labels);
+	free(boot);
+	if (rc) {
+		store_rollback(s);
+		return -1;
+	}
+	note_run(run, res);
+	res->nboots = 1;
+	for (size_t i = 0; i < log->ntest && !rc; i++) {
+		const struct ub_test *t = &log->test[i];
+		if (t->unknown && !strv_has(&res->unknown, t->name))
+			strv_add(&res->unknown, t->name);
+		int seq0 = 0; /* a test repeated in one log continues its seq */
+		for (size_t k = 0; k < i; k++)
+			if (!strcmp(log->test[k].workload, t->workload) && log->test[k].copies == t->copies)
+				seq0 += (int)log->test[k].npass;
+		const char *unit;
+		int latency;
+		ub_unit(t, &unit, &latency);
+		struct store_slot sl = {t->workload, (int)t->copies, unit, latency, store_slot_status_word(STORE_SLOT_OK), NULL, 0, 0, NULL};
+		rc = store_slot_put(s, run, &sl, e);
+		for (size_t p = 0; p < t->npass && !rc; p++) {
+			const struct ub_pass *ps = &t->pass[p];
+			if (!(ps->ops_per_s > 0) || !isfinite(ps->ops_per_s)) {
+				rc = errf(e, "%s:%zu: pass %u of '%s' has no positive score; fix or drop the pass", name,
+					  ps->line, ps->number, t->name);
+				break;
+			}
+			double el = 0;
+			for (size_t k = 0; k < ps->ncopy; k++)
+				el += ps->copy[k].elapsed;
+			el = ps->ncopy ? el / (double)ps->ncopy : 0;
+			struct store_sample x = {t->workload, (int)t->copies, seq0 + (int)p, -1,
+						 ps->count > 0 && ps->count < 1.8e19 ? (uint64_t)ps->count : 0,
+						 el > 0 ? (uint64_t)(el * 1e9) : 0, ps->ops_per_s, 0};
+			rc = store_sample_add(s, run, &x, e);
+			res->nvalues++;
+		}
+	}
+	if (rc) {
+		store_rollback(s);
+		import_result_free(res);
+		memset(res, 0, sizeof *res);
+		return -1;
+	}
+	return store_commit(s, e);
+}
