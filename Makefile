@@ -212,8 +212,8 @@ clean:
 FUZZ_CC    ?= clang
 FUZZ_FLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
               -fno-omit-frame-pointer -D_GNU_SOURCE -Isrc $(WARN)
-FUZZ_CORE  := src/core/core.c src/core/parse.c
-FUZZ_BINS  := $(B)/fuzz/fuzz_unixbench $(B)/fuzz/fuzz_csv $(B)/fuzz/fuzz_label
+FUZZ_CORE  := src/core/core.c src/core/parse.c src/core/termsafe.c
+FUZZ_BINS  := $(B)/fuzz/fuzz_unixbench $(B)/fuzz/fuzz_csv $(B)/fuzz/fuzz_label $(B)/fuzz/fuzz_text
 
 FUZZ_SECONDS ?= 20
 
@@ -233,6 +233,7 @@ fuzz-smoke:
 $(B)/fuzz/fuzz_unixbench: src/import/import_unixbench.c src/import/import_util.c $(shell find src/workloads -name '*.c') \
 	src/core/file.c src/core/tmp.c
 $(B)/fuzz/fuzz_csv: src/import/import_csv.c src/import/import_util.c
+$(B)/fuzz/fuzz_text: src/report/export.c
 $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_CORE) $(HDR) Makefile
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(filter %.c,$^) -lm

@@ -134,7 +134,9 @@ int cli_open_db(const char *db_opt, enum store_mode mode, struct store **st, cha
 {
 	if (db_opt && !*db_opt)
 		return errf(e, "--db: empty path; give the database file, e.g. --db results.db");
-	char *p = store_default_path(db_opt);
+	char *p = store_default_path(db_opt, e);
+	if (!p)
+		return -1;
 	int rc = store_open(p, mode, st, e);
 	if (rc == 0 && store_writable(*st)) {
 		char *boot = env_boot_id();

@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum { O_LABEL = 1, O_MACHINE, O_KERNEL, O_BOOT };
 
@@ -44,7 +45,13 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 static int import_file(struct store *st, bool csv, const char *path, const struct import_opts *o, struct err *e)
 {
 	size_t len;
-	char *buf = read_whole_file(path, (size_t)256 << 20, &len, e);
+	struct stat sb;
+	bool in = !strcmp(path, "-");
+	if (!in && stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
+		return errf(e, "%s: not a regular file (a FIFO, device or directory would block or mislead); give "
+			       "a file, or - for standard input",
+			    path);
+	char *buf = read_whole_file(in ? "/dev/stdin" : path, (size_t)256 << 20, &len, e);
 	if (!buf)
 		return -1;
 	char hash[17];

@@ -539,7 +539,9 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 	} else if (sig_stop) {
 		status = "incomplete";
 		const char *abbr = sigabbrev_np(sig_stop);
-		reason = abbr ? xasprintf("stopped by SIG%s", abbr) : xasprintf("stopped by signal %d", (int)sig_stop);
+		reason = sig_stop == SIGXFSZ ? xstrdup("stopped by SIGXFSZ: the file size limit (ulimit -f) is reached")
+			 : abbr	     ? xasprintf("stopped by SIG%s", abbr)
+				     : xasprintf("stopped by signal %d", (int)sig_stop);
 	}
 	if (store_run_finish(st, out->run_id, status, reason, ctx.min_overhead, werr ? &e2 : e)) {
 		free(reason);

@@ -18,8 +18,9 @@ enum store_mode {
 };
 
 /* Where the database is: --db PATH, else $SYSAB_DB, else $XDG_DATA_HOME/sysab/results.db,
- * else ~/.local/share/sysab/results.db. Returns a new string. */
-char *store_default_path(const char *db_opt);
+ * else $HOME/.local/share/sysab/results.db, with the password database's home when HOME is
+ * unset. Returns a new string, or NULL with e set (HOME relative, or unset with no home). */
+char *store_default_path(const char *db_opt, struct err *e);
 
 /* Open (and for STORE_RW create or migrate) the database at path. On error returns -1
  * with e naming the file and saying what to do; the file is left byte-for-byte
