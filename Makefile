@@ -173,3 +173,19 @@ $(B)/bench/gen_db: bench/gen_db.c $(B)/libsysab.a
 .PHONY: bench-analysis
 bench-analysis: $(B)/sysab $(B)/bench/gen_db
 	@SYSAB=$(abspath $(B)/sysab) GEN_DB=$(abspath $(B)/bench/gen_db) sh bench/analysis.sh
+
+# ---- boot campaigns: the qemu guest (Debian kernel + busybox initramfs with a static sysab) ----
+$(B)/static/sysab: $(B)/obj/src/main.o $(B)/libsysab.a
+	@mkdir -p $(dir $@)
+	$(CC) -static -o $@ $^ -lsqlite3 -ljansson -lgsl -lgslcblas -lm -lpthread -ldl
+
+$(B)/guest/initramfs.cpio.gz: $(B)/static/sysab $(B)/sysab-exec-helper scripts/guest-image.sh scripts/guest-init.sh
+	sh scripts/guest-image.sh $(B) $(B)/static/sysab $(B)/sysab-exec-helper
+
+.PHONY: guest check-boot
+guest: $(B)/guest/initramfs.cpio.gz
+
+# Real boots under QEMU (KVM when it works, else TCG): the 2x2 pti x thp campaign, A/A,
+# resume after kills, the safety rules. Slow (minutes); .ci/run calls it after make check.
+check-boot: deps-test $(B)/sysab $(B)/guest/initramfs.cpio.gz
+	@SYSAB=$(abspath $(B)/sysab) GUEST=$(abspath $(B)/guest) sh tests/boot/run.sh

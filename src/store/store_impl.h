@@ -10,6 +10,7 @@ struct store {
 	char *path;
 	int in_tx;
 	bool writable;
+	char *tmpdir; /* STORE_COPY of an older file: the private copy's directory, removed on close */
 };
 
 /* The newest schema version, and the SQL taking a database from `from` to from + 1. */
