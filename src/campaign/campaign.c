@@ -449,7 +449,26 @@ int campaign_start(const struct campaign_env *env, const char *name, struct err 
 		errf(e, "campaign '%s' is done; `sysab analyze campaign:%s` analyzes it", name, name);
 		goto out;
 	}
-	if (o.stop_file && !env->dry_run)
+	if (env->dry_run) {
+		/* every command of the whole campaign, in schedule order, and the unit */
+		bool reboots = strcmp(c.backend, "qemu") != 0;
+		if (reboots && campaign_unit_install(env, &c, &o, e))
+			goto out;
+		for (size_t i = 0; i < c.nslots; i++) {
+			struct store_campaign_slot *x = &c.slots[i];
+			if (slot_final(x))
+				continue;
+			if (reboots ? campaign_arm_and_boot(env, &c, x, e) : campaign_qemu_slot(env, &c, &o, x, e))
+				goto out;
+		}
+		if (reboots) {
+			fprintf(env->out, "after the last slot (or K=%d consecutive failures, or a stop):\n", o.max_failures);
+			campaign_unit_remove(env, &c, &o);
+		}
+		rc = 0;
+		goto out;
+	}
+	if (o.stop_file)
 		unlink(o.stop_file); /* an explicit start overrides an old stop request */
 	if (!strcmp(c.backend, "qemu")) {
 		if (!env->dry_run && store_campaign_set_state(env->st, c.id, "running", NULL, 0, e))

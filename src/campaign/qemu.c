@@ -220,10 +220,12 @@ int campaign_qemu_slot(const struct campaign_env *env, const struct store_campai
 		     c->name, access(kernel, R_OK) ? kernel : base);
 		goto out;
 	}
-	if (!strcmp(o->accel, "auto"))
+	if (!strcmp(o->accel, "auto") && !env->dry_run)
 		snprintf(o->accel, sizeof o->accel, "%s", kvm_usable() ? "kvm" : "tcg");
 	append = xasprintf("console=ttyS0 panic=-1 %s %s", k->append ? k->append : "", marker);
-	if (tmpdir_create(&dir, e))
+	if (env->dry_run)
+		dir = xstrdup("TMPDIR");
+	else if (tmpdir_create(&dir, e))
 		goto out;
 	initrd = xasprintf("%s/initrd", dir);
 	data = xasprintf("%s/data", dir);
@@ -240,12 +242,10 @@ int campaign_qemu_slot(const struct campaign_env *env, const struct store_campai
 	free(serial_con);
 	free(serial_data);
 	if (env->dry_run) {
-		fprintf(env->out, "would boot slot %d (%s) for each of %zu slots like this:\n  ", x->slot, k->name,
-			c->nslots);
+		fprintf(env->out, "slot %d (block %d): %s\n  would run:", x->slot, x->block, k->name);
 		for (size_t i = 0; i < argv.n; i++)
-			fprintf(env->out, "%s%s", i ? " " : "", argv.v[i]);
-		fprintf(env->out, "\n(the initrd is the guest's initramfs with /job/run.sh appended; accel auto = kvm when a "
-				  "kernel boots under it within 60 s, else tcg)\n");
+			fprintf(env->out, " %s", argv.v[i]);
+		fprintf(env->out, "\n");
 		rc = 0;
 		goto out;
 	}
@@ -385,7 +385,7 @@ int campaign_qemu_slot(const struct campaign_env *env, const struct store_campai
 	free(kver);
 	rc = 0;
 out:
-	if (dir)
+	if (dir && !env->dry_run)
 		tmpdir_remove(dir);
 	free(dir);
 	free(kernel);
