@@ -3,22 +3,16 @@
 # Usage: scripts/guest-image.sh BUILD_DIR STATIC_SYSAB STATIC_HELPER
 # Writes BUILD_DIR/guest/vmlinuz and BUILD_DIR/guest/initramfs.cpio.gz; the kernel package is
 # cached in BUILD_DIR/guest/ (delete it to fetch a newer one). Needs apt-get, dpkg-deb,
-# busybox-static and cpio (installed when missing, as root).
+# busybox-static and cpio (the Makefile installs them first).
 set -eu
 B=$1 SYSAB=$2 HELPER=$3
 G=$B/guest
 mkdir -p "$G"
-need=""
-command -v cpio >/dev/null || need="$need cpio"
-[ -x /bin/busybox ] && /bin/busybox --list >/dev/null 2>&1 && ! ldd /bin/busybox >/dev/null 2>&1 || need="$need busybox-static"
-command -v qemu-system-x86_64 >/dev/null || need="$need qemu-system-x86"
-if [ -n "$need" ]; then
-	if [ "$(id -u)" != 0 ]; then
-		echo "guest-image.sh: missing Debian packages:$need; install them (apt-get install$need) and retry" >&2
-		exit 2
-	fi
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $need >/dev/null
-fi
+for t in cpio gzip apt-get dpkg-deb; do
+	command -v $t >/dev/null || { echo "guest-image.sh: $t is missing; make guest installs what it needs (as root)" >&2; exit 2; }
+done
+[ -x /bin/busybox ] && ! ldd /bin/busybox >/dev/null 2>&1 ||
+	{ echo "guest-image.sh: needs a static /bin/busybox: apt-get install busybox-static" >&2; exit 2; }
 if [ ! -s "$G/vmlinuz" ]; then
 	# the kernel the linux-image-amd64 metapackage points at, e.g. linux-image-6.1.0-50-amd64
 	pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[0-9].*-amd64\)$/\1/p' | head -n 1)

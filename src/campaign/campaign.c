@@ -412,9 +412,12 @@ static int drive_qemu(const struct campaign_env *env, const char *name, struct s
 		fprintf(env->out, "campaign %s: slot %d: %s%s%s\n", name, nx + 1, x->state, x->reason ? ": " : "",
 			x->reason ? x->reason : "");
 		fflush(env->out);
-		if (sig_stop && strcmp(x->state, "done")) {
+		if (!strcmp(x->state, "interrupted") && x->attempts > CAMPAIGN_RETRIES && !sig_stop) {
 			free(x->state);
-			x->state = xstrdup("interrupted");
+			x->state = xstrdup("skipped");
+			char *r = xasprintf("interrupted again on its retry; skipped (%s)", x->reason ? x->reason : "");
+			free(x->reason);
+			x->reason = r;
 			if (store_campaign_slot_put(env->st, c->id, x, e))
 				goto out;
 		}

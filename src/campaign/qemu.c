@@ -153,7 +153,8 @@ static char *log_path(const struct campaign_env *env, const struct store_campaig
 
 /* Run qemu; wait at most timeout_s, or at most probe_s for the kernel's first line on the
  * console (0 = no probe). *outcome: 0 exited, 1 timed out, 2 probe failed, 3 stopped. */
-static int run_qemu(char **argv, const char *console, int timeout_s, int probe_s, int *outcome, struct err *e)
+static int run_qemu(char **argv, const char *console, const char *errlog, int timeout_s, int probe_s, int *outcome,
+		    struct err *e)
 {
 	fflush(NULL);
 	pid_t pid = fork();
@@ -162,8 +163,11 @@ static int run_qemu(char **argv, const char *console, int timeout_s, int probe_s
 	if (pid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive the sysab that drives it */
 		int null = open("/dev/null", O_RDWR);
+		int err = open(errlog, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 		dup2(null, 0);
 		dup2(null, 1);
+		if (err >= 0)
+			dup2(err, 2); /* qemu's warnings go to the slot's log, not the user's terminal */
 		execvp(argv[0], argv);
 		fprintf(stderr, "sysab campaign: cannot run %s: %s; install qemu-system-x86\n", argv[0], strerror(errno));
 		_exit(127);
@@ -206,7 +210,7 @@ int campaign_qemu_slot(const struct campaign_env *env, const struct store_campai
 		       struct store_campaign_slot *x, struct err *e)
 {
 	const struct store_campaign_config *k = &c->configs[x->config];
-	char *dir = NULL, *kernel = NULL, *base = NULL, *initrd = NULL, *data = NULL, *console = NULL, *append = NULL;
+	char *dir = NULL, *qerr = NULL, *kernel = NULL, *base = NULL, *initrd = NULL, *data = NULL, *console = NULL, *append = NULL;
 	char *marker = campaign_marker(c->name, x->slot), *text = NULL, *logp = NULL;
 	struct sb job = {0}, db = {0};
 	struct strv argv = {0};
@@ -228,6 +232,7 @@ int campaign_qemu_slot(const struct campaign_env *env, const struct store_campai
 	else if (tmpdir_create(&dir, e))
 		goto out;
 	initrd = xasprintf("%s/initrd", dir);
+	qerr = xasprintf("%s/qemu.err", dir);
 	data = xasprintf("%s/data", dir);
 	console = xasprintf("%s/console", dir);
 	char *serial_con = xasprintf("file:%s", console), *serial_data = xasprintf("file:%s", data);
@@ -267,7 +272,7 @@ int campaign_qemu_slot(const struct campaign_env *env, const struct store_campai
 		for (size_t i = 0; i < argv.n; i++)
 			avp[i] = argv.v[i];
 		bool probing = !strcmp(o->accel, "kvm") && !o->accel_note;
-		int r = run_qemu(avp, console, o->boot_timeout_s, probing ? 60 : 0, &outcome, e);
+		int r = run_qemu(avp, console, qerr, o->boot_timeout_s, probing ? 60 : 0, &outcome, e);
 		free(avp);
 		if (r)
 			goto out;
@@ -294,9 +299,11 @@ int campaign_qemu_slot(const struct campaign_env *env, const struct store_campai
 		size_t n = 0;
 		struct err ig;
 		char *t = read_whole_file(console, (size_t)64 << 20, &n, &ig);
-		if (t)
-			write_file(logp, t, n, NULL, 0, &ig);
+		size_t qn = 0;
+		char *q = read_whole_file(qerr, (size_t)1 << 20, &qn, &ig);
+		write_file(logp, t ? t : "", t ? n : 0, q ? q : "", q ? qn : 0, &ig);
 		free(t);
+		free(q);
 	}
 	size_t dlen = 0;
 	struct err ig;
@@ -346,7 +353,8 @@ int campaign_qemu_slot(const struct campaign_env *env, const struct store_campai
 		b64_decode(b, end, &db);
 		size_t want = sz ? strtoull(sz, NULL, 10) : 0;
 		free(sz);
-		char *dbp = xasprintf("%s/guest.db", dir);
+		/* the guest's database is kept beside its console log, for audits and re-imports */
+		char *dbp = xasprintf("%.*s.db", (int)(strlen(logp) - 4), logp);
 		struct import_db_result res = {0};
 		if (db.len != want) {
 			x->state = xstrdup("interrupted");
@@ -391,6 +399,7 @@ out:
 	free(kernel);
 	free(base);
 	free(initrd);
+	free(qerr);
 	free(data);
 	free(console);
 	free(append);
