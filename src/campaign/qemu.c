@@ -218,7 +218,10 @@ int campaign_qemu_slot(const struct campaign_env *env, const struct store_campai
 	const char *image = o->image ? o->image : "build/guest";
 	kernel = k->kernel ? xstrdup(k->kernel) : xasprintf("%s/vmlinuz", image);
 	base = k->initrd ? xstrdup(k->initrd) : xasprintf("%s/initramfs.cpio.gz", image);
-	if (access(kernel, R_OK) || access(base, R_OK)) {
+	if (env->dry_run && (access(kernel, R_OK) || access(base, R_OK)))
+		fprintf(env->out, "note: %s is missing; `make guest` builds the guest before a real start\n",
+			access(kernel, R_OK) ? kernel : base);
+	else if (access(kernel, R_OK) || access(base, R_OK)) {
 		errf(e, "campaign '%s': the guest %s is missing or unreadable; build the guest with `make guest` (or give "
 			"--image DIR with vmlinuz and initramfs.cpio.gz)",
 		     c->name, access(kernel, R_OK) ? kernel : base);

@@ -1,7 +1,7 @@
 /* import.c - `sysab import csv|unixbench|db FILE...`: store outside results and other databases' runs. */
 #include "cli.h"
 #include "import/import_db.h"
-#include "store/import_store.h"
+#include "import/import_store.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,6 @@
 #include "report.h"
 #include "workloads/workload.h"
 
-#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,22 +12,16 @@ static void labels_text(struct sb *b, const struct kvlist *l)
 		sb_addf(b, "%s%s=%s", i ? " " : "", l->v[i].key, l->v[i].value);
 }
 
-/* "minor faults per op 1.00; ..." from a slot's checks JSON; *failed is set when one failed. */
-static void checks_text(struct sb *b, const char *checks, bool *failed, bool color)
+/* "minor faults per op 1.00; ..." from a row's self-checks; *failed is set when one failed. */
+static void checks_text(struct sb *b, const struct summary_row *r, bool *failed, bool color)
 {
-	json_t *a = checks && *checks ? json_loads(checks, 0, NULL) : NULL;
-	size_t i;
-	json_t *c;
-	json_array_foreach(a, i, c)
-	{
-		bool ok = json_is_true(json_object_get(c, "ok"));
-		sb_addf(b, "%s%s %.3g%s%s%s", i ? "; " : "", json_string_value(json_object_get(c, "name")),
-			json_real_value(json_object_get(c, "value")), ok || !color ? "" : "\033[31m", ok ? "" : " FAILED",
-			ok || !color ? "" : "\033[0m");
-		if (!ok)
+	for (size_t i = 0; i < r->nchecks; i++) {
+		const struct summary_check *c = &r->checks[i];
+		sb_addf(b, "%s%s %.3g%s%s%s", i ? "; " : "", c->name, c->value, c->ok || !color ? "" : "\033[31m",
+			c->ok ? "" : " FAILED", c->ok || !color ? "" : "\033[0m");
+		if (!c->ok)
 			*failed = true;
 	}
-	json_decref(a);
 }
 
 static const char *status_color(const char *status, bool color)
@@ -98,7 +91,7 @@ void report_summary_text(FILE *f, const struct summary *s, bool with_env, bool c
 		report_short_name(name, sizeof name, sl->workload, 1, RUN_NAME_W);
 		struct sb chk = {0};
 		bool failed = false;
-		checks_text(&chk, sl->checks, &failed, color);
+		checks_text(&chk, row, &failed, color);
 		if (strcmp(sl->status, "ok") != 0)
 			sb_addf(&chk, "%s%s%s%s: %s", chk.len ? "; " : "", status_color(sl->status, color), sl->status, reset,
 				sl->reason);

@@ -3,7 +3,7 @@
 #include "unit.h"
 #include "core/tmp.h"
 #include "run/runner.h"
-#include "stats/summary.h"
+#include "analysis/summary.h"
 #include "store/store.h"
 
 #include <math.h>
