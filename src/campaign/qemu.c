@@ -356,8 +356,7 @@ int campaign_qemu_slot(const struct campaign_env *env, const struct store_campai
 		b64_decode(b, end, &db);
 		size_t want = sz ? strtoull(sz, NULL, 10) : 0;
 		free(sz);
-		/* the guest's database is kept beside its console log, for audits and re-imports */
-		char *dbp = xasprintf("%.*s.db", (int)(strlen(logp) - 4), logp);
+		char *dbp = xasprintf("%s/guest.db", dir);
 		struct import_db_result res = {0};
 		if (db.len != want) {
 			x->state = xstrdup("interrupted");
@@ -369,16 +368,18 @@ int campaign_qemu_slot(const struct campaign_env *env, const struct store_campai
 			x->state = xstrdup("interrupted");
 			goto out;
 		} else {
-			char slot[16];
-			snprintf(slot, sizeof slot, "%d", x->slot);
 			int r = 0;
 			for (size_t i = 0; i < res.nruns && !r; i++)
 				r = store_campaign_add_run(env->st, c->id, x->slot, res.ids[i], e) ||
 				    store_run_env(env->st, res.ids[i], "campaign.accel", o->accel, e) ||
 				    (o->accel_note && store_run_env(env->st, res.ids[i], "campaign.accel_note", o->accel_note, e)) ||
 				    store_run_env(env->st, res.ids[i], "campaign.name", c->name, e) ||
-				    store_run_env(env->st, res.ids[i], "campaign.slot", slot, e) ||
 				    store_run_env(env->st, res.ids[i], "campaign.backend", "qemu", e);
+			/* the guest's database is kept beside its console log, for audits and re-imports */
+			char *keep = xasprintf("%.*s.db", (int)(strlen(logp) - 4), logp);
+			struct err ig2;
+			write_file(keep, db.s, db.len, NULL, 0, &ig2);
+			free(keep);
 			x->state = xstrdup(res.nruns >= (size_t)c->runs ? "done" : "failed");
 			if (res.nruns < (size_t)c->runs)
 				x->reason = xasprintf("the guest stored %zu of %d runs (console: %s)", res.nruns, c->runs, logp);
