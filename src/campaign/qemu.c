@@ -211,7 +211,7 @@ int campaign_qemu_slot(const struct campaign_env *env, const struct store_campai
 {
 	const struct store_campaign_config *k = &c->configs[x->config];
 	char *dir = NULL, *qerr = NULL, *kernel = NULL, *base = NULL, *initrd = NULL, *data = NULL, *console = NULL, *append = NULL;
-	char *marker = campaign_marker(c->name, x->slot), *text = NULL, *logp = NULL;
+	char *marker = campaign_marker(c->name, x->slot), *text = NULL, *logp = NULL, *kcl = NULL;
 	struct sb job = {0}, db = {0};
 	struct strv argv = {0};
 	int rc = -1;
@@ -321,12 +321,21 @@ int campaign_qemu_slot(const struct campaign_env *env, const struct store_campai
 		goto out;
 	}
 	if (!text || !strstr(text, "SYSAB-DONE")) {
+		/* the kernel prints its command line first: the slot's marker there means the right
+		 * kernel booted and then stopped (crash, hang, power off): interrupted, retried */
 		char *con = read_text_file(console);
+		kcl = con ? field(strstr(con, "Kernel command line:") ? strstr(con, "Kernel command line:") : "",
+					"Kernel command line:")
+			      : NULL;
 		bool init = con && strstr(con, "sysab guest:");
+		bool booted = kcl && strstr(kcl, marker);
 		free(con);
-		if (init) {
+		if (kcl && !booted) {
+			x->state = xstrdup("failed");
+			x->reason = xasprintf("wrong kernel: it booted with '%s', without the marker %s", kcl, marker);
+		} else if (init || booted) {
 			x->state = xstrdup("interrupted");
-			x->reason = xasprintf("the guest stopped during its runs%s (console: %s)",
+			x->reason = xasprintf("the guest stopped %s%s (console: %s)", init ? "during its runs" : "after its kernel started",
 					      outcome == 1 ? ", killed at the boot timeout" : "", logp);
 		} else {
 			x->state = xstrdup("failed");
@@ -408,6 +417,7 @@ out:
 	free(console);
 	free(append);
 	free(marker);
+	free(kcl);
 	free(text);
 	free(logp);
 	sb_free(&job);

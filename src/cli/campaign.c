@@ -278,6 +278,7 @@ int cmd_campaign(const struct cli_cmd *cmd, int argc, char **argv)
 		store_campaign_free(&c);
 	} else {
 		sig_install();
+		tmpdir_reap_stale(); /* what a killed campaign left (its VM died with it) */
 		r = !strcmp(what, "start")    ? campaign_start(&env, pos.v[1], &e)
 		    : !strcmp(what, "resume") ? campaign_resume(&env, pos.v[1], &e)
 					      : campaign_stop(&env, pos.v[1], &e);
