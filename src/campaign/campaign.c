@@ -385,12 +385,6 @@ static int drive_qemu(const struct campaign_env *env, const char *name, struct s
 	while (more) {
 		int nx = next_slot(c);
 		struct store_campaign_slot *x = &c->slots[nx];
-		if (env->dry_run) {
-			if (campaign_qemu_slot(env, c, &o, x, e))
-				goto out;
-			rc = 0;
-			goto out;
-		}
 		x->attempts++;
 		free(x->state);
 		x->state = xstrdup("booting");
@@ -474,13 +468,13 @@ int campaign_start(const struct campaign_env *env, const char *name, struct err 
 	if (o.stop_file)
 		unlink(o.stop_file); /* an explicit start overrides an old stop request */
 	if (!strcmp(c.backend, "qemu")) {
-		if (!env->dry_run && store_campaign_set_state(env->st, c.id, "running", NULL, 0, e))
+		if (store_campaign_set_state(env->st, c.id, "running", NULL, 0, e))
 			goto out;
 		rc = drive_qemu(env, name, &c, e);
 		goto out;
 	}
 	/* the reboot backends: everything that needs root is checked before anything is done */
-	if (!env->dry_run && !is_root() && strcmp(c.backend, "command")) {
+	if (!is_root() && strcmp(c.backend, "command")) {
 		errf(e, "campaign '%s': the %s backend needs root (%s, installing a systemd unit, rebooting); run "
 			"`sudo sysab campaign start %s`, or see what it would do with --dry-run",
 		     name, c.backend, !strcmp(c.backend, "kexec") ? "kexec -l" : "grub-reboot", name);
@@ -494,19 +488,17 @@ int campaign_start(const struct campaign_env *env, const char *name, struct err 
 		goto out;
 	}
 	struct store_campaign_slot *x = &c.slots[nx];
-	if (!env->dry_run) {
-		x->attempts++;
-		free(x->state);
-		x->state = xstrdup("booting");
-		x->started_ns = clock_wall_ns();
-		if (store_campaign_slot_put(env->st, c.id, x, e) ||
-		    store_campaign_set_state(env->st, c.id, "running", NULL, 0, e)) {
-			campaign_unit_remove(env, &c, &o);
-			goto out;
-		}
+	x->attempts++;
+	free(x->state);
+	x->state = xstrdup("booting");
+	x->started_ns = clock_wall_ns();
+	if (store_campaign_slot_put(env->st, c.id, x, e) ||
+	    store_campaign_set_state(env->st, c.id, "running", NULL, 0, e)) {
+		campaign_unit_remove(env, &c, &o);
+		goto out;
 	}
 	rc = campaign_arm_and_boot(env, &c, x, e);
-	if (rc && !env->dry_run) {
+	if (rc) {
 		struct err e2;
 		campaign_unit_remove(env, &c, &o);
 		free(x->state);
@@ -699,8 +691,7 @@ int campaign_resume(const struct campaign_env *env, const char *name, struct err
 			/* a unit left behind must not loop: remove it */
 			struct campaign_opts o;
 			campaign_opts_parse(c.options, &o);
-			if (!env->dry_run)
-				campaign_unit_remove(env, &c, &o);
+			campaign_unit_remove(env, &c, &o);
 			campaign_opts_free(&o);
 		}
 		goto out;

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include "store/store.h"
 
-/* Slot states that end a slot for good. */
-#define CAMPAIGN_RETRIES 1 /* an interrupted slot is retried this many times, then skipped */
+/* An interrupted slot is retried this many times, then skipped. */
+#define CAMPAIGN_RETRIES 1
 
 /* The backend options of a campaign (stored as its JSON options). */
 struct campaign_opts {
@@ -68,7 +68,7 @@ struct campaign_env {
 int campaign_start(const struct campaign_env *env, const char *name, struct err *e);
 /* `resume`: continue a running campaign: qemu drives the remaining slots; the reboot
  * backends check the booted kernel against the armed slot, run, arm the next slot and
- * reboot (this is what the unit runs at boot). */
+ * reboot (this is what the unit runs at boot). env->dry_run must be false. */
 int campaign_resume(const struct campaign_env *env, const char *name, struct err *e);
 /* `stop`: mark it stopped and remove its unit; nothing reboots any more. */
 int campaign_stop(const struct campaign_env *env, const char *name, struct err *e);
