@@ -151,3 +151,40 @@ contains "$OUT" "stopped on request"
 [ "$(sqlite3 "$SYSAB_DB" "SELECT state FROM campaign WHERE name = 't'")" = stopped ] || fail "not stopped"
 rm -f "$SYSAB_DB.t.stop"
 db_ok "$SYSAB_DB"
+
+# kexec and grub through a simulated boot loader: fake kexec, grub-reboot and systemctl on PATH
+# record what they were asked; the "boot" then reports the entry the loader would have booted.
+if [ "$(id -u)" = 0 ]; then
+	mkdir -p "$T/bin"
+	for t in kexec grub-reboot systemctl; do
+		printf '#!/bin/sh\necho "%s $*" >>"%s"\n' "$t" "$T/loader" >"$T/bin/$t"
+		chmod +x "$T/bin/$t"
+	done
+	: >"$T/loader"
+	new kx --backend kexec --boots 1 --config 'pti=on' --kernel /boot/vmlinuz-A --append 'ro pti=on' --config 'pti=off' --kernel /boot/vmlinuz-B --append 'ro pti=off' -- $RUN
+	expect 0 env PATH="$T/bin:$PATH" "$SYSAB" campaign start kx
+	contains "$(cat "$T/loader")" "kexec -l /boot/vmlinuz-"
+	contains "$(cat "$T/loader")" "systemctl kexec"
+	for i in 1 2; do
+		# the kexec'd kernel boots with exactly the --append= command line that was loaded
+		sed -n 's/^kexec -l [^ ]* --append=\(.*\)$/\1/p' "$T/loader" | tail -n 1 >"$T/proc/cmdline"
+		expect 0 env PATH="$T/bin:$PATH" "$SYSAB" campaign resume kx
+	done
+	[ "$(sqlite3 "$SYSAB_DB" "SELECT state FROM campaign WHERE name = 'kx'")" = done ] || fail "kexec campaign not done"
+	[ "$(grep -c '^kexec -l' "$T/loader")" = 2 ] || fail "want 2 kexec loads"
+	[ ! -e "$T/units/sysab-campaign-kx.service" ] || fail "kexec unit not removed"
+	: >"$T/loader"
+	new gr --backend grub --boots 1 --config 'pti=on' --entry 'A' --append 'pti=on' --config 'pti=off' --entry 'B' --append 'pti=off' -- $RUN
+	expect 0 env PATH="$T/bin:$PATH" "$SYSAB" campaign start gr
+	e=$(sed -n 's/^grub-reboot //p' "$T/loader" | tail -n 1)
+	[ "$e" = A ] && echo "ro pti=on" >"$T/proc/cmdline" || echo "ro pti=off" >"$T/proc/cmdline"
+	expect 0 env PATH="$T/bin:$PATH" "$SYSAB" campaign resume gr
+	# the loader falls back to the default entry: the wrong command line fails the slot
+	echo "ro quiet" >"$T/proc/cmdline"
+	expect 0 env PATH="$T/bin:$PATH" "$SYSAB" campaign resume gr
+	contains "$OUT" "wrong kernel"
+	[ "$(grep -c '^systemctl reboot' "$T/loader")" = 2 ] || fail "want 2 grub reboots"
+	v=$(sqlite3 "$SYSAB_DB" "SELECT group_concat(s.state) FROM (SELECT s.state FROM campaign_slot s JOIN campaign c ON c.id = s.campaign WHERE c.name = 'gr' ORDER BY s.slot) s")
+	[ "$v" = "done,failed" ] || fail "grub slots: $v"
+fi
+db_ok "$SYSAB_DB"
