@@ -163,7 +163,9 @@ fuzz-smoke:
 		echo "fuzz: SKIPPED: $(FUZZ_CC) cannot build libFuzzer targets; install clang and libclang-rt-14-dev"; \
 	fi
 
-$(B)/fuzz/fuzz_unixbench: src/import/import_unixbench.c src/import/import_util.c
+# the UnixBench importer maps tests to workloads through the registry's descriptors
+$(B)/fuzz/fuzz_unixbench: src/import/import_unixbench.c src/import/import_util.c $(shell find src/workloads -name '*.c') \
+	src/core/file.c src/core/tmp.c
 $(B)/fuzz/fuzz_csv: src/import/import_csv.c src/import/import_util.c
 $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_CORE) $(HDR) Makefile
 	@mkdir -p $(dir $@)
@@ -175,6 +177,11 @@ $(B)/bench/gen_db: bench/gen_db.c $(B)/libsysab.a
 	$(CC) $(BASE_CFLAGS) -o $@ $< $(B)/libsysab.a $(LIBS)
 
 # the analysis part alone (make bench runs it as its last part)
+.PHONY: bench-counters
+# the cost of per-sample counters: counters on vs off in alternating runs (docs/PERFORMANCE.md)
+bench-counters: $(B)/sysab
+	@SYSAB=$(abspath $(B)/sysab) sh bench/counters.sh
+
 .PHONY: bench-analysis
 bench-analysis: $(B)/sysab $(B)/bench/gen_db
 	@SYSAB=$(abspath $(B)/sysab) GEN_DB=$(abspath $(B)/bench/gen_db) sh bench/analysis.sh

@@ -126,19 +126,28 @@ int an_compare_job_build(struct store *st, const char *sa, const char *sb, const
 					    (long long)g[0].ids[i], sa, sb);
 	j->info[0] = g[0].info;
 	j->info[1] = g[1].info;
-	if (an_compare(&g[0].set, &g[1].set, g[0].runs, g[0].n, sb ? g[1].runs : NULL, g[1].n, patterns, co, &j->c,
-		       e))
+	if (an_compare(&g[0].set, sb ? &g[1].set : NULL, g[0].runs, g[0].n, sb ? g[1].runs : NULL, g[1].n, patterns,
+		       co, &j->c, e))
 		return -1;
 	if (with_env) {
 		const struct store_run_info *const *runs[2] = {g[0].runs, g[1].runs};
 		size_t n[2] = {g[0].n, g[1].n};
 		an_envtab_build(runs, n, j->ng, &j->env);
 	}
+	if (sb) {
+		if (ctr_rows_load(st, g[0].ids, g[0].n, &j->ctr[0], &j->nctr[0], e) ||
+		    ctr_rows_load(st, g[1].ids, g[1].n, &j->ctr[1], &j->nctr[1], e))
+			return -1;
+		ctr_compare(j->ctr[0], j->nctr[0], j->ctr[1], j->nctr[1], &j->cc, &j->ncc);
+	}
 	return 0;
 }
 
 void an_compare_job_free(struct an_compare_job *j)
 {
+	free(j->cc);
+	ctr_rows_free(j->ctr[0], j->nctr[0]);
+	ctr_rows_free(j->ctr[1], j->nctr[1]);
 	an_envtab_free(&j->env);
 	an_compare_free(&j->c);
 	an_group_free(&j->g[0]);

@@ -40,9 +40,11 @@ const struct cli_opt cli_analyze_opts[] = {
 const struct cli_opt cli_plan_opts[] = {
 	{"target", 't', "PCT", "wanted half-width of the CI of a difference, e.g. 1% (default)", O_TARGET},
 	{"boot-cost", 0, "DURATION", "time one boot costs, e.g. 120s (default)", O_BOOT_COST},
-	{"run-cost", 0, "DURATION", "time per run beyond its samples, per workload (default: measured, else 10s)",
+	{"run-cost", 0, "DURATION",
+	 "time per run beyond its samples, per workload (default: measured, else " CLI_STR(AN_PLAN_RUN_COST_S) "s)",
 	 O_RUN_COST},
-	{"sample-cost", 0, "DURATION", "time per sample (default: measured per workload, else 1s)", O_SAMPLE_COST},
+	{"sample-cost", 0, "DURATION",
+	 "time per sample (default: measured per workload, else " CLI_STR(AN_PLAN_SAMPLE_COST_S) "s)", O_SAMPLE_COST},
 	{"power", 0, "P", "also detect a change of the target size with this power, e.g. 0.8 (default: none)",
 	 O_POWER},
 	{"alpha", 0, "A", "significance level, default 0.05", O_ALPHA},
@@ -211,7 +213,10 @@ int cmd_compare(const struct cli_cmd *cmd, int argc, char **argv)
 		goto out;
 	}
 	if (open_db(&a, &st, &e) || an_compare_job_build(st, pos.v[0], pos.v[1], &a.patterns, &a.co, a.out.fmt == &report_format_html, &j, &e) ||
-	    cli_emit(&a.out, &(struct report_doc){.compare = &j.c, .groups = j.info, .ngroups = 2, .envtab = &j.env}, &e)) {
+	    cli_emit(&a.out,
+		     &(struct report_doc){.compare = &j.c, .groups = j.info, .ngroups = 2, .envtab = &j.env,
+					  .counters = j.cc, .ncounters = j.ncc},
+		     &e)) {
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}
@@ -248,7 +253,10 @@ int cmd_analyze(const struct cli_cmd *cmd, int argc, char **argv)
 	if (open_db(&a, &st, &e) ||
 	    an_analyze_job_build(st, &pos, &a.factors, &a.refs, &a.patterns, &a.co, a.out.fmt == &report_format_html, &j,
 				 &e) ||
-	    cli_emit(&a.out, &(struct report_doc){.analyze = &j.an, .groups = &j.info, .envtab = &j.env}, &e)) {
+	    cli_emit(&a.out,
+		     &(struct report_doc){.analyze = &j.an, .groups = &j.info, .envtab = &j.env,
+					  .noise_levels = &j.noise_levels},
+		     &e)) {
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}

@@ -1,5 +1,6 @@
 /* import_db.c - merging another sysab database into this one, run by run, idempotent by run UUID. */
 #include "import/import_db.h"
+#include "store/counters.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -22,9 +23,11 @@ static int copy_run(struct store *src, struct store *dst, const struct store_run
 {
 	struct store_slot_info *slots = NULL;
 	struct store_sample_info *samples = NULL;
-	size_t nslots = 0, nsam = 0;
+	struct store_counter_raw *cnt = NULL;
+	size_t nslots = 0, nsam = 0, ncnt = 0;
 	int rc = -1;
-	if (store_slots_get(src, r->id, &slots, &nslots, e) || store_samples_get(src, r->id, &samples, &nsam, e))
+	if (store_slots_get(src, r->id, &slots, &nslots, e) || store_samples_get(src, r->id, &samples, &nsam, e) ||
+	    store_counters_get(src, r->id, &cnt, &ncnt, e))
 		goto out;
 	bool live = !strcmp(r->status, "running");
 	struct store_run_new n = {
@@ -60,9 +63,15 @@ static int copy_run(struct store *src, struct store *dst, const struct store_run
 		if (store_sample_add(dst, *id, &y, e))
 			goto out;
 	}
+	for (size_t i = 0; i < ncnt; i++) {
+		const char *ev = cnt[i].event;
+		if (store_counters_add(dst, *id, cnt[i].workload, cnt[i].copies, cnt[i].seq, &ev, &cnt[i].value, 1, e))
+			goto out;
+	}
 	*nsamples += nsam;
 	rc = 0;
 out:
+	store_counters_raw_free(cnt, ncnt);
 	store_slots_free(slots, nslots);
 	store_samples_free(samples, nsam);
 	return rc;

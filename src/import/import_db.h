@@ -16,7 +16,7 @@ void import_db_result_free(struct import_db_result *r);
 
 /*
  * Merge every run of the sysab database at path into dst: machine, boot, labels,
- * environment, slot records and samples, keeping status, times and run UUID; then the
+ * environment, slot records, samples and their counters, keeping status, times and run UUID; then the
  * campaigns it holds (configurations, schedule, progress, which runs each slot made).
  * A run whose UUID dst already holds is skipped, so importing a file twice stores
  * nothing new (res->nruns == 0). A run still marked running there is stored as

@@ -49,6 +49,9 @@ struct report_doc {
 	const struct an_group_info *groups; /* COMPARE, PLAN: ngroups; ANALYZE: the filter */
 	size_t ngroups;
 	const struct an_envtab *envtab;     /* COMPARE, ANALYZE: the groups' environment (html) */
+	const struct ctr_cmp *counters;     /* COMPARE: per-op counters of B against A */
+	size_t ncounters;
+	const struct kvlist *noise_levels;  /* ANALYZE: noise.level → runs (a warning when > 1) */
 };
 
 /* An output format: one file each (fmt_text.c, fmt_json.c, fmt_csv.c, fmt_html.c), one
@@ -152,8 +155,9 @@ char *report_plan_json(const struct an_plan *p, const struct an_group_info *g, s
 /* ---- the HTML report (src/report/html.c) ---- */
 
 /* A self-contained HTML page (inline CSS and SVG, no script, nothing fetched) for a
- * comparison (ng == 2) or one group's estimates (ng == 1, c built against an empty
- * group B), with the groups' environment. Returns 0, or -1 when writing fails. */
+ * comparison (c->ngroups == 2) or one group's estimates (c->ngroups == 1), with the
+ * groups' environment (g and env have ng == c->ngroups entries). Returns 0, or -1 when
+ * writing fails. */
 int report_html_compare(FILE *f, const struct an_compare *c, const struct an_group_info *g, size_t ng,
 			const struct an_envtab *env);
 /* The same for a factorial analysis; env has one column per cell. */

@@ -16,6 +16,7 @@ for sql in "SELECT uuid, status, started_ns, finished_ns FROM run ORDER BY uuid"
 	"SELECT r.uuid, l.key, l.value FROM label l JOIN run r ON r.id = l.run ORDER BY 1, 2" \
 	"SELECT r.uuid, e.key, e.value FROM environment e JOIN run r ON r.id = e.run ORDER BY 1, 2" \
 	"SELECT r.uuid, s.workload, s.status, s.unit, s.batch_ops FROM slot s JOIN run r ON r.id = s.run ORDER BY 1, 2" \
+	"SELECT r.uuid, s.workload, s.seq, c.event, c.value FROM sample_counter c JOIN sample s ON s.id = c.sample JOIN run r ON r.id = s.run ORDER BY 1, 2, 3, 4" \
 	"SELECT r.uuid, b.boot_id, b.kernel_release, m.hostname, m.ncpus FROM run r JOIN boot b ON b.id = r.boot JOIN machine m ON m.id = b.machine ORDER BY 1"; do
 	want=$( (q "$A" "$sql"; q "$B" "$sql") | sort)
 	got=$(q "$SYSAB_DB" "$sql" | sort)
@@ -54,7 +55,7 @@ contains "$ERR" "newer sysab"
 [ "$(sum "$SYSAB_DB")" = "$before" ] || fail "a refused import changed the database"
 # an older (version 1) database is read from a migrated copy; the file itself is untouched
 cp "$B" "$T/old.db"
-sqlite3 "$T/old.db" 'DROP INDEX run_uuid; ALTER TABLE run DROP COLUMN uuid; DROP TABLE campaign_run; DROP TABLE campaign_slot; DROP TABLE campaign_config; DROP TABLE campaign; PRAGMA user_version = 1'
+sqlite3 "$T/old.db" 'DROP INDEX run_uuid; ALTER TABLE run DROP COLUMN uuid; DROP TABLE campaign_run; DROP TABLE campaign_slot; DROP TABLE campaign_config; DROP TABLE campaign; DROP TABLE sample_counter; PRAGMA user_version = 1'
 old=$(md5sum <"$T/old.db")
 expect 0 "$SYSAB" import db --db "$T/o.db" "$T/old.db"
 contains "$OUT" "1 run with"
