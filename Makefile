@@ -37,6 +37,7 @@ TEST_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 DEPS_BUILD := gcc make pkg-config libsqlite3-dev libjansson-dev libgsl-dev
 DEPS_TEST  := libcmocka-dev sqlite3 jq procps
 DEPS_BENCH := bc linux-perf time
+DEPS_BOOT  := qemu-system-x86 busybox-static cpio
 
 SRC      := $(sort $(shell find src -name '*.c' ! -path src/main.c ! -path 'src/helper/*'))
 HDR      := $(shell find src -name '*.h')
@@ -252,3 +253,22 @@ bench-counters: $(B)/sysab
 .PHONY: bench-analysis
 bench-analysis: $(B)/sysab $(B)/bench/gen_db
 	@SYSAB=$(abspath $(B)/sysab) GEN_DB=$(abspath $(B)/bench/gen_db) sh bench/analysis.sh
+
+# ---- boot campaigns: the qemu guest (Debian kernel + busybox initramfs with a static sysab) ----
+# The static sysab links Debian's static archives of SQLite, Jansson, GSL and glibc.
+$(B)/static/sysab: $(B)/obj/src/main.o $(B)/libsysab.a
+	@mkdir -p $(dir $@)
+	$(CC) -static -o $@ $^ -lsqlite3 -ljansson -lgsl -lgslcblas -lm -lpthread -ldl
+
+$(B)/guest/initramfs.cpio.gz: $(B)/static/sysab $(B)/sysab-exec-helper scripts/guest-image.sh scripts/guest-init.sh
+	@sh scripts/deps.sh $(DEPS_BOOT)
+	sh scripts/guest-image.sh $(B) $(B)/static/sysab $(B)/sysab-exec-helper
+
+.PHONY: guest check-boot
+guest: $(B)/guest/initramfs.cpio.gz
+
+# Real boots under QEMU (KVM when it works, else TCG): the 2x2 pti x thp campaign, A/A,
+# resume after kills, the safety rules. Slow (minutes); .ci/run calls it after make check.
+check-boot: deps-test $(B)/sysab $(B)/guest/initramfs.cpio.gz
+	@sh scripts/deps.sh $(DEPS_BOOT)
+	@SYSAB=$(abspath $(B)/sysab) GUEST=$(abspath $(B)/guest) sh tests/boot/run.sh

@@ -52,6 +52,41 @@ static const char schema_v1[] =
 	"  UNIQUE(run, workload, copies, seq));\n"
 	"CREATE INDEX run_boot ON run(boot);\n";
 
+/* Issue 10 and 15: a stable run UUID (import db merges by it; existing runs get a fresh one),
+ * and boot campaigns: configurations, the randomized schedule of boot slots, and which runs
+ * each slot produced. */
+static const char schema_campaigns[] =
+	"ALTER TABLE run ADD COLUMN uuid TEXT;\n"
+	"UPDATE run SET uuid = lower(hex(randomblob(16)));\n"
+	"CREATE UNIQUE INDEX run_uuid ON run(uuid);\n"
+	"CREATE TABLE campaign(\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  name TEXT NOT NULL UNIQUE, uuid TEXT NOT NULL UNIQUE,\n"
+	"  backend TEXT NOT NULL CHECK(backend IN ('qemu','kexec','grub','command')),\n"
+	"  seed INTEGER NOT NULL, boots INTEGER NOT NULL, runs INTEGER NOT NULL,\n"
+	"  run_args TEXT NOT NULL DEFAULT '[]',\n"
+	"  options TEXT NOT NULL DEFAULT '{}',\n"
+	"  state TEXT NOT NULL CHECK(state IN ('new','running','stopped','failed','done')),\n"
+	"  reason TEXT, created_ns INTEGER NOT NULL,\n"
+	"  looks INTEGER NOT NULL DEFAULT 0);\n"
+	"CREATE TABLE campaign_config(\n"
+	"  campaign INTEGER NOT NULL REFERENCES campaign(id) ON DELETE CASCADE,\n"
+	"  idx INTEGER NOT NULL, name TEXT NOT NULL,\n"
+	"  labels TEXT NOT NULL DEFAULT '{}',\n"
+	"  kernel TEXT, initrd TEXT, append TEXT, entry TEXT, command TEXT,\n"
+	"  PRIMARY KEY(campaign, idx));\n"
+	"CREATE TABLE campaign_slot(\n"
+	"  campaign INTEGER NOT NULL REFERENCES campaign(id) ON DELETE CASCADE,\n"
+	"  slot INTEGER NOT NULL, block INTEGER NOT NULL, config INTEGER NOT NULL,\n"
+	"  state TEXT NOT NULL CHECK(state IN ('pending','booting','running','done','failed','interrupted','skipped')),\n"
+	"  attempts INTEGER NOT NULL DEFAULT 0, reason TEXT, boot_id TEXT,\n"
+	"  started_ns INTEGER, finished_ns INTEGER,\n"
+	"  PRIMARY KEY(campaign, slot));\n"
+	"CREATE TABLE campaign_run(\n"
+	"  run INTEGER PRIMARY KEY REFERENCES run(id) ON DELETE CASCADE,\n"
+	"  campaign INTEGER NOT NULL REFERENCES campaign(id) ON DELETE CASCADE,\n"
+	"  slot INTEGER NOT NULL);\n";
+
 /* migrations[v] upgrades a database at user_version v to v + 1. */
 static const char *const migrations[] = {
 	schema_v1,
@@ -60,6 +95,7 @@ static const char *const migrations[] = {
 	"  sample INTEGER NOT NULL REFERENCES sample(id) ON DELETE CASCADE,\n"
 	"  event TEXT NOT NULL, value INTEGER NOT NULL,\n"
 	"  PRIMARY KEY(sample, event));\n",
+	schema_campaigns, /* issue 10 and 15 */
 };
 
 #define BUILTIN_STEPS ((int)(sizeof migrations / sizeof migrations[0]))

@@ -1,5 +1,6 @@
 /* store.c - opening, creating and migrating the results database; writing runs and samples. */
 #include "store_impl.h"
+#include "core/tmp.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -243,9 +244,61 @@ fail_nobegin:
 	return -1;
 }
 
+/* The schema version of a file, read without writing it; -1 with e set when unreadable. */
+static int file_version(const char *path, int *v, struct err *e)
+{
+	struct store tmp = {.path = (char *)path};
+	int rc = 0;
+	if (sqlite3_open_v2(path, &tmp.db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK)
+		rc = store_fail(&tmp, "cannot open the database", e);
+	else
+		rc = user_version(&tmp, v, e);
+	sqlite3_close(tmp.db);
+	return rc;
+}
+
+/* STORE_COPY: see store.h. */
+static int open_copy(const char *path, struct store **out, struct err *e)
+{
+	struct stat sb;
+	int v = 0;
+	if (stat(path, &sb) != 0)
+		return errf(e, "%s: %s; give the path of a sysab database", path, strerror(errno));
+	if (!S_ISREG(sb.st_mode))
+		return errf(e, "%s: not a regular file; give the path of a sysab database", path);
+	if (check_header(path, &sb, e) || file_version(path, &v, e))
+		return -1;
+	if (v > store_schema_target())
+		return errf(e, "%s: written by a newer sysab (schema version %d, this one knows %d); import it with a "
+			       "newer sysab",
+			    path, v, store_schema_target());
+	if (v == store_schema_target())
+		return store_open(path, STORE_RO, out, e);
+	if (v <= 0)
+		return errf(e, "%s: not a sysab database (no schema version); give a database written by sysab", path);
+	char *dir = NULL, *copy = NULL;
+	int rc = -1;
+	if (tmpdir_create(&dir, e))
+		return -1;
+	copy = xasprintf("%s/copy.db", dir);
+	if (copy_file(path, copy, e) || store_open(copy, STORE_RW, out, e))
+		goto out;
+	(*out)->tmpdir = dir;
+	dir = NULL;
+	rc = 0;
+out:
+	if (dir)
+		tmpdir_remove(dir);
+	free(dir);
+	free(copy);
+	return rc;
+}
+
 /* Long by design: each check of the file (type, header, schema, version) fails with its own message, in order. */
 int store_open(const char *path, enum store_mode mode, struct store **out, struct err *e)
 {
+	if (mode == STORE_COPY)
+		return open_copy(path, out, e);
 	struct stat sb;
 	if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode))
 		return errf(e, "%s: a symbolic link; give --db the database file itself (a link in the last "
@@ -389,6 +442,9 @@ void store_close(struct store *s)
 	if (!s)
 		return;
 	sqlite3_close(s->db);
+	if (s->tmpdir)
+		tmpdir_remove(s->tmpdir);
+	free(s->tmpdir);
 	free(s->path);
 	free(s);
 }
@@ -527,8 +583,8 @@ int store_run_begin(struct store *s, const struct store_run_new *r, int64_t *run
 		goto fail;
 	sqlite3_stmt *st;
 	if (store_prepare(s,
-			  "INSERT INTO run(boot, started_ns, status, source, seed, settings, pid) "
-			  "VALUES(?, ?, ?, ?, ?, ?, ?)",
+			  "INSERT INTO run(boot, started_ns, status, source, seed, settings, pid, uuid) "
+			  "VALUES(?, ?, ?, ?, ?, ?, ?, coalesce(?, lower(hex(randomblob(16)))))",
 			  &st, e))
 		goto fail;
 	sqlite3_bind_int64(st, 1, boot);
@@ -538,6 +594,7 @@ int store_run_begin(struct store *s, const struct store_run_new *r, int64_t *run
 	sqlite3_bind_int64(st, 5, (int64_t)r->seed);
 	store_bind_text(st, 6, r->settings ? r->settings : "{}");
 	sqlite3_bind_int64(st, 7, (int64_t)getpid());
+	store_bind_text(st, 8, r->uuid);
 	if (step_done(s, st, "cannot record the run", e))
 		goto fail;
 	*run_id = sqlite3_last_insert_rowid(s->db);
@@ -569,6 +626,27 @@ int store_run_finish(struct store *s, int64_t run_id, const char *status, const 
 	if (step_done(s, st, "cannot finish the run", e))
 		return -1;
 	return store_check_files(s, e);
+}
+
+int store_run_set_end(struct store *s, int64_t run_id, const char *status, const char *reason, uint64_t finished_ns,
+		      double overhead_ns, struct err *e)
+{
+	sqlite3_stmt *st;
+	if (store_prepare(s, "UPDATE run SET status=?, reason=?, finished_ns=?, overhead_ns=?, pid=NULL WHERE id=?", &st,
+			  e))
+		return -1;
+	store_bind_text(st, 1, status);
+	store_bind_text(st, 2, reason);
+	if (finished_ns)
+		sqlite3_bind_int64(st, 3, (int64_t)finished_ns);
+	else
+		sqlite3_bind_null(st, 3);
+	if (overhead_ns >= 0)
+		sqlite3_bind_double(st, 4, overhead_ns);
+	else
+		sqlite3_bind_null(st, 4);
+	sqlite3_bind_int64(st, 5, run_id);
+	return step_done(s, st, "cannot record how the run ended", e);
 }
 
 int store_run_env(struct store *s, int64_t run_id, const char *key, const char *value, struct err *e)

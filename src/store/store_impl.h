@@ -15,6 +15,7 @@ struct store {
 	dev_t dev, wal_dev;
 	ino_t ino, wal_ino;
 	bool have_wal, lost;
+	char *tmpdir; /* STORE_COPY of an older file: the private copy's directory, removed on close */
 };
 
 /* Check that the database path and its write-ahead log still name the files this connection
