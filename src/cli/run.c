@@ -36,7 +36,9 @@ const struct cli_opt cli_run_opts[] = {
 	 O_ORDER},
 	{"target-ci", 0, "PCT", "adaptive: keep sampling until each workload's 95% CI half-width is at most PCT, "
 				 "e.g. 0.5%", O_TARGET_CI},
-	{"max-time", 0, "DURATION", "adaptive: time budget for sampling, e.g. 10m (default 10m with --target-ci)",
+	{"max-time", 0, "DURATION",
+	 "adaptive: time budget for sampling (per workload in blocked order), e.g. 10m (default 10m with "
+	 "--target-ci); a workload it stops short of the target says so",
 	 O_MAX_TIME},
 	{"cpus", 0, "LIST", "pin the run to these CPUs, e.g. 0 or 0-1,4", O_CPUS},
 	{"json", 0, NULL, "print the results as JSON", OPT_JSON},

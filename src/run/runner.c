@@ -88,6 +88,7 @@ struct job {
 	int nsamples, cap;
 	uint64_t sampled_ns;  /* time spent in its samples */
 	double halfwidth;    /* current relative 95% CI half-width */
+	char short_why[192]; /* set when the job ended ok but short of the precision target */
 };
 
 struct runctx {
@@ -104,12 +105,32 @@ struct runctx {
 	gsl_rng *rng;
 };
 
+/* The runner's clock: the real one, or the test's. */
+static uint64_t now(const struct runctx *rc)
+{
+	const struct run_timing *t = rc->o->timing;
+	return t ? t->now(t->arg) : clock_raw_ns();
+}
+
+/* One timed batch of j: from its workers, or from the test's timing. */
+static int job_batch(struct runctx *rc, struct job *j, uint64_t n, double overhead_ns, struct slot_batch *b)
+{
+	const struct run_timing *t = rc->o->timing;
+	if (!t)
+		return slot_batch(&j->s, n, overhead_ns, b);
+	memset(b, 0, sizeof *b);
+	int r = t->batch(t->arg, j->w, j->copies, n, b);
+	if (r)
+		snprintf(j->s.why, sizeof j->s.why, "%s failed in the test timing", j->w->name);
+	return r;
+}
+
 static void progress(struct runctx *rc, const char *phase, const struct job *j, int round, int rounds)
 {
 	const struct run_opts *o = rc->o;
 	if (!o->progress)
 		return;
-	uint64_t el = clock_raw_ns() - rc->t_start;
+	uint64_t el = now(rc) - rc->t_start;
 	double frac = rc->steps ? (double)rc->step / rc->steps : 0;
 	struct run_progress p = {
 		.phase = phase,
@@ -134,7 +155,10 @@ static int put_slot(struct runctx *rc, struct job *j, const char *checks, struct
 		.unit = j->w->unit,
 		.latency = (j->w->flags & WL_LATENCY) != 0,
 		.status = status_word(j->rc),
-		.reason = j->rc == SLOT_STOPPED ? "stopped by a signal" : j->rc ? j->s.why : NULL,
+		.reason = j->rc == SLOT_STOPPED ? "stopped by a signal"
+			  : j->rc                ? j->s.why
+			  : j->short_why[0]      ? j->short_why
+						 : NULL,
 		.batch_ops = j->n,
 		.overhead_ns = j->overhead_ns,
 		.checks = checks,
@@ -171,35 +195,36 @@ static int prepare(struct runctx *rc, struct job *j, struct err *e)
 	if ((j->w->flags & WL_NEEDS_2CPU) && rc->ncpus < 2) {
 		j->rc = WL_UNSUPPORTED;
 		snprintf(j->s.why, sizeof j->s.why, "needs two CPUs; this run may use %d", rc->ncpus);
-	} else {
+	} else if (!o->timing) {
 		j->rc = slot_open(&j->s, &cfg);
 	}
 	if (j->rc == 0) {
 		j->open = true;
-		j->overhead_ns = slot_empty_cost(&j->s);
+		j->overhead_ns = o->timing ? 0 : slot_empty_cost(&j->s);
 		if (j->overhead_ns >= 0 && (rc->min_overhead < 0 || j->overhead_ns < rc->min_overhead))
 			rc->min_overhead = j->overhead_ns;
 		uint64_t n = 1;
 		bool done = false;
 		struct slot_batch b;
 		while (!done && !sig_stop && !j->rc) {
-			j->rc = slot_batch(&j->s, n, 0, &b); /* calibration: no correction */
+			j->rc = job_batch(rc, j, n, 0, &b); /* calibration: no correction */
 			n = calib_next(n, b.elapsed_ns, o->sample_ns, &done);
 		}
 		/* Confirm at the calibrated size: interference only ever slows a batch down, so
 		 * a confirmation much faster than the target means the calibration batch was
 		 * disturbed; scale once more from the faster measurement. */
 		if (!j->rc && !sig_stop) {
-			j->rc = slot_batch(&j->s, n, 0, &b);
+			j->rc = job_batch(rc, j, n, 0, &b);
 			if (!j->rc && b.elapsed_ns < o->sample_ns / 2)
 				n = calib_next(n, b.elapsed_ns, o->sample_ns, &done);
 		}
 		j->n = n;
-		uint64_t warm_end = clock_raw_ns() + o->warmup_ns;
-		while (!j->rc && !sig_stop && clock_raw_ns() < warm_end)
-			j->rc = slot_batch(&j->s, n, j->overhead_ns, &b);
+		uint64_t warm_end = now(rc) + o->warmup_ns;
+		while (!j->rc && !sig_stop && now(rc) < warm_end)
+			j->rc = job_batch(rc, j, n, j->overhead_ns, &b);
 		if (sig_stop && !j->rc) {
-			slot_close(&j->s, NULL); /* stopped between batches: the workers are still up */
+			if (!o->timing)
+				slot_close(&j->s, NULL); /* stopped between batches: the workers are still up */
 			j->rc = SLOT_STOPPED;
 		}
 		if (j->rc)
@@ -217,9 +242,9 @@ static int sample(struct runctx *rc, struct job *j, int round, struct err *e)
 	 * unrecorded batch a quarter of the size before the sample. A workload whose
 	 * batch is a few long ops (a shell script) is its own warm-up. */
 	if (round >= 0 && rc->o->rewarm && j->n >= 4)
-		j->rc = slot_batch(&j->s, j->n / 4, j->overhead_ns, &b);
+		j->rc = job_batch(rc, j, j->n / 4, j->overhead_ns, &b);
 	if (!j->rc)
-		j->rc = slot_batch(&j->s, j->n, j->overhead_ns, &b);
+		j->rc = job_batch(rc, j, j->n, j->overhead_ns, &b);
 	if (j->rc) {
 		j->open = false;
 		return put_slot(rc, j, NULL, e);
@@ -252,21 +277,30 @@ static int sample(struct runctx *rc, struct job *j, int round, struct err *e)
 	return 0;
 }
 
-/* Has j what the run wants? */
+/* j's current relative 95% CI half-width, on the samples the summary will use: without
+ * the warm-up prefix. */
+static double job_halfwidth(const struct job *j)
+{
+	size_t warm = stats_warmup_prefix(j->y, (size_t)j->nsamples);
+	return stats_run_halfwidth(&(struct st_run){.y = j->y + warm, .n = (size_t)j->nsamples - warm}, 0.95);
+}
+
+/* Has j what the run wants? With a precision target, the target alone decides (the run's
+ * --max-time bounds it); without one, the sample count, shortened by the per-workload
+ * time budget. */
 static bool job_satisfied(const struct run_opts *o, struct job *j)
 {
+	if (o->target_ci > 0) {
+		if (j->nsamples < o->samples)
+			return false;
+		j->halfwidth = job_halfwidth(j);
+		return j->halfwidth <= o->target_ci;
+	}
 	/* A workload whose op outlasts the sample target (a shell script, say) would take
 	 * samples × op time; past its time budget it stops at the minimum count. */
 	if (o->slot_budget_ns && j->sampled_ns >= o->slot_budget_ns && j->nsamples >= RUN_MIN_SAMPLES)
 		return true;
-	if (o->target_ci <= 0)
-		return j->nsamples >= o->samples;
-	if (j->nsamples < o->samples)
-		return false;
-	/* the same samples the summary will use: without the warm-up prefix */
-	size_t warm = stats_warmup_prefix(j->y, (size_t)j->nsamples);
-	j->halfwidth = stats_run_halfwidth(&(struct st_run){.y = j->y + warm, .n = (size_t)j->nsamples - warm}, 0.95);
-	return j->halfwidth <= o->target_ci;
+	return j->nsamples >= o->samples;
 }
 
 /* Stop j's workers, evaluate its self-checks, record it. */
@@ -275,13 +309,28 @@ static int finish(struct runctx *rc, struct job *j, struct err *e)
 	char *cj = NULL;
 	if (j->open) {
 		struct slot_checks chk = {0};
-		slot_close(&j->s, sig_stop ? NULL : &chk);
+		if (!rc->o->timing)
+			slot_close(&j->s, sig_stop ? NULL : &chk);
 		j->open = false;
 		if (!sig_stop)
 			cj = checks_json(j->w, &chk);
 	}
 	if (!j->rc && sig_stop && !j->done)
 		j->rc = SLOT_STOPPED;
+	/* The time budget ended the sampling before the precision target was met: say so. */
+	if (!j->rc && j->done && rc->o->target_ci > 0 && j->nsamples > 0) {
+		double hw = job_halfwidth(j);
+		if (!(hw <= rc->o->target_ci)) {
+			char now_hw[48];
+			if (isfinite(hw))
+				snprintf(now_hw, sizeof now_hw, "±%.3g%%", hw * 100);
+			else
+				snprintf(now_hw, sizeof now_hw, "no interval yet");
+			snprintf(j->short_why, sizeof j->short_why,
+				 "precision target ±%.3g%% not reached: %s after %d samples when --max-time ran out",
+				 rc->o->target_ci * 100, now_hw, j->nsamples);
+		}
+	}
 	size_t warm = stats_warmup_prefix(j->y, (size_t)j->nsamples);
 	if (warm && store_samples_mark_warmup(rc->st, rc->run_id, j->w->name, j->copies, (int)warm, e)) {
 		free(cj);
@@ -294,7 +343,7 @@ static int finish(struct runctx *rc, struct job *j, struct err *e)
 
 static bool budget_left(const struct runctx *rc, uint64_t sampling_start)
 {
-	return !rc->o->max_ns || clock_raw_ns() - sampling_start < rc->o->max_ns;
+	return !rc->o->max_ns || now(rc) - sampling_start < rc->o->max_ns;
 }
 
 /* Blocked order: each job from setup to teardown before the next. */
@@ -304,7 +353,7 @@ static int run_blocked(struct runctx *rc, struct job *jobs, size_t nj, struct er
 		struct job *j = &jobs[i];
 		if (prepare(rc, j, e))
 			return -1;
-		uint64_t start = clock_raw_ns();
+		uint64_t start = now(rc);
 		while (j->open && !sig_stop && !job_satisfied(rc->o, j) && budget_left(rc, start)) {
 			if (sample(rc, j, -1, e))
 				return -1;
@@ -325,7 +374,7 @@ static int run_rounds(struct runctx *rc, struct job *jobs, size_t nj, int *round
 		if (prepare(rc, &jobs[i], e))
 			return -1;
 	struct job **order = xcalloc(nj, sizeof *order);
-	uint64_t start = clock_raw_ns();
+	uint64_t start = now(rc);
 	int round = 0;
 	for (; !sig_stop && budget_left(rc, start); round++) {
 		size_t k = 0;
@@ -444,11 +493,11 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 		.self_exe = exe,
 		.cpus = allowed,
 		.ncpus = nallowed,
-		.t_start = clock_raw_ns(),
 		.steps = (int)(nj * (size_t)(o->samples + 1)),
 		.min_overhead = -1,
 		.rng = rng,
 	};
+	ctx.t_start = now(&ctx);
 	int werr = o->order == ORDER_ROUNDS ? run_rounds(&ctx, jobs, nj, &out->rounds, e)
 					    : run_blocked(&ctx, jobs, nj, e);
 	/* After a database error, workers may still run: stop them before their directory goes. */
@@ -466,8 +515,10 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 			out->slots_unsupported++;
 		else if (j->rc != SLOT_STOPPED)
 			out->slots_failed++;
+		if (j->rc == 0 && j->short_why[0])
+			out->slots_short++;
 	}
-	out->wall_ns = clock_raw_ns() - ctx.t_start;
+	out->wall_ns = now(&ctx) - ctx.t_start;
 	out->stop_signal = sig_stop;
 
 	char *load = env_loadavg();
@@ -483,6 +534,9 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 		status = "incomplete";
 		const char *abbr = sigabbrev_np(sig_stop);
 		reason = abbr ? xasprintf("stopped by SIG%s", abbr) : xasprintf("stopped by signal %d", (int)sig_stop);
+	} else if (out->slots_short) {
+		reason = xasprintf("precision target ±%.3g%% not reached for %d of %d workloads; see their notes",
+				   o->target_ci * 100, out->slots_short, out->slots_ok);
 	}
 	if (store_run_finish(st, out->run_id, status, reason, ctx.min_overhead, werr ? &e2 : e)) {
 		free(reason);
