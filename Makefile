@@ -28,7 +28,7 @@ ASAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 
 BUILD_FLAGS_STR = $(CC) -std=gnu11 $(OPT) $(CFLAGS)
 
-.PHONY: all deps deps-test run check unit e2e asan install uninstall clean bench fuzz fuzz-smoke docs golden
+.PHONY: all deps deps-test run check unit e2e asan install uninstall clean bench fuzz fuzz-smoke docs golden layers
 .DELETE_ON_ERROR:
 
 all: deps $(B)/sysab $(B)/sysab-exec-helper
@@ -89,10 +89,14 @@ run: all
 	$(B)/sysab run --quick
 
 # Every test: unit tests, end-to-end tests of the real binary, then each fuzz target briefly.
-check: deps-test $(B)/sysab $(B)/sysab-exec-helper $(UNITBIN)
+check: deps-test layers $(B)/sysab $(B)/sysab-exec-helper $(UNITBIN)
 	@sh tests/run-unit.sh $(UNITBIN)
 	@SYSAB=$(abspath $(B)/sysab) sh tests/e2e/run.sh
 	@$(MAKE) --no-print-directory fuzz-smoke
+
+# The include graph follows the allowed arrows of docs/ARCHITECTURE.md.
+layers:
+	@sh scripts/check-layers.sh src && echo "layers: includes follow docs/ARCHITECTURE.md"
 
 unit: deps-test $(UNITBIN)
 	@sh tests/run-unit.sh $(UNITBIN)
@@ -158,8 +162,8 @@ fuzz-smoke:
 		echo "fuzz: SKIPPED: $(FUZZ_CC) cannot build libFuzzer targets; install clang and libclang-rt-14-dev"; \
 	fi
 
-$(B)/fuzz/fuzz_unixbench: src/store/import_unixbench.c src/store/import_util.c
-$(B)/fuzz/fuzz_csv: src/store/import_csv.c src/store/import_util.c
+$(B)/fuzz/fuzz_unixbench: src/import/import_unixbench.c src/import/import_util.c
+$(B)/fuzz/fuzz_csv: src/import/import_csv.c src/import/import_util.c
 $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_CORE) $(HDR) Makefile
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(filter %.c,$^) -lm

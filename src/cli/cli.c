@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "run/env.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,4 +147,63 @@ int cli_open_db(const char *db_opt, enum store_mode mode, struct store **st, cha
 	else
 		free(p);
 	return rc;
+}
+
+void cli_out_init(struct cli_out *o, enum report_kind kind, const char *dflt)
+{
+	*o = (struct cli_out){.kind = kind, .fmt = report_format_find(dflt, kind)};
+}
+
+int cli_out_opt(struct cli_out *o, int id, const char *arg, struct err *e)
+{
+	switch (id) {
+	case OPT_JSON: arg = "json"; /* fall through */
+	case OPT_FORMAT: {
+		const struct report_format *f = report_format_find(arg, o->kind);
+		if (!f) {
+			char names[128];
+			report_format_names(names, sizeof names, o->kind);
+			return errf(e, "--format: this command cannot print '%s'; use %s", arg, names);
+		}
+		o->fmt = f;
+		return 0;
+	}
+	case OPT_OUTPUT:
+		if (!*arg)
+			return errf(e, "-o: give a file name");
+		o->path = arg;
+		return 0;
+	case OPT_NO_COLOR: o->no_color = true; return 0;
+	}
+	return 1;
+}
+
+bool cli_out_text(const struct cli_out *o)
+{
+	return o->fmt == &report_format_text;
+}
+
+struct emit_job {
+	const struct report_format *fmt;
+	const struct report_doc *d;
+};
+
+static int emit(FILE *f, const void *arg)
+{
+	const struct emit_job *j = arg;
+	return j->fmt->render(f, j->d);
+}
+
+int cli_emit(const struct cli_out *o, struct report_doc *d, struct err *e)
+{
+	d->kind = o->kind;
+	d->color = !o->path && cli_color(o->no_color);
+	struct emit_job j = {o->fmt, d};
+	if (o->path)
+		return file_write_atomic(o->path, "-o", emit, &j, e);
+	/* a table cut short by a closed pipe (sysab list | head) is not an error; a data export is */
+	int w = emit(stdout, &j);
+	if (o->kind == REPORT_SAMPLES && (w || fflush(stdout)))
+		return errf(e, "cannot write to standard output (%s)", strerror(errno));
+	return 0;
 }

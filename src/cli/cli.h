@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include "core/core.h"
+#include "report/report.h"
 #include "store/store.h"
 
 /* One option of a subcommand. id is what the command's handler switches on. */
@@ -16,13 +17,39 @@ struct cli_opt {
 };
 
 /* Options every subcommand has. */
-enum { OPT_HELP = 1000, OPT_DB, OPT_JSON, OPT_NO_COLOR };
+enum { OPT_HELP = 1000, OPT_DB, OPT_JSON, OPT_NO_COLOR, OPT_FORMAT, OPT_OUTPUT };
 #define CLI_COMMON_OPTS                                                                          \
 	{"db", 0, "PATH", "results database (default $SYSAB_DB, else ~/.local/share/sysab/results.db)", \
 	 OPT_DB},                                                                                \
 		{"help", 'h', NULL, "show this help", OPT_HELP}
 #define CLI_COLOR_OPT {"no-color", 0, NULL, "no colour in tables (also when NO_COLOR is set or stdout is not a terminal)", OPT_NO_COLOR}
 #define CLI_END {NULL, 0, NULL, NULL, 0}
+/* How every result-printing command chooses its output: --format (FORMATS: the help,
+ * e.g. "text (default) or json"), -o FILE, and --json as an alias of --format json. */
+#define CLI_OUT_OPTS(FORMATS)                                                                           \
+	{"format", 0, "FORMAT", "output format: " FORMATS, OPT_FORMAT},                                   \
+		{"output", 'o', "FILE", "write to FILE, complete or not at all, instead of standard output", \
+		 OPT_OUTPUT},                                                                              \
+		{"json", 0, NULL, "the same as --format json", OPT_JSON}
+
+/* The output options of a command, and what it prints. */
+struct cli_out {
+	enum report_kind kind;
+	const struct report_format *fmt;
+	const char *path; /* -o, or NULL for standard output */
+	bool no_color;
+};
+
+/* Start with the format called dflt for records of kind. */
+void cli_out_init(struct cli_out *o, enum report_kind kind, const char *dflt);
+/* Take --format, -o, --json and --no-color into o: 0 when id was one of them (or -1 with e
+ * set for a format the command cannot print), 1 when id is another option. */
+int cli_out_opt(struct cli_out *o, int id, const char *arg, struct err *e);
+/* True when o prints text to a terminal-capable stream (the format is text). */
+bool cli_out_text(const struct cli_out *o);
+/* Render d in o's format to o's file (through a temporary file) or standard output; colour
+ * only for text on a terminal. Returns 0, or -1 with e set. */
+int cli_emit(const struct cli_out *o, struct report_doc *d, struct err *e);
 
 /* Whether tables on stdout get colour: stdout is a terminal, NO_COLOR is unset or
  * empty, and --no-color was not given (no_color_opt). */

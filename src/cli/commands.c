@@ -2,14 +2,14 @@
 #include "cli.h"
 
 static const struct cli_opt look_opts[] = {
-	{"json", 0, NULL, "print JSON instead of a table", OPT_JSON},
+	CLI_OUT_OPTS("text (default) or json"),
 	CLI_COLOR_OPT,
 	CLI_COMMON_OPTS,
 	CLI_END,
 };
 
 static const struct cli_opt plain_opts[] = {
-	{"json", 0, NULL, "print JSON instead of a table", OPT_JSON},
+	CLI_OUT_OPTS("text (default) or json"),
 	CLI_COLOR_OPT,
 	{"help", 'h', NULL, "show this help", OPT_HELP},
 	CLI_END,
@@ -41,8 +41,10 @@ const struct cli_cmd cli_cmds[] = {
 	 "128 + the signal. A run whose sysab was killed outright is marked interrupted by the\n"
 	 "next sysab command.",
 	 cli_run_opts, cmd_run},
-	{"list", "[KEY=VALUE]", "one line per run: id, time, status, boot, kernel, workloads, labels", NULL, look_opts,
-	 cmd_list},
+	{"list", "[SELECTOR]", "one line per run: id, time, status, boot, kernel, workloads, labels",
+	 SELECTOR_HELP "Unlike the other commands, list shows running and interrupted runs too.\n"
+		       "Example: sysab list 'machine=imported pie=no'",
+	 look_opts, cmd_list},
 	{"show", "RUN", "everything about one run: results, self-checks, environment", NULL, look_opts, cmd_show},
 	{"workloads", NULL, "the workloads: name, unit, kernel path, summary", NULL, plain_opts, cmd_workloads},
 	{"env", NULL, "the environment snapshot of this machine now", NULL, plain_opts, cmd_env},

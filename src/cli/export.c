@@ -1,47 +1,33 @@
 /* export.c - `sysab export`: every sample of the selected runs as CSV or JSON. */
 #include "cli.h"
 #include "report/report.h"
-#include "stats/select.h"
+#include "analysis/select.h"
 #include "store/store.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-enum { O_FORMAT = 1, O_OUTPUT };
 
 const struct cli_opt cli_export_opts[] = {
-	{"format", 0, "FORMAT", "csv (default) or json", O_FORMAT},
-	{"output", 'o', "FILE", "write to FILE instead of standard output", O_OUTPUT},
+	CLI_OUT_OPTS("csv (default) or json"),
 	CLI_COMMON_OPTS,
 	CLI_END,
 };
 
 struct ex_args {
-	const char *db, *output;
-	bool json;
+	const char *db;
+	struct cli_out out;
 };
 
 static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 {
 	struct ex_args *a = ctx;
-	switch (id) {
-	case OPT_DB: a->db = arg; return 0;
-	case O_FORMAT:
-		if (!strcmp(arg, "csv"))
-			a->json = false;
-		else if (!strcmp(arg, "json"))
-			a->json = true;
-		else
-			return errf(e, "--format: '%s' is not a format; use csv or json", arg);
-		return 0;
-	case O_OUTPUT:
-		if (!*arg)
-			return errf(e, "-o: give a file name");
-		a->output = arg;
+	if (id == OPT_DB) {
+		a->db = arg;
 		return 0;
 	}
+	int r = cli_out_opt(&a->out, id, arg, e);
+	if (r <= 0)
+		return r;
 	return errf(e, "unhandled option");
 }
 
@@ -58,15 +44,10 @@ static size_t compact(struct store_run_info *runs, size_t n, const bool *keep)
 	return k;
 }
 
-static int write_all(FILE *f, const struct ex_args *a, const struct store_run_info *runs, size_t n,
-		     const struct store_export *x)
-{
-	return a->json ? report_export_json(f, runs, n, x) : report_export_csv(f, runs, n, x);
-}
-
 int cmd_export(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct ex_args a = {0};
+	cli_out_init(&a.out, REPORT_SAMPLES, "csv");
 	struct strv pos = {0};
 	struct store *st = NULL;
 	struct store_run_info *runs = NULL;
@@ -103,30 +84,8 @@ int cmd_export(const struct cli_cmd *cmd, int argc, char **argv)
 		ids[i] = runs[i].id;
 	if (store_export_load(st, ids, n, &x, &e))
 		goto fail;
-	if (!a.output) {
-		if (write_all(stdout, &a, runs, n, &x) || fflush(stdout)) {
-			errf(&e, "cannot write to standard output (%s)", strerror(errno));
-			goto fail;
-		}
-		goto out;
-	}
-	struct sb tmp = {0};
-	sb_addf(&tmp, "%s.tmp", a.output);
-	FILE *f = fopen(sb_str(&tmp), "w");
-	if (!f) {
-		errf(&e, "-o %s: cannot create it (%s); check the directory exists and is writable", a.output,
-		     strerror(errno));
-		sb_free(&tmp);
+	if (cli_emit(&a.out, &(struct report_doc){.runs = runs, .nruns = n, .samples = &x}, &e))
 		goto fail;
-	}
-	int w = write_all(f, &a, runs, n, &x);
-	if (fclose(f) || w || rename(sb_str(&tmp), a.output)) {
-		errf(&e, "-o %s: cannot write it (%s)", a.output, strerror(errno));
-		unlink(sb_str(&tmp));
-		sb_free(&tmp);
-		goto fail;
-	}
-	sb_free(&tmp);
 	goto out;
 fail:
 	rc = cli_fail(cmd, &e);

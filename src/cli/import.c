@@ -1,6 +1,6 @@
 /* import.c - `sysab import csv|unixbench FILE...`: store outside results as runs. */
 #include "cli.h"
-#include "store/import_store.h"
+#include "import/import_store.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,8 @@
 #include "cli.h"
 #include "report/report.h"
 #include "run/env.h"
-#include "stats/summary.h"
+#include "analysis/select.h"
+#include "analysis/summary.h"
 #include "store/store.h"
 
 #include <stdlib.h>
@@ -10,30 +11,28 @@
 
 struct look_args {
 	const char *db;
-	bool json, no_color;
+	struct cli_out out;
 };
 
 static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 {
 	struct look_args *a = ctx;
-	switch (id) {
-	case OPT_DB: a->db = arg; return 0;
-	case OPT_JSON: a->json = true; return 0;
-	case OPT_NO_COLOR: a->no_color = true; return 0;
+	int r = cli_out_opt(&a->out, id, arg, e);
+	if (r <= 0)
+		return r;
+	if (id == OPT_DB) {
+		a->db = arg;
+		return 0;
 	}
 	return errf(e, "unhandled option");
 }
 
-static void print_doc(char *s)
-{
-	puts(s);
-	free(s);
-}
-
 /* Parse the options; returns -1 to continue, or the exit code to return. */
 static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct look_args *a, struct strv *pos,
-		 size_t max_pos)
+		 size_t max_pos, enum report_kind kind)
 {
+	*a = (struct look_args){0};
+	cli_out_init(&a->out, kind, "text");
 	int rc = cli_start(cmd, argc, argv, on_opt, a, pos);
 	if (rc >= 0)
 		return rc;
@@ -53,9 +52,9 @@ static int open_db(const struct look_args *a, struct store **st, struct err *e)
 
 int cmd_list(const struct cli_cmd *cmd, int argc, char **argv)
 {
-	struct look_args a = {0};
+	struct look_args a;
 	struct strv pos = {0};
-	int rc = parse(cmd, argc, argv, &a, &pos, 1);
+	int rc = parse(cmd, argc, argv, &a, &pos, 1, REPORT_RUNS);
 	struct store *st = NULL;
 	struct store_run_info *runs = NULL;
 	size_t n = 0;
@@ -66,32 +65,26 @@ int cmd_list(const struct cli_cmd *cmd, int argc, char **argv)
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}
-	/* FILTER: key=value on labels */
-	size_t k = 0;
+	/* FILTER: a selector, the same as every other command's; every status is listed */
+	size_t k = n;
 	if (pos.n) {
-		char *key, *val;
-		if (label_parse(pos.v[0], &key, &val, &e)) {
+		struct selector sel;
+		size_t *idx = NULL, ni = 0;
+		if (select_parse(pos.v[0], &sel, &e) || select_listed(&sel, runs, n, &idx, &ni, &e)) {
+			select_free(&sel);
 			rc = cli_fail(cmd, &e);
 			goto out;
 		}
-		for (size_t i = 0; i < n; i++) {
-			const char *v = kv_get(&runs[i].labels, key);
-			if (v && !strcmp(v, val)) {
-				struct store_run_info t = runs[k];
-				runs[k++] = runs[i];
-				runs[i] = t;
-			}
+		select_free(&sel);
+		/* idx is increasing: move the matching runs to the front, in order */
+		for (k = 0; k < ni; k++) {
+			struct store_run_info t = runs[k];
+			runs[k] = runs[idx[k]];
+			runs[idx[k]] = t;
 		}
-		free(key);
-		free(val);
-	} else {
-		k = n;
+		free(idx);
 	}
-	if (a.json)
-		print_doc(report_runs_json(runs, k));
-	else
-		report_runs_text(stdout, runs, k, cli_color(a.no_color));
-	rc = EXIT_OK;
+	rc = cli_emit(&a.out, &(struct report_doc){.runs = runs, .nruns = k}, &e) ? cli_fail(cmd, &e) : EXIT_OK;
 out:
 	store_runs_free(runs, n);
 	store_close(st);
@@ -101,9 +94,9 @@ out:
 
 int cmd_show(const struct cli_cmd *cmd, int argc, char **argv)
 {
-	struct look_args a = {0};
+	struct look_args a;
 	struct strv pos = {0};
-	int rc = parse(cmd, argc, argv, &a, &pos, 1);
+	int rc = parse(cmd, argc, argv, &a, &pos, 1, REPORT_RUN);
 	struct store *st = NULL;
 	struct err e;
 	if (rc >= 0)
@@ -123,12 +116,8 @@ int cmd_show(const struct cli_cmd *cmd, int argc, char **argv)
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}
-	if (a.json)
-		print_doc(report_summary_json(&s, true));
-	else
-		report_summary_text(stdout, &s, true, cli_color(a.no_color));
+	rc = cli_emit(&a.out, &(struct report_doc){.summary = &s, .with_env = true}, &e) ? cli_fail(cmd, &e) : EXIT_OK;
 	summary_free(&s);
-	rc = EXIT_OK;
 out:
 	store_close(st);
 	strv_free(&pos);
@@ -137,34 +126,27 @@ out:
 
 int cmd_workloads(const struct cli_cmd *cmd, int argc, char **argv)
 {
-	struct look_args a = {0};
+	struct look_args a;
 	struct strv pos = {0};
-	int rc = parse(cmd, argc, argv, &a, &pos, 0);
-	if (rc < 0) {
-		if (a.json)
-			print_doc(report_workloads_json());
-		else
-			report_workloads_text(stdout);
-		rc = EXIT_OK;
-	}
+	struct err e;
+	int rc = parse(cmd, argc, argv, &a, &pos, 0, REPORT_WORKLOADS);
+	if (rc < 0)
+		rc = cli_emit(&a.out, &(struct report_doc){0}, &e) ? cli_fail(cmd, &e) : EXIT_OK;
 	strv_free(&pos);
 	return rc;
 }
 
 int cmd_env(const struct cli_cmd *cmd, int argc, char **argv)
 {
-	struct look_args a = {0};
+	struct look_args a;
 	struct strv pos = {0};
-	int rc = parse(cmd, argc, argv, &a, &pos, 0);
+	struct err e;
+	int rc = parse(cmd, argc, argv, &a, &pos, 0, REPORT_ENV);
 	if (rc < 0) {
 		struct kvlist env = {0};
 		env_capture(&env);
-		if (a.json)
-			print_doc(report_env_json(&env));
-		else
-			report_env_text(stdout, &env);
+		rc = cli_emit(&a.out, &(struct report_doc){.env = &env}, &e) ? cli_fail(cmd, &e) : EXIT_OK;
 		kv_free(&env);
-		rc = EXIT_OK;
 	}
 	strv_free(&pos);
 	return rc;

@@ -4,7 +4,7 @@
 #include "report/report.h"
 #include "run/env.h"
 #include "run/runner.h"
-#include "stats/summary.h"
+#include "analysis/summary.h"
 #include "store/store.h"
 #include "workloads/workload.h"
 
@@ -41,7 +41,7 @@ const struct cli_opt cli_run_opts[] = {
 	 "--target-ci); a workload it stops short of the target says so",
 	 O_MAX_TIME},
 	{"cpus", 0, "LIST", "pin the run to these CPUs, e.g. 0 or 0-1,4", O_CPUS},
-	{"json", 0, NULL, "print the results as JSON", OPT_JSON},
+	CLI_OUT_OPTS("text (default) or json"),
 	CLI_COLOR_OPT,
 	{"quiet", 'q', NULL, "no progress display", O_QUIET},
 	CLI_COMMON_OPTS,
@@ -65,7 +65,8 @@ struct run_args {
 	struct strv patterns;
 	int copies[64];
 	size_t ncopies;
-	bool quick, full, json, quiet, seed_set, warmup_set, no_color;
+	bool quick, full, quiet, seed_set, warmup_set;
+	struct cli_out out;
 	enum run_order order;
 	double target_ci;
 	uint64_t max_ns;
@@ -168,8 +169,10 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 		a->cpus_text = arg;
 		return parse_cpus(arg, a->cpus, 1024, &a->ncpus, e);
 	case O_QUIET: a->quiet = true; return 0;
-	case OPT_JSON: a->json = true; return 0;
-	case OPT_NO_COLOR: a->no_color = true; return 0;
+	case OPT_JSON:
+	case OPT_FORMAT:
+	case OPT_OUTPUT:
+	case OPT_NO_COLOR: return cli_out_opt(&a->out, id, arg, e);
 	case OPT_DB: a->db = arg; return 0;
 	}
 	return errf(e, "unhandled option");
@@ -217,6 +220,7 @@ static void progress_cb(void *arg, const struct run_progress *p)
 int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct run_args a = {.samples = 0};
+	cli_out_init(&a.out, REPORT_RUN, "text");
 	struct strv pos = {0};
 	struct err e;
 	int rc = EXIT_INPUT;
@@ -307,14 +311,10 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 	struct summary sum;
 	struct err e2;
 	if (summary_load(st, res.run_id, &sum, &e2) == 0) {
-		if (a.json) {
-			char *j = report_summary_json(&sum, false);
-			puts(j);
-			free(j);
-		} else {
-			report_summary_text(stdout, &sum, false, cli_color(a.no_color));
+		if (cli_emit(&a.out, &(struct report_doc){.summary = &sum}, &e2))
+			cli_fail(cmd, &e2);
+		else if (cli_out_text(&a.out))
 			printf("\nstored as run %lld in %s\n", (long long)res.run_id, path);
-		}
 		summary_free(&sum);
 	}
 	if (r)

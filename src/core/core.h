@@ -129,6 +129,12 @@ size_t edit_distance(const char *a, const char *b);
 char *read_text_file(const char *path);
 /* Read a whole file of any size into a new buffer; *len gets the size. NULL on error with e set. */
 char *read_whole_file(const char *path, size_t max, size_t *len, struct err *e);
+/* Write path through a temporary file beside it ("PATH.tmp"), renamed into place only when
+ * write(f, arg) returned 0 and the file closed cleanly: readers never see a half-written
+ * file. opt names the option in errors ("-o"). Returns 0, or -1 with e set and the
+ * temporary file removed. */
+int file_write_atomic(const char *path, const char *opt, int (*write)(FILE *f, const void *arg), const void *arg,
+		      struct err *e);
 
 /* mkdir -p with the given mode for missing components. Returns 0 or -1 with e set. */
 int mkdir_p(const char *path, unsigned mode, struct err *e);

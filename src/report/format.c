@@ -5,6 +5,37 @@
 #include <stdio.h>
 #include <string.h>
 
+const struct report_format *const report_formats[] = {
+	&report_format_text,
+	&report_format_csv,
+	&report_format_json,
+	&report_format_html,
+	NULL,
+};
+
+const struct report_format *report_format_find(const char *name, enum report_kind kind)
+{
+	for (size_t i = 0; report_formats[i]; i++)
+		if (!strcmp(report_formats[i]->name, name) && (report_formats[i]->kinds & (1u << kind)))
+			return report_formats[i];
+	return NULL;
+}
+
+void report_format_names(char *buf, size_t size, enum report_kind kind)
+{
+	size_t n = 0, k = 0;
+	for (size_t i = 0; report_formats[i]; i++)
+		n += (report_formats[i]->kinds & (1u << kind)) != 0;
+	buf[0] = 0;
+	for (size_t i = 0; report_formats[i]; i++) {
+		if (!(report_formats[i]->kinds & (1u << kind)))
+			continue;
+		size_t len = strlen(buf);
+		snprintf(buf + len, size - len, "%s%s", k == 0 ? "" : k + 1 == n ? " or " : ", ", report_formats[i]->name);
+		k++;
+	}
+}
+
 const char *report_display_unit(const char *unit, int latency, char *buf, size_t size)
 {
 	if (latency)

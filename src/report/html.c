@@ -274,7 +274,7 @@ static void td(struct sb *b, const char *cls, const char *text)
 	sb_add(b, "</td>");
 }
 
-static void groups_par(struct sb *b, const struct report_group *g, size_t ng)
+static void groups_par(struct sb *b, const struct an_group_info *g, size_t ng)
 {
 	sb_add(b, "<table class=\"groups\"><tr><th>group</th><th>selector</th><th>runs</th><th>boots</th></tr>\n");
 	for (size_t i = 0; i < ng; i++) {
@@ -387,7 +387,7 @@ static int write_out(FILE *f, struct sb *b)
 
 /* ---------------------------------------------------------------- compare / one group */
 
-int report_html_compare(FILE *f, const struct an_compare *c, const struct report_group *g, size_t ng,
+int report_html_compare(FILE *f, const struct an_compare *c, const struct an_group_info *g, size_t ng,
 			const struct an_envtab *env)
 {
 	struct sb b = {0};
@@ -530,27 +530,7 @@ int report_html_compare(FILE *f, const struct an_compare *c, const struct report
 
 /* ---------------------------------------------------------------- analyze */
 
-static void effect_label(char *buf, size_t size, const struct an_analyze *a, const struct st_effect *ef)
-{
-	const struct st_factor *f = &a->factors[ef->factor];
-	switch (ef->kind) {
-	case ST_EFFECT_MAIN: snprintf(buf, size, "%s: %s vs %s", f->name, f->levels[1], f->levels[0]); break;
-	case ST_EFFECT_INTERACTION: snprintf(buf, size, "%s x %s", f->name, a->factors[ef->factor2].name); break;
-	case ST_EFFECT_LEVEL:
-		snprintf(buf, size, "%s: %s vs %s", f->name, f->levels[ef->level], f->levels[0]);
-		break;
-	}
-}
-
-static char *cell_label(const struct an_analyze *a, size_t c)
-{
-	struct sb b = {0};
-	for (size_t f = 0; f < a->nfactors; f++)
-		sb_addf(&b, "%s%s=%s", f ? " " : "", a->factors[f].name, a->factors[f].levels[a->cell_level[c * a->nfactors + f]]);
-	return b.s ? b.s : xstrdup("");
-}
-
-int report_html_analyze(FILE *f, const struct an_analyze *a, const struct report_group *filter,
+int report_html_analyze(FILE *f, const struct an_analyze *a, const struct an_group_info *filter,
 			const struct an_envtab *env)
 {
 	struct sb b = {0};
@@ -572,8 +552,11 @@ int report_html_analyze(FILE *f, const struct an_analyze *a, const struct report
 		    "reference.</p>\n",
 		(int)lround((1 - a->o.alpha) * 100));
 	char **cn = xcalloc(a->ncells ? a->ncells : 1, sizeof *cn);
-	for (size_t c = 0; c < a->ncells; c++)
-		cn[c] = cell_label(a, c);
+	for (size_t c = 0; c < a->ncells; c++) {
+		struct sb l = {0};
+		an_cell_label(&l, a, c);
+		cn[c] = l.s ? l.s : xstrdup("");
+	}
 	struct strip_group *sg = xcalloc(a->ncells ? a->ncells : 1, sizeof *sg);
 	for (size_t i = 0; i < a->nrows; i++) {
 		const struct an_frow *r = &a->rows[i];
@@ -589,7 +572,7 @@ int report_html_analyze(FILE *f, const struct an_analyze *a, const struct report
 			char v[64] = "-", n1[16], n2[16];
 			sg[c] = (struct strip_group){cn[c], &r->pts[c], {NAN, NAN, NAN, NAN}, r->have[c]};
 			if (r->have[c]) {
-				an_value_of(&r->est[c], a->o.alpha, &sg[c].v);
+				sg[c].v = r->val[c];
 				est_text(v, sizeof v, &sg[c].v, r->latency, r->unit);
 			}
 			snprintf(n1, sizeof n1, "%zu", r->have[c] ? r->est[c].nruns : 0);
@@ -611,13 +594,12 @@ int report_html_analyze(FILE *f, const struct an_analyze *a, const struct report
 		for (size_t k = 0; k < r->fa.neffects; k++) {
 			const struct st_effect *ef = &r->fa.effects[k];
 			char ch[16] = "", ci[48] = "", q[16] = "";
-			effect_label(fr[k].label, sizeof fr[k].label, a, ef);
+			an_effect_label(fr[k].label, sizeof fr[k].label, a, ef);
 			report_verdict_word(fr[k].verdict, sizeof fr[k].verdict, &ef->c);
 			fr[k].v = ef->c.verdict;
 			fr[k].pct = NAN;
 			if (ef->available && isfinite(ef->c.d)) {
-				struct an_change chg;
-				an_change_of(&ef->c, r->latency, &chg);
+				const struct an_change chg = r->chg[k];
 				fr[k].pct = chg.pct;
 				report_pct(ch, sizeof ch, chg.pct);
 				if (ef->c.verdict != ST_NO_DATA && isfinite(chg.lo) && isfinite(chg.hi)) {

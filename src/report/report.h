@@ -4,12 +4,69 @@
 
 #include <stdio.h>
 #include "core/core.h"
-#include "stats/summary.h"
+#include "analysis/summary.h"
 #include "store/store.h"
 #include "run/runner.h"
-#include "stats/analysis.h"
+#include "analysis/analysis.h"
 
 #define REPORT_SCHEMA_VERSION 1
+
+/* ---- the format table (src/report/format.c): one record in, any format out ---- */
+
+/* The kinds of finished record a command prints. */
+enum report_kind {
+	REPORT_RUNS,      /* sysab list */
+	REPORT_RUN,       /* sysab run, sysab show */
+	REPORT_WORKLOADS, /* sysab workloads */
+	REPORT_ENV,       /* sysab env */
+	REPORT_COMPARE,   /* sysab compare, report compare, report SELECTOR (one group) */
+	REPORT_ANALYZE,   /* sysab analyze, report analyze */
+	REPORT_PLAN,      /* sysab plan */
+	REPORT_SAMPLES,   /* sysab export */
+};
+
+struct summary;
+struct an_compare;
+struct an_analyze;
+struct an_plan;
+struct an_envtab;
+struct an_group_info;
+struct store_export;
+
+/* One finished record of one kind, and how text wants it. Only the member of kind is read. */
+struct report_doc {
+	enum report_kind kind;
+	bool color;    /* text: ANSI colours */
+	bool with_env; /* REPORT_RUN: the run's environment too */
+	const struct store_run_info *runs; /* REPORT_RUNS, REPORT_SAMPLES */
+	size_t nruns;
+	const struct store_export *samples; /* REPORT_SAMPLES */
+	const struct summary *summary;      /* REPORT_RUN */
+	const struct kvlist *env;           /* REPORT_ENV */
+	const struct an_compare *compare;   /* REPORT_COMPARE */
+	const struct an_analyze *analyze;   /* REPORT_ANALYZE */
+	const struct an_plan *plan;         /* REPORT_PLAN */
+	const struct an_group_info *groups; /* COMPARE, PLAN: ngroups; ANALYZE: the filter */
+	size_t ngroups;
+	const struct an_envtab *envtab;     /* COMPARE, ANALYZE: the groups' environment (html) */
+};
+
+/* An output format: one file each (fmt_text.c, fmt_json.c, fmt_csv.c, fmt_html.c), one
+ * line each in report_formats[]. */
+struct report_format {
+	const char *name;
+	unsigned kinds; /* bit (1u << kind) for every kind it renders */
+	/* Render d (whose kind is in kinds) to f. Returns 0, or -1 when writing failed. */
+	int (*render)(FILE *f, const struct report_doc *d);
+};
+
+extern const struct report_format report_format_text, report_format_json, report_format_csv, report_format_html;
+/* Every format, NULL-terminated. */
+extern const struct report_format *const report_formats[];
+/* The format called name that renders kind, or NULL. */
+const struct report_format *report_format_find(const char *name, enum report_kind kind);
+/* The names of the formats that render kind, "a, b or c", into buf. */
+void report_format_names(char *buf, size_t size, enum report_kind kind);
 /* Tables and notes are laid out for terminals this wide. */
 #define REPORT_WIDTH 80
 
@@ -54,13 +111,6 @@ void report_progress_done(FILE *f);
 
 /* ---- compare, analyze, plan (src/report/verdict.c, verdict_json.c) ---- */
 
-/* One group (or the filter of an analysis) as the user selected it. */
-struct report_group {
-	const char *name;     /* "A", "B" */
-	const char *selector; /* as given */
-	size_t nruns, nboots;
-};
-
 /* The verdict as the JSON enum string: "faster", "slower", "equivalent", "inconclusive", "no_data". */
 const char *report_verdict_name(enum st_verdict v);
 /* A caveat bit (enum st_caveat) in words, and as a JSON enum string. */
@@ -84,28 +134,30 @@ void report_cell_value(char *buf, size_t size, double ops, int latency, bool pla
 void report_pct(char *buf, size_t size, double pct);
 /* "faster", "slower~" (negligible), "no data". */
 void report_verdict_word(char *buf, size_t size, const struct st_comparison *c);
+/* A warning kind (enum st_warn) as a JSON key: "drift", "warmup", "cv", ... */
+const char *report_warn_name(int kind);
 /* The warnings of one group's diagnostics, one line each, appended to out. */
 void report_diag_lines(struct strv *out, const char *group, const struct an_diag *d);
 /* What would settle an inconclusive verdict, in words (nothing when more is 0). */
 void report_settle_text(struct sb *t, size_t more, enum st_verdict as);
 
 /* color: verdict words in colour (faster green, slower red, equivalent blue, inconclusive yellow). */
-void report_compare_text(FILE *f, const struct an_compare *c, const struct report_group g[2], bool color);
-char *report_compare_json(const struct an_compare *c, const struct report_group g[2]);
-void report_analyze_text(FILE *f, const struct an_analyze *a, const struct report_group *filter, bool color);
-char *report_analyze_json(const struct an_analyze *a, const struct report_group *filter);
-void report_plan_text(FILE *f, const struct an_plan *p, const struct report_group *g, size_t ng, bool color);
-char *report_plan_json(const struct an_plan *p, const struct report_group *g, size_t ng);
+void report_compare_text(FILE *f, const struct an_compare *c, const struct an_group_info g[2], bool color);
+char *report_compare_json(const struct an_compare *c, const struct an_group_info g[2]);
+void report_analyze_text(FILE *f, const struct an_analyze *a, const struct an_group_info *filter, bool color);
+char *report_analyze_json(const struct an_analyze *a, const struct an_group_info *filter);
+void report_plan_text(FILE *f, const struct an_plan *p, const struct an_group_info *g, size_t ng, bool color);
+char *report_plan_json(const struct an_plan *p, const struct an_group_info *g, size_t ng);
 
 /* ---- the HTML report (src/report/html.c) ---- */
 
 /* A self-contained HTML page (inline CSS and SVG, no script, nothing fetched) for a
  * comparison (ng == 2) or one group's estimates (ng == 1, c built against an empty
  * group B), with the groups' environment. Returns 0, or -1 when writing fails. */
-int report_html_compare(FILE *f, const struct an_compare *c, const struct report_group *g, size_t ng,
+int report_html_compare(FILE *f, const struct an_compare *c, const struct an_group_info *g, size_t ng,
 			const struct an_envtab *env);
 /* The same for a factorial analysis; env has one column per cell. */
-int report_html_analyze(FILE *f, const struct an_analyze *a, const struct report_group *filter,
+int report_html_analyze(FILE *f, const struct an_analyze *a, const struct an_group_info *filter,
 			const struct an_envtab *env);
 
 /* ---- export (src/report/export.c) ---- */

@@ -244,16 +244,22 @@ static void caveat_notes(struct notes *n, struct sb *m, unsigned caveats)
 
 /* Each warning as words around its count and worst value: "<count> run<s> <what> <value><unit><tail>". */
 static const struct {
+	const char *name; /* the JSON key */
 	const char *noun, *what, *unit, *tail;
 	int digits;
 } warn_words[] = {
-	[ST_WARN_DRIFT] = {"run", "drift (up to ", "%", " over a run)", 1},
-	[ST_WARN_WARMUP] = {"run", "start slower (up to ", "%", ")", 1},
-	[ST_WARN_OUTLIER] = {"outlier sample", "(up to ", "%", " from the median; kept)", 1},
-	[ST_WARN_CV] = {"run", "with a CV above 5% (up to ", "%", ")", 1},
-	[ST_WARN_BIMODAL] = {"run", "look bimodal (coefficient up to ", "", ")", 3},
-	[ST_WARN_AUTOCORR] = {"run", "with autocorrelated batch means (r1 up to ", "", ")", 2},
+	[ST_WARN_DRIFT] = {"drift", "run", "drift (up to ", "%", " over a run)", 1},
+	[ST_WARN_WARMUP] = {"warmup", "run", "start slower (up to ", "%", ")", 1},
+	[ST_WARN_OUTLIER] = {"outlier", "outlier sample", "(up to ", "%", " from the median; kept)", 1},
+	[ST_WARN_CV] = {"cv", "run", "with a CV above 5% (up to ", "%", ")", 1},
+	[ST_WARN_BIMODAL] = {"bimodal", "run", "look bimodal (coefficient up to ", "", ")", 3},
+	[ST_WARN_AUTOCORR] = {"autocorr", "run", "with autocorrelated batch means (r1 up to ", "", ")", 2},
 };
+
+const char *report_warn_name(int kind)
+{
+	return warn_words[kind].name;
+}
 
 void report_diag_lines(struct strv *out, const char *group, const struct an_diag *d)
 {
@@ -331,7 +337,7 @@ const char *report_color_reset(bool color)
 
 /* ---------------------------------------------------------------- compare */
 
-void report_compare_text(FILE *f, const struct an_compare *c, const struct report_group g[2], bool color)
+void report_compare_text(FILE *f, const struct an_compare *c, const struct an_group_info g[2], bool color)
 {
 	for (int i = 0; i < 2; i++)
 		fprintf(f, "%s: %-30s %zu run%s on %zu boot%s\n", g[i].name, *g[i].selector ? g[i].selector : "(all runs)",
@@ -434,30 +440,7 @@ void report_compare_text(FILE *f, const struct an_compare *c, const struct repor
 
 /* ---------------------------------------------------------------- analyze */
 
-static void effect_name(char *buf, size_t size, const struct an_analyze *a, const struct st_effect *ef)
-{
-	const struct st_factor *f = &a->factors[ef->factor];
-	switch (ef->kind) {
-	case ST_EFFECT_MAIN:
-		snprintf(buf, size, "%s: %s vs %s", f->name, f->levels[1], f->levels[0]);
-		break;
-	case ST_EFFECT_INTERACTION:
-		snprintf(buf, size, "%s x %s", f->name, a->factors[ef->factor2].name);
-		break;
-	case ST_EFFECT_LEVEL:
-		snprintf(buf, size, "%s: %s vs %s", f->name, f->levels[ef->level], f->levels[0]);
-		break;
-	}
-}
-
-static void cell_name(struct sb *b, const struct an_analyze *a, size_t c)
-{
-	for (size_t f = 0; f < a->nfactors; f++)
-		sb_addf(b, "%s%s=%s", f ? " " : "", a->factors[f].name,
-			a->factors[f].levels[a->cell_level[c * a->nfactors + f]]);
-}
-
-void report_analyze_text(FILE *f, const struct an_analyze *a, const struct report_group *filter, bool color)
+void report_analyze_text(FILE *f, const struct an_analyze *a, const struct an_group_info *filter, bool color)
 {
 	fprintf(f, "runs: %-30s %zu run%s on %zu boot%s; %zu cell%s\n", *filter->selector ? filter->selector : "(all)",
 		filter->nruns, filter->nruns == 1 ? "" : "s", filter->nboots, filter->nboots == 1 ? "" : "s", a->ncells,
@@ -473,13 +456,10 @@ void report_analyze_text(FILE *f, const struct an_analyze *a, const struct repor
 		fprintf(f, "\n%s%s (%s)%s\n", r->workload, cp, u, r->ncomposite ? " - composite of the index workloads" : "");
 		for (size_t c = 0; c < a->ncells; c++) {
 			struct sb cn = {0};
-			cell_name(&cn, a, c);
+			an_cell_label(&cn, a, c);
 			char v[80] = "-";
-			if (r->have[c]) {
-				struct an_value av;
-				an_value_of(&r->est[c], a->o.alpha, &av);
-				est_cell(v, sizeof v, &av, r->latency, report_rate_unit(r->unit));
-			}
+			if (r->have[c])
+				est_cell(v, sizeof v, &r->val[c], r->latency, report_rate_unit(r->unit));
 			fprintf(f, "  %-34s %14s  %zu run%s on %zu boot%s\n", sb_str(&cn), v, r->have[c] ? r->est[c].nruns : 0,
 				r->have[c] && r->est[c].nruns == 1 ? "" : "s", r->have[c] ? r->est[c].nboots : 0,
 				r->have[c] && r->est[c].nboots == 1 ? "" : "s");
@@ -501,15 +481,14 @@ void report_analyze_text(FILE *f, const struct an_analyze *a, const struct repor
 			const struct st_effect *ef = &r->fa.effects[k];
 			char en[96], ch[16] = "", ci[40] = "", q[16] = "", v[32];
 			struct sb mk = {0};
-			effect_name(en, sizeof en, a, ef);
+			an_effect_label(en, sizeof en, a, ef);
 			report_verdict_word(v, sizeof v, &ef->c);
+			const struct an_change *chg = &r->chg[k];
 			if (ef->available && ef->c.verdict != ST_NO_DATA) {
-				struct an_change chg;
-				an_change_of(&ef->c, r->latency, &chg);
-				report_pct(ch, sizeof ch, chg.pct);
+				report_pct(ch, sizeof ch, chg->pct);
 				char lo[16], hi[16];
-				report_pct(lo, sizeof lo, chg.lo);
-				report_pct(hi, sizeof hi, chg.hi);
+				report_pct(lo, sizeof lo, chg->lo);
+				report_pct(hi, sizeof hi, chg->hi);
 				lo[strlen(lo) - 1] = 0;
 				hi[strlen(hi) - 1] = 0;
 				snprintf(ci, sizeof ci, "[%s,%s]", lo, hi);
@@ -520,11 +499,8 @@ void report_analyze_text(FILE *f, const struct an_analyze *a, const struct repor
 			} else if (!ef->available) {
 				notef(&n, &mk, "a cell this effect needs is missing or has no interval");
 			} else {
-				if (isfinite(ef->c.d)) {
-					struct an_change chg;
-					an_change_of(&ef->c, r->latency, &chg);
-					report_pct(ch, sizeof ch, chg.pct);
-				}
+				if (isfinite(ef->c.d))
+					report_pct(ch, sizeof ch, chg->pct);
 				caveat_notes(&n, &mk, ef->c.caveats);
 			}
 			if (mk.len)
@@ -572,7 +548,7 @@ static void duration(char *buf, size_t size, double s)
 		snprintf(buf, size, "%.1f s", s);
 }
 
-void report_plan_text(FILE *f, const struct an_plan *p, const struct report_group *g, size_t ng, bool color)
+void report_plan_text(FILE *f, const struct an_plan *p, const struct an_group_info *g, size_t ng, bool color)
 {
 	for (size_t i = 0; i < ng; i++)
 		fprintf(f, "%s: %-30s %zu run%s on %zu boot%s\n", g[i].name, *g[i].selector ? g[i].selector : "(all runs)",

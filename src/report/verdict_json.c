@@ -35,7 +35,7 @@ static json_t *caveats_json(unsigned bits)
 	return a;
 }
 
-static json_t *group_json(const struct report_group *g)
+static json_t *group_json(const struct an_group_info *g)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "name", json_string(g->name));
@@ -65,10 +65,9 @@ static json_t *row_head(const char *workload, int copies, const char *unit, int 
 }
 
 /* A group estimate: ops/s (SI base) and its interval, plus what the interval covers. */
-static json_t *est_json(const struct st_estimate *e, double alpha, int latency)
+static json_t *est_json(const struct st_estimate *e, const struct an_value *vp, int latency)
 {
-	struct an_value v;
-	an_value_of(e, alpha, &v);
+	const struct an_value v = *vp;
 	json_t *o = json_object();
 	json_object_set_new(o, "display_value", num(latency ? 1 / v.ops : v.ops));
 	json_object_set_new(o, "ops_per_s", num(v.ops));
@@ -89,7 +88,7 @@ static json_t *est_json(const struct st_estimate *e, double alpha, int latency)
 	return o;
 }
 
-static json_t *cmp_json(const struct st_comparison *c, int latency)
+static json_t *cmp_json(const struct st_comparison *c, const struct an_change *chg)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "verdict", json_string(report_verdict_name(c->verdict)));
@@ -100,11 +99,9 @@ static json_t *cmp_json(const struct st_comparison *c, int latency)
 	json_object_set_new(o, "pct_hi", num(c->pct_hi));
 	json_object_set_new(o, "pct_lo2", num(c->pct_lo2));
 	json_object_set_new(o, "pct_hi2", num(c->pct_hi2));
-	struct an_change ch;
-	an_change_of(c, latency, &ch);
-	json_object_set_new(o, "display_pct", num(ch.pct));
-	json_object_set_new(o, "display_pct_lo", num(ch.lo));
-	json_object_set_new(o, "display_pct_hi", num(ch.hi));
+	json_object_set_new(o, "display_pct", num(chg->pct));
+	json_object_set_new(o, "display_pct_lo", num(chg->lo));
+	json_object_set_new(o, "display_pct_hi", num(chg->hi));
 	json_object_set_new(o, "p", num(c->p));
 	json_object_set_new(o, "q", num(c->q));
 	json_object_set_new(o, "df", num(c->df));
@@ -115,14 +112,13 @@ static json_t *cmp_json(const struct st_comparison *c, int latency)
 
 static json_t *diag_json(const struct an_diag *d)
 {
-	static const char *const names[] = {"drift", "warmup", "outlier", "cv", "bimodal", "autocorr"};
 	json_t *o = json_object();
 	for (int k = 0; k <= ST_WARN_AUTOCORR; k++)
 		if (d->count[k]) {
 			json_t *w = json_object();
 			json_object_set_new(w, "count", json_integer((json_int_t)d->count[k]));
 			json_object_set_new(w, "worst", num(d->worst[k]));
-			json_object_set_new(o, names[k], w);
+			json_object_set_new(o, report_warn_name(k), w);
 		}
 	return o;
 }
@@ -133,7 +129,7 @@ static void more_boots(json_t *o, size_t more, enum st_verdict as)
 	json_object_set_new(o, "settles_as", more ? json_string(report_verdict_name(as)) : json_null());
 }
 
-char *report_compare_json(const struct an_compare *c, const struct report_group g[2])
+char *report_compare_json(const struct an_compare *c, const struct an_group_info g[2])
 {
 	json_t *d = doc("compare");
 	json_object_set_new(d, "a", group_json(&g[0]));
@@ -144,10 +140,10 @@ char *report_compare_json(const struct an_compare *c, const struct report_group 
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct an_row *r = &c->rows[i];
 		json_t *o = row_head(r->workload, r->copies, r->unit, r->latency, r->ncomposite);
-		json_object_set_new(o, "a", r->have_a ? est_json(&r->a, c->o.alpha, r->latency) : json_null());
-		json_object_set_new(o, "b", r->have_b ? est_json(&r->b, c->o.alpha, r->latency) : json_null());
+		json_object_set_new(o, "a", r->have_a ? est_json(&r->a, &r->va, r->latency) : json_null());
+		json_object_set_new(o, "b", r->have_b ? est_json(&r->b, &r->vb, r->latency) : json_null());
 		if (r->have_a && r->have_b) {
-			json_t *cj = cmp_json(&r->c, r->latency);
+			json_t *cj = cmp_json(&r->c, &r->chg);
 			if (r->c.verdict == ST_INCONCLUSIVE)
 				more_boots(cj, r->more_boots, r->settles_as);
 			json_object_set_new(o, "comparison", cj);
@@ -175,7 +171,7 @@ char *report_compare_json(const struct an_compare *c, const struct report_group 
 	return dump(d);
 }
 
-char *report_analyze_json(const struct an_analyze *a, const struct report_group *filter)
+char *report_analyze_json(const struct an_analyze *a, const struct an_group_info *filter)
 {
 	json_t *d = doc("analyze");
 	json_object_set_new(d, "runs", group_json(filter));
@@ -202,7 +198,7 @@ char *report_analyze_json(const struct an_analyze *a, const struct report_group 
 				json_object_set_new(lv, a->factors[f].name,
 						    json_string(a->factors[f].levels[a->cell_level[c * a->nfactors + f]]));
 			json_object_set_new(cj, "levels", lv);
-			json_object_set_new(cj, "estimate", r->have[c] ? est_json(&r->est[c], a->o.alpha, r->latency) : json_null());
+			json_object_set_new(cj, "estimate", r->have[c] ? est_json(&r->est[c], &r->val[c], r->latency) : json_null());
 			json_array_append_new(cells, cj);
 		}
 		json_object_set_new(o, "cells", cells);
@@ -229,7 +225,7 @@ char *report_analyze_json(const struct an_analyze *a, const struct report_group 
 								? json_string(a->factors[ef->factor].levels[ef->level])
 								: json_null());
 			json_object_set_new(e, "available", json_boolean(ef->available));
-			json_object_set_new(e, "comparison", cmp_json(&ef->c, r->latency));
+			json_object_set_new(e, "comparison", cmp_json(&ef->c, &r->chg[k]));
 			json_object_set_new(e, "verdict", json_string(report_verdict_name(ef->c.verdict)));
 			json_array_append_new(effs, e);
 		}
@@ -246,7 +242,7 @@ char *report_analyze_json(const struct an_analyze *a, const struct report_group 
 	return dump(d);
 }
 
-char *report_plan_json(const struct an_plan *p, const struct report_group *g, size_t ng)
+char *report_plan_json(const struct an_plan *p, const struct an_group_info *g, size_t ng)
 {
 	json_t *d = doc("plan");
 	json_t *gs = json_array();
@@ -283,7 +279,7 @@ char *report_plan_json(const struct an_plan *p, const struct report_group *g, si
 			json_object_set_new(o, "kj_samples_per_run", num(r->plan.kj_samples));
 			json_object_set_new(o, "caveats", caveats_json(r->plan.caveats));
 			if (r->compared) {
-				json_t *cj = cmp_json(&r->c, 0);
+				json_t *cj = cmp_json(&r->c, &r->chg);
 				if (r->c.verdict == ST_INCONCLUSIVE)
 					more_boots(cj, r->more_boots, r->settles_as);
 				json_object_set_new(o, "comparison", cj);

@@ -14,6 +14,15 @@ n=$(sqlite3 "$SYSAB_DB" "SELECT count(*) FROM sample WHERE run = 1 AND workload 
 expect 0 "$SYSAB" compare k=1 k=2
 contains "$OUT" "unixbench.pipe"
 contains "$OUT" "index"
+# list selects like compare: the implicit label machine=imported, run ids, boot prefixes
+expect 0 "$SYSAB" list machine=imported --json
+v=$(printf '%s' "$OUT" | jq -r '[.runs[].id] | join(",")')
+[ "$v" = "1,2,3,4" ] || fail "list machine=imported: $v"
+expect 0 "$SYSAB" list run:2-3 --json
+v=$(printf '%s' "$OUT" | jq -r '[.runs[].id] | join(",")')
+[ "$v" = "2,3" ] || fail "list run:2-3: $v"
+expect 2 "$SYSAB" list machin=imported
+contains "$ERR" "no run has a label 'machin'"
 
 sum() { cat "$1" "$1-wal" 2>/dev/null | md5sum; }
 before=$(sum "$SYSAB_DB")

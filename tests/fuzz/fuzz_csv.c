@@ -1,6 +1,6 @@
 /* fuzz_csv.c - libFuzzer target: the CSV importer on arbitrary bytes. */
 #include "core/core.h"
-#include "store/import_csv.h"
+#include "import/import_csv.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* fuzz_unixbench.c - libFuzzer target: the UnixBench log parser on arbitrary bytes. */
 #include "core/core.h"
-#include "store/import_unixbench.h"
+#include "import/import_unixbench.h"
 
 #include <math.h>
 #include <string.h>

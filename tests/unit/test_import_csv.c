@@ -1,7 +1,7 @@
 /* test_import_csv.c - the CSV importer reads RFC 4180 quoting, converts units, and names bad cells. */
 #include "unit.h"
 #include "core/core.h"
-#include "store/import_csv.h"
+#include "import/import_csv.h"
 
 #include <stdio.h>
 #include <stdlib.h>

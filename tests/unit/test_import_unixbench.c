@@ -1,7 +1,7 @@
 /* test_import_unixbench.c - the UnixBench log parser reproduces UnixBench's scores and rejects bad logs. */
 #include "unit.h"
 #include "core/core.h"
-#include "store/import_unixbench.h"
+#include "import/import_unixbench.h"
 
 #include <math.h>
 #include <stdio.h>

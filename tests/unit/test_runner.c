@@ -4,7 +4,7 @@
 #include "core/tmp.h"
 #include "report/report.h"
 #include "run/runner.h"
-#include "stats/summary.h"
+#include "analysis/summary.h"
 #include "store/store.h"
 
 #include <math.h>

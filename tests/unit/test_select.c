@@ -1,6 +1,6 @@
 /* test_select.c - selectors: parsing, label/run/boot terms, implicit labels, usable status, errors. */
 #include "unit.h"
-#include "stats/select.h"
+#include "analysis/select.h"
 
 #include <stdlib.h>
 #include <string.h>

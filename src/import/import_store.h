@@ -2,8 +2,8 @@
 #ifndef SYSAB_IMPORT_STORE_H
 #define SYSAB_IMPORT_STORE_H
 
-#include "store/import_csv.h"
-#include "store/import_unixbench.h"
+#include "import/import_csv.h"
+#include "import/import_unixbench.h"
 #include "store/store.h"
 
 struct import_opts {

@@ -1,6 +1,6 @@
 /* import_unixbench.c - UnixBench 6 results log parser, written from the observed log format. */
-#include "store/import_unixbench.h"
-#include "store/import_util.h"
+#include "import/import_unixbench.h"
+#include "import/import_util.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* import_store.c - turning parsed CSV rows and UnixBench logs into stored runs. */
-#include "store/import_store.h"
+#include "import/import_store.h"
 #include "workloads/workload.h"
 
 #include <jansson.h>

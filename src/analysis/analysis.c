@@ -1,19 +1,16 @@
 /* analysis.c - rows, group data, composites, comparisons, factorial effects and plans over sample sets. */
-#include "analysis.h"
+#include "analysis/analysis.h"
 #include "workloads/workload.h"
 
-#include <fnmatch.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-bool an_name_matches(const char *name, const char *pattern)
+/* The registry's rule, for row names that need not be registered (imports, "index"). */
+static bool name_matches(const char *name, const char *pattern)
 {
-	if (!strcmp(name, pattern) || fnmatch(pattern, name, 0) == 0)
-		return true;
-	size_t n = strlen(pattern);
-	return strncmp(name, pattern, n) == 0 && name[n] == '.';
+	return wl_matches(&(const struct workload){.name = name}, pattern);
 }
 
 void an_value_of(const struct st_estimate *est, double alpha, struct an_value *out)
@@ -124,7 +121,7 @@ static int make_rows(const struct store_set *sets, size_t ns, const struct strv 
 	for (size_t p = 0; p < patterns->n; p++) {
 		bool any = false;
 		for (size_t i = 0; i < n && !any; i++)
-			any = an_name_matches(k[i].workload, patterns->v[p]);
+			any = name_matches(k[i].workload, patterns->v[p]);
 		if (!any) {
 			struct sb names = {0};
 			for (size_t i = 0; i < n && i < 12; i++)
@@ -141,7 +138,7 @@ static int make_rows(const struct store_set *sets, size_t ns, const struct strv 
 		for (size_t i = 0; i < n; i++) {
 			bool take = false;
 			for (size_t p = 0; p < patterns->n && !take; p++)
-				take = an_name_matches(k[i].workload, patterns->v[p]);
+				take = name_matches(k[i].workload, patterns->v[p]);
 			if (take)
 				k[m++] = k[i];
 			else
@@ -659,6 +656,9 @@ int an_analyze(const struct store_set *cells, size_t ncells, const size_t *cell_
 		}
 		if (!rc && stats_factorial(f, nf, sc, nsc, o, &r->fa, e))
 			rc = -1;
+		r->val = xcalloc(ncells ? ncells : 1, sizeof *r->val);
+		for (size_t c = 0; c < ncells; c++)
+			an_value_of(r->have[c] ? &r->est[c] : NULL, o->alpha, &r->val[c]);
 		for (size_t c = 0; c < ncells; c++)
 			gdata_free(&gd[c]);
 	}
@@ -679,11 +679,19 @@ int an_analyze(const struct store_set *cells, size_t ncells, const size_t *cell_
 			stats_compare_adjust(cs, n);
 			for (size_t j = 0; j < n; j++)
 				out->rows[ri[j]].fa.effects[ef].c = cs[j];
+
 			if (n)
 				out->any_interval = true;
 		}
 		free(cs);
 		free(ri);
+	}
+	/* the changes as shown, from the adjusted comparisons */
+	for (size_t i = 0; i < out->nrows; i++) {
+		struct an_frow *r = &out->rows[i];
+		r->chg = xcalloc(r->fa.neffects ? r->fa.neffects : 1, sizeof *r->chg);
+		for (size_t ef = 0; ef < r->fa.neffects; ef++)
+			an_change_of(&r->fa.effects[ef].c, r->latency, &r->chg[ef]);
 	}
 	size_t best = 0;
 	for (size_t x = 0; x <= ST_NEED_BOOTS; x++)
@@ -711,6 +719,8 @@ void an_analyze_free(struct an_analyze *a)
 		free(a->rows[i].unit);
 		free(a->rows[i].have);
 		free(a->rows[i].est);
+		free(a->rows[i].val);
+		free(a->rows[i].chg);
 		for (size_t c = 0; c < a->ncells && a->rows[i].pts; c++)
 			an_points_free(&a->rows[i].pts[c]);
 		free(a->rows[i].pts);
@@ -824,6 +834,7 @@ int an_plan(const struct store_set *a, const struct store_set *b, const struct s
 					if (ns == 2) {
 						r->compared = true;
 						stats_compare(&est[0], &est[1], co, &r->c);
+						an_change_of(&r->c, 0, &r->chg);
 						if (r->c.verdict == ST_INCONCLUSIVE)
 							r->more_boots = stats_more_boots(&est[0], &est[1], &r->c,
 											 AN_MAX_MORE_BOOTS, &r->settles_as);
@@ -876,4 +887,27 @@ void an_plan_free(struct an_plan *p)
 		free(p->rows[i].workload);
 	free(p->rows);
 	memset(p, 0, sizeof *p);
+}
+
+void an_effect_label(char *buf, size_t size, const struct an_analyze *a, const struct st_effect *ef)
+{
+	const struct st_factor *f = &a->factors[ef->factor];
+	switch (ef->kind) {
+	case ST_EFFECT_MAIN:
+		snprintf(buf, size, "%s: %s vs %s", f->name, f->levels[1], f->levels[0]);
+		break;
+	case ST_EFFECT_INTERACTION:
+		snprintf(buf, size, "%s x %s", f->name, a->factors[ef->factor2].name);
+		break;
+	case ST_EFFECT_LEVEL:
+		snprintf(buf, size, "%s: %s vs %s", f->name, f->levels[ef->level], f->levels[0]);
+		break;
+	}
+}
+
+void an_cell_label(struct sb *b, const struct an_analyze *a, size_t c)
+{
+	for (size_t f = 0; f < a->nfactors; f++)
+		sb_addf(b, "%s%s=%s", f ? " " : "", a->factors[f].name,
+			a->factors[f].levels[a->cell_level[c * a->nfactors + f]]);
 }

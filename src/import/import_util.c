@@ -1,5 +1,5 @@
 /* import_util.c - strict number syntax shared by the UnixBench and CSV importers. */
-#include "store/import_util.h"
+#include "import/import_util.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
 #ifndef SYSAB_ANALYSIS_H
 #define SYSAB_ANALYSIS_H
 
-#include "stats.h"
+#include "stats/stats.h"
 #include "store/store.h"
 
 /*
@@ -20,6 +20,13 @@
 
 #define AN_INDEX_NAME "index"
 #define AN_MAX_MORE_BOOTS 64
+
+/* One group, or the filter of an analysis, as the user selected it: for headers. */
+struct an_group_info {
+	const char *name;     /* "A", "B", "runs", "cell" */
+	const char *selector; /* as given */
+	size_t nruns, nboots;
+};
 
 /* Warnings of one group for one row, counted by kind with the largest value. */
 struct an_diag {
@@ -107,9 +114,6 @@ struct an_compare {
 	struct st_compare_opts o;
 };
 
-/* Does workload name match a -w pattern: equal, a glob, or a group prefix ("kernel" or "kernel.syscall"). */
-bool an_name_matches(const char *name, const char *pattern);
-
 /* Compare b against a for every row. runs_a/runs_b (with env filled) are the
  * groups' runs, for confounders; labels are keys never to count as confounders.
  * patterns (may be empty) filter rows; a pattern matching no row is an error.
@@ -129,8 +133,10 @@ struct an_frow {
 	size_t ncomposite;
 	bool *have;               /* per cell: the cell has data for this row */
 	struct st_estimate *est;  /* per cell */
+	struct an_value *val;     /* per cell: est in ops/s with its interval (all NAN without data) */
 	struct an_points *pts;    /* per cell: strip-plot data */
 	struct st_factorial fa;
+	struct an_change *chg;    /* per effect of fa: its change in the row's display direction */
 };
 
 struct an_analyze {
@@ -156,6 +162,11 @@ int an_analyze(const struct store_set *cells, size_t ncells, const size_t *cell_
 	       size_t nf, const struct strv *patterns, const struct st_compare_opts *o, struct an_analyze *out,
 	       struct err *e);
 void an_analyze_free(struct an_analyze *a);
+/* An effect in words: "pernode: yes vs no" (main effect or level against the reference),
+ * "pernode x pie" (interaction). Cut to size. */
+void an_effect_label(char *buf, size_t size, const struct an_analyze *a, const struct st_effect *ef);
+/* Cell c's levels appended to b: "pernode=yes pie=no". */
+void an_cell_label(struct sb *b, const struct an_analyze *a, size_t c);
 
 /* ---------------------------------------------------------------- plan */
 
@@ -175,6 +186,7 @@ struct an_prow {
 	struct st_plan plan;
 	bool compared;          /* two groups: c is their comparison */
 	struct st_comparison c;
+	struct an_change chg;   /* c in the display direction (plan rows are throughput) */
 	size_t more_boots;
 	enum st_verdict settles_as;
 };

@@ -1,6 +1,6 @@
 /* import_csv.c - RFC 4180 CSV importer for published results: values, units, labels, grouping keys. */
-#include "store/import_csv.h"
-#include "store/import_util.h"
+#include "import/import_csv.h"
+#include "import/import_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

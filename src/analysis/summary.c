@@ -1,6 +1,6 @@
 /* summary.c - per-run medians, CVs and the UnixBench-style index. */
-#include "summary.h"
-#include "stats.h"
+#include "analysis/summary.h"
+#include "stats/stats.h"
 #include "workloads/workload.h"
 
 #include <math.h>

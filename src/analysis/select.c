@@ -1,5 +1,5 @@
 /* select.c - parsing selectors and matching them against stored runs. */
-#include "select.h"
+#include "analysis/select.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -202,15 +202,16 @@ static int explain(const struct selector *s, const struct store_run_info *runs, 
 		    s->text);
 }
 
-int select_runs(const struct selector *s, const struct store_run_info *runs, size_t n, size_t **idx, size_t *nidx,
-		struct err *e)
+/* The matching runs (usable ones only, or any status) into *idx; on none, why. */
+static int pick(const struct selector *s, const struct store_run_info *runs, size_t n, bool any_status, size_t **idx,
+		size_t *nidx, struct err *e)
 {
 	*idx = NULL;
 	*nidx = 0;
 	size_t *v = xcalloc(n ? n : 1, sizeof *v);
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
-		if (select_usable(&runs[i]) && select_matches(s, &runs[i]))
+		if ((any_status || select_usable(&runs[i])) && select_matches(s, &runs[i]))
 			v[k++] = i;
 	if (!k) {
 		free(v);
@@ -219,4 +220,16 @@ int select_runs(const struct selector *s, const struct store_run_info *runs, siz
 	*idx = v;
 	*nidx = k;
 	return 0;
+}
+
+int select_runs(const struct selector *s, const struct store_run_info *runs, size_t n, size_t **idx, size_t *nidx,
+		struct err *e)
+{
+	return pick(s, runs, n, false, idx, nidx, e);
+}
+
+int select_listed(const struct selector *s, const struct store_run_info *runs, size_t n, size_t **idx, size_t *nidx,
+		  struct err *e)
+{
+	return pick(s, runs, n, true, idx, nidx, e);
 }

@@ -50,5 +50,9 @@ bool select_matches(const struct selector *s, const struct store_run_info *r);
  * or unusable run id) and *idx is NULL. */
 int select_runs(const struct selector *s, const struct store_run_info *runs, size_t n, size_t **idx, size_t *nidx,
 		struct err *e);
+/* The same for `sysab list`, which shows runs of every status: running and interrupted
+ * runs match too. */
+int select_listed(const struct selector *s, const struct store_run_info *runs, size_t n, size_t **idx, size_t *nidx,
+		  struct err *e);
 
 #endif

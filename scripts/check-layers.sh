@@ -1,0 +1,108 @@
+#!/bin/sh
+# check-layers.sh - fail when a source file includes a header of a module it must not
+# (docs/ARCHITECTURE.md, "Allowed includes"). Usage: check-layers.sh [SRC_DIR]
+src=${1:-src}
+[ -d "$src" ] || { echo "check-layers: no directory '$src'; give the source tree, e.g. src" >&2; exit 2; }
+
+# module: the modules whose headers it may include (its own is always allowed).
+# Data flows cli -> run -> store -> analysis -> stats; report renders analysis results.
+rules='
+main      cli workloads core
+cli       run campaign store import analysis report stats workloads core
+campaign  run store workloads core
+run       store stats workloads core
+import    store workloads core
+analysis  store stats workloads core
+report    analysis stats store run workloads core
+store     core
+stats     core
+workloads core
+core
+helper
+'
+
+cd "$src" || exit 2
+find . -name '*.[ch]' | sort | awk -v rules="$rules" '
+BEGIN {
+	n = split(rules, line, "\n")
+	for (i = 1; i <= n; i++) {
+		k = split(line[i], w, /[ \t]+/)
+		if (k < 1 || w[1] == "")
+			continue
+		known[w[1]] = 1
+		ok[w[1], w[1]] = 1
+		for (j = 2; j <= k; j++)
+			ok[w[1], w[j]] = 1
+	}
+	bad = 0
+}
+# The module of a path relative to the source root: its first folder, or the file name
+# without its extension for a file at the root (main.c -> main).
+function module_of(p,   parts, k) {
+	k = split(p, parts, "/")
+	if (k == 1) {
+		sub(/\.[ch]$/, "", parts[1])
+		return parts[1]
+	}
+	return parts[1]
+}
+# Resolve an include written relative to the including file ("../util.h") or to the root.
+function resolve(file, inc,   dir, parts, k, i, out, m) {
+	if (inc !~ /^\.\.?\//)
+		return inc
+	dir = file
+	sub(/[^\/]*$/, "", dir)
+	k = split(dir inc, parts, "/")
+	m = 0
+	for (i = 1; i <= k; i++) {
+		if (parts[i] == "" || parts[i] == ".")
+			continue
+		if (parts[i] == "..") { if (m > 0) m--; continue }
+		out[++m] = parts[i]
+	}
+	p = out[1]
+	for (i = 2; i <= m; i++)
+		p = p "/" out[i]
+	return p
+}
+{
+	file = $0
+	sub(/^\.\//, "", file)
+	from = module_of(file)
+	if (!(from in known)) {
+		printf "%s: module %s has no line in the include rules of scripts/check-layers.sh; add one\n", file, from
+		bad = 1
+		next
+	}
+	ln = 0
+	while ((getline text < $0) > 0) {
+		ln++
+		if (text !~ /^[ \t]*#[ \t]*include[ \t]*"/)
+			continue
+		inc = text
+		sub(/^[^"]*"/, "", inc)
+		sub(/".*$/, "", inc)
+		target = resolve(file, inc)
+		if (target !~ /\//) {
+			# a header beside the file: same module
+			continue
+		}
+		to = module_of(target)
+		if (!((from, to) in ok)) {
+			printf "%s:%d: %s must not include %s (module %s may include: %s)\n", file, ln, from, inc, from, allowed(from)
+			bad = 1
+		}
+	}
+	close($0)
+}
+function allowed(m,   s, x, y, parts) {
+	s = ""
+	for (x in ok) {
+		split(x, parts, SUBSEP)
+		if (parts[1] == m && parts[2] != m)
+			s = s (s == "" ? "" : " ") parts[2]
+	}
+	return s == "" ? "nothing outside itself" : s
+}
+END { exit bad }
+'

@@ -1,0 +1,197 @@
+/* design.c - a factorial design: factor levels, reference levels (--ref) and cells, and the analyze job. */
+#include "analysis/job.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Keep in idx the runs that carry every factor; error when a factor is on no run at all. */
+static int keep_labelled(const struct store_run_info *runs, size_t *idx, size_t n, const struct strv *factors,
+			 size_t *kept, struct err *e)
+{
+	for (size_t k = 0; k < factors->n; k++) {
+		bool any = false;
+		for (size_t i = 0; i < n && !any; i++)
+			any = select_label(&runs[idx[i]], factors->v[k]) != NULL;
+		if (!any)
+			return errf(e, "factor '%s': no selected run has a label '%s'; `sysab list` shows the labels",
+				    factors->v[k], factors->v[k]);
+	}
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool all = true;
+		for (size_t k = 0; k < factors->n && all; k++)
+			all = select_label(&runs[idx[i]], factors->v[k]) != NULL;
+		if (all)
+			idx[m++] = idx[i];
+	}
+	*kept = m;
+	return 0;
+}
+
+/* The sorted levels of each factor among the kept runs; a factor needs two. */
+static int find_levels(const struct store_run_info *runs, const size_t *idx, size_t kept, const struct strv *factors,
+		       struct strv *levels, struct err *e)
+{
+	for (size_t k = 0; k < factors->n; k++) {
+		for (size_t i = 0; i < kept; i++) {
+			const char *v = select_label(&runs[idx[i]], factors->v[k]);
+			if (!strv_has(&levels[k], v))
+				strv_add(&levels[k], v);
+		}
+		if (!levels[k].n)
+			return errf(e, "factor '%s': no selected run carries all the factors' labels; `sysab list` shows "
+				       "the labels",
+				    factors->v[k]);
+		if (levels[k].n < 2)
+			return errf(e, "factor '%s' has one level (%s) among the selected runs; a factor needs two levels, "
+				       "so label runs of the other configuration too or drop the factor",
+				    factors->v[k], levels[k].v[0]);
+		qsort(levels[k].v, levels[k].n, sizeof *levels[k].v, str_cmp);
+	}
+	return 0;
+}
+
+/* Move each --ref level to the front of its factor's levels. */
+static int apply_refs(const struct strv *factors, const struct kvlist *refs, struct strv *levels, struct err *e)
+{
+	for (size_t r = 0; r < refs->n; r++) {
+		size_t k = 0;
+		while (k < factors->n && strcmp(factors->v[k], refs->v[r].key))
+			k++;
+		if (k == factors->n)
+			return errf(e, "--ref %s=%s: '%s' is not one of the factors", refs->v[r].key, refs->v[r].value,
+				    refs->v[r].key);
+		size_t l = 0;
+		while (l < levels[k].n && strcmp(levels[k].v[l], refs->v[r].value))
+			l++;
+		if (l == levels[k].n)
+			return errf(e, "--ref %s=%s: no selected run has that level; the levels are %s%s%s",
+				    refs->v[r].key, refs->v[r].value, levels[k].v[0], levels[k].n > 1 ? ", " : "",
+				    levels[k].n > 1 ? levels[k].v[1] : "");
+		char *t = levels[k].v[l];
+		memmove(&levels[k].v[1], &levels[k].v[0], l * sizeof *levels[k].v);
+		levels[k].v[0] = t;
+	}
+	return 0;
+}
+
+/* The cells: the distinct level combinations of the kept runs, in order of first appearance. */
+static void find_cells(const struct store_run_info *runs, const size_t *idx, size_t kept, const struct strv *factors,
+		       struct an_design *d)
+{
+	size_t nf = d->nf;
+	d->run_cell = xcalloc(kept ? kept : 1, sizeof *d->run_cell);
+	d->cell_level = xcalloc((kept ? kept : 1) * nf, sizeof *d->cell_level);
+	size_t *lv = xcalloc(nf, sizeof *lv);
+	for (size_t i = 0; i < kept; i++) {
+		for (size_t k = 0; k < nf; k++) {
+			const char *v = select_label(&runs[idx[i]], factors->v[k]);
+			size_t l = 0;
+			while (strcmp(d->levels[k].v[l], v))
+				l++;
+			lv[k] = l;
+		}
+		size_t c = 0;
+		while (c < d->ncells && memcmp(&d->cell_level[c * nf], lv, nf * sizeof *lv))
+			c++;
+		if (c == d->ncells)
+			memcpy(&d->cell_level[d->ncells++ * nf], lv, nf * sizeof *lv);
+		d->run_cell[i] = c;
+	}
+	free(lv);
+}
+
+int an_design_build(const struct store_run_info *runs, size_t *idx, size_t n, const struct strv *factors,
+		    const struct kvlist *refs, struct an_design *d, size_t *kept, struct err *e)
+{
+	memset(d, 0, sizeof *d);
+	d->nf = factors->n;
+	d->levels = xcalloc(d->nf ? d->nf : 1, sizeof *d->levels);
+	if (keep_labelled(runs, idx, n, factors, kept, e) || find_levels(runs, idx, *kept, factors, d->levels, e) ||
+	    apply_refs(factors, refs, d->levels, e))
+		return -1;
+	d->f = xcalloc(d->nf, sizeof *d->f);
+	for (size_t k = 0; k < d->nf; k++)
+		d->f[k] = (struct st_factor){factors->v[k], (const char *const *)d->levels[k].v, d->levels[k].n};
+	find_cells(runs, idx, *kept, factors, d);
+	return 0;
+}
+
+void an_design_free(struct an_design *d)
+{
+	free(d->run_cell);
+	free(d->cell_level);
+	free(d->f);
+	for (size_t k = 0; d->levels && k < d->nf; k++)
+		strv_free(&d->levels[k]);
+	free(d->levels);
+	memset(d, 0, sizeof *d);
+}
+
+int an_analyze_job_build(struct store *st, const struct strv *filter, const struct strv *factors,
+			 const struct kvlist *refs, const struct strv *patterns, const struct st_compare_opts *co,
+			 bool with_env, struct an_analyze_job *j, struct err *e)
+{
+	memset(j, 0, sizeof *j);
+	j->d.st = st;
+	if (!factors->n)
+		return errf(e, "give the factors, e.g. --factors pernode,pie; see `sysab analyze --help`");
+	struct sb text = {0};
+	for (size_t i = 0; i < filter->n; i++)
+		sb_addf(&text, "%s%s", i ? " " : "", filter->v[i]);
+	int prc = select_parse(sb_str(&text), &j->sel, e);
+	sb_free(&text);
+	if (prc || an_db_open(st, &j->d, e) || select_runs(&j->sel, j->d.runs, j->d.n, &j->idx, &j->nidx, e) ||
+	    an_design_build(j->d.runs, j->idx, j->nidx, factors, refs, &j->design, &j->kept, e))
+		return -1;
+	size_t nc = j->design.ncells, kept = j->kept;
+	j->cells = xcalloc(nc ? nc : 1, sizeof *j->cells);
+	j->sets = xcalloc(nc ? nc : 1, sizeof *j->sets);
+	for (size_t c = 0; c < nc; c++) {
+		size_t *ci = xcalloc(kept ? kept : 1, sizeof *ci), n = 0;
+		for (size_t i = 0; i < kept; i++)
+			if (j->design.run_cell[i] == c)
+				ci[n++] = j->idx[i];
+		if (an_group_of(&j->d, ci, n, &j->cells[c], e))
+			return -1;
+		j->sets[c] = j->cells[c].set;
+	}
+	if (an_analyze(j->sets, nc, j->design.cell_level, j->design.f, j->design.nf, patterns, co, &j->an, e))
+		return -1;
+	const struct store_run_info **kr = xcalloc(kept ? kept : 1, sizeof *kr);
+	for (size_t i = 0; i < kept; i++)
+		kr[i] = &j->d.runs[j->idx[i]];
+	j->info = (struct an_group_info){"runs", j->sel.text, kept, an_count_boots(kr, kept)};
+	free(kr);
+	if (with_env) {
+		const struct store_run_info *const **runs = xcalloc(nc ? nc : 1, sizeof *runs);
+		size_t *n = xcalloc(nc ? nc : 1, sizeof *n);
+		for (size_t c = 0; c < nc; c++) {
+			runs[c] = j->cells[c].runs;
+			n[c] = j->cells[c].n;
+		}
+		an_envtab_build(runs, n, nc, &j->env);
+		free(runs);
+		free(n);
+	}
+	return 0;
+}
+
+void an_analyze_job_free(struct an_analyze_job *j)
+{
+	an_envtab_free(&j->env);
+	an_analyze_free(&j->an);
+	for (size_t c = 0; c < j->design.ncells && j->cells; c++)
+		an_group_free(&j->cells[c]);
+	free(j->cells);
+	free(j->sets);
+	an_design_free(&j->design);
+	free(j->idx);
+	select_free(&j->sel);
+	an_db_close(&j->d);
+}

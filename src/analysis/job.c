@@ -1,0 +1,144 @@
+/* job.c - the database's runs, groups picked by selectors, and the compare and plan jobs. */
+#include "analysis/job.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int an_db_open(struct store *st, struct an_db *d, struct err *e)
+{
+	memset(d, 0, sizeof *d);
+	d->st = st;
+	if (store_runs_list(d->st, &d->runs, &d->n, e) || store_runs_env(d->st, d->runs, d->n, e))
+		return -1;
+	return 0;
+}
+
+void an_db_close(struct an_db *d)
+{
+	store_runs_free(d->runs, d->n);
+	store_close(d->st);
+	memset(d, 0, sizeof *d);
+}
+
+size_t an_count_boots(const struct store_run_info *const *runs, size_t n)
+{
+	struct strv b = {0};
+	for (size_t i = 0; i < n; i++)
+		if (!strv_has(&b, runs[i]->boot_id))
+			strv_add(&b, runs[i]->boot_id);
+	size_t k = b.n;
+	strv_free(&b);
+	return k;
+}
+
+/* Fill g from the runs at idx[0..n-1] (taken) and load their samples. */
+static int group_load(struct an_db *d, struct an_group *g, size_t *idx, size_t n, const char *name, struct err *e)
+{
+	g->idx = idx;
+	g->n = n;
+	g->ids = xcalloc(n ? n : 1, sizeof *g->ids);
+	g->runs = xcalloc(n ? n : 1, sizeof *g->runs);
+	for (size_t i = 0; i < n; i++) {
+		g->ids[i] = d->runs[idx[i]].id;
+		g->runs[i] = &d->runs[idx[i]];
+	}
+	g->info = (struct an_group_info){name, g->sel.text ? g->sel.text : "", n, an_count_boots(g->runs, n)};
+	return store_load_set(d->st, g->ids, n, &g->set, e);
+}
+
+int an_group_select(struct an_db *d, const char *text, const char *name, struct an_group *g, struct err *e)
+{
+	memset(g, 0, sizeof *g);
+	size_t *idx, n;
+	if (select_parse(text, &g->sel, e))
+		return err_prefix(e, "%s", name);
+	if (select_runs(&g->sel, d->runs, d->n, &idx, &n, e))
+		return -1;
+	return group_load(d, g, idx, n, name, e);
+}
+
+/* A group of given runs, for the cells of a design. */
+int an_group_of(struct an_db *d, size_t *idx, size_t n, struct an_group *g, struct err *e)
+{
+	memset(g, 0, sizeof *g);
+	return group_load(d, g, idx, n, "cell", e);
+}
+
+void an_group_free(struct an_group *g)
+{
+	select_free(&g->sel);
+	free(g->idx);
+	free(g->ids);
+	free(g->runs);
+	store_set_free(&g->set);
+	memset(g, 0, sizeof *g);
+}
+
+int an_compare_job_build(struct store *st, const char *sa, const char *sb, const struct strv *patterns,
+			 const struct st_compare_opts *co, bool with_env, struct an_compare_job *j, struct err *e)
+{
+	memset(j, 0, sizeof *j);
+	struct an_group *g = j->g;
+	j->ng = sb ? 2 : 1;
+	if (an_db_open(st, &j->d, e) || an_group_select(&j->d, sa, sb ? "A" : "runs", &g[0], e) ||
+	    (sb && an_group_select(&j->d, sb, "B", &g[1], e)))
+		return -1;
+	for (size_t i = 0; i < g[0].n; i++)
+		for (size_t k = 0; k < g[1].n; k++)
+			if (g[0].ids[i] == g[1].ids[k])
+				return errf(e, "run %lld matches both A '%s' and B '%s'; make the selectors exclusive, e.g. "
+					       "with a label that differs",
+					    (long long)g[0].ids[i], sa, sb);
+	j->info[0] = g[0].info;
+	j->info[1] = g[1].info;
+	if (an_compare(&g[0].set, &g[1].set, g[0].runs, g[0].n, sb ? g[1].runs : NULL, g[1].n, patterns, co, &j->c,
+		       e))
+		return -1;
+	if (with_env) {
+		const struct store_run_info *const *runs[2] = {g[0].runs, g[1].runs};
+		size_t n[2] = {g[0].n, g[1].n};
+		an_envtab_build(runs, n, j->ng, &j->env);
+	}
+	return 0;
+}
+
+void an_compare_job_free(struct an_compare_job *j)
+{
+	an_envtab_free(&j->env);
+	an_compare_free(&j->c);
+	an_group_free(&j->g[0]);
+	an_group_free(&j->g[1]);
+	an_db_close(&j->d);
+}
+
+int an_plan_job_build(struct store *st, const char *const *sel, size_t nsel, const struct strv *patterns,
+		      const struct st_compare_opts *co, const struct st_plan_opts *po, struct an_plan_job *j,
+		      struct err *e)
+{
+	memset(j, 0, sizeof *j);
+	struct an_group *g = j->g;
+	j->ng = nsel ? nsel : 1;
+	if (an_db_open(st, &j->d, e))
+		return -1;
+	for (size_t i = 0; i < j->ng; i++)
+		if (an_group_select(&j->d, nsel ? sel[i] : "", i ? "B" : "A", &g[i], e))
+			return -1;
+	j->info[0] = g[0].info;
+	j->info[1] = g[1].info;
+	const struct store_run_info **all = xcalloc(g[0].n + g[1].n + 1, sizeof *all);
+	for (size_t i = 0; i < g[0].n; i++)
+		all[i] = g[0].runs[i];
+	for (size_t i = 0; i < g[1].n; i++)
+		all[g[0].n + i] = g[1].runs[i];
+	int rc = an_plan(&g[0].set, j->ng == 2 ? &g[1].set : NULL, all, g[0].n + g[1].n, patterns, co, po, &j->p, e);
+	free(all);
+	return rc;
+}
+
+void an_plan_job_free(struct an_plan_job *j)
+{
+	an_plan_free(&j->p);
+	an_group_free(&j->g[0]);
+	an_group_free(&j->g[1]);
+	an_db_close(&j->d);
+}

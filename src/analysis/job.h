@@ -1,0 +1,126 @@
+/* job.h - one call per command: select the runs, build the groups or cells, return the finished result. */
+#ifndef SYSAB_JOB_H
+#define SYSAB_JOB_H
+
+#include "analysis/analysis.h"
+#include "analysis/select.h"
+#include "store/store.h"
+
+/*
+ * The CLI opens the database and hands it to one of the *_build functions below,
+ * which select the runs (analysis/select.h, one selector language for every
+ * command), load their samples, build the groups or factorial cells and run
+ * the analysis. The job then holds everything a renderer needs; *_free
+ * releases it and closes the database. Nothing here prints.
+ */
+
+/* The database and its runs, oldest first, with labels and environment. */
+struct an_db {
+	struct store *st;
+	struct store_run_info *runs;
+	size_t n;
+};
+
+/* Read the runs of st into *d; d owns st from here on, also on error (an_db_close closes it).
+ * Returns 0 or -1 with e set. */
+int an_db_open(struct store *st, struct an_db *d, struct err *e);
+void an_db_close(struct an_db *d);
+
+/* One group: the runs a selector picked and their samples. */
+struct an_group {
+	struct selector sel;
+	size_t *idx, n;                    /* indexes into an_db.runs */
+	int64_t *ids;
+	const struct store_run_info **runs; /* point into an_db.runs */
+	struct store_set set;
+	struct an_group_info info;
+};
+
+/* Select the usable runs matching text (named name in errors, e.g. "A"), and load their
+ * samples. Returns 0 or -1 with e set; free g with an_group_free either way. */
+int an_group_select(struct an_db *d, const char *text, const char *name, struct an_group *g, struct err *e);
+/* The group of the runs at idx[0..n-1] (idx taken), named "cell", with their samples.
+ * Returns 0 or -1 with e set; free g with an_group_free either way. */
+int an_group_of(struct an_db *d, size_t *idx, size_t n, struct an_group *g, struct err *e);
+void an_group_free(struct an_group *g);
+/* The number of distinct boots among runs[0..n-1]. */
+size_t an_count_boots(const struct store_run_info *const *runs, size_t n);
+
+/* ---------------------------------------------------------------- compare */
+
+/* B against A, or one group's estimates (ng == 1: b is empty), with their environment. */
+struct an_compare_job {
+	struct an_db d;
+	struct an_group g[2];
+	size_t ng;
+	struct an_compare c;
+	struct an_group_info info[2]; /* g[i].info */
+	struct an_envtab env;         /* filled when asked for */
+};
+
+/* Compare the runs of selector sb against those of sa (sb NULL: the estimates of sa
+ * alone). patterns (may be empty) filter rows; with_env builds the environment table.
+ * Takes st. Returns 0 or -1 with e set; free j with an_compare_job_free either way. */
+int an_compare_job_build(struct store *st, const char *sa, const char *sb, const struct strv *patterns,
+			 const struct st_compare_opts *co, bool with_env, struct an_compare_job *j, struct err *e);
+void an_compare_job_free(struct an_compare_job *j);
+
+/* ---------------------------------------------------------------- analyze */
+
+/* The design of a factorial analysis: the factors and the levels found among the
+ * selected runs (reference level first), and the cells they form. */
+struct an_design {
+	size_t nf;
+	struct strv *levels;      /* [nf] */
+	struct st_factor *f;      /* [nf], names borrowed from the caller's factors */
+	size_t ncells;
+	size_t *cell_level;       /* [ncells * nf]: cell c's level of factor k at c*nf+k */
+	size_t *run_cell;         /* [kept]: the cell of each kept run */
+};
+
+/* Levels of each factor among runs idx[0..n-1] (those lacking a factor's label first
+ * dropped from idx: *kept is how many remain), --ref applied, and the cells in order of
+ * first appearance. Returns 0, or -1 with e naming the factor or --ref at fault; free
+ * with an_design_free either way. */
+int an_design_build(const struct store_run_info *runs, size_t *idx, size_t n, const struct strv *factors,
+		    const struct kvlist *refs, struct an_design *d, size_t *kept, struct err *e);
+void an_design_free(struct an_design *d);
+
+struct an_analyze_job {
+	struct an_db d;
+	struct selector sel;
+	size_t *idx, nidx, kept;  /* the selected runs; kept: those carrying every factor */
+	struct an_design design;
+	struct an_group *cells;   /* [design.ncells] */
+	struct store_set *sets;   /* [design.ncells], copies of cells[c].set */
+	struct an_analyze an;
+	struct an_group_info info;
+	struct an_envtab env;     /* one column per cell, filled when asked for */
+};
+
+/* Select the runs of filter (the words joined by spaces), split them into cells by
+ * factors (with reference levels refs) and analyze. Takes st. Returns 0, or -1 with e
+ * set; free j with an_analyze_job_free either way. */
+int an_analyze_job_build(struct store *st, const struct strv *filter, const struct strv *factors,
+			 const struct kvlist *refs, const struct strv *patterns, const struct st_compare_opts *co,
+			 bool with_env, struct an_analyze_job *j, struct err *e);
+void an_analyze_job_free(struct an_analyze_job *j);
+
+/* ---------------------------------------------------------------- plan */
+
+struct an_plan_job {
+	struct an_db d;
+	struct an_group g[2];
+	size_t ng;
+	struct an_plan p;
+	struct an_group_info info[2];
+};
+
+/* Plan from one configuration (nsel 0 or 1: the selector, none = every run) or from two
+ * (A and B). Takes st. Returns 0, or -1 with e set; free j with an_plan_job_free either way. */
+int an_plan_job_build(struct store *st, const char *const *sel, size_t nsel, const struct strv *patterns,
+		      const struct st_compare_opts *co, const struct st_plan_opts *po, struct an_plan_job *j,
+		      struct err *e);
+void an_plan_job_free(struct an_plan_job *j);
+
+#endif

@@ -1,0 +1,29 @@
+/* fmt_json.c - the json format: one JSON document per record (docs/FORMATS.md). */
+#include "report.h"
+
+#include <stdlib.h>
+
+static int render(FILE *f, const struct report_doc *d)
+{
+	char *s = NULL;
+	switch (d->kind) {
+	case REPORT_RUNS: s = report_runs_json(d->runs, d->nruns); break;
+	case REPORT_RUN: s = report_summary_json(d->summary, d->with_env); break;
+	case REPORT_WORKLOADS: s = report_workloads_json(); break;
+	case REPORT_ENV: s = report_env_json(d->env); break;
+	case REPORT_COMPARE: s = report_compare_json(d->compare, d->groups); break;
+	case REPORT_ANALYZE: s = report_analyze_json(d->analyze, d->groups); break;
+	case REPORT_PLAN: s = report_plan_json(d->plan, d->groups, d->ngroups); break;
+	case REPORT_SAMPLES: return report_export_json(f, d->runs, d->nruns, d->samples);
+	}
+	int rc = s && fputs(s, f) >= 0 && fputc('\n', f) != EOF ? 0 : -1;
+	free(s);
+	return rc;
+}
+
+const struct report_format report_format_json = {
+	"json",
+	1u << REPORT_RUNS | 1u << REPORT_RUN | 1u << REPORT_WORKLOADS | 1u << REPORT_ENV | 1u << REPORT_COMPARE |
+		1u << REPORT_ANALYZE | 1u << REPORT_PLAN | 1u << REPORT_SAMPLES,
+	render,
+};

@@ -1,0 +1,24 @@
+/* fmt_text.c - the text format: tables for a terminal. */
+#include "report.h"
+
+static int render(FILE *f, const struct report_doc *d)
+{
+	switch (d->kind) {
+	case REPORT_RUNS: report_runs_text(f, d->runs, d->nruns, d->color); break;
+	case REPORT_RUN: report_summary_text(f, d->summary, d->with_env, d->color); break;
+	case REPORT_WORKLOADS: report_workloads_text(f); break;
+	case REPORT_ENV: report_env_text(f, d->env); break;
+	case REPORT_COMPARE: report_compare_text(f, d->compare, d->groups, d->color); break;
+	case REPORT_ANALYZE: report_analyze_text(f, d->analyze, d->groups, d->color); break;
+	case REPORT_PLAN: report_plan_text(f, d->plan, d->groups, d->ngroups, d->color); break;
+	case REPORT_SAMPLES: return -1;
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+const struct report_format report_format_text = {
+	"text",
+	1u << REPORT_RUNS | 1u << REPORT_RUN | 1u << REPORT_WORKLOADS | 1u << REPORT_ENV | 1u << REPORT_COMPARE |
+		1u << REPORT_ANALYZE | 1u << REPORT_PLAN,
+	render,
+};
