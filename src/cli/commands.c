@@ -22,6 +22,7 @@ extern const struct cli_opt cli_plan_opts[];
 extern const struct cli_opt cli_import_opts[];
 extern const struct cli_opt cli_export_opts[];
 extern const struct cli_opt cli_report_opts[];
+extern const struct cli_opt cli_checkdb_opts[];
 
 #define SELECTOR_HELP                                                                              \
 	"A selector is ONE argument of terms separated by spaces, all of which a run must match:\n"     \
@@ -83,6 +84,13 @@ const struct cli_cmd cli_cmds[] = {
 	 "the estimate and its interval; a forest plot of changes or effects with the equivalence\n"
 	 "band; the environment of each group (differing keys highlighted); the warnings.\n\n" SELECTOR_HELP,
 	 cli_report_opts, cmd_report},
+	{"check-db", NULL, "verify the stored per-run summaries against the raw samples",
+	 "compare, analyze and plan can read one stored summary per run, workload and copies instead\n"
+	 "of every sample. Each summary is stamped with the version of the method that computed it;\n"
+	 "a writing command (run, import) computes the missing and stale ones. check-db recomputes\n"
+	 "every summary from its samples and compares them exactly; it changes nothing unless --fix.\n"
+	 "Exit 0 when all match, 1 when any is missing, stale or different.",
+	 cli_checkdb_opts, cmd_check_db},
 };
 
 const size_t cli_ncmds = sizeof cli_cmds / sizeof cli_cmds[0];

@@ -1,6 +1,7 @@
 /* import.c - `sysab import csv|unixbench FILE...`: store outside results as runs. */
 #include "cli.h"
 #include "import/import_store.h"
+#include "run/runsum.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -117,6 +118,10 @@ int cmd_import(const struct cli_cmd *cmd, int argc, char **argv)
 	for (size_t i = 1; i < pos.n; i++)
 		if (import_file(st, csv, pos.v[i], &o, &e))
 			rc = cli_fail(cmd, &e); /* the files before stay imported; the rest are still tried */
+	/* the imported runs' summaries, so analysis can read them instead of the samples */
+	size_t nsum;
+	if (runsum_refresh(st, false, &nsum, &e))
+		rc = cli_fail(cmd, &e);
 out:
 	store_close(st);
 	free(path);

@@ -2,6 +2,7 @@
 #include "runner.h"
 #include "calibrate.h"
 #include "env.h"
+#include "runsum.h"
 #include "slot.h"
 #include "core/tmp.h"
 #include "stats/stats.h"
@@ -85,6 +86,7 @@ struct job {
 	double overhead_ns;  /* empty batch cost */
 	char *dir;           /* this job's own directory inside the run's temp directory */
 	double *y;           /* ln(value) of the samples taken, in order */
+	int *round;          /* the round of each sample, -1 in blocked order */
 	int nsamples, cap;
 	uint64_t sampled_ns;  /* time spent in its samples */
 	double halfwidth;    /* current relative 95% CI half-width */
@@ -263,7 +265,9 @@ static int sample(struct runctx *rc, struct job *j, int round, struct err *e)
 	if (j->nsamples == j->cap) {
 		j->cap = j->cap ? 2 * j->cap : 64;
 		j->y = xrealloc(j->y, (size_t)j->cap * sizeof *j->y);
+		j->round = xrealloc(j->round, (size_t)j->cap * sizeof *j->round);
 	}
+	j->round[j->nsamples] = round;
 	j->y[j->nsamples++] = log(b.value);
 	j->sampled_ns += b.elapsed_ns;
 	rc->step++;
@@ -303,6 +307,21 @@ static bool job_satisfied(const struct run_opts *o, struct job *j)
 	return j->nsamples >= o->samples;
 }
 
+/* Store the summary of j's measured samples, as analysis will load them: without the
+ * warm-up prefix, with rounds only when every sample has one and they never go back. */
+static int put_summary(struct runctx *rc, const struct job *j, size_t warm, struct err *e)
+{
+	size_t n = (size_t)j->nsamples - warm;
+	if (!n)
+		return 0;
+	const int *round = j->round + warm;
+	for (size_t i = 0; round && i < n; i++)
+		if (round[i] < 0 || (i && round[i] < round[i - 1]))
+			round = NULL;
+	struct st_run r = {.y = j->y + warm, .round = round, .n = n};
+	return runsum_put(rc->st, rc->run_id, j->w->name, j->copies, &r, e);
+}
+
 /* Stop j's workers, evaluate its self-checks, record it. */
 static int finish(struct runctx *rc, struct job *j, struct err *e)
 {
@@ -338,7 +357,7 @@ static int finish(struct runctx *rc, struct job *j, struct err *e)
 	}
 	int r = put_slot(rc, j, cj, e);
 	free(cj);
-	return r;
+	return r ? r : put_summary(rc, j, warm, e);
 }
 
 static bool budget_left(const struct runctx *rc, uint64_t sampling_start)
@@ -552,6 +571,7 @@ out:
 	free(settings);
 	for (size_t i = 0; i < nj; i++) {
 		free(jobs[i].y);
+		free(jobs[i].round);
 		free(jobs[i].dir);
 	}
 	free(jobs);

@@ -52,9 +52,27 @@ static const char schema_v1[] =
 	"  UNIQUE(run, workload, copies, seq));\n"
 	"CREATE INDEX run_boot ON run(boot);\n";
 
+/* Issue 18: per-run summaries, one row per (run, workload, copies) that has measured
+ * samples, so analysis reads O(runs) rows. `method` is the ST_SUMMARY_METHOD that wrote
+ * the row; the columns mirror struct store_summary. A NULL real is a NAN. The step only
+ * creates the table: the rows of an existing database are computed from its samples
+ * when it is next opened for writing (cli_open_db) or by `sysab check-db --fix`. */
+static const char summary_v2[] =
+	"CREATE TABLE run_summary(\n"
+	"  run INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,\n"
+	"  workload TEXT NOT NULL, copies INTEGER NOT NULL,\n"
+	"  method INTEGER NOT NULL,\n"
+	"  n INTEGER NOT NULL, warmup INTEGER NOT NULL,\n"
+	"  mean_y REAL, nbatches INTEGER NOT NULL, batch_size INTEGER NOT NULL,\n"
+	"  tau2 REAL, var_mean REAL, df REAL, r1 REAL, autocorr INTEGER NOT NULL,\n"
+	"  halfwidth REAL, median_y REAL, mad_y REAL,\n"
+	"  median REAL, mean REAL, cv REAL, min REAL, max REAL,\n"
+	"  PRIMARY KEY(run, workload, copies));\n";
+
 /* migrations[v] upgrades a database at user_version v to v + 1. */
 static const char *const migrations[] = {
 	schema_v1,
+	summary_v2, /* issue 18: run_summary */
 };
 
 #define BUILTIN_STEPS ((int)(sizeof migrations / sizeof migrations[0]))

@@ -4,6 +4,7 @@
 #include "core/tmp.h"
 #include "report/report.h"
 #include "run/runner.h"
+#include "run/runsum.h"
 #include "analysis/summary.h"
 #include "store/store.h"
 
@@ -287,6 +288,66 @@ static void failed_batch_is_not_short(void **state)
 	free(json);
 }
 
+/* Issue 18: the runner stores each slot's summary as it finishes; it equals what the
+ * samples give (runsum_check recomputes it); a stale method stamp is found and refreshed. */
+static void summaries_match_samples(void **state)
+{
+	(void)state;
+	struct err e = {{0}};
+	struct store *st = open_db("summaries");
+	const struct workload *wl[] = {&drift_a, &steady};
+	int copies[] = {1, 2};
+	struct kvlist labels = {0};
+	struct sim sim = {.op_ns = 1000, .noise = 0.05, .rng = 9};
+	struct run_timing tm = {.arg = &sim, .now = sim_now, .batch = sim_batch};
+	struct run_opts o = {
+		.labels = &labels, .wl = wl, .nwl = 2, .copies = copies, .ncopies = 2, .samples = 16,
+		.sample_ns = 2000000, .seed = 3, .order = ORDER_ROUNDS, .profile = "test", .timing = &tm,
+	};
+	struct run_outcome out;
+	assert_int_equal(runner_run(st, &o, &out, &e), 0);
+	struct store_summary *m;
+	size_t nm;
+	assert_int_equal(store_summaries_get(st, &out.run_id, 1, &m, &nm, &e), 0);
+	assert_int_equal(nm, 4);
+	for (size_t i = 0; i < nm; i++) {
+		assert_int_equal(m[i].method, ST_SUMMARY_METHOD);
+		assert_int_equal(m[i].n + m[i].warmup, 16);
+		assert_true(m[i].nbatches >= 2 && m[i].df == (double)(m[i].nbatches - 1));
+		assert_true(m[i].tau2 > 0 && m[i].halfwidth > 0 && m[i].mad_y > 0);
+	}
+	struct runsum_check c;
+	assert_int_equal(runsum_check(st, &c, &e), 0);
+	assert_int_equal(c.checked, 4);
+	assert_int_equal(c.missing + c.stale + c.differ + (size_t)c.orphans + (size_t)c.warmup, 0);
+
+	/* the same row as written by another method version: stale until refreshed */
+	m[1].method = ST_SUMMARY_METHOD + 1;
+	assert_int_equal(store_summary_put(st, &m[1], &e), 0);
+	m[2].tau2 *= 1.000001;
+	assert_int_equal(store_summary_put(st, &m[2], &e), 0);
+	assert_int_equal(runsum_check(st, &c, &e), 0);
+	assert_int_equal(c.stale, 1);
+	assert_int_equal(c.differ, 1);
+	assert_non_null(strstr(c.first, "another method"));
+	size_t n;
+	assert_int_equal(runsum_refresh(st, false, &n, &e), 0); /* the stale run, all its rows */
+	assert_int_equal(n, 1);
+	assert_int_equal(runsum_check(st, &c, &e), 0);
+	assert_int_equal(c.stale + c.differ, 0);
+	/* a wrong row with the current stamp is not stale: only a full recompute repairs it */
+	assert_int_equal(store_summary_put(st, &m[2], &e), 0);
+	assert_int_equal(runsum_refresh(st, false, &n, &e), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(runsum_check(st, &c, &e), 0);
+	assert_int_equal(c.differ, 1);
+	assert_int_equal(runsum_refresh(st, true, &n, &e), 0); /* everything: check-db --fix */
+	assert_int_equal(runsum_check(st, &c, &e), 0);
+	assert_int_equal(c.missing + c.stale + c.differ + (size_t)c.orphans + (size_t)c.warmup, 0);
+	store_summaries_free(m, nm);
+	store_close(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -295,6 +356,7 @@ int main(void)
 		cmocka_unit_test(target_overrides_slot_budget),
 		cmocka_unit_test(short_of_target_says_so),
 		cmocka_unit_test(failed_batch_is_not_short),
+		cmocka_unit_test(summaries_match_samples),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
