@@ -50,7 +50,7 @@ int cmd_check_db(const struct cli_cmd *cmd, int argc, char **argv)
 		goto out;
 	}
 	size_t fixed = 0;
-	if (a.fix && runsum_refresh(st, true, &fixed, &e)) {
+	if (a.fix && runsum_refresh(st, true, 0, &fixed, &e)) {
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}

@@ -147,8 +147,7 @@ int cli_open_db(const char *db_opt, enum store_mode mode, struct store **st, cha
 	 * them, after a merge or import, after the method changed. Reading commands do not
 	 * write; check-db reports what is stale. */
 	if (rc == 0 && mode == STORE_RW) {
-		size_t n;
-		if (runsum_refresh(*st, false, &n, e)) {
+		if (runsum_ensure(*st, e)) {
 			store_close(*st);
 			*st = NULL;
 			rc = -1;

@@ -4,6 +4,7 @@
 #include "report/report.h"
 #include "run/env.h"
 #include "run/runner.h"
+#include "run/runsum.h"
 #include "analysis/summary.h"
 #include "store/store.h"
 #include "workloads/workload.h"
@@ -302,6 +303,14 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 	sig_install();
 	struct run_outcome res;
 	int r = runner_run(st, &o, &res, &e);
+	/* the runner stores each slot's summary as it finishes; this catches any that a
+	 * database error in between left out */
+	size_t nsum;
+	struct err esum;
+	if (res.run_id && runsum_refresh(st, false, res.run_id, &nsum, &esum) && !r) {
+		e = esum;
+		r = -1;
+	}
 	if (o.progress)
 		report_progress_done(stderr);
 	if (r && !res.run_id) {

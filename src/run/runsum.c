@@ -68,13 +68,13 @@ static int finished_runs(struct store *st, int64_t **ids, size_t *n, struct err 
 	return 0;
 }
 
-int runsum_refresh(struct store *st, bool all, size_t *nruns, struct err *e)
+int runsum_refresh(struct store *st, bool all, int64_t min_run, size_t *nruns, struct err *e)
 {
 	int64_t *ids;
 	size_t n;
 	*nruns = 0;
 	if (all ? finished_runs(st, &ids, &n, e) || store_summary_prune(st, e)
-		: store_summary_stale(st, ST_SUMMARY_METHOD, &ids, &n, e))
+		: store_summary_stale(st, ST_SUMMARY_METHOD, min_run, &ids, &n, e))
 		return -1;
 	int rc = -1;
 	for (size_t i = 0; i < n; i += RUNSUM_CHUNK) {
@@ -103,10 +103,23 @@ int runsum_refresh(struct store *st, bool all, size_t *nruns, struct err *e)
 			goto out;
 		*nruns += k;
 	}
-	rc = 0;
+	rc = all ? store_summary_method_set(st, ST_SUMMARY_METHOD, e) : 0;
 out:
 	free(ids);
 	return rc;
+}
+
+int runsum_ensure(struct store *st, struct err *e)
+{
+	int m;
+	size_t n;
+	if (store_summary_method(st, &m, e))
+		return -1;
+	if (m == ST_SUMMARY_METHOD)
+		return 0;
+	if (runsum_refresh(st, false, 0, &n, e))
+		return -1;
+	return store_summary_method_set(st, ST_SUMMARY_METHOD, e);
 }
 
 /* Equal, NAN equal to NAN: both come from the same code on the same numbers. */

@@ -12,12 +12,18 @@
 int runsum_put(struct store *st, int64_t run, const char *workload, int copies, const struct st_run *r,
 	       struct err *e);
 
-/* Compute every missing or stale (other method) summary from the raw samples: after a
- * migration added the table, after an import or a merge, after the method changed.
- * With all, recompute every finished run's summaries and drop those without samples
- * (check-db --fix). *nruns = runs refreshed. Each batch of runs is one transaction.
- * Returns 0 or -1 with e set. */
-int runsum_refresh(struct store *st, bool all, size_t *nruns, struct err *e);
+/* Compute every missing or stale (other method) summary of the runs with id >= min_run
+ * from the raw samples: after an import or a merge, after a run. With all, recompute
+ * every finished run's summaries, drop those without samples and record the method as
+ * current (check-db --fix). *nruns = runs refreshed. Each batch of runs is one
+ * transaction. Returns 0 or -1 with e set. */
+int runsum_refresh(struct store *st, bool all, int64_t min_run, size_t *nruns, struct err *e);
+
+/* Unless the database records that every run's summaries are current for
+ * ST_SUMMARY_METHOD (summary_meta), bring them all up to date and record it: after the
+ * migration that added the table, after the method changed. Otherwise one tiny query.
+ * For writing commands; returns 0 or -1 with e set. */
+int runsum_ensure(struct store *st, struct err *e);
 
 /* What runsum_check found. */
 struct runsum_check {

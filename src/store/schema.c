@@ -54,9 +54,10 @@ static const char schema_v1[] =
 
 /* Issue 18: per-run summaries, one row per (run, workload, copies) that has measured
  * samples, so analysis reads O(runs) rows. `method` is the ST_SUMMARY_METHOD that wrote
- * the row; the columns mirror struct store_summary. A NULL real is a NAN. The step only
- * creates the table: the rows of an existing database are computed from its samples
- * when it is next opened for writing (cli_open_db) or by `sysab check-db --fix`. */
+ * the row; the columns mirror struct store_summary. A NULL real is a NAN. summary_meta holds
+ * the method with which every run's summaries were last brought up to date (no row:
+ * never). The step only creates the tables: the rows of an existing database are
+ * computed from its samples when it is next opened for writing (cli_open_db). */
 static const char summary_v2[] =
 	"CREATE TABLE run_summary(\n"
 	"  run INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,\n"
@@ -67,7 +68,8 @@ static const char summary_v2[] =
 	"  tau2 REAL, var_mean REAL, df REAL, r1 REAL, autocorr INTEGER NOT NULL,\n"
 	"  halfwidth REAL, median_y REAL, mad_y REAL,\n"
 	"  median REAL, mean REAL, cv REAL, min REAL, max REAL,\n"
-	"  PRIMARY KEY(run, workload, copies));\n";
+	"  PRIMARY KEY(run, workload, copies));\n"
+	"CREATE TABLE summary_meta(method INTEGER NOT NULL);\n";
 
 /* migrations[v] upgrades a database at user_version v to v + 1. */
 static const char *const migrations[] = {

@@ -279,6 +279,7 @@ void store_close(struct store *s)
 {
 	if (!s)
 		return;
+	sqlite3_finalize(s->summary_put);
 	sqlite3_close(s->db);
 	free(s->path);
 	free(s);

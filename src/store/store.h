@@ -211,9 +211,15 @@ int store_summary_put(struct store *s, const struct store_summary *x, struct err
 int store_summaries_get(struct store *s, const int64_t *ids, size_t n, struct store_summary **out, size_t *nout,
 			struct err *e);
 void store_summaries_free(struct store_summary *v, size_t n);
-/* The ids (ascending) of finished runs with a (workload, copies) that has measured
- * samples but no summary stamped `method`. Returns 0 (free *ids) or -1 with e set. */
-int store_summary_stale(struct store *s, int method, int64_t **ids, size_t *n, struct err *e);
+/* The ids (ascending, >= min_run) of finished runs with a (workload, copies) that has
+ * measured samples but no summary stamped `method`. Returns 0 (free *ids) or -1 with e set. */
+int store_summary_stale(struct store *s, int method, int64_t min_run, int64_t **ids, size_t *n, struct err *e);
+/* The method with which every run's summaries were last brought up to date, 0 for never
+ * (summary_meta); and setting it. Return 0 or -1 with e set. */
+int store_summary_method(struct store *s, int *method, struct err *e);
+int store_summary_method_set(struct store *s, int method, struct err *e);
+/* The highest run id, 0 when there are no runs. Returns 0 or -1 with e set. */
+int store_run_max_id(struct store *s, int64_t *id, struct err *e);
 /* Delete the summary rows whose (run, workload, copies) has no measured samples.
  * Returns 0 or -1 with e set. */
 int store_summary_prune(struct store *s, struct err *e);

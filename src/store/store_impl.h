@@ -10,6 +10,7 @@ struct store {
 	char *path;
 	int in_tx;
 	bool writable;
+	sqlite3_stmt *summary_put; /* store_summary_put's statement, kept for bulk refreshes */
 };
 
 /* The newest schema version, and the SQL taking a database from `from` to from + 1. */

@@ -24,13 +24,14 @@ static double col_real(sqlite3_stmt *st, int i)
 
 int store_summary_put(struct store *s, const struct store_summary *x, struct err *e)
 {
-	sqlite3_stmt *st;
-	if (store_prepare(s,
+	if (!s->summary_put &&
+	    store_prepare(s,
 			  "INSERT OR REPLACE INTO run_summary(" SUMMARY_COLS ") VALUES(?1, ?2, ?3, ?4, ?5, "
 			  "(SELECT count(*) FROM sample WHERE run = ?1 AND workload = ?2 AND copies = ?3 AND warmup = 1), "
 			  "?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)",
-			  &st, e))
+			  &s->summary_put, e))
 		return -1;
+	sqlite3_stmt *st = s->summary_put;
 	sqlite3_bind_int64(st, 1, x->run);
 	store_bind_text(st, 2, x->workload);
 	sqlite3_bind_int(st, 3, x->copies);
@@ -53,7 +54,8 @@ int store_summary_put(struct store *s, const struct store_summary *x, struct err
 	bind_real(st, 20, x->min);
 	bind_real(st, 21, x->max);
 	int rc = sqlite3_step(st);
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
 	if (rc != SQLITE_DONE)
 		return store_fail(s, "cannot store a run summary", e);
 	return 0;
@@ -129,20 +131,22 @@ void store_summaries_free(struct store_summary *v, size_t n)
 	free(v);
 }
 
-int store_summary_stale(struct store *s, int method, int64_t **ids, size_t *n, struct err *e)
+int store_summary_stale(struct store *s, int method, int64_t min_run, int64_t **ids, size_t *n, struct err *e)
 {
 	*ids = NULL;
 	*n = 0;
 	sqlite3_stmt *st;
+	/* the cheap test (a summary row) first, the samples only for the slots that fail it */
 	if (store_prepare(s,
-			  "SELECT DISTINCT sl.run FROM slot sl JOIN run r ON r.id = sl.run WHERE r.status <> 'running' "
-			  "AND EXISTS(SELECT 1 FROM sample x WHERE x.run = sl.run AND x.workload = sl.workload "
-			  "AND x.copies = sl.copies AND x.warmup = 0) "
+			  "SELECT DISTINCT sl.run FROM slot sl JOIN run r ON r.id = sl.run WHERE sl.run >= ?2 "
 			  "AND NOT EXISTS(SELECT 1 FROM run_summary m WHERE m.run = sl.run AND m.workload = sl.workload "
-			  "AND m.copies = sl.copies AND m.method = ?1) ORDER BY sl.run",
+			  "AND m.copies = sl.copies AND m.method = ?1) AND r.status <> 'running' "
+			  "AND EXISTS(SELECT 1 FROM sample x WHERE x.run = sl.run AND x.workload = sl.workload "
+			  "AND x.copies = sl.copies AND x.warmup = 0) ORDER BY sl.run",
 			  &st, e))
 		return -1;
 	sqlite3_bind_int(st, 1, method);
+	sqlite3_bind_int64(st, 2, min_run);
 	size_t cap = 0;
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -193,5 +197,54 @@ int store_summary_prune(struct store *s, struct err *e)
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return store_fail(s, "cannot delete run summaries without samples", e);
+	return 0;
+}
+
+int store_summary_method(struct store *s, int *method, struct err *e)
+{
+	sqlite3_stmt *st;
+	*method = 0;
+	if (store_prepare(s, "SELECT coalesce(max(method), 0) FROM summary_meta", &st, e))
+		return -1;
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*method = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return store_fail(s, "cannot read the method of the run summaries", e);
+	return 0;
+}
+
+int store_summary_method_set(struct store *s, int method, struct err *e)
+{
+	sqlite3_stmt *st;
+	if (store_prepare(s, "DELETE FROM summary_meta", &st, e))
+		return -1;
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE) {
+		if (store_prepare(s, "INSERT INTO summary_meta(method) VALUES(?)", &st, e))
+			return -1;
+		sqlite3_bind_int(st, 1, method);
+		rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+	}
+	if (rc != SQLITE_DONE)
+		return store_fail(s, "cannot record the method of the run summaries", e);
+	return 0;
+}
+
+int store_run_max_id(struct store *s, int64_t *id, struct err *e)
+{
+	sqlite3_stmt *st;
+	*id = 0;
+	if (store_prepare(s, "SELECT coalesce(max(id), 0) FROM run", &st, e))
+		return -1;
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return store_fail(s, "cannot read the newest run id", e);
 	return 0;
 }

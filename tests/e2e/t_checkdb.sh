@@ -14,8 +14,9 @@ contains "$OUT" "run 1 cpu.int (1 copies): stored mean_y differs"
 expect 0 "$SYSAB" check-db --fix
 contains "$OUT" "all match"
 
-# a summary stamped by another method version is stale: reported, and redone by a writing command
-sqlite3 "$SYSAB_DB" "UPDATE run_summary SET method = method + 1 WHERE run = 2"
+# as left by a sysab with another method version: its rows are stale, reported, and the
+# next writing command of this sysab (summary_meta differs from its method) redoes them
+sqlite3 "$SYSAB_DB" "UPDATE run_summary SET method = 0 WHERE run = 2; UPDATE summary_meta SET method = 0"
 expect 1 "$SYSAB" check-db
 contains "$OUT" "1 stamped with another method"
 printf 'workload,value,unit\nunixbench.pipe,1234,lps\n' >"$T/one.csv"
@@ -25,7 +26,7 @@ contains "$OUT" "all match"
 
 # a database from before the summaries (schema version 1): reading commands ask for a
 # migration, the first writing command migrates and computes every run's summaries
-sqlite3 "$SYSAB_DB" "DROP TABLE run_summary; PRAGMA user_version = 1"
+sqlite3 "$SYSAB_DB" "DROP TABLE run_summary; DROP TABLE summary_meta; PRAGMA user_version = 1"
 expect 2 "$SYSAB" check-db
 contains "$ERR" "written by an older sysab"
 printf 'workload,value,unit\nunixbench.pipe,1235,lps\n' >"$T/two.csv"

@@ -331,17 +331,17 @@ static void summaries_match_samples(void **state)
 	assert_int_equal(c.differ, 1);
 	assert_non_null(strstr(c.first, "another method"));
 	size_t n;
-	assert_int_equal(runsum_refresh(st, false, &n, &e), 0); /* the stale run, all its rows */
+	assert_int_equal(runsum_refresh(st, false, 0, &n, &e), 0); /* the stale run, all its rows */
 	assert_int_equal(n, 1);
 	assert_int_equal(runsum_check(st, &c, &e), 0);
 	assert_int_equal(c.stale + c.differ, 0);
 	/* a wrong row with the current stamp is not stale: only a full recompute repairs it */
 	assert_int_equal(store_summary_put(st, &m[2], &e), 0);
-	assert_int_equal(runsum_refresh(st, false, &n, &e), 0);
+	assert_int_equal(runsum_refresh(st, false, 0, &n, &e), 0);
 	assert_int_equal(n, 0);
 	assert_int_equal(runsum_check(st, &c, &e), 0);
 	assert_int_equal(c.differ, 1);
-	assert_int_equal(runsum_refresh(st, true, &n, &e), 0); /* everything: check-db --fix */
+	assert_int_equal(runsum_refresh(st, true, 0, &n, &e), 0); /* everything: check-db --fix */
 	assert_int_equal(runsum_check(st, &c, &e), 0);
 	assert_int_equal(c.missing + c.stale + c.differ + (size_t)c.orphans + (size_t)c.warmup, 0);
 	store_summaries_free(m, nm);
