@@ -162,7 +162,9 @@ fuzz-smoke:
 		echo "fuzz: SKIPPED: $(FUZZ_CC) cannot build libFuzzer targets; install clang and libclang-rt-14-dev"; \
 	fi
 
-$(B)/fuzz/fuzz_unixbench: src/import/import_unixbench.c src/import/import_util.c
+# the UnixBench importer maps tests to workloads through the registry's descriptors
+$(B)/fuzz/fuzz_unixbench: src/import/import_unixbench.c src/import/import_util.c $(shell find src/workloads -name '*.c') \
+	src/core/file.c src/core/tmp.c
 $(B)/fuzz/fuzz_csv: src/import/import_csv.c src/import/import_util.c
 $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_CORE) $(HDR) Makefile
 	@mkdir -p $(dir $@)

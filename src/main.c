@@ -3,6 +3,7 @@
 #include "workloads/workload.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void usage(FILE *f)
@@ -12,7 +13,33 @@ static void usage(FILE *f)
 		   "different, and backs each answer with confidence intervals.\n\ncommands:\n");
 	for (size_t i = 0; i < cli_ncmds; i++)
 		fprintf(f, "  %-10s %s\n", cli_cmds[i].name, cli_cmds[i].summary);
-	fprintf(f, "\n`sysab COMMAND --help` tells more; `sysab --version` prints the version.\n");
+	fprintf(f, "\nOptions of the command may also come before it: sysab --db FILE list.\n"
+		   "`sysab COMMAND --help` tells more; `sysab --version` prints the version.\n");
+}
+
+/* Options given before the command that take a value as the next word. */
+static bool takes_value(const char *opt)
+{
+	return !strcmp(opt, "--db") || !strcmp(opt, "--format") || !strcmp(opt, "-o") || !strcmp(opt, "--output");
+}
+
+/* Move options given before the command (sysab --db X list) to after it, where the
+ * command's own option table takes them. Returns the new argv (argv[0] the command, NULL
+ * when there is none) in *out, which the caller frees. */
+static int hoist(int argc, char **argv, char ***out)
+{
+	int k = 1;
+	while (k < argc && argv[k][0] == '-' && strcmp(argv[k], "--"))
+		k += takes_value(argv[k]) && k + 1 < argc ? 2 : 1;
+	char **v = xcalloc((size_t)argc + 1, sizeof *v);
+	int n = 0;
+	v[n++] = k < argc ? argv[k] : NULL;
+	for (int i = 1; i < k; i++)
+		v[n++] = argv[i];
+	for (int i = k + 1; i < argc; i++)
+		v[n++] = argv[i];
+	*out = v;
+	return n;
 }
 
 int main(int argc, char **argv)
@@ -41,11 +68,24 @@ int main(int argc, char **argv)
 		printf("sysab %s\n", SYSAB_VERSION);
 		return EXIT_OK;
 	}
-	for (size_t i = 0; i < cli_ncmds; i++)
-		if (!strcmp(argv[1], cli_cmds[i].name))
-			return cli_cmds[i].main(&cli_cmds[i], argc - 1, argv + 1);
+	char **v;
+	int n = hoist(argc, argv, &v);
+	const char *name = v[0];
+	for (size_t i = 0; i < cli_ncmds && name; i++)
+		if (!strcmp(name, cli_cmds[i].name)) {
+			int rc = cli_cmds[i].main(&cli_cmds[i], n, v);
+			free(v);
+			return rc;
+		}
+	free(v);
+	if (!name) {
+		fputs("sysab: give a command after the options, e.g. sysab --db FILE list; `sysab --help` lists the "
+		      "commands\n",
+		      stderr);
+		return EXIT_INPUT;
+	}
 	fputs("sysab: unknown command '", stderr);
-	fputs_clean(argv[1], stderr);
+	fputs_clean(name, stderr);
 	fputs("'; `sysab --help` lists the commands\n", stderr);
 	return EXIT_INPUT;
 }

@@ -65,6 +65,7 @@ static void keys_free(struct rowkey *k, size_t n)
 
 /* The rows over sets[0..ns-1]: every (workload, copies) any set has, then the composites;
  * filtered by patterns, each of which must match some row. */
+/* Long by design: collect, sort and filter the rows, then add the composites, in one pass each. */
 static int make_rows(const struct store_set *sets, size_t ns, const struct strv *patterns, struct rowkey **out,
 		     size_t *nout, struct err *e)
 {
@@ -281,6 +282,7 @@ static void diag_group(const struct gdata *d, struct an_diag *out)
 		out->count[kd]++;
 		if (fabs(w.v[i].value) > fabs(out->worst[kd]))
 			out->worst[kd] = w.v[i].value;
+		out->limit[kd] = w.v[i].x;
 	}
 	stats_warnings_free(&w);
 }
@@ -347,9 +349,9 @@ void an_envtab_build(const struct store_run_info *const *const *runs, const size
 {
 	memset(out, 0, sizeof *out);
 	out->ngroups = ngroups;
-	static const char *const pseudo[] = {"machine", "cpu", "kernel"};
+	static const char *const pseudo[] = {"machine", "source", "cpu", "kernel"};
 	struct strv keys = {0};
-	for (size_t i = 0; i < 3; i++)
+	for (size_t i = 0; i < 4; i++)
 		strv_add(&keys, pseudo[i]);
 	struct strv envk = {0}, labk = {0};
 	for (size_t g = 0; g < ngroups; g++)
@@ -386,17 +388,25 @@ void an_envtab_build(const struct store_run_info *const *const *runs, const size
 		row->values = xcalloc(ngroups ? ngroups : 1, sizeof *row->values);
 		for (size_t g = 0; g < ngroups; g++) {
 			struct strv v = {0};
+			bool absent = false;
 			for (size_t i = 0; i < n[g]; i++) {
 				const struct store_run_info *r = runs[g][i];
-				const char *x = k == 0 ? r->hostname : k == 1 ? r->cpu_model : k == 2 ? r->kernel_release
-					      : k < nfixed ? kv_get(&r->labels, keys.v[k] + 6)
-							   : kv_get(&r->env, keys.v[k]);
-				if (x && !strv_has(&v, x))
+				const char *x = k == 0 ? r->hostname : k == 1 ? r->source : k == 2 ? r->cpu_model
+					      : k == 3 ? r->kernel_release : k < nfixed ? kv_get(&r->labels, keys.v[k] + 6)
+									: kv_get(&r->env, keys.v[k]);
+				if (!x)
+					absent = true;
+				else if (!strv_has(&v, x))
 					strv_add(&v, x);
 			}
+			/* one value for every run, or "mixed" with the values ("-": runs without it) */
 			struct sb b = {0};
+			if (v.n > 1 || (v.n && absent))
+				sb_add(&b, "mixed: ");
 			for (size_t i = 0; i < v.n; i++)
 				sb_addf(&b, "%s%s", i ? ", " : "", v.v[i]);
+			if (v.n && absent)
+				sb_add(&b, ", -");
 			row->values[g] = b.s ? b.s : xstrdup("-");
 			strv_free(&v);
 			if (g && strcmp(row->values[g], row->values[0]))
@@ -503,6 +513,10 @@ int an_compare(const struct store_set *a, const struct store_set *b, const struc
 {
 	memset(out, 0, sizeof *out);
 	out->o = *o;
+	out->ngroups = b ? 2 : 1;
+	static const struct store_set none;
+	if (!b) /* one group: its estimates, with nothing to compare against */
+		b = &none;
 	struct store_set sets[2] = {*a, *b};
 	struct rowkey *k;
 	size_t nk;
@@ -595,6 +609,42 @@ void an_compare_free(struct an_compare *c)
 
 /* ---------------------------------------------------------------- factorial */
 
+/* Adjust each effect across rows (Benjamini-Hochberg), then record the changes as shown. */
+static void analyze_finish(struct an_analyze *out)
+{
+	/* Benjamini-Hochberg across rows, per effect */
+	if (out->nrows) {
+		size_t ne = out->rows[0].fa.neffects;
+		struct st_comparison *cs = xcalloc(out->nrows, sizeof *cs);
+		size_t *ri = xcalloc(out->nrows, sizeof *ri);
+		for (size_t ef = 0; ef < ne; ef++) {
+			size_t n = 0;
+			for (size_t i = 0; i < out->nrows; i++) {
+				struct st_factorial *fa = &out->rows[i].fa;
+				if (ef < fa->neffects && fa->effects[ef].available && fa->effects[ef].c.verdict != ST_NO_DATA) {
+					cs[n] = fa->effects[ef].c;
+					ri[n++] = i;
+				}
+			}
+			stats_compare_adjust(cs, n);
+			for (size_t j = 0; j < n; j++)
+				out->rows[ri[j]].fa.effects[ef].c = cs[j];
+
+			if (n)
+				out->any_interval = true;
+		}
+		free(cs);
+		free(ri);
+	}
+	/* the changes as shown, from the adjusted comparisons */
+	for (size_t i = 0; i < out->nrows; i++) {
+		struct an_frow *r = &out->rows[i];
+		r->chg = xcalloc(r->fa.neffects ? r->fa.neffects : 1, sizeof *r->chg);
+		for (size_t ef = 0; ef < r->fa.neffects; ef++)
+			an_change_of(&r->fa.effects[ef].c, r->latency, &r->chg[ef]);
+	}
+}
+
 int an_analyze(const struct store_set *cells, size_t ncells, const size_t *cell_level, const struct st_factor *f,
 	       size_t nf, const struct strv *patterns, const struct st_compare_opts *o, struct an_analyze *out,
 	       struct err *e)
@@ -662,37 +712,8 @@ int an_analyze(const struct store_set *cells, size_t ncells, const size_t *cell_
 		for (size_t c = 0; c < ncells; c++)
 			gdata_free(&gd[c]);
 	}
-	/* Benjamini-Hochberg across rows, per effect */
-	if (!rc && out->nrows) {
-		size_t ne = out->rows[0].fa.neffects;
-		struct st_comparison *cs = xcalloc(out->nrows, sizeof *cs);
-		size_t *ri = xcalloc(out->nrows, sizeof *ri);
-		for (size_t ef = 0; ef < ne; ef++) {
-			size_t n = 0;
-			for (size_t i = 0; i < out->nrows; i++) {
-				struct st_factorial *fa = &out->rows[i].fa;
-				if (ef < fa->neffects && fa->effects[ef].available && fa->effects[ef].c.verdict != ST_NO_DATA) {
-					cs[n] = fa->effects[ef].c;
-					ri[n++] = i;
-				}
-			}
-			stats_compare_adjust(cs, n);
-			for (size_t j = 0; j < n; j++)
-				out->rows[ri[j]].fa.effects[ef].c = cs[j];
-
-			if (n)
-				out->any_interval = true;
-		}
-		free(cs);
-		free(ri);
-	}
-	/* the changes as shown, from the adjusted comparisons */
-	for (size_t i = 0; i < out->nrows; i++) {
-		struct an_frow *r = &out->rows[i];
-		r->chg = xcalloc(r->fa.neffects ? r->fa.neffects : 1, sizeof *r->chg);
-		for (size_t ef = 0; ef < r->fa.neffects; ef++)
-			an_change_of(&r->fa.effects[ef].c, r->latency, &r->chg[ef]);
-	}
+	if (!rc)
+		analyze_finish(out);
 	size_t best = 0;
 	for (size_t x = 0; x <= ST_NEED_BOOTS; x++)
 		if (needs[x] > best) {
@@ -775,6 +796,25 @@ static double run_overhead(const struct store_set *sets, size_t ns, const struct
 	return n ? sum / (double)n : 0;
 }
 
+/* Seconds per sample of a row: the series' own, averaged over the sets; a composite costs
+ * one sample of each of its workloads. */
+static double row_sample_cost(const struct store_set *sets, size_t ns, const struct rowkey *k)
+{
+	double cs = 0;
+	for (size_t s = 0; s < ns; s++) {
+		double c = 0;
+		if (k->ncomp)
+			for (size_t w = 0; w < k->ncomp; w++)
+				c += series_sample_cost(store_set_find(&sets[s], k->comp[w], k->copies));
+		else
+			c = series_sample_cost(store_set_find(&sets[s], k->workload, k->copies));
+		cs += c / (double)ns;
+	}
+	return cs;
+}
+
+static void plan_design(struct an_plan *out, const struct rowkey *k, size_t nk);
+
 int an_plan(const struct store_set *a, const struct store_set *b, const struct store_run_info *const *runs,
 	    size_t nruns, const struct strv *patterns, const struct st_compare_opts *co,
 	    const struct st_plan_opts *po, struct an_plan *out, struct err *e)
@@ -798,17 +838,7 @@ int an_plan(const struct store_set *a, const struct store_set *b, const struct s
 		r->workload = xstrdup(k[i].workload);
 		r->copies = k[i].copies;
 		r->ncomposite = k[i].ncomp;
-		/* sample cost: the series' own; a composite costs one sample of each of its workloads */
-		double cs = 0;
-		for (size_t s = 0; s < ns; s++) {
-			double c = 0;
-			if (k[i].ncomp)
-				for (size_t w = 0; w < k[i].ncomp; w++)
-					c += series_sample_cost(store_set_find(&sets[s], k[i].comp[w], k[i].copies));
-			else
-				c = series_sample_cost(store_set_find(&sets[s], k[i].workload, k[i].copies));
-			cs += c / (double)ns;
-		}
+		double cs = row_sample_cost(sets, ns, &k[i]);
 		if (!k[i].ncomp)
 			round += cs;
 		r->cost_sample = po->cost_sample > 0 ? po->cost_sample : cs;
@@ -825,8 +855,8 @@ int an_plan(const struct store_set *a, const struct store_set *b, const struct s
 				if (ns == 1)
 					est[1] = est[0];
 				struct st_plan_opts p = *po;
-				p.cost_sample = r->cost_sample > 0 ? r->cost_sample : 1.0;
-				p.cost_run = po->cost_run > 0 ? po->cost_run : out->costs.run > 0 ? out->costs.run : 10.0;
+				p.cost_sample = r->cost_sample > 0 ? r->cost_sample : AN_PLAN_SAMPLE_COST_S;
+				p.cost_run = po->cost_run > 0 ? po->cost_run : out->costs.run > 0 ? out->costs.run : AN_PLAN_RUN_COST_S;
 				if (stats_plan(&est[0].used, &est[1].used, &p, &r->plan, e)) {
 					rc = -1;
 				} else {
@@ -847,10 +877,19 @@ int an_plan(const struct store_set *a, const struct store_set *b, const struct s
 	}
 	out->costs.round = round;
 	out->costs.sample_measured = round > 0;
-	out->po.cost_run = po->cost_run > 0 ? po->cost_run : out->costs.run > 0 ? out->costs.run : 10.0;
-	out->po.cost_sample = po->cost_sample > 0 ? po->cost_sample : round > 0 ? round : 1.0;
-	/* one design for all rows: the largest of each count over the feasible rows; a run
-	 * then measures every (workload, copies), so a sample costs a round */
+	out->po.cost_run = po->cost_run > 0 ? po->cost_run : out->costs.run > 0 ? out->costs.run : AN_PLAN_RUN_COST_S;
+	out->po.cost_sample = po->cost_sample > 0 ? po->cost_sample : round > 0 ? round : AN_PLAN_SAMPLE_COST_S;
+	plan_design(out, k, nk);
+	keys_free(k, nk);
+	if (rc)
+		an_plan_free(out);
+	return rc;
+}
+
+/* One design for all rows: the largest of each count over the feasible rows; a run then
+ * measures every (workload, copies), so a sample costs a round. */
+static void plan_design(struct an_plan *out, const struct rowkey *k, size_t nk)
+{
 	for (size_t i = 0; i < out->nrows; i++) {
 		const struct an_prow *r = &out->rows[i];
 		if (!r->have)
@@ -873,10 +912,6 @@ int an_plan(const struct store_set *a, const struct store_set *b, const struct s
 		out->total_s = 2.0 * (double)out->boots *
 			       (out->po.cost_boot + (double)out->runs * (out->po.cost_run * (double)(nplain ? nplain : 1) +
 									 (double)out->samples * out->po.cost_sample));
-	keys_free(k, nk);
-	if (rc)
-		an_plan_free(out);
-	return rc;
 }
 
 void an_plan_free(struct an_plan *p)

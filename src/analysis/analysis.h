@@ -32,6 +32,7 @@ struct an_group_info {
 struct an_diag {
 	size_t count[ST_WARN_AUTOCORR + 1];
 	double worst[ST_WARN_AUTOCORR + 1];
+	double limit[ST_WARN_AUTOCORR + 1]; /* the threshold it was held to (e.g. the CV limit) */
 };
 
 /* A group estimate in natural units: ops/s of the mean and its (1-alpha) interval,
@@ -64,10 +65,11 @@ struct an_points {
 void an_points_free(struct an_points *p);
 
 /* The environment of several groups side by side: one row per key, with the
- * values each group's runs have (", "-joined, "-" when none records it) and
- * whether they differ between groups. Keys that always differ (boot.id, load.*)
- * are left out; machine, cpu and kernel come from the run records, then come the
- * labels as label.KEY, then the environment keys, sorted. */
+ * value the group's runs have ("-" when none records it; "mixed: a, b" when its
+ * runs differ, with "-" among the values when some lack it) and whether groups
+ * differ. Keys that always differ (boot.id, load.*) are left out; machine, source,
+ * cpu and kernel come from the run records, then come the labels as label.KEY, then
+ * the environment keys, sorted. */
 struct an_envrow {
 	char *key;
 	char **values; /* [ngroups] */
@@ -106,6 +108,7 @@ struct an_confounder {
 };
 
 struct an_compare {
+	size_t ngroups;       /* 2: b against a; 1: the estimates of a alone (no b, no comparisons) */
 	struct an_row *rows;
 	size_t nrows;
 	struct an_confounder *conf;
@@ -114,7 +117,8 @@ struct an_compare {
 	struct st_compare_opts o;
 };
 
-/* Compare b against a for every row. runs_a/runs_b (with env filled) are the
+/* Compare b against a for every row; with b NULL (runs_b NULL, nrb 0), the record of one
+ * group: its estimates, diagnostics and points, no comparisons. runs_a/runs_b (with env filled) are the
  * groups' runs, for confounders; labels are keys never to count as confounders.
  * patterns (may be empty) filter rows; a pattern matching no row is an error.
  * Returns 0 (free *out with an_compare_free) or -1 with e set. */
@@ -169,6 +173,12 @@ void an_effect_label(char *buf, size_t size, const struct an_analyze *a, const s
 void an_cell_label(struct sb *b, const struct an_analyze *a, size_t c);
 
 /* ---------------------------------------------------------------- plan */
+
+/* The costs a plan assumes where nothing was measured and no option gave one: seconds per
+ * run beyond its samples, and per sample. The one place these defaults live (the help
+ * of `sysab plan` prints them). Whole numbers, so the help can spell them. */
+#define AN_PLAN_RUN_COST_S 10
+#define AN_PLAN_SAMPLE_COST_S 1
 
 /* Measured costs: seconds per sample of each row and per run beyond its samples. */
 struct an_costs {

@@ -159,6 +159,16 @@ int an_analyze_job_build(struct store *st, const struct strv *filter, const stru
 				ci[n++] = j->idx[i];
 		if (an_group_of(&j->d, ci, n, &j->cells[c], e))
 			return -1;
+		struct sb what = {0};
+		sb_add(&what, "cell '");
+		for (size_t k = 0; k < j->design.nf; k++)
+			sb_addf(&what, "%s%s=%s", k ? " " : "", factors->v[k],
+				j->design.levels[k].v[j->design.cell_level[c * j->design.nf + k]]);
+		sb_add(&what, "'");
+		int orc = an_group_one_origin(&j->cells[c], sb_str(&what), e);
+		sb_free(&what);
+		if (orc)
+			return -1;
 		j->sets[c] = j->cells[c].set;
 	}
 	if (an_analyze(j->sets, nc, j->design.cell_level, j->design.f, j->design.nf, patterns, co, &j->an, e))

@@ -31,6 +31,35 @@ size_t an_count_boots(const struct store_run_info *const *runs, size_t n)
 	return k;
 }
 
+int an_group_one_origin(const struct an_group *g, const char *what, struct err *e)
+{
+	bool mixed = false;
+	for (size_t i = 1; i < g->n && !mixed; i++)
+		mixed = strcmp(g->runs[i]->source, g->runs[0]->source) || strcmp(g->runs[i]->hostname, g->runs[0]->hostname);
+	if (!mixed)
+		return 0;
+	struct sb t = {0};
+	struct strv seen = {0};
+	for (size_t i = 0; i < g->n; i++) {
+		char *key = xasprintf("source=%s machine=%s", g->runs[i]->source, g->runs[i]->hostname);
+		if (!strv_has(&seen, key)) {
+			size_t k = 0;
+			for (size_t j = 0; j < g->n; j++)
+				k += !strcmp(g->runs[j]->source, g->runs[i]->source) &&
+				     !strcmp(g->runs[j]->hostname, g->runs[i]->hostname);
+			sb_addf(&t, "%s%zu run%s with %s", seen.n ? ", " : "", k, k == 1 ? "" : "s", key);
+			strv_add(&seen, key);
+		}
+		free(key);
+	}
+	errf(e, "%s holds runs of %zu origins, which sysab never pools: %s; add source=... or machine=... to the "
+		"selector to pick one",
+	     what, seen.n, sb_str(&t));
+	sb_free(&t);
+	strv_free(&seen);
+	return -1;
+}
+
 /* Fill g from the runs at idx[0..n-1] (taken) and load their samples. */
 static int group_load(struct an_db *d, struct an_group *g, size_t *idx, size_t n, const char *name, struct err *e)
 {
@@ -54,7 +83,13 @@ int an_group_select(struct an_db *d, const char *text, const char *name, struct 
 		return err_prefix(e, "%s", name);
 	if (select_runs(&g->sel, d->runs, d->n, &idx, &n, e))
 		return -1;
-	return group_load(d, g, idx, n, name, e);
+	int rc = group_load(d, g, idx, n, name, e);
+	if (!rc) {
+		char *what = xasprintf("%s '%s'", name, text);
+		rc = an_group_one_origin(g, what, e);
+		free(what);
+	}
+	return rc;
 }
 
 /* A group of given runs, for the cells of a design. */
@@ -91,8 +126,8 @@ int an_compare_job_build(struct store *st, const char *sa, const char *sb, const
 					    (long long)g[0].ids[i], sa, sb);
 	j->info[0] = g[0].info;
 	j->info[1] = g[1].info;
-	if (an_compare(&g[0].set, &g[1].set, g[0].runs, g[0].n, sb ? g[1].runs : NULL, g[1].n, patterns, co, &j->c,
-		       e))
+	if (an_compare(&g[0].set, sb ? &g[1].set : NULL, g[0].runs, g[0].n, sb ? g[1].runs : NULL, g[1].n, patterns,
+		       co, &j->c, e))
 		return -1;
 	if (with_env) {
 		const struct store_run_info *const *runs[2] = {g[0].runs, g[1].runs};

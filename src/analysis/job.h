@@ -43,6 +43,11 @@ int an_group_select(struct an_db *d, const char *text, const char *name, struct 
  * Returns 0 or -1 with e set; free g with an_group_free either way. */
 int an_group_of(struct an_db *d, size_t *idx, size_t n, struct an_group *g, struct err *e);
 void an_group_free(struct an_group *g);
+/* The rule that keeps origins apart: a group's runs all come from one source (sysab, csv,
+ * unixbench) on one machine. Returns 0, or -1 with e saying which origins the group (named
+ * what in the error) would pool, with their run counts and the terms that pick each.
+ * an_group_select applies it to every group; the design to every cell. */
+int an_group_one_origin(const struct an_group *g, const char *what, struct err *e);
 /* The number of distinct boots among runs[0..n-1]. */
 size_t an_count_boots(const struct store_run_info *const *runs, size_t n);
 

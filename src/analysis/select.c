@@ -104,7 +104,7 @@ void select_free(struct selector *s)
 
 bool select_usable(const struct store_run_info *r)
 {
-	return !strcmp(r->status, "complete") || !strcmp(r->status, "incomplete") || !strcmp(r->status, "imported");
+	return r->state == STORE_RUN_COMPLETE || r->state == STORE_RUN_INCOMPLETE || r->state == STORE_RUN_IMPORTED;
 }
 
 const char *select_label(const struct store_run_info *r, const char *key)
@@ -116,6 +116,8 @@ const char *select_label(const struct store_run_info *r, const char *key)
 		return r->kernel_release;
 	if (!strcmp(key, "machine"))
 		return r->hostname;
+	if (!strcmp(key, "source"))
+		return r->source;
 	return NULL;
 }
 

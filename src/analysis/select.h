@@ -9,7 +9,8 @@
  * when it matches every term (AND). Terms:
  *   KEY=VALUE        the run has label KEY with VALUE; the implicit labels
  *                    kernel=<release> and machine=<hostname> apply when the run
- *                    has no label of that name
+ *                    has no label of that name, and so does source=sysab|csv|unixbench
+ *                    (where the run came from)
  *   run:ID[,ID|A-B]  the run is one of these ids
  *   boot:PREFIX      the run's boot id starts with PREFIX
  * The empty selector matches every usable run. Only runs whose status is
@@ -39,7 +40,7 @@ void select_free(struct selector *s);
 /* True when the run's status lets its samples be used. */
 bool select_usable(const struct store_run_info *r);
 /* The value of label key for a run, falling back on the implicit labels
- * kernel and machine; NULL when it has none. Points into r. */
+ * kernel, machine and source; NULL when it has none. Points into r. */
 const char *select_label(const struct store_run_info *r, const char *key);
 /* True when usable run r matches every term of s. */
 bool select_matches(const struct selector *s, const struct store_run_info *r);

@@ -3,6 +3,7 @@
 #include "stats/stats.h"
 #include "workloads/workload.h"
 
+#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,27 @@ static void row_stats(struct summary_row *r, const double *v, size_t n)
 	r->cv = n > 1 ? s.cv : 0;
 	r->min = s.min;
 	r->max = s.max;
+}
+
+/* Decode a slot's self-check JSON ("[{name, value, lo, hi, ok}...]"); text that is not such
+ * an array decodes to no checks. */
+static void checks_decode(struct summary_row *r, const char *text)
+{
+	json_t *a = text && *text ? json_loads(text, 0, NULL) : NULL;
+	size_t n = json_is_array(a) ? json_array_size(a) : 0;
+	r->checks = xcalloc(n ? n : 1, sizeof *r->checks);
+	for (size_t i = 0; i < n; i++) {
+		json_t *c = json_array_get(a, i);
+		const char *name = json_string_value(json_object_get(c, "name"));
+		r->checks[r->nchecks++] = (struct summary_check){
+			.name = xstrdup(name ? name : "?"),
+			.value = json_real_value(json_object_get(c, "value")),
+			.lo = json_real_value(json_object_get(c, "lo")),
+			.hi = json_real_value(json_object_get(c, "hi")),
+			.ok = json_is_true(json_object_get(c, "ok")),
+		};
+	}
+	json_decref(a);
 }
 
 int summary_load(struct store *st, int64_t id, struct summary *out, struct err *e)
@@ -60,6 +82,7 @@ int summary_load(struct store *st, int64_t id, struct summary *out, struct err *
 			}
 		}
 		row_stats(r, v, n);
+		checks_decode(r, sl->checks);
 		const struct workload *w = wl_find(sl->workload);
 		if (w && (w->flags & WL_INDEX) && w->baseline > 0) {
 			r->baseline = w->baseline;
@@ -101,6 +124,11 @@ void summary_free(struct summary *s)
 	if (!s)
 		return;
 	store_run_info_free(&s->run);
+	for (size_t i = 0; s->rows && i < s->nslots; i++) {
+		for (size_t k = 0; k < s->rows[i].nchecks; k++)
+			free(s->rows[i].checks[k].name);
+		free(s->rows[i].checks);
+	}
 	store_slots_free(s->slots, s->nslots);
 	free(s->rows);
 	free(s->index);

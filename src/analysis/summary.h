@@ -4,6 +4,14 @@
 
 #include "store/store.h"
 
+/* One self-check of a slot, decoded once from the store's JSON text (run/runner.c writes it):
+ * the check's name, the measured value and its accepted range, and whether it passed. */
+struct summary_check {
+	char *name;
+	double value, lo, hi;
+	bool ok;
+};
+
 struct summary_row {
 	const struct store_slot_info *slot; /* points into summary.slots */
 	size_t n;             /* measured samples, not counting warm-up ones */
@@ -16,6 +24,8 @@ struct summary_row {
 	double min, max;
 	double baseline;      /* index baseline (ops/s), 0 when not an index workload */
 	double index;         /* median / baseline * 10, 0 when no baseline */
+	struct summary_check *checks; /* the slot's self-checks, in order */
+	size_t nchecks;
 };
 
 struct summary_index {

@@ -40,9 +40,11 @@ const struct cli_opt cli_analyze_opts[] = {
 const struct cli_opt cli_plan_opts[] = {
 	{"target", 't', "PCT", "wanted half-width of the CI of a difference, e.g. 1% (default)", O_TARGET},
 	{"boot-cost", 0, "DURATION", "time one boot costs, e.g. 120s (default)", O_BOOT_COST},
-	{"run-cost", 0, "DURATION", "time per run beyond its samples, per workload (default: measured, else 10s)",
+	{"run-cost", 0, "DURATION",
+	 "time per run beyond its samples, per workload (default: measured, else " CLI_STR(AN_PLAN_RUN_COST_S) "s)",
 	 O_RUN_COST},
-	{"sample-cost", 0, "DURATION", "time per sample (default: measured per workload, else 1s)", O_SAMPLE_COST},
+	{"sample-cost", 0, "DURATION",
+	 "time per sample (default: measured per workload, else " CLI_STR(AN_PLAN_SAMPLE_COST_S) "s)", O_SAMPLE_COST},
 	{"power", 0, "P", "also detect a change of the target size with this power, e.g. 0.8 (default: none)",
 	 O_POWER},
 	{"alpha", 0, "A", "significance level, default 0.05", O_ALPHA},

@@ -24,6 +24,9 @@ enum { OPT_HELP = 1000, OPT_DB, OPT_JSON, OPT_NO_COLOR, OPT_FORMAT, OPT_OUTPUT }
 		{"help", 'h', NULL, "show this help", OPT_HELP}
 #define CLI_COLOR_OPT {"no-color", 0, NULL, "no colour in tables (also when NO_COLOR is set or stdout is not a terminal)", OPT_NO_COLOR}
 #define CLI_END {NULL, 0, NULL, NULL, 0}
+/* A number defined elsewhere (a default) spelled inside a help string. */
+#define CLI_STR_(x) #x
+#define CLI_STR(x) CLI_STR_(x)
 /* How every result-printing command chooses its output: --format (FORMATS: the help,
  * e.g. "text (default) or json"), -o FILE, and --json as an alias of --format json. */
 #define CLI_OUT_OPTS(FORMATS)                                                                           \

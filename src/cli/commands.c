@@ -26,11 +26,12 @@ extern const struct cli_opt cli_checkdb_opts[];
 
 #define SELECTOR_HELP                                                                              \
 	"A selector is ONE argument of terms separated by spaces, all of which a run must match:\n"     \
-	"  KEY=VALUE         label KEY is VALUE (kernel=RELEASE and machine=HOSTNAME work without\n"   \
-	"                    such a label)\n"                                                          \
+	"  KEY=VALUE         label KEY is VALUE (kernel=RELEASE, machine=HOSTNAME and\n"            \
+	"                    source=sysab|csv|unixbench work without such a label)\n"                 \
 	"  run:ID[,ID|A-B]   one of these run ids\n"                                                   \
 	"  boot:PREFIX       the run's boot id starts with PREFIX\n"                                   \
-	"Only complete, incomplete and imported runs are used (not running or interrupted ones).\n"
+	"Only complete, incomplete and imported runs are used (not running or interrupted ones).\n"     \
+	"A group never pools runs of several sources or machines: add source= or machine= to pick one.\n"
 
 const struct cli_cmd cli_cmds[] = {
 	{"run", NULL, "measure workloads and store every sample",
@@ -42,8 +43,9 @@ const struct cli_cmd cli_cmds[] = {
 	 "128 + the signal. A run whose sysab was killed outright is marked interrupted by the\n"
 	 "next sysab command.",
 	 cli_run_opts, cmd_run},
-	{"list", "[SELECTOR]", "one line per run: id, time, status, boot, kernel, workloads, labels",
-	 SELECTOR_HELP "Unlike the other commands, list shows running and interrupted runs too.\n"
+	{"list", "[SELECTOR...]", "one line per run: id, time, status, boot, kernel, workloads, labels",
+	 SELECTOR_HELP "Unlike the other commands, list shows running and interrupted runs too, and takes the\n"
+		       "terms as one argument or several.\n"
 		       "Example: sysab list 'machine=imported pie=no'",
 	 look_opts, cmd_list},
 	{"show", "RUN", "everything about one run: results, self-checks, environment", NULL, look_opts, cmd_show},

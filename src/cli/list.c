@@ -54,7 +54,7 @@ int cmd_list(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct look_args a;
 	struct strv pos = {0};
-	int rc = parse(cmd, argc, argv, &a, &pos, 1, REPORT_RUNS);
+	int rc = parse(cmd, argc, argv, &a, &pos, SIZE_MAX, REPORT_RUNS);
 	struct store *st = NULL;
 	struct store_run_info *runs = NULL;
 	size_t n = 0;
@@ -68,9 +68,15 @@ int cmd_list(const struct cli_cmd *cmd, int argc, char **argv)
 	/* FILTER: a selector, the same as every other command's; every status is listed */
 	size_t k = n;
 	if (pos.n) {
+		/* several words are the terms of one selector: list a=1 b=2 is list 'a=1 b=2' */
+		struct sb text = {0};
+		for (size_t i = 0; i < pos.n; i++)
+			sb_addf(&text, "%s%s", i ? " " : "", pos.v[i]);
 		struct selector sel;
 		size_t *idx = NULL, ni = 0;
-		if (select_parse(pos.v[0], &sel, &e) || select_listed(&sel, runs, n, &idx, &ni, &e)) {
+		int src = select_parse(sb_str(&text), &sel, &e) || select_listed(&sel, runs, n, &idx, &ni, &e);
+		sb_free(&text);
+		if (src) {
 			select_free(&sel);
 			rc = cli_fail(cmd, &e);
 			goto out;

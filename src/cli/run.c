@@ -218,6 +218,7 @@ static void progress_cb(void *arg, const struct run_progress *p)
 	report_progress(stderr, p);
 }
 
+/* Long by design: options to runner options, one check each, then the run and its result. */
 int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct run_args a = {.samples = 0};

@@ -96,6 +96,7 @@ static void note_run(int64_t id, struct import_result *res)
 	res->last_run = id;
 }
 
+/* Long by design: one transaction over the file's runs, boots, slots and samples, rolled back as one. */
 int import_store_csv(struct store *s, const char *name, const char *hash, const struct csv_import *c,
 		     const struct import_opts *o, struct import_result *res, struct err *e)
 {
@@ -130,7 +131,7 @@ int import_store_csv(struct store *s, const char *name, const char *hash, const 
 			.host = {o->machine ? o->machine : "imported", "unknown", 0, 0, boot, o->kernel ? o->kernel : "unknown",
 				 ""},
 			.started_ns = clock_wall_ns(),
-			.status = "imported",
+			.status = store_run_status_word(STORE_RUN_IMPORTED),
 			.source = "csv",
 			.settings = settings,
 			.labels = &labels,
@@ -167,7 +168,7 @@ int import_store_csv(struct store *s, const char *name, const char *hash, const 
 			const char *unit;
 			int latency;
 			csv_unit(r->unit, &unit, &latency);
-			struct store_slot sl = {r->workload, (int)r->copies, unit, latency, "ok", NULL, 0, 0, NULL};
+			struct store_slot sl = {r->workload, (int)r->copies, unit, latency, store_slot_status_word(STORE_SLOT_OK), NULL, 0, 0, NULL};
 			struct store_sample x = {r->workload, (int)r->copies, seq, -1, 0, 0, r->value, 0};
 			rc = store_slot_put(s, run, &sl, e) || store_sample_add(s, run, &x, e) ? -1 : 0;
 			res->nvalues++;
@@ -224,7 +225,7 @@ int import_store_unixbench(struct store *s, const char *name, const char *hash, 
 	struct store_run_new rn = {
 		.host = {o->machine ? o->machine : "imported", "unknown", 0, 0, boot, o->kernel ? o->kernel : "unknown", ""},
 		.started_ns = clock_wall_ns(),
-		.status = "imported",
+		.status = store_run_status_word(STORE_RUN_IMPORTED),
 		.source = "unixbench",
 		.settings = settings,
 		.labels = &labels,
@@ -253,7 +254,7 @@ int import_store_unixbench(struct store *s, const char *name, const char *hash, 
 		const char *unit;
 		int latency;
 		ub_unit(t, &unit, &latency);
-		struct store_slot sl = {t->workload, (int)t->copies, unit, latency, "ok", NULL, 0, 0, NULL};
+		struct store_slot sl = {t->workload, (int)t->copies, unit, latency, store_slot_status_word(STORE_SLOT_OK), NULL, 0, 0, NULL};
 		rc = store_slot_put(s, run, &sl, e);
 		for (size_t p = 0; p < t->npass && !rc; p++) {
 			const struct ub_pass *ps = &t->pass[p];

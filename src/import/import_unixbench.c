@@ -1,6 +1,7 @@
 /* import_unixbench.c - UnixBench 6 results log parser, written from the observed log format. */
 #include "import/import_unixbench.h"
 #include "import/import_util.h"
+#include "workloads/workload.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -203,29 +204,17 @@ static const struct {
 	{"4096", "8000", "fsdisk"},
 };
 
-/* UnixBench test names that sysab has workloads for. */
-static const struct {
-	const char *test, *workload;
-} ub_workloads[] = {
-	{"dhry2reg", "cpu.int"},
-	{"whetstone-double", "cpu.float"},
-	{"syscall", "unixbench.syscall"},
-	{"pipe", "unixbench.pipe"},
-	{"context1", "unixbench.context1"},
-	{"spawn", "unixbench.spawn"},
-	{"execl", "unixbench.execl"},
-	{"fstime", "unixbench.fstime"},
-	{"fstime-r", "unixbench.fstime-r"},
-	{"fstime-w", "unixbench.fstime-w"},
-	{"fsbuffer", "unixbench.fsbuffer"},
-	{"fsbuffer-r", "unixbench.fsbuffer-r"},
-	{"fsbuffer-w", "unixbench.fsbuffer-w"},
-	{"fsdisk", "unixbench.fsdisk"},
-	{"fsdisk-r", "unixbench.fsdisk-r"},
-	{"fsdisk-w", "unixbench.fsdisk-w"},
-	{"shell1", "unixbench.shell1"},
-	{"shell8", "unixbench.shell8"},
-};
+/* The sysab workload whose descriptor names this UnixBench test (its .unixbench field), or
+ * NULL: the mapping lives in the descriptors, not in a table here. */
+static const char *workload_of(const char *test)
+{
+	for (size_t i = 0; i < wl_count(); i++) {
+		const struct workload *w = wl_at(i);
+		if (w->unixbench && !strcmp(w->unixbench, test))
+			return w->name;
+	}
+	return NULL;
+}
 
 /* The UnixBench test name for fstime's arguments, or NULL when they are not a standard sizing. */
 static char *fstime_name(const struct span *tok, size_t ntok)
@@ -291,11 +280,11 @@ static int parse_command(struct ctx *c, struct ub_test *t)
 			return 0;
 		}
 	}
-	for (size_t i = 0; i < sizeof ub_workloads / sizeof ub_workloads[0]; i++)
-		if (!strcmp(t->name, ub_workloads[i].test)) {
-			t->workload = xstrdup(ub_workloads[i].workload);
-			return 0;
-		}
+	const char *w = workload_of(t->name);
+	if (w) {
+		t->workload = xstrdup(w);
+		return 0;
+	}
 	t->workload = xasprintf("unixbench.%s", t->name);
 	t->unknown = true;
 	return 0;

@@ -387,12 +387,13 @@ static int write_out(FILE *f, struct sb *b)
 
 /* ---------------------------------------------------------------- compare / one group */
 
+/* Long by design: the page top to bottom (header, table, forest, strips, environment), one section after another. */
 int report_html_compare(FILE *f, const struct an_compare *c, const struct an_group_info *g, size_t ng,
 			const struct an_envtab *env)
 {
 	struct sb b = {0};
 	struct strv warns = {0};
-	bool two = ng == 2;
+	bool two = c->ngroups == 2;
 	page_open(&b, two ? "sysab report: compare" : "sysab report");
 	groups_par(&b, g, ng);
 	/* results table */
@@ -530,6 +531,7 @@ int report_html_compare(FILE *f, const struct an_compare *c, const struct an_gro
 
 /* ---------------------------------------------------------------- analyze */
 
+/* Long by design: the page top to bottom (cells, effects, forest, strips per row, environment). */
 int report_html_analyze(FILE *f, const struct an_analyze *a, const struct an_group_info *filter,
 			const struct an_envtab *env)
 {

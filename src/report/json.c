@@ -106,8 +106,13 @@ char *report_summary_json(const struct summary *s, bool with_env)
 			json_object_set_new(o, "baseline_ops_per_s", json_real(row->baseline));
 			json_object_set_new(o, "index", row->n ? json_real(row->index) : json_null());
 		}
-		json_t *chk = *sl->checks ? json_loads(sl->checks, 0, NULL) : NULL;
-		json_object_set_new(o, "checks", chk ? chk : json_array());
+		json_t *chk = json_array();
+		for (size_t k = 0; k < row->nchecks; k++) {
+			const struct summary_check *c = &row->checks[k];
+			json_array_append_new(chk, json_pack("{s:s, s:f, s:f, s:f, s:b}", "name", c->name, "value", c->value,
+							     "lo", c->lo, "hi", c->hi, "ok", c->ok));
+		}
+		json_object_set_new(o, "checks", chk);
 		json_array_append_new(res, o);
 	}
 	json_object_set_new(d, "results", res);

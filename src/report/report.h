@@ -152,8 +152,9 @@ char *report_plan_json(const struct an_plan *p, const struct an_group_info *g, s
 /* ---- the HTML report (src/report/html.c) ---- */
 
 /* A self-contained HTML page (inline CSS and SVG, no script, nothing fetched) for a
- * comparison (ng == 2) or one group's estimates (ng == 1, c built against an empty
- * group B), with the groups' environment. Returns 0, or -1 when writing fails. */
+ * comparison (c->ngroups == 2) or one group's estimates (c->ngroups == 1), with the
+ * groups' environment (g and env have ng == c->ngroups entries). Returns 0, or -1 when
+ * writing fails. */
 int report_html_compare(FILE *f, const struct an_compare *c, const struct an_group_info *g, size_t ng,
 			const struct an_envtab *env);
 /* The same for a factorial analysis; env has one column per cell. */

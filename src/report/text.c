@@ -2,7 +2,6 @@
 #include "report.h"
 #include "workloads/workload.h"
 
-#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,33 +12,31 @@ static void labels_text(struct sb *b, const struct kvlist *l)
 		sb_addf(b, "%s%s=%s", i ? " " : "", l->v[i].key, l->v[i].value);
 }
 
-/* "minor faults per op 1.00; ..." from a slot's checks JSON; *failed is set when one failed. */
-static void checks_text(struct sb *b, const char *checks, bool *failed, bool color)
+/* "minor faults per op 1.00; ..." from a row's self-checks; *failed is set when one failed. */
+static void checks_text(struct sb *b, const struct summary_row *r, bool *failed, bool color)
 {
-	json_t *a = checks && *checks ? json_loads(checks, 0, NULL) : NULL;
-	size_t i;
-	json_t *c;
-	json_array_foreach(a, i, c)
-	{
-		bool ok = json_is_true(json_object_get(c, "ok"));
-		sb_addf(b, "%s%s %.3g%s%s%s", i ? "; " : "", json_string_value(json_object_get(c, "name")),
-			json_real_value(json_object_get(c, "value")), ok || !color ? "" : "\033[31m", ok ? "" : " FAILED",
-			ok || !color ? "" : "\033[0m");
-		if (!ok)
+	for (size_t i = 0; i < r->nchecks; i++) {
+		const struct summary_check *c = &r->checks[i];
+		sb_addf(b, "%s%s %.3g%s%s%s", i ? "; " : "", c->name, c->value, c->ok || !color ? "" : "\033[31m",
+			c->ok ? "" : " FAILED", c->ok || !color ? "" : "\033[0m");
+		if (!c->ok)
 			*failed = true;
 	}
-	json_decref(a);
 }
 
-static const char *status_color(const char *status, bool color)
+/* Green for a finished run or a slot that went well, red for one that broke, yellow between. */
+static const char *run_color(enum store_run_status st, bool color)
 {
 	if (!color)
 		return "";
-	if (!strcmp(status, "complete") || !strcmp(status, "ok"))
-		return "\033[32m";
-	if (!strcmp(status, "interrupted") || !strcmp(status, "error"))
-		return "\033[31m";
-	return "\033[33m";
+	return st == STORE_RUN_COMPLETE ? "\033[32m" : st == STORE_RUN_INTERRUPTED ? "\033[31m" : "\033[33m";
+}
+
+static const char *slot_color(enum store_slot_status st, bool color)
+{
+	if (!color)
+		return "";
+	return st == STORE_SLOT_OK ? "\033[32m" : st == STORE_SLOT_ERROR ? "\033[31m" : "\033[33m";
 }
 
 #define RUN_NAME_W 24
@@ -70,6 +67,7 @@ static void pct_cell(char *buf, size_t size, double x)
 		snprintf(buf, size, "%.*f%%", x < 1 ? 1 : 0, x * 100);
 }
 
+/* Long by design: the run's header, results table, index, notes and environment in print order. */
 void report_summary_text(FILE *f, const struct summary *s, bool with_env, bool color)
 {
 	const struct store_run_info *r = &s->run;
@@ -82,7 +80,7 @@ void report_summary_text(FILE *f, const struct summary *s, bool with_env, bool c
 		r->kernel_release);
 	fprintf(f, "host: %s\n", r->hostname);
 	report_wrap(f, "labels: ", "        ", lab.len ? sb_str(&lab) : "(none)");
-	fprintf(f, "status: %s%s%s%s%s%s\n", status_color(r->status, color), r->status, reset, *r->reason ? " (" : "",
+	fprintf(f, "status: %s%s%s%s%s%s\n", run_color(r->state, color), r->status, reset, *r->reason ? " (" : "",
 		*r->reason ? r->reason : "", *r->reason ? ")" : "");
 	sb_free(&lab);
 	if (r->overhead_ns >= 0)
@@ -98,9 +96,9 @@ void report_summary_text(FILE *f, const struct summary *s, bool with_env, bool c
 		report_short_name(name, sizeof name, sl->workload, 1, RUN_NAME_W);
 		struct sb chk = {0};
 		bool failed = false;
-		checks_text(&chk, sl->checks, &failed, color);
-		if (strcmp(sl->status, "ok") != 0)
-			sb_addf(&chk, "%s%s%s%s: %s", chk.len ? "; " : "", status_color(sl->status, color), sl->status, reset,
+		checks_text(&chk, row, &failed, color);
+		if (sl->state != STORE_SLOT_OK)
+			sb_addf(&chk, "%s%s%s%s: %s", chk.len ? "; " : "", slot_color(sl->state, color), sl->status, reset,
 				sl->reason);
 		else if (*sl->reason) /* ok, with a remark: stopped short of the precision target */
 			sb_addf(&chk, "%s%s", chk.len ? "; " : "", sl->reason);
@@ -120,9 +118,9 @@ void report_summary_text(FILE *f, const struct summary *s, bool with_env, bool c
 				 failed && color ? reset : "");
 		}
 		sb_free(&chk);
-		if (strcmp(sl->status, "ok") != 0 && row->n == 0) {
+		if (sl->state != STORE_SLOT_OK && row->n == 0) {
 			fprintf(f, "%-*s %6d %8s %-14s %6s %6s %3s  %s%s%s %s\n", RUN_NAME_W, name, sl->copies, "-", "-", "-",
-				"-", "0", status_color(sl->status, color), sl->status, reset, mark);
+				"-", "0", slot_color(sl->state, color), sl->status, reset, mark);
 			continue;
 		}
 		char v[48], u[64], us[32];
@@ -184,7 +182,7 @@ void report_runs_text(FILE *f, const struct store_run_info *runs, size_t n, bool
 		labels_text(&lab, &r->labels);
 		struct sb line = {0};
 		sb_addf(&line, "%4lld %-16.16s %s%-11s%s %-8.8s %-12s %3zu  ", (long long)r->id, when,
-			status_color(r->status, color), r->status, color ? "\033[0m" : "", boot_short(r->boot_id), kernel,
+			run_color(r->state, color), r->status, color ? "\033[0m" : "", boot_short(r->boot_id), kernel,
 			r->workloads.n);
 		/* labels that do not fit go on the next lines, indented */
 		if (report_text_width(sb_str(&line)) + lab.len <= REPORT_WIDTH) {

@@ -251,7 +251,7 @@ static const struct {
 	[ST_WARN_DRIFT] = {"drift", "run", "drift (up to ", "%", " over a run)", 1},
 	[ST_WARN_WARMUP] = {"warmup", "run", "start slower (up to ", "%", ")", 1},
 	[ST_WARN_OUTLIER] = {"outlier", "outlier sample", "(up to ", "%", " from the median; kept)", 1},
-	[ST_WARN_CV] = {"cv", "run", "with a CV above 5% (up to ", "%", ")", 1},
+	[ST_WARN_CV] = {"cv", "run", NULL /* "with a CV above <the limit> (up to " */, "%", ")", 1},
 	[ST_WARN_BIMODAL] = {"bimodal", "run", "look bimodal (coefficient up to ", "", ")", 3},
 	[ST_WARN_AUTOCORR] = {"autocorr", "run", "with autocorrelated batch means (r1 up to ", "", ")", 2},
 };
@@ -269,10 +269,15 @@ void report_diag_lines(struct strv *out, const char *group, const struct an_diag
 		double v = d->worst[k];
 		if (k != ST_WARN_BIMODAL && k != ST_WARN_AUTOCORR)
 			v *= 100;
-		struct sb t = {0};
+		struct sb t = {0}, what = {0};
 		sb_addf(&t, "%s: %zu ", group, d->count[k]);
-		sb_addf(&t, "%s%s %s%.*f%s%s", warn_words[k].noun, d->count[k] == 1 ? "" : "s", warn_words[k].what,
+		if (k == ST_WARN_CV) /* the limit it was held to, not a number written here */
+			sb_addf(&what, "with a CV above %.0f%% (up to ", 100 * d->limit[k]);
+		else
+			sb_add(&what, warn_words[k].what);
+		sb_addf(&t, "%s%s %s%.*f%s%s", warn_words[k].noun, d->count[k] == 1 ? "" : "s", sb_str(&what),
 			warn_words[k].digits, fabs(v), warn_words[k].unit, warn_words[k].tail);
+		sb_free(&what);
 		strv_add(out, sb_str(&t));
 		sb_free(&t);
 	}
@@ -337,6 +342,7 @@ const char *report_color_reset(bool color)
 
 /* ---------------------------------------------------------------- compare */
 
+/* Long by design: the table top to bottom, every row's notes gathered as it is printed. */
 void report_compare_text(FILE *f, const struct an_compare *c, const struct an_group_info g[2], bool color)
 {
 	for (int i = 0; i < 2; i++)
@@ -440,6 +446,7 @@ void report_compare_text(FILE *f, const struct an_compare *c, const struct an_gr
 
 /* ---------------------------------------------------------------- analyze */
 
+/* Long by design: per row its cells, missing cells and effects, with their notes, in print order. */
 void report_analyze_text(FILE *f, const struct an_analyze *a, const struct an_group_info *filter, bool color)
 {
 	fprintf(f, "runs: %-30s %zu run%s on %zu boot%s; %zu cell%s\n", *filter->selector ? filter->selector : "(all)",
@@ -592,8 +599,9 @@ void report_plan_text(FILE *f, const struct an_plan *p, const struct an_group_in
 		if (r->compared && r->c.verdict != ST_INCONCLUSIVE)
 			notef(&n, &m, "already decided with the current data");
 		if (!r->plan.feasible) {
-			notef(&n, &m, "no design within 64 boots, 16 runs per boot and 1000 samples per run reaches the "
-				      "target");
+			notef(&n, &m, "no design within %zu boots, %zu runs per boot and %zu samples per run reaches the "
+				      "target",
+			      p->po.max_boots, p->po.max_runs, p->po.max_samples);
 			sb_add(&m, "]");
 			struct sb line = {0};
 			sb_addf(&line, "%-*s %6s %6s %8s %10s %9s %7s", NAME_W, name, "-", "-", "-", "-", kr, ks);

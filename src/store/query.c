@@ -17,6 +17,7 @@ static void read_run_row(sqlite3_stmt *st, struct store_run_info *r)
 	r->started_ns = (uint64_t)sqlite3_column_int64(st, 1);
 	r->finished_ns = (uint64_t)sqlite3_column_int64(st, 2);
 	r->status = store_col_text(st, 3);
+	r->state = store_run_status_of(r->status);
 	r->reason = store_col_text(st, 4);
 	r->source = store_col_text(st, 5);
 	r->settings = store_col_text(st, 6);
@@ -185,6 +186,7 @@ int store_slots_get(struct store *s, int64_t run_id, struct store_slot_info **ou
 		x->unit = store_col_text(st, 2);
 		x->latency = sqlite3_column_int(st, 3);
 		x->status = store_col_text(st, 4);
+		x->state = store_slot_status_of(x->status);
 		x->reason = store_col_text(st, 5);
 		x->batch_ops = (uint64_t)sqlite3_column_int64(st, 6);
 		x->overhead_ns = sqlite3_column_double(st, 7);
@@ -252,4 +254,51 @@ void store_samples_free(struct store_sample_info *v, size_t n)
 	for (size_t i = 0; i < n; i++)
 		free(v[i].workload);
 	free(v);
+}
+
+static const char *const run_words[] = {
+	[STORE_RUN_RUNNING] = "running",
+	[STORE_RUN_COMPLETE] = "complete",
+	[STORE_RUN_INCOMPLETE] = "incomplete",
+	[STORE_RUN_INTERRUPTED] = "interrupted",
+	[STORE_RUN_IMPORTED] = "imported",
+	[STORE_RUN_UNKNOWN] = "unknown",
+};
+
+static const char *const slot_words[] = {
+	[STORE_SLOT_OK] = "ok",
+	[STORE_SLOT_UNSUPPORTED] = "unsupported",
+	[STORE_SLOT_NO_RESOURCE] = "no-resource",
+	[STORE_SLOT_ERROR] = "error",
+	[STORE_SLOT_STOPPED] = "stopped",
+	[STORE_SLOT_UNKNOWN] = "unknown",
+};
+
+/* The index of word in words[0..n-1], or n when it is not there. */
+static int word_index(const char *const *words, int n, const char *word)
+{
+	int i = 0;
+	while (i < n && !(word && !strcmp(word, words[i])))
+		i++;
+	return i;
+}
+
+const char *store_run_status_word(enum store_run_status s)
+{
+	return s <= STORE_RUN_UNKNOWN ? run_words[s] : run_words[STORE_RUN_UNKNOWN];
+}
+
+enum store_run_status store_run_status_of(const char *word)
+{
+	return (enum store_run_status)word_index(run_words, STORE_RUN_UNKNOWN, word);
+}
+
+const char *store_slot_status_word(enum store_slot_status s)
+{
+	return s <= STORE_SLOT_UNKNOWN ? slot_words[s] : slot_words[STORE_SLOT_UNKNOWN];
+}
+
+enum store_slot_status store_slot_status_of(const char *word)
+{
+	return (enum store_slot_status)word_index(slot_words, STORE_SLOT_UNKNOWN, word);
 }

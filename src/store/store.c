@@ -179,6 +179,7 @@ fail_nobegin:
 	return -1;
 }
 
+/* Long by design: each check of the file (type, header, schema, version) fails with its own message, in order. */
 int store_open(const char *path, enum store_mode mode, struct store **out, struct err *e)
 {
 	struct stat sb;
@@ -548,7 +549,7 @@ int store_reap_interrupted(struct store *s, const char *this_boot_id, struct err
 	}
 	sqlite3_finalize(st);
 	for (size_t i = 0; i < n; i++)
-		if (store_run_finish(s, ids[i], "interrupted", "the sysab process ended without finishing the run",
+		if (store_run_finish(s, ids[i], store_run_status_word(STORE_RUN_INTERRUPTED), "the sysab process ended without finishing the run",
 				     -1, e)) {
 			free(ids);
 			return -1;

@@ -43,6 +43,29 @@ struct store_host {
 	const char *boot_id, *kernel_release, *kernel_version;
 };
 
+/* The statuses of a run and of a slot, and the one table of their words (what the database
+ * holds, what users read). */
+enum store_run_status {
+	STORE_RUN_RUNNING,
+	STORE_RUN_COMPLETE,
+	STORE_RUN_INCOMPLETE,
+	STORE_RUN_INTERRUPTED,
+	STORE_RUN_IMPORTED,
+	STORE_RUN_UNKNOWN, /* a word this sysab does not know (a newer database) */
+};
+enum store_slot_status {
+	STORE_SLOT_OK,
+	STORE_SLOT_UNSUPPORTED,
+	STORE_SLOT_NO_RESOURCE,
+	STORE_SLOT_ERROR,
+	STORE_SLOT_STOPPED,
+	STORE_SLOT_UNKNOWN,
+};
+const char *store_run_status_word(enum store_run_status s);
+enum store_run_status store_run_status_of(const char *word);
+const char *store_slot_status_word(enum store_slot_status s);
+enum store_slot_status store_slot_status_of(const char *word);
+
 /* A new run. source: "sysab", "unixbench" or "csv". settings: a JSON object text. */
 struct store_run_new {
 	struct store_host host;
@@ -107,6 +130,7 @@ struct store_run_info {
 	int64_t id;
 	uint64_t started_ns, finished_ns;
 	char *status, *reason, *source, *settings;
+	enum store_run_status state; /* status as an enum */
 	uint64_t seed;
 	double overhead_ns;
 	char *boot_id, *kernel_release, *kernel_version, *hostname, *cpu_model;
@@ -126,6 +150,7 @@ void store_runs_free(struct store_run_info *runs, size_t n);
 
 struct store_slot_info {
 	char *workload, *unit, *status, *reason, *checks;
+	enum store_slot_status state; /* status as an enum */
 	int copies, latency;
 	uint64_t batch_ops;
 	double overhead_ns;

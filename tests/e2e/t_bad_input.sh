@@ -56,7 +56,7 @@ bad "run id: 99999999999999999999 is out of range" show 99999999999999999999
 # Duplicates and conflicts.
 bad "-c 1 is given twice" run -c 1 -c 1
 bad "--max-time needs --target-ci" run --max-time 10m
-bad "unexpected argument 'b=2'" list a=1 b=2
+bad "unexpected argument 'x'" workloads x
 bad "no database here yet" list
 bad "no database here yet" show 1
 

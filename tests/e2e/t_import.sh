@@ -21,6 +21,20 @@ v=$(printf '%s' "$OUT" | jq -r '[.runs[].id] | join(",")')
 expect 0 "$SYSAB" list run:2-3 --json
 v=$(printf '%s' "$OUT" | jq -r '[.runs[].id] | join(",")')
 [ "$v" = "2,3" ] || fail "list run:2-3: $v"
+# several words are one selector (issue 17 item 10); global options may come before the command
+expect 0 "$SYSAB" list machine=imported k=2 --json
+v=$(printf '%s' "$OUT" | jq -r '[.runs[].id] | join(",")')
+[ "$v" = "3,4" ] || fail "list machine=imported k=2: $v"
+cp "$SYSAB_DB" "$T/other.db"
+expect 0 "$SYSAB" --db "$T/other.db" list run:3-5 --json
+v=$(printf '%s' "$OUT" | jq -r '[.runs[].id] | join(",")')
+[ "$v" = "3,4" ] || fail "--db before list run:3-5: $v"
+expect 0 "$SYSAB" --db="$T/other.db" --json list k=1
+contains "$OUT" '"kind"'
+expect 0 "$SYSAB" --db "$T/third.db" import csv "$REPO/examples/unixbench-pernode.csv"
+[ "$(sqlite3 "$T/third.db" "SELECT count(*) FROM run")" -gt 0 ] || fail "--db before import stored nothing"
+expect 2 "$SYSAB" --db "$T/other.db"
+contains "$ERR" "give a command after the options"
 expect 2 "$SYSAB" list machin=imported
 contains "$ERR" "no run has a label 'machin'"
 

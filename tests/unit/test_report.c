@@ -68,6 +68,7 @@ static void csv_quotes_what_rfc4180_asks(void **state)
 	struct store_run_info r = {0};
 	r.id = 7;
 	r.status = "imported";
+	r.state = STORE_RUN_IMPORTED;
 	r.source = "csv";
 	r.boot_id = "b";
 	r.hostname = "h,1";

@@ -12,6 +12,7 @@ static struct store_run_info mk(int64_t id, const char *status, const char *boot
 	memset(&r, 0, sizeof r);
 	r.id = id;
 	r.status = xstrdup(status);
+	r.state = store_run_status_of(status);
 	r.boot_id = xstrdup(boot);
 	r.kernel_release = xstrdup(kernel);
 	r.hostname = xstrdup(host);

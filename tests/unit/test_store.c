@@ -272,10 +272,25 @@ static void existing_backup_stops_migration(void **state)
 	free(path);
 }
 
+/* Every status has one word, read back as the same status; a word not in the table is unknown. */
+static void status_words_round_trip(void **state)
+{
+	(void)state;
+	for (int i = STORE_RUN_RUNNING; i < STORE_RUN_UNKNOWN; i++)
+		assert_int_equal(store_run_status_of(store_run_status_word((enum store_run_status)i)), i);
+	for (int i = STORE_SLOT_OK; i < STORE_SLOT_UNKNOWN; i++)
+		assert_int_equal(store_slot_status_of(store_slot_status_word((enum store_slot_status)i)), i);
+	assert_string_equal(store_run_status_word(STORE_RUN_IMPORTED), "imported");
+	assert_string_equal(store_slot_status_word(STORE_SLOT_NO_RESOURCE), "no-resource");
+	assert_int_equal(store_run_status_of("finished"), STORE_RUN_UNKNOWN);
+	assert_int_equal(store_slot_status_of(NULL), STORE_SLOT_UNKNOWN);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(round_trip),
+		cmocka_unit_test(status_words_round_trip),
 		cmocka_unit_test(transactions_are_all_or_nothing),
 		cmocka_unit_test(opening_a_current_database_takes_no_backup),
 		cmocka_unit_test(migration_backs_up_then_upgrades),
