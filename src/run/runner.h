@@ -6,6 +6,7 @@
 #include "store/store.h"
 #include "run/slot.h"
 #include "workloads/workload.h"
+#include "run/counters.h"
 
 /* The fewest samples a (workload, copies) gets when a time budget cuts it short. */
 #define RUN_MIN_SAMPLES 8
@@ -63,6 +64,8 @@ struct run_opts {
 	const char *profile;        /* "quick", "default", "full" */
 	const char *cpus_text;      /* --cpus as given, for the record */
 	const struct run_timing *timing; /* NULL = real workers and the real clock (tests set it) */
+	enum ctr_mode counters;     /* per-sample counters (0: none; sysab run defaults to all) */
+	uint64_t probe_ns;          /* noise probe before sampling; 0 = none */
 	/* Called as the run advances; may be NULL. */
 	void (*progress)(void *arg, const struct run_progress *p);
 	void *progress_arg;

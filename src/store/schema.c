@@ -58,7 +58,7 @@ static const char schema_v1[] =
  * the method with which every run's summaries were last brought up to date (no row:
  * never). The step only creates the tables: the rows of an existing database are
  * computed from its samples when it is next opened for writing (cli_open_db). */
-static const char summary_v2[] =
+static const char summary_step[] =
 	"CREATE TABLE run_summary(\n"
 	"  run INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,\n"
 	"  workload TEXT NOT NULL, copies INTEGER NOT NULL,\n"
@@ -74,7 +74,12 @@ static const char summary_v2[] =
 /* migrations[v] upgrades a database at user_version v to v + 1. */
 static const char *const migrations[] = {
 	schema_v1,
-	summary_v2, /* issue 18: run_summary */
+	/* issue 14: per-sample event counts from perf_event_open (summed over copies). */
+	"CREATE TABLE sample_counter(\n"
+	"  sample INTEGER NOT NULL REFERENCES sample(id) ON DELETE CASCADE,\n"
+	"  event TEXT NOT NULL, value INTEGER NOT NULL,\n"
+	"  PRIMARY KEY(sample, event));\n",
+	summary_step, /* issue 18: run_summary */
 };
 
 #define BUILTIN_STEPS ((int)(sizeof migrations / sizeof migrations[0]))

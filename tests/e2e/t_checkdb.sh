@@ -24,14 +24,15 @@ expect 0 "$SYSAB" import csv "$T/one.csv"
 expect 0 "$SYSAB" check-db
 contains "$OUT" "all match"
 
-# a database from before the summaries (schema version 1): reading commands ask for a
+# a database from before the summaries (the schema version before their step): reading commands ask for a
 # migration, the first writing command migrates and computes every run's summaries
-sqlite3 "$SYSAB_DB" "DROP TABLE run_summary; DROP TABLE summary_meta; PRAGMA user_version = 1"
+prev=$(($(sqlite3 "$SYSAB_DB" "PRAGMA user_version") - 1)) # the summaries' step is the newest
+sqlite3 "$SYSAB_DB" "DROP TABLE run_summary; DROP TABLE summary_meta; PRAGMA user_version = $prev"
 expect 2 "$SYSAB" check-db
 contains "$ERR" "written by an older sysab"
 printf 'workload,value,unit\nunixbench.pipe,1235,lps\n' >"$T/two.csv"
 expect 0 "$SYSAB" import csv "$T/two.csv"
-[ -f "$SYSAB_DB.v1.bak" ] || fail "no backup of the version-1 database"
+[ -f "$SYSAB_DB.v$prev.bak" ] || fail "no backup of the version-$prev database"
 v=$(sqlite3 "$SYSAB_DB" "SELECT count(DISTINCT run) FROM run_summary")
 w=$(sqlite3 "$SYSAB_DB" "SELECT count(*) FROM run")
 [ "$v" = "$w" ] || fail "after migration: summaries of $v runs of $w"

@@ -141,14 +141,9 @@ static int pragma_int(struct store *s, const char *sql)
 	return v;
 }
 
-/* The schema version of the databases base_database makes: the newest built-in one. */
-static int base_version;
-
-/* A database of the newest built-in version (base_version) holding one run, closed;
- * returns its path. The tests below migrate it one test step further. */
-static char *base_database(const char *name)
+/* A version-1 database holding one run, closed; returns its path. */
+static char *v1_database(const char *name)
 {
-	base_version = store_schema_target();
 	char *path = xasprintf("%s/%s", dir, name);
 	struct err e = {{0}};
 	struct store *s;
@@ -171,24 +166,26 @@ static char *slurp(const char *path, size_t *len)
 static void opening_a_current_database_takes_no_backup(void **state)
 {
 	(void)state;
-	char *path = base_database("current.db");
+	int base = store_schema_target(); /* the built-in version a new file gets */
+	char *path = v1_database("current.db");
 	struct err e = {{0}};
 	struct store *s;
 	assert_int_equal(store_open(path, STORE_RW, &s, &e), 0);
 	store_close(s);
-	char *bak = xasprintf("%s.v%d.bak", path, base_version);
+	char *bak = xasprintf("%s.v%d.bak", path, base);
 	assert_int_not_equal(access(bak, F_OK), 0);
 	free(bak);
 	free(path);
 }
 
-/* Through the test seam the code knows one version more: an older file is backed up byte for
+/* Through the test seam the code knows a version 2: a version-1 file is backed up byte for
  * byte, then migrated in one transaction, its data kept. */
 static void migration_backs_up_then_upgrades(void **state)
 {
 	(void)state;
+	int base = store_schema_target(); /* the built-in version a new file gets */
 	static const char *const step[] = {"CREATE TABLE extra(x INTEGER); ALTER TABLE run ADD COLUMN note TEXT;"};
-	char *path = base_database("migrate.db");
+	char *path = v1_database("migrate.db");
 	size_t n0, n1;
 	char *orig = slurp(path, &n0);
 	store_schema_test_steps(step, 1);
@@ -199,7 +196,7 @@ static void migration_backs_up_then_upgrades(void **state)
 	assert_int_equal(pragma_int(s, "SELECT count(note IS NULL) FROM run"), 1);
 	assert_int_equal(pragma_int(s, "SELECT count(*) FROM extra"), 0);
 	store_close(s);
-	char *bak = xasprintf("%s.v%d.bak", path, base_version);
+	char *bak = xasprintf("%s.v%d.bak", path, base);
 	char *copy = slurp(bak, &n1);
 	assert_int_equal(n0, n1);
 	assert_memory_equal(orig, copy, n0);
@@ -223,8 +220,9 @@ static void migration_backs_up_then_upgrades(void **state)
 static void failed_migration_changes_nothing(void **state)
 {
 	(void)state;
+	int base = store_schema_target(); /* the built-in version a new file gets */
 	static const char *const step[] = {"CREATE TABLE extra(x INTEGER); ALTER TABLE nosuch ADD COLUMN y TEXT;"};
-	char *path = base_database("failing.db");
+	char *path = v1_database("failing.db");
 	store_schema_test_steps(step, 1);
 	struct err e = {{0}};
 	struct store *s;
@@ -233,11 +231,11 @@ static void failed_migration_changes_nothing(void **state)
 	assert_non_null(strstr(e.msg, "cannot migrate the schema"));
 	store_schema_test_steps(NULL, 0);
 	assert_int_equal(store_open(path, STORE_RO, &s, &e), 0);
-	assert_int_equal(pragma_int(s, "PRAGMA user_version"), base_version);
+	assert_int_equal(pragma_int(s, "PRAGMA user_version"), base);
 	assert_int_equal(pragma_int(s, "SELECT count(*) FROM sqlite_master WHERE name = 'extra'"), 0);
 	assert_int_equal(pragma_int(s, "SELECT count(*) FROM run"), 1);
 	store_close(s);
-	char *bak = xasprintf("%s.v%d.bak", path, base_version);
+	char *bak = xasprintf("%s.v%d.bak", path, base);
 	assert_int_not_equal(access(bak, F_OK), 0);
 	free(bak);
 	free(path);
@@ -247,9 +245,10 @@ static void failed_migration_changes_nothing(void **state)
 static void existing_backup_stops_migration(void **state)
 {
 	(void)state;
+	int base = store_schema_target(); /* the built-in version a new file gets */
 	static const char *const step[] = {"CREATE TABLE extra(x INTEGER);"};
-	char *path = base_database("backup-exists.db");
-	char *bak = xasprintf("%s.v%d.bak", path, base_version);
+	char *path = v1_database("backup-exists.db");
+	char *bak = xasprintf("%s.v%d.bak", path, base);
 	FILE *f = fopen(bak, "w");
 	assert_non_null(f);
 	fputs("precious", f);
@@ -265,7 +264,7 @@ static void existing_backup_stops_migration(void **state)
 	assert_int_equal(n, 8);
 	assert_memory_equal(d, "precious", 8);
 	assert_int_equal(store_open(path, STORE_RO, &s, &e), 0);
-	assert_int_equal(pragma_int(s, "PRAGMA user_version"), base_version);
+	assert_int_equal(pragma_int(s, "PRAGMA user_version"), base);
 	store_close(s);
 	free(d);
 	free(bak);
