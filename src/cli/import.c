@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "import/import_db.h"
 #include "import/import_store.h"
+#include "run/runsum.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -156,10 +157,19 @@ int cmd_import(const struct cli_cmd *cmd, int argc, char **argv)
 		goto out;
 	}
 	struct import_opts o = {&a.labels, a.machine, a.kernel, a.boot};
+	int64_t before;
+	if (store_run_max_id(st, &before, &e)) {
+		rc = cli_fail(cmd, &e);
+		goto out;
+	}
 	rc = EXIT_OK;
 	for (size_t i = 1; i < pos.n; i++)
 		if (db ? import_db(st, pos.v[i], &e) : import_file(st, csv, pos.v[i], &o, &e))
 			rc = cli_fail(cmd, &e); /* the files before stay imported; the rest are still tried */
+	/* the imported runs' summaries, so analysis can read them instead of the samples */
+	size_t nsum;
+	if (runsum_refresh(st, false, before + 1, &nsum, &e))
+		rc = cli_fail(cmd, &e);
 out:
 	store_close(st);
 	free(path);

@@ -441,6 +441,7 @@ void store_close(struct store *s)
 {
 	if (!s)
 		return;
+	sqlite3_finalize(s->summary_put);
 	sqlite3_close(s->db);
 	if (s->tmpdir)
 		tmpdir_remove(s->tmpdir);

@@ -16,6 +16,7 @@ struct store {
 	ino_t ino, wal_ino;
 	bool have_wal, lost;
 	char *tmpdir; /* STORE_COPY of an older file: the private copy's directory, removed on close */
+	sqlite3_stmt *summary_put; /* store_summary_put's statement, kept for bulk refreshes */
 };
 
 /* Check that the database path and its write-ahead log still name the files this connection
