@@ -12,7 +12,7 @@ TEST_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 
 # Debian packages needed to build, and in addition to test.
 DEPS_BUILD := gcc make pkg-config libsqlite3-dev libjansson-dev libgsl-dev
-DEPS_TEST  := libcmocka-dev sqlite3 jq procps
+DEPS_TEST  := libcmocka-dev sqlite3 jq procps python3-jsonschema
 DEPS_BENCH := bc linux-perf time
 DEPS_BOOT  := qemu-system-x86 busybox-static cpio
 

@@ -41,6 +41,7 @@ struct report_doc {
 	const struct store_run_info *runs; /* REPORT_RUNS, REPORT_SAMPLES */
 	size_t nruns;
 	const struct store_export *samples; /* REPORT_SAMPLES */
+	const struct summary *summaries;    /* REPORT_SAMPLES, formats with per_slot: one per run */
 	const struct summary *summary;      /* REPORT_RUN */
 	const struct kvlist *env;           /* REPORT_ENV */
 	const struct an_compare *compare;   /* REPORT_COMPARE */
@@ -54,22 +55,32 @@ struct report_doc {
 	const struct kvlist *noise_levels;  /* ANALYZE: noise.level → runs (a warning when > 1) */
 };
 
-/* An output format: one file each (fmt_text.c, fmt_json.c, fmt_csv.c, fmt_html.c), one
+/* An output format: one file each (fmt_text.c, fmt_json.c, fmt_csv.c, fmt_html.c, fmt_kcidb.c,
+ * fmt_lava.c), one
  * line each in report_formats[]. */
 struct report_format {
 	const char *name;
 	unsigned kinds; /* bit (1u << kind) for every kind it renders */
 	/* Render d (whose kind is in kinds) to f. Returns 0, or -1 when writing failed. */
 	int (*render)(FILE *f, const struct report_doc *d);
+	/* REPORT_SAMPLES: renders one result per (workload, copies) of each run from
+	 * d->summaries (runs[i]'s summary at i) instead of every sample. */
+	bool per_slot;
 };
 
-extern const struct report_format report_format_text, report_format_json, report_format_csv, report_format_html;
+extern const struct report_format report_format_text, report_format_json, report_format_csv, report_format_html,
+	report_format_kcidb, report_format_lava;
 /* Every format, NULL-terminated. */
 extern const struct report_format *const report_formats[];
 /* The format called name that renders kind, or NULL. */
 const struct report_format *report_format_find(const char *name, enum report_kind kind);
 /* The names of the formats that render kind, "a, b or c", into buf. */
 void report_format_names(char *buf, size_t size, enum report_kind kind);
+/* True when every self-check of r passed (or it has none). */
+bool report_checks_ok(const struct summary_row *r);
+/* Replace every character of s but letters, digits, '_', '-' and '.' by '_' (test names
+ * for LAVA and KCIDB paths). */
+void report_name_chars(char *s);
 /* Tables and notes are laid out for terminals this wide. */
 #define REPORT_WIDTH 80
 

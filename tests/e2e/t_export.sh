@@ -38,7 +38,7 @@ expect 0 "$SYSAB" export --format json
 [ "$(printf '%s' "$OUT" | jq '.runs[0].samples[1].ops_per_s')" = 101.25 ] || fail "json value"
 [ "$(printf '%s' "$OUT" | jq -r '.runs[1].samples[0].display_unit')" = "s/op" ] || fail "json display unit"
 expect 2 "$SYSAB" export --format xml
-contains "$ERR" "use csv or json"
+contains "$ERR" "use csv, json, kcidb or lava"
 expect 2 "$SYSAB" export 'nope=1'
 expect 2 "$SYSAB" export -o "$T/no/such/dir/x.csv"
 contains "$ERR" "cannot create it"

@@ -38,7 +38,7 @@ contains "$ERR" "cannot print 'csv'; use text or json"
 expect 2 "$SYSAB" compare "$A" "$B" --format csv
 contains "$ERR" "use text, json or html"
 expect 2 "$SYSAB" export --format html
-contains "$ERR" "use csv or json"
+contains "$ERR" "use csv, json, kcidb or lava"
 expect 2 "$SYSAB" list -o ""
 contains "$ERR" "-o: give a file name"
 ls "$T" | grep -q '\.tmp$' && fail "a temporary file was left"
