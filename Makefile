@@ -12,7 +12,7 @@ TEST_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 
 # Debian packages needed to build, and in addition to test.
 DEPS_BUILD := gcc make pkg-config libsqlite3-dev libjansson-dev libgsl-dev
-DEPS_TEST  := libcmocka-dev sqlite3 jq procps python3-jsonschema
+DEPS_TEST  := libcmocka-dev sqlite3 jq procps python3-jsonschema python3-yaml
 DEPS_BENCH := bc linux-perf time
 DEPS_BOOT  := qemu-system-x86 busybox-static cpio
 
@@ -134,10 +134,15 @@ install: all
 	install -m 644 docs/sysab.1 $(DESTDIR)$(PREFIX)/share/man/man1/sysab.1
 	install -m 644 docs/sysab.bash-completion $(DESTDIR)$(PREFIX)/share/bash-completion/completions/sysab
 	install -m 755 $(B)/sysab-exec-helper $(DESTDIR)$(PREFIX)/bin/sysab-exec-helper
+	install -d $(DESTDIR)$(PREFIX)/share/sysab/lava
+	install -m 644 contrib/lava/sysab.yaml $(DESTDIR)$(PREFIX)/share/sysab/lava/sysab.yaml
+	install -m 755 contrib/lava/sysab-lava.sh $(DESTDIR)$(PREFIX)/share/sysab/lava/sysab-lava.sh
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/sysab $(DESTDIR)$(PREFIX)/bin/sysab-exec-helper \
-		$(DESTDIR)$(PREFIX)/share/man/man1/sysab.1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions/sysab
+		$(DESTDIR)$(PREFIX)/share/man/man1/sysab.1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions/sysab \
+		$(DESTDIR)$(PREFIX)/share/sysab/lava/sysab.yaml $(DESTDIR)$(PREFIX)/share/sysab/lava/sysab-lava.sh
+	-rmdir $(DESTDIR)$(PREFIX)/share/sysab/lava $(DESTDIR)$(PREFIX)/share/sysab 2>/dev/null
 
 clean:
 	rm -rf $(B)

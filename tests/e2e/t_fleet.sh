@@ -65,3 +65,26 @@ contains "$OUT" "lava-test-case run1.harness.null.c1 "
 expect 0 "$SYSAB" export --format kcidb
 printf '%s' "$OUT" | $VALIDATE "$SCHEMA" || fail "kcidb of an imported run does not validate: $OUT"
 expect 2 "$SYSAB" export --format lava 'nope=1'
+
+# the shipped test definition parses, and its script, run as LAVA would (lava-test-case on PATH,
+# from the checkout), reports what the database holds and prints the database into the log
+python3 -c 'import sys, yaml; d = yaml.safe_load(open(sys.argv[1])); m = d["metadata"]
+assert m["format"] == "Lava-Test Test Definition 1.0", m
+assert set(d["params"]) >= {"WORKLOADS", "PROFILE", "LABELS", "DB"}, d["params"]
+assert "sysab-lava.sh" in d["run"]["steps"][0]' "$REPO/contrib/lava/sysab.yaml" || fail "contrib/lava/sysab.yaml"
+mkdir -p "$T/bin" "$T/dut"
+printf '#!/bin/sh\necho "CASE $*" >>"%s"\n' "$T/cases.log" >"$T/bin/lava-test-case"
+cp "$T/bin/lava-test-case" "$T/bin/lava-test-reference"
+ln -s "$SYSAB" "$T/bin/sysab"
+chmod +x "$T/bin/lava-test-case" "$T/bin/lava-test-reference"
+(cd "$T/dut" && mkdir -p contrib/lava && cp "$REPO/contrib/lava/sysab-lava.sh" contrib/lava/ &&
+	PATH="$T/bin:$PATH" WORKLOADS="harness.null kernel.syscall.null" PROFILE=quick LABELS="kernel.commit=abc123" \
+		RUN_ARGS="--samples 3" sh ./contrib/lava/sysab-lava.sh >"$T/dut.log" 2>&1) || fail "sysab-lava.sh: $(cat "$T/dut.log")"
+grep -q '^CASE sysab-run --result pass$' "$T/cases.log" || fail "no sysab-run pass: $(cat "$T/cases.log")"
+[ "$(grep -c '^CASE .*\.c1 --result pass --measurement' "$T/cases.log")" = 2 ] || fail "cases: $(cat "$T/cases.log")"
+sed -n '/^SYSAB-DB-BEGIN/,/^SYSAB-DB-END/p' "$T/dut.log" | sed '1d;$d' | base64 -d >"$T/back.db" || fail "no database in the log"
+cmp -s "$T/back.db" "$T/dut/sysab-results.db" || fail "the database in the log differs from the device's"
+expect 0 "$SYSAB" export --db "$T/back.db" --format lava
+[ "$(printf '%s\n' "$OUT" | sed 's/^lava-test-case/CASE/')" = "$(grep '\.c1 ' "$T/cases.log")" ] ||
+	fail "the cases differ from the database's: $OUT vs $(cat "$T/cases.log")"
+[ "$(sqlite3 "$T/back.db" "SELECT value FROM label WHERE key = 'kernel.commit'")" = abc123 ] || fail "label lost"
