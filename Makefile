@@ -15,6 +15,7 @@ DEPS_BUILD := gcc make pkg-config libsqlite3-dev libjansson-dev libgsl-dev
 DEPS_TEST  := libcmocka-dev sqlite3 jq procps python3-jsonschema python3-yaml
 DEPS_BENCH := bc linux-perf time
 DEPS_BOOT  := qemu-system-x86 busybox-static cpio
+DEPS_LAVA  := lava-dispatcher git
 
 SRC      := $(sort $(shell find src -name '*.c' ! -path src/main.c ! -path 'src/helper/*'))
 HDR      := $(shell find src -name '*.h')
@@ -201,7 +202,7 @@ $(B)/guest/initramfs.cpio.gz: $(B)/static/sysab $(B)/sysab-exec-helper scripts/g
 	@sh scripts/deps.sh $(DEPS_BOOT)
 	sh scripts/guest-image.sh $(B) $(B)/static/sysab $(B)/sysab-exec-helper
 
-.PHONY: guest check-boot
+.PHONY: guest check-boot check-lava
 guest: $(B)/guest/initramfs.cpio.gz
 
 # Real boots under QEMU (KVM when it works, else TCG): the 2x2 pti x thp campaign, A/A,
@@ -209,3 +210,11 @@ guest: $(B)/guest/initramfs.cpio.gz
 check-boot: deps-test $(B)/sysab $(B)/guest/initramfs.cpio.gz
 	@sh scripts/deps.sh $(DEPS_BOOT)
 	@SYSAB=$(abspath $(B)/sysab) GUEST=$(abspath $(B)/guest) sh tests/boot/run.sh
+
+# A real LAVA job without a server: lava-run boots the guest kernel under QEMU (TCG) as a
+# LAVA device, runs contrib/lava/sysab.yaml from this repository's HEAD, and the test cases
+# LAVA recorded must match the database the job kept (imported with sysab import db).
+# Needs root; about 1-2 minutes. .ci/run calls it after check-boot.
+check-lava: deps-test $(B)/sysab $(B)/guest/initramfs.cpio.gz
+	@sh scripts/deps.sh $(DEPS_BOOT) $(DEPS_LAVA)
+	@SYSAB=$(abspath $(B)/sysab) GUEST=$(abspath $(B)/guest) sh tests/lava/run.sh
