@@ -88,3 +88,17 @@ expect 0 "$SYSAB" export --db "$T/back.db" --format lava
 [ "$(printf '%s\n' "$OUT" | sed 's/^lava-test-case/CASE/')" = "$(grep '\.c1 ' "$T/cases.log")" ] ||
 	fail "the cases differ from the database's: $OUT vs $(cat "$T/cases.log")"
 [ "$(sqlite3 "$T/back.db" "SELECT value FROM label WHERE key = 'kernel.commit'")" = abc123 ] || fail "label lost"
+
+# a fleet database: two machines' databases merged; a selector spanning both is refused
+# naming machine=, one machine per side compares (docs/FLEET.md, section 4)
+for h in a b; do
+	expect 0 "$SYSAB" run --db "$T/$h.db" --quick -w harness.null -q --samples 4 --no-probe -l commit=abc
+	sqlite3 "$T/$h.db" "UPDATE machine SET hostname = 'lab-$h'; UPDATE boot SET boot_id = 'boot-of-lab-$h'" ||
+		fail "cannot give $h.db its own machine"
+done
+expect 0 "$SYSAB" import db --db "$T/fleet.db" "$T/a.db" "$T/b.db"
+expect 2 "$SYSAB" report --db "$T/fleet.db" commit=abc -o "$T/r.html"
+contains "$ERR" "1 run with source=sysab machine=lab-a, 1 run with source=sysab machine=lab-b"
+contains "$ERR" "add source=... or machine=..."
+expect 0 "$SYSAB" compare --db "$T/fleet.db" 'machine=lab-a commit=abc' 'machine=lab-b commit=abc' --json
+[ "$(printf '%s' "$OUT" | jq -r '"\(.a.runs) \(.b.runs) \(.b.selector)"')" = "1 1 machine=lab-b commit=abc" ] || fail "compare across machines: $(printf '%s' "$OUT" | head -c 400)"
