@@ -8,6 +8,10 @@
 /* Capture the environment of this machine now into env (keys sorted). */
 void env_capture(struct kvlist *env);
 
+/* True when a user-mode emulator (qemu-user) runs this process; why gets the evidence,
+ * or "no", or "unknown: ..." when it cannot be told (false then). */
+bool env_emulated(char *why, size_t n);
+
 /* Fill h from env (the pointers point into env's strings). */
 void env_host(const struct kvlist *env, struct store_host *h);
 
