@@ -88,7 +88,9 @@ $(B)/sysab: $(B)/obj/src/main.o $(B)/libsysab.a
 # library has a static archive, so no dynamic loading is measured; else dynamic.
 $(B)/sysab-exec-helper: src/helper/exec_helper.c Makefile
 	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 -O2 -static -o $@ $< 2>/dev/null || $(CC) -std=gnu11 -O2 -o $@ $<
+	$(CC) -std=gnu11 -O2 -static -o $@ $< 2>/dev/null || \
+		{ echo "warning: no static C library; $@ is dynamic, so kernel.proc.exec will report unsupported" >&2; \
+		  $(CC) -std=gnu11 -O2 -o $@ $<; }
 
 $(B)/asan/sysab-exec-helper: $(B)/sysab-exec-helper
 	@mkdir -p $(dir $@)
@@ -217,8 +219,8 @@ clean:
 FUZZ_CC    ?= clang
 FUZZ_FLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
               -fno-omit-frame-pointer -D_GNU_SOURCE -Isrc $(WARN)
-FUZZ_CORE  := src/core/core.c src/core/parse.c
-FUZZ_BINS  := $(B)/fuzz/fuzz_unixbench $(B)/fuzz/fuzz_csv $(B)/fuzz/fuzz_label
+FUZZ_CORE  := src/core/core.c src/core/parse.c src/core/termsafe.c
+FUZZ_BINS  := $(B)/fuzz/fuzz_unixbench $(B)/fuzz/fuzz_csv $(B)/fuzz/fuzz_label $(B)/fuzz/fuzz_text
 
 FUZZ_SECONDS ?= 20
 
@@ -238,6 +240,7 @@ fuzz-smoke:
 $(B)/fuzz/fuzz_unixbench: src/import/import_unixbench.c src/import/import_util.c $(shell find src/workloads -name '*.c') \
 	src/core/file.c src/core/tmp.c
 $(B)/fuzz/fuzz_csv: src/import/import_csv.c src/import/import_util.c
+$(B)/fuzz/fuzz_text: src/report/export.c
 $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_CORE) $(HDR) Makefile
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(filter %.c,$^) -lm

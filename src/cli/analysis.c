@@ -10,7 +10,7 @@
 
 enum {
 	O_MARGIN = 1, O_ALPHA, O_WORKLOAD, O_FAIL_ON, O_FACTORS, O_REF, O_TARGET, O_BOOT_COST, O_RUN_COST,
-	O_SAMPLE_COST, O_POWER, O_CAMPAIGN, O_UNIT, O_LOOK, O_MAX_BOOTS,
+	O_SAMPLE_COST, O_POWER, O_UNIT, O_LOOK, O_MAX_BOOTS, O_CAMPAIGN,
 };
 
 #define OPTS_VERDICT                                                                                          \

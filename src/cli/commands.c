@@ -23,6 +23,7 @@ extern const struct cli_opt cli_import_opts[];
 extern const struct cli_opt cli_export_opts[];
 extern const struct cli_opt cli_report_opts[];
 extern const struct cli_opt cli_campaign_opts[];
+extern const struct cli_opt cli_checkdb_opts[];
 extern const struct cli_opt cli_system_opts[];
 
 #define SELECTOR_HELP                                                                              \
@@ -108,6 +109,13 @@ const struct cli_cmd cli_cmds[] = {
 	 "interrupted slot is retried once, then skipped. `sysab analyze campaign:NAME` analyzes it.\n"
 	 "docs/CAMPAIGNS.md has the design and the backends.",
 	 cli_campaign_opts, cmd_campaign},
+	{"check-db", NULL, "verify the stored per-run summaries against the raw samples",
+	 "compare, analyze and plan can read one stored summary per run, workload and copies instead\n"
+	 "of every sample. Each summary is stamped with the version of the method that computed it;\n"
+	 "a writing command (run, import) computes the missing and stale ones. check-db recomputes\n"
+	 "every summary from its samples and compares them exactly; it changes nothing unless --fix.\n"
+	 "Exit 0 when all match, 1 when any is missing, stale or different.",
+	 cli_checkdb_opts, cmd_check_db},
 	{"system", "show|tune|reset", "the machine's benchmarking knobs: judge them, set them, restore them",
 	 "show    every knob (governor, minimum frequency, turbo/boost, SMT, ASLR, perf sampling rate,\n"
 	 "        THP, irqbalance, IRQ affinity, isolcpus/nohz_full/rcu_nocbs, power supply): its value,\n"

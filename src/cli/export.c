@@ -8,8 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+enum { O_RAW = 1 };
+
 const struct cli_opt cli_export_opts[] = {
 	CLI_OUT_OPTS("csv (default: every sample), json, kcidb (KCIDB v4 tests) or lava (lava-test-case lines)"),
+	{"raw", 0, NULL, "CSV: keep cells that start with = + - @ TAB or CR exactly (by default they get a leading ' so a spreadsheet does not run them as formulas)", O_RAW},
 	CLI_COMMON_OPTS,
 	CLI_END,
 };
@@ -17,6 +20,7 @@ const struct cli_opt cli_export_opts[] = {
 struct ex_args {
 	const char *db;
 	struct cli_out out;
+	bool raw;
 };
 
 static int on_opt(void *ctx, int id, const char *arg, struct err *e)
@@ -24,6 +28,10 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 	struct ex_args *a = ctx;
 	if (id == OPT_DB) {
 		a->db = arg;
+		return 0;
+	}
+	if (id == O_RAW) {
+		a->raw = true;
 		return 0;
 	}
 	int r = cli_out_opt(&a->out, id, arg, e);
@@ -93,7 +101,8 @@ int cmd_export(const struct cli_cmd *cmd, int argc, char **argv)
 	} else if (store_export_load(st, ids, n, &x, &e)) {
 		goto fail;
 	}
-	if (cli_emit(&a.out, &(struct report_doc){.runs = runs, .nruns = n, .samples = &x, .summaries = sums}, &e))
+	if (cli_emit(&a.out, &(struct report_doc){.runs = runs, .nruns = n, .samples = &x, .raw = a.raw, .summaries = sums},
+		     &e))
 		goto fail;
 	goto out;
 fail:

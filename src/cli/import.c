@@ -2,9 +2,11 @@
 #include "cli.h"
 #include "import/import_db.h"
 #include "import/import_store.h"
+#include "run/runsum.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum { O_LABEL = 1, O_MACHINE, O_KERNEL, O_BOOT };
 
@@ -45,7 +47,13 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 static int import_file(struct store *st, bool csv, const char *path, const struct import_opts *o, struct err *e)
 {
 	size_t len;
-	char *buf = read_whole_file(path, (size_t)256 << 20, &len, e);
+	struct stat sb;
+	bool in = !strcmp(path, "-");
+	if (!in && stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
+		return errf(e, "%s: not a regular file (a FIFO, device or directory would block or mislead); give "
+			       "a file, or - for standard input",
+			    path);
+	char *buf = read_whole_file(in ? "/dev/stdin" : path, (size_t)256 << 20, &len, e);
 	if (!buf)
 		return -1;
 	char hash[17];
@@ -149,10 +157,19 @@ int cmd_import(const struct cli_cmd *cmd, int argc, char **argv)
 		goto out;
 	}
 	struct import_opts o = {&a.labels, a.machine, a.kernel, a.boot};
+	int64_t before;
+	if (store_run_max_id(st, &before, &e)) {
+		rc = cli_fail(cmd, &e);
+		goto out;
+	}
 	rc = EXIT_OK;
 	for (size_t i = 1; i < pos.n; i++)
 		if (db ? import_db(st, pos.v[i], &e) : import_file(st, csv, pos.v[i], &o, &e))
 			rc = cli_fail(cmd, &e); /* the files before stay imported; the rest are still tried */
+	/* the imported runs' summaries, so analysis can read them instead of the samples */
+	size_t nsum;
+	if (runsum_refresh(st, false, before + 1, &nsum, &e))
+		rc = cli_fail(cmd, &e);
 out:
 	store_close(st);
 	free(path);

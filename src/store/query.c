@@ -58,7 +58,17 @@ static int read_kv(struct store *s, const char *sql, int64_t only, struct store_
 			continue;
 		struct kvlist *l = env ? &runs[j].env : &runs[j].labels;
 		const char *k = (const char *)sqlite3_column_text(st, 1);
+		size_t nk = (size_t)sqlite3_column_bytes(st, 1);
 		const char *v = (const char *)sqlite3_column_text(st, 2);
+		size_t nv = (size_t)sqlite3_column_bytes(st, 2);
+		if ((k && !text_is_utf8(k, nk)) || (v && !text_is_utf8(v, nv))) {
+			/* sysab's doors (-l, the importers) refuse such text: never cut it or drop it silently */
+			sqlite3_finalize(st);
+			return errf(e, "%s: run %lld has a%s %s whose key or value is not valid UTF-8 or holds a NUL "
+				       "byte (sysab never writes such text); correct it with sqlite3 or use another "
+				       "database",
+				    store_path(s), (long long)run, env ? "n" : "", env ? "environment entry" : "label");
+		}
 		kv_add(l, k ? k : "", v ? v : "");
 	}
 	sqlite3_finalize(st);

@@ -87,6 +87,25 @@ static const char schema_campaigns[] =
 	"  campaign INTEGER NOT NULL REFERENCES campaign(id) ON DELETE CASCADE,\n"
 	"  slot INTEGER NOT NULL);\n";
 
+/* Issue 18: per-run summaries, one row per (run, workload, copies) that has measured
+ * samples, so analysis reads O(runs) rows. `method` is the ST_SUMMARY_METHOD that wrote
+ * the row; the columns mirror struct store_summary. A NULL real is a NAN. summary_meta holds
+ * the method with which every run's summaries were last brought up to date (no row:
+ * never). The step only creates the tables: the rows of an existing database are
+ * computed from its samples when it is next opened for writing (cli_open_db). */
+static const char summary_step[] =
+	"CREATE TABLE run_summary(\n"
+	"  run INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,\n"
+	"  workload TEXT NOT NULL, copies INTEGER NOT NULL,\n"
+	"  method INTEGER NOT NULL,\n"
+	"  n INTEGER NOT NULL, warmup INTEGER NOT NULL,\n"
+	"  mean_y REAL, nbatches INTEGER NOT NULL, batch_size INTEGER NOT NULL,\n"
+	"  tau2 REAL, var_mean REAL, df REAL, r1 REAL, autocorr INTEGER NOT NULL,\n"
+	"  halfwidth REAL, median_y REAL, mad_y REAL,\n"
+	"  median REAL, mean REAL, cv REAL, min REAL, max REAL,\n"
+	"  PRIMARY KEY(run, workload, copies));\n"
+	"CREATE TABLE summary_meta(method INTEGER NOT NULL);\n";
+
 /* migrations[v] upgrades a database at user_version v to v + 1. */
 static const char *const migrations[] = {
 	schema_v1,
@@ -96,6 +115,7 @@ static const char *const migrations[] = {
 	"  event TEXT NOT NULL, value INTEGER NOT NULL,\n"
 	"  PRIMARY KEY(sample, event));\n",
 	schema_campaigns, /* issue 10 and 15 */
+	summary_step, /* issue 18: run_summary */
 };
 
 #define BUILTIN_STEPS ((int)(sizeof migrations / sizeof migrations[0]))

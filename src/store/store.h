@@ -21,8 +21,9 @@ enum store_mode {
 };
 
 /* Where the database is: --db PATH, else $SYSAB_DB, else $XDG_DATA_HOME/sysab/results.db,
- * else ~/.local/share/sysab/results.db. Returns a new string. */
-char *store_default_path(const char *db_opt);
+ * else $HOME/.local/share/sysab/results.db, with the password database's home when HOME is
+ * unset. Returns a new string, or NULL with e set (HOME relative, or unset with no home). */
+char *store_default_path(const char *db_opt, struct err *e);
 
 /* Open (and for STORE_RW create or migrate) the database at path. On error returns -1
  * with e naming the file and saying what to do; the file is left byte-for-byte
@@ -222,6 +223,49 @@ int store_load_set(struct store *s, const int64_t *ids, size_t n, struct store_s
 void store_set_free(struct store_set *set);
 /* The series of (workload, copies) in a loaded set, or NULL (binary search). */
 const struct store_series *store_set_find(const struct store_set *set, const char *workload, int copies);
+
+/* --- per-run summaries (issue 18) --- */
+
+/* One stored summary of (run, workload, copies): what the estimators and diagnostics
+ * need, computed from the measured samples by stats_run_summary() and stamped with the
+ * method version that computed it. NAN reals are stored as NULL and read back as NAN. */
+struct store_summary {
+	int64_t run;
+	char *workload; /* owned when read from the store */
+	int copies;
+	int method;     /* ST_SUMMARY_METHOD of the code that wrote it */
+	int64_t n, warmup;
+	double mean_y;
+	int64_t nbatches, batch_size;
+	double tau2, var_mean, df, r1;
+	int autocorr;
+	double halfwidth, median_y, mad_y;
+	double median, mean, cv, min, max; /* of the values, ops/s */
+};
+/* Insert or replace x. x->warmup is ignored: the store counts the slot's samples
+ * flagged as warm-up, so mark them first. Returns 0 or -1 with e set. */
+int store_summary_put(struct store *s, const struct store_summary *x, struct err *e);
+/* The summaries of runs ids[0..n-1] ordered by (run, workload, copies), with one query.
+ * Returns 0 (free with store_summaries_free) or -1 with e set. */
+int store_summaries_get(struct store *s, const int64_t *ids, size_t n, struct store_summary **out, size_t *nout,
+			struct err *e);
+void store_summaries_free(struct store_summary *v, size_t n);
+/* The ids (ascending, >= min_run) of finished runs with a (workload, copies) that has
+ * measured samples but no summary stamped `method`. Returns 0 (free *ids) or -1 with e set. */
+int store_summary_stale(struct store *s, int method, int64_t min_run, int64_t **ids, size_t *n, struct err *e);
+/* The method with which every run's summaries were last brought up to date, 0 for never
+ * (summary_meta); and setting it. Return 0 or -1 with e set. */
+int store_summary_method(struct store *s, int *method, struct err *e);
+int store_summary_method_set(struct store *s, int method, struct err *e);
+/* The highest run id, 0 when there are no runs. Returns 0 or -1 with e set. */
+int store_run_max_id(struct store *s, int64_t *id, struct err *e);
+/* Delete the summary rows whose (run, workload, copies) has no measured samples.
+ * Returns 0 or -1 with e set. */
+int store_summary_prune(struct store *s, struct err *e);
+/* Count the summary rows whose (run, workload, copies) has no measured samples left
+ * (*orphans) and those whose warm-up count differs from the samples' flags (*warmup).
+ * Returns 0 or -1 with e set. */
+int store_summary_orphans(struct store *s, int64_t *orphans, int64_t *warmup, struct err *e);
 
 /* --- export --- */
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # run.sh - make check-boot: real kernel boots under QEMU through `sysab campaign` (qemu backend).
-# 1. a 2x2 pti x thp campaign, 2 boots per configuration in randomized blocks: analyze must call
+# 1. a 2x2 pti x thp campaign, 3 boots per configuration in randomized blocks: analyze must call
 #    kernel.syscall.null slower for pti=on, every run on its own boot;
 # 2. A/A: two labels, the same kernel and command line, 3 boots each: no workload called
 #    faster or slower after Benjamini-Hochberg (bound: at most floor(0.05 * m) of m = 0);
@@ -26,8 +26,8 @@ QUICK="--quick --samples 6 --sample-ms 20 -q"
 
 # ---- 1. the 2x2 factorial on real boots ----
 if only f22; then
-step "2x2 pti x thp, 8 boots"
-"$SYSAB" campaign new f22 --backend qemu --image "$GUEST" --boots 2 --accel auto \
+step "2x2 pti x thp, 12 boots"
+"$SYSAB" campaign new f22 --backend qemu --image "$GUEST" --boots 3 --accel auto \
 	--config 'pti=on thp=always' --append 'pti=on transparent_hugepage=always' \
 	--config 'pti=on thp=never' --append 'pti=on transparent_hugepage=never' \
 	--config 'pti=off thp=always' --append 'pti=off transparent_hugepage=always' \
@@ -38,9 +38,9 @@ t0=$(date +%s)
 t1=$(date +%s)
 cat "$T/f22.out"
 [ "$(q "SELECT state FROM campaign WHERE name = 'f22'")" = done ] || fail "f22 is not done"
-[ "$(q "SELECT count(*) FROM campaign_slot WHERE state = 'done' AND campaign = (SELECT id FROM campaign WHERE name = 'f22')")" = 8 ] || fail "not 8 slots done"
+[ "$(q "SELECT count(*) FROM campaign_slot WHERE state = 'done' AND campaign = (SELECT id FROM campaign WHERE name = 'f22')")" = 12 ] || fail "not 12 slots done"
 n=$(q "SELECT count(DISTINCT b.boot_id) FROM campaign_run cr JOIN run r ON r.id = cr.run JOIN boot b ON b.id = r.boot JOIN campaign c ON c.id = cr.campaign WHERE c.name = 'f22'")
-[ "$n" = 8 ] || fail "the 8 runs are on $n distinct boots, want 8"
+[ "$n" = 12 ] || fail "the 12 runs are on $n distinct boots, want 12"
 bad=$(q "SELECT count(*) FROM campaign_run cr JOIN run r ON r.id = cr.run JOIN boot b ON b.id = r.boot JOIN campaign_slot s ON s.campaign = cr.campaign AND s.slot = cr.slot WHERE s.boot_id <> b.boot_id")
 [ "$bad" = 0 ] || fail "$bad runs carry another boot id than their slot's guest reported"
 bad=$(q "SELECT count(*) FROM campaign_run cr JOIN campaign_slot s ON s.campaign = cr.campaign AND s.slot = cr.slot JOIN campaign_config k ON k.campaign = s.campaign AND k.idx = s.config JOIN label l ON l.run = cr.run AND l.key = 'pti' WHERE l.value <> json_extract(k.labels, '\$.pti')")
