@@ -438,7 +438,8 @@ int cmd_report(const struct cli_cmd *cmd, int argc, char **argv)
 					       &a.co, true, &cj, &e);
 		sb_free(&sel);
 		if (brc || cli_emit(&a.out,
-				    &(struct report_doc){.compare = &cj.c, .groups = cj.info, .ngroups = cj.ng, .envtab = &cj.env},
+				    &(struct report_doc){.compare = &cj.c, .groups = cj.info, .ngroups = cj.ng, .envtab = &cj.env,
+							 .counters = cj.cc, .ncounters = cj.ncc},
 				    &e))
 			goto fail;
 	}

@@ -168,10 +168,11 @@ char *report_plan_json(const struct an_plan *p, const struct an_group_info *g, s
 
 /* A self-contained HTML page (inline CSS and SVG, no script, nothing fetched) for a
  * comparison (c->ngroups == 2) or one group's estimates (c->ngroups == 1), with the
- * groups' environment (g and env have ng == c->ngroups entries). Returns 0, or -1 when
+ * groups' environment (g and env have ng == c->ngroups entries) and the per-op counters
+ * of B against A (cc[0..ncc), none when ncc is 0). Returns 0, or -1 when
  * writing fails. */
 int report_html_compare(FILE *f, const struct an_compare *c, const struct an_group_info *g, size_t ng,
-			const struct an_envtab *env);
+			const struct an_envtab *env, const struct ctr_cmp *cc, size_t ncc);
 /* The same for a factorial analysis; env has one column per cell. */
 int report_html_analyze(FILE *f, const struct an_analyze *a, const struct an_group_info *filter,
 			const struct an_envtab *env);
