@@ -28,7 +28,7 @@ ASAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 
 BUILD_FLAGS_STR = $(CC) -std=gnu11 $(OPT) $(CFLAGS)
 
-.PHONY: all deps deps-test run check unit e2e asan install uninstall clean bench fuzz fuzz-smoke docs golden layers
+.PHONY: all deps deps-test run check unit e2e asan install uninstall clean bench bench-stats fuzz fuzz-smoke docs golden layers
 .DELETE_ON_ERROR:
 
 all: deps $(B)/sysab $(B)/sysab-exec-helper
@@ -114,6 +114,17 @@ asan: deps-test $(B)/asan/sysab $(B)/asan/sysab-exec-helper $(AUNITBIN)
 bench: deps-test $(B)/sysab $(B)/sysab-exec-helper $(B)/bench/gen_db
 	@sh scripts/deps.sh $(DEPS_BENCH)
 	@SYSAB=$(abspath $(B)/sysab) GEN_DB=$(abspath $(B)/bench/gen_db) sh bench/selfbench.sh
+	@$(MAKE) --no-print-directory bench-stats
+
+# The statistics part alone (make bench runs it last): the whole simulation design grid
+# (its table is in docs/METHOD.md) and 10,000 random CSV designs through the analysis
+# under AddressSanitizer and UBSan. About 10 CPU minutes; needs no quiet machine.
+.PHONY: bench-stats
+bench-stats: deps-test $(B)/tests/test_stats_grid $(B)/asan/tests/test_analysis_fuzz
+	@mkdir -p $(B)/bench
+	SYSAB_GRID=full $(B)/tests/test_stats_grid | tee $(B)/bench/stats-grid.txt
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 SYSAB_FUZZ_N=10000 \
+		$(B)/asan/tests/test_analysis_fuzz
 
 # The man page and bash completion are generated from the option tables and committed;
 # tests/e2e/t_docs.sh fails when they are stale.

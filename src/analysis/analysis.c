@@ -569,7 +569,7 @@ int an_compare(const struct store_set *a, const struct store_set *b, const struc
 			struct an_row *r = &out->rows[ci[j]];
 			r->c = cs[j];
 			if (r->c.verdict == ST_INCONCLUSIVE)
-				r->more_boots = stats_more_boots(&r->a, &r->b, &r->c, AN_MAX_MORE_BOOTS, &r->settles_as);
+				r->more_boots = stats_more_boots(&r->a, &r->b, &r->c, o, &r->settles_as);
 		}
 		for (size_t i = 0; i < nk; i++) {
 			struct an_row *r = &out->rows[i];
@@ -841,7 +841,8 @@ int an_plan(const struct store_set *a, const struct store_set *b, const struct s
 		double cs = row_sample_cost(sets, ns, &k[i]);
 		if (!k[i].ncomp)
 			round += cs;
-		r->cost_sample = po->cost_sample > 0 ? po->cost_sample : cs;
+		/* The cost as used: given, else measured, else 1 s (so the JSON shows what was assumed). */
+		r->cost_sample = po->cost_sample > 0 ? po->cost_sample : cs > 0 ? cs : AN_PLAN_SAMPLE_COST_S;
 		struct gdata ga, gb;
 		gdata_row(&sets[0], &k[i], &ga);
 		gdata_row(&sets[ns - 1], &k[i], &gb);
@@ -855,7 +856,7 @@ int an_plan(const struct store_set *a, const struct store_set *b, const struct s
 				if (ns == 1)
 					est[1] = est[0];
 				struct st_plan_opts p = *po;
-				p.cost_sample = r->cost_sample > 0 ? r->cost_sample : AN_PLAN_SAMPLE_COST_S;
+				p.cost_sample = r->cost_sample;
 				p.cost_run = po->cost_run > 0 ? po->cost_run : out->costs.run > 0 ? out->costs.run : AN_PLAN_RUN_COST_S;
 				if (stats_plan(&est[0].used, &est[1].used, &p, &r->plan, e)) {
 					rc = -1;
@@ -866,8 +867,8 @@ int an_plan(const struct store_set *a, const struct store_set *b, const struct s
 						stats_compare(&est[0], &est[1], co, &r->c);
 						an_change_of(&r->c, 0, &r->chg);
 						if (r->c.verdict == ST_INCONCLUSIVE)
-							r->more_boots = stats_more_boots(&est[0], &est[1], &r->c,
-											 AN_MAX_MORE_BOOTS, &r->settles_as);
+							r->more_boots = stats_more_boots(&est[0], &est[1], &r->c, co,
+											 &r->settles_as);
 					}
 				}
 			}

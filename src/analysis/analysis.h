@@ -19,7 +19,6 @@
  */
 
 #define AN_INDEX_NAME "index"
-#define AN_MAX_MORE_BOOTS 64
 
 /* One group, or the filter of an analysis, as the user selected it: for headers. */
 struct an_group_info {
@@ -96,7 +95,7 @@ struct an_row {
 	struct an_value va, vb;
 	struct st_comparison c;   /* valid when have_a && have_b */
 	struct an_change chg;
-	size_t more_boots;        /* inconclusive: boots per group to add (SIZE_MAX: more than AN_MAX_MORE_BOOTS) */
+	size_t more_boots;        /* inconclusive: boots per group to add before the next look, or ST_MORE_* */
 	enum st_verdict settles_as;
 	struct an_diag diag_a, diag_b;
 	struct an_points pa, pb;  /* strip-plot data of each group */

@@ -4,18 +4,24 @@
 #include "analysis/job.h"
 #include "store/store.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum {
 	O_MARGIN = 1, O_ALPHA, O_WORKLOAD, O_FAIL_ON, O_FACTORS, O_REF, O_TARGET, O_BOOT_COST, O_RUN_COST,
-	O_SAMPLE_COST, O_POWER,
+	O_SAMPLE_COST, O_POWER, O_UNIT, O_LOOK, O_MAX_BOOTS,
 };
 
 #define OPTS_VERDICT                                                                                          \
 	{"margin", 0, "PCT", "equivalence margin, e.g. 1% (default): changes within ±PCT count as no change",      \
 	 O_MARGIN},                                                                                            \
 		{"alpha", 0, "A", "significance level, default 0.05 (95% intervals)", O_ALPHA},                     \
+		{"unit", 0, "boot|run", "replication unit a verdict needs: boot (default), or run for settings "       \
+					"compared within one boot (boot-to-boot variation is then not covered)", O_UNIT},       \
+		{"look", 0, "K", "this is look K (1, 2, ...) of a group-sequential design; needs --max-boots",       \
+		 O_LOOK},                                                                                      \
+		{"max-boots", 0, "N", "planned maximum boots per group of the sequential design", O_MAX_BOOTS},     \
 		{"workload", 'w', "PATTERN", "only workloads matching PATTERN: a name, a glob or a group (repeatable)", \
 		 O_WORKLOAD},                                                                                  \
 		CLI_OUT_OPTS("text (default), json or html"), CLI_COLOR_OPT
@@ -129,6 +135,32 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 		free(v);
 		return 0;
 	}
+	case O_UNIT:
+		if (!strcmp(arg, "boot"))
+			a->co.unit = ST_LEVEL_BOOT;
+		else if (!strcmp(arg, "run"))
+			a->co.unit = ST_LEVEL_RUN;
+		else
+			return errf(e, "--unit: '%s' is not a replication unit; use boot or run", arg);
+		return 0;
+	case O_LOOK: {
+		double k;
+		if (parse_double(arg, 1, 1000, "--look", &k, e))
+			return -1;
+		if (k != floor(k))
+			return errf(e, "--look: '%s' is not a whole look number (1, 2, ...)", arg);
+		a->co.look = (size_t)k;
+		return 0;
+	}
+	case O_MAX_BOOTS: {
+		double n;
+		if (parse_double(arg, 2, 10000, "--max-boots", &n, e))
+			return -1;
+		if (n != floor(n))
+			return errf(e, "--max-boots: '%s' is not a whole number of boots (2 or more)", arg);
+		a->co.max_boots = (size_t)n;
+		return 0;
+	}
 	case O_TARGET: return parse_percent(arg, 0.0001, 1, "--target", &a->po.target, e);
 	case O_BOOT_COST:
 		if (parse_duration(arg, "--boot-cost", &ns, e))
@@ -166,7 +198,14 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct an_arg
 	a->po = stats_plan_defaults();
 	a->po.cost_run = a->po.cost_sample = 0; /* 0 = measure */
 	cli_out_init(&a->out, kind, format);
-	return cli_start(cmd, argc, argv, on_opt, a, pos);
+	int rc = cli_start(cmd, argc, argv, on_opt, a, pos);
+	if (rc < 0 && (a->co.look > 0) != (a->co.max_boots > 0)) {
+		struct err e = {{0}};
+		errf(&e, "--look and --max-boots go together: give the look number and the planned maximum boots "
+			 "per group (docs/METHOD.md, sequential verdicts)");
+		return cli_fail(cmd, &e);
+	}
+	return rc;
 }
 
 /* Whether notes for people go to stderr beside the result (not beside a JSON document). */

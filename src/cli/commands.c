@@ -53,7 +53,10 @@ const struct cli_cmd cli_cmds[] = {
 	{"compare", "A B", "is B faster, slower or equivalent to A? per workload, with confidence intervals",
 	 SELECTOR_HELP "\nExample: sysab compare 'pernode=no pie=yes' 'pernode=yes pie=yes' --fail-on slower\n"
 		       "Verdicts: faster/slower (CI excludes 0; '~' = negligible, inside the margin), equivalent\n"
-		       "(90% CI inside the margin), inconclusive (with the boots that would settle it), no data.\n"
+		       "(90% CI inside the margin), inconclusive (with what to add), no data or no verdict.\n"
+		       "A verdict needs the replication unit: >= 2 boots per configuration (or a supported\n"
+		       "borrowed boot variance), or >= 2 runs with --unit run. To add boots and look again,\n"
+		       "declare a group-sequential design from the first look: --max-boots N --look K.\n"
 		       "Exit 1 when --fail-on matches a significant, non-negligible change; 0 otherwise.",
 	 cli_compare_opts, cmd_compare},
 	{"analyze", "[FILTER...]", "factorial analysis: main effects and interactions of labelled factors",

@@ -366,7 +366,7 @@ static void warn_add(struct strv *w, const char *workload, const char *text)
 
 static void caveat_warns(struct strv *w, const char *workload, unsigned caveats)
 {
-	for (unsigned bit = 1; bit && bit <= ST_CAVEAT_NO_VARIANCE; bit <<= 1)
+	for (unsigned bit = 1; bit && bit <= ST_CAVEAT_LAST; bit <<= 1)
 		if ((caveats & bit) && report_caveat_text(bit))
 			warn_add(w, workload, report_caveat_text(bit));
 }

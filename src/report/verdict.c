@@ -37,6 +37,26 @@ static const struct {
 	 "samples stay autocorrelated after batching: the within-run part of the interval may be too narrow"},
 	{ST_CAVEAT_SINGLE_OBS, "single_observation", "one observation per group: no interval and no verdict"},
 	{ST_CAVEAT_NO_VARIANCE, "no_variance", "too little data to estimate any variance: no interval"},
+	{ST_CAVEAT_NO_BOOT_REPL, "no_boot_replication",
+	 "inconclusive: no boot replication; give every configuration at least 2 boots, or say --unit run "
+	 "to compare settings within one boot"},
+	{ST_CAVEAT_NO_RUN_REPL, "no_run_replication",
+	 "inconclusive: no run replication; give every configuration at least 2 runs"},
+	{ST_CAVEAT_RUN_UNIT, "unit_run",
+	 "--unit run: runs are the replication unit; boot-to-boot variation is not covered, so the verdict "
+	 "holds for this boot, not for the configuration"},
+	{ST_CAVEAT_LOW_DF, "low_df",
+	 "no verdict: the interval has fewer than 1 degree of freedom; add boots to every group"},
+	{ST_CAVEAT_QUANTISED, "quantised",
+	 "values repeat at the precision they were given in: each carries at least the rounding variance "
+	 "step^2/12 (docs/METHOD.md)"},
+	{ST_CAVEAT_BORROW_REFUSED, "borrow_refused",
+	 "a one-boot group cannot borrow boot-to-boot variance: the other groups estimate it with under 1 "
+	 "degree of freedom"},
+	{ST_CAVEAT_SEQUENTIAL, "sequential",
+	 "a look of a group-sequential design: verdicts and intervals use this look's level (Lan-DeMets spending)"},
+	{ST_CAVEAT_POOLED, "pooled",
+	 "cell variances pooled across the factorial (they do not differ detectably, Bartlett p >= 0.1)"},
 };
 
 const char *report_caveat_text(unsigned bit)
@@ -237,7 +257,7 @@ static void notes_print(FILE *f, struct notes *n)
 
 static void caveat_notes(struct notes *n, struct sb *m, unsigned caveats)
 {
-	for (unsigned bit = 1; bit && bit <= ST_CAVEAT_NO_VARIANCE; bit <<= 1)
+	for (unsigned bit = 1; bit && bit <= ST_CAVEAT_LAST; bit <<= 1)
 		if ((caveats & bit) && report_caveat_text(bit))
 			notef(n, m, "%s", report_caveat_text(bit));
 }
@@ -294,13 +314,19 @@ static void diag_notes(struct notes *n, struct sb *m, const char *group, const s
 
 void report_settle_text(struct sb *t, size_t more, enum st_verdict as)
 {
-	if (more == SIZE_MAX)
-		sb_addf(t, "inconclusive: even %d more boots per group would not settle it at this effect size; "
-			   "see `sysab plan`",
-			AN_MAX_MORE_BOOTS);
+	if (more == ST_MORE_UNPLANNED)
+		sb_add(t, "inconclusive in a fixed design: adding boots and comparing again would inflate false "
+			  "calls; plan repeated looks ahead with --max-boots N --look K (docs/METHOD.md), or size a "
+			  "new comparison with `sysab plan`");
+	else if (more == ST_MORE_NONE)
+		sb_add(t, "inconclusive at the planned maximum of boots: the final look is done; see `sysab plan`");
+	else if (more > 0 && as == ST_INCONCLUSIVE)
+		sb_addf(t, "inconclusive: under the sequential design, the next look comes after %zu more boot%s per "
+			   "group (same runs and samples); at the current estimate it would not settle it yet",
+			more, more == 1 ? "" : "s");
 	else if (more > 0)
-		sb_addf(t, "inconclusive: about %zu more boot%s per group (same runs and samples) should settle it, "
-			   "as %s if the current estimate holds",
+		sb_addf(t, "inconclusive: under the sequential design, the next look comes after %zu more boot%s per "
+			   "group (same runs and samples), and should settle it as %s if the current estimate holds",
 			more, more == 1 ? "" : "s", report_verdict_name(as));
 }
 
@@ -316,7 +342,7 @@ static void settle_note(struct notes *n, struct sb *m, size_t more, enum st_verd
 void report_verdict_word(char *buf, size_t size, const struct st_comparison *c)
 {
 	if (c->verdict == ST_NO_DATA)
-		snprintf(buf, size, "no data");
+		snprintf(buf, size, (c->caveats & ST_CAVEAT_LOW_DF) ? "no verdict" : "no data");
 	else
 		snprintf(buf, size, "%s%s", report_verdict_name(c->verdict), c->negligible ? "~" : "");
 }
@@ -420,8 +446,13 @@ void report_compare_text(FILE *f, const struct an_compare *c, const struct an_gr
 	strv_free(&units);
 	struct sb t = {0};
 	sb_addf(&t, "change: %s vs %s; for time/op rows the change in time (negative = faster). "
-		    "q: Benjamini-Hochberg across rows.",
+		    "q: Benjamini-Hochberg across rows; verdicts use q, while the intervals are per row and "
+		    "not adjusted for the number of rows.",
 		g[1].name, g[0].name);
+	if (stats_is_sequential(&c->o))
+		sb_addf(&t, " Look %zu of a group-sequential design of at most %zu boots per group: each row's "
+			    "verdict and interval use that look's Lan-DeMets level, not %g.",
+			c->o.look, c->o.max_boots, c->o.alpha);
 	fprintf(f, "\n");
 	report_wrap(f, "", "", sb_str(&t));
 	sb_free(&t);
@@ -565,8 +596,13 @@ void report_plan_text(FILE *f, const struct an_plan *p, const struct an_group_in
 	duration(cr, sizeof cr, p->po.cost_run);
 	duration(cs, sizeof cs, p->po.cost_sample);
 	(void)color; /* a plan has no verdict words to colour */
-	fprintf(f, "target: ±%g%% (%d%% CI)%s%s\n", p->po.target * 100, (int)lround((1 - p->po.alpha) * 100),
+	fprintf(f, "target: ±%g%% (%d%% CI)%s%s", p->po.target * 100, (int)lround((1 - p->po.alpha) * 100),
 		p->po.power > 0 ? ", power " : "", p->po.power > 0 ? "set" : "");
+	if (p->po.assurance > 0)
+		fprintf(f, ", met with %.0f%% assurance (upper bounds of the pilot's variances)\n",
+			100 * p->po.assurance);
+	else
+		fprintf(f, " on average (point estimates: met about half the time)\n");
 	fprintf(f, "costs: boot %s, run %s%s,\n       sample %s%s\n", cb, cr,
 		p->costs.run_measured ? " (measured, per workload)" : " (assumed)", cs,
 		p->costs.sample_measured ? " (measured, one of each workload)" : " (assumed)");
@@ -594,6 +630,10 @@ void report_plan_text(FILE *f, const struct an_plan *p, const struct an_group_in
 		if (isfinite(r->plan.kj_samples))
 			snprintf(ks, sizeof ks, "%.0f", r->plan.kj_samples);
 		caveat_notes(&n, &m, r->plan.caveats);
+		if (r->plan.unsized)
+			notef(&n, &m, "the pilot cannot size the %s level (estimated as 0 with no upper bound), which this "
+				      "plan leaves out; a pilot of at least %zu boots per configuration with 2 runs each can",
+			      (r->plan.unsized & ST_BIT(ST_LEVEL_BOOT)) ? "boot" : "run", r->plan.pilot_boots);
 		if (r->compared && r->c.verdict == ST_INCONCLUSIVE)
 			settle_note(&n, &m, r->more_boots, r->settles_as);
 		if (r->compared && r->c.verdict != ST_INCONCLUSIVE)

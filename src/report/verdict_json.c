@@ -29,7 +29,7 @@ static char *dump(json_t *d)
 static json_t *caveats_json(unsigned bits)
 {
 	json_t *a = json_array();
-	for (unsigned bit = 1; bit && bit <= ST_CAVEAT_NO_VARIANCE; bit <<= 1)
+	for (unsigned bit = 1; bit && bit <= ST_CAVEAT_LAST; bit <<= 1)
 		if ((bits & bit) && report_caveat_name(bit))
 			json_array_append_new(a, json_string(report_caveat_name(bit)));
 	return a;
@@ -105,6 +105,11 @@ static json_t *cmp_json(const struct st_comparison *c, const struct an_change *c
 	json_object_set_new(o, "p", num(c->p));
 	json_object_set_new(o, "q", num(c->q));
 	json_object_set_new(o, "df", num(c->df));
+	json_object_set_new(o, "alpha", num(c->alpha));
+	json_object_set_new(o, "unit", json_string(c->unit == ST_LEVEL_RUN ? "run" : "boot"));
+	/* The interval is adjusted for repeated looks (its level is the look's), never for multiplicity. */
+	json_object_set_new(o, "interval_adjusted_for",
+			    json_string((c->caveats & ST_CAVEAT_SEQUENTIAL) ? "sequential_look" : "nothing"));
 	json_object_set_new(o, "caveats", caveats_json(c->caveats));
 	json_object_set_new(o, "need", json_string(report_need_name(c->need)));
 	return o;
@@ -125,8 +130,10 @@ static json_t *diag_json(const struct an_diag *d)
 
 static void more_boots(json_t *o, size_t more, enum st_verdict as)
 {
-	json_object_set_new(o, "more_boots", more == SIZE_MAX ? json_null() : json_integer((json_int_t)more));
-	json_object_set_new(o, "settles_as", more ? json_string(report_verdict_name(as)) : json_null());
+	bool count = more != ST_MORE_NONE && more != ST_MORE_UNPLANNED;
+	json_object_set_new(o, "more_boots", count ? json_integer((json_int_t)more) : json_null());
+	json_object_set_new(o, "settles_as", count && more ? json_string(report_verdict_name(as)) : json_null());
+	json_object_set_new(o, "sequential_design", json_boolean(more != ST_MORE_UNPLANNED));
 }
 
 char *report_compare_json(const struct an_compare *c, const struct an_group_info g[2])
@@ -278,6 +285,15 @@ char *report_plan_json(const struct an_plan *p, const struct an_group_info *g, s
 			json_object_set_new(o, "kj_runs_per_boot", num(r->plan.kj_runs));
 			json_object_set_new(o, "kj_samples_per_run", num(r->plan.kj_samples));
 			json_object_set_new(o, "caveats", caveats_json(r->plan.caveats));
+			json_object_set_new(o, "assurance", num(r->plan.assurance));
+			json_t *un = json_array();
+			if (r->plan.unsized & ST_BIT(ST_LEVEL_BOOT))
+				json_array_append_new(un, json_string("boot"));
+			if (r->plan.unsized & ST_BIT(ST_LEVEL_RUN))
+				json_array_append_new(un, json_string("run"));
+			json_object_set_new(o, "unsized_levels", un);
+			json_object_set_new(o, "pilot_boots_needed",
+					    r->plan.unsized ? json_integer((json_int_t)r->plan.pilot_boots) : json_null());
 			if (r->compared) {
 				json_t *cj = cmp_json(&r->c, &r->chg);
 				if (r->c.verdict == ST_INCONCLUSIVE)

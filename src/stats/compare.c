@@ -2,12 +2,37 @@
 #include "stats/stats.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
+
 struct st_compare_opts stats_compare_defaults(void)
 {
-	return (struct st_compare_opts){.alpha = 0.05, .margin = 0.01};
+	return (struct st_compare_opts){.alpha = 0.05, .margin = 0.01, .unit = ST_LEVEL_BOOT};
+}
+
+bool stats_is_sequential(const struct st_compare_opts *o)
+{
+	return o->look > 0 && o->max_boots > 0;
+}
+
+double stats_look_alpha(const struct st_compare_opts *o, double info)
+{
+	if (!stats_is_sequential(o))
+		return o->alpha;
+	double tk = info > 1 ? 1 : info;
+	if (!(tk > 0))
+		return o->alpha;
+	size_t k = o->look;
+	/* Earlier looks are taken as evenly spaced in information up to this one. */
+	double *t = xmalloc(k * sizeof *t);
+	for (size_t j = 0; j < k; j++)
+		t[j] = tk * (double)(j + 1) / (double)k;
+	double a = stats_seq_nominal(o->alpha, t, k);
+	free(t);
+	return isnan(a) ? o->alpha : a;
 }
 
 static double pct(double x)
@@ -18,8 +43,15 @@ static double pct(double x)
 /* The verdict from q, the (1-alpha) and (1-2alpha) intervals. */
 static void decide(struct st_comparison *c)
 {
-	if (isnan(c->se)) {
+	if (isnan(c->se) || isnan(c->lo)) {
 		c->verdict = ST_NO_DATA;
+		c->negligible = false;
+		return;
+	}
+	/* Replication: without the declared unit covered in both groups there is no verdict. */
+	if (!(c->covered & ST_BIT(c->unit))) {
+		c->caveats |= c->unit == ST_LEVEL_RUN ? ST_CAVEAT_NO_RUN_REPL : ST_CAVEAT_NO_BOOT_REPL;
+		c->verdict = ST_INCONCLUSIVE;
 		c->negligible = false;
 		return;
 	}
@@ -40,10 +72,18 @@ static enum st_need worse_need(enum st_need a, enum st_need b)
 	return a > b ? a : b;
 }
 
-/* Fill c from d, se, df and the options; se NAN means no interval. */
-static void finish(struct st_comparison *c, double d, double se, double df, const struct st_compare_opts *o)
+/* Fill c from d, se, df and the options; se NAN means no interval. info: the
+ * information fraction of this look in a sequential design. */
+static void finish(struct st_comparison *c, double d, double se, double df, double info,
+		   const struct st_compare_opts *o)
 {
-	c->alpha = o->alpha;
+	c->alpha_design = o->alpha;
+	c->alpha = stats_look_alpha(o, info);
+	c->unit = o->unit;
+	if (stats_is_sequential(o))
+		c->caveats |= ST_CAVEAT_SEQUENTIAL;
+	if (o->unit == ST_LEVEL_RUN)
+		c->caveats |= ST_CAVEAT_RUN_UNIT;
 	c->margin = o->margin;
 	c->eq_lo = log1p(-o->margin);
 	c->eq_hi = log1p(o->margin);
@@ -58,6 +98,26 @@ static void finish(struct st_comparison *c, double d, double se, double df, cons
 		decide(c);
 		return;
 	}
+	/* Fewer than 1 df: the t quantile explodes (or GSL cannot invert it); no verdict. */
+	double t1 = se > 0 ? -stats_t_quantile(c->alpha / 2, df) : 0;
+	double t2 = se > 0 ? -stats_t_quantile(c->alpha, df) : 0;
+	/* An early look may spend so little alpha that its quantile is past double range:
+	 * the interval is unbounded and the look cannot decide anything. */
+	if (df >= 1 && c->alpha < 1e-12) {
+		if (isnan(t1))
+			t1 = INFINITY;
+		if (isnan(t2))
+			t2 = INFINITY;
+	}
+	if (df < 1 || isnan(t1) || isnan(t2)) {
+		c->caveats |= ST_CAVEAT_LOW_DF;
+		c->t = se > 0 ? d / se : NAN;
+		c->p = c->q = NAN;
+		c->lo = c->hi = c->lo2 = c->hi2 = NAN;
+		c->pct_lo = c->pct_hi = c->pct_lo2 = c->pct_hi2 = NAN;
+		decide(c);
+		return;
+	}
 	if (se > 0) {
 		c->t = d / se;
 		c->p = stats_t_p2(c->t, df);
@@ -66,8 +126,6 @@ static void finish(struct st_comparison *c, double d, double se, double df, cons
 		c->p = d == 0 ? 1 : 0;
 	}
 	c->q = c->p;
-	double t1 = se > 0 ? stats_t_quantile(1 - o->alpha / 2, df) : 0;
-	double t2 = se > 0 ? stats_t_quantile(1 - o->alpha, df) : 0;
 	c->lo = d - t1 * se;
 	c->hi = d + t1 * se;
 	c->lo2 = d - t2 * se;
@@ -93,13 +151,17 @@ void stats_contrast(const struct st_estimate *const *est, const double *c, size_
 	memset(out, 0, sizeof *out);
 	double d = 0, se2 = 0;
 	double *v = xmalloc((n ? n : 1) * sizeof *v), *df = xmalloc((n ? n : 1) * sizeof *df);
-	size_t nv = 0;
+	size_t nv = 0, fewest = SIZE_MAX;
 	bool ok = true;
+	out->covered = ST_BIT(ST_LEVEL_BOOT) | ST_BIT(ST_LEVEL_RUN) | ST_BIT(ST_LEVEL_WITHIN);
 	for (size_t i = 0; i < n; i++) {
 		if (c[i] == 0)
 			continue;
 		d += c[i] * est[i]->mean;
+		if (est[i]->nboots < fewest)
+			fewest = est[i]->nboots;
 		out->caveats |= est[i]->caveats;
+		out->covered &= est[i]->covered;
 		out->need = worse_need(out->need, est[i]->need);
 		if (!est[i]->has_interval) {
 			ok = false;
@@ -107,14 +169,24 @@ void stats_contrast(const struct st_estimate *const *est, const double *c, size_
 		}
 		v[nv] = c[i] * c[i] * est[i]->se * est[i]->se;
 		df[nv] = est[i]->df;
-		se2 += v[nv++];
+		se2 += v[nv];
+		/* The df weights each term by its 80% upper confidence bound v df / chi2_{df,0.2}:
+		 * a term whose variance came out small by chance then cannot hand the df to the
+		 * other terms (Welch's df is biased high exactly then; METHOD.md). The se is not changed. */
+		if (!o->classic_df && df[nv] > 0 && isfinite(df[nv])) {
+			double q = stats_chisq_quantile(ST_DF_UCB_Q, df[nv]);
+			if (q > 0)
+				v[nv] *= df[nv] / q;
+		}
+		nv++;
 	}
 	double ddf = ok ? stats_satterthwaite(v, df, nv) : NAN;
 	if (ok && isnan(ddf)) /* every se is 0 */
 		ddf = INFINITY;
 	free(v);
 	free(df);
-	finish(out, d, ok ? sqrt(se2) : NAN, ddf, o);
+	double info = o->max_boots && fewest != SIZE_MAX ? (double)fewest / (double)o->max_boots : 1;
+	finish(out, d, ok ? sqrt(se2) : NAN, ddf, info, o);
 }
 
 void stats_compare_adjust(struct st_comparison *c, size_t n)
@@ -128,4 +200,72 @@ void stats_compare_adjust(struct st_comparison *c, size_t n)
 		decide(&c[i]);
 	}
 	free(p);
+}
+
+/* Bartlett's test of equal variances s2[i] with df[i] each; the p-value, NAN if any is 0. */
+static double bartlett_p(const double *s2, const double *df, size_t k)
+{
+	double sdf = 0, sp = 0, sl = 0, sinv = 0;
+	for (size_t i = 0; i < k; i++) {
+		if (!(s2[i] > 0))
+			return NAN;
+		sdf += df[i];
+		sp += df[i] * s2[i];
+		sl += df[i] * log(s2[i]);
+		sinv += 1 / df[i];
+	}
+	sp /= sdf;
+	double m = sdf * log(sp) - sl, cc = 1 + (sinv - 1 / sdf) / (3 * (double)(k - 1));
+	double x = m / cc;
+	return x > 0 ? gsl_cdf_chisq_Q(x, (double)(k - 1)) : 1;
+}
+
+bool stats_contrast_pooled(const struct st_estimate *const *est, const double *c, size_t n,
+			   const struct st_compare_opts *o, struct st_comparison *out)
+{
+	stats_gsl_quiet();
+	double *s2 = xmalloc((n ? n : 1) * sizeof *s2), *df = xmalloc((n ? n : 1) * sizeof *df);
+	size_t k = 0;
+	bool ok = n >= 2;
+	for (size_t i = 0; i < n && ok; i++) {
+		const struct st_estimate *e = est[i];
+		/* Only cells replicated by their own boots, nothing borrowed, no rounding floor. */
+		ok = e->has_interval && e->nboots >= 2 && e->df >= 1 && isfinite(e->df) && (e->covered & ST_BIT(ST_LEVEL_BOOT)) &&
+		     !(e->caveats & (ST_CAVEAT_BORROWED_BOOT | ST_CAVEAT_BORROWED_RUN | ST_CAVEAT_QUANTISED));
+		if (ok) {
+			s2[k] = e->se * e->se * (double)e->nboots; /* variance of one boot mean */
+			df[k++] = e->df; /* nboots - 1 when nothing is borrowed */
+		}
+	}
+	double p = ok ? bartlett_p(s2, df, k) : NAN;
+	if (!(p >= ST_POOL_P)) {
+		free(s2);
+		free(df);
+		return false;
+	}
+	double sp = 0, sdf = 0, d = 0, w = 0;
+	for (size_t i = 0; i < k; i++) {
+		sp += df[i] * s2[i];
+		sdf += df[i];
+	}
+	sp /= sdf;
+	memset(out, 0, sizeof *out);
+	out->covered = ST_BIT(ST_LEVEL_BOOT) | ST_BIT(ST_LEVEL_RUN) | ST_BIT(ST_LEVEL_WITHIN);
+	size_t fewest = SIZE_MAX;
+	for (size_t i = 0; i < n; i++) {
+		out->caveats |= est[i]->caveats;
+		out->covered &= est[i]->covered;
+		if (c[i] == 0)
+			continue;
+		d += c[i] * est[i]->mean;
+		w += c[i] * c[i] / (double)est[i]->nboots;
+		if (est[i]->nboots < fewest)
+			fewest = est[i]->nboots;
+	}
+	out->caveats |= ST_CAVEAT_POOLED;
+	free(s2);
+	free(df);
+	double info = o->max_boots && fewest != SIZE_MAX ? (double)fewest / (double)o->max_boots : 1;
+	finish(out, d, sqrt(sp * w), sdf, info, o);
+	return true;
 }

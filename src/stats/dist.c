@@ -5,10 +5,26 @@
 #include <stdlib.h>
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_randist.h>
+
+void stats_gsl_quiet(void)
+{
+	gsl_set_error_handler_off();
+}
+
+double stats_chisq_quantile(double p, double df)
+{
+	stats_gsl_quiet();
+	if (!(p > 0 && p < 1) || !(df > 0) || isinf(df))
+		return NAN;
+	double x = gsl_cdf_chisq_Pinv(p, df);
+	return isfinite(x) ? x : NAN;
+}
 
 double stats_t_quantile(double p, double df)
 {
+	stats_gsl_quiet();
 	if (!(p > 0 && p < 1) || !(df > 0))
 		return NAN;
 	if (isinf(df))
@@ -23,11 +39,12 @@ double stats_t_quantile(double p, double df)
 		double r = p < 0.5 ? gsl_cdf_tdist_P(x, df) - p : (1 - p) - gsl_cdf_tdist_Q(x, df);
 		x -= r / f;
 	}
-	return x;
+	return isfinite(x) ? x : NAN;
 }
 
 double stats_t_p2(double t, double df)
 {
+	stats_gsl_quiet();
 	if (isnan(t) || !(df > 0))
 		return NAN;
 	double a = fabs(t);
@@ -38,9 +55,88 @@ double stats_t_p2(double t, double df)
 
 double stats_normal_quantile(double p)
 {
+	stats_gsl_quiet();
 	if (!(p > 0 && p < 1))
 		return NAN;
 	return gsl_cdf_ugaussian_Pinv(p);
+}
+
+double stats_obf_spent(double alpha, double t)
+{
+	if (!(alpha > 0 && alpha < 1) || !(t > 0))
+		return NAN;
+	if (t >= 1)
+		return alpha;
+	return 2 * gsl_cdf_ugaussian_Q(gsl_cdf_ugaussian_Pinv(1 - alpha / 2) / sqrt(t));
+}
+
+#define SEQ_GRID 161 /* points of the continuation density on the Brownian scale */
+
+/* Probability mass of |S_t| >= c sqrt(t) given S_u = s (t > u): Brownian increments. */
+static double cross_from(double s, double du, double lim)
+{
+	double sd = sqrt(du);
+	return gsl_cdf_ugaussian_Q((lim - s) / sd) + gsl_cdf_ugaussian_P((-lim - s) / sd);
+}
+
+double stats_seq_nominal(double alpha, const double *t, size_t k)
+{
+	stats_gsl_quiet();
+	if (k == 0 || !(alpha > 0 && alpha < 1))
+		return NAN;
+	for (size_t j = 0; j < k; j++)
+		if (!(t[j] > 0 && t[j] <= 1) || (j > 0 && !(t[j] > t[j - 1])))
+			return NAN;
+	/* f[i]: density of S (the Brownian path, S_t ~ N(0, t)) at look j on grid x[i]
+	 * over the continuation region, trapezoid weights; h: grid step. */
+	double *x = xmalloc(SEQ_GRID * sizeof *x), *f = xmalloc(SEQ_GRID * sizeof *f);
+	double *g = xmalloc(SEQ_GRID * sizeof *g);
+	double c = NAN, spent = 0, h = 0;
+	for (size_t j = 0; j < k; j++) {
+		double target = stats_obf_spent(alpha, t[j]) - spent;
+		double du = j ? t[j] - t[j - 1] : t[0];
+		/* Crossing probability at look j as a function of the boundary z value. */
+		double lo = 0, hi = 40;
+		for (int it = 0; it < 52; it++) {
+			double mid = (lo + hi) / 2, lim = mid * sqrt(t[j]), pr = 0;
+			if (j == 0)
+				pr = 2 * gsl_cdf_ugaussian_Q(mid);
+			else
+				for (size_t i = 0; i < SEQ_GRID; i++)
+					pr += f[i] * h * (i == 0 || i == SEQ_GRID - 1 ? 0.5 : 1) * cross_from(x[i], du, lim);
+			if (pr > target)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		c = (lo + hi) / 2;
+		double lim = c * sqrt(t[j]);
+		/* Crossing at this look, exactly as spent: */
+		spent = stats_obf_spent(alpha, t[j]);
+		if (j + 1 == k)
+			break;
+		/* The continuation density at look j on a new grid over (-lim, lim). */
+		double nh = 2 * lim / (SEQ_GRID - 1);
+		for (size_t i = 0; i < SEQ_GRID; i++) {
+			double xi = -lim + nh * (double)i, v = 0;
+			if (j == 0)
+				v = gsl_ran_gaussian_pdf(xi, sqrt(du));
+			else
+				for (size_t m = 0; m < SEQ_GRID; m++)
+					v += f[m] * h * (m == 0 || m == SEQ_GRID - 1 ? 0.5 : 1) *
+					     gsl_ran_gaussian_pdf(xi - x[m], sqrt(du));
+			g[i] = v;
+		}
+		for (size_t i = 0; i < SEQ_GRID; i++) {
+			x[i] = -lim + nh * (double)i;
+			f[i] = g[i];
+		}
+		h = nh;
+	}
+	free(x);
+	free(f);
+	free(g);
+	return isfinite(c) ? 2 * gsl_cdf_ugaussian_Q(c) : NAN;
 }
 
 double stats_satterthwaite(const double *v, const double *df, size_t n)

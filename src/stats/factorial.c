@@ -33,7 +33,8 @@ static void unavailable(struct st_effect *ef, const struct st_compare_opts *o)
 	c->d = c->se = c->df = c->t = c->p = c->q = NAN;
 	c->lo = c->hi = c->lo2 = c->hi2 = NAN;
 	c->pct = c->pct_lo = c->pct_hi = c->pct_lo2 = c->pct_hi2 = NAN;
-	c->alpha = o->alpha;
+	c->alpha = c->alpha_design = o->alpha;
+	c->unit = o->unit;
 	c->margin = o->margin;
 	c->eq_lo = log1p(-o->margin);
 	c->eq_hi = log1p(o->margin);
@@ -55,7 +56,13 @@ static void effect(struct st_effect *ef, const struct st_estimate *const *cell, 
 	const struct st_estimate **e = xmalloc(ncombo * sizeof *e);
 	for (size_t k = 0; k < ncombo; k++)
 		e[k] = cell[k] ? cell[k] : &none;
-	stats_contrast(e, coef, ncombo, o, &ef->c);
+	/* Pooling needs every combination present (missing cells were excluded above only
+	 * where their coefficient is 0). */
+	bool all = true;
+	for (size_t k = 0; k < ncombo; k++)
+		all &= cell[k] != NULL;
+	if (!all || !stats_contrast_pooled(e, coef, ncombo, o, &ef->c))
+		stats_contrast(e, coef, ncombo, o, &ef->c);
 	free(e);
 }
 

@@ -110,7 +110,34 @@ struct gwork {
 	double r1sum, r1var; /* pooled autocorrelation: sum (r1 + 1/b), sum 1/b */
 	size_t nr1;
 	bool autocorr_any;
+	double res;     /* relative rounding step of the values (0: none found) */
 };
+
+/* The rounding exponent of the values x = e^y of group g: lowers *k to the largest
+ * power of ten in [1e-6, 1e9] of which every value is a whole multiple (to 1e-9
+ * in units of the step), or below -6 when there is none (measured values never are). The
+ * groups of one analysis share one step: they came from one source, and a group whose
+ * values all equal 100 says nothing about its own precision. */
+static void group_round_exp(const struct st_group *g, int *k)
+{
+	for (size_t b = 0; b < g->nboots; b++)
+		for (size_t r = 0; r < g->boots[b].nruns; r++) {
+			const struct st_run *run = &g->boots[b].runs[r];
+			for (size_t i = 0; i < run->n && *k >= -6; i++) {
+				double x = exp(run->y[i]);
+				/* More than 8 significant digits is a measurement, not a rounded value. */
+				int kmin = (int)floor(log10(x)) - 8;
+				while (*k >= -6 && *k >= kmin) {
+					double q = x / pow(10, *k);
+					if (fabs(q - nearbyint(q)) <= 1e-6 && nearbyint(q) >= 1)
+						break;
+					(*k)--;
+				}
+				if (*k < kmin)
+					*k = -7;
+			}
+		}
+}
 
 static int check_group(const struct st_group *g, size_t gi, struct err *e)
 {
@@ -143,7 +170,7 @@ static double sample_var(const double *x, size_t n, double *mean)
 	return n > 1 ? ss / (double)(n - 1) : NAN;
 }
 
-static void gwork_fill(const struct st_group *g, struct gwork *w)
+static void gwork_fill(const struct st_group *g, struct gwork *w, int round_exp)
 {
 	memset(w, 0, sizeof *w);
 	w->nb = g->nboots;
@@ -188,6 +215,13 @@ static void gwork_fill(const struct st_group *g, struct gwork *w)
 	w->s2m = w->nb >= 2 ? sample_var(w->bmean, w->nb, NULL) : NAN;
 	w->ms_run = w->R > w->nb ? ss_run / (double)(w->R - w->nb) : NAN;
 	w->c_run = w->R > w->nb ? sum_cr / (double)(w->R - w->nb) : 0;
+	/* Relative step at the group's geometric mean (the mean of its run means). */
+	if (round_exp >= -6 && w->R > 0) {
+		double m = 0;
+		for (size_t r = 0; r < w->R; r++)
+			m += w->rmean[r];
+		w->res = pow(10, round_exp) / exp(m / (double)w->R);
+	}
 }
 
 static void gwork_free(struct gwork *w)
@@ -232,6 +266,24 @@ static void components(const struct gwork *w, struct st_components *c)
 		if (isnan(c->df_boot))
 			c->df_boot = (double)(w->nb - 1);
 	}
+	/* Upper bounds: the level's mean square at its ST_PLAN_UCB bound, less the levels below. */
+	double run0 = isnan(c->raw_run) ? 0 : (c->raw_run > 0 ? c->raw_run : 0);
+	if (df_w > 0 && isfinite(df_w) && (c->have & ST_BIT(ST_LEVEL_WITHIN)))
+		c->ub_within = tau2 * df_w / stats_chisq_quantile(1 - ST_PLAN_UCB, df_w);
+	else if (!isnan(c->raw_within))
+		c->ub_within = c->raw_within > 0 ? c->raw_within : 0;
+	if (w->R > w->nb) {
+		double f = (double)(w->R - w->nb);
+		c->ub_run = w->ms_run * f / stats_chisq_quantile(1 - ST_PLAN_UCB, f) - w->c_run * tau2;
+	}
+	if (w->nb >= 2) {
+		double f = (double)(w->nb - 1);
+		c->ub_boot = w->s2m * f / stats_chisq_quantile(1 - ST_PLAN_UCB, f) - w->m1 * run0 - w->k_boot * tau2;
+	}
+	if (!(c->ub_run > 0))
+		c->ub_run = NAN;
+	if (!(c->ub_boot > 0))
+		c->ub_boot = NAN;
 	c->var_boot = c->raw_boot > 0 ? c->raw_boot : 0;
 	c->var_run = c->raw_run > 0 ? c->raw_run : 0;
 	c->var_within = c->raw_within > 0 ? c->raw_within : 0;
@@ -245,7 +297,7 @@ static void components(const struct gwork *w, struct st_components *c)
 
 static void own_components(const struct gwork *w, struct st_components *c)
 {
-	*c = (struct st_components){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0};
+	*c = (struct st_components){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0, NAN, NAN, NAN};
 	if (w->df_w > 0)
 		c->have |= ST_BIT(ST_LEVEL_WITHIN);
 	if (w->R > w->nb)
@@ -255,7 +307,15 @@ static void own_components(const struct gwork *w, struct st_components *c)
 	components(w, c);
 	/* A level not separable from the one above stays unknown until borrowed. */
 	if (!(c->have & ST_BIT(ST_LEVEL_BOOT)))
-		c->raw_boot = c->var_boot = c->df_boot = NAN;
+		c->raw_boot = c->var_boot = c->df_boot = c->ub_boot = NAN;
+}
+
+/* The ST_PLAN_UCB upper bound of a borrowed (pooled) estimate raw with df degrees of freedom. */
+static double borrowed_ub(double raw, double df)
+{
+	if (!(raw > 0) || !(df > 0))
+		return NAN;
+	return isinf(df) ? raw : raw * df / stats_chisq_quantile(1 - ST_PLAN_UCB, df);
 }
 
 /* Pooled raw estimate of a level over the groups that have it: df-weighted. */
@@ -268,14 +328,14 @@ static bool pooled(const struct st_estimate *est, size_t n, enum st_level lv, do
 			continue;
 		double r = lv == ST_LEVEL_BOOT ? c->raw_boot : lv == ST_LEVEL_RUN ? c->raw_run : c->raw_within;
 		double f = lv == ST_LEVEL_BOOT ? c->df_boot : lv == ST_LEVEL_RUN ? c->df_run : c->df_within;
-		if (isnan(r) || !(f > 0))
+		if (isnan(r) || !(f > 0) || (lv == ST_LEVEL_BOOT && f < 1))
 			continue;
 		if (isinf(f))
 			f = 1e6;
 		s += f * r;
 		d += f;
 	}
-	if (d == 0)
+	if (d == 0 || (lv == ST_LEVEL_BOOT && d < ST_MIN_BORROW_DF))
 		return false;
 	*raw = s / d;
 	*df = d;
@@ -283,19 +343,26 @@ static bool pooled(const struct st_estimate *est, size_t n, enum st_level lv, do
 }
 
 /* Interval for one group given its working numbers and the borrowed components. */
-static void group_interval(const struct gwork *w, struct st_estimate *o, const bool can[ST_NLEVELS])
+static void group_interval(const struct gwork *w, struct st_estimate *o, const bool can[ST_NLEVELS],
+			   bool can_refused)
 {
 	const struct st_components *u = &o->used;
 	double v[3] = {0}, df[3] = {0};
 	size_t nv = 0;
 	o->se = o->df = NAN;
+	/* Each value carries at least the rounding variance step^2/12 of its input; the
+	 * floor uses the count of units the term averages (no credit for averaging within). */
+	double q2 = w->res * w->res / 12;
+	size_t units = 1;
 	if (w->nb >= 2) {
 		v[nv] = w->s2m / (double)w->nb;
 		df[nv++] = (double)(w->nb - 1);
+		units = w->nb;
 		o->covered = ST_BIT(ST_LEVEL_BOOT) | ST_BIT(ST_LEVEL_RUN) | ST_BIT(ST_LEVEL_WITHIN);
 	} else if (w->R >= 2) {
 		v[nv] = sample_var(w->rmean, w->R, NULL) / (double)w->R;
 		df[nv++] = (double)(w->R - 1);
+		units = w->R;
 		o->covered = ST_BIT(ST_LEVEL_RUN) | ST_BIT(ST_LEVEL_WITHIN);
 	} else if (w->df_w > 0) {
 		v[nv] = w->tau2 / (double)w->N;
@@ -306,6 +373,11 @@ static void group_interval(const struct gwork *w, struct st_estimate *o, const b
 		o->caveats |= w->N == 1 ? ST_CAVEAT_SINGLE_OBS : ST_CAVEAT_NO_VARIANCE;
 		o->need = w->N == 1 ? ST_NEED_RUNS : ST_NEED_SAMPLES;
 		return;
+	}
+	o->resolution = w->res;
+	if (q2 > 0 && v[0] < q2 / (double)units) {
+		v[0] = q2 / (double)units;
+		o->caveats |= ST_CAVEAT_QUANTISED;
 	}
 	/* Levels above what the group itself replicates: borrowed, or not covered. */
 	if (!(o->covered & ST_BIT(ST_LEVEL_RUN))) {
@@ -327,6 +399,8 @@ static void group_interval(const struct gwork *w, struct st_estimate *o, const b
 			o->caveats |= ST_CAVEAT_BORROWED_BOOT;
 		} else {
 			o->caveats |= ST_CAVEAT_NO_BOOT_LEVEL;
+			if (can_refused)
+				o->caveats |= ST_CAVEAT_BORROW_REFUSED;
 		}
 		o->need = ST_NEED_BOOTS;
 	}
@@ -347,6 +421,9 @@ int stats_estimate_groups(const struct st_group *groups, size_t ngroups, struct 
 			return -1;
 	}
 	struct gwork *w = xcalloc(ngroups ? ngroups : 1, sizeof *w);
+	int round_exp = 9;
+	for (size_t g = 0; g < ngroups; g++)
+		group_round_exp(&groups[g], &round_exp);
 	for (size_t g = 0; g < ngroups; g++) {
 		struct st_estimate *o = &out[g];
 		memset(o, 0, sizeof *o);
@@ -354,10 +431,10 @@ int stats_estimate_groups(const struct st_group *groups, size_t ngroups, struct 
 		if (groups[g].nboots == 0) {
 			o->caveats = ST_CAVEAT_NO_VARIANCE;
 			o->need = ST_NEED_RUNS;
-			o->own = o->used = (struct st_components){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0};
+			o->own = o->used = (struct st_components){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0, NAN, NAN, NAN};
 			continue;
 		}
-		gwork_fill(&groups[g], &w[g]);
+		gwork_fill(&groups[g], &w[g], round_exp);
 		double m = 0;
 		for (size_t b = 0; b < w[g].nb; b++)
 			m += w[g].bmean[b];
@@ -380,6 +457,10 @@ int stats_estimate_groups(const struct st_group *groups, size_t ngroups, struct 
 	bool can[ST_NLEVELS];
 	for (int lv = 0; lv < ST_NLEVELS; lv++)
 		can[lv] = pooled(out, ngroups, (enum st_level)lv, &praw[lv], &pdf[lv]);
+	/* Some group estimates a boot variance, yet too weakly to lend it. */
+	bool refused = false;
+	for (size_t g = 0; g < ngroups && !can[ST_LEVEL_BOOT]; g++)
+		refused |= (out[g].own.have & ST_BIT(ST_LEVEL_BOOT)) != 0;
 	for (size_t g = 0; g < ngroups; g++) {
 		struct st_estimate *o = &out[g];
 		if (groups[g].nboots == 0)
@@ -397,16 +478,19 @@ int stats_estimate_groups(const struct st_group *groups, size_t ngroups, struct 
 			o->borrowed |= ST_BIT(ST_LEVEL_RUN);
 		}
 		components(&w[g], u);
+		if (o->borrowed & ST_BIT(ST_LEVEL_RUN))
+			u->ub_run = borrowed_ub(praw[ST_LEVEL_RUN], pdf[ST_LEVEL_RUN]);
 		if (w[g].nb < 2) {
 			/* With >= 2 boots the boot level comes from the group's own boot means. */
 			if (can[ST_LEVEL_BOOT]) {
 				u->raw_boot = praw[ST_LEVEL_BOOT];
 				u->df_boot = pdf[ST_LEVEL_BOOT];
+				u->ub_boot = borrowed_ub(praw[ST_LEVEL_BOOT], pdf[ST_LEVEL_BOOT]);
 				o->borrowed |= ST_BIT(ST_LEVEL_BOOT);
 			}
 			u->var_boot = isnan(u->raw_boot) ? NAN : u->raw_boot > 0 ? u->raw_boot : 0;
 		}
-		group_interval(&w[g], o, can);
+		group_interval(&w[g], o, can, refused);
 	}
 	for (size_t g = 0; g < ngroups; g++)
 		gwork_free(&w[g]);
@@ -417,7 +501,7 @@ int stats_estimate_groups(const struct st_group *groups, size_t ngroups, struct 
 void stats_iid_estimate(const double *x, size_t n, struct st_estimate *out)
 {
 	memset(out, 0, sizeof *out);
-	out->own = out->used = (struct st_components){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0};
+	out->own = out->used = (struct st_components){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0, NAN, NAN, NAN};
 	out->r1 = out->r1_z = NAN;
 	out->nboots = out->nruns = out->nsamples = n;
 	out->runs_per_boot = out->samples_per_run = 1;

@@ -14,20 +14,12 @@ struct st_plan_opts stats_plan_defaults(void)
 		.target = 0.01,
 		.alpha = 0.05,
 		.power = 0,
+		.assurance = ST_PLAN_UCB,
 		.max_boots = 64,
 		.max_runs = 16,
 		.max_samples = 1000,
 		.min_samples = ST_MIN_BATCH_SAMPLES,
 	};
-}
-
-static double known(double v, unsigned *caveats, unsigned bit)
-{
-	if (isnan(v)) {
-		*caveats |= bit;
-		return 0;
-	}
-	return v;
 }
 
 int stats_plan(const struct st_components *a, const struct st_components *b, const struct st_plan_opts *o,
@@ -44,19 +36,49 @@ int stats_plan(const struct st_components *a, const struct st_components *b, con
 		return errf(e, "plan costs must be >= 0 (and > 0 per sample)");
 	if (o->max_boots < 2 || o->max_runs < 1 || o->max_samples < o->min_samples || o->min_samples < 1)
 		return errf(e, "plan bounds are empty");
+	if (!(o->assurance == 0 || o->assurance == ST_PLAN_UCB))
+		return errf(e, "plan assurance %g: only 0 (point estimates) or %g is supported", o->assurance,
+			    ST_PLAN_UCB);
 	unsigned cav = 0;
-	/* Sums over the two groups of each component; unknown components count as 0. */
-	double vb = known(a->var_boot, &cav, ST_CAVEAT_NO_BOOT_LEVEL) + known(b->var_boot, &cav, ST_CAVEAT_NO_BOOT_LEVEL);
-	double vr = known(a->var_run, &cav, ST_CAVEAT_NO_RUN_LEVEL) + known(b->var_run, &cav, ST_CAVEAT_NO_RUN_LEVEL);
-	double vw = known(a->var_within, &cav, 0) + known(b->var_within, &cav, 0);
+	bool ub = o->assurance > 0;
+	/* Each component: its upper bound with assurance, else the point estimate. A level whose
+	 * point estimate is truncated to 0 keeps its upper bound; a level with no bound at all
+	 * (the pilot cannot size it) is recorded in unsized. */
+	double comp[2][ST_NLEVELS];
+	const struct st_components *g2[2] = {a, b};
+	for (int i = 0; i < 2; i++) {
+		const struct st_components *c = g2[i];
+		double pt[ST_NLEVELS] = {c->var_boot, c->var_run, c->var_within};
+		double up[ST_NLEVELS] = {c->ub_boot, c->ub_run, c->ub_within};
+		for (int lv = 0; lv < ST_NLEVELS; lv++) {
+			double v = ub ? up[lv] : pt[lv];
+			if (ub && !(v > 0))
+				v = pt[lv] > 0 ? pt[lv] : lv == ST_LEVEL_WITHIN ? pt[lv] : NAN;
+			if (isnan(v)) {
+				if (isnan(pt[lv]))
+					cav |= lv == ST_LEVEL_BOOT ? ST_CAVEAT_NO_BOOT_LEVEL
+					     : lv == ST_LEVEL_RUN  ? ST_CAVEAT_NO_RUN_LEVEL
+								   : 0;
+				if (ub && lv != ST_LEVEL_WITHIN)
+					out->unsized |= ST_BIT(lv);
+				v = 0;
+			}
+			comp[i][lv] = v;
+		}
+	}
+	double vb = comp[0][ST_LEVEL_BOOT] + comp[1][ST_LEVEL_BOOT];
+	double vr = comp[0][ST_LEVEL_RUN] + comp[1][ST_LEVEL_RUN];
+	double vw = comp[0][ST_LEVEL_WITHIN] + comp[1][ST_LEVEL_WITHIN];
 	/* Welch df when both groups share a design: (va + vb)^2 / (va^2 + vb^2) * (B - 1),
 	 * with va, vb each group's variance of a boot mean; approximated from the boot level. */
-	double ga = known(a->var_boot, &cav, 0) + known(a->var_run, &cav, 0) + known(a->var_within, &cav, 0);
-	double gb = known(b->var_boot, &cav, 0) + known(b->var_run, &cav, 0) + known(b->var_within, &cav, 0);
+	double ga = comp[0][0] + comp[0][1] + comp[0][2], gb = comp[1][0] + comp[1][1] + comp[1][2];
 	double dfshare = ga + gb > 0 ? (ga + gb) * (ga + gb) / (ga * ga + gb * gb) : 2;
 	out->caveats = cav;
-	out->kj_runs = vb > 0 && o->cost_run > 0 ? sqrt(vr / vb * o->cost_boot / o->cost_run) : INFINITY;
-	out->kj_samples = vr > 0 ? sqrt(vw / vr * o->cost_run / o->cost_sample) : INFINITY;
+	out->assurance = o->assurance;
+	if (out->unsized)
+		out->pilot_boots = 3; /* >= 2 boots with >= 2 runs each resolve both levels; 3 give 2 df */
+	out->kj_runs = vb > 0 && vr > 0 && o->cost_run > 0 ? sqrt(vr / vb * o->cost_boot / o->cost_run) : NAN;
+	out->kj_samples = vr > 0 ? sqrt(vw / vr * o->cost_run / o->cost_sample) : NAN;
 	if (vb == 0 && vr == 0 && vw == 0) {
 		out->kj_runs = out->kj_samples = NAN;
 	}
@@ -64,10 +86,16 @@ int stats_plan(const struct st_components *a, const struct st_components *b, con
 	double best = INFINITY;
 	for (size_t B = 2; B <= o->max_boots; B++) {
 		double df = dfshare * (double)(B - 1);
-		double k = stats_t_quantile(1 - o->alpha / 2, df);
+		/* With assurance the t quantile takes the df the realised interval can fall to
+		 * (Welch's df scatters below its planned value): one group's, B - 1. */
+		double k = stats_t_quantile(1 - o->alpha / 2, ub ? (double)(B - 1) : df);
 		if (o->power > 0)
 			k += stats_t_quantile(o->power, df);
 		double lim = (h / k) * (h / k); /* largest se^2 of the difference allowed */
+		/* The realised se^2 scatters as chi2_df / df around its value: with assurance, the
+		 * design must meet the target at that scatter's assurance quantile. */
+		if (ub)
+			lim *= df / stats_chisq_quantile(o->assurance, df);
 		for (size_t r = 1; r <= o->max_runs; r++) {
 			double room = lim - vb / (double)B - vr / (double)(B * r);
 			if (room <= 0)
@@ -95,35 +123,46 @@ int stats_plan(const struct st_components *a, const struct st_components *b, con
 }
 
 size_t stats_more_boots(const struct st_estimate *a, const struct st_estimate *b, const struct st_comparison *c,
-			size_t max_boots, enum st_verdict *settles_as)
+			const struct st_compare_opts *o, enum st_verdict *settles_as)
 {
 	*settles_as = c->verdict;
 	if (c->verdict == ST_NO_DATA)
-		return SIZE_MAX;
-	if (c->verdict != ST_INCONCLUSIVE)
+		return ST_MORE_NONE;
+	if (c->verdict != ST_INCONCLUSIVE || !(c->covered & ST_BIT(c->unit)))
 		return 0;
-	const struct st_estimate *g[2] = {a, b};
-	for (size_t k = 1; k <= max_boots; k++) {
-		double v[2], df[2];
-		for (int i = 0; i < 2; i++) {
-			/* Same runs and samples per boot: se^2 shrinks as 1/boots. */
-			double nb = (double)g[i]->nboots;
-			v[i] = g[i]->se * g[i]->se * nb / (nb + (double)k);
-			df[i] = nb + (double)k - 1;
-		}
-		double se = sqrt(v[0] + v[1]), ddf = stats_satterthwaite(v, df, 2);
-		if (isnan(ddf))
-			ddf = df[0] + df[1];
-		double t1 = stats_t_quantile(1 - c->alpha / 2, ddf), t2 = stats_t_quantile(1 - c->alpha, ddf);
-		if (fabs(c->d) > t1 * se) {
-			*settles_as = c->d > 0 ? ST_FASTER : ST_SLOWER;
-			return k;
-		}
-		if (c->d - t2 * se >= c->eq_lo && c->d + t2 * se <= c->eq_hi) {
-			*settles_as = ST_EQUIVALENT;
-			return k;
-		}
-	}
 	*settles_as = ST_INCONCLUSIVE;
-	return SIZE_MAX;
+	if (!stats_is_sequential(o))
+		return ST_MORE_UNPLANNED;
+	size_t have = a->nboots < b->nboots ? a->nboots : b->nboots;
+	if (have >= o->max_boots)
+		return ST_MORE_NONE;
+	/* Looks are evenly spaced in boots (the spacing stats_look_alpha assumes): the next
+	 * one comes after as many boots as one look's share so far, at most the maximum. */
+	size_t step = (have + o->look / 2) / o->look;
+	if (step < 1)
+		step = 1;
+	size_t k = have + step > o->max_boots ? o->max_boots - have : step;
+	/* Would that look settle it if the current difference is the truth? After BH the row
+	 * is called when p < alpha * p / q (its current BH multiplier). */
+	double bh = c->q > 0 && c->p > 0 && c->q >= c->p ? c->p / c->q : 1;
+	struct st_compare_opts next = *o;
+	next.look = o->look + 1;
+	const struct st_estimate *g[2] = {a, b};
+	double v[2], df[2];
+	for (int i = 0; i < 2; i++) {
+		/* Same runs and samples per boot: se^2 shrinks as 1/boots. */
+		double nb = (double)g[i]->nboots;
+		v[i] = g[i]->se * g[i]->se * nb / (nb + (double)k);
+		df[i] = nb + (double)k - 1;
+	}
+	double se = sqrt(v[0] + v[1]), ddf = stats_satterthwaite(v, df, 2);
+	if (isnan(ddf))
+		ddf = df[0] + df[1];
+	double al = stats_look_alpha(&next, (double)(have + k) / (double)o->max_boots);
+	double t1 = stats_t_quantile(1 - al * bh / 2, ddf), t2 = stats_t_quantile(1 - al, ddf);
+	if (!isnan(t1) && fabs(c->d) > t1 * se)
+		*settles_as = c->d > 0 ? ST_FASTER : ST_SLOWER;
+	else if (!isnan(t2) && c->d - t2 * se >= c->eq_lo && c->d + t2 * se <= c->eq_hi)
+		*settles_as = ST_EQUIVALENT;
+	return k;
 }

@@ -16,8 +16,15 @@
 
 /* ---------------------------------------------------------------- distributions */
 
-/* Quantile of Student's t with df > 0 degrees of freedom (df may be non-integer). */
+/* Quantile of Student's t with df > 0 degrees of freedom (df may be non-integer).
+ * NAN when p or df is out of range or GSL cannot invert (never aborts: every
+ * function here turns GSL's error handler off before calling it). */
 double stats_t_quantile(double p, double df);
+/* Turn GSL's abort-on-error handler off for the whole process (idempotent); GSL
+ * failures then come back as NAN or a status, which the callers check. */
+void stats_gsl_quiet(void);
+/* Lower quantile of chi-square with df > 0 degrees of freedom; NAN on failure. */
+double stats_chisq_quantile(double p, double df);
 /* Two-sided p-value P(|T_df| >= |t|). */
 double stats_t_p2(double t, double df);
 /* Quantile of the standard normal. */
@@ -31,6 +38,17 @@ double stats_satterthwaite(const double *v, const double *df, size_t n);
 /* Benjamini-Hochberg q-values of p[0..n-1] into q[0..n-1] (may alias p). NaN
  * p-values are passed through as NaN and not counted in n. */
 void stats_bh(const double *p, size_t n, double *q);
+
+/* Lan-DeMets alpha spending of O'Brien-Fleming type: the share of a two-sided
+ * alpha spent by information fraction t in (0, 1], 2 - 2 Phi(z_{1-alpha/2} / sqrt t). */
+double stats_obf_spent(double alpha, double t);
+/* The nominal two-sided level of look k (1-based) of a group-sequential design
+ * whose looks have information fractions t[0..k-1] (increasing, in (0, 1]):
+ * boundaries c_1..c_k on the z scale are found one by one (numerical
+ * integration of the joint law of the z statistics under H0) so that the
+ * probability of crossing by look j is stats_obf_spent(alpha, t[j-1]); the
+ * result is 2 (1 - Phi(c_k)). NAN for bad input. */
+double stats_seq_nominal(double alpha, const double *t, size_t k);
 
 /* ---------------------------------------------------------------- input model */
 
@@ -94,7 +112,27 @@ enum st_caveat {
 					      * (affects the interval only when it comes from a single run) */
 	ST_CAVEAT_SINGLE_OBS = 1u << 6,      /* one observation: no interval and no verdict */
 	ST_CAVEAT_NO_VARIANCE = 1u << 7,     /* too little data for any variance: no interval */
+	ST_CAVEAT_NO_BOOT_REPL = 1u << 8,    /* unit boot, a group without boot replication: no verdict */
+	ST_CAVEAT_NO_RUN_REPL = 1u << 9,     /* unit run, a group without run replication: no verdict */
+	ST_CAVEAT_RUN_UNIT = 1u << 10,       /* unit run declared: boot-to-boot variation is not covered */
+	ST_CAVEAT_LOW_DF = 1u << 11,         /* df < 1 or no t quantile: no verdict */
+	ST_CAVEAT_QUANTISED = 1u << 12,      /* spread below the input's rounding: step^2/12 variance used */
+	ST_CAVEAT_BORROW_REFUSED = 1u << 13, /* a one-boot group could not borrow: donors' boot df < ST_MIN_BORROW_DF */
+	ST_CAVEAT_SEQUENTIAL = 1u << 14,     /* a look of a group-sequential design: alpha is the look's nominal level */
+	ST_CAVEAT_POOLED = 1u << 15,         /* factorial: cell variances pooled (Bartlett p >= ST_POOL_P) */
 };
+
+#define ST_CAVEAT_LAST ST_CAVEAT_POOLED
+
+/* Cells' variances are pooled when Bartlett's test of their equality gives p >= this. */
+#define ST_POOL_P 0.1
+
+/* Smallest pooled df of a boot variance that a one-boot group may borrow;
+ * a donor whose own boot df is below 1 is never pooled. */
+#define ST_MIN_BORROW_DF 1.0
+/* Level of the upper confidence bound that weights each variance term in the
+ * df of a difference or contrast (see stats_contrast and METHOD.md). */
+#define ST_DF_UCB_Q 0.2
 
 /* What more data would make an interval (or a fuller one) possible. */
 enum st_need {
@@ -114,7 +152,15 @@ struct st_components {
 	double raw_boot, raw_run, raw_within;
 	double df_boot, df_run, df_within; /* Satterthwaite df of each estimate */
 	unsigned have;
+	/* ST_PLAN_UCB upper confidence bounds (NAN when the data cannot bound the level):
+	 * the level's own mean square at its upper bound, minus the point estimates of the
+	 * levels below. Never 0 when the mean square is positive, even when var_* is
+	 * truncated to 0, so a plan cannot drop a level the pilot did not resolve. */
+	double ub_boot, ub_run, ub_within;
 };
+
+/* Level of the upper confidence bounds in st_components, and the default plan assurance. */
+#define ST_PLAN_UCB 0.8
 
 /* The estimate of one group's mean. */
 struct st_estimate {
@@ -132,6 +178,7 @@ struct st_estimate {
 	enum st_need need; /* what would remove the most important caveat */
 	double r1;         /* pooled lag-1 autocorrelation of batch means (NAN if none) */
 	double r1_z;       /* its z score against no autocorrelation */
+	double resolution; /* relative rounding step of the input values (0 when not rounded) */
 };
 
 /* Estimate every group of one comparison (or every cell of a factorial) for
@@ -171,9 +218,22 @@ enum st_verdict {
 struct st_compare_opts {
 	double alpha;  /* default 0.05 */
 	double margin; /* relative, default 0.01 = 1%: bounds ln(1-margin), ln(1+margin) */
+	enum st_level unit; /* replication unit a verdict needs: ST_LEVEL_BOOT (default) or ST_LEVEL_RUN */
+	/* Group-sequential design (0, 0: a fixed design): this is look `look` (1-based), and
+	 * each group will have at most max_boots boots. A look's information fraction is the
+	 * fewest boots of any group it uses over max_boots; earlier looks are taken as evenly
+	 * spaced in information up to it. */
+	size_t look, max_boots;
+	bool classic_df; /* plain Welch-Satterthwaite df (to match other tools), not the UCB-weighted one */
 };
 /* The defaults above. */
 struct st_compare_opts stats_compare_defaults(void);
+/* The two-sided level a verdict uses: o->alpha in a fixed design, else the nominal
+ * level (stats_seq_nominal) of look o->look at information fraction info (clamped to
+ * (0, 1]), earlier looks evenly spaced in information up to it. */
+double stats_look_alpha(const struct st_compare_opts *o, double info);
+/* Is o a group-sequential design? */
+bool stats_is_sequential(const struct st_compare_opts *o);
 
 /* B versus A. */
 struct st_comparison {
@@ -183,8 +243,11 @@ struct st_comparison {
 	double lo, hi;             /* (1-alpha) CI of d */
 	double lo2, hi2;           /* (1-2alpha) CI of d */
 	double pct, pct_lo, pct_hi, pct_lo2, pct_hi2; /* 100(e^x - 1) of the above */
-	double alpha, margin, eq_lo, eq_hi;           /* eq_*: margin bounds on d */
-	unsigned caveats;          /* union of both groups' caveats */
+	double alpha, margin, eq_lo, eq_hi;           /* eq_*: margin bounds on d; alpha as used (a look's nominal level) */
+	double alpha_design;       /* the overall alpha of the options (== alpha in a fixed design) */
+	unsigned caveats;          /* union of both groups' caveats, plus the comparison's own */
+	unsigned covered;          /* ST_BIT(level) covered by both groups' intervals */
+	enum st_level unit;        /* replication unit a verdict needs */
 	enum st_need need;
 };
 
@@ -246,6 +309,14 @@ void stats_factorial_free(struct st_factorial *fa);
 void stats_contrast(const struct st_estimate *const *est, const double *c, size_t n,
 		    const struct st_compare_opts *o, struct st_comparison *out);
 
+/* The same contrast with the cells' boot-mean variances pooled, as in a balanced
+ * ANOVA: se^2 = s_p^2 sum c_i^2 / boots_i with df = sum (boots_i - 1) over all n cells (each cell's own df).
+ * Only when every cell is replicated by its own boots (nothing borrowed, no rounding
+ * floor) and Bartlett's test does not reject equal variances (p >= ST_POOL_P); returns
+ * false (out untouched) otherwise, and the caller uses stats_contrast. */
+bool stats_contrast_pooled(const struct st_estimate *const *est, const double *c, size_t n,
+			   const struct st_compare_opts *o, struct st_comparison *out);
+
 /* ---------------------------------------------------------------- plan */
 
 struct st_plan_opts {
@@ -255,6 +326,8 @@ struct st_plan_opts {
 	double target;      /* wanted half-width of the (1-alpha) CI of a difference, relative (0.01 = 1%) */
 	double alpha;       /* default 0.05 */
 	double power;       /* 0 = none; else also detect an effect of size target with this power */
+	double assurance;   /* default ST_PLAN_UCB: probability that the half-width meets the target;
+			     * 0 = plan on point estimates (expected half-width, about a coin flip) */
 	size_t max_boots, max_runs, max_samples; /* search bounds, defaults 64, 16, 1000 */
 	size_t min_samples; /* default ST_MIN_BATCH_SAMPLES */
 };
@@ -266,8 +339,12 @@ struct st_plan {
 	double cost;               /* seconds for both groups */
 	double halfwidth;          /* expected relative half-width: e^(t*se) - 1 */
 	double se, df;
-	double kj_runs, kj_samples; /* Kalibera-Jones optimal runs/boot and samples/run (real) */
+	double kj_runs, kj_samples; /* Kalibera-Jones optimal runs/boot and samples/run (real); NAN when a
+				     * component they divide by is not resolved */
+	double assurance;          /* as planned: P(half-width <= target), 0 when on point estimates */
 	unsigned caveats;          /* ST_CAVEAT_NO_BOOT_LEVEL etc. when a component is unknown (taken as 0) */
+	unsigned unsized;          /* ST_BIT(level) of levels the pilot cannot bound (see need_boots) */
+	size_t pilot_boots;        /* when unsized: boots per group (with >= 2 runs each) a pilot needs */
 };
 
 /* The cheapest design (same for both groups) whose expected CI half-width for
@@ -276,16 +353,21 @@ struct st_plan {
 int stats_plan(const struct st_components *a, const struct st_components *b, const struct st_plan_opts *o,
 	       struct st_plan *out, struct err *e);
 
-/* For an inconclusive comparison of groups a and b: the number of extra boots
- * per group (same runs and samples per boot as now) after which, if the
- * current difference is the truth, the comparison is expected to be decided
- * (significant or equivalent). Returns 0 when it already is, and SIZE_MAX
- * when no count up to max_boots settles it. *settles_as gets the expected
- * verdict. Each group's se^2 is scaled by boots/(boots + k); when a group's
- * boot level is not covered (one boot, nothing to borrow) the projection is
- * optimistic, and the comparison's caveats already say so. */
+/* stats_more_boots() results besides a count. */
+#define ST_MORE_NONE SIZE_MAX            /* no count up to the design's maximum settles it */
+#define ST_MORE_UNPLANNED (SIZE_MAX - 1) /* a fixed design: looking again is not valid */
+
+/* For an inconclusive comparison c of groups a and b under the design of o: the
+ * number of boots to add per group (same runs and samples per boot) before the next
+ * look, o->look + 1. Looks are evenly spaced in boots, as stats_look_alpha assumes: the
+ * next comes after the fewest boots of a group divided by o->look (at least 1, at most
+ * up to o->max_boots). *settles_as gets the verdict that look would give if the current
+ * difference is the truth (significant after the BH step, or equivalent, at that look's
+ * level), else ST_INCONCLUSIVE. Returns 0 when c is decided or has no replication (its
+ * caveats say what to add), ST_MORE_UNPLANNED in a fixed design, and ST_MORE_NONE at
+ * the maximum (the final look is done). */
 size_t stats_more_boots(const struct st_estimate *a, const struct st_estimate *b, const struct st_comparison *c,
-			size_t max_boots, enum st_verdict *settles_as);
+			const struct st_compare_opts *o, enum st_verdict *settles_as);
 
 /* ---------------------------------------------------------------- diagnostics */
 
@@ -312,10 +394,11 @@ struct st_warnings {
 void stats_warnings_free(struct st_warnings *w);
 
 struct st_diag_opts {
-	double drift_alpha;  /* default 0.01 */
+	double drift_alpha;  /* default 0.01: the false-flag rate per run on stationary noise */
 	double drift_min;    /* smallest total drift worth a warning, default 0.005 (0.5%) */
 	double warmup_z;     /* default 3.5 */
-	double outlier_z;    /* default 3.5 */
+	double outlier_z;    /* default 3.5: flags i.i.d. Gaussian samples at the normal tail rate beyond it
+			      * (0.047%); the limit on the robust z is calibrated to the run length */
 	double cv_max;       /* default 0.05 */
 	double bimodal_bc;   /* default 0.555; needs >= 10 samples */
 };

@@ -61,5 +61,43 @@ contains "$OUT" "equivalent"
 expect 0 "$SYSAB" compare cfg=a cfg=b --margin 0.01% --json
 v=$(printf '%s' "$OUT" | jq -r '.rows[0].verdict')
 [ "$v" = inconclusive ] || fail "tiny margin gave $v"
-v=$(printf '%s' "$OUT" | jq -r '.rows[0].comparison.more_boots != null')
-[ "$v" = true ] || fail "inconclusive without more_boots"
+v=$(printf '%s' "$OUT" | jq -r '(.rows[0].comparison.more_boots == null) and (.rows[0].comparison.sequential_design == false)')
+[ "$v" = true ] || fail "a fixed design must not advise adding boots: $v"
+expect 0 "$SYSAB" compare cfg=a cfg=b --margin 0.01%
+contains "$OUT" "inconclusive in a fixed design"
+
+# a sequential design: look 1 of at most 12 boots per group spends less than alpha
+expect 0 "$SYSAB" compare cfg=a cfg=b --margin 0.01% --look 1 --max-boots 12 --json
+v=$(printf '%s' "$OUT" | jq -r '.rows[0].comparison | ((.alpha < 0.05) and (.interval_adjusted_for == "sequential_look") and (.caveats | index("sequential") != null))')
+[ "$v" = true ] || fail "sequential look: $v"
+bad "--look and --max-boots go together" compare cfg=a cfg=b --look 2
+bad "--unit: 'boots' is not a replication unit" compare cfg=a cfg=b --unit boots
+bad "--look: 'x'" compare cfg=a cfg=b --look x --max-boots 4
+
+# one boot per configuration: no verdict, and --fail-on never fires; --unit run says what it skips
+printf 'workload,unit,value,run,boot,cfg\n' >"$T/oneboot.csv"
+for c in a b; do
+	for r in 1 2 3; do
+		for i in 1 2 3 4 5 6; do
+			v=$([ $c = a ] && echo 1000 || echo 1100)
+			echo "w.x,ops/s,$v.$r$i,$c$r,$c-boot,$c" >>"$T/oneboot.csv"
+		done
+	done
+done
+export SYSAB_DB="$T/oneboot.db"
+expect 0 "$SYSAB" import csv "$T/oneboot.csv"
+expect 0 "$SYSAB" compare cfg=a cfg=b --fail-on change --json
+v=$(printf '%s' "$OUT" | jq -r '.rows[0].verdict + " " + (.rows[0].comparison.caveats | index("no_boot_replication") != null | tostring)')
+[ "$v" = "inconclusive true" ] || fail "one boot per group: $v"
+expect 0 "$SYSAB" compare cfg=a cfg=b
+contains "$OUT" "inconclusive: no boot replication"
+expect 1 "$SYSAB" compare cfg=a cfg=b --fail-on change --unit run
+contains "$OUT" "--unit run: runs are the replication unit"
+
+# values that repeat at their precision (published scores): a rounding variance, never p = 0
+printf 'workload,unit,value,run,boot,cfg\nw.x,ops/s,100,a1,b1,a\nw.x,ops/s,100,a2,b2,a\nw.x,ops/s,103,b1,b3,b\nw.x,ops/s,103,b2,b4,b\n' >"$T/round.csv"
+export SYSAB_DB="$T/round.db"
+expect 0 "$SYSAB" import csv "$T/round.csv"
+expect 0 "$SYSAB" compare cfg=a cfg=b --json
+v=$(printf '%s' "$OUT" | jq -r '.rows[0].comparison | ((.p > 0) and (.pct_hi > .pct_lo) and (.caveats | index("quantised") != null))')
+[ "$v" = true ] || fail "rounded values: $v"

@@ -12,7 +12,8 @@
 /* An estimate with a given mean, se and df (as stats_estimate_groups would give). */
 static struct st_estimate est(double mean, double se, double df)
 {
-	struct st_estimate e = {.mean = mean, .se = se, .df = df, .has_interval = true, .nboots = 4};
+	struct st_estimate e = {.mean = mean, .se = se, .df = df, .has_interval = true, .nboots = 4,
+				.covered = ST_BIT(ST_LEVEL_BOOT) | ST_BIT(ST_LEVEL_RUN) | ST_BIT(ST_LEVEL_WITHIN)};
 	return e;
 }
 
@@ -112,16 +113,16 @@ static void one_boot_everywhere_is_a_caveat_and_borrowing_is_recorded(void **sta
 	assert_true(e[0].caveats & ST_CAVEAT_NO_BOOT_LEVEL);
 }
 
-static void borrowed_boot_level_widens_interval(void **state)
+/* A: one boot of 3 runs; B: 3 boots of 3 runs, boot offsets from boot_sd (seeded) or fixed. */
+static void borrow_case(double boot_sd, const double *fixed, struct st_estimate e[2], struct st_estimate *alone)
 {
-	(void)state;
-	double y[12][8];
+	static double y[12][8];
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(rng, 9);
 	double boot = 0;
 	for (size_t r = 0; r < 12; r++) {
 		if (r % 3 == 0)
-			boot = gsl_ran_gaussian(rng, 0.02);
+			boot = fixed ? fixed[r / 3] : gsl_ran_gaussian(rng, boot_sd);
 		for (size_t i = 0; i < 8; i++)
 			y[r][i] = 7 + boot * (r >= 3) + gsl_ran_gaussian(rng, 0.005);
 	}
@@ -132,16 +133,166 @@ static void borrowed_boot_level_widens_interval(void **state)
 	struct st_boot a = {&runs[0], 3};
 	struct st_boot b[3] = {{&runs[3], 3}, {&runs[6], 3}, {&runs[9], 3}};
 	struct st_group g[2] = {{&a, 1}, {b, 3}};
-	struct st_estimate e[2], alone;
 	struct err err;
 	assert_int_equal(stats_estimate_groups(g, 2, e, &err), 0);
-	assert_int_equal(stats_estimate_groups(g, 1, &alone, &err), 0);
+	assert_int_equal(stats_estimate_groups(g, 1, alone, &err), 0);
+}
+
+static void borrowed_boot_level_widens_interval(void **state)
+{
+	(void)state;
+	static const double offs[4] = {0, 0.02, -0.015, 0.03};
+	struct st_estimate e[2], alone;
+	borrow_case(0, offs, e, &alone);
+	assert_true(e[1].own.df_boot >= ST_MIN_BORROW_DF);
 	assert_true(e[0].caveats & ST_CAVEAT_BORROWED_BOOT);
 	assert_true(e[0].borrowed & ST_BIT(ST_LEVEL_BOOT));
 	assert_true(e[0].covered & ST_BIT(ST_LEVEL_BOOT));
 	assert_true(alone.caveats & ST_CAVEAT_NO_BOOT_LEVEL);
 	assert_true(e[0].se > alone.se);
 	assert_true(e[0].used.var_boot > 0);
+}
+
+/* A donor whose boot variance has under 1 df (here 0.83: a small boot effect) lends
+ * nothing: the one-boot group has no boot replication, and the comparison no verdict. */
+static void weak_donor_lends_no_boot_variance(void **state)
+{
+	(void)state;
+	struct st_estimate e[2], alone;
+	borrow_case(0.02, NULL, e, &alone);
+	assert_true(e[1].own.df_boot < 1);
+	assert_false(e[0].borrowed & ST_BIT(ST_LEVEL_BOOT));
+	assert_true(e[0].caveats & ST_CAVEAT_NO_BOOT_LEVEL);
+	assert_true(e[0].caveats & ST_CAVEAT_BORROW_REFUSED);
+	struct st_compare_opts o = stats_compare_defaults();
+	struct st_comparison c;
+	e[1].mean += 0.2; /* a large difference still gets no verdict */
+	stats_compare(&e[0], &e[1], &o, &c);
+	assert_int_equal(c.verdict, ST_INCONCLUSIVE);
+	assert_true(c.caveats & ST_CAVEAT_NO_BOOT_REPL);
+	/* Declared within-boot comparison: runs are the unit, and the verdict is given. */
+	o.unit = ST_LEVEL_RUN;
+	stats_compare(&e[0], &e[1], &o, &c);
+	assert_int_equal(c.verdict, ST_FASTER);
+	assert_true(c.caveats & ST_CAVEAT_RUN_UNIT);
+	assert_false(c.caveats & ST_CAVEAT_NO_RUN_REPL);
+}
+
+
+/* df far below 1 (a borrowed variance with df 0.0003) used to abort inside GSL's t
+ * inverse; now the comparison has no verdict and says why. */
+static void tiny_df_gives_no_verdict_and_never_aborts(void **state)
+{
+	(void)state;
+	struct st_compare_opts o = stats_compare_defaults();
+	struct st_comparison c;
+	struct st_estimate a = est(7, 0.01, 0.0013), b = est(7.5, 0.01, 0.0013);
+	stats_compare(&a, &b, &o, &c);
+	assert_int_equal(c.verdict, ST_NO_DATA);
+	assert_true(c.caveats & ST_CAVEAT_LOW_DF);
+	assert_true(isnan(c.lo) && isnan(c.p));
+	/* Below 1 but not tiny: still no verdict. */
+	a = est(7, 0.01, 0.4), b = est(7.5, 0.01, 0.4); /* Satterthwaite df 0.8 */
+	stats_compare(&a, &b, &o, &c);
+	assert_int_equal(c.verdict, ST_NO_DATA);
+	/* GSL failures come back as NAN, never as an abort. */
+	assert_true(isnan(stats_t_quantile(0.975, 1e-300)) || isfinite(stats_t_quantile(0.975, 1e-300)));
+	assert_true(isnan(stats_chisq_quantile(0.2, -1)));
+}
+
+/* Published scores repeat exactly at their precision: 100, 100 against 103, 103. */
+static void rounded_values_carry_their_rounding_variance(void **state)
+{
+	(void)state;
+	double ya[2] = {log(100), log(100)}, yb[2] = {log(103), log(103)};
+	struct st_run ra[2] = {{.y = &ya[0], .n = 1}, {.y = &ya[1], .n = 1}};
+	struct st_run rb[2] = {{.y = &yb[0], .n = 1}, {.y = &yb[1], .n = 1}};
+	struct st_boot ba[2] = {{&ra[0], 1}, {&ra[1], 1}}, bb[2] = {{&rb[0], 1}, {&rb[1], 1}};
+	struct st_group g[2] = {{ba, 2}, {bb, 2}};
+	struct st_estimate e[2];
+	struct err err;
+	assert_int_equal(stats_estimate_groups(g, 2, e, &err), 0);
+	assert_true(e[0].caveats & ST_CAVEAT_QUANTISED);
+	assert_float_equal(e[0].resolution, 0.01, 1e-12); /* step 1 at 100 */
+	/* se^2 of each mean at least (1/100)^2/12 / 2 boots */
+	assert_true(e[0].se >= sqrt(1e-4 / 12 / 2) * (1 - 1e-12));
+	struct st_compare_opts o = stats_compare_defaults();
+	struct st_comparison c;
+	stats_compare(&e[0], &e[1], &o, &c);
+	assert_true(c.p > 0);
+	assert_true(c.hi > c.lo);
+	/* Measured values are never round: no floor. */
+	double ym[4] = {log(1234567.891234), log(1234001.123456), log(1233333.777777), log(1235555.555123)};
+	struct st_run rm = {.y = ym, .n = 4};
+	struct st_boot bm = {&rm, 1};
+	struct st_group gm = {&bm, 1};
+	assert_int_equal(stats_estimate_groups(&gm, 1, e, &err), 0);
+	assert_float_equal(e[0].resolution, 0, 0);
+	assert_false(e[0].caveats & ST_CAVEAT_QUANTISED);
+}
+
+/* 2 boots against 5: the df weights each term by its upper confidence bound, so it
+ * lies between the classical Welch df and the smaller group's df. */
+static void unbalanced_df_is_below_welch(void **state)
+{
+	(void)state;
+	struct st_estimate a = est(7, 0.004, 1), b = est(7.01, 0.002, 4);
+	struct st_compare_opts o = stats_compare_defaults();
+	struct st_comparison c, w;
+	stats_compare(&a, &b, &o, &c);
+	o.classic_df = true;
+	stats_compare(&a, &b, &o, &w);
+	assert_true(c.df < w.df);
+	assert_true(c.df >= 1);
+	assert_float_equal(c.se, w.se, 1e-15);
+	/* Balanced: the weighting cancels. */
+	struct st_estimate a3 = est(7, 0.004, 3), b3 = est(7.01, 0.002, 3);
+	o.classic_df = false;
+	stats_compare(&a3, &b3, &o, &c);
+	o.classic_df = true;
+	stats_compare(&a3, &b3, &o, &w);
+	assert_float_equal(c.df, w.df, 1e-9);
+}
+
+/* Lan-DeMets O'Brien-Fleming-type spending over 4 equally spaced looks at alpha 0.05:
+ * the first look spends exactly 2 - 2 Phi(1.96 / 0.5), and a Monte Carlo of the z
+ * statistics (Brownian motion at the looks) crosses some boundary 5% of the time. */
+static void sequential_boundaries_spend_alpha(void **state)
+{
+	(void)state;
+	double t[4] = {0.25, 0.5, 0.75, 1}, z[4];
+	for (size_t k = 1; k <= 4; k++)
+		z[k - 1] = stats_normal_quantile(1 - stats_seq_nominal(0.05, t, k) / 2);
+	assert_float_equal(z[0], 3.9199640, 1e-4);
+	assert_true(z[0] > z[1] && z[1] > z[2] && z[2] > z[3] && z[3] > 1.96 && z[3] < 2.1);
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 17);
+	size_t cross = 0, n = 400000, first = 0;
+	for (size_t i = 0; i < n; i++) {
+		double sum = 0;
+		for (size_t k = 0; k < 4; k++) {
+			sum += gsl_ran_gaussian_ziggurat(rng, sqrt(0.25));
+			if (fabs(sum / sqrt(t[k])) > z[k]) {
+				cross++;
+				first += k == 0;
+				break;
+			}
+		}
+	}
+	gsl_rng_free(rng);
+	double rate = (double)cross / (double)n; /* binomial sd at 0.05: 0.00034 */
+	printf("  4 looks: z = %.3f %.3f %.3f %.3f, H0 crossing %.4f\n", z[0], z[1], z[2], z[3], rate);
+	assert_true(rate > 0.0485 && rate < 0.0515);
+	assert_float_equal(stats_seq_nominal(0.05, t + 3, 1), 0.05, 1e-9); /* one look: fixed */
+	assert_true(isnan(stats_seq_nominal(0.05, (double[]){0.5, 0.4}, 2)));
+	struct st_compare_opts o = stats_compare_defaults();
+	o.look = 2;
+	o.max_boots = 8;
+	assert_float_equal(stats_look_alpha(&o, 0.5), stats_seq_nominal(0.05, t, 2), 1e-12);
+	o.look = 4;
+	assert_float_equal(stats_look_alpha(&o, 1), stats_seq_nominal(0.05, t, 4), 1e-12);
+	o.look = 0;
+	assert_float_equal(stats_look_alpha(&o, 0.5), 0.05, 0);
 }
 
 static void malformed_input_is_an_error(void **state)
@@ -185,10 +336,32 @@ static void verdicts_follow_intervals(void **state)
 	stats_compare(&a, &vague, &o, &c);
 	assert_int_equal(c.verdict, ST_INCONCLUSIVE);
 
+	/* A fixed design: no count of boots, since looking again would not be valid. */
 	enum st_verdict v;
-	size_t k = stats_more_boots(&a, &vague, &c, 1000, &v);
-	assert_true(k > 0 && k < 1000);
+	assert_int_equal(stats_more_boots(&a, &vague, &c, &o, &v), ST_MORE_UNPLANNED);
+	/* Look 1 of a design of at most 1000 boots per group (both groups have 4 now). */
+	o.look = 1;
+	o.max_boots = 1000;
+	stats_compare(&a, &vague, &o, &c);
+	assert_int_equal(c.verdict, ST_INCONCLUSIVE);
+	assert_true(c.caveats & ST_CAVEAT_SEQUENTIAL);
+	assert_true(c.alpha < 1e-6); /* look 1 at 4 of 1000 boots spends almost nothing */
+	/* Looks evenly spaced in boots: look 1 at 4 boots, the next after 4 more. */
+	assert_int_equal(stats_more_boots(&a, &vague, &c, &o, &v), 4);
+	assert_int_equal(v, ST_INCONCLUSIVE); /* 8 of 1000 boots spends almost nothing either */
+	o.max_boots = 10; /* at 8 of 10 the level is close to alpha: +3% with se 1% would settle */
+	struct st_estimate b3 = est(7.03, 0.01, 3);
+	stats_compare(&a, &b3, &o, &c);
+	assert_int_equal(c.verdict, ST_INCONCLUSIVE); /* look 1 at 4 of 10 boots: alpha about 0.002 */
+	assert_int_equal(stats_more_boots(&a, &b3, &c, &o, &v), 4);
 	assert_int_equal(v, ST_FASTER);
+	o.max_boots = 6; /* capped at the maximum */
+	stats_compare(&a, &vague, &o, &c);
+	assert_int_equal(stats_more_boots(&a, &vague, &c, &o, &v), 2);
+	o.max_boots = 4; /* at the maximum: the final look was this one */
+	o.look = 2;
+	stats_compare(&a, &vague, &o, &c);
+	assert_int_equal(stats_more_boots(&a, &vague, &c, &o, &v), ST_MORE_NONE);
 }
 
 static void bh_adjusts_verdicts(void **state)
@@ -274,11 +447,51 @@ static void factorial_reports_missing_cells(void **state)
 	stats_factorial_free(&fa);
 }
 
+/* With assurance the plan uses the components' upper bounds and the scatter of the
+ * realised se, so it costs more than the point-estimate plan; a level truncated to 0
+ * keeps its upper bound, and a level without any bound is reported as unsized. */
+static void plan_assurance_uses_upper_bounds(void **state)
+{
+	(void)state;
+	struct st_components c = {.var_boot = 1e-5, .var_run = 4e-6, .var_within = 1e-4,
+				  .ub_boot = 2e-5, .ub_run = 7e-6, .ub_within = 1.2e-4};
+	struct st_plan_opts o = stats_plan_defaults();
+	assert_float_equal(o.assurance, 0.8, 0);
+	o.cost_run = 5;
+	o.cost_sample = 0.1;
+	struct st_plan pa, p0;
+	struct err err;
+	assert_int_equal(stats_plan(&c, &c, &o, &pa, &err), 0);
+	assert_float_equal(pa.assurance, 0.8, 0);
+	o.assurance = 0;
+	assert_int_equal(stats_plan(&c, &c, &o, &p0, &err), 0);
+	assert_true(pa.feasible && p0.feasible);
+	assert_true(pa.cost > p0.cost);
+	assert_int_equal(pa.unsized, 0);
+	/* A boot level truncated to 0 with an upper bound is still planned for. */
+	struct st_components t = c;
+	t.var_boot = 0;
+	o.assurance = 0.8;
+	struct st_plan pt;
+	assert_int_equal(stats_plan(&t, &t, &o, &pt, &err), 0);
+	assert_int_equal(pt.unsized, 0);
+	assert_true(pt.boots >= 2 && pt.cost == pa.cost);
+	/* Without a bound: unsized, and the pilot boots it would need. */
+	t.ub_boot = NAN;
+	assert_int_equal(stats_plan(&t, &t, &o, &pt, &err), 0);
+	assert_true(pt.unsized & ST_BIT(ST_LEVEL_BOOT));
+	assert_true(pt.pilot_boots >= 2);
+	assert_true(isnan(pt.kj_runs)); /* not "0.0" */
+	o.assurance = 0.5;
+	assert_int_equal(stats_plan(&t, &t, &o, &pt, &err), -1);
+}
+
 static void plan_is_monotone_and_meets_target(void **state)
 {
 	(void)state;
 	struct st_components c = {.var_boot = 1e-5, .var_run = 4e-6, .var_within = 1e-4};
 	struct st_plan_opts o = stats_plan_defaults();
+	o.assurance = 0; /* on point estimates; plan_assurance_uses_upper_bounds checks the default */
 	o.cost_run = 5;
 	o.cost_sample = 0.1;
 	struct st_plan prev = {0};
@@ -438,12 +651,18 @@ int main(void)
 		cmocka_unit_test(single_observation_has_no_verdict),
 		cmocka_unit_test(one_boot_everywhere_is_a_caveat_and_borrowing_is_recorded),
 		cmocka_unit_test(borrowed_boot_level_widens_interval),
+		cmocka_unit_test(weak_donor_lends_no_boot_variance),
+		cmocka_unit_test(tiny_df_gives_no_verdict_and_never_aborts),
+		cmocka_unit_test(rounded_values_carry_their_rounding_variance),
+		cmocka_unit_test(unbalanced_df_is_below_welch),
+		cmocka_unit_test(sequential_boundaries_spend_alpha),
 		cmocka_unit_test(malformed_input_is_an_error),
 		cmocka_unit_test(verdicts_follow_intervals),
 		cmocka_unit_test(bh_adjusts_verdicts),
 		cmocka_unit_test(factorial_2x2_known_means),
 		cmocka_unit_test(factorial_reports_missing_cells),
 		cmocka_unit_test(plan_is_monotone_and_meets_target),
+		cmocka_unit_test(plan_assurance_uses_upper_bounds),
 		cmocka_unit_test(diagnostics_find_injected_problems),
 		cmocka_unit_test(confounders_are_differing_non_label_keys),
 		cmocka_unit_test(summary_of_samples),

@@ -1,0 +1,317 @@
+/* test_stats_grid.c - the seeded design grid: coverage, A/A, power, equivalence and plan assurance per design. */
+#include "unit.h"
+#include "stats/stats.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+/*
+ * Every design draws y = ln(ops/s) from the nested model: boot offset N(0, sd_boot),
+ * run offset N(0, sd_run), sample N(0, sd_within) (the audit's 1%, 0.5%, 3% unless
+ * stated). make check runs the designs marked fast with FAST_REPS replicates and
+ * asserts bounds; SYSAB_GRID=full (make bench) runs every design with FULL_REPS
+ * replicates (binomial sd 0.35 points at 95%) and prints the table of docs/METHOD.md.
+ *
+ * Columns: coverage of the 95% interval of the true difference (among replicates with
+ * a verdict-capable interval), A/A false calls (true difference 0), power (calls in the
+ * right direction at the design's effect), equivalence rate (at difference 0, margin
+ * 1%), and for plans the assurance (share of replicates of the planned design whose
+ * interval half-width meets the target).
+ */
+
+#define FAST_REPS 1500
+#define FULL_REPS 4000
+#define MAXB 16
+#define MAXR 4
+#define MAXS 60
+
+enum kind { TWO, FACT, SEQ, PLAN };
+
+struct gd {
+	const char *name;
+	enum kind kind;
+	size_t boots_a, boots_b; /* per group (per cell for FACT; start and maximum for SEQ) */
+	size_t runs, samples;
+	double sd_boot_a, sd_boot_b, sd_run, sd_within;
+	int round_sig;  /* > 0: values given to this many significant digits */
+	double effect;  /* relative effect for power */
+	bool fast;      /* in make check */
+	double cov_lo, cov_hi, aa_max; /* bounds asserted in the fast subset */
+};
+
+struct cell {
+	double y[MAXB * MAXR * MAXS];
+	struct st_run runs[MAXB * MAXR];
+	struct st_boot boots[MAXB];
+	struct st_group g;
+};
+
+static void draw(gsl_rng *rng, const struct gd *d, size_t boots, double mu, double sd_boot, int round_sig,
+		 struct cell *c)
+{
+	size_t yi = 0, ri = 0;
+	for (size_t b = 0; b < boots; b++) {
+		double bo = mu + sd_boot * gsl_ran_gaussian_ziggurat(rng, 1);
+		c->boots[b] = (struct st_boot){&c->runs[ri], d->runs};
+		for (size_t r = 0; r < d->runs; r++, ri++) {
+			double ro = bo + d->sd_run * gsl_ran_gaussian_ziggurat(rng, 1);
+			c->runs[ri] = (struct st_run){.y = &c->y[yi], .n = d->samples};
+			for (size_t i = 0; i < d->samples; i++, yi++) {
+				double y = ro + d->sd_within * gsl_ran_gaussian_ziggurat(rng, 1);
+				if (round_sig > 0) {
+					double x = exp(y), p = pow(10, floor(log10(x)) - round_sig + 1);
+					y = log(nearbyint(x / p) * p);
+				}
+				c->y[yi] = y;
+			}
+		}
+	}
+	c->g = (struct st_group){c->boots, boots};
+}
+
+struct tally {
+	size_t n, ncov, cover, aa, power, equiv, noverdict;
+	double assurance;
+	size_t nplan;
+};
+
+static bool called(const struct st_comparison *c)
+{
+	return c->verdict == ST_FASTER || c->verdict == ST_SLOWER;
+}
+
+/* Two groups: one A/A and one A/B replicate. */
+static void rep_two(gsl_rng *rng, const struct gd *d, struct cell *c, struct tally *t)
+{
+	struct st_compare_opts o = stats_compare_defaults();
+	struct err e;
+	for (int ab = 0; ab < 2; ab++) {
+		double eff = ab ? log1p(d->effect) : 0;
+		draw(rng, d, d->boots_a, 7, d->sd_boot_a, d->round_sig, &c[0]);
+		draw(rng, d, d->boots_b, 7 + eff, d->sd_boot_b, d->round_sig, &c[1]); /* A/A: equal means */
+		struct st_group g[2] = {c[0].g, c[1].g};
+		struct st_estimate est[2];
+		assert_int_equal(stats_estimate_groups(g, 2, est, &e), 0);
+		struct st_comparison r;
+		stats_compare(&est[0], &est[1], &o, &r);
+		if (!ab) {
+			t->aa += called(&r);
+			t->equiv += r.verdict == ST_EQUIVALENT;
+			t->noverdict += !(r.covered & ST_BIT(ST_LEVEL_BOOT)) || r.verdict == ST_NO_DATA;
+			continue;
+		}
+		t->power += r.verdict == ST_FASTER;
+		if ((r.covered & ST_BIT(ST_LEVEL_BOOT)) && !isnan(r.lo)) {
+			t->ncov++;
+			t->cover += r.lo <= eff && eff <= r.hi;
+		}
+	}
+	t->n++;
+}
+
+/* 2x2 factorial: factor X has the design's effect, factor Z none, no interaction. */
+static void rep_fact(gsl_rng *rng, const struct gd *d, struct cell *c, struct tally *t)
+{
+	static const char *lv[] = {"0", "1"};
+	struct st_factor f[2] = {{"x", lv, 2}, {"z", lv, 2}};
+	size_t l[4][2] = {{0, 0}, {1, 0}, {0, 1}, {1, 1}};
+	double eff = log1p(d->effect);
+	struct st_group g[4];
+	for (int k = 0; k < 4; k++) {
+		draw(rng, d, d->boots_a, 7 + eff * (double)l[k][0], d->sd_boot_a, 0, &c[k]);
+		g[k] = c[k].g;
+	}
+	struct st_estimate est[4];
+	struct err e;
+	assert_int_equal(stats_estimate_groups(g, 4, est, &e), 0);
+	struct st_cell cells[4];
+	for (int k = 0; k < 4; k++)
+		cells[k] = (struct st_cell){l[k], &est[k]};
+	struct st_compare_opts o = stats_compare_defaults();
+	struct st_factorial fa;
+	assert_int_equal(stats_factorial(f, 2, cells, 4, &o, &fa, &e), 0);
+	const struct st_comparison *x = &fa.effects[0].c, *z = &fa.effects[1].c;
+	t->power += x->verdict == ST_FASTER;
+	t->aa += called(z);
+	t->equiv += z->verdict == ST_EQUIVALENT;
+	if (!isnan(x->lo)) {
+		t->ncov++;
+		t->cover += x->lo <= eff && eff <= x->hi;
+	}
+	t->n++;
+	stats_factorial_free(&fa);
+}
+
+/* The loop a user runs by following the advice: look 1 at boots_a per group, then add
+ * what the advice says and look again, up to boots_b. A/A and A/B paths; coverage is
+ * of the final look's interval. */
+static void rep_seq(gsl_rng *rng, const struct gd *d, struct cell *c, struct tally *t)
+{
+	struct err e;
+	for (int ab = 0; ab < 2; ab++) {
+		double eff = ab ? log1p(d->effect) : 0;
+		/* Draw the maximum design once; looks use its first n boots. */
+		draw(rng, d, d->boots_b, 7, d->sd_boot_a, 0, &c[0]);
+		draw(rng, d, d->boots_b, 7 + eff, d->sd_boot_a, 0, &c[1]);
+		struct st_compare_opts o = stats_compare_defaults();
+		o.max_boots = d->boots_b;
+		o.look = 1;
+		size_t n = d->boots_a;
+		struct st_comparison r;
+		for (;;) {
+			struct st_group g[2] = {{c[0].boots, n}, {c[1].boots, n}};
+			struct st_estimate est[2];
+			assert_int_equal(stats_estimate_groups(g, 2, est, &e), 0);
+			stats_compare(&est[0], &est[1], &o, &r);
+			enum st_verdict as;
+			size_t more = stats_more_boots(&est[0], &est[1], &r, &o, &as);
+			if (r.verdict != ST_INCONCLUSIVE || more == 0 || more == ST_MORE_NONE ||
+			    more == ST_MORE_UNPLANNED || n >= d->boots_b)
+				break;
+			n = n + more > d->boots_b ? d->boots_b : n + more;
+			o.look++;
+		}
+		if (!ab) {
+			t->aa += called(&r);
+			t->equiv += r.verdict == ST_EQUIVALENT;
+		} else {
+			t->power += r.verdict == ST_FASTER;
+			if (!isnan(r.lo)) {
+				t->ncov++;
+				t->cover += r.lo <= eff && eff <= r.hi;
+			}
+		}
+	}
+	t->n++;
+}
+
+/* A pilot of boots_a boots per group plans a comparison for a 1% half-width; the
+ * planned design is then run 40 times and the share meeting the target recorded. */
+static void rep_plan(gsl_rng *rng, const struct gd *d, struct cell *c, struct tally *t)
+{
+	struct err e;
+	draw(rng, d, d->boots_a, 7, d->sd_boot_a, 0, &c[0]);
+	draw(rng, d, d->boots_a, 7, d->sd_boot_a, 0, &c[1]);
+	struct st_group g[2] = {c[0].g, c[1].g};
+	struct st_estimate est[2];
+	assert_int_equal(stats_estimate_groups(g, 2, est, &e), 0);
+	struct st_plan_opts po = stats_plan_defaults();
+	po.target = 0.01;
+	po.max_boots = MAXB;
+	po.max_runs = MAXR;
+	po.max_samples = MAXS;
+	struct st_plan p;
+	assert_int_equal(stats_plan(&est[0].used, &est[1].used, &po, &p, &e), 0);
+	t->n++;
+	if (!p.feasible)
+		return;
+	struct gd run = *d;
+	run.runs = p.runs;
+	run.samples = p.samples;
+	size_t met = 0, m = 40;
+	struct st_compare_opts o = stats_compare_defaults();
+	for (size_t k = 0; k < m; k++) {
+		draw(rng, &run, p.boots, 7, d->sd_boot_a, 0, &c[0]);
+		draw(rng, &run, p.boots, 7, d->sd_boot_a, 0, &c[1]);
+		struct st_group h[2] = {c[0].g, c[1].g};
+		assert_int_equal(stats_estimate_groups(h, 2, est, &e), 0);
+		struct st_comparison r;
+		stats_compare(&est[0], &est[1], &o, &r);
+		met += !isnan(r.hi) && expm1((r.hi - r.lo) / 2) <= po.target;
+	}
+	t->assurance += (double)met / (double)m;
+	t->nplan++;
+}
+
+#define PCT(x, n) (n ? 100.0 * (double)(x) / (double)(n) : NAN)
+
+static const struct gd grid[] = {
+	/* name, kind, boots a, b, runs, samples, sd boot a, b, run, within, round, effect, fast, bounds */
+	{"balanced 2 boots", TWO, 2, 2, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.93, 0.985, 0.05},
+	{"balanced 3 boots", TWO, 3, 3, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.975, 0.05},
+	{"balanced 4 boots", TWO, 4, 4, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05},
+	{"balanced 6 boots", TWO, 6, 6, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.975, 0.05},
+	{"2 boots against 5", TWO, 2, 5, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.975, 0.05},
+	{"boot sd 1% against 3%, 3 boots", TWO, 3, 3, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, true, 0.935, 0.975, 0.05},
+	{"boot sd 1% against 3%, 4 boots", TWO, 4, 4, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05},
+	{"1 boot borrows from 4", TWO, 1, 4, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.975, 0.05},
+	{"1 boot borrows from 6", TWO, 1, 6, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 0.975, 0.05},
+	{"2 boots (sd 3%) against 5 (sd 1%)", TWO, 2, 5, 2, 10, 0.03, 0.01, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05},
+	{"1 boot (sd 2%) borrows from 4 (sd 1%)", TWO, 1, 4, 2, 10, 0.02, 0.01, 0.005, 0.03, 0, 0.03, false, 0, 1, 1},
+	{"1 boot each (no replication)", TWO, 1, 1, 3, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0, 1, 0.0},
+	{"2x2 factorial, 2 boots per cell", FACT, 2, 2, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.0276, true, 0.935, 0.975, 0.05},
+	{"2x2 factorial, 4 boots per cell", FACT, 4, 4, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.0276, false, 0.935, 0.975, 0.05},
+	{"rounded to 4 digits, 3 boots x 1 value", TWO, 3, 3, 1, 1, 0.0005, 0.0005, 0, 0, 4, 0.003, true, 0.935, 0.99, 0.05},
+	{"sequential: 2 to 8 boots, advice", SEQ, 2, 8, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.93, 0.99, 0.05},
+	{"fixed: 8 boots (sequential's maximum)", TWO, 8, 8, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05},
+	{"plan from small pilot (3x2x10)", PLAN, 3, 3, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0, false, 0, 1, 1},
+	{"plan from large pilot (10x4x30)", PLAN, 10, 10, 4, 30, 0.01, 0.01, 0.005, 0.03, 0, 0, false, 0, 1, 1},
+};
+
+static void run_grid(bool full)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	struct cell *c = malloc(4 * sizeof *c);
+	if (full)
+		printf("| design | coverage | A/A | power (effect) | equivalent at 0 | no verdict (A/A) | plan assurance |\n"
+		       "|---|---|---|---|---|---|---|\n");
+	for (size_t i = 0; i < sizeof grid / sizeof grid[0]; i++) {
+		const struct gd *d = &grid[i];
+		if (!full && !d->fast)
+			continue;
+		const char *only = getenv("SYSAB_GRID_ONLY");
+		if (only && !strstr(d->name, only))
+			continue;
+		gsl_rng_set(rng, 1000 + i);
+		size_t reps = full ? FULL_REPS : FAST_REPS;
+		if (d->kind == PLAN)
+			reps /= 20;
+		if (d->kind == SEQ && !full)
+			reps /= 2;
+		struct tally t = {0};
+		for (size_t r = 0; r < reps; r++)
+			switch (d->kind) {
+			case TWO: rep_two(rng, d, c, &t); break;
+			case FACT: rep_fact(rng, d, c, &t); break;
+			case SEQ: rep_seq(rng, d, c, &t); break;
+			case PLAN: rep_plan(rng, d, c, &t); break;
+			}
+		double cov = PCT(t.cover, t.ncov), aa = PCT(t.aa, t.n), pw = PCT(t.power, t.n);
+		double eq = PCT(t.equiv, t.n), nv = PCT(t.noverdict, t.n);
+		double as = t.nplan ? 100 * t.assurance / (double)t.nplan : NAN;
+		if (full)
+			printf("| %s | %.1f%% | %.1f%% | %.1f%% (%+.2f%%) | %.1f%% | %.1f%% | %s%.0f%s |\n", d->name, cov,
+			       aa, pw, 100 * d->effect, eq, nv, d->kind == PLAN ? "" : "(", as, d->kind == PLAN ? "%" : ")");
+		else
+			printf("  %-40s coverage %.3f  A/A %.3f  power %.3f  equivalent %.3f\n", d->name, cov / 100,
+			       aa / 100, pw / 100, eq / 100);
+		fflush(stdout);
+		if (!full) {
+			if (t.ncov)
+				assert_true(cov / 100 >= d->cov_lo && cov / 100 <= d->cov_hi);
+			assert_true(aa / 100 <= d->aa_max + 0.01); /* + 1 point: about 2 binomial sd at 1,500 */
+		}
+	}
+	free(c);
+	gsl_rng_free(rng);
+}
+
+static void grid_fast_subset_holds_its_bounds(void **state)
+{
+	(void)state;
+	const char *mode = getenv("SYSAB_GRID");
+	run_grid(mode && !strcmp(mode, "full"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(grid_fast_subset_holds_its_bounds),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
