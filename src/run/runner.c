@@ -142,6 +142,13 @@ static int put_slot(struct runctx *rc, struct job *j, const char *checks, struct
 	return store_slot_put(rc->st, rc->run_id, &rec, e);
 }
 
+/* n, capped at the largest batch the workload can prepare untimed. */
+static uint64_t batch_cap(const struct workload *w, uint64_t n)
+{
+	uint64_t cap = w->max_batch ? w->max_batch(sysconf(_SC_PAGESIZE)) : 0;
+	return cap && n > cap ? cap : n;
+}
+
 /* Fork the workers, measure the empty batch, calibrate and warm up. Returns -1 only on a
  * database error; a workload that cannot run has j->rc set. */
 static int prepare(struct runctx *rc, struct job *j, struct err *e)
@@ -183,21 +190,29 @@ static int prepare(struct runctx *rc, struct job *j, struct err *e)
 		bool done = false;
 		struct slot_batch b;
 		while (!done && !sig_stop && !j->rc) {
-			j->rc = slot_batch(&j->s, n, 0, &b); /* calibration: no correction */
+			j->rc = slot_batch(&j->s, n, 0, false, &b); /* calibration: no correction */
 			n = calib_next(n, b.elapsed_ns, o->sample_ns, &done);
+			if (batch_cap(j->w, n) < n) {
+				n = batch_cap(j->w, n);
+				done = true;
+			}
 		}
 		/* Confirm at the calibrated size: interference only ever slows a batch down, so
 		 * a confirmation much faster than the target means the calibration batch was
 		 * disturbed; scale once more from the faster measurement. */
 		if (!j->rc && !sig_stop) {
-			j->rc = slot_batch(&j->s, n, 0, &b);
+			j->rc = slot_batch(&j->s, n, 0, false, &b);
 			if (!j->rc && b.elapsed_ns < o->sample_ns / 2)
-				n = calib_next(n, b.elapsed_ns, o->sample_ns, &done);
+				n = batch_cap(j->w, calib_next(n, b.elapsed_ns, o->sample_ns, &done));
+			if (batch_cap(j->w, n) < n) {
+				n = batch_cap(j->w, n);
+				done = true;
+			}
 		}
 		j->n = n;
 		uint64_t warm_end = clock_raw_ns() + o->warmup_ns;
 		while (!j->rc && !sig_stop && clock_raw_ns() < warm_end)
-			j->rc = slot_batch(&j->s, n, j->overhead_ns, &b);
+			j->rc = slot_batch(&j->s, n, j->overhead_ns, false, &b);
 		if (sig_stop && !j->rc) {
 			slot_close(&j->s, NULL); /* stopped between batches: the workers are still up */
 			j->rc = SLOT_STOPPED;
@@ -217,9 +232,9 @@ static int sample(struct runctx *rc, struct job *j, int round, struct err *e)
 	 * unrecorded batch a quarter of the size before the sample. A workload whose
 	 * batch is a few long ops (a shell script) is its own warm-up. */
 	if (round >= 0 && rc->o->rewarm && j->n >= 4)
-		j->rc = slot_batch(&j->s, j->n / 4, j->overhead_ns, &b);
+		j->rc = slot_batch(&j->s, j->n / 4, j->overhead_ns, false, &b);
 	if (!j->rc)
-		j->rc = slot_batch(&j->s, j->n, j->overhead_ns, &b);
+		j->rc = slot_batch(&j->s, j->n, j->overhead_ns, true, &b);
 	if (j->rc) {
 		j->open = false;
 		return put_slot(rc, j, NULL, e);
@@ -247,7 +262,7 @@ static int sample(struct runctx *rc, struct job *j, int round, struct err *e)
 	uint64_t target = rc->o->sample_ns;
 	if (b.elapsed_ns > 4 * target || b.elapsed_ns < target / 4) {
 		bool done;
-		j->n = calib_next(j->n, b.elapsed_ns, target, &done);
+		j->n = batch_cap(j->w, calib_next(j->n, b.elapsed_ns, target, &done));
 	}
 	return 0;
 }
@@ -408,6 +423,7 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 		exe = xstrdup("/proc/self/exe");
 
 	env_capture(&env);
+	env_add_tmpfs(&env, tmpdir);
 	if (o->cpus_text)
 		kv_add(&env, "run.cpus", o->cpus_text);
 	kv_sort(&env);

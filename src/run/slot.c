@@ -20,21 +20,25 @@ enum cmd_type { CMD_BATCH = 1, CMD_EMPTY, CMD_QUIT };
 
 struct cmd {
 	int type;
+	int sampled; /* the batch is a sample: its usage and counts feed the self-checks */
 	uint64_t n;
 };
 
 struct reply {
 	int rc;
 	uint64_t elapsed_ns;
+	uint64_t t0, t1; /* the batch's start and end on CLOCK_MONOTONIC_RAW, shared by all copies */
 	struct slot_checks checks;
 	char why[WL_WHY_MAX];
 };
 
 /* --- the worker side --- */
 
+/* What the self-checks judge: the sampled batches only, not calibration or warm-up. */
 struct totals {
 	uint64_t ops;
 	struct wl_usage usage;
+	uint64_t count[2];
 };
 
 static void eval_checks(const struct workload *w, const struct totals *t, const uint64_t count[2],
@@ -80,6 +84,11 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static void barrier_wait(void *b)
+{
+	pthread_barrier_wait(b);
+}
+
 static __attribute__((noreturn)) void worker(const struct slot_cfg *cfg, int copy, int cmd_fd, int res_fd,
 					     pthread_barrier_t *barrier)
 {
@@ -101,9 +110,10 @@ static __attribute__((noreturn)) void worker(const struct slot_cfg *cfg, int cop
 		.page_size = sysconf(_SC_PAGESIZE),
 		.ncpus = cfg->ncpus,
 		.cpus = cpus,
+		.param = w->param,
 	};
 	struct reply rep = {0};
-	rep.rc = w->setup ? w->setup(&ctx) : 0;
+	rep.rc = wl_enter(w, &ctx);
 	memcpy(rep.why, ctx.why, sizeof rep.why);
 	if (!write_all(res_fd, &rep, sizeof rep) || rep.rc != 0)
 		_exit(rep.rc ? 1 : 2);
@@ -124,16 +134,11 @@ static __attribute__((noreturn)) void worker(const struct slot_cfg *cfg, int cop
 			qsort(t, 51, sizeof t[0], cmp_u64);
 			rep.elapsed_ns = t[25];
 		} else {
-			struct wl_usage u0, u1;
-			pthread_barrier_wait(barrier);
-			wl_usage_now(&u0);
-			uint64_t t0 = clock_raw_ns();
-			rep.rc = w->run(&ctx, c.n);
-			uint64_t t1 = clock_raw_ns();
-			wl_usage_now(&u1);
-			rep.elapsed_ns = t1 - t0;
-			tot.ops += c.n;
-			wl_usage_add_delta(&tot.usage, &u0, &u1);
+			rep.rc = wl_batch(w, &ctx, c.n, barrier_wait, barrier, &rep.t0, &rep.t1, c.sampled, &tot.usage,
+					  tot.count);
+			rep.elapsed_ns = rep.t1 - rep.t0;
+			if (c.sampled)
+				tot.ops += c.n;
 			memcpy(rep.why, ctx.why, sizeof rep.why);
 		}
 		if (!write_all(res_fd, &rep, sizeof rep))
@@ -141,10 +146,9 @@ static __attribute__((noreturn)) void worker(const struct slot_cfg *cfg, int cop
 		if (rep.rc)
 			break; /* the parent stops this slot */
 	}
-	if (w->teardown)
-		w->teardown(&ctx);
+	wl_leave(w, &ctx);
 	memset(&rep, 0, sizeof rep);
-	eval_checks(w, &tot, ctx.count, &rep.checks);
+	eval_checks(w, &tot, tot.count, &rep.checks);
 	write_all(res_fd, &rep, sizeof rep);
 	_exit(0);
 }
@@ -372,9 +376,9 @@ int slot_open(struct slot *s, const struct slot_cfg *cfg)
 	return 0;
 }
 
-static int send_all(struct slot *s, int type, uint64_t n)
+static int send_all(struct slot *s, int type, uint64_t n, bool sampled)
 {
-	struct cmd c = {.type = type, .n = n};
+	struct cmd c = {.type = type, .sampled = sampled, .n = n};
 	for (int i = 0; i < s->cfg.copies; i++)
 		if (!write_all(s->cmd[i], &c, sizeof c)) {
 			snprintf(s->why, sizeof s->why, "worker %d of %s is gone", i, s->cfg.w->name);
@@ -383,28 +387,48 @@ static int send_all(struct slot *s, int type, uint64_t n)
 	return 0;
 }
 
-int slot_batch(struct slot *s, uint64_t n, double overhead_ns, struct slot_batch *b)
+void slot_combine(const uint64_t *t0, const uint64_t *t1, const uint64_t *ops, int copies, double overhead_ns,
+		  struct slot_batch *b)
 {
 	memset(b, 0, sizeof *b);
-	int rc = send_all(s, CMD_BATCH, n);
-	struct reply *reps = xcalloc((size_t)s->cfg.copies, sizeof *reps);
+	uint64_t first = 0, last = 0;
+	for (int i = 0; i < copies; i++) {
+		if (i == 0 || t0[i] < first)
+			first = t0[i];
+		if (i == 0 || t1[i] > last)
+			last = t1[i];
+		b->ops += ops[i];
+	}
+	uint64_t t = last > first ? last - first : 1;
+	double eff = (double)t;
+	if (overhead_ns > 0.001 * eff && overhead_ns < eff)
+		eff -= overhead_ns;
+	b->elapsed_ns = t;
+	b->value = (double)b->ops * 1e9 / eff;
+}
+
+int slot_batch(struct slot *s, uint64_t n, double overhead_ns, bool sampled, struct slot_batch *b)
+{
+	memset(b, 0, sizeof *b);
+	int copies = s->cfg.copies;
+	int rc = send_all(s, CMD_BATCH, n, sampled);
+	struct reply *reps = xcalloc((size_t)copies, sizeof *reps);
+	uint64_t *t = xcalloc(3 * (size_t)copies, sizeof *t);
 	if (!rc)
 		rc = collect(s, reps, s->cfg.timeout_ns);
-	for (int i = 0; i < s->cfg.copies && rc == 0; i++) {
+	for (int i = 0; i < copies && rc == 0; i++) {
 		if (reps[i].rc) {
 			rc = reps[i].rc;
 			snprintf(s->why, sizeof s->why, "%s", reps[i].why);
 			break;
 		}
-		uint64_t t = reps[i].elapsed_ns ? reps[i].elapsed_ns : 1;
-		double eff = (double)t;
-		if (overhead_ns > 0.001 * eff && overhead_ns < eff)
-			eff -= overhead_ns;
-		b->ops += n;
-		if (t > b->elapsed_ns)
-			b->elapsed_ns = t;
-		b->value += (double)n * 1e9 / eff;
+		t[i] = reps[i].t0;
+		t[copies + i] = reps[i].t1;
+		t[2 * copies + i] = n;
 	}
+	if (!rc)
+		slot_combine(t, t + copies, t + 2 * copies, copies, overhead_ns, b);
+	free(t);
 	free(reps);
 	if (rc)
 		abort_slot(s);
@@ -428,7 +452,7 @@ void slot_close(struct slot *s, struct slot_checks *checks)
 	}
 	if (checks)
 		memset(checks, 0, sizeof *checks);
-	int rc = send_all(s, CMD_QUIT, 0);
+	int rc = send_all(s, CMD_QUIT, 0, false);
 	struct reply *reps = xcalloc((size_t)s->cfg.copies, sizeof *reps);
 	if (!rc)
 		rc = collect(s, reps, 30000000000ull);

@@ -16,14 +16,15 @@ struct slot_cfg {
 	uint64_t timeout_ns; /* a batch taking longer than this is a hung workload */
 };
 
-/* One timed batch over all copies. */
+/* One timed batch over all copies, measured over one common window: from the
+ * earliest start of any copy to the latest end. */
 struct slot_batch {
 	uint64_t ops;        /* total over copies */
-	uint64_t elapsed_ns; /* longest copy */
-	double value;        /* sum over copies of ops/s */
+	uint64_t elapsed_ns; /* the common window */
+	double value;        /* ops / window, in ops/s */
 };
 
-/* Self-check results, evaluated by each worker over its whole life (worst copy kept). */
+/* Self-check results, evaluated by each worker over its sampled batches (worst copy kept). */
 struct slot_checks {
 	int n;
 	double value[WL_MAX_CHECKS];
@@ -47,10 +48,18 @@ enum { SLOT_STOPPED = -10 /* a stop signal arrived and the workers were stopped 
  * WL_ERROR with s->why set; on failure every worker is already gone. */
 int slot_open(struct slot *s, const struct slot_cfg *cfg);
 
-/* Release all copies together on n ops each and collect the batch. overhead_ns, the cost of
- * an empty batch, is subtracted from each copy's time when it exceeds 0.1% of it. Returns 0,
- * SLOT_STOPPED (the workers were stopped), or a WL_* error with s->why set (the workers are gone). */
-int slot_batch(struct slot *s, uint64_t n, double overhead_ns, struct slot_batch *b);
+/* Release all copies together on n ops each and collect the batch (see slot_combine).
+ * sampled says the batch is a sample, whose usage and counts the self-checks judge;
+ * calibration, warm-up and re-warm batches are not. Returns 0, SLOT_STOPPED (the workers
+ * were stopped), or a WL_* error with s->why set (the workers are gone). */
+int slot_batch(struct slot *s, uint64_t n, double overhead_ns, bool sampled, struct slot_batch *b);
+
+/* The batch of copies whose i-th copy did ops[i] ops from t0[i] to t1[i] (ns on one
+ * clock): total ops over the common window max(t1) - min(t0). overhead_ns, the cost of an
+ * empty batch, is subtracted from the window when it exceeds 0.1% of it. So a sample never
+ * counts a copy's ops at its own rate while another copy holds the CPU. */
+void slot_combine(const uint64_t *t0, const uint64_t *t1, const uint64_t *ops, int copies, double overhead_ns,
+		  struct slot_batch *b);
 
 /* The median cost of an empty timed batch, in ns, measured in copy 0. <0 on error. */
 double slot_empty_cost(struct slot *s);

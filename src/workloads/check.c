@@ -1,6 +1,11 @@
-/* check.c - evaluation of a workload's self-checks, shared by the runner and the tests. */
+/* check.c - one batch as the runner takes it, and the evaluation of a workload's self-checks. */
 #include "workload.h"
+#include "../core/core.h"
 
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 
 int wl_check_eval(const struct workload *w, const struct wl_usage *total, const uint64_t count[2],
@@ -20,6 +25,7 @@ int wl_check_eval(const struct workload *w, const struct wl_usage *total, const 
 		case WL_M_COUNT0: t = count[0]; break;
 		case WL_M_COUNT1: t = count[1]; break;
 		case WL_M_CSW: t = total->nvcsw + total->nivcsw; break;
+		case WL_M_NIVCSW: t = total->nivcsw; break;
 		case WL_M_NONE: break;
 		}
 		values[i] = (double)t / (double)ops;
@@ -31,12 +37,73 @@ int wl_check_eval(const struct workload *w, const struct wl_usage *total, const 
 
 void wl_usage_now(struct wl_usage *u)
 {
-	struct rusage ru;
+	struct rusage ru, rc;
 	getrusage(RUSAGE_SELF, &ru);
-	u->minflt = (uint64_t)ru.ru_minflt;
-	u->majflt = (uint64_t)ru.ru_majflt;
-	u->nvcsw = (uint64_t)ru.ru_nvcsw;
-	u->nivcsw = (uint64_t)ru.ru_nivcsw;
+	getrusage(RUSAGE_CHILDREN, &rc);
+	u->minflt = (uint64_t)ru.ru_minflt + (uint64_t)rc.ru_minflt;
+	u->majflt = (uint64_t)ru.ru_majflt + (uint64_t)rc.ru_majflt;
+	u->nvcsw = (uint64_t)ru.ru_nvcsw + (uint64_t)rc.ru_nvcsw;
+	u->nivcsw = (uint64_t)ru.ru_nivcsw + (uint64_t)rc.ru_nivcsw;
+}
+
+int wl_enter(const struct workload *w, struct wl_ctx *ctx)
+{
+	ctx->saved_affinity = NULL;
+	if (w->flags & WL_PIN) {
+		cpu_set_t *old = xcalloc(1, sizeof *old), one;
+		CPU_ZERO(&one);
+		CPU_SET(ctx->cpus[0], &one);
+		if (sched_getaffinity(0, sizeof *old, old) < 0 || sched_setaffinity(0, sizeof one, &one) < 0) {
+			free(old);
+			return wl_fail(ctx, WL_ERROR, "cannot pin to CPU %d: %s", ctx->cpus[0], strerror(errno));
+		}
+		ctx->saved_affinity = old;
+	}
+	int rc = w->setup ? w->setup(ctx) : 0;
+	if (rc && ctx->saved_affinity) {
+		sched_setaffinity(0, sizeof(cpu_set_t), ctx->saved_affinity);
+		free(ctx->saved_affinity);
+		ctx->saved_affinity = NULL;
+	}
+	return rc;
+}
+
+void wl_leave(const struct workload *w, struct wl_ctx *ctx)
+{
+	if (w->teardown)
+		w->teardown(ctx);
+	if (ctx->saved_affinity) {
+		sched_setaffinity(0, sizeof(cpu_set_t), ctx->saved_affinity);
+		free(ctx->saved_affinity);
+		ctx->saved_affinity = NULL;
+	}
+}
+
+int wl_batch(const struct workload *w, struct wl_ctx *ctx, uint64_t n, void (*wait)(void *), void *arg,
+	     uint64_t *t0, uint64_t *t1, bool sampled, struct wl_usage *usage, uint64_t count[2])
+{
+	uint64_t c0[2] = {ctx->count[0], ctx->count[1]};
+	struct wl_usage u0, u1;
+	*t0 = *t1 = 0;
+	int rc = w->prepare ? w->prepare(ctx, n) : 0;
+	if (wait)
+		wait(arg); /* even after a failed prepare: the other copies wait on this barrier too */
+	if (rc)
+		goto out;
+	wl_usage_now(&u0);
+	*t0 = clock_raw_ns();
+	rc = w->run(ctx, n);
+	*t1 = clock_raw_ns();
+	wl_usage_now(&u1);
+	if (!rc && w->finish)
+		rc = w->finish(ctx, n);
+	if (!rc && sampled) {
+		wl_usage_add_delta(usage, &u0, &u1);
+		count[0] += ctx->count[0] - c0[0];
+		count[1] += ctx->count[1] - c0[1];
+	}
+out:
+	return rc;
 }
 
 void wl_usage_add_delta(struct wl_usage *acc, const struct wl_usage *before, const struct wl_usage *after)

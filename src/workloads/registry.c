@@ -20,11 +20,17 @@
 	X(wl_kernel_fault_cow)     \
 	X(wl_kernel_fault_file)    \
 	X(wl_kernel_fault_prot)    \
+	X(wl_kernel_fault_zero)    \
+	X(wl_kernel_fault_threads) \
 	X(wl_kernel_tlb_walk)      \
 	X(wl_kernel_tlb_walk_huge) \
+	X(wl_kernel_tlb_walk_control) \
+	X(wl_kernel_tlb_shootdown) \
 	X(wl_kernel_mm_mmap)       \
 	X(wl_kernel_mm_dontneed)   \
 	X(wl_kernel_signal_catch)  \
+	X(wl_kernel_trap_break)    \
+	X(wl_kernel_trap_undef)    \
 	X(wl_kernel_ctx_pipe)      \
 	X(wl_kernel_ctx_pipe_cross) \
 	X(wl_kernel_futex_pingpong) \
@@ -33,6 +39,8 @@
 	X(wl_kernel_proc_exec)     \
 	X(wl_kernel_ipi_membarrier) \
 	X(wl_kernel_vdso_clock)    \
+	X(wl_kernel_numa_local)    \
+	X(wl_kernel_numa_remote)   \
 	X(wl_unixbench_syscall)    \
 	X(wl_unixbench_pipe)       \
 	X(wl_unixbench_context1)   \

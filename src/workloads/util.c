@@ -117,3 +117,90 @@ void wl_affinity_restore(const struct wl_affinity *a)
 	if (a->saved)
 		sched_setaffinity(0, sizeof a->set, &a->set);
 }
+
+int wl_cpu_pair(const struct wl_ctx *ctx, int *a, int *b)
+{
+	if (ctx->ncpus < 2 || 2 * ctx->ncopies > ctx->ncpus)
+		return -1;
+	/* ctx->cpus is the run's list rotated by ctx->copy: run[k] = cpus[(k - copy) mod n] */
+	int n = ctx->ncpus;
+	*a = ctx->cpus[ctx->copy % n];
+	*b = ctx->cpus[(ctx->copy + 1) % n];
+	return 0;
+}
+
+int wl_ipi_count_from(FILE *f, int cpu, uint64_t *out)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	int col = -1, rc = -1;
+	if (getline(&line, &cap, f) < 0)
+		goto out;
+	/* the header names the online CPUs in column order: "CPU0 CPU1 CPU3 ..." */
+	int k = 0;
+	for (char *p = line; (p = strstr(p, "CPU")); p += 3, k++)
+		if (atoi(p + 3) == cpu && p[3] >= '0' && p[3] <= '9') {
+			col = k;
+			break;
+		}
+	if (col < 0)
+		goto out;
+	while (getline(&line, &cap, f) >= 0) {
+		if (!strcasestr(line, "function call interrupts"))
+			continue;
+		char *p = strchr(line, ':');
+		if (!p)
+			continue;
+		p++;
+		for (int i = 0; i <= col; i++) {
+			char *end;
+			unsigned long long v = strtoull(p, &end, 10);
+			if (end == p)
+				goto out;
+			if (i == col) {
+				*out = v;
+				rc = 0;
+			}
+			p = end;
+		}
+		break;
+	}
+out:
+	free(line);
+	return rc;
+}
+
+int wl_ipi_count(int cpu, uint64_t *out)
+{
+	FILE *f = fopen("/proc/interrupts", "re");
+	if (!f)
+		return -1;
+	int rc = wl_ipi_count_from(f, cpu, out);
+	fclose(f);
+	return rc;
+}
+
+int wl_proc_switches(pid_t pid, uint64_t *vol, uint64_t *invol)
+{
+	char path[64], line[256];
+	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -1;
+	int found = 0;
+	while (fgets(line, sizeof line, f)) {
+		unsigned long long v;
+		if (sscanf(line, "voluntary_ctxt_switches: %llu", &v) == 1)
+			*vol = v, found |= 1;
+		else if (sscanf(line, "nonvoluntary_ctxt_switches: %llu", &v) == 1)
+			*invol = v, found |= 2;
+	}
+	fclose(f);
+	return found == 3 ? 0 : -1;
+}
+
+uint64_t wl_fault_batch_cap(long page_size)
+{
+	uint64_t pages = (uint64_t)WL_FAULT_BATCH_BYTES / (uint64_t)page_size;
+	return pages < 64 ? 64 : pages;
+}

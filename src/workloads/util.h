@@ -5,6 +5,7 @@
 #include "workload.h"
 
 #include <sched.h>
+#include <stdio.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 
@@ -36,6 +37,41 @@ int wl_tmp_create(struct wl_ctx *ctx, const char *name, char **path);
 
 /* Write all of buf to fd, retrying short writes. Returns 0 or -1 with errno set. */
 int wl_write_all(int fd, const void *buf, size_t len);
+
+/* This copy's own pair of CPUs (*a for the caller, *b for its partner): copy i gets
+ * the run's CPUs 2i and 2i+1, so no two copies share a CPU. Returns 0, or -1 when the
+ * run has fewer than 2 × copies CPUs. */
+int wl_cpu_pair(const struct wl_ctx *ctx, int *a, int *b);
+
+/* The count of function-call IPIs CPU cpu has received, from /proc/interrupts (the
+ * "Function call interrupts" line: CAL on x86, IPI1 on arm64, riscv and LoongArch).
+ * Returns 0, or -1 when the file or the line or the CPU's column is missing.
+ * wl_ipi_count_from parses an open file of that format (for tests). */
+int wl_ipi_count(int cpu, uint64_t *out);
+int wl_ipi_count_from(FILE *f, int cpu, uint64_t *out);
+
+/* The context switches of process pid so far, from /proc/pid/status (voluntary and
+ * involuntary). Returns 0, or -1 when they cannot be read. */
+int wl_proc_switches(pid_t pid, uint64_t *vol, uint64_t *invol);
+
+/* The most pages a page-fault workload prepares for one batch: 64 MiB worth, at least 64
+ * pages. Its max_batch hook. */
+#define WL_FAULT_BATCH_BYTES (64u << 20)
+uint64_t wl_fault_batch_cap(long page_size);
+
+/* kernel.vdso.clock's param, a seam for tests: simulate a clocksource without vDSO
+ * support by calling the clock_gettime syscall directly, in the probe and in run(). */
+struct wl_vdso_param {
+	bool simulate_fallback;
+};
+
+/* kernel.tlb.walk-huge's param, a seam for tests: thp_enabled replaces the contents of
+ * /sys/kernel/mm/transparent_hugepage/enabled, and with it anon_huge_kb (>= 0) replaces
+ * the AnonHugePages figure read from smaps. */
+struct wl_tlb_param {
+	const char *thp_enabled;
+	long anon_huge_kb;
+};
 
 /* The process's CPU affinity, saved by setup and restored by teardown of the
  * workloads that pin themselves. */

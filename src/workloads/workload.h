@@ -16,10 +16,14 @@ enum wl_flags {
 	WL_SHELL = 1u << 5,     /* runs /bin/sh on a script sysab ships */
 	WL_LATENCY = 1u << 6,   /* shown as time per op (ns/op) rather than ops/s */
 	WL_QUICK_SKIP = 1u << 7,/* too slow for --quick */
+	WL_PIN = 1u << 8,       /* the op is meant to be local: the copy (and so every process
+				 * and thread it starts) is pinned to its own first CPU, cpus[0],
+				 * before setup; copies get distinct first CPUs */
 };
 
 /* What the kernel can tell about a sample, used by self-checks. The runner reads
- * getrusage(RUSAGE_SELF) around each timed batch in the timing process. */
+ * getrusage(RUSAGE_SELF) plus getrusage(RUSAGE_CHILDREN) around each sampled batch
+ * in the timing process, so children a workload reaped inside run() count too. */
 struct wl_usage {
 	uint64_t minflt, majflt, nvcsw, nivcsw;
 };
@@ -32,12 +36,16 @@ enum wl_metric {
 	WL_M_COUNT0,   /* ctx->count[0] per op, kept by the workload */
 	WL_M_COUNT1,   /* ctx->count[1] per op, kept by the workload */
 	WL_M_CSW,      /* context switches per op, voluntary + involuntary, this process */
+	WL_M_NIVCSW,   /* involuntary context switches per op, this process and reaped children */
 };
 
 struct wl_check {
 	const char *name; /* e.g. "minor faults per op" */
 	enum wl_metric metric;
 	double lo, hi;
+	bool needs_idle;  /* fails by design when other load shares the workload's CPUs (the
+			   * check detects exactly that); the unit tests on a shared machine print
+			   * it, and a test with a CPU hog asserts that it fails */
 };
 
 #define WL_MAX_CHECKS 3
@@ -52,8 +60,11 @@ struct wl_ctx {
 	long page_size;      /* sysconf(_SC_PAGESIZE) */
 	int ncpus;           /* online CPUs the run may use */
 	const int *cpus;     /* their ids (ncpus of them) */
+	const void *param;   /* the descriptor's param, for parameterised workloads */
 	void *priv;          /* the workload's own state, from setup */
-	uint64_t count[2];   /* counters a workload may keep for its self-checks */
+	void *saved_affinity;/* wl_enter's record of the affinity before WL_PIN */
+	uint64_t count[2];   /* counters a workload may keep for its self-checks; the runner
+			      * judges only their growth over sampled batches (prepare to finish) */
 	char why[WL_WHY_MAX];/* reason, when setup/run returns an error or unsupported */
 };
 
@@ -74,13 +85,23 @@ struct workload {
 	double baseline;         /* index baseline in ops/s of `unit` (0 = not in the index) */
 	unsigned flags;          /* enum wl_flags */
 	struct wl_check checks[WL_MAX_CHECKS];
+	const void *param;       /* workload-specific parameters, copied to ctx->param (may be NULL) */
 
 	/* Prepare for run(); may set ctx->priv. Returns 0, WL_UNSUPPORTED,
 	 * WL_NORESOURCE or WL_ERROR with ctx->why filled. Optional. */
 	int (*setup)(struct wl_ctx *ctx);
+	/* The largest n that prepare() can make ready, so that run() never has setup inside
+	 * it; the runner calibrates no batch larger. Optional (no limit). */
+	uint64_t (*max_batch)(long page_size);
+	/* Untimed, before each batch of n ops: build what run() consumes (a child to
+	 * fault against, pages to unmap). Returns like run(). Optional. */
+	int (*prepare)(struct wl_ctx *ctx, uint64_t n);
 	/* Perform exactly n ops and nothing else. Returns 0 or WL_ERROR/WL_NORESOURCE
 	 * with ctx->why filled. Required. */
 	int (*run)(struct wl_ctx *ctx, uint64_t n);
+	/* Untimed, after each batch: reap, unmap, read counters for the checks. Returns
+	 * like run(). Optional. */
+	int (*finish)(struct wl_ctx *ctx, uint64_t n);
 	/* Release what setup made; called after a successful setup. Optional. */
 	void (*teardown)(struct wl_ctx *ctx);
 };
@@ -109,7 +130,7 @@ bool wl_matches(const struct workload *w, const char *pattern);
 int wl_check_eval(const struct workload *w, const struct wl_usage *total, const uint64_t count[2],
 		  uint64_t ops, double *values, bool *ok);
 
-/* This process's resource usage now (getrusage RUSAGE_SELF), as a wl_usage. */
+/* This process's resource usage now (getrusage RUSAGE_SELF plus RUSAGE_CHILDREN), as a wl_usage. */
 void wl_usage_now(struct wl_usage *u);
 /* *acc += (after - before), field by field. */
 void wl_usage_add_delta(struct wl_usage *acc, const struct wl_usage *before, const struct wl_usage *after);
@@ -120,9 +141,23 @@ void wl_usage_add_delta(struct wl_usage *acc, const struct wl_usage *before, con
  * return until N is 0. main() returns what it returns. */
 int wl_exec_chain_main(int argc, char **argv);
 
-/* Buffer size in bytes that kernel.tlb.walk and kernel.tlb.walk-huge walk on
- * this machine: derived from the cache sizes in sysfs (a safe default when they
- * cannot be read), so environment capture can record it. */
+/* Enter the workload: pin to ctx->cpus[0] when w has WL_PIN, then setup. Returns what
+ * setup returns (the affinity is restored on failure). wl_leave tears down and restores
+ * the affinity; call it after a successful wl_enter only. */
+int wl_enter(const struct workload *w, struct wl_ctx *ctx);
+void wl_leave(const struct workload *w, struct wl_ctx *ctx);
+
+/* One batch as the runner takes it: prepare (untimed), run between *t0 and *t1
+ * (CLOCK_MONOTONIC_RAW ns, after wait(arg) returns when wait is not NULL), finish
+ * (untimed). When sampled, the usage over the run (into *usage) and the growth of
+ * ctx->count from before prepare to after finish (into count[]) are added.
+ * Returns 0 or the first failing hook's code with ctx->why filled. */
+int wl_batch(const struct workload *w, struct wl_ctx *ctx, uint64_t n, void (*wait)(void *), void *arg,
+	     uint64_t *t0, uint64_t *t1, bool sampled, struct wl_usage *usage, uint64_t count[2]);
+
+/* Virtual bytes that kernel.tlb.walk walks on this machine (its virtual pages times
+ * the page size): derived from the L2 size in sysfs (a default when it cannot be
+ * read), so environment capture can record it. */
 size_t wl_tlb_walk_bytes(long page_size);
 
 #endif

@@ -10,8 +10,9 @@
 
 /* The caller is pinned to ctx->cpus[0]; the peer to cpus[0] (same CPU) or
  * cpus[1] (cross CPU). The caller's original affinity comes back in teardown.
- * count[0] counts the round trips whose answer checked out; teardown adds the
- * peer's context switches (from wait4) to count[1].
+ * count[0] counts the round trips whose answer checked out; finish adds the
+ * peer's context switches over the batch (from /proc/PID/status, read by prepare
+ * and finish, untimed) to count[1].
  *
  * Across CPUs each side blocks in read once per round trip: at least one
  * voluntary switch per op on each side. On one CPU the wakeup often preempts
@@ -22,6 +23,7 @@ struct pp {
 	pid_t peer;
 	unsigned char next;
 	bool cross;
+	uint64_t sw0;        /* the peer's switches before the batch */
 	struct wl_affinity aff;
 };
 
@@ -122,14 +124,40 @@ static int pp_run(struct wl_ctx *ctx, uint64_t n)
 	return 0;
 }
 
+/* The peer's switches that count: voluntary ones, and on one CPU involuntary ones too. */
+static int pp_peer_switches(struct wl_ctx *ctx, const struct pp *p, uint64_t *sw)
+{
+	uint64_t vol, invol;
+	if (wl_proc_switches(p->peer, &vol, &invol) < 0)
+		return wl_fail(ctx, WL_ERROR, "cannot read the context switches of the peer (pid %d)", (int)p->peer);
+	*sw = vol + (p->cross ? 0 : invol);
+	return 0;
+}
+
+static int pp_prepare(struct wl_ctx *ctx, uint64_t n)
+{
+	(void)n;
+	struct pp *p = ctx->priv;
+	return pp_peer_switches(ctx, p, &p->sw0);
+}
+
+static int pp_finish(struct wl_ctx *ctx, uint64_t n)
+{
+	(void)n;
+	struct pp *p = ctx->priv;
+	uint64_t sw = 0;
+	int rc = pp_peer_switches(ctx, p, &sw);
+	if (!rc)
+		ctx->count[1] += sw - p->sw0;
+	return rc;
+}
+
 static void pp_teardown(struct wl_ctx *ctx)
 {
 	struct pp *p = ctx->priv;
 	close(p->to_peer);
 	close(p->from_peer);
-	struct rusage ru;
-	if (wl_wait(p->peer, NULL, &ru) == 0)
-		ctx->count[1] += (uint64_t)ru.ru_nvcsw + (p->cross ? 0 : (uint64_t)ru.ru_nivcsw);
+	wl_wait(p->peer, NULL, NULL);
 	wl_affinity_restore(&p->aff);
 	free(p);
 }
@@ -145,7 +173,9 @@ const struct workload wl_kernel_ctx_pipe = {
 		   {"context switches per op, caller", WL_M_CSW, 0.9, 3},
 		   {"context switches per op, peer", WL_M_COUNT1, 0.9, 3}},
 	.setup = pp_setup,
+	.prepare = pp_prepare,
 	.run = pp_run,
+	.finish = pp_finish,
 	.teardown = pp_teardown,
 };
 
@@ -160,6 +190,8 @@ const struct workload wl_kernel_ctx_pipe_cross = {
 		   {"voluntary switches per op, caller", WL_M_NVCSW, 0.9, 3},
 		   {"voluntary switches per op, peer", WL_M_COUNT1, 0.9, 3}},
 	.setup = pp_cross_setup,
+	.prepare = pp_prepare,
 	.run = pp_run,
+	.finish = pp_finish,
 	.teardown = pp_teardown,
 };

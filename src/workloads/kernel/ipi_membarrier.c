@@ -12,11 +12,15 @@
 #include <unistd.h>
 
 /* An expedited private membarrier interrupts only the CPUs that are running
- * this process's threads. So a partner thread spins on ctx->cpus[1] while the
- * caller, pinned to cpus[0], issues the barriers: each op sends one IPI and
- * waits for it to be acknowledged. The partner spins only while run() works
- * and sleeps on a futex between batches, so it never steals a CPU from the
- * other workloads of a run. */
+ * this process's threads. So a partner thread spins on one CPU while the
+ * caller, pinned to another, issues the barriers: each op sends one IPI and
+ * waits for it to be acknowledged. Each copy has its own pair of CPUs (more
+ * copies than pairs are refused): a copy's caller on another copy's spinner
+ * CPU would make barriers that send no IPI. The partner is woken before a
+ * batch (prepare, untimed), spins only while run() works and sleeps on a
+ * futex between batches, so it never steals a CPU from the other workloads of
+ * a run. The check counts the function-call IPIs the spinner's CPU received
+ * per barrier: a spinner that lost its CPU (to a hog, say) gets none. */
 enum { MB_IDLE, MB_SPIN, MB_STOP };
 
 struct mb {
@@ -24,6 +28,7 @@ struct mb {
 	atomic_bool spinning;/* the partner is on its CPU, spinning */
 	pthread_t spinner;
 	int cpu;
+	uint64_t ipi0;       /* the spinner CPU's IPI count before the batch */
 	struct wl_affinity aff;
 };
 
@@ -58,8 +63,15 @@ static void *mb_spin(void *arg)
 
 static int mb_setup(struct wl_ctx *ctx)
 {
-	if (ctx->ncpus < 2)
-		return wl_fail(ctx, WL_UNSUPPORTED, "needs two CPUs; this run may use %d", ctx->ncpus);
+	int caller, partner;
+	uint64_t ipis;
+	if (wl_cpu_pair(ctx, &caller, &partner) < 0)
+		return wl_fail(ctx, WL_UNSUPPORTED, "each copy needs its own two CPUs: %d copies need %d, this run may use %d",
+			       ctx->ncopies, 2 * ctx->ncopies, ctx->ncpus);
+	if (wl_ipi_count(partner, &ipis) < 0)
+		return wl_fail(ctx, WL_UNSUPPORTED,
+			       "cannot count the IPIs of CPU %d: /proc/interrupts is unreadable or has no function-call line",
+			       partner);
 	long cmds = mb_call(MEMBARRIER_CMD_QUERY);
 	if (cmds < 0 || !(cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED))
 		return wl_fail(ctx, WL_UNSUPPORTED, "the kernel has no MEMBARRIER_CMD_PRIVATE_EXPEDITED");
@@ -68,9 +80,9 @@ static int mb_setup(struct wl_ctx *ctx)
 	struct mb *m = calloc(1, sizeof *m);
 	if (!m)
 		return wl_fail(ctx, WL_NORESOURCE, "out of memory");
-	m->cpu = ctx->cpus[1];
+	m->cpu = partner;
 	wl_affinity_save(&m->aff);
-	if (wl_pin_self(ctx->cpus[0]) < 0) {
+	if (wl_pin_self(caller) < 0) {
 		int rc = wl_sys_fail(ctx, "sched_setaffinity");
 		free(m);
 		return rc;
@@ -85,20 +97,40 @@ static int mb_setup(struct wl_ctx *ctx)
 	return 0;
 }
 
-static int mb_run(struct wl_ctx *ctx, uint64_t n)
+static int mb_prepare(struct wl_ctx *ctx, uint64_t n)
 {
+	(void)n;
 	struct mb *m = ctx->priv;
 	/* wake the partner and wait until it runs on its CPU: only then do barriers IPI it */
 	atomic_store(&m->state, MB_SPIN);
 	mb_wake(m);
 	while (!atomic_load(&m->spinning))
 		;
+	if (wl_ipi_count(m->cpu, &m->ipi0) < 0)
+		return wl_sys_fail(ctx, "reading /proc/interrupts");
+	return 0;
+}
+
+static int mb_run(struct wl_ctx *ctx, uint64_t n)
+{
 	int rc = 0;
 	for (uint64_t i = 0; i < n && !rc; i++)
 		if (mb_call(MEMBARRIER_CMD_PRIVATE_EXPEDITED) < 0)
 			rc = wl_sys_fail(ctx, "membarrier");
-	atomic_store(&m->state, MB_IDLE);
 	return rc;
+}
+
+static int mb_finish(struct wl_ctx *ctx, uint64_t n)
+{
+	(void)n;
+	struct mb *m = ctx->priv;
+	uint64_t ipi1;
+	int rc = wl_ipi_count(m->cpu, &ipi1);
+	atomic_store(&m->state, MB_IDLE);
+	if (rc < 0)
+		return wl_sys_fail(ctx, "reading /proc/interrupts");
+	ctx->count[0] += ipi1 - m->ipi0;
+	return 0;
 }
 
 static void mb_teardown(struct wl_ctx *ctx)
@@ -118,7 +150,11 @@ const struct workload wl_kernel_ipi_membarrier = {
 	.kernel_path = "membarrier syscall, smp_call_function_many: an IPI to the other CPU and the wait for it",
 	.unit = "barrier",
 	.flags = WL_LATENCY | WL_NEEDS_2CPU,
+	/* other senders may add a few; a spinner off its CPU gets none for that time */
+	.checks = {{"function-call IPIs to the spinner's CPU per barrier", WL_M_COUNT0, 0.9, 3, true}},
 	.setup = mb_setup,
+	.prepare = mb_prepare,
 	.run = mb_run,
+	.finish = mb_finish,
 	.teardown = mb_teardown,
 };

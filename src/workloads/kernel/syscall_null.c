@@ -1,14 +1,26 @@
 /* syscall_null.c - kernel.syscall.null: getppid through syscall(2). */
 #include "../workload.h"
 
+#include <stdint.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+/* The parent's pid, kept in priv: every answer is compared with it, so a libc that
+ * cached or emulated the call (no kernel entry) could not return the wrong thing unseen,
+ * and a call that failed counts as no op. */
+static int syscall_null_setup(struct wl_ctx *ctx)
+{
+	ctx->priv = (void *)(intptr_t)getppid();
+	return 0;
+}
+
 static int syscall_null_run(struct wl_ctx *ctx, uint64_t n)
 {
-	(void)ctx;
+	long ppid = (long)(intptr_t)ctx->priv;
+	uint64_t right = 0;
 	for (uint64_t i = 0; i < n; i++)
-		syscall(SYS_getppid);
+		right += syscall(SYS_getppid) == ppid;
+	ctx->count[0] += right;
 	return 0;
 }
 
@@ -19,5 +31,7 @@ const struct workload wl_kernel_syscall_null = {
 	.kernel_path = "syscall entry/exit (entry code, syscall table dispatch, return path)",
 	.unit = "syscall",
 	.flags = WL_LATENCY,
+	.checks = {{"answers naming the right parent per op", WL_M_COUNT0, 1, 1}},
+	.setup = syscall_null_setup,
 	.run = syscall_null_run,
 };

@@ -10,8 +10,18 @@ struct rw {
 	int fd;
 };
 
-static int rw_setup(struct wl_ctx *ctx, const char *dev, int flags)
+/* The descriptors' param: which device, opened how. */
+struct rw_param {
+	const char *dev;
+	int flags;
+};
+static const struct rw_param rw_read = {"/dev/zero", O_RDONLY}, rw_write = {"/dev/null", O_WRONLY};
+
+static int rw_setup(struct wl_ctx *ctx)
 {
+	const struct rw_param *p = ctx->param;
+	const char *dev = p->dev;
+	int flags = p->flags;
 	int fd = open(dev, flags | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT || errno == EACCES ? wl_fail(ctx, WL_UNSUPPORTED, "cannot open %s", dev)
@@ -24,16 +34,6 @@ static int rw_setup(struct wl_ctx *ctx, const char *dev, int flags)
 	r->fd = fd;
 	ctx->priv = r;
 	return 0;
-}
-
-static int read_setup(struct wl_ctx *ctx)
-{
-	return rw_setup(ctx, "/dev/zero", O_RDONLY);
-}
-
-static int write_setup(struct wl_ctx *ctx)
-{
-	return rw_setup(ctx, "/dev/null", O_WRONLY);
 }
 
 /* count[0] gets the bytes moved. */
@@ -82,7 +82,8 @@ const struct workload wl_kernel_syscall_read = {
 	.unit = "syscall",
 	.flags = WL_LATENCY,
 	.checks = {{"bytes read per op", WL_M_COUNT0, 1, 1}},
-	.setup = read_setup,
+	.param = &rw_read,
+	.setup = rw_setup,
 	.run = read_run,
 	.teardown = rw_teardown,
 };
@@ -95,7 +96,8 @@ const struct workload wl_kernel_syscall_write = {
 	.unit = "syscall",
 	.flags = WL_LATENCY,
 	.checks = {{"bytes written per op", WL_M_COUNT0, 1, 1}},
-	.setup = write_setup,
+	.param = &rw_write,
+	.setup = rw_setup,
 	.run = write_run,
 	.teardown = rw_teardown,
 };

@@ -37,7 +37,7 @@ static int mix_run(struct wl_ctx *ctx, uint64_t n)
 		int d = dup(m->fd);
 		if (d < 0)
 			return wl_sys_fail(ctx, "dup");
-		close(d);
+		ctx->count[0] += close(d) == 0; /* the dup made a descriptor that close found */
 		syscall(SYS_getpid);
 		getuid();
 		umask(022);
@@ -61,6 +61,7 @@ const struct workload wl_unixbench_syscall = {
 	.unixbench = "syscall",
 	.baseline = 15000.0,
 	.flags = WL_INDEX,
+	.checks = {{"dup'd descriptors closed per op", WL_M_COUNT0, 1, 1}},
 	.setup = mix_setup,
 	.run = mix_run,
 	.teardown = mix_teardown,

@@ -1,0 +1,143 @@
+/* test_slot.c - copies are measured over one common window, and self-checks judge sampled batches only. */
+#include "unit.h"
+#include "core/core.h"
+#include "core/tmp.h"
+#include "run/slot.h"
+
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Three copies on two CPUs: two run together over [0, 100 µs], the third waits for a CPU
+ * and runs over [100, 200 µs]. Each did 1000 ops at 10 ops/µs in its own window; summing
+ * those own-window rates gave 30 ops/µs, more than two CPUs can do. */
+static void three_copies_on_two_cpus_never_exceed_two_cpus(void **state)
+{
+	(void)state;
+	uint64_t t0[] = {0, 0, 100000}, t1[] = {100000, 100000, 200000}, ops[] = {1000, 1000, 1000};
+	struct slot_batch b;
+	slot_combine(t0, t1, ops, 3, 0, &b);
+	double single = 1000 * 1e9 / 100000; /* one copy alone, ops/s */
+	assert_int_equal(b.ops, 3000);
+	assert_int_equal(b.elapsed_ns, 200000);
+	assert_true(b.value <= 2 * single);
+	assert_true(b.value > 3000 * 1e9 / 200000 - 1 && b.value < 3000 * 1e9 / 200000 + 1);
+}
+
+/* Copies that start late (one was still being scheduled in when the others began) stretch
+ * the window from the earliest start; the empty-batch overhead comes off the window once. */
+static void window_spans_earliest_start_to_latest_end(void **state)
+{
+	(void)state;
+	uint64_t t0[] = {5000, 1000}, t1[] = {9000, 8000}, ops[] = {10, 10};
+	struct slot_batch b;
+	slot_combine(t0, t1, ops, 2, 100, &b);
+	assert_int_equal(b.elapsed_ns, 8000);
+	assert_true(b.value > 20 * 1e9 / 7900 - 1 && b.value < 20 * 1e9 / 7900 + 1);
+	slot_combine(t0, t1, ops, 2, 5, &b); /* below 0.1% of the window: not subtracted */
+	assert_true(b.value > 20 * 1e9 / 8000 - 1 && b.value < 20 * 1e9 / 8000 + 1);
+}
+
+/* A synthetic workload whose count[0] grows 1 per op in batches of even n and 5 per op in
+ * batches of odd n; prepare and finish each add n to count[1]. */
+static int odd_run(struct wl_ctx *ctx, uint64_t n)
+{
+	ctx->count[0] += n % 2 ? 5 * n : n;
+	return 0;
+}
+
+static int hook(struct wl_ctx *ctx, uint64_t n)
+{
+	ctx->count[1] += n;
+	return 0;
+}
+
+static const struct workload odd = {
+	.name = "test.odd",
+	.group = "test",
+	.unit = "op",
+	.checks = {{"count0 per op", WL_M_COUNT0, 0.99, 1.01}, {"hook calls per op", WL_M_COUNT1, 1.99, 2.01}},
+	.prepare = hook,
+	.run = odd_run,
+	.finish = hook,
+};
+
+static void open_slot(struct slot *s, const struct workload *w, int copies, char *dir, int *cpus, int ncpus)
+{
+	struct slot_cfg cfg = {.w = w, .copies = copies, .tmpdir = dir, .self_exe = "/bin/true", .cpus = cpus,
+			       .ncpus = ncpus, .timeout_ns = 60000000000ull};
+	assert_int_equal(slot_open(s, &cfg), 0);
+}
+
+static int cpu_list(int *cpus)
+{
+	cpu_set_t set;
+	assert_int_equal(sched_getaffinity(0, sizeof set, &set), 0);
+	int n = 0;
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &set))
+			cpus[n++] = c;
+	return n;
+}
+
+/* Calibration and warm-up batches (unsampled, odd n here) must not reach the checks. */
+static void checks_judge_sampled_batches_only(void **state)
+{
+	(void)state;
+	static int cpus[CPU_SETSIZE];
+	int ncpus = cpu_list(cpus);
+	char *dir;
+	struct err e;
+	assert_int_equal(tmpdir_create(&dir, &e), 0);
+	struct slot s;
+	open_slot(&s, &odd, 2, dir, cpus, ncpus);
+	struct slot_batch b;
+	assert_int_equal(slot_batch(&s, 7, 0, false, &b), 0);
+	assert_int_equal(slot_batch(&s, 10, 0, true, &b), 0);
+	assert_int_equal(slot_batch(&s, 3, 0, false, &b), 0);
+	assert_int_equal(slot_batch(&s, 4, 0, true, &b), 0);
+	assert_int_equal(b.ops, 8); /* two copies of 4 */
+	struct slot_checks c;
+	slot_close(&s, &c);
+	assert_int_equal(c.n, 2);
+	assert_true(c.ok[0]);
+	assert_true(c.value[0] > 0.99 && c.value[0] < 1.01);
+	assert_true(c.ok[1]);
+	tmpdir_remove(dir);
+	free(dir);
+}
+
+/* Real workers, more copies than CPUs: whatever the scheduler does, a sample is the total
+ * ops over one window that contains every copy's batch, so ops / window is its value. */
+static void more_copies_than_cpus_use_one_window(void **state)
+{
+	(void)state;
+	static int cpus[CPU_SETSIZE];
+	int ncpus = cpu_list(cpus);
+	int copies = ncpus + 1;
+	char *dir;
+	struct err e;
+	assert_int_equal(tmpdir_create(&dir, &e), 0);
+	struct slot s;
+	open_slot(&s, &odd, copies, dir, cpus, ncpus);
+	struct slot_batch b;
+	assert_int_equal(slot_batch(&s, 1000, 0, true, &b), 0);
+	assert_int_equal(b.ops, (uint64_t)copies * 1000);
+	double v = (double)b.ops * 1e9 / (double)b.elapsed_ns;
+	assert_true(b.value > v * 0.999999 && b.value < v * 1.000001);
+	slot_close(&s, NULL);
+	tmpdir_remove(dir);
+	free(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(three_copies_on_two_cpus_never_exceed_two_cpus),
+		cmocka_unit_test(window_spans_earliest_start_to_latest_end),
+		cmocka_unit_test(checks_judge_sampled_batches_only),
+		cmocka_unit_test(more_copies_than_cpus_use_one_window),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
