@@ -143,12 +143,9 @@ void report_summary_text(FILE *f, const struct summary *s, bool with_env, bool c
 	strv_free(&notes);
 	for (size_t i = 0; i < s->nindex; i++) {
 		const struct summary_index *x = &s->index[i];
-		if (!x->n)
-			continue;
 		struct sb t = {0};
-		sb_addf(&t, "index (%d cop%s): %.1f (geometric mean of %d of %d index workloads; not comparable with "
-			    "UnixBench's index unless all are present)",
-			x->copies, x->copies == 1 ? "y" : "ies", x->value, x->n, x->expected);
+		sb_addf(&t, "%s (%d cop%s): %.1f (%s)", x->name, x->copies, x->copies == 1 ? "y" : "ies", x->value,
+			x->about);
 		fprintf(f, "\n");
 		report_wrap(f, "", "  ", sb_str(&t));
 		sb_free(&t);

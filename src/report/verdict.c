@@ -405,9 +405,8 @@ void report_compare_text(FILE *f, const struct an_compare *c, const struct an_gr
 			est_cell(b, sizeof b, &r->vb, r->latency, report_rate_unit(r->unit));
 			report_verdict_word(v, sizeof v, &r->c);
 			if (r->ncomposite)
-				notef(&n, &m, "index: per run, the geometric mean over %zu index workloads, compared as one "
-					      "workload",
-				      r->ncomposite);
+				notef(&n, &m, "%s: per run, %s; compared as one workload", r->workload,
+				      r->composite ? r->composite : "composite");
 			if (!r->have_a || !r->have_b) {
 				notef(&n, &m, "no samples of this workload in %s", !r->have_a ? g[0].name : g[1].name);
 			} else {
@@ -491,7 +490,8 @@ void report_analyze_text(FILE *f, const struct an_analyze *a, const struct an_gr
 		report_table_unit(u, sizeof u, r->unit, r->latency);
 		if (r->copies > 1)
 			snprintf(cp, sizeof cp, "/%d", r->copies);
-		fprintf(f, "\n%s%s (%s)%s\n", r->workload, cp, u, r->ncomposite ? " - composite of the index workloads" : "");
+		fprintf(f, "\n%s%s (%s)%s%s\n", r->workload, cp, u, r->ncomposite ? " - " : "",
+			r->composite ? r->composite : "");
 		for (size_t c = 0; c < a->ncells; c++) {
 			struct sb cn = {0};
 			an_cell_label(&cn, a, c);

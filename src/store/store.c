@@ -495,8 +495,8 @@ int store_sample_add(struct store *s, int64_t run_id, const struct store_sample 
 {
 	sqlite3_stmt *st;
 	if (store_prepare(s,
-			  "INSERT INTO sample(run, workload, copies, seq, round, ops, elapsed_ns, value, warmup) "
-			  "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			  "INSERT INTO sample(run, workload, copies, seq, round, ops, elapsed_ns, value, warmup, dropped) "
+			  "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 			  &st, e))
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
@@ -508,6 +508,7 @@ int store_sample_add(struct store *s, int64_t run_id, const struct store_sample 
 	sqlite3_bind_int64(st, 7, (int64_t)x->elapsed_ns);
 	sqlite3_bind_double(st, 8, x->value);
 	sqlite3_bind_int(st, 9, x->warmup);
+	sqlite3_bind_int(st, 10, x->dropped);
 	return step_done(s, st, "cannot record a sample", e);
 }
 

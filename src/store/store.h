@@ -110,6 +110,7 @@ struct store_sample {
 	uint64_t elapsed_ns;
 	double value;
 	int warmup;        /* 1 = flagged as taken before a steady state */
+	int dropped;       /* 1 = the source discarded it from its own score (UnixBench's "*Dump score") */
 };
 /* Insert a sample; committed at once unless inside store_begin()/store_commit(). */
 int store_sample_add(struct store *s, int64_t run_id, const struct store_sample *x, struct err *e);
@@ -179,6 +180,9 @@ struct store_series_run {
 	int *round;
 	size_t n;
 	double elapsed_s; /* sum of the samples' elapsed time, seconds */
+	double kept_y;    /* mean of y over the samples the source kept for its own score (all of
+	                     them unless it discarded some, as UnixBench does): the run's score */
+	bool ub_log;      /* the run was imported from a UnixBench log (source "unixbench") */
 };
 /* The runs of one boot (boot row id), runs in id order. */
 struct store_series_boot {
@@ -216,7 +220,7 @@ const struct store_series *store_set_find(const struct store_set *set, const cha
 struct store_export_sample {
 	int64_t run;
 	char *workload, *unit;
-	int copies, latency, seq, round, warmup;
+	int copies, latency, seq, round, warmup, dropped;
 	uint64_t ops, elapsed_ns;
 	double value;
 };
