@@ -76,7 +76,7 @@ static void csv_quotes_what_rfc4180_asks(void **state)
 	r.kernel_release = "line\nbreak";
 	kv_add(&r.labels, "note", "a,\"b\"");
 	kv_add(&r.env, "k", "v");
-	struct store_export_sample s = {7, "w", "op", 1, 0, 0, -1, 0, 10, 1000, 2.5};
+	struct store_export_sample s = {7, "w", "op", 1, 0, 0, -1, 0, 0, 10, 1000, 2.5};
 	struct store_export x = {&s, 1};
 	char *buf = NULL;
 	size_t len = 0;
