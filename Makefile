@@ -187,6 +187,11 @@ $(B)/bench/gen_db: bench/gen_db.c $(B)/libsysab.a
 	$(CC) $(BASE_CFLAGS) -o $@ $< $(B)/libsysab.a $(LIBS)
 
 # the analysis part alone (make bench runs it as its last part)
+.PHONY: bench-counters
+# the cost of per-sample counters: counters on vs off in alternating runs (docs/PERFORMANCE.md)
+bench-counters: $(B)/sysab
+	@SYSAB=$(abspath $(B)/sysab) sh bench/counters.sh
+
 .PHONY: bench-analysis
 bench-analysis: $(B)/sysab $(B)/bench/gen_db
 	@SYSAB=$(abspath $(B)/sysab) GEN_DB=$(abspath $(B)/bench/gen_db) sh bench/analysis.sh

@@ -8,14 +8,15 @@ src=${1:-src}
 # Data flows cli -> run -> store -> analysis -> stats; report renders analysis results.
 rules='
 main      cli workloads core
-cli       run campaign store import analysis report stats workloads core
+cli       run campaign system store import analysis report stats workloads core
 campaign  run store workloads core
 run       store stats workloads core
 import    store workloads core
 analysis  store stats workloads core
-report    analysis stats store run workloads core
+report    analysis system stats store run workloads core
 store     core
 stats     core
+system    core
 workloads core
 core
 helper

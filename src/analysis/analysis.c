@@ -392,11 +392,12 @@ static char *values_of(const struct store_run_info *const *runs, size_t n, const
 	return b.s ? b.s : xstrdup("");
 }
 
-/* Environment keys that always differ between runs or are the treatment itself. */
+/* Environment keys that always differ between runs or are the treatment itself. The noise
+ * probe's numbers (probe.*) always differ; its words noise.level and steal.level are compared. */
 static bool always_differs(const char *key)
 {
 	return !strcmp(key, "boot.id") || !strncmp(key, "load.", 5) || !strcmp(key, "kernel.release") ||
-	       !strcmp(key, "kernel.version");
+	       !strcmp(key, "kernel.version") || !strncmp(key, "probe.", 6);
 }
 
 static void confounders(const struct store_run_info *const *ra, size_t na, const struct store_run_info *const *rb,

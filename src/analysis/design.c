@@ -178,6 +178,8 @@ int an_analyze_job_build(struct store *st, const struct strv *filter, const stru
 		kr[i] = &j->d.runs[j->idx[i]];
 	j->info = (struct an_group_info){"runs", j->sel.text, kept, an_count_boots(kr, kept)};
 	free(kr);
+	for (size_t c = 0; c < nc; c++)
+		ctr_noise_levels(j->cells[c].runs, j->cells[c].n, &j->noise_levels);
 	if (with_env) {
 		const struct store_run_info *const **runs = xcalloc(nc ? nc : 1, sizeof *runs);
 		size_t *n = xcalloc(nc ? nc : 1, sizeof *n);
@@ -194,6 +196,7 @@ int an_analyze_job_build(struct store *st, const struct strv *filter, const stru
 
 void an_analyze_job_free(struct an_analyze_job *j)
 {
+	kv_free(&j->noise_levels);
 	an_envtab_free(&j->env);
 	an_analyze_free(&j->an);
 	for (size_t c = 0; c < j->design.ncells && j->cells; c++)

@@ -134,11 +134,20 @@ int an_compare_job_build(struct store *st, const char *sa, const char *sb, const
 		size_t n[2] = {g[0].n, g[1].n};
 		an_envtab_build(runs, n, j->ng, &j->env);
 	}
+	if (sb) {
+		if (ctr_rows_load(st, g[0].ids, g[0].n, &j->ctr[0], &j->nctr[0], e) ||
+		    ctr_rows_load(st, g[1].ids, g[1].n, &j->ctr[1], &j->nctr[1], e))
+			return -1;
+		ctr_compare(j->ctr[0], j->nctr[0], j->ctr[1], j->nctr[1], &j->cc, &j->ncc);
+	}
 	return 0;
 }
 
 void an_compare_job_free(struct an_compare_job *j)
 {
+	free(j->cc);
+	ctr_rows_free(j->ctr[0], j->nctr[0]);
+	ctr_rows_free(j->ctr[1], j->nctr[1]);
 	an_envtab_free(&j->env);
 	an_compare_free(&j->c);
 	an_group_free(&j->g[0]);

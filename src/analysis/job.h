@@ -3,6 +3,7 @@
 #define SYSAB_JOB_H
 
 #include "analysis/analysis.h"
+#include "analysis/counters.h"
 #include "analysis/select.h"
 #include "store/store.h"
 
@@ -61,6 +62,10 @@ struct an_compare_job {
 	struct an_compare c;
 	struct an_group_info info[2]; /* g[i].info */
 	struct an_envtab env;         /* filled when asked for */
+	struct ctr_row *ctr[2];       /* per-op counter figures of each group */
+	size_t nctr[2];
+	struct ctr_cmp *cc;           /* the counters of B against A, by event (none without B) */
+	size_t ncc;
 };
 
 /* Compare the runs of selector sb against those of sa (sb NULL: the estimates of sa
@@ -101,6 +106,7 @@ struct an_analyze_job {
 	struct an_analyze an;
 	struct an_group_info info;
 	struct an_envtab env;     /* one column per cell, filled when asked for */
+	struct kvlist noise_levels; /* noise.level of the runs → how many runs had it */
 };
 
 /* Select the runs of filter (the words joined by spaces), split them into cells by

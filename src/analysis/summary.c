@@ -47,6 +47,10 @@ static void checks_decode(struct summary_row *r, const char *text)
 			.hi = json_real_value(json_object_get(c, "hi")),
 			.ok = json_is_true(json_object_get(c, "ok")),
 		};
+		if (json_is_false(json_object_get(c, "checked"))) { /* a counter check without its counter */
+			const char *why = json_string_value(json_object_get(c, "why"));
+			r->checks[r->nchecks - 1].why = xstrdup(why ? why : "cannot check");
+		}
 	}
 	json_decref(a);
 }
@@ -90,7 +94,8 @@ int summary_load(struct store *st, int64_t id, struct summary *out, struct err *
 	size_t ns = 0;
 	if (store_run_get(st, id, &out->run, e))
 		return -1;
-	if (store_slots_get(st, id, &out->slots, &out->nslots, e) || store_samples_get(st, id, &smp, &ns, e)) {
+	if (store_slots_get(st, id, &out->slots, &out->nslots, e) || store_samples_get(st, id, &smp, &ns, e) ||
+	    ctr_rows_load(st, &id, 1, &out->counters, &out->ncounters, e)) {
 		summary_free(out);
 		return -1;
 	}
@@ -129,8 +134,10 @@ void summary_free(struct summary *s)
 		return;
 	store_run_info_free(&s->run);
 	for (size_t i = 0; s->rows && i < s->nslots; i++) {
-		for (size_t k = 0; k < s->rows[i].nchecks; k++)
+		for (size_t k = 0; k < s->rows[i].nchecks; k++) {
 			free(s->rows[i].checks[k].name);
+			free(s->rows[i].checks[k].why);
+		}
 		free(s->rows[i].checks);
 	}
 	store_slots_free(s->slots, s->nslots);
@@ -138,5 +145,6 @@ void summary_free(struct summary *s)
 	for (size_t i = 0; s->index && i < s->nindex; i++)
 		free(s->index[i].about);
 	free(s->index);
+	ctr_rows_free(s->counters, s->ncounters);
 	memset(s, 0, sizeof *s);
 }

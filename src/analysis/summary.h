@@ -2,6 +2,7 @@
 #ifndef SYSAB_SUMMARY_H
 #define SYSAB_SUMMARY_H
 
+#include "analysis/counters.h"
 #include "store/store.h"
 
 /* One self-check of a slot, decoded once from the store's JSON text (run/runner.c writes it):
@@ -10,6 +11,8 @@ struct summary_check {
 	char *name;
 	double value, lo, hi;
 	bool ok;
+	char *why;      /* set when the check could not be made (a counter it needs was not
+	                   counted): why; value, lo, hi and ok then mean nothing */
 };
 
 struct summary_row {
@@ -42,6 +45,8 @@ struct summary {
 	struct summary_row *rows; /* one per slot, same order */
 	struct summary_index *index;
 	size_t nindex;
+	struct ctr_row *counters; /* per-op counter figures of the run, by workload, copies, event */
+	size_t ncounters;
 };
 
 /* Summarise run `id` from the store. On error -1 with e set. Free with summary_free. */

@@ -245,7 +245,10 @@ int cmd_compare(const struct cli_cmd *cmd, int argc, char **argv)
 		goto out;
 	}
 	if (open_db(&a, &st, &e) || an_compare_job_build(st, pos.v[0], pos.v[1], &a.patterns, &a.co, a.out.fmt == &report_format_html, &j, &e) ||
-	    cli_emit(&a.out, &(struct report_doc){.compare = &j.c, .groups = j.info, .ngroups = 2, .envtab = &j.env}, &e)) {
+	    cli_emit(&a.out,
+		     &(struct report_doc){.compare = &j.c, .groups = j.info, .ngroups = 2, .envtab = &j.env,
+					  .counters = j.cc, .ncounters = j.ncc},
+		     &e)) {
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}
@@ -282,7 +285,10 @@ int cmd_analyze(const struct cli_cmd *cmd, int argc, char **argv)
 	if (open_db(&a, &st, &e) ||
 	    an_analyze_job_build(st, &pos, &a.factors, &a.refs, &a.patterns, &a.co, a.out.fmt == &report_format_html, &j,
 				 &e) ||
-	    cli_emit(&a.out, &(struct report_doc){.analyze = &j.an, .groups = &j.info, .envtab = &j.env}, &e)) {
+	    cli_emit(&a.out,
+		     &(struct report_doc){.analyze = &j.an, .groups = &j.info, .envtab = &j.env,
+					  .noise_levels = &j.noise_levels},
+		     &e)) {
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}

@@ -22,6 +22,7 @@ extern const struct cli_opt cli_plan_opts[];
 extern const struct cli_opt cli_import_opts[];
 extern const struct cli_opt cli_export_opts[];
 extern const struct cli_opt cli_report_opts[];
+extern const struct cli_opt cli_system_opts[];
 
 #define SELECTOR_HELP                                                                              \
 	"A selector is ONE argument of terms separated by spaces, all of which a run must match:\n"     \
@@ -88,6 +89,18 @@ const struct cli_cmd cli_cmds[] = {
 	 "the estimate and its interval; a forest plot of changes or effects with the equivalence\n"
 	 "band; the environment of each group (differing keys highlighted); the warnings.\n\n" SELECTOR_HELP,
 	 cli_report_opts, cmd_report},
+	{"system", "show|tune|reset", "the machine's benchmarking knobs: judge them, set them, restore them",
+	 "show    every knob (governor, minimum frequency, turbo/boost, SMT, ASLR, perf sampling rate,\n"
+	 "        THP, irqbalance, IRQ affinity, isolcpus/nohz_full/rcu_nocbs, power supply): its value,\n"
+	 "        good or bad for benchmarking and why; the CPUs sysab would use and their SMT\n"
+	 "        siblings; load and the busiest processes; virtualisation, steal time and the PMU.\n"
+	 "        A knob whose file is missing is 'not available here', never an error.\n"
+	 "tune    (root) set governor performance, minimum frequency to the maximum, turbo/boost off\n"
+	 "        and perf_event_max_sample_rate 1, saving the exact original values first; a knob\n"
+	 "        whose value cannot be read back (so not restored) is refused. ASLR stays on:\n"
+	 "        comparisons of kernel layouts (KASLR, PIE) need layout variation. The rest is advice.\n"
+	 "reset   (root) write the saved values back and check each reads back byte-identical.",
+	 cli_system_opts, cmd_system},
 };
 
 const size_t cli_ncmds = sizeof cli_cmds / sizeof cli_cmds[0];

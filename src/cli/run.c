@@ -15,7 +15,7 @@
 
 enum {
 	O_LABEL = 1, O_WORKLOAD, O_COPIES, O_QUICK, O_FULL, O_SAMPLES, O_SAMPLE_MS, O_WARMUP_MS, O_SEED,
-	O_ORDER, O_CPUS, O_QUIET, O_TARGET_CI, O_MAX_TIME,
+	O_ORDER, O_CPUS, O_QUIET, O_TARGET_CI, O_MAX_TIME, O_COUNTERS, O_NO_PROBE,
 };
 
 const struct cli_opt cli_run_opts[] = {
@@ -39,6 +39,10 @@ const struct cli_opt cli_run_opts[] = {
 	{"max-time", 0, "DURATION", "adaptive: time budget for sampling, e.g. 10m (default 10m with --target-ci)",
 	 O_MAX_TIME},
 	{"cpus", 0, "LIST", "pin the run to these CPUs, e.g. 0 or 0-1,4", O_CPUS},
+	{"counters", 0, "MODE",
+	 "per-sample counters: all (default: software plus what hardware allows), software or none", O_COUNTERS},
+	{"no-probe", 0, NULL, "skip the noise probe (a pinned register-only loop measured before sampling)",
+	 O_NO_PROBE},
 	CLI_OUT_OPTS("text (default) or json"),
 	CLI_COLOR_OPT,
 	{"quiet", 'q', NULL, "no progress display", O_QUIET},
@@ -52,10 +56,11 @@ static const struct profile {
 	const char *name;
 	int samples;
 	unsigned sample_ms, warmup_ms, budget_ms;
+	unsigned probe_ms; /* the noise probe */
 } profiles[] = {
-	{"quick", 8, 20, 40, 400},
-	{"default", 24, 40, 120, 2000},
-	{"full", 30, 100, 500, 0},
+	{"quick", 8, 20, 40, 400, 250},
+	{"default", 24, 40, 120, 2000, 500},
+	{"full", 30, 100, 500, 0, 1000},
 };
 
 struct run_args {
@@ -74,6 +79,8 @@ struct run_args {
 	int ncpus;
 	const char *cpus_text;
 	const char *db;
+	enum ctr_mode counters;
+	bool counters_set, no_probe;
 };
 
 /* "0-3,6" into a list of CPU ids. */
@@ -167,6 +174,10 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 		a->cpus_text = arg;
 		return parse_cpus(arg, a->cpus, 1024, &a->ncpus, e);
 	case O_QUIET: a->quiet = true; return 0;
+	case O_COUNTERS:
+		a->counters_set = true;
+		return counters_parse_mode(arg, &a->counters, e);
+	case O_NO_PROBE: a->no_probe = true; return 0;
 	case OPT_JSON:
 	case OPT_FORMAT:
 	case OPT_OUTPUT:
@@ -266,6 +277,8 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 		.cpus = a.ncpus ? a.cpus : NULL,
 		.ncpus = a.ncpus,
 		.cpus_text = a.cpus_text,
+		.counters = a.counters_set ? a.counters : CTR_MODE_ALL,
+		.probe_ns = a.no_probe ? 0 : prof->probe_ms * 1000000ull,
 	};
 	if (a.samples) {
 		o.samples = a.samples;

@@ -1,5 +1,6 @@
 /* fmt_text.c - the text format: tables for a terminal. */
 #include "report.h"
+#include "counters.h"
 
 static int render(FILE *f, const struct report_doc *d)
 {
@@ -8,8 +9,15 @@ static int render(FILE *f, const struct report_doc *d)
 	case REPORT_RUN: report_summary_text(f, d->summary, d->with_env, d->color); break;
 	case REPORT_WORKLOADS: report_workloads_text(f); break;
 	case REPORT_ENV: report_env_text(f, d->env); break;
-	case REPORT_COMPARE: report_compare_text(f, d->compare, d->groups, d->color); break;
-	case REPORT_ANALYZE: report_analyze_text(f, d->analyze, d->groups, d->color); break;
+	case REPORT_COMPARE:
+		report_compare_text(f, d->compare, d->groups, d->color);
+		report_counters_compare_text(f, d->counters, d->ncounters);
+		break;
+	case REPORT_ANALYZE:
+		report_analyze_text(f, d->analyze, d->groups, d->color);
+		if (d->noise_levels)
+			report_noise_levels_text(f, d->noise_levels);
+		break;
 	case REPORT_PLAN: report_plan_text(f, d->plan, d->groups, d->ngroups, d->color); break;
 	case REPORT_SAMPLES: return -1;
 	}

@@ -1,5 +1,6 @@
 /* json.c - the JSON documents of every command (schema in docs/FORMATS.md). */
 #include "report.h"
+#include "counters.h"
 #include "workloads/workload.h"
 
 #include <jansson.h>
@@ -75,6 +76,9 @@ char *report_summary_json(const struct summary *s, bool with_env)
 {
 	json_t *d = doc_new("run");
 	json_object_set_new(d, "run", run_json(&s->run, with_env));
+	json_t *nf = report_noise_json(&s->run.env);
+	if (nf)
+		json_object_set_new(d, "noise_floor", nf);
 	json_t *res = json_array();
 	for (size_t i = 0; i < s->nslots; i++) {
 		const struct summary_row *row = &s->rows[i];
@@ -105,8 +109,12 @@ char *report_summary_json(const struct summary *s, bool with_env)
 		json_t *chk = json_array();
 		for (size_t k = 0; k < row->nchecks; k++) {
 			const struct summary_check *c = &row->checks[k];
-			json_array_append_new(chk, json_pack("{s:s, s:f, s:f, s:f, s:b}", "name", c->name, "value", c->value,
-							     "lo", c->lo, "hi", c->hi, "ok", c->ok));
+			if (c->why)
+				json_array_append_new(chk, json_pack("{s:s, s:b, s:s}", "name", c->name, "checked", 0, "why",
+								     c->why));
+			else
+				json_array_append_new(chk, json_pack("{s:s, s:f, s:f, s:f, s:b}", "name", c->name, "value",
+								     c->value, "lo", c->lo, "hi", c->hi, "ok", c->ok));
 		}
 		json_object_set_new(o, "checks", chk);
 		json_array_append_new(res, o);
@@ -118,6 +126,8 @@ char *report_summary_json(const struct summary *s, bool with_env)
 						     s->index[i].copies, "members", s->index[i].n, "value",
 						     s->index[i].value, "about", s->index[i].about));
 	json_object_set_new(d, "index", idx);
+	if (s->ncounters)
+		json_object_set_new(d, "counters", report_counters_json(s->counters, s->ncounters));
 	return dump(d);
 }
 

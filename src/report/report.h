@@ -49,6 +49,9 @@ struct report_doc {
 	const struct an_group_info *groups; /* COMPARE, PLAN: ngroups; ANALYZE: the filter */
 	size_t ngroups;
 	const struct an_envtab *envtab;     /* COMPARE, ANALYZE: the groups' environment (html) */
+	const struct ctr_cmp *counters;     /* COMPARE: per-op counters of B against A */
+	size_t ncounters;
+	const struct kvlist *noise_levels;  /* ANALYZE: noise.level → runs (a warning when > 1) */
 };
 
 /* An output format: one file each (fmt_text.c, fmt_json.c, fmt_csv.c, fmt_html.c), one

@@ -1,5 +1,6 @@
 /* text.c - terminal tables for runs, workloads and the environment. */
 #include "report.h"
+#include "counters.h"
 #include "workloads/workload.h"
 
 #include <math.h>
@@ -17,6 +18,10 @@ static void checks_text(struct sb *b, const struct summary_row *r, bool *failed,
 {
 	for (size_t i = 0; i < r->nchecks; i++) {
 		const struct summary_check *c = &r->checks[i];
+		if (c->why) { /* a counter check without its counter */
+			sb_addf(b, "%s%s: %s", i ? "; " : "", c->name, c->why);
+			continue;
+		}
 		sb_addf(b, "%s%s %.3g%s%s%s", i ? "; " : "", c->name, c->value, c->ok || !color ? "" : "\033[31m",
 			c->ok ? "" : " FAILED", c->ok || !color ? "" : "\033[0m");
 		if (!c->ok)
@@ -85,6 +90,7 @@ void report_summary_text(FILE *f, const struct summary *s, bool with_env, bool c
 	sb_free(&lab);
 	if (r->overhead_ns >= 0)
 		fprintf(f, "empty batch cost: %.0f ns\n", r->overhead_ns);
+	report_noise_text(f, &r->env);
 	/* 24 + 7 + 9 + 15 + 7 + 7 + 4 + 2 + notes: 80 columns with a note mark of up to 5 */
 	fprintf(f, "\n%-*s %6s %8s %-14s %6s %6s %3s  %s\n", RUN_NAME_W, "workload", "copies", "median", "unit", "±CI95",
 		"CV", "n", "notes");
@@ -158,6 +164,7 @@ void report_summary_text(FILE *f, const struct summary *s, bool with_env, bool c
 			report_wrap(f, first, "                               ", r->env.v[i].value);
 		}
 	}
+	report_counters_text(f, s->counters, s->ncounters);
 }
 
 void report_runs_text(FILE *f, const struct store_run_info *runs, size_t n, bool color)

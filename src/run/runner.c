@@ -2,6 +2,9 @@
 #include "runner.h"
 #include "calibrate.h"
 #include "env.h"
+#include "probe.h"
+#include "counter_checks.h"
+#include "store/counters.h"
 #include "slot.h"
 #include "core/tmp.h"
 #include "stats/stats.h"
@@ -49,16 +52,17 @@ static char *settings_json(const struct run_opts *o)
 	return s;
 }
 
-static char *checks_json(const struct workload *w, const struct slot_checks *c)
+/* The self-checks of a job: the workload's own, then those from its counters. */
+static char *checks_json(const struct workload *w, const struct slot_checks *c, double *const cnt[CTR_NEVENTS],
+			 const size_t ncnt[CTR_NEVENTS])
 {
-	if (!c->n)
-		return NULL;
 	json_t *a = json_array();
 	for (int i = 0; i < c->n; i++)
 		json_array_append_new(a, json_pack("{s:s, s:f, s:f, s:f, s:b}", "name", w->checks[i].name, "value",
 						   c->value[i], "lo", w->checks[i].lo, "hi", w->checks[i].hi, "ok",
 						   c->ok[i]));
-	char *s = json_dumps(a, JSON_COMPACT);
+	counter_checks(w->name, cnt, ncnt, a);
+	char *s = json_array_size(a) ? json_dumps(a, JSON_COMPACT) : NULL;
 	json_decref(a);
 	return s;
 }
@@ -88,6 +92,9 @@ struct job {
 	int nsamples, cap;
 	uint64_t sampled_ns;  /* time spent in its samples */
 	double halfwidth;    /* current relative 95% CI half-width */
+	struct ctr_set ctr;  /* counters on its workers (outside the timed batches) */
+	double *cnt[CTR_NEVENTS]; /* per sample: count per op of each counted event */
+	size_t ncnt[CTR_NEVENTS];
 };
 
 struct runctx {
@@ -102,6 +109,7 @@ struct runctx {
 	int step, steps;
 	double min_overhead;
 	gsl_rng *rng;
+	struct ctr_plan plan;
 };
 
 static void progress(struct runctx *rc, const char *phase, const struct job *j, int round, int rounds)
@@ -219,6 +227,8 @@ static int prepare(struct runctx *rc, struct job *j, struct err *e)
 		}
 		if (j->rc)
 			j->open = false; /* the workers are gone (slot_batch stops them on failure) */
+		else
+			counters_open(&j->ctr, &rc->plan, j->s.pid, j->copies);
 	}
 	rc->step++;
 	return put_slot(rc, j, NULL, e);
@@ -233,12 +243,18 @@ static int sample(struct runctx *rc, struct job *j, int round, struct err *e)
 	 * batch is a few long ops (a shell script) is its own warm-up. */
 	if (round >= 0 && rc->o->rewarm && j->n >= 4)
 		j->rc = slot_batch(&j->s, j->n / 4, j->overhead_ns, false, &b);
+	/* counters are read between batches, while the workers wait for a command */
+	uint64_t c0[CTR_NEVENTS], c1[CTR_NEVENTS];
+	bool h0[CTR_NEVENTS], h1[CTR_NEVENTS];
+	bool counted = !j->rc && counters_read(&j->ctr, c0, h0);
 	if (!j->rc)
 		j->rc = slot_batch(&j->s, j->n, j->overhead_ns, true, &b);
 	if (j->rc) {
 		j->open = false;
+		counters_close(&j->ctr);
 		return put_slot(rc, j, NULL, e);
 	}
+	counted = counted && counters_read(&j->ctr, c1, h1);
 	struct store_sample x = {
 		.workload = j->w->name,
 		.copies = j->copies,
@@ -250,6 +266,21 @@ static int sample(struct runctx *rc, struct job *j, int round, struct err *e)
 	};
 	if (store_sample_add(rc->st, rc->run_id, &x, e))
 		return -1;
+	if (counted) {
+		const char *names[CTR_NEVENTS];
+		uint64_t d[CTR_NEVENTS];
+		size_t nc = 0;
+		for (int i = 0; i < CTR_NEVENTS; i++)
+			if (h0[i] && h1[i]) {
+				names[nc] = counters_name(i);
+				d[nc] = c1[i] >= c0[i] ? c1[i] - c0[i] : 0;
+				j->cnt[i] = xrealloc(j->cnt[i], (j->ncnt[i] + 1) * sizeof *j->cnt[i]);
+				j->cnt[i][j->ncnt[i]++] = b.ops ? (double)d[nc] / (double)b.ops : 0;
+				nc++;
+			}
+		if (store_counters_add(rc->st, rc->run_id, j->w->name, j->copies, x.seq, names, d, nc, e))
+			return -1;
+	}
 	if (j->nsamples == j->cap) {
 		j->cap = j->cap ? 2 * j->cap : 64;
 		j->y = xrealloc(j->y, (size_t)j->cap * sizeof *j->y);
@@ -288,12 +319,13 @@ static bool job_satisfied(const struct run_opts *o, struct job *j)
 static int finish(struct runctx *rc, struct job *j, struct err *e)
 {
 	char *cj = NULL;
+	counters_close(&j->ctr);
 	if (j->open) {
 		struct slot_checks chk = {0};
 		slot_close(&j->s, sig_stop ? NULL : &chk);
 		j->open = false;
 		if (!sig_stop)
-			cj = checks_json(j->w, &chk);
+			cj = checks_json(j->w, &chk, j->cnt, j->ncnt);
 	}
 	if (!j->rc && sig_stop && !j->done)
 		j->rc = SLOT_STOPPED;
@@ -424,6 +456,14 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 
 	env_capture(&env);
 	env_add_tmpfs(&env, tmpdir);
+	struct ctr_plan plan;
+	counters_plan(o->counters, &plan);
+	counters_env(&plan, &env);
+	if (o->probe_ns) {
+		struct probe_result pr;
+		probe_run(o->probe_ns, allowed[0], &pr);
+		probe_env(&pr, &env);
+	}
 	if (o->cpus_text)
 		kv_add(&env, "run.cpus", o->cpus_text);
 	kv_sort(&env);
@@ -464,6 +504,7 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 		.steps = (int)(nj * (size_t)(o->samples + 1)),
 		.min_overhead = -1,
 		.rng = rng,
+		.plan = plan,
 	};
 	int werr = o->order == ORDER_ROUNDS ? run_rounds(&ctx, jobs, nj, &out->rounds, e)
 					    : run_blocked(&ctx, jobs, nj, e);
@@ -513,6 +554,9 @@ out:
 	free(exe);
 	free(settings);
 	for (size_t i = 0; i < nj; i++) {
+		counters_close(&jobs[i].ctr);
+		for (int k = 0; k < CTR_NEVENTS; k++)
+			free(jobs[i].cnt[k]);
 		free(jobs[i].y);
 		free(jobs[i].dir);
 	}

@@ -5,6 +5,7 @@
 #include "core/core.h"
 #include "store/store.h"
 #include "workloads/workload.h"
+#include "run/counters.h"
 
 /* The fewest samples a (workload, copies) gets when a time budget cuts it short. */
 #define RUN_MIN_SAMPLES 8
@@ -47,6 +48,8 @@ struct run_opts {
 	int ncpus;
 	const char *profile;        /* "quick", "default", "full" */
 	const char *cpus_text;      /* --cpus as given, for the record */
+	enum ctr_mode counters;     /* per-sample counters (0: none; sysab run defaults to all) */
+	uint64_t probe_ns;          /* noise probe before sampling; 0 = none */
 	/* Called as the run advances; may be NULL. */
 	void (*progress)(void *arg, const struct run_progress *p);
 	void *progress_arg;

@@ -55,6 +55,11 @@ static const char schema_v1[] =
 /* migrations[v] upgrades a database at user_version v to v + 1. */
 static const char *const migrations[] = {
 	schema_v1,
+	/* issue 14: per-sample event counts from perf_event_open (summed over copies). */
+	"CREATE TABLE sample_counter(\n"
+	"  sample INTEGER NOT NULL REFERENCES sample(id) ON DELETE CASCADE,\n"
+	"  event TEXT NOT NULL, value INTEGER NOT NULL,\n"
+	"  PRIMARY KEY(sample, event));\n",
 	/* issue 17: a sample the source itself discarded (UnixBench's worst third), kept for the
 	 * statistics but left out of the source's own score */
 	"ALTER TABLE sample ADD COLUMN dropped INTEGER NOT NULL DEFAULT 0;\n",

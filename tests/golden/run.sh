@@ -42,6 +42,12 @@ analyze.json|analyze --factors pernode,pie --json
 plan|plan 'pie=yes' --target 1%
 plan.json|plan 'pie=yes' --target 1% --json
 plan-unixbench|plan set=a set=b --target 2% -w unixbench.pipe -w unixbench.syscall
+system-intel-smt|system show --root "$repo/tests/fixtures/system/intel-smt"
+system-intel-smt.json|system show --root "$repo/tests/fixtures/system/intel-smt" --json
+system-amd-nosmt|system show --root "$repo/tests/fixtures/system/amd-nosmt"
+system-acpi-tuned|system show --root "$repo/tests/fixtures/system/acpi-tuned"
+system-vm-nocpufreq|system show --root "$repo/tests/fixtures/system/vm-nocpufreq"
+system-vm-nocpufreq.json|system show --root "$repo/tests/fixtures/system/vm-nocpufreq" --json
 CASES
 }
 

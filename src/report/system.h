@@ -1,0 +1,17 @@
+/* system.h - rendering `sysab system show|tune|reset` as a table or JSON. Never computes. */
+#ifndef SYSAB_REPORT_SYSTEM_H
+#define SYSAB_REPORT_SYSTEM_H
+
+#include <stdio.h>
+#include "system/system.h"
+
+/* The knobs, CPUs, load and virtualisation of s as tables on f. */
+void report_system_text(FILE *f, const struct sys_state *s);
+/* The same as a JSON document; the caller frees it. */
+char *report_system_json(const struct sys_state *s);
+
+/* What tune (verb "tune") or reset ("reset") did. */
+void report_changes_text(FILE *f, const char *verb, const struct sys_changes *c, const char *state_file);
+char *report_changes_json(const char *verb, const struct sys_changes *c, const char *state_file);
+
+#endif

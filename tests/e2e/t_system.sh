@@ -1,0 +1,92 @@
+# sysab system show|tune|reset: missing files are "not available here", tune sets what it can
+# and saves the originals, reset restores them byte-identical (fake trees; and, as root, this
+# machine with the reset in a trap so its knobs are never left changed).
+F=$REPO/tests/fixtures/system
+
+# show on this machine: never an error, whatever is missing
+expect 0 "$SYSAB" system show
+contains "$OUT" "aslr"
+contains "$OUT" "steal time"
+expect 0 "$SYSAB" system show --json
+printf '%s' "$OUT" | jq -e '.knobs | length >= 10' >/dev/null || fail "system show --json has too few knobs"
+expect 2 "$SYSAB" system
+contains "$ERR" "show, tune or reset"
+expect 2 "$SYSAB" system show --root "$T/nope"
+contains "$ERR" "not a directory"
+
+# tune/reset round trip on a fake intel_pstate tree
+cp -a "$F/intel-smt" "$T/tree"
+cp -a "$F/intel-smt" "$T/orig"
+st=$T/state/tune.json
+expect 0 "$SYSAB" system tune --root "$T/tree" --state-file "$st"
+contains "$OUT" "changed 10, left 0"
+cpu=$T/tree/sys/devices/system/cpu
+[ "$(cat "$cpu/cpu2/cpufreq/scaling_governor")" = performance ] || fail "tune did not set the governor"
+[ "$(cat "$cpu/cpu3/cpufreq/scaling_min_freq")" = 4000000 ] || fail "tune did not raise the minimum frequency"
+[ "$(cat "$cpu/intel_pstate/no_turbo")" = 1 ] || fail "tune did not turn turbo off"
+[ "$(cat "$T/tree/proc/sys/kernel/perf_event_max_sample_rate")" = 1 ] || fail "tune did not set the sample rate"
+[ "$(cat "$T/tree/proc/sys/kernel/randomize_va_space")" = 2 ] || fail "tune changed ASLR"
+[ -s "$st" ] || fail "tune saved no state"
+expect 0 "$SYSAB" system show --root "$T/tree"
+contains "$OUT" "performance"
+# a second tune finds nothing to do and keeps the first originals
+expect 0 "$SYSAB" system tune --root "$T/tree" --state-file "$st"
+contains "$OUT" "nothing to set"
+jq -e '.saved | length == 10' "$st" >/dev/null || fail "the state file does not hold the 10 original values"
+expect 0 "$SYSAB" system reset --state-file "$st" --json
+printf '%s' "$OUT" | jq -e '[.changes[] | select(.changed)] | length == 10' >/dev/null || fail "reset restored fewer than 10"
+diff -r "$T/orig" "$T/tree" || fail "reset did not restore the tree byte-identical"
+[ ! -e "$st" ] || fail "reset left the state file"
+expect 0 "$SYSAB" system reset --state-file "$st"
+contains "$OUT" "nothing to restore"
+
+# amd-pstate: boost off, per-CPU governors
+cp -a "$F/amd-nosmt" "$T/amd"
+expect 0 "$SYSAB" system tune --root "$T/amd" --state-file "$st"
+[ "$(cat "$T/amd/sys/devices/system/cpu/cpufreq/boost")" = 0 ] || fail "tune did not turn boost off"
+expect 0 "$SYSAB" system reset --state-file "$st"
+diff -r "$F/amd-nosmt" "$T/amd" || fail "reset did not restore the amd tree"
+
+# a knob the kernel does not take (reads back otherwise) is refused and left as it was
+cp -a "$F/acpi-tuned" "$T/acpi"
+printf 'schedutil\n' >"$T/acpi/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"
+rm "$T/acpi/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor"
+ln -s /dev/null "$T/acpi/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor"
+expect 0 "$SYSAB" system tune --root "$T/acpi" --state-file "$st"
+contains "$OUT" "did not take the value"
+[ "$(cat "$T/acpi/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")" = performance ] || fail "cpu0 not tuned"
+expect 0 "$SYSAB" system reset --state-file "$st"
+[ "$(cat "$T/acpi/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")" = schedutil ] || fail "cpu0 not reset"
+
+# nothing settable: says so, exit 0, no state saved
+cp -a "$F/vm-nocpufreq" "$T/vm"
+expect 0 "$SYSAB" system tune --root "$T/vm" --state-file "$st"
+contains "$OUT" "nothing to set"
+[ ! -e "$st" ] || fail "tune with nothing to set saved a state file"
+
+# a broken state file: clear error, exit 2
+mkdir -p "$T/state" && echo 'not json' >"$st"
+expect 2 "$SYSAB" system reset --state-file "$st"
+contains "$ERR" "not a sysab tune state file"
+rm -f "$st"
+
+# this machine, as root: tune what is settable, reset in a trap, byte-identical
+if [ "$(id -u)" = 0 ] && [ -z "${SYSAB_NO_REAL_TUNE:-}" ]; then
+	snap() {
+		for f in /proc/sys/kernel/perf_event_max_sample_rate /sys/devices/system/cpu/intel_pstate/no_turbo \
+			/sys/devices/system/cpu/cpufreq/boost /sys/devices/system/cpu/cpu*/cpufreq/scaling_governor \
+			/sys/devices/system/cpu/cpu*/cpufreq/scaling_min_freq /proc/sys/kernel/randomize_va_space; do
+			[ -r "$f" ] && printf '%s=%s\n' "$f" "$(od -An -c "$f" | tr -s ' ')"
+		done
+	}
+	snap >"$T/real.before"
+	rst=$T/real-state.json
+	trap '"$SYSAB" system reset --state-file "$rst" >/dev/null 2>&1' EXIT INT TERM
+	expect 0 "$SYSAB" system tune --state-file "$rst"
+	tuned=$OUT
+	expect 0 "$SYSAB" system reset --state-file "$rst"
+	trap - EXIT INT TERM
+	snap >"$T/real.after"
+	cmp -s "$T/real.before" "$T/real.after" || { diff "$T/real.before" "$T/real.after"; fail "reset did not restore this machine byte-identical"; }
+	echo "real machine: $tuned"
+fi
