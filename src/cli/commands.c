@@ -23,6 +23,8 @@ extern const struct cli_opt cli_import_opts[];
 extern const struct cli_opt cli_export_opts[];
 extern const struct cli_opt cli_report_opts[];
 extern const struct cli_opt cli_system_opts[];
+extern const struct cli_opt cli_rm_opts[];
+extern const struct cli_opt cli_relabel_opts[];
 
 #define SELECTOR_HELP                                                                              \
 	"A selector is ONE argument of terms separated by spaces, all of which a run must match:\n"     \
@@ -75,9 +77,11 @@ const struct cli_cmd cli_cmds[] = {
 	 "Each file is stored in one transaction: all of it or nothing.",
 	 cli_import_opts, cmd_import},
 	{"export", "[SELECTOR...]", "every sample with its run, boot, labels and environment, as CSV or JSON",
-	 "With no SELECTOR every run is exported (any status); with several, the runs any of them\n"
-	 "matches. CSV (RFC 4180): one row per sample; the fixed columns, then label.KEY and\n"
-	 "env.KEY columns, sorted. JSON: the runs, each with its samples (docs/FORMATS.md).\n\n" SELECTOR_HELP,
+	 "With no SELECTOR every run is exported, whatever its status (running and interrupted\n"
+	 "runs too). A SELECTOR picks runs as every other command does: complete, incomplete and\n"
+	 "imported ones only; with several, the runs any of them matches. CSV (RFC 4180): one row\n"
+	 "per sample; the fixed columns, then label.KEY and env.KEY columns, sorted; `sysab import\n"
+	 "csv` reads it back. JSON: the runs, each with its samples (docs/FORMATS.md).\n\n" SELECTOR_HELP,
 	 cli_export_opts, cmd_export},
 	{"report", "[SELECTOR | compare A B | analyze [FILTER...]]",
 	 "a self-contained HTML page with charts: one group, a comparison, or a factorial analysis",
@@ -89,6 +93,17 @@ const struct cli_cmd cli_cmds[] = {
 	 "the estimate and its interval; a forest plot of changes or effects with the equivalence\n"
 	 "band; the environment of each group (differing keys highlighted); the warnings.\n\n" SELECTOR_HELP,
 	 cli_report_opts, cmd_report},
+	{"rm", "SELECTOR...", "remove runs with their samples, labels and environment",
+	 "All the selected runs go in one transaction, or none. More than one needs --yes. Each\n"
+	 "removed run is named on standard output. A running run is refused.\n\n" SELECTOR_HELP
+	 "rm and relabel see runs of every status, as list does.\n"
+	 "Example: sysab rm 'pernode=test'",
+	 cli_rm_opts, cmd_rm},
+	{"relabel", "SELECTOR... -l KEY=VALUE...", "set or remove labels of runs",
+	 "-l KEY=VALUE sets KEY on every selected run (replacing its value); -l KEY= removes KEY.\n"
+	 "All runs change in one transaction, or none; each is named with the old and new value.\n\n"
+	 SELECTOR_HELP "Example: sysab relabel 'pernode=adaptive' -l pernode=yes",
+	 cli_relabel_opts, cmd_relabel},
 	{"system", "show|tune|reset", "the machine's benchmarking knobs: judge them, set them, restore them",
 	 "show    every knob (governor, minimum frequency, turbo/boost, SMT, ASLR, perf sampling rate,\n"
 	 "        THP, irqbalance, IRQ affinity, isolcpus/nohz_full/rcu_nocbs, power supply): its value,\n"

@@ -132,7 +132,7 @@ int import_store_csv(struct store *s, const char *name, const char *hash, const 
 				 ""},
 			.started_ns = clock_wall_ns(),
 			.status = store_run_status_word(STORE_RUN_IMPORTED),
-			.source = "csv",
+			.source = r0->source ? r0->source : "csv", /* an export keeps its runs' sources */
 			.settings = settings,
 			.labels = &labels,
 		};
@@ -167,9 +167,14 @@ int import_store_csv(struct store *s, const char *name, const char *hash, const 
 				       c->row[k].copies == r->copies;
 			const char *unit;
 			int latency;
-			csv_unit(r->unit, &unit, &latency);
+			if (r->op_unit) {
+				unit = r->unit;
+				latency = r->latency;
+			} else {
+				csv_unit(r->unit, &unit, &latency);
+			}
 			struct store_slot sl = {r->workload, (int)r->copies, unit, latency, store_slot_status_word(STORE_SLOT_OK), NULL, 0, 0, NULL};
-			struct store_sample x = {r->workload, (int)r->copies, seq, -1, 0, 0, r->value, 0, 0};
+			struct store_sample x = {r->workload, (int)r->copies, seq, -1, 0, 0, r->value, r->warmup, r->dropped};
 			rc = store_slot_put(s, run, &sl, e) || store_sample_add(s, run, &x, e) ? -1 : 0;
 			res->nvalues++;
 		}

@@ -147,6 +147,14 @@ int store_runs_list(struct store *s, struct store_run_info **runs, size_t *n, st
 /* One run with its environment; error naming the id when it does not exist. */
 int store_run_get(struct store *s, int64_t id, struct store_run_info *run, struct err *e);
 void store_run_info_free(struct store_run_info *r);
+/* Remove runs ids[0..n-1] with their labels, environment, slots and samples, and any boot
+ * or machine no run refers to any more, in one transaction. Returns 0, or -1 with e set
+ * (naming a run that does not exist) and nothing removed. */
+int store_runs_delete(struct store *s, const int64_t *ids, size_t n, struct err *e);
+/* Set run id's labels from set: an empty value removes that key, any other replaces it.
+ * Call inside store_begin()/store_commit() to make several runs one change. Returns 0
+ * or -1 with e set. */
+int store_run_relabel(struct store *s, int64_t id, const struct kvlist *set, struct err *e);
 void store_runs_free(struct store_run_info *runs, size_t n);
 
 struct store_slot_info {

@@ -85,7 +85,7 @@ static void csv_quotes_what_rfc4180_asks(void **state)
 	fclose(f);
 	assert_non_null(strstr(buf, ",label.note,env.k\r\n"));
 	assert_non_null(strstr(buf, "\r\n7,imported,csv,0,b,\"h,1\",\"say \"\"x\"\"\",\"line\nbreak\",w,1,op,0,0,-1,0,10,1000,"
-				    "2.5,\"a,\"\"b\"\"\",v\r\n"));
+				    "2.5,0,\"a,\"\"b\"\"\",v\r\n"));
 	free(buf);
 	kv_free(&r.labels);
 	kv_free(&r.env);
