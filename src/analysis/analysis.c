@@ -16,12 +16,18 @@ static bool name_matches(const char *name, const char *pattern)
 
 void an_value_of(const struct st_estimate *est, double alpha, struct an_value *out)
 {
-	out->ops = out->lo = out->hi = out->hw = NAN;
+	out->ops = out->lo = out->hi = out->hw = out->df = NAN;
+	out->low_df = false;
 	if (!est || !est->nsamples)
 		return;
 	out->ops = exp(est->mean);
 	if (!est->has_interval || !(est->se >= 0))
 		return;
+	out->df = est->df;
+	if (est->df < AN_MIN_INTERVAL_DF) {
+		out->low_df = true;
+		return;
+	}
 	double h = stats_t_quantile(1 - alpha / 2, est->df) * est->se;
 	out->lo = exp(est->mean - h);
 	out->hi = exp(est->mean + h);

@@ -33,8 +33,15 @@ struct an_diag {
 
 /* A group estimate in natural units: ops/s of the mean and its (1-alpha) interval,
  * and the interval's relative half-width. All NAN when there is no estimate. */
+/* No interval is shown from fewer degrees of freedom than this: with 1-3 df the t
+ * quantile (12.7, 4.3, 3.2) makes intervals that mean little, and a variance from so few
+ * batches is itself too rough to trust (issue 17 item 6). The spread (CV) is shown instead. */
+#define AN_MIN_INTERVAL_DF 4
+
 struct an_value {
-	double ops, lo, hi, hw;
+	double ops, lo, hi, hw; /* hw: hi / ops - 1; lo, hi, hw NAN when there is no interval */
+	double df;              /* the estimate's df (NAN without data) */
+	bool low_df;            /* no interval because df < AN_MIN_INTERVAL_DF */
 };
 /* A change shown in the row's display direction: throughput change for ops/s rows,
  * time-per-op change (negative = faster) for latency rows; percent, (1-alpha) CI. */

@@ -1,6 +1,7 @@
 /* summary.c - per-run medians, CVs and the UnixBench-style index. */
 #include "analysis/summary.h"
 #include "analysis/composite.h"
+#include "analysis/analysis.h"
 #include "stats/stats.h"
 #include "workloads/workload.h"
 
@@ -19,7 +20,11 @@ static void row_stats(struct summary_row *r, const double *v, size_t n)
 	double *y = xcalloc(n, sizeof *y);
 	for (size_t i = 0; i < n; i++)
 		y[i] = log(v[i]);
-	r->halfwidth = stats_run_halfwidth(&(struct st_run){.y = y, .n = n}, 0.95);
+	struct st_runstat rs;
+	stats_run_batches(&(struct st_run){.y = y, .n = n}, &rs);
+	r->df = rs.nbatches >= 2 ? rs.df : 0;
+	if (r->df >= AN_MIN_INTERVAL_DF)
+		r->halfwidth = stats_run_halfwidth(&(struct st_run){.y = y, .n = n}, 0.95);
 	free(y);
 	struct st_summary s;
 	stats_summary(v, n, &s);

@@ -20,7 +20,8 @@ struct summary_row {
 	size_t n;             /* measured samples, not counting warm-up ones */
 	size_t warmup;        /* leading samples flagged as taken before a steady state */
 	double halfwidth;     /* relative half-width of the run's 95% CI (batch means); INFINITY
-	                         when too few samples */
+	                         when too few samples or df < AN_MIN_INTERVAL_DF */
+	double df;            /* the batch means' df (0 with fewer than two batches) */
 	double median;        /* ops/s */
 	double mean;          /* ops/s */
 	double cv;            /* standard deviation / mean of the samples, 0 with < 2 samples */

@@ -58,8 +58,8 @@ static const struct profile {
 	unsigned sample_ms, warmup_ms, budget_ms;
 	unsigned probe_ms; /* the noise probe */
 } profiles[] = {
-	{"quick", 8, 20, 40, 400, 250},
-	{"default", 24, 40, 120, 2000, 500},
+	{"quick", 25, 10, 40, 700, 250}, /* 25 samples: 5 batches, the 4 df an interval needs */
+	{"default", 25, 40, 120, 2000, 500},
 	{"full", 30, 100, 500, 0, 1000},
 };
 

@@ -295,8 +295,10 @@ static void est_text(char *buf, size_t size, const struct an_value *v, int laten
 {
 	char val[32];
 	report_cell_value(val, sizeof val, v->ops, latency, !report_rate_unit(unit));
+	char iv[16];
+	report_interval_cell(iv, sizeof iv, v->hw);
 	if (isfinite(v->hw))
-		snprintf(buf, size, "%s ±%.1f%%", val, v->hw * 100);
+		snprintf(buf, size, "%s %s", val, iv);
 	else
 		snprintf(buf, size, "%s", val);
 }
@@ -572,7 +574,7 @@ int report_html_analyze(FILE *f, const struct an_analyze *a, const struct an_gro
 		sb_add(&b, "</h2>\n<table class=\"cells\"><tr><th>cell</th><th>estimate</th><th>runs</th><th>boots</th></tr>\n");
 		for (size_t c = 0; c < a->ncells; c++) {
 			char v[64] = "-", n1[16], n2[16];
-			sg[c] = (struct strip_group){cn[c], &r->pts[c], {NAN, NAN, NAN, NAN}, r->have[c]};
+			sg[c] = (struct strip_group){cn[c], &r->pts[c], {NAN, NAN, NAN, NAN, NAN, false}, r->have[c]};
 			if (r->have[c]) {
 				sg[c].v = r->val[c];
 				est_text(v, sizeof v, &sg[c].v, r->latency, r->unit);

@@ -133,6 +133,11 @@ void report_table_unit(char *buf, size_t size, const char *unit, int latency);
 /* A value for a table cell: "98.1ns" for latency rows, "4.06M" for throughput; plain_si
  * false shows values below 1e5 unscaled (scores and indexes). */
 void report_cell_value(char *buf, size_t size, double ops, int latency, bool plain_si);
+/* A relative interval (hw = upper bound / value - 1, from a symmetric interval on the log
+ * scale) as a cell of at most 9 columns: "±4.4%" when hw < 10% (the two sides then differ by
+ * under one point), else both sides, "-9.1/+12%"; an upper side of 100% or more is ">99%",
+ * the one spelling of a cap ("-52/+>99%"); "-" when hw is not finite. */
+void report_interval_cell(char *buf, size_t size, double hw);
 /* A percentage with sign: "+1.2%", "-15%", "?" when not finite. */
 void report_pct(char *buf, size_t size, double pct);
 /* "faster", "slower~" (negligible), "no data". */

@@ -91,9 +91,10 @@ void report_summary_text(FILE *f, const struct summary *s, bool with_env, bool c
 	if (r->overhead_ns >= 0)
 		fprintf(f, "empty batch cost: %.0f ns\n", r->overhead_ns);
 	report_noise_text(f, &r->env);
-	/* 24 + 7 + 9 + 15 + 7 + 7 + 4 + 2 + notes: 80 columns with a note mark of up to 5 */
-	fprintf(f, "\n%-*s %6s %8s %-14s %6s %6s %3s  %s\n", RUN_NAME_W, "workload", "copies", "median", "unit", "±CI95",
+	/* 24 + 7 + 9 + 15 + 10 + 7 + 4 + 2 + notes: 83 columns with a note mark of up to 5 */
+	fprintf(f, "\n%-*s %6s %8s %-14s %9s %6s %3s  %s\n", RUN_NAME_W, "workload", "copies", "median", "unit", "CI95",
 		"CV", "n", "notes");
+	bool low_df = false;
 	struct strv notes = {0};
 	for (size_t i = 0; i < s->nslots; i++) {
 		const struct summary_row *row = &s->rows[i];
@@ -132,12 +133,23 @@ void report_summary_text(FILE *f, const struct summary *s, bool with_env, bool c
 		report_table_unit(u, sizeof u, sl->unit, sl->latency);
 		report_short_name(us, sizeof us, u, 1, 14);
 		char hw[16] = "-", cv[16];
-		pct_cell(hw, sizeof hw, row->halfwidth);
+		report_interval_cell(hw, sizeof hw, row->halfwidth);
+		low_df |= row->n > 1 && !isfinite(row->halfwidth);
 		pct_cell(cv, sizeof cv, row->cv);
+		/* pad by columns: "±" is two bytes but one column */
+		int pad = 9 + (strstr(hw, "±") ? 1 : 0);
 		struct sb line = {0};
-		sb_addf(&line, "%-*s %6d %8s %-14s %6s %6s %3zu  %s", RUN_NAME_W, name, sl->copies, v, us, hw, cv, row->n,
+		sb_addf(&line, "%-*s %6d %8s %-14s %*s %6s %3zu  %s", RUN_NAME_W, name, sl->copies, v, us, pad, hw, cv, row->n,
 			mark);
 		put_line(f, &line);
+	}
+	if (low_df) {
+		char why[256];
+		snprintf(why, sizeof why, "CI95 '-': the run's batch means give fewer than %d degrees of freedom, too few "
+			 "for an interval that means something; CV shows the spread instead (25 samples or more give one).",
+			 AN_MIN_INTERVAL_DF);
+		fprintf(f, "\n");
+		report_wrap(f, "", "  ", why);
 	}
 	if (notes.n)
 		fprintf(f, "\nnotes (self-checks, status, warm-up):\n");

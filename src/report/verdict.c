@@ -178,14 +178,33 @@ void report_pct(char *buf, size_t size, double p)
 		snprintf(buf, size, "%+.0f%%", p);
 }
 
+void report_interval_cell(char *buf, size_t size, double hw)
+{
+	if (!isfinite(hw) || hw < 0) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	if (hw < 0.1) {
+		snprintf(buf, size, "±%.1f%%", hw * 100);
+		return;
+	}
+	double lo = 100 * (1 - 1 / (1 + hw)), hi = 100 * hw;
+	char l[8], h[8];
+	snprintf(l, sizeof l, "%.*f", lo < 10 ? 1 : 0, lo);
+	if (hi >= 99.5)
+		snprintf(h, sizeof h, ">99");
+	else
+		snprintf(h, sizeof h, "%.*f", hi < 10 ? 1 : 0, hi);
+	snprintf(buf, size, "-%s/+%s%%", l, h);
+}
+
 static void est_cell(char *buf, size_t size, const struct an_value *v, int latency, bool index_like)
 {
-	char val[32];
+	char val[32], iv[16];
 	report_cell_value(val, sizeof val, v->ops, latency, !index_like);
-	if (isfinite(v->hw) && v->hw >= 1)
-		snprintf(buf, size, "%s ±>99%%", val);
-	else if (isfinite(v->hw))
-		snprintf(buf, size, "%s ±%.*f%%", val, v->hw * 100 < 10 ? 1 : 0, v->hw * 100);
+	report_interval_cell(iv, sizeof iv, v->hw);
+	if (isfinite(v->hw))
+		snprintf(buf, size, "%s %s", val, iv);
 	else
 		snprintf(buf, size, "%s", val);
 }
@@ -407,6 +426,10 @@ void report_compare_text(FILE *f, const struct an_compare *c, const struct an_gr
 			if (r->ncomposite)
 				notef(&n, &m, "%s: per run, %s; compared as one workload", r->workload,
 				      r->composite ? r->composite : "composite");
+			if (r->va.low_df || r->vb.low_df)
+				notef(&n, &m, "no interval for %s: fewer than %d degrees of freedom (add boots or runs)",
+				      r->va.low_df && r->vb.low_df ? "A or B" : r->va.low_df ? g[0].name : g[1].name,
+				      AN_MIN_INTERVAL_DF);
 			if (!r->have_a || !r->have_b) {
 				notef(&n, &m, "no samples of this workload in %s", !r->have_a ? g[0].name : g[1].name);
 			} else {

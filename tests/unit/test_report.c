@@ -2,6 +2,9 @@
 #include "unit.h"
 #include "report/report.h"
 #include "report/svg.h"
+#include "analysis/analysis.h"
+
+#include <math.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +94,34 @@ static void csv_quotes_what_rfc4180_asks(void **state)
 	kv_free(&r.env);
 }
 
+/* Issue 17 item 6: one cap spelling, no "±" for a visibly asymmetric interval, and no
+ * interval at all below AN_MIN_INTERVAL_DF. */
+static void intervals_spell_caps_once_and_need_4_df(void **state)
+{
+	(void)state;
+	char b[32];
+	report_interval_cell(b, sizeof b, 0.044);
+	assert_string_equal(b, "±4.4%");
+	report_interval_cell(b, sizeof b, 0.21);
+	assert_string_equal(b, "-17/+21%");
+	report_interval_cell(b, sizeof b, 1.5);
+	assert_string_equal(b, "-60/+>99%");
+	report_interval_cell(b, sizeof b, 9.17);
+	assert_string_equal(b, "-90/+>99%");
+	report_interval_cell(b, sizeof b, NAN);
+	assert_string_equal(b, "-");
+	struct st_estimate e = {.mean = log(100), .se = 0.1, .df = 3, .has_interval = true, .nsamples = 8};
+	struct an_value v;
+	an_value_of(&e, 0.05, &v);
+	assert_true(v.low_df);
+	assert_true(isnan(v.hw) && isnan(v.lo) && isnan(v.hi));
+	assert_true(fabs(v.ops - 100) < 1e-9);
+	e.df = AN_MIN_INTERVAL_DF;
+	an_value_of(&e, 0.05, &v);
+	assert_false(v.low_df);
+	assert_true(v.hw > 0 && v.lo < 100 && v.hi > 100);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -100,6 +131,7 @@ int main(void)
 		cmocka_unit_test(width_ignores_colour_and_counts_utf8_once),
 		cmocka_unit_test(long_names_keep_start_and_end),
 		cmocka_unit_test(csv_quotes_what_rfc4180_asks),
+		cmocka_unit_test(intervals_spell_caps_once_and_need_4_df),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
