@@ -2,7 +2,7 @@
 #include "cli.h"
 
 static const struct cli_opt look_opts[] = {
-	CLI_OUT_OPTS("text (default) or json"),
+	CLI_OUT_OPTS("text (default), json or markdown (show only)"),
 	CLI_COLOR_OPT,
 	CLI_COMMON_OPTS,
 	CLI_END,
@@ -55,7 +55,7 @@ const struct cli_cmd cli_cmds[] = {
 	{"env", NULL, "the environment snapshot of this machine now", NULL, plain_opts, cmd_env},
 	{"compare", "A B", "is B faster, slower or equivalent to A? per workload, with confidence intervals",
 	 SELECTOR_HELP "\nExample: sysab compare 'pernode=no pie=yes' 'pernode=yes pie=yes' --fail-on slower\n"
-		       "Verdicts: faster/slower (CI excludes 0; '~' = negligible, inside the margin), equivalent\n"
+		       "Verdicts: faster/slower (CI excludes 0; '(negligible)': inside the margin), equivalent\n"
 		       "(90% CI inside the margin), inconclusive (with what to add), no data or no verdict.\n"
 		       "A verdict needs the replication unit: >= 2 boots per configuration (or a supported\n"
 		       "borrowed boot variance), or >= 2 runs with --unit run. To add boots and look again,\n"

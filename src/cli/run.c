@@ -43,7 +43,7 @@ const struct cli_opt cli_run_opts[] = {
 	 "per-sample counters: all (default: software plus what hardware allows), software or none", O_COUNTERS},
 	{"no-probe", 0, NULL, "skip the noise probe (a pinned register-only loop measured before sampling)",
 	 O_NO_PROBE},
-	CLI_OUT_OPTS("text (default) or json"),
+	CLI_OUT_OPTS("text (default), json or markdown"),
 	CLI_COLOR_OPT,
 	{"quiet", 'q', NULL, "no progress display", O_QUIET},
 	CLI_COMMON_OPTS,

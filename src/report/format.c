@@ -10,6 +10,7 @@ const struct report_format *const report_formats[] = {
 	&report_format_csv,
 	&report_format_json,
 	&report_format_html,
+	&report_format_markdown,
 	NULL,
 };
 

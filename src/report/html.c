@@ -463,7 +463,7 @@ int report_html_compare(FILE *f, const struct an_compare *c, const struct an_gro
 	if (two)
 		sb_addf(&b, "<p class=\"note\">change: %s vs %s with its %d%% interval; for time/op rows the change in "
 			    "time (negative = faster). q: Benjamini-Hochberg across rows. Verdicts: faster/slower when the "
-			    "interval excludes 0 (~: negligible, inside ±%g%%), equivalent when the %d%% interval lies "
+			    "interval excludes 0 (negligible when it lies inside ±%g%%), equivalent when the %d%% interval lies "
 			    "inside ±%g%%.</p>\n",
 			g[1].name, g[0].name, (int)lround((1 - c->o.alpha) * 100), c->o.margin * 100,
 			(int)lround((1 - 2 * c->o.alpha) * 100), c->o.margin * 100);

@@ -63,7 +63,8 @@ struct report_format {
 	int (*render)(FILE *f, const struct report_doc *d);
 };
 
-extern const struct report_format report_format_text, report_format_json, report_format_csv, report_format_html;
+extern const struct report_format report_format_text, report_format_json, report_format_csv, report_format_html,
+	report_format_markdown;
 /* Every format, NULL-terminated. */
 extern const struct report_format *const report_formats[];
 /* The format called name that renders kind, or NULL. */
@@ -138,6 +139,9 @@ void report_cell_value(char *buf, size_t size, double ops, int latency, bool pla
  * under one point), else both sides, "-9.1/+12%"; an upper side of 100% or more is ">99%",
  * the one spelling of a cap ("-52/+>99%"); "-" when hw is not finite. */
 void report_interval_cell(char *buf, size_t size, double hw);
+/* The one-line summary of a comparison's verdicts, e.g. "3 slower, 1 faster, 40 equivalent,
+ * 8 inconclusive, 2 no data (BH q<0.05)"; kinds with no row are left out. */
+void report_verdict_tally(char *buf, size_t size, const struct an_compare *c);
 /* A percentage with sign: "+1.2%", "-15%", "?" when not finite. */
 void report_pct(char *buf, size_t size, double pct);
 /* "faster", "slower~" (negligible), "no data". */

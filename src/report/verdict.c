@@ -288,7 +288,7 @@ static const struct {
 	int digits;
 } warn_words[] = {
 	[ST_WARN_DRIFT] = {"drift", "run", "drift (up to ", "%", " over a run)", 1},
-	[ST_WARN_WARMUP] = {"warmup", "run", "start slower (up to ", "%", ")", 1},
+	[ST_WARN_WARMUP] = {"warmup", "run", "with slower first samples (up to ", "%", ")", 1},
 	[ST_WARN_OUTLIER] = {"outlier", "outlier sample", "(up to ", "%", " from the median; kept)", 1},
 	[ST_WARN_CV] = {"cv", "run", NULL /* "with a CV above <the limit> (up to " */, "%", ")", 1},
 	[ST_WARN_BIMODAL] = {"bimodal", "run", "look bimodal (coefficient up to ", "", ")", 3},
@@ -363,7 +363,7 @@ void report_verdict_word(char *buf, size_t size, const struct st_comparison *c)
 	if (c->verdict == ST_NO_DATA)
 		snprintf(buf, size, (c->caveats & ST_CAVEAT_LOW_DF) ? "no verdict" : "no data");
 	else
-		snprintf(buf, size, "%s%s", report_verdict_name(c->verdict), c->negligible ? "~" : "");
+		snprintf(buf, size, "%s%s", report_verdict_name(c->verdict), c->negligible ? " (negligible)" : "");
 }
 
 const char *report_verdict_color(enum st_verdict v, bool color)
@@ -388,6 +388,23 @@ const char *report_color_reset(bool color)
 /* ---------------------------------------------------------------- compare */
 
 /* Long by design: the table top to bottom, every row's notes gathered as it is printed. */
+void report_verdict_tally(char *buf, size_t size, const struct an_compare *c)
+{
+	static const enum st_verdict order[] = {ST_SLOWER, ST_FASTER, ST_EQUIVALENT, ST_INCONCLUSIVE, ST_NO_DATA};
+	size_t cnt[5] = {0};
+	for (size_t i = 0; i < c->nrows; i++)
+		for (size_t k = 0; k < 5; k++)
+			cnt[k] += c->rows[i].c.verdict == order[k];
+	struct sb t = {0};
+	for (size_t k = 0; k < 5; k++)
+		if (cnt[k])
+			sb_addf(&t, "%s%zu %s", t.len ? ", " : "", cnt[k], order[k] == ST_NO_DATA ? "without a verdict" :
+										report_verdict_name(order[k]));
+	sb_addf(&t, " (BH q<%g)", c->o.alpha);
+	snprintf(buf, size, "%s", sb_str(&t));
+	sb_free(&t);
+}
+
 void report_compare_text(FILE *f, const struct an_compare *c, const struct an_group_info g[2], bool color)
 {
 	for (int i = 0; i < 2; i++)
@@ -466,6 +483,9 @@ void report_compare_text(FILE *f, const struct an_compare *c, const struct an_gr
 		}
 	}
 	strv_free(&units);
+	char tally[160];
+	report_verdict_tally(tally, sizeof tally, c);
+	fprintf(f, "\n%s\n", tally);
 	struct sb t = {0};
 	sb_addf(&t, "change: %s vs %s; for time/op rows the change in time (negative = faster). "
 		    "q: Benjamini-Hochberg across rows; verdicts use q, while the intervals are per row and "
@@ -479,7 +499,7 @@ void report_compare_text(FILE *f, const struct an_compare *c, const struct an_gr
 	report_wrap(f, "", "", sb_str(&t));
 	sb_free(&t);
 	if (negl)
-		fprintf(f, "~: significant but negligible: the %d%% interval lies within ±%g%%.\n",
+		fprintf(f, "(negligible): significant, but the %d%% interval lies within ±%g%%.\n",
 			(int)lround((1 - 2 * c->o.alpha) * 100), c->o.margin * 100);
 	if (c->nconf) {
 		fprintf(f, "\nconfounders (environment differing between %s and %s, not labels):\n", g[0].name, g[1].name);
@@ -577,7 +597,7 @@ void report_analyze_text(FILE *f, const struct an_analyze *a, const struct an_gr
 		}
 	}
 	if (negl)
-		fprintf(f, "\n~: significant but negligible: the %d%% interval lies within ±%g%%.\n",
+		fprintf(f, "\n(negligible): significant, but the %d%% interval lies within ±%g%%.\n",
 			(int)lround((1 - 2 * a->o.alpha) * 100), a->o.margin * 100);
 	fprintf(f, "\n");
 	report_wrap(f, "", "", "change: effect as a percent change (time/op rows: change in time). q: Benjamini-Hochberg "
