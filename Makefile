@@ -12,7 +12,7 @@ TEST_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 
 # Debian packages needed to build, and in addition to test.
 DEPS_BUILD := gcc make pkg-config libsqlite3-dev libjansson-dev libgsl-dev
-DEPS_TEST  := libcmocka-dev sqlite3 jq procps
+DEPS_TEST  := libcmocka-dev sqlite3 jq procps man-db
 DEPS_BENCH := bc linux-perf time
 
 SRC      := $(sort $(shell find src -name '*.c' ! -path src/main.c ! -path 'src/helper/*'))

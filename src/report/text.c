@@ -185,18 +185,23 @@ void report_runs_text(FILE *f, const struct store_run_info *runs, size_t n, bool
 		fprintf(f, "no runs yet; `sysab run --quick` makes one\n");
 		return;
 	}
-	fprintf(f, "%4s %-16s %-11s %-8s %-12s %3s  %s\n", "id", "started (UTC)", "status", "boot", "kernel", "wl",
+	/* the kernel column is as wide as the longest release (up to 48): releases differ at the end */
+	int kw = 6;
+	for (size_t i = 0; i < n; i++)
+		if ((int)strlen(runs[i].kernel_release) > kw)
+			kw = (int)strlen(runs[i].kernel_release) > 48 ? 48 : (int)strlen(runs[i].kernel_release);
+	fprintf(f, "%4s %-16s %-11s %-8s %-*s %3s  %s\n", "id", "started (UTC)", "status", "boot", kw, "kernel", "wl",
 		"labels");
 	for (size_t i = 0; i < n; i++) {
 		const struct store_run_info *r = &runs[i];
 		char when[32], kernel[64];
 		format_wall(r->started_ns, when, sizeof when);
-		report_short_name(kernel, sizeof kernel, r->kernel_release, 1, 12);
+		report_short_name(kernel, sizeof kernel, r->kernel_release, 1, (size_t)kw);
 		struct sb lab = {0};
 		labels_text(&lab, &r->labels);
 		struct sb line = {0};
-		sb_addf(&line, "%4lld %-16.16s %s%-11s%s %-8.8s %-12s %3zu  ", (long long)r->id, when,
-			run_color(r->state, color), r->status, color ? "\033[0m" : "", boot_short(r->boot_id), kernel,
+		sb_addf(&line, "%4lld %-16.16s %s%-11s%s %-8.8s %-*s %3zu  ", (long long)r->id, when,
+			run_color(r->state, color), r->status, color ? "\033[0m" : "", boot_short(r->boot_id), kw, kernel,
 			r->workloads.n);
 		/* labels that do not fit go on the next lines, indented */
 		if (report_text_width(sb_str(&line)) + lab.len <= REPORT_WIDTH) {

@@ -27,3 +27,15 @@ expect 0 "$SYSAB" list pie=yes --json
 v=$(printf '%s' "$OUT" | jq '.runs | length')
 [ "$v" = 1 ] || fail "filter pie=yes gave $v runs"
 db_ok "$SYSAB_DB"
+# issue 17 item 12: list shows the whole kernel release; the environment names user ASLR and
+# kernel KASLR apart, and the NUMA node list as a list
+printf 'value,unit\n100,ops/s\n' >"$T/k.csv"
+expect 0 "$SYSAB" import csv "$T/k.csv" --kernel 6.18.0-rc3-00123-gabcdef0123
+expect 0 "$SYSAB" list
+contains "$OUT" "6.18.0-rc3-00123-gabcdef0123"
+expect 0 "$SYSAB" env
+contains "$OUT" "aslr.user"
+contains "$OUT" "kaslr.kernel"
+contains "$OUT" "numa.node_list"
+printf '%s' "$OUT" | grep -q '^aslr ' && fail "env still has the ambiguous key 'aslr'"
+true
