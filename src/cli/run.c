@@ -325,8 +325,12 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 	if (summary_load(st, res.run_id, &sum, &e2) == 0) {
 		if (cli_emit(&a.out, &(struct report_doc){.summary = &sum}, &e2))
 			cli_fail(cmd, &e2);
-		else if (cli_out_text(&a.out))
+		else if (cli_out_text(&a.out)) {
 			printf("\nstored as run %lld in %s\n", (long long)res.run_id, path);
+			char why[256];
+			if (env_emulated(why, sizeof why))
+				printf("emulated: %s; the times mean nothing here, only the self-checks do\n", why);
+		}
 		summary_free(&sum);
 	}
 	if (r)

@@ -8,11 +8,16 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
+#include <fcntl.h>
 #include <gnu/libc-version.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/auxv.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef SYSAB_BUILD_FLAGS
@@ -288,6 +293,164 @@ void env_add_tmpfs(struct kvlist *env, const char *dir)
 		kv_addf(env, "tmp.fs", "0x%lx", (unsigned long)st.f_type);
 }
 
+/* The architecture this binary was built for, from the compiler's predefined macros. */
+static const char *env_build_arch(void)
+{
+#if defined(__x86_64__)
+	return "x86_64";
+#elif defined(__aarch64__)
+	return "aarch64";
+#elif defined(__riscv) && __riscv_xlen == 64
+	return "riscv64";
+#elif defined(__loongarch64)
+	return "loongarch64";
+#else
+	return "unknown";
+#endif
+}
+
+bool env_emulated(char *why, size_t n)
+{
+	/* The kernel names the system call a task is in by the host's numbers; a native
+	 * process reading /proc/self/syscall is in read(2) by its own numbers. Under
+	 * qemu-user the host kernel sees qemu's read, numbered the host's way. */
+	char buf[128];
+	long nr = -1;
+	int fd = open("/proc/self/syscall", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		ssize_t got = read(fd, buf, sizeof buf - 1);
+		close(fd);
+		if (got > 0) {
+			buf[got] = 0;
+			if (sscanf(buf, "%ld", &nr) != 1)
+				nr = -1;
+		}
+	}
+	if (nr >= 0 && nr != SYS_read) {
+		snprintf(why, n, "the kernel sees read(2) as system call %ld, but this %s build numbers it %d: "
+			 "a user-mode emulator (qemu-user) translates its system calls",
+			 nr, env_build_arch(), (int)SYS_read);
+		return true;
+	}
+	snprintf(why, n, "%s", nr < 0 ? "unknown: /proc/self/syscall is unreadable" : "no");
+	return false;
+}
+
+/* The resolution check of the clock that times every batch: its smallest nonzero step over
+ * a thousand back-to-back reads (a minimum, so load hardly moves it), stored as a bucket,
+ * as a value that changed from run to run would show up as a confounder in comparisons. */
+static void env_add_timer(struct kvlist *env)
+{
+	enum { READS = 1000 };
+	struct timespec res;
+	uint64_t step = 0;
+	uint64_t prev = clock_raw_ns();
+	for (int i = 0; i < READS; i++) {
+		uint64_t t = clock_raw_ns();
+		if (t > prev && (!step || t - prev < step))
+			step = t - prev;
+		prev = t;
+	}
+	kv_add(env, "timer.clock", "CLOCK_MONOTONIC_RAW");
+	if (clock_getres(CLOCK_MONOTONIC_RAW, &res) == 0)
+		kv_addf(env, "timer.res_ns", "%lld", (long long)res.tv_sec * 1000000000ll + res.tv_nsec);
+	else
+		kv_add(env, "timer.res_ns", "unknown");
+	kv_add(env, "timer.vdso", getauxval(AT_SYSINFO_EHDR) ? "yes" : "no");
+	/* a batch lasts milliseconds: a step under a microsecond costs it under 0.1% */
+	kv_add(env, "timer.check", !step ? "failed: the clock did not advance over 1000 reads"
+			: step <= 100 ? "ok: steps of at most 100 ns"
+			: step <= 1000 ? "ok: steps of at most 1 us"
+			: "coarse: steps over 1 us");
+}
+
+/* Cache sizes from sysfs (cache.L1d = "48K", ...), else from glibc's sysconf. */
+static void env_add_caches(struct kvlist *env)
+{
+	glob_t g;
+	int found = 0, from_sysfs = 0;
+	if (glob("/sys/devices/system/cpu/cpu0/cache/index*", 0, NULL, &g) == 0) {
+		for (size_t i = 0; i < g.gl_pathc; i++) {
+			char *p = xasprintf("%s/level", g.gl_pathv[i]);
+			char *level = read_text_file(p);
+			free(p);
+			p = xasprintf("%s/type", g.gl_pathv[i]);
+			char *type = read_text_file(p);
+			free(p);
+			p = xasprintf("%s/size", g.gl_pathv[i]);
+			char *size = read_text_file(p);
+			free(p);
+			if (level && type && size) {
+				const char *suffix = !strcmp(type, "Data") ? "d" : !strcmp(type, "Instruction") ? "i" : "";
+				char *k = xasprintf("cache.L%s%s", level, suffix);
+				kv_add(env, k, size);
+				free(k);
+				found++;
+			}
+			free(level);
+			free(type);
+			free(size);
+		}
+		globfree(&g);
+		from_sysfs = found;
+	}
+	if (!found) {
+		static const struct { const char *key; int name; } sc[] = {
+			{"cache.L1d", _SC_LEVEL1_DCACHE_SIZE}, {"cache.L1i", _SC_LEVEL1_ICACHE_SIZE},
+			{"cache.L2", _SC_LEVEL2_CACHE_SIZE}, {"cache.L3", _SC_LEVEL3_CACHE_SIZE},
+		};
+		for (size_t i = 0; i < sizeof sc / sizeof sc[0]; i++) {
+			long v = sysconf(sc[i].name);
+			if (v > 0) {
+				kv_addf(env, sc[i].key, "%ldK", v / 1024);
+				found++;
+			}
+		}
+	}
+	kv_add(env, "cache.source", from_sysfs ? "sysfs" : found ? "sysconf" : "not exposed");
+}
+
+/* TLB entries where /proc/cpuinfo shows them ("TLB size" on AMD x86, "TLB Entries" on LoongArch). */
+static void env_add_tlb(struct kvlist *env)
+{
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	char line[512];
+	char *v = NULL;
+	while (f && !v && fgets(line, sizeof line, f)) {
+		char *colon = strchr(line, ':');
+		if (colon && (!strncasecmp(line, "TLB size", 8) || !strncasecmp(line, "TLB Entries", 11))) {
+			char *s = colon + 1;
+			while (*s == ' ' || *s == '\t')
+				s++;
+			s[strcspn(s, "\n")] = 0;
+			v = xstrdup(s);
+		}
+	}
+	if (f)
+		fclose(f);
+	kv_add(env, "tlb.entries", v ? v : "not exposed");
+	free(v);
+}
+
+/* What portability asks to record: the build's and the kernel's architecture, whether a
+ * user-mode emulator runs us, page size, caches, TLB, and the timer's resolution. */
+static void env_add_arch(struct kvlist *env)
+{
+	char why[256];
+	kv_add(env, "arch.build", env_build_arch());
+	bool emu = env_emulated(why, sizeof why);
+	if (emu) {
+		char *v = xasprintf("yes: %s", why);
+		kv_add(env, "emulated", v);
+		free(v);
+	} else {
+		kv_add(env, "emulated", why);
+	}
+	env_add_caches(env);
+	env_add_tlb(env);
+	env_add_timer(env);
+}
+
 void env_capture(struct kvlist *env)
 {
 	struct utsname u;
@@ -331,6 +494,7 @@ void env_capture(struct kvlist *env)
 	add_file(env, "smt.active", "/sys/devices/system/cpu/smt/active", "unknown");
 	add_file(env, "smt.control", "/sys/devices/system/cpu/smt/control", "unknown");
 	add_vulnerabilities(env);
+	env_add_arch(env);
 	char *load = env_loadavg();
 	kv_add(env, "load.before", load);
 	free(load);

@@ -23,6 +23,10 @@ const char *env_fs_name(unsigned long type);
 const char *env_hypervisor_kind(const char *cpuid_vendor, const char *dmi, const char *dt, bool cpu_flag_hypervisor,
 				char **owned);
 
+/* True when a user-mode emulator (qemu-user) runs this process; why gets the evidence,
+ * or "no", or "unknown: ..." when it cannot be told (false then). */
+bool env_emulated(char *why, size_t n);
+
 /* Fill h from env (the pointers point into env's strings). */
 void env_host(const struct kvlist *env, struct store_host *h);
 

@@ -91,6 +91,11 @@ static void finish(struct st_comparison *c, double d, double se, double df, doub
 	c->pct = pct(d);
 	c->se = se;
 	c->df = df;
+	/* No spread at all (and no rounding step to floor it): refuse rather than say p = 0. */
+	if (se == 0) {
+		c->caveats |= ST_CAVEAT_NO_VARIANCE;
+		se = NAN;
+	}
 	if (isnan(se) || isnan(df)) {
 		c->se = c->df = c->t = c->p = c->q = NAN;
 		c->lo = c->hi = c->lo2 = c->hi2 = NAN;

@@ -35,7 +35,7 @@ contains() {
 # no_sysab_left: no process of the binary under test survives.
 no_sysab_left() {
 	sleep 0.2
-	left=$(pgrep -f -- "^$SYSAB( |$)" 2>/dev/null || true)
+	left=$(pgrep -f -- "^([^ ]*qemu[^ ]* )?$SYSAB( |$)" 2>/dev/null || true)
 	[ -z "$left" ] || { ps -o pid,ppid,stat,cmd -p $left >&2; fail "processes left behind: $left"; }
 }
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # run.sh - run every end-to-end test (tests/e2e/t_*.sh) against $SYSAB, each in a scratch
 # directory; after each test check that no sysab process and no temp file was left behind.
+# E2E_ONLY=part runs only the matching tests; E2E_SKIP="t_a t_b" leaves those out.
 : "${SYSAB:?set SYSAB to the binary under test}"
 here=$(cd "$(dirname "$0")" && pwd)
 pass=0
@@ -9,6 +10,7 @@ names=""
 for t in "$here"/t_*.sh; do
 	[ -n "${E2E_ONLY:-}" ] && case "$t" in *"$E2E_ONLY"*) ;; *) continue ;; esac
 	name=$(basename "$t" .sh)
+	case " ${E2E_SKIP:-} " in *" $name "*) echo "skip $name (E2E_SKIP)"; continue ;; esac
 	T=$(mktemp -d "${TMPDIR:-/tmp}/sysab-e2e.XXXXXX")
 	mkdir -p "$T/tmp"
 	start=$(date +%s)
@@ -20,7 +22,7 @@ for t in "$here"/t_*.sh; do
 	fi
 	# Leak checks after every test.
 	sleep 0.3
-	left=$(pgrep -f -- "^$SYSAB( |$)" 2>/dev/null || true)
+	left=$(pgrep -f -- "^([^ ]*qemu[^ ]* )?$SYSAB( |$)" 2>/dev/null || true)
 	if [ -n "$left" ]; then
 		echo "leak: processes of sysab left by $name: $left" >>"$T/log"
 		kill -9 $left 2>/dev/null

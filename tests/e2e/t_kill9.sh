@@ -12,7 +12,7 @@ kill9_run() {
 	wait $pid 2>/dev/null
 	i=0
 	while [ $i -lt 50 ]; do
-		[ -z "$(pgrep -f -- "^$SYSAB( |$)")" ] &&
+		[ -z "$(pgrep -f -- "^([^ ]*qemu[^ ]* )?$SYSAB( |$)")" ] &&
 			[ -z "$(find /proc/[0-9]*/cwd -maxdepth 0 -lname "$TMPDIR/*" 2>/dev/null)" ] && break
 		sleep 0.1
 		i=$((i + 1))

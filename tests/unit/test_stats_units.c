@@ -221,6 +221,13 @@ static void rounded_values_carry_their_rounding_variance(void **state)
 	stats_compare(&e[0], &e[1], &o, &c);
 	assert_true(c.p > 0);
 	assert_true(c.hi > c.lo);
+	/* Identical values at more than 8 significant digits: no step, no spread: no verdict. */
+	double yc[2] = {log(123456.789012), log(123456.789012)}, yd[2] = {log(127000.123456), log(127000.123456)};
+	ra[0].y = &yc[0], ra[1].y = &yc[1], rb[0].y = &yd[0], rb[1].y = &yd[1];
+	assert_int_equal(stats_estimate_groups(g, 2, e, &err), 0);
+	stats_compare(&e[0], &e[1], &o, &c);
+	assert_int_equal(c.verdict, ST_NO_DATA);
+	assert_true(c.caveats & ST_CAVEAT_NO_VARIANCE);
 	/* Measured values are never round: no floor. */
 	double ym[4] = {log(1234567.891234), log(1234001.123456), log(1233333.777777), log(1235555.555123)};
 	struct st_run rm = {.y = ym, .n = 4};
