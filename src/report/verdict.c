@@ -230,7 +230,7 @@ static void short_name(FILE *f, char *buf, size_t size, const char *name, int co
 static void row_out(FILE *f, const char *line, const struct sb *marks)
 {
 	size_t w = report_text_width(line), mw = marks->len ? report_text_width(sb_str(marks)) : 0;
-	if (w + mw <= REPORT_WIDTH)
+	if (w + mw <= REPORT_WIDTH || !marks->len)
 		fprintf(f, "%s%s\n", line, marks->len ? sb_str(marks) : "");
 	else
 		fprintf(f, "%s\n%*s\n", line, REPORT_WIDTH, sb_str(marks) + 1);
