@@ -7,6 +7,8 @@
 #include <sys/vfs.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
+#else
+/* elsewhere the hypervisor comes from DMI and the device tree only */
 #endif
 #include <fcntl.h>
 #include <gnu/libc-version.h>
@@ -250,6 +252,8 @@ static void add_hypervisor(struct kvlist *env)
 			if (vendor[i] && (vendor[i] < 32 || vendor[i] > 126))
 				vendor[i] = '?';
 	}
+#else
+	/* no CPUID: the hypervisor bit and vendor leaf are x86's; DMI and the device tree remain */
 #endif
 	char *dmi = read_text_file("/sys/class/dmi/id/sys_vendor");
 	char *prod = read_text_file("/sys/class/dmi/id/product_name");
