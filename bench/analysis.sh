@@ -41,3 +41,21 @@ measure "$SYSAB" compare --db "$db" 'a=no b=no c=no' 'a=no b=no c=yes' --json
 measure "$SYSAB" analyze --db "$db" --factors a,b,c
 measure "$SYSAB" analyze --db "$db" --factors a,b,c --json
 measure "$SYSAB" plan --db "$db" 'c=no' 'c=yes'
+
+# Stored run summaries (issue 18): gen_db writes none, as a database migrated from
+# before them has none. The first writing command computes every run's summaries once
+# (timed once, it is one-time); the next ones pay a check; check-db recomputes and compares.
+printf 'workload,value,unit\nunixbench.pipe,1234,lps\n' >"$dir/one.csv"
+printf 'workload,value,unit\nunixbench.pipe,1235,lps\n' >"$dir/two.csv"
+once() { # once LABEL CMD...: one wall time and peak RSS
+	label=$1
+	shift
+	/usr/bin/time -f '%e %M' -o "$dir/t" "$@" >/dev/null 2>&1 || true
+	read -r t m <"$dir/t"
+	printf '%-62s %6s s %8s KiB\n' " $label" "$t" "$m"
+}
+if [ -x /usr/bin/time ]; then
+	once "sysab import (first writing command: all summaries)" "$SYSAB" import --db "$db" csv "$dir/one.csv"
+	once "sysab import (next writing command)" "$SYSAB" import --db "$db" csv "$dir/two.csv"
+	measure "$SYSAB" check-db --db "$db"
+fi

@@ -9,7 +9,7 @@ src=${1:-src}
 rules='
 main      cli workloads core
 cli       run campaign system store import analysis report stats workloads core
-campaign  run store workloads core
+campaign  run store import workloads core
 run       store stats workloads core
 import    store workloads core
 analysis  store stats workloads core

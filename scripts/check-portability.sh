@@ -25,7 +25,7 @@ FNR == 1 { depth = 0 }
 	}
 	next
 }
-/rdtscp?|cpuid([^a-z_]|$)|__builtin_ia32_|[a-z]*intrin\.h|cpuid\.h/ {
+/rdtscp?|(^|[^a-z_])cpuid([^a-z_]|$)|__get_cpuid|__builtin_ia32_|[a-z]*intrin\.h|cpuid\.h/ {
 	guarded = 0
 	for (d = 1; d <= depth; d++) if (branch[d]) guarded = 1
 	if (!guarded) { printf "%s:%d: x86-only code outside an x86 #if branch: %s\n", FILENAME, FNR, $0; bad = 1 }

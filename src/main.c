@@ -2,9 +2,11 @@
 #include "cli/cli.h"
 #include "workloads/workload.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void usage(FILE *f)
 {
@@ -71,6 +73,13 @@ int main(int argc, char **argv)
 	char **v;
 	int n = hoist(argc, argv, &v);
 	const char *name = v[0];
+	/* a file size limit (ulimit -f) makes a write fail with EFBIG, reported, not kill sysab */
+	signal(SIGXFSZ, SIG_IGN);
+	/* every view is escaped; an export keeps its exact bytes unless it goes to a terminal */
+	if (!name || strcmp(name, "export") || isatty(STDOUT_FILENO)) {
+		const char *nc = getenv("NO_COLOR");
+		term_guard_stdout(isatty(STDOUT_FILENO) && !(nc && *nc));
+	}
 	for (size_t i = 0; i < cli_ncmds && name; i++)
 		if (!strcmp(name, cli_cmds[i].name)) {
 			int rc = cli_cmds[i].main(&cli_cmds[i], n, v);

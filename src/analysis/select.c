@@ -50,6 +50,13 @@ static int parse_term(const char *term, struct sel_term *t, struct err *e)
 		t->value = xstrdup(term + 5);
 		return 0;
 	}
+	if (!strncmp(term, "campaign:", 9)) {
+		t->kind = SEL_CAMPAIGN;
+		if (!term[9] || !text_is_clean(term + 9, false))
+			return errf(e, "selector term '%s': give a campaign name, e.g. campaign:pernode", term);
+		t->value = xstrdup(term + 9);
+		return 0;
+	}
 	t->kind = SEL_LABEL;
 	if (label_parse(term, &t->key, &t->value, e))
 		return err_prefix(e, "selector term");
@@ -135,6 +142,8 @@ static bool term_matches(const struct sel_term *t, const struct store_run_info *
 		return false;
 	case SEL_BOOT:
 		return !strncmp(r->boot_id, t->value, strlen(t->value));
+	case SEL_CAMPAIGN:
+		return r->campaign && !strcmp(r->campaign, t->value);
 	}
 	return false;
 }
@@ -193,7 +202,10 @@ static int explain(const struct selector *s, const struct store_run_info *runs, 
 		if (!any)
 			return errf(e, "selector '%s': no usable run matches the term '%s%s%s'; `sysab list` shows the runs "
 				       "and their labels",
-				    s->text, t->kind == SEL_LABEL ? t->key : t->kind == SEL_BOOT ? "boot:" : "run:",
+				    s->text, t->kind == SEL_LABEL	 ? t->key
+				    : t->kind == SEL_BOOT	 ? "boot:"
+				    : t->kind == SEL_CAMPAIGN ? "campaign:"
+							  : "run:",
 				    t->kind == SEL_LABEL ? "=" : "", t->kind == SEL_RUNS ? "..." : t->value);
 	}
 	if (!n)

@@ -13,16 +13,17 @@
  *                    (where the run came from)
  *   run:ID[,ID|A-B]  the run is one of these ids
  *   boot:PREFIX      the run's boot id starts with PREFIX
+ *   campaign:NAME    the run was made by boot campaign NAME
  * The empty selector matches every usable run. Only runs whose status is
  * complete, incomplete or imported are usable: running and interrupted runs
  * never match (docs/FORMATS.md, "Selectors").
  */
 
-enum sel_kind { SEL_LABEL, SEL_RUNS, SEL_BOOT };
+enum sel_kind { SEL_LABEL, SEL_RUNS, SEL_BOOT, SEL_CAMPAIGN };
 
 struct sel_term {
 	enum sel_kind kind;
-	char *key, *value;  /* SEL_LABEL; SEL_BOOT keeps the prefix in value */
+	char *key, *value;  /* SEL_LABEL; SEL_BOOT keeps the prefix, SEL_CAMPAIGN the name in value */
 	int64_t *ids;       /* SEL_RUNS */
 	size_t nids;
 };

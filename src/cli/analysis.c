@@ -10,7 +10,7 @@
 
 enum {
 	O_MARGIN = 1, O_ALPHA, O_WORKLOAD, O_FAIL_ON, O_FACTORS, O_REF, O_TARGET, O_BOOT_COST, O_RUN_COST,
-	O_SAMPLE_COST, O_POWER, O_UNIT, O_LOOK, O_MAX_BOOTS,
+	O_SAMPLE_COST, O_POWER, O_UNIT, O_LOOK, O_MAX_BOOTS, O_CAMPAIGN,
 };
 
 #define OPTS_VERDICT                                                                                          \
@@ -55,6 +55,7 @@ const struct cli_opt cli_plan_opts[] = {
 	 O_POWER},
 	{"alpha", 0, "A", "significance level, default 0.05", O_ALPHA},
 	{"workload", 'w', "PATTERN", "only workloads matching PATTERN (repeatable)", O_WORKLOAD},
+	{"campaign", 0, "NAME", "also print the `sysab campaign new NAME` line that carries out the plan", O_CAMPAIGN},
 	CLI_OUT_OPTS("text (default) or json"),
 	CLI_COLOR_OPT,
 	CLI_COMMON_OPTS,
@@ -72,6 +73,7 @@ struct an_args {
 	enum fail_on fail_on;
 	struct strv factors;
 	struct kvlist refs;
+	const char *campaign;
 };
 
 static int on_opt(void *ctx, int id, const char *arg, struct err *e)
@@ -84,6 +86,11 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 	case OPT_FORMAT:
 	case OPT_OUTPUT:
 	case OPT_NO_COLOR: return cli_out_opt(&a->out, id, arg, e);
+	case O_CAMPAIGN:
+		if (!*arg || !text_is_clean(arg, false) || strchr(arg, ' '))
+			return errf(e, "--campaign: give a campaign name (letters, digits, '_', '.', '-')");
+		a->campaign = arg;
+		return 0;
 	case O_MARGIN: return parse_percent(arg, 0.0001, 0.5, "--margin", &a->co.margin, e);
 	case O_ALPHA:
 		if (parse_double(arg, 0.0001, 0.4, "--alpha", &a->co.alpha, e))
@@ -305,6 +312,42 @@ out:
 
 /* ---------------------------------------------------------------- plan */
 
+/* The label terms (KEY=VALUE) of a selector, space-separated, as a new string. */
+static char *selector_labels(const char *sel)
+{
+	struct sb b = {0};
+	sb_add(&b, "");
+	char *copy = xstrdup(sel);
+	for (char *save = NULL, *t = strtok_r(copy, " \t", &save); t; t = strtok_r(NULL, " \t", &save))
+		if (strchr(t, '=') && !strchr(t, ':'))
+			sb_addf(&b, "%s%s", b.len ? " " : "", t);
+	free(copy);
+	return b.s;
+}
+
+/* `sysab plan --campaign NAME`: the campaign new line that carries out the plan's design. */
+static void print_campaign_line(const char *name, const struct an_plan *p, const struct strv *sels,
+				const struct strv *patterns)
+{
+	if (!p->boots) {
+		printf("\nno campaign line: no design meets the target (see above)\n");
+		return;
+	}
+	printf("\nthe campaign this plan implies (add each configuration's --kernel/--append or --entry):\n");
+	printf("sysab campaign new %s --backend BACKEND --boots %zu --runs %zu", name, p->boots, p->runs);
+	for (size_t i = 0; i < (sels ? sels->n : 0); i++) {
+		char *l = selector_labels(sels->v[i]);
+		printf(" \\\n    --config '%s'", *l ? l : "KEY=VALUE");
+		free(l);
+	}
+	if (!sels || sels->n < 2)
+		printf(" \\\n    --config 'KEY=OTHER'");
+	printf(" \\\n    -- --samples %zu", p->samples);
+	for (size_t i = 0; i < patterns->n; i++)
+		printf(" -w '%s'", patterns->v[i]);
+	printf("\n");
+}
+
 int cmd_plan(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct an_args a;
@@ -323,6 +366,8 @@ int cmd_plan(const struct cli_cmd *cmd, int argc, char **argv)
 	    an_plan_job_build(st, (const char *const *)pos.v, pos.n, &a.patterns, &a.co, &a.po, &j, &e) ||
 	    cli_emit(&a.out, &(struct report_doc){.plan = &j.p, .groups = j.info, .ngroups = j.ng}, &e))
 		goto fail;
+	if (a.campaign && cli_out_text(&a.out))
+		print_campaign_line(a.campaign, &j.p, pos.n ? &pos : NULL, &a.patterns);
 	rc = EXIT_OK;
 	goto out;
 fail:
@@ -393,7 +438,8 @@ int cmd_report(const struct cli_cmd *cmd, int argc, char **argv)
 					       &a.co, true, &cj, &e);
 		sb_free(&sel);
 		if (brc || cli_emit(&a.out,
-				    &(struct report_doc){.compare = &cj.c, .groups = cj.info, .ngroups = cj.ng, .envtab = &cj.env},
+				    &(struct report_doc){.compare = &cj.c, .groups = cj.info, .ngroups = cj.ng, .envtab = &cj.env,
+							 .counters = cj.cc, .ncounters = cj.ncc},
 				    &e))
 			goto fail;
 	}

@@ -1,6 +1,7 @@
 /* cli.c - table-driven option parsing and help text. */
 #include "cli.h"
 #include "run/env.h"
+#include "run/runsum.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -134,13 +135,25 @@ int cli_open_db(const char *db_opt, enum store_mode mode, struct store **st, cha
 {
 	if (db_opt && !*db_opt)
 		return errf(e, "--db: empty path; give the database file, e.g. --db results.db");
-	char *p = store_default_path(db_opt);
+	char *p = store_default_path(db_opt, e);
+	if (!p)
+		return -1;
 	int rc = store_open(p, mode, st, e);
 	if (rc == 0 && store_writable(*st)) {
 		char *boot = env_boot_id();
 		struct err ignored;
 		store_reap_interrupted(*st, boot, &ignored); /* a busy database is reaped next time */
 		free(boot);
+	}
+	/* A writing command brings the per-run summaries up to date: after a migration added
+	 * them, after a merge or import, after the method changed. Reading commands do not
+	 * write; check-db reports what is stale. */
+	if (rc == 0 && mode == STORE_RW) {
+		if (runsum_ensure(*st, e)) {
+			store_close(*st);
+			*st = NULL;
+			rc = -1;
+		}
 	}
 	if (rc == 0 && path)
 		*path = p;

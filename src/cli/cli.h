@@ -96,6 +96,7 @@ int cli_open_db(const char *db_opt, enum store_mode mode, struct store **st, cha
 
 /* The subcommands. */
 int cmd_run(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_check_db(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_list(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_show(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_workloads(const struct cli_cmd *cmd, int argc, char **argv);
@@ -106,6 +107,7 @@ int cmd_plan(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_import(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_export(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_report(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_campaign(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_system(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_rm(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_relabel(const struct cli_cmd *cmd, int argc, char **argv);

@@ -22,6 +22,8 @@ extern const struct cli_opt cli_plan_opts[];
 extern const struct cli_opt cli_import_opts[];
 extern const struct cli_opt cli_export_opts[];
 extern const struct cli_opt cli_report_opts[];
+extern const struct cli_opt cli_campaign_opts[];
+extern const struct cli_opt cli_checkdb_opts[];
 extern const struct cli_opt cli_system_opts[];
 extern const struct cli_opt cli_rm_opts[];
 extern const struct cli_opt cli_relabel_opts[];
@@ -32,6 +34,7 @@ extern const struct cli_opt cli_relabel_opts[];
 	"                    source=sysab|csv|unixbench work without such a label)\n"                 \
 	"  run:ID[,ID|A-B]   one of these run ids\n"                                                   \
 	"  boot:PREFIX       the run's boot id starts with PREFIX\n"                                   \
+	"  campaign:NAME     the run was made by boot campaign NAME (sysab campaign)\n"                 \
 	"Only complete, incomplete and imported runs are used (not running or interrupted ones).\n"     \
 	"A group never pools runs of several sources or machines: add source= or machine= to pick one.\n"
 
@@ -71,9 +74,11 @@ const struct cli_cmd cli_cmds[] = {
 	 "From the variance components of the selected runs (A alone: a comparison of A with another\n"
 	 "configuration like it; A and B: their comparison) and measured costs.\n" SELECTOR_HELP,
 	 cli_plan_opts, cmd_plan},
-	{"import", "csv|unixbench FILE...", "store published numbers (CSV) or UnixBench logs as runs",
+	{"import", "csv|unixbench|db FILE...", "store published numbers (CSV), UnixBench logs or other databases",
 	 "sysab import csv FILE [-l K=V]...        one value per row with labels (docs/FORMATS.md)\n"
 	 "sysab import unixbench FILE.log... [-l K=V]...   each log becomes one run of its passes\n"
+	 "sysab import db OTHER.db...              merge other sysab databases: runs (by their UUID, so\n"
+	 "                                         a second import stores nothing), campaigns\n"
 	 "Each file is stored in one transaction: all of it or nothing.",
 	 cli_import_opts, cmd_import},
 	{"export", "[SELECTOR...]", "every sample with its run, boot, labels and environment, as CSV or JSON",
@@ -93,6 +98,28 @@ const struct cli_cmd cli_cmds[] = {
 	 "the estimate and its interval; a forest plot of changes or effects with the equivalence\n"
 	 "band; the environment of each group (differing keys highlighted); the warnings.\n\n" SELECTOR_HELP,
 	 cli_report_opts, cmd_report},
+	{"campaign", "new|show|status|start|resume|stop NAME [-- RUN-ARGS...]",
+	 "boot campaigns: boot each configuration several times in randomized blocks and run on every boot",
+	 "sysab campaign new NAME --backend qemu|kexec|grub|command --boots N [--runs R] \\\n"
+	 "    --config 'K=V ...' [--kernel K --initrd I --append CMDLINE | --entry E | --command SH]... \\\n"
+	 "    -- RUN-ARGS...                 plan it (RUN-ARGS: of each `sysab run`, default --quick)\n"
+	 "sysab campaign show [NAME]         the schedule, progress, what is next, time left\n"
+	 "sysab campaign start NAME [-n]     install the resume hook and boot the first slot (qemu: all)\n"
+	 "sysab campaign resume NAME         go on after a reboot, crash or kill (the unit runs this)\n"
+	 "sysab campaign status NAME         progress\n"
+	 "sysab campaign stop NAME           stop cleanly: no more boots, the unit removed\n"
+	 "Nothing boots before `start`; `start --dry-run` prints every command and the unit file.\n"
+	 "A slot that booted the wrong kernel fails; K consecutive failures stop the campaign. An\n"
+	 "interrupted slot is retried once, then skipped. `sysab analyze campaign:NAME` analyzes it.\n"
+	 "docs/CAMPAIGNS.md has the design and the backends.",
+	 cli_campaign_opts, cmd_campaign},
+	{"check-db", NULL, "verify the stored per-run summaries against the raw samples",
+	 "compare, analyze and plan can read one stored summary per run, workload and copies instead\n"
+	 "of every sample. Each summary is stamped with the version of the method that computed it;\n"
+	 "a writing command (run, import) computes the missing and stale ones. check-db recomputes\n"
+	 "every summary from its samples and compares them exactly; it changes nothing unless --fix.\n"
+	 "Exit 0 when all match, 1 when any is missing, stale or different.",
+	 cli_checkdb_opts, cmd_check_db},
 	{"rm", "SELECTOR...", "remove runs with their samples, labels and environment",
 	 "All the selected runs go in one transaction, or none. More than one needs --yes. Each\n"
 	 "removed run is named on standard output. A running run is refused.\n\n" SELECTOR_HELP

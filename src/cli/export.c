@@ -7,8 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+enum { O_RAW = 1 };
+
 const struct cli_opt cli_export_opts[] = {
 	CLI_OUT_OPTS("csv (default) or json"),
+	{"raw", 0, NULL, "CSV: keep cells that start with = + - @ TAB or CR exactly (by default they get a leading ' so a spreadsheet does not run them as formulas)", O_RAW},
 	CLI_COMMON_OPTS,
 	CLI_END,
 };
@@ -16,6 +19,7 @@ const struct cli_opt cli_export_opts[] = {
 struct ex_args {
 	const char *db;
 	struct cli_out out;
+	bool raw;
 };
 
 static int on_opt(void *ctx, int id, const char *arg, struct err *e)
@@ -23,6 +27,10 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 	struct ex_args *a = ctx;
 	if (id == OPT_DB) {
 		a->db = arg;
+		return 0;
+	}
+	if (id == O_RAW) {
+		a->raw = true;
 		return 0;
 	}
 	int r = cli_out_opt(&a->out, id, arg, e);
@@ -84,7 +92,7 @@ int cmd_export(const struct cli_cmd *cmd, int argc, char **argv)
 		ids[i] = runs[i].id;
 	if (store_export_load(st, ids, n, &x, &e))
 		goto fail;
-	if (cli_emit(&a.out, &(struct report_doc){.runs = runs, .nruns = n, .samples = &x}, &e))
+	if (cli_emit(&a.out, &(struct report_doc){.runs = runs, .nruns = n, .samples = &x, .raw = a.raw}, &e))
 		goto fail;
 	goto out;
 fail:

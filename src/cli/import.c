@@ -1,9 +1,12 @@
-/* import.c - `sysab import csv|unixbench FILE...`: store outside results as runs. */
+/* import.c - `sysab import csv|unixbench|db FILE...`: store outside results and other databases' runs. */
 #include "cli.h"
+#include "import/import_db.h"
 #include "import/import_store.h"
+#include "run/runsum.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum { O_LABEL = 1, O_MACHINE, O_KERNEL, O_BOOT };
 
@@ -44,7 +47,13 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 static int import_file(struct store *st, bool csv, const char *path, const struct import_opts *o, struct err *e)
 {
 	size_t len;
-	char *buf = read_whole_file(path, (size_t)256 << 20, &len, e);
+	struct stat sb;
+	bool in = !strcmp(path, "-");
+	if (!in && stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
+		return errf(e, "%s: not a regular file (a FIFO, device or directory would block or mislead); give "
+			       "a file, or - for standard input",
+			    path);
+	char *buf = read_whole_file(in ? "/dev/stdin" : path, (size_t)256 << 20, &len, e);
 	if (!buf)
 		return -1;
 	char hash[17];
@@ -79,6 +88,31 @@ static int import_file(struct store *st, bool csv, const char *path, const struc
 	return rc;
 }
 
+/* Merge one other database; prints what was stored, or that nothing was new. */
+static int import_db(struct store *st, const char *path, struct err *e)
+{
+	struct import_db_result res;
+	if (import_db_file(st, path, &res, e))
+		return -1;
+	if (!res.nruns && !res.ncampaigns)
+		printf("%s: nothing new (%zu run%s already stored)\n", path, res.nknown, res.nknown == 1 ? "" : "s");
+	else {
+		printf("%s: %zu run%s with %zu sample%s stored", path, res.nruns, res.nruns == 1 ? "" : "s", res.nsamples,
+		       res.nsamples == 1 ? "" : "s");
+		if (res.nruns)
+			printf(" as run%s %lld%s", res.nruns == 1 ? "" : "s", (long long)res.ids[0], res.nruns > 1 ? "-" : "");
+		if (res.nruns > 1)
+			printf("%lld", (long long)res.ids[res.nruns - 1]);
+		if (res.nknown)
+			printf(", %zu already stored", res.nknown);
+		if (res.ncampaigns)
+			printf(", %zu campaign%s", res.ncampaigns, res.ncampaigns == 1 ? "" : "s");
+		printf("\n");
+	}
+	import_db_result_free(&res);
+	return 0;
+}
+
 int cmd_import(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct import_args a = {0};
@@ -91,14 +125,24 @@ int cmd_import(const struct cli_cmd *cmd, int argc, char **argv)
 		goto out;
 	rc = EXIT_INPUT;
 	bool csv = pos.n && !strcmp(pos.v[0], "csv");
-	if (!pos.n || (!csv && strcmp(pos.v[0], "unixbench"))) {
-		errf(&e, "%s%s%sgive the format first: sysab import csv FILE, or sysab import unixbench FILE.log...",
+	bool db = pos.n && !strcmp(pos.v[0], "db");
+	if (!pos.n || (!csv && !db && strcmp(pos.v[0], "unixbench"))) {
+		errf(&e, "%s%s%sgive the format first: sysab import csv FILE, sysab import unixbench FILE.log..., or "
+			 "sysab import db OTHER.db...",
 		     pos.n ? "'" : "", pos.n ? pos.v[0] : "", pos.n ? "' is not a format; " : "");
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}
 	if (pos.n < 2 || (csv && pos.n > 2)) {
-		errf(&e, csv ? "give one CSV file: sysab import csv FILE" : "give the logs: sysab import unixbench FILE.log...");
+		errf(&e, csv ? "give one CSV file: sysab import csv FILE"
+		     : db    ? "give the databases: sysab import db OTHER.db..."
+			     : "give the logs: sysab import unixbench FILE.log...");
+		rc = cli_fail(cmd, &e);
+		goto out;
+	}
+	if (db && (a.labels.n || a.machine || a.kernel || a.boot)) {
+		errf(&e, "import db keeps each run's own labels, machine, kernel and boot; leave out -l, --machine, "
+			 "--kernel and --boot");
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}
@@ -113,10 +157,19 @@ int cmd_import(const struct cli_cmd *cmd, int argc, char **argv)
 		goto out;
 	}
 	struct import_opts o = {&a.labels, a.machine, a.kernel, a.boot};
+	int64_t before;
+	if (store_run_max_id(st, &before, &e)) {
+		rc = cli_fail(cmd, &e);
+		goto out;
+	}
 	rc = EXIT_OK;
 	for (size_t i = 1; i < pos.n; i++)
-		if (import_file(st, csv, pos.v[i], &o, &e))
+		if (db ? import_db(st, pos.v[i], &e) : import_file(st, csv, pos.v[i], &o, &e))
 			rc = cli_fail(cmd, &e); /* the files before stay imported; the rest are still tried */
+	/* the imported runs' summaries, so analysis can read them instead of the samples */
+	size_t nsum;
+	if (runsum_refresh(st, false, before + 1, &nsum, &e))
+		rc = cli_fail(cmd, &e);
 out:
 	store_close(st);
 	free(path);

@@ -4,6 +4,7 @@
 #include "report/report.h"
 #include "run/env.h"
 #include "run/runner.h"
+#include "run/runsum.h"
 #include "analysis/summary.h"
 #include "store/store.h"
 #include "workloads/workload.h"
@@ -36,7 +37,9 @@ const struct cli_opt cli_run_opts[] = {
 	 O_ORDER},
 	{"target-ci", 0, "PCT", "adaptive: keep sampling until each workload's 95% CI half-width is at most PCT, "
 				 "e.g. 0.5%", O_TARGET_CI},
-	{"max-time", 0, "DURATION", "adaptive: time budget for sampling, e.g. 10m (default 10m with --target-ci)",
+	{"max-time", 0, "DURATION",
+	 "adaptive: time budget for sampling (per workload in blocked order), e.g. 10m (default 10m with "
+	 "--target-ci); a workload it stops short of the target says so",
 	 O_MAX_TIME},
 	{"cpus", 0, "LIST", "pin the run to these CPUs, e.g. 0 or 0-1,4", O_CPUS},
 	{"counters", 0, "MODE",
@@ -314,6 +317,14 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 	sig_install();
 	struct run_outcome res;
 	int r = runner_run(st, &o, &res, &e);
+	/* the runner stores each slot's summary as it finishes; this catches any that a
+	 * database error in between left out */
+	size_t nsum;
+	struct err esum;
+	if (res.run_id && runsum_refresh(st, false, res.run_id, &nsum, &esum) && !r) {
+		e = esum;
+		r = -1;
+	}
 	if (o.progress)
 		report_progress_done(stderr);
 	if (r && !res.run_id) {
@@ -326,7 +337,8 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 		if (cli_emit(&a.out, &(struct report_doc){.summary = &sum}, &e2))
 			cli_fail(cmd, &e2);
 		else if (cli_out_text(&a.out)) {
-			printf("\nstored as run %lld in %s\n", (long long)res.run_id, path);
+			if (!r)
+				printf("\nstored as run %lld in %s\n", (long long)res.run_id, path);
 			char why[256];
 			if (env_emulated(why, sizeof why))
 				printf("emulated: %s; the times mean nothing here, only the self-checks do\n", why);

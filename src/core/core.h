@@ -121,6 +121,18 @@ bool text_is_clean(const char *s, bool tab_ok);
  * allowed) shown as \xNN, so user input quoted in a message cannot drive the terminal. */
 void fputs_clean(const char *s, FILE *f);
 
+/* True when s[0..n) is valid UTF-8 without NUL bytes. */
+bool text_is_utf8(const char *s, size_t n);
+
+/* Append s[0..n) to out with every control byte but newline and tab, every C1 control and
+ * every byte of invalid UTF-8 written as \xNN; with colour, sysab's own colour codes pass.
+ * Unless final, a sequence split at the end is left unconsumed: returns the bytes consumed. */
+size_t term_escape(const char *s, size_t n, bool final, bool colour, struct sb *out);
+
+/* Replace stdout with a stream that passes everything through term_escape, so text from a
+ * database (labels, environment, reasons) cannot drive the terminal. Returns 0 or -1. */
+int term_guard_stdout(bool colour);
+
 /* Edit distance, for "did you mean" suggestions. */
 size_t edit_distance(const char *a, const char *b);
 
@@ -129,11 +141,14 @@ size_t edit_distance(const char *a, const char *b);
 char *read_text_file(const char *path);
 /* Read a whole file of any size into a new buffer; *len gets the size. NULL on error with e set. */
 char *read_whole_file(const char *path, size_t max, size_t *len, struct err *e);
-/* Write path through a temporary file beside it ("PATH.tmp"), renamed into place only when
- * write(f, arg) returned 0 and the file closed cleanly: readers never see a half-written
- * file. opt names the option in errors ("-o"). Returns 0, or -1 with e set and the
- * temporary file removed. */
-int file_write_atomic(const char *path, const char *opt, int (*write)(FILE *f, const void *arg), const void *arg,
+
+/* Write an output file given with option opt ("-o"): render(f, arg) writes into a new temporary file next to
+ * path (created with O_EXCL | O_NOFOLLOW, so a planted file or link is never followed), which is
+ * renamed over path only when render returned 0 and every byte was written. A target that is a
+ * character device, a FIFO or a symbolic link (such as /dev/stdout) is written directly and
+ * never replaced; a directory, a socket or a dangling link is refused. Returns 0, or -1 with
+ * e naming opt and path (and no temporary file left). The one write-temp-then-rename of sysab. */
+int file_write_atomic(const char *path, const char *opt, int (*render)(FILE *f, const void *arg), const void *arg,
 		      struct err *e);
 
 /* mkdir -p with the given mode for missing components. Returns 0 or -1 with e set. */

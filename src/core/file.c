@@ -77,25 +77,3 @@ int mkdir_p(const char *path, unsigned mode, struct err *e)
 	free(p);
 	return rc;
 }
-
-int file_write_atomic(const char *path, const char *opt, int (*write)(FILE *f, const void *arg), const void *arg,
-		      struct err *e)
-{
-	char *tmp = xasprintf("%s.tmp", path);
-	FILE *f = fopen(tmp, "w");
-	int rc = 0;
-	if (!f) {
-		rc = errf(e, "%s %s: cannot create it (%s); check the directory exists and is writable", opt, path,
-			  strerror(errno));
-	} else {
-		int w = write(f, arg);
-		if (fclose(f) || w)
-			rc = errf(e, "%s %s: cannot write it (%s)", opt, path, strerror(errno));
-		else if (rename(tmp, path))
-			rc = errf(e, "%s %s: cannot rename it into place (%s)", opt, path, strerror(errno));
-		if (rc)
-			unlink(tmp);
-	}
-	free(tmp);
-	return rc;
-}

@@ -91,6 +91,8 @@ void sig_install(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL); /* Ctrl-\: stop like Ctrl-C, no core, nothing left behind */
+	sigaction(SIGXFSZ, &sa, NULL); /* the file size limit: the write fails with EFBIG instead */
 	/* a command written to a worker that died fails with EPIPE rather than killing sysab */
 	signal(SIGPIPE, SIG_IGN);
 }

@@ -23,7 +23,7 @@ int tmpdir_reap_stale(void);
 /* The one mutable global: the first stop signal received (0 = none). */
 extern volatile sig_atomic_t sig_stop;
 
-/* Install handlers for SIGINT, SIGTERM and SIGHUP that set sig_stop, without
+/* Install handlers for SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGXFSZ that set sig_stop, without
  * SA_RESTART so blocking calls return EINTR; ignore SIGPIPE (workers restore it). */
 void sig_install(void);
 

@@ -5,21 +5,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One field, quoted when it holds a comma, a quote, CR or LF; quotes doubled. */
-static void csv_field(struct sb *b, const char *s, bool first)
+void report_csv_cell(struct sb *b, const char *s, bool raw)
 {
-	if (!first)
-		sb_add(b, ",");
-	if (!strpbrk(s, ",\"\r\n")) {
+	/* a spreadsheet would run a cell starting with = + - @ TAB or CR as a formula (OWASP) */
+	bool neutral = !raw && *s && strchr("=+-@\t\r", *s);
+	if (!neutral && !strpbrk(s, ",\"\r\n")) {
 		sb_add(b, s);
 		return;
 	}
-	sb_add(b, "\"");
+	sb_add(b, neutral ? "\"'" : "\"");
 	for (; *s; s++)
 		sb_add(b, *s == '"' ? "\"\"" : (char[]){*s, 0});
 	sb_add(b, "\"");
 }
 
+/* One text field after the first: see report_csv_cell. */
+static void csv_field(struct sb *b, const char *s, bool raw)
+{
+	sb_add(b, ",");
+	report_csv_cell(b, s, raw);
+}
+
+/* A number or a fixed name: never neutralised. */
 static void csv_fieldf(struct sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void csv_fieldf(struct sb *b, const char *fmt, ...)
 {
@@ -28,7 +35,7 @@ static void csv_fieldf(struct sb *b, const char *fmt, ...)
 	va_start(ap, fmt);
 	sb_vaddf(&t, fmt, ap);
 	va_end(ap);
-	csv_field(b, sb_str(&t), false);
+	csv_field(b, sb_str(&t), true);
 	sb_free(&t);
 }
 
@@ -55,14 +62,17 @@ static const char *const fixed[] = {
 	"unit", "latency", "seq", "round", "warmup", "ops", "elapsed_ns", "ops_per_s", "dropped",
 };
 
-int report_export_csv(FILE *f, const struct store_run_info *runs, size_t n, const struct store_export *x)
+int report_export_csv(FILE *f, const struct store_run_info *runs, size_t n, const struct store_export *x, bool raw)
 {
 	struct strv lk = {0}, ek = {0};
 	keys_of(runs, n, false, &lk);
 	keys_of(runs, n, true, &ek);
 	struct sb b = {0};
-	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
-		csv_field(&b, fixed[i], i == 0);
+	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
+		if (i)
+			sb_add(&b, ",");
+		report_csv_cell(&b, fixed[i], true);
+	}
 	for (size_t i = 0; i < lk.n; i++)
 		csv_fieldf(&b, "label.%s", lk.v[i]);
 	for (size_t i = 0; i < ek.n; i++)
@@ -77,16 +87,16 @@ int report_export_csv(FILE *f, const struct store_run_info *runs, size_t n, cons
 		for (; k < x->n && x->v[k].run == r->id; k++) {
 			const struct store_export_sample *v = &x->v[k];
 			sb_addf(&b, "%lld", (long long)r->id);
-			csv_field(&b, r->status, false);
-			csv_field(&b, r->source, false);
+			csv_field(&b, r->status, raw);
+			csv_field(&b, r->source, raw);
 			csv_fieldf(&b, "%llu", (unsigned long long)r->started_ns);
-			csv_field(&b, r->boot_id, false);
-			csv_field(&b, r->hostname, false);
-			csv_field(&b, r->cpu_model, false);
-			csv_field(&b, r->kernel_release, false);
-			csv_field(&b, v->workload, false);
+			csv_field(&b, r->boot_id, raw);
+			csv_field(&b, r->hostname, raw);
+			csv_field(&b, r->cpu_model, raw);
+			csv_field(&b, r->kernel_release, raw);
+			csv_field(&b, v->workload, raw);
 			csv_fieldf(&b, "%d", v->copies);
-			csv_field(&b, v->unit, false);
+			csv_field(&b, v->unit, raw);
 			csv_fieldf(&b, "%d", v->latency);
 			csv_fieldf(&b, "%d", v->seq);
 			csv_fieldf(&b, "%d", v->round);
@@ -97,11 +107,11 @@ int report_export_csv(FILE *f, const struct store_run_info *runs, size_t n, cons
 			csv_fieldf(&b, "%d", v->dropped);
 			for (size_t j = 0; j < lk.n; j++) {
 				const char *val = kv_get(&r->labels, lk.v[j]);
-				csv_field(&b, val ? val : "", false);
+				csv_field(&b, val ? val : "", raw);
 			}
 			for (size_t j = 0; j < ek.n; j++) {
 				const char *val = kv_get(&r->env, ek.v[j]);
-				csv_field(&b, val ? val : "", false);
+				csv_field(&b, val ? val : "", raw);
 			}
 			sb_add(&b, "\r\n");
 			if (b.len > 1 << 16) {

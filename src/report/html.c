@@ -387,11 +387,38 @@ static int write_out(FILE *f, struct sb *b)
 	return rc;
 }
 
+/* The per-op counters of B against A: a table, nothing when none were counted. */
+static void counters_section(struct sb *b, const struct ctr_cmp *cc, size_t n)
+{
+	if (!n)
+		return;
+	sb_add(b, "<section id=\"counters\">\n<h2>Counters per op</h2>\n<p class=\"note\">Mean per op over the "
+		  "samples; the 95% interval takes samples as independent, so it is narrower than the run-level "
+		  "intervals above.</p>\n<table class=\"results\"><tr><th>workload</th><th>copies</th><th>event</th>"
+		  "<th>A</th><th>B</th><th>change</th><th>95% CI</th></tr>\n");
+	for (size_t i = 0; i < n; i++) {
+		sb_add(b, "<tr><td>");
+		html_esc(b, cc[i].a->workload);
+		sb_addf(b, "</td><td>%d</td><td>", cc[i].a->copies);
+		html_esc(b, cc[i].a->event);
+		sb_addf(b, "</td><td>%.4g</td><td>%.4g</td>", cc[i].a->mean, cc[i].b->mean);
+		if (isnan(cc[i].change))
+			sb_add(b, "<td>-</td>");
+		else
+			sb_addf(b, "<td>%+.1f%%</td>", 100 * cc[i].change);
+		if (isnan(cc[i].lo))
+			sb_add(b, "<td>-</td></tr>\n");
+		else
+			sb_addf(b, "<td>[%+.1f%%, %+.1f%%]</td></tr>\n", 100 * cc[i].lo, 100 * cc[i].hi);
+	}
+	sb_add(b, "</table>\n</section>\n");
+}
+
 /* ---------------------------------------------------------------- compare / one group */
 
 /* Long by design: the page top to bottom (header, table, forest, strips, environment), one section after another. */
 int report_html_compare(FILE *f, const struct an_compare *c, const struct an_group_info *g, size_t ng,
-			const struct an_envtab *env)
+			const struct an_envtab *env, const struct ctr_cmp *cc, size_t ncc)
 {
 	struct sb b = {0};
 	struct strv warns = {0};
@@ -524,6 +551,7 @@ int report_html_compare(FILE *f, const struct an_compare *c, const struct an_gro
 		strv_add(&warns, "confounders not checked: imported runs record no environment");
 	}
 	const char *names[2] = {g[0].name, ng > 1 ? g[1].name : ""};
+	counters_section(&b, cc, ncc);
 	env_section(&b, env, names);
 	warnings_section(&b, &warns);
 	strv_free(&warns);

@@ -38,6 +38,7 @@ struct report_doc {
 	enum report_kind kind;
 	bool color;    /* text: ANSI colours */
 	bool with_env; /* REPORT_RUN: the run's environment too */
+	bool raw;      /* csv: exact bytes, no neutralised formulas (export --raw) */
 	const struct store_run_info *runs; /* REPORT_RUNS, REPORT_SAMPLES */
 	size_t nruns;
 	const struct store_export *samples; /* REPORT_SAMPLES */
@@ -165,10 +166,11 @@ char *report_plan_json(const struct an_plan *p, const struct an_group_info *g, s
 
 /* A self-contained HTML page (inline CSS and SVG, no script, nothing fetched) for a
  * comparison (c->ngroups == 2) or one group's estimates (c->ngroups == 1), with the
- * groups' environment (g and env have ng == c->ngroups entries). Returns 0, or -1 when
+ * groups' environment (g and env have ng == c->ngroups entries) and the per-op counters
+ * of B against A (cc[0..ncc), none when ncc is 0). Returns 0, or -1 when
  * writing fails. */
 int report_html_compare(FILE *f, const struct an_compare *c, const struct an_group_info *g, size_t ng,
-			const struct an_envtab *env);
+			const struct an_envtab *env, const struct ctr_cmp *cc, size_t ncc);
 /* The same for a factorial analysis; env has one column per cell. */
 int report_html_analyze(FILE *f, const struct an_analyze *a, const struct an_group_info *filter,
 			const struct an_envtab *env);
@@ -177,8 +179,13 @@ int report_html_analyze(FILE *f, const struct an_analyze *a, const struct an_gro
 
 /* Every sample of runs[0..n-1] (labels and env filled), as CSV (RFC 4180: one row per
  * sample, fixed columns, then label.KEY and env.KEY columns sorted) or as a JSON array
- * of runs with their samples. Returns 0, or -1 when writing fails. */
-int report_export_csv(FILE *f, const struct store_run_info *runs, size_t n, const struct store_export *x);
+ * of runs with their samples. Text cells of the CSV are neutralised against spreadsheet
+ * formulas unless raw (report_csv_cell). Returns 0, or -1 when writing fails. */
+int report_export_csv(FILE *f, const struct store_run_info *runs, size_t n, const struct store_export *x, bool raw);
+/* One CSV cell appended to b (RFC 4180 quoting). Unless raw, a cell starting with = + - @ TAB
+ * or CR (a spreadsheet formula) is neutralised: written quoted with a leading ' (see
+ * docs/FORMATS.md); raw keeps the exact bytes. */
+void report_csv_cell(struct sb *b, const char *s, bool raw);
 int report_export_json(FILE *f, const struct store_run_info *runs, size_t n, const struct store_export *x);
 
 #endif

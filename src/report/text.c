@@ -107,6 +107,8 @@ void report_summary_text(FILE *f, const struct summary *s, bool with_env, bool c
 		if (sl->state != STORE_SLOT_OK)
 			sb_addf(&chk, "%s%s%s%s: %s", chk.len ? "; " : "", slot_color(sl->state, color), sl->status, reset,
 				sl->reason);
+		else if (*sl->reason) /* ok, with a remark: stopped short of the precision target */
+			sb_addf(&chk, "%s%s", chk.len ? "; " : "", sl->reason);
 		if (row->warmup)
 			sb_addf(&chk, "%s%zu warm-up sample%s left out", chk.len ? "; " : "", row->warmup,
 				row->warmup == 1 ? "" : "s");

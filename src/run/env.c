@@ -3,14 +3,14 @@
 #include "workloads/workload.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <sys/vfs.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #else
-/* elsewhere the hypervisor comes from DMI and the device tree only */
+/* no CPUID: the hypervisor kind comes from DMI or the device tree alone */
 #endif
-#include <fcntl.h>
 #include <gnu/libc-version.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,114 +189,6 @@ static void add_numa(struct kvlist *env)
 	sb_free(&map);
 }
 
-/* "16kB=never 64kB=inherit ...": the mTHP sizes and their settings, "none" without mTHP. */
-static void add_mthp(struct kvlist *env)
-{
-	glob_t g;
-	struct sb b = {0};
-	if (glob("/sys/kernel/mm/transparent_hugepage/hugepages-*kB/enabled", 0, NULL, &g) == 0) {
-		for (size_t i = 0; i < g.gl_pathc; i++) {
-			const char *sz = strstr(g.gl_pathv[i], "hugepages-") + 10;
-			char *s = read_text_file(g.gl_pathv[i]);
-			char *a = s ? strchr(s, '[') : NULL, *e = a ? strchr(a, ']') : NULL;
-			if (e)
-				*e = 0;
-			sb_addf(&b, "%s%.*s=%s", b.len ? " " : "", (int)(strchr(sz, '/') - sz), sz, a ? a + 1 : "unknown");
-			free(s);
-		}
-		globfree(&g);
-	}
-	kv_add(env, "thp.mthp", b.len ? b.s : "none");
-	sb_free(&b);
-}
-
-const char *env_hypervisor_kind(const char *cpuid_vendor, const char *dmi, const char *dt, bool cpu_flag_hypervisor,
-				char **owned)
-{
-	static const struct {
-		const char *needle, *kind;
-	} known[] = {
-		{"KVMKVMKVM", "kvm"}, {"Microsoft Hv", "hyperv"}, {"VMwareVMware", "vmware"}, {"XenVMMXenVMM", "xen"},
-		{"TCGTCGTCGTCG", "qemu-tcg"}, {"VBoxVBoxVBox", "virtualbox"}, {"ACRNACRNACRN", "acrn"},
-		{"bhyve bhyve", "bhyve"}, {"Linux KVM Hv", "kvm"}, {"xen", "xen"}, {"KVM", "kvm"},
-		{"Microsoft Corporation", "hyperv"}, {"VMware", "vmware"}, {"VirtualBox", "virtualbox"},
-		{"QEMU", "qemu"}, {"Amazon EC2", "kvm"}, {"Google Compute Engine", "kvm"},
-	};
-	const char *src[] = {cpuid_vendor, dt, dmi};
-	*owned = NULL;
-	for (size_t s = 0; s < 3; s++) {
-		if (!src[s] || !*src[s])
-			continue;
-		for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
-			if (strstr(src[s], known[i].needle))
-				return known[i].kind;
-	}
-	if (cpuid_vendor && *cpuid_vendor)
-		return *owned = xasprintf("other:%s", cpuid_vendor);
-	return cpu_flag_hypervisor ? "unknown" : "none";
-}
-
-/* The hypervisor this runs under: guests trap differently (#UD may exit to the host). */
-static void add_hypervisor(struct kvlist *env)
-{
-	char vendor[13] = "";
-	bool flag = false;
-#if defined(__x86_64__) || defined(__i386__)
-	unsigned a, b, c, d;
-	if (__get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 31))) {
-		flag = true;
-		__cpuid(0x40000000, a, b, c, d);
-		memcpy(vendor, &b, 4), memcpy(vendor + 4, &c, 4), memcpy(vendor + 8, &d, 4);
-		vendor[12] = 0;
-		for (int i = 0; i < 12; i++)
-			if (vendor[i] && (vendor[i] < 32 || vendor[i] > 126))
-				vendor[i] = '?';
-	}
-#else
-	/* no CPUID: the hypervisor bit and vendor leaf are x86's; DMI and the device tree remain */
-#endif
-	char *dmi = read_text_file("/sys/class/dmi/id/sys_vendor");
-	char *prod = read_text_file("/sys/class/dmi/id/product_name");
-	char *both = xasprintf("%s %s", dmi ? dmi : "", prod ? prod : "");
-	char *dt = read_text_file("/proc/device-tree/hypervisor/compatible");
-	char *xen = read_text_file("/sys/hypervisor/type");
-	char *owned;
-	const char *k = env_hypervisor_kind(vendor, both, xen ? xen : dt, flag, &owned);
-	kv_add(env, "hypervisor", k);
-	free(owned), free(dmi), free(prod), free(both), free(dt), free(xen);
-}
-
-const char *env_fs_name(unsigned long type)
-{
-	static const struct {
-		unsigned long type;
-		const char *name;
-	} fs[] = {
-		{0xEF53, "ext4"},      {0x01021994, "tmpfs"}, {0x58465342, "xfs"},      {0x9123683E, "btrfs"},
-		{0x794c7630, "overlay"}, {0x6969, "nfs"},      {0x2fc12fc1, "zfs"},      {0xF2F52010, "f2fs"},
-		{0x65735546, "fuse"},  {0x858458f6, "ramfs"}, {0x73717368, "squashfs"}, {0x5346544e, "ntfs"},
-		{0x4d44, "vfat"},      {0x6a656a63, "virtiofs"}, {0x01021997, "9p"},
-	};
-	for (size_t i = 0; i < sizeof fs / sizeof fs[0]; i++)
-		if (fs[i].type == type)
-			return fs[i].name;
-	return NULL;
-}
-
-void env_add_tmpfs(struct kvlist *env, const char *dir)
-{
-	struct statfs st;
-	if (statfs(dir, &st) < 0) {
-		kv_add(env, "tmp.fs", "unknown");
-		return;
-	}
-	const char *n = env_fs_name((unsigned long)st.f_type);
-	if (n)
-		kv_add(env, "tmp.fs", n);
-	else
-		kv_addf(env, "tmp.fs", "0x%lx", (unsigned long)st.f_type);
-}
-
 /* The architecture this binary was built for, from the compiler's predefined macros. */
 static const char *env_build_arch(void)
 {
@@ -453,6 +345,114 @@ static void env_add_arch(struct kvlist *env)
 	env_add_caches(env);
 	env_add_tlb(env);
 	env_add_timer(env);
+}
+
+/* "16kB=never 64kB=inherit ...": the mTHP sizes and their settings, "none" without mTHP. */
+static void add_mthp(struct kvlist *env)
+{
+	glob_t g;
+	struct sb b = {0};
+	if (glob("/sys/kernel/mm/transparent_hugepage/hugepages-*kB/enabled", 0, NULL, &g) == 0) {
+		for (size_t i = 0; i < g.gl_pathc; i++) {
+			const char *sz = strstr(g.gl_pathv[i], "hugepages-") + 10;
+			char *s = read_text_file(g.gl_pathv[i]);
+			char *a = s ? strchr(s, '[') : NULL, *e = a ? strchr(a, ']') : NULL;
+			if (e)
+				*e = 0;
+			sb_addf(&b, "%s%.*s=%s", b.len ? " " : "", (int)(strchr(sz, '/') - sz), sz, a ? a + 1 : "unknown");
+			free(s);
+		}
+		globfree(&g);
+	}
+	kv_add(env, "thp.mthp", b.len ? b.s : "none");
+	sb_free(&b);
+}
+
+const char *env_hypervisor_kind(const char *cpuid_vendor, const char *dmi, const char *dt, bool cpu_flag_hypervisor,
+				char **owned)
+{
+	static const struct {
+		const char *needle, *kind;
+	} known[] = {
+		{"KVMKVMKVM", "kvm"}, {"Microsoft Hv", "hyperv"}, {"VMwareVMware", "vmware"}, {"XenVMMXenVMM", "xen"},
+		{"TCGTCGTCGTCG", "qemu-tcg"}, {"VBoxVBoxVBox", "virtualbox"}, {"ACRNACRNACRN", "acrn"},
+		{"bhyve bhyve", "bhyve"}, {"Linux KVM Hv", "kvm"}, {"xen", "xen"}, {"KVM", "kvm"},
+		{"Microsoft Corporation", "hyperv"}, {"VMware", "vmware"}, {"VirtualBox", "virtualbox"},
+		{"QEMU", "qemu"}, {"Amazon EC2", "kvm"}, {"Google Compute Engine", "kvm"},
+	};
+	const char *src[] = {cpuid_vendor, dt, dmi};
+	*owned = NULL;
+	for (size_t s = 0; s < 3; s++) {
+		if (!src[s] || !*src[s])
+			continue;
+		for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+			if (strstr(src[s], known[i].needle))
+				return known[i].kind;
+	}
+	if (cpuid_vendor && *cpuid_vendor)
+		return *owned = xasprintf("other:%s", cpuid_vendor);
+	return cpu_flag_hypervisor ? "unknown" : "none";
+}
+
+/* The hypervisor this runs under: guests trap differently (#UD may exit to the host). */
+static void add_hypervisor(struct kvlist *env)
+{
+	char vendor[13] = "";
+	bool flag = false;
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned a, b, c, d;
+	if (__get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 31))) {
+		flag = true;
+		__cpuid(0x40000000, a, b, c, d);
+		memcpy(vendor, &b, 4), memcpy(vendor + 4, &c, 4), memcpy(vendor + 8, &d, 4);
+		vendor[12] = 0;
+		for (int i = 0; i < 12; i++)
+			if (vendor[i] && (vendor[i] < 32 || vendor[i] > 126))
+				vendor[i] = '?';
+	}
+#else
+	/* no CPUID hypervisor leaf: DMI and the device tree below name the hypervisor */
+#endif
+	char *dmi = read_text_file("/sys/class/dmi/id/sys_vendor");
+	char *prod = read_text_file("/sys/class/dmi/id/product_name");
+	char *both = xasprintf("%s %s", dmi ? dmi : "", prod ? prod : "");
+	char *dt = read_text_file("/proc/device-tree/hypervisor/compatible");
+	char *xen = read_text_file("/sys/hypervisor/type");
+	char *owned;
+	const char *k = env_hypervisor_kind(vendor, both, xen ? xen : dt, flag, &owned);
+	kv_add(env, "hypervisor", k);
+	free(owned), free(dmi), free(prod), free(both), free(dt), free(xen);
+}
+
+const char *env_fs_name(unsigned long type)
+{
+	static const struct {
+		unsigned long type;
+		const char *name;
+	} fs[] = {
+		{0xEF53, "ext4"},      {0x01021994, "tmpfs"}, {0x58465342, "xfs"},      {0x9123683E, "btrfs"},
+		{0x794c7630, "overlay"}, {0x6969, "nfs"},      {0x2fc12fc1, "zfs"},      {0xF2F52010, "f2fs"},
+		{0x65735546, "fuse"},  {0x858458f6, "ramfs"}, {0x73717368, "squashfs"}, {0x5346544e, "ntfs"},
+		{0x4d44, "vfat"},      {0x6a656a63, "virtiofs"}, {0x01021997, "9p"},
+	};
+	for (size_t i = 0; i < sizeof fs / sizeof fs[0]; i++)
+		if (fs[i].type == type)
+			return fs[i].name;
+	return NULL;
+}
+
+void env_add_tmpfs(struct kvlist *env, const char *dir)
+{
+	struct statfs st;
+	if (statfs(dir, &st) < 0) {
+		kv_add(env, "tmp.fs", "unknown");
+		return;
+	}
+	const char *n = env_fs_name((unsigned long)st.f_type);
+	if (n)
+		kv_add(env, "tmp.fs", n);
+	else
+		kv_addf(env, "tmp.fs", "0x%lx", (unsigned long)st.f_type);
 }
 
 void env_capture(struct kvlist *env)

@@ -8,6 +8,10 @@
 /* Capture the environment of this machine now into env (keys sorted). */
 void env_capture(struct kvlist *env);
 
+/* True when a user-mode emulator (qemu-user) runs this process; why gets the evidence,
+ * or "no", or "unknown: ..." when it cannot be told (false then). */
+bool env_emulated(char *why, size_t n);
+
 /* Add "tmp.fs", the filesystem type of dir (the run's temp directory: fault.file costs
  * 1.7 µs on ext4 and 1.24 µs on tmpfs). */
 void env_add_tmpfs(struct kvlist *env, const char *dir);
@@ -22,10 +26,6 @@ const char *env_fs_name(unsigned long type);
  * allocated into *owned (freed by the caller). */
 const char *env_hypervisor_kind(const char *cpuid_vendor, const char *dmi, const char *dt, bool cpu_flag_hypervisor,
 				char **owned);
-
-/* True when a user-mode emulator (qemu-user) runs this process; why gets the evidence,
- * or "no", or "unknown: ..." when it cannot be told (false then). */
-bool env_emulated(char *why, size_t n);
 
 /* Fill h from env (the pointers point into env's strings). */
 void env_host(const struct kvlist *env, struct store_host *h);

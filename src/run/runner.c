@@ -2,6 +2,7 @@
 #include "runner.h"
 #include "calibrate.h"
 #include "env.h"
+#include "runsum.h"
 #include "probe.h"
 #include "counter_checks.h"
 #include "store/counters.h"
@@ -89,9 +90,11 @@ struct job {
 	double overhead_ns;  /* empty batch cost */
 	char *dir;           /* this job's own directory inside the run's temp directory */
 	double *y;           /* ln(value) of the samples taken, in order */
+	int *round;          /* the round of each sample, -1 in blocked order */
 	int nsamples, cap;
 	uint64_t sampled_ns;  /* time spent in its samples */
 	double halfwidth;    /* current relative 95% CI half-width */
+	char short_why[192]; /* set when the job ended ok but short of the precision target */
 	struct ctr_set ctr;  /* counters on its workers (outside the timed batches) */
 	double *cnt[CTR_NEVENTS]; /* per sample: count per op of each counted event */
 	size_t ncnt[CTR_NEVENTS];
@@ -112,12 +115,33 @@ struct runctx {
 	struct ctr_plan plan;
 };
 
+/* The runner's clock: the real one, or the test's. */
+static uint64_t now(const struct runctx *rc)
+{
+	const struct run_timing *t = rc->o->timing;
+	return t ? t->now(t->arg) : clock_raw_ns();
+}
+
+/* One timed batch of j: from its workers, or from the test's timing. */
+static int job_batch(struct runctx *rc, struct job *j, uint64_t n, double overhead_ns, bool sampled,
+		     struct slot_batch *b)
+{
+	const struct run_timing *t = rc->o->timing;
+	if (!t)
+		return slot_batch(&j->s, n, overhead_ns, sampled, b);
+	memset(b, 0, sizeof *b);
+	int r = t->batch(t->arg, j->w, j->copies, n, b);
+	if (r)
+		snprintf(j->s.why, sizeof j->s.why, "%s failed in the test timing", j->w->name);
+	return r;
+}
+
 static void progress(struct runctx *rc, const char *phase, const struct job *j, int round, int rounds)
 {
 	const struct run_opts *o = rc->o;
 	if (!o->progress)
 		return;
-	uint64_t el = clock_raw_ns() - rc->t_start;
+	uint64_t el = now(rc) - rc->t_start;
 	double frac = rc->steps ? (double)rc->step / rc->steps : 0;
 	struct run_progress p = {
 		.phase = phase,
@@ -142,7 +166,10 @@ static int put_slot(struct runctx *rc, struct job *j, const char *checks, struct
 		.unit = j->w->unit,
 		.latency = (j->w->flags & WL_LATENCY) != 0,
 		.status = status_word(j->rc),
-		.reason = j->rc == SLOT_STOPPED ? "stopped by a signal" : j->rc ? j->s.why : NULL,
+		.reason = j->rc == SLOT_STOPPED ? "stopped by a signal"
+			  : j->rc                ? j->s.why
+			  : j->short_why[0]      ? j->short_why
+						 : NULL,
 		.batch_ops = j->n,
 		.overhead_ns = j->overhead_ns,
 		.checks = checks,
@@ -186,19 +213,19 @@ static int prepare(struct runctx *rc, struct job *j, struct err *e)
 	if ((j->w->flags & WL_NEEDS_2CPU) && rc->ncpus < 2) {
 		j->rc = WL_UNSUPPORTED;
 		snprintf(j->s.why, sizeof j->s.why, "needs two CPUs; this run may use %d", rc->ncpus);
-	} else {
+	} else if (!o->timing) {
 		j->rc = slot_open(&j->s, &cfg);
 	}
 	if (j->rc == 0) {
 		j->open = true;
-		j->overhead_ns = slot_empty_cost(&j->s);
+		j->overhead_ns = o->timing ? 0 : slot_empty_cost(&j->s);
 		if (j->overhead_ns >= 0 && (rc->min_overhead < 0 || j->overhead_ns < rc->min_overhead))
 			rc->min_overhead = j->overhead_ns;
 		uint64_t n = 1;
 		bool done = false;
 		struct slot_batch b;
 		while (!done && !sig_stop && !j->rc) {
-			j->rc = slot_batch(&j->s, n, 0, false, &b); /* calibration: no correction */
+			j->rc = job_batch(rc, j, n, 0, false, &b); /* calibration: no correction */
 			n = calib_next(n, b.elapsed_ns, o->sample_ns, &done);
 			if (batch_cap(j->w, n) < n) {
 				n = batch_cap(j->w, n);
@@ -209,7 +236,7 @@ static int prepare(struct runctx *rc, struct job *j, struct err *e)
 		 * a confirmation much faster than the target means the calibration batch was
 		 * disturbed; scale once more from the faster measurement. */
 		if (!j->rc && !sig_stop) {
-			j->rc = slot_batch(&j->s, n, 0, false, &b);
+			j->rc = job_batch(rc, j, n, 0, false, &b);
 			if (!j->rc && b.elapsed_ns < o->sample_ns / 2)
 				n = batch_cap(j->w, calib_next(n, b.elapsed_ns, o->sample_ns, &done));
 			if (batch_cap(j->w, n) < n) {
@@ -218,16 +245,17 @@ static int prepare(struct runctx *rc, struct job *j, struct err *e)
 			}
 		}
 		j->n = n;
-		uint64_t warm_end = clock_raw_ns() + o->warmup_ns;
-		while (!j->rc && !sig_stop && clock_raw_ns() < warm_end)
-			j->rc = slot_batch(&j->s, n, j->overhead_ns, false, &b);
+		uint64_t warm_end = now(rc) + o->warmup_ns;
+		while (!j->rc && !sig_stop && now(rc) < warm_end)
+			j->rc = job_batch(rc, j, n, j->overhead_ns, false, &b);
 		if (sig_stop && !j->rc) {
-			slot_close(&j->s, NULL); /* stopped between batches: the workers are still up */
+			if (!o->timing)
+				slot_close(&j->s, NULL); /* stopped between batches: the workers are still up */
 			j->rc = SLOT_STOPPED;
 		}
 		if (j->rc)
 			j->open = false; /* the workers are gone (slot_batch stops them on failure) */
-		else
+		else if (!o->timing) /* no workers to count in a test's timing */
 			counters_open(&j->ctr, &rc->plan, j->s.pid, j->copies);
 	}
 	rc->step++;
@@ -242,13 +270,13 @@ static int sample(struct runctx *rc, struct job *j, int round, struct err *e)
 	 * unrecorded batch a quarter of the size before the sample. A workload whose
 	 * batch is a few long ops (a shell script) is its own warm-up. */
 	if (round >= 0 && rc->o->rewarm && j->n >= 4)
-		j->rc = slot_batch(&j->s, j->n / 4, j->overhead_ns, false, &b);
+		j->rc = job_batch(rc, j, j->n / 4, j->overhead_ns, false, &b);
 	/* counters are read between batches, while the workers wait for a command */
 	uint64_t c0[CTR_NEVENTS], c1[CTR_NEVENTS];
 	bool h0[CTR_NEVENTS], h1[CTR_NEVENTS];
 	bool counted = !j->rc && counters_read(&j->ctr, c0, h0);
 	if (!j->rc)
-		j->rc = slot_batch(&j->s, j->n, j->overhead_ns, true, &b);
+		j->rc = job_batch(rc, j, j->n, j->overhead_ns, true, &b);
 	if (j->rc) {
 		j->open = false;
 		counters_close(&j->ctr);
@@ -284,7 +312,9 @@ static int sample(struct runctx *rc, struct job *j, int round, struct err *e)
 	if (j->nsamples == j->cap) {
 		j->cap = j->cap ? 2 * j->cap : 64;
 		j->y = xrealloc(j->y, (size_t)j->cap * sizeof *j->y);
+		j->round = xrealloc(j->round, (size_t)j->cap * sizeof *j->round);
 	}
+	j->round[j->nsamples] = round;
 	j->y[j->nsamples++] = log(b.value);
 	j->sampled_ns += b.elapsed_ns;
 	rc->step++;
@@ -298,21 +328,45 @@ static int sample(struct runctx *rc, struct job *j, int round, struct err *e)
 	return 0;
 }
 
-/* Has j what the run wants? */
+/* j's current relative 95% CI half-width, on the samples the summary will use: without
+ * the warm-up prefix. */
+static double job_halfwidth(const struct job *j)
+{
+	size_t warm = stats_warmup_prefix(j->y, (size_t)j->nsamples);
+	return stats_run_halfwidth(&(struct st_run){.y = j->y + warm, .n = (size_t)j->nsamples - warm}, 0.95);
+}
+
+/* Has j what the run wants? With a precision target, the target alone decides (the run's
+ * --max-time bounds it); without one, the sample count, shortened by the per-workload
+ * time budget. */
 static bool job_satisfied(const struct run_opts *o, struct job *j)
 {
+	if (o->target_ci > 0) {
+		if (j->nsamples < o->samples)
+			return false;
+		j->halfwidth = job_halfwidth(j);
+		return j->halfwidth <= o->target_ci;
+	}
 	/* A workload whose op outlasts the sample target (a shell script, say) would take
 	 * samples × op time; past its time budget it stops at the minimum count. */
 	if (o->slot_budget_ns && j->sampled_ns >= o->slot_budget_ns && j->nsamples >= RUN_MIN_SAMPLES)
 		return true;
-	if (o->target_ci <= 0)
-		return j->nsamples >= o->samples;
-	if (j->nsamples < o->samples)
-		return false;
-	/* the same samples the summary will use: without the warm-up prefix */
-	size_t warm = stats_warmup_prefix(j->y, (size_t)j->nsamples);
-	j->halfwidth = stats_run_halfwidth(&(struct st_run){.y = j->y + warm, .n = (size_t)j->nsamples - warm}, 0.95);
-	return j->halfwidth <= o->target_ci;
+	return j->nsamples >= o->samples;
+}
+
+/* Store the summary of j's measured samples, as analysis will load them: without the
+ * warm-up prefix, with rounds only when every sample has one and they never go back. */
+static int put_summary(struct runctx *rc, const struct job *j, size_t warm, struct err *e)
+{
+	size_t n = (size_t)j->nsamples - warm;
+	if (!n)
+		return 0;
+	const int *round = j->round + warm;
+	for (size_t i = 0; round && i < n; i++)
+		if (round[i] < 0 || (i && round[i] < round[i - 1]))
+			round = NULL;
+	struct st_run r = {.y = j->y + warm, .round = round, .n = n};
+	return runsum_put(rc->st, rc->run_id, j->w->name, j->copies, &r, e);
 }
 
 /* Stop j's workers, evaluate its self-checks, record it. */
@@ -322,13 +376,28 @@ static int finish(struct runctx *rc, struct job *j, struct err *e)
 	counters_close(&j->ctr);
 	if (j->open) {
 		struct slot_checks chk = {0};
-		slot_close(&j->s, sig_stop ? NULL : &chk);
+		if (!rc->o->timing)
+			slot_close(&j->s, sig_stop ? NULL : &chk);
 		j->open = false;
 		if (!sig_stop)
 			cj = checks_json(j->w, &chk, j->cnt, j->ncnt);
 	}
 	if (!j->rc && sig_stop && !j->done)
 		j->rc = SLOT_STOPPED;
+	/* The time budget ended the sampling before the precision target was met: say so. */
+	if (!j->rc && j->done && rc->o->target_ci > 0 && j->nsamples > 0) {
+		double hw = job_halfwidth(j);
+		if (!(hw <= rc->o->target_ci)) {
+			char now_hw[48];
+			if (isfinite(hw))
+				snprintf(now_hw, sizeof now_hw, "±%.3g%%", hw * 100);
+			else
+				snprintf(now_hw, sizeof now_hw, "no interval yet");
+			snprintf(j->short_why, sizeof j->short_why,
+				 "precision target ±%.3g%% not reached: %s after %d samples when --max-time ran out",
+				 rc->o->target_ci * 100, now_hw, j->nsamples);
+		}
+	}
 	size_t warm = stats_warmup_prefix(j->y, (size_t)j->nsamples);
 	if (warm && store_samples_mark_warmup(rc->st, rc->run_id, j->w->name, j->copies, (int)warm, e)) {
 		free(cj);
@@ -336,12 +405,12 @@ static int finish(struct runctx *rc, struct job *j, struct err *e)
 	}
 	int r = put_slot(rc, j, cj, e);
 	free(cj);
-	return r;
+	return r ? r : put_summary(rc, j, warm, e);
 }
 
 static bool budget_left(const struct runctx *rc, uint64_t sampling_start)
 {
-	return !rc->o->max_ns || clock_raw_ns() - sampling_start < rc->o->max_ns;
+	return !rc->o->max_ns || now(rc) - sampling_start < rc->o->max_ns;
 }
 
 /* Blocked order: each job from setup to teardown before the next. */
@@ -351,7 +420,7 @@ static int run_blocked(struct runctx *rc, struct job *jobs, size_t nj, struct er
 		struct job *j = &jobs[i];
 		if (prepare(rc, j, e))
 			return -1;
-		uint64_t start = clock_raw_ns();
+		uint64_t start = now(rc);
 		while (j->open && !sig_stop && !job_satisfied(rc->o, j) && budget_left(rc, start)) {
 			if (sample(rc, j, -1, e))
 				return -1;
@@ -372,7 +441,7 @@ static int run_rounds(struct runctx *rc, struct job *jobs, size_t nj, int *round
 		if (prepare(rc, &jobs[i], e))
 			return -1;
 	struct job **order = xcalloc(nj, sizeof *order);
-	uint64_t start = clock_raw_ns();
+	uint64_t start = now(rc);
 	int round = 0;
 	for (; !sig_stop && budget_left(rc, start); round++) {
 		size_t k = 0;
@@ -500,12 +569,12 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 		.self_exe = exe,
 		.cpus = allowed,
 		.ncpus = nallowed,
-		.t_start = clock_raw_ns(),
 		.steps = (int)(nj * (size_t)(o->samples + 1)),
 		.min_overhead = -1,
 		.rng = rng,
 		.plan = plan,
 	};
+	ctx.t_start = now(&ctx);
 	int werr = o->order == ORDER_ROUNDS ? run_rounds(&ctx, jobs, nj, &out->rounds, e)
 					    : run_blocked(&ctx, jobs, nj, e);
 	/* After a database error, workers may still run: stop them before their directory goes. */
@@ -523,8 +592,10 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 			out->slots_unsupported++;
 		else if (j->rc != SLOT_STOPPED)
 			out->slots_failed++;
+		if (j->rc == 0 && j->short_why[0])
+			out->slots_short++;
 	}
-	out->wall_ns = clock_raw_ns() - ctx.t_start;
+	out->wall_ns = now(&ctx) - ctx.t_start;
 	out->stop_signal = sig_stop;
 
 	char *load = env_loadavg();
@@ -539,7 +610,12 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 	} else if (sig_stop) {
 		status = "incomplete";
 		const char *abbr = sigabbrev_np(sig_stop);
-		reason = abbr ? xasprintf("stopped by SIG%s", abbr) : xasprintf("stopped by signal %d", (int)sig_stop);
+		reason = sig_stop == SIGXFSZ ? xstrdup("stopped by SIGXFSZ: the file size limit (ulimit -f) is reached")
+			 : abbr	     ? xasprintf("stopped by SIG%s", abbr)
+				     : xasprintf("stopped by signal %d", (int)sig_stop);
+	} else if (out->slots_short) {
+		reason = xasprintf("precision target ±%.3g%% not reached for %d of %d workloads; see their notes",
+				   o->target_ci * 100, out->slots_short, out->slots_ok);
 	}
 	if (store_run_finish(st, out->run_id, status, reason, ctx.min_overhead, werr ? &e2 : e)) {
 		free(reason);
@@ -558,6 +634,7 @@ out:
 		for (int k = 0; k < CTR_NEVENTS; k++)
 			free(jobs[i].cnt[k]);
 		free(jobs[i].y);
+		free(jobs[i].round);
 		free(jobs[i].dir);
 	}
 	free(jobs);

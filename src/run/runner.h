@@ -4,6 +4,7 @@
 
 #include "core/core.h"
 #include "store/store.h"
+#include "run/slot.h"
 #include "workloads/workload.h"
 #include "run/counters.h"
 
@@ -24,6 +25,20 @@ struct run_progress {
 	int step, steps;     /* work units done and expected in all */
 	int round, rounds;   /* current round (1-based) and the planned number; 0 in blocked order */
 	uint64_t elapsed_ns, eta_ns;
+};
+
+/* The timed part of a run, replaceable so that tests drive the runner deterministically.
+ * With a NULL run_opts.timing the runner forks workers (slot.h) and reads
+ * clock_raw_ns(); with a timing set it forks nothing, takes every batch from batch() and
+ * every time from now(), so calibration, warm-up, budgets and adaptive stopping are
+ * decided on exactly the numbers the test supplies. */
+struct run_timing {
+	void *arg;
+	/* The runner's monotonic clock in ns. */
+	uint64_t (*now)(void *arg);
+	/* One batch of n ops per copy of (w, copies): fill b and advance the clock by the
+	 * batch's length. Returns 0 or a WL_* code (then b is ignored). */
+	int (*batch)(void *arg, const struct workload *w, int copies, uint64_t n, struct slot_batch *b);
 };
 
 struct run_opts {
@@ -48,6 +63,7 @@ struct run_opts {
 	int ncpus;
 	const char *profile;        /* "quick", "default", "full" */
 	const char *cpus_text;      /* --cpus as given, for the record */
+	const struct run_timing *timing; /* NULL = real workers and the real clock (tests set it) */
 	enum ctr_mode counters;     /* per-sample counters (0: none; sysab run defaults to all) */
 	uint64_t probe_ns;          /* noise probe before sampling; 0 = none */
 	/* Called as the run advances; may be NULL. */
@@ -60,6 +76,7 @@ struct run_outcome {
 	int stop_signal;  /* the signal that stopped the run, or 0 */
 	int slots, slots_ok, slots_unsupported, slots_failed;
 	int rounds;       /* rounds taken (rounds order) */
+	int slots_short;  /* ok slots that stopped short of target_ci (the slot's reason says so) */
 	uint64_t wall_ns;
 };
 

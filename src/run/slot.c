@@ -94,6 +94,7 @@ static __attribute__((noreturn)) void worker(const struct slot_cfg *cfg, int cop
 {
 	signal(SIGINT, SIG_IGN); /* the parent decides when a worker stops */
 	signal(SIGHUP, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
 	const struct workload *w = cfg->w;

@@ -432,4 +432,24 @@ struct st_summary {
 /* Summary of x[0..n-1] (pass ops/s). With n == 0 everything is NAN. */
 void stats_summary(const double *x, size_t n, struct st_summary *out);
 
+/* ---------------------------------------------------------------- stored run summary */
+
+/* The version of the method behind struct st_run_summary. Every stored summary is
+ * stamped with it; a summary with another stamp is stale and is recomputed from the raw
+ * samples (docs/METHOD.md, "Stored run summaries"). Bump it whenever anything that
+ * stats_run_summary() computes changes (batch means, the warm-up rule, the interval). */
+#define ST_SUMMARY_METHOD 1
+
+/* What the estimators and diagnostics need of one run of one (workload, copies), so
+ * they can read one row per run instead of every sample. */
+struct st_run_summary {
+	struct st_runstat b;   /* batch means of y: n, mean, tau2, df, r1, ... */
+	double halfwidth;      /* relative 95% CI half-width (stats_run_halfwidth) */
+	double median_y, mad_y; /* median of y and the median absolute deviation from it */
+	struct st_summary v;   /* of the values, ops/s: median, mean, cv, min, max */
+};
+/* Summarise run r (y without its warm-up prefix, with rounds as loaded). Never fails;
+ * with r->n == 0 the fields are NAN or 0. */
+void stats_run_summary(const struct st_run *r, struct st_run_summary *out);
+
 #endif

@@ -89,3 +89,45 @@ void store_counters_free(struct store_counter_series *v, size_t n)
 	}
 	free(v);
 }
+
+int store_counters_get(struct store *s, int64_t run_id, struct store_counter_raw **out, size_t *n, struct err *e)
+{
+	*out = NULL;
+	*n = 0;
+	sqlite3_stmt *st;
+	if (store_prepare(s,
+			  "SELECT sample.workload, sample.copies, sample.seq, sample_counter.event, sample_counter.value "
+			  "FROM sample_counter JOIN sample ON sample.id = sample_counter.sample WHERE sample.run = ? "
+			  "ORDER BY sample.workload, sample.copies, sample.seq, sample_counter.event",
+			  &st, e))
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	size_t cap = 0;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*out = xgrow(*out, &cap, *n + 1, sizeof **out);
+		struct store_counter_raw *c = &(*out)[(*n)++];
+		c->workload = store_col_text(st, 0);
+		c->copies = sqlite3_column_int(st, 1);
+		c->seq = sqlite3_column_int(st, 2);
+		c->event = store_col_text(st, 3);
+		c->value = (uint64_t)sqlite3_column_int64(st, 4);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		store_counters_raw_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return store_fail(s, "cannot read a run's counters", e);
+	}
+	return 0;
+}
+
+void store_counters_raw_free(struct store_counter_raw *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].workload);
+		free(v[i].event);
+	}
+	free(v);
+}

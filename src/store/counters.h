@@ -25,4 +25,15 @@ int store_counters_load(struct store *s, const int64_t *ids, size_t nids, struct
 			size_t *n, struct err *e);
 void store_counters_free(struct store_counter_series *v, size_t n);
 
+/* Every stored count of one run, as recorded: (workload, copies, seq) of its sample, the
+ * event and the count; ordered. Free with store_counters_raw_free. Returns 0 or -1 with e set. */
+struct store_counter_raw {
+	char *workload;
+	int copies, seq;
+	char *event;
+	uint64_t value;
+};
+int store_counters_get(struct store *s, int64_t run_id, struct store_counter_raw **out, size_t *n, struct err *e);
+void store_counters_raw_free(struct store_counter_raw *v, size_t n);
+
 #endif

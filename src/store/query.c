@@ -7,7 +7,9 @@
 #define RUN_COLUMNS                                                                                    \
 	"run.id, run.started_ns, run.finished_ns, run.status, run.reason, run.source, run.settings, "     \
 	"run.seed, run.overhead_ns, boot.boot_id, boot.kernel_release, boot.kernel_version, "             \
-	"machine.hostname, machine.cpu_model, machine.ncpus, machine.mem_bytes "                          \
+	"machine.hostname, machine.cpu_model, machine.ncpus, machine.mem_bytes, run.uuid, "              \
+	"(SELECT campaign.name FROM campaign_run JOIN campaign ON campaign.id = campaign_run.campaign "     \
+	"WHERE campaign_run.run = run.id) "                                                                 \
 	"FROM run JOIN boot ON boot.id = run.boot JOIN machine ON machine.id = boot.machine "
 
 static void read_run_row(sqlite3_stmt *st, struct store_run_info *r)
@@ -30,6 +32,8 @@ static void read_run_row(sqlite3_stmt *st, struct store_run_info *r)
 	r->cpu_model = store_col_text(st, 13);
 	r->ncpus = sqlite3_column_int(st, 14);
 	r->mem_bytes = (uint64_t)sqlite3_column_int64(st, 15);
+	r->uuid = store_col_text(st, 16);
+	r->campaign = sqlite3_column_type(st, 17) == SQLITE_NULL ? NULL : store_col_text(st, 17);
 }
 
 /* Fill one kvlist per run from "SELECT run, key, value FROM <table> ORDER BY run, key".
@@ -54,7 +58,17 @@ static int read_kv(struct store *s, const char *sql, int64_t only, struct store_
 			continue;
 		struct kvlist *l = env ? &runs[j].env : &runs[j].labels;
 		const char *k = (const char *)sqlite3_column_text(st, 1);
+		size_t nk = (size_t)sqlite3_column_bytes(st, 1);
 		const char *v = (const char *)sqlite3_column_text(st, 2);
+		size_t nv = (size_t)sqlite3_column_bytes(st, 2);
+		if ((k && !text_is_utf8(k, nk)) || (v && !text_is_utf8(v, nv))) {
+			/* sysab's doors (-l, the importers) refuse such text: never cut it or drop it silently */
+			sqlite3_finalize(st);
+			return errf(e, "%s: run %lld has a%s %s whose key or value is not valid UTF-8 or holds a NUL "
+				       "byte (sysab never writes such text); correct it with sqlite3 or use another "
+				       "database",
+				    store_path(s), (long long)run, env ? "n" : "", env ? "environment entry" : "label");
+		}
 		kv_add(l, k ? k : "", v ? v : "");
 	}
 	sqlite3_finalize(st);
@@ -153,6 +167,8 @@ void store_run_info_free(struct store_run_info *r)
 	free(r->kernel_version);
 	free(r->hostname);
 	free(r->cpu_model);
+	free(r->uuid);
+	free(r->campaign);
 	kv_free(&r->labels);
 	kv_free(&r->env);
 	strv_free(&r->workloads);
@@ -219,7 +235,7 @@ int store_samples_get(struct store *s, int64_t run_id, struct store_sample_info 
 {
 	sqlite3_stmt *st;
 	if (store_prepare(s,
-			  "SELECT workload, copies, seq, round, warmup, ops, elapsed_ns, value FROM sample "
+			  "SELECT workload, copies, seq, round, warmup, ops, elapsed_ns, value, dropped FROM sample "
 			  "WHERE run = ? ORDER BY workload, copies, seq",
 			  &st, e))
 		return -1;
@@ -238,6 +254,7 @@ int store_samples_get(struct store *s, int64_t run_id, struct store_sample_info 
 		x->ops = (uint64_t)sqlite3_column_int64(st, 5);
 		x->elapsed_ns = (uint64_t)sqlite3_column_int64(st, 6);
 		x->value = sqlite3_column_double(st, 7);
+		x->dropped = sqlite3_column_int(st, 8);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
@@ -254,6 +271,21 @@ void store_samples_free(struct store_sample_info *v, size_t n)
 	for (size_t i = 0; i < n; i++)
 		free(v[i].workload);
 	free(v);
+}
+
+int store_run_by_uuid(struct store *s, const char *uuid, int64_t *id, struct err *e)
+{
+	sqlite3_stmt *st;
+	if (store_prepare(s, "SELECT id FROM run WHERE uuid = ?", &st, e))
+		return -1;
+	store_bind_text(st, 1, uuid);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_fail(s, "cannot look up a run by uuid", e);
+	return rc == SQLITE_ROW;
 }
 
 static const char *const run_words[] = {

@@ -52,6 +52,60 @@ static const char schema_v1[] =
 	"  UNIQUE(run, workload, copies, seq));\n"
 	"CREATE INDEX run_boot ON run(boot);\n";
 
+/* Issue 10 and 15: a stable run UUID (import db merges by it; existing runs get a fresh one),
+ * and boot campaigns: configurations, the randomized schedule of boot slots, and which runs
+ * each slot produced. */
+static const char schema_campaigns[] =
+	"ALTER TABLE run ADD COLUMN uuid TEXT;\n"
+	"UPDATE run SET uuid = lower(hex(randomblob(16)));\n"
+	"CREATE UNIQUE INDEX run_uuid ON run(uuid);\n"
+	"CREATE TABLE campaign(\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  name TEXT NOT NULL UNIQUE, uuid TEXT NOT NULL UNIQUE,\n"
+	"  backend TEXT NOT NULL CHECK(backend IN ('qemu','kexec','grub','command')),\n"
+	"  seed INTEGER NOT NULL, boots INTEGER NOT NULL, runs INTEGER NOT NULL,\n"
+	"  run_args TEXT NOT NULL DEFAULT '[]',\n"
+	"  options TEXT NOT NULL DEFAULT '{}',\n"
+	"  state TEXT NOT NULL CHECK(state IN ('new','running','stopped','failed','done')),\n"
+	"  reason TEXT, created_ns INTEGER NOT NULL,\n"
+	"  looks INTEGER NOT NULL DEFAULT 0);\n"
+	"CREATE TABLE campaign_config(\n"
+	"  campaign INTEGER NOT NULL REFERENCES campaign(id) ON DELETE CASCADE,\n"
+	"  idx INTEGER NOT NULL, name TEXT NOT NULL,\n"
+	"  labels TEXT NOT NULL DEFAULT '{}',\n"
+	"  kernel TEXT, initrd TEXT, append TEXT, entry TEXT, command TEXT,\n"
+	"  PRIMARY KEY(campaign, idx));\n"
+	"CREATE TABLE campaign_slot(\n"
+	"  campaign INTEGER NOT NULL REFERENCES campaign(id) ON DELETE CASCADE,\n"
+	"  slot INTEGER NOT NULL, block INTEGER NOT NULL, config INTEGER NOT NULL,\n"
+	"  state TEXT NOT NULL CHECK(state IN ('pending','booting','running','done','failed','interrupted','skipped')),\n"
+	"  attempts INTEGER NOT NULL DEFAULT 0, reason TEXT, boot_id TEXT,\n"
+	"  started_ns INTEGER, finished_ns INTEGER,\n"
+	"  PRIMARY KEY(campaign, slot));\n"
+	"CREATE TABLE campaign_run(\n"
+	"  run INTEGER PRIMARY KEY REFERENCES run(id) ON DELETE CASCADE,\n"
+	"  campaign INTEGER NOT NULL REFERENCES campaign(id) ON DELETE CASCADE,\n"
+	"  slot INTEGER NOT NULL);\n";
+
+/* Issue 18: per-run summaries, one row per (run, workload, copies) that has measured
+ * samples, so analysis reads O(runs) rows. `method` is the ST_SUMMARY_METHOD that wrote
+ * the row; the columns mirror struct store_summary. A NULL real is a NAN. summary_meta holds
+ * the method with which every run's summaries were last brought up to date (no row:
+ * never). The step only creates the tables: the rows of an existing database are
+ * computed from its samples when it is next opened for writing (cli_open_db). */
+static const char summary_step[] =
+	"CREATE TABLE run_summary(\n"
+	"  run INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,\n"
+	"  workload TEXT NOT NULL, copies INTEGER NOT NULL,\n"
+	"  method INTEGER NOT NULL,\n"
+	"  n INTEGER NOT NULL, warmup INTEGER NOT NULL,\n"
+	"  mean_y REAL, nbatches INTEGER NOT NULL, batch_size INTEGER NOT NULL,\n"
+	"  tau2 REAL, var_mean REAL, df REAL, r1 REAL, autocorr INTEGER NOT NULL,\n"
+	"  halfwidth REAL, median_y REAL, mad_y REAL,\n"
+	"  median REAL, mean REAL, cv REAL, min REAL, max REAL,\n"
+	"  PRIMARY KEY(run, workload, copies));\n"
+	"CREATE TABLE summary_meta(method INTEGER NOT NULL);\n";
+
 /* migrations[v] upgrades a database at user_version v to v + 1. */
 static const char *const migrations[] = {
 	schema_v1,
@@ -60,6 +114,8 @@ static const char *const migrations[] = {
 	"  sample INTEGER NOT NULL REFERENCES sample(id) ON DELETE CASCADE,\n"
 	"  event TEXT NOT NULL, value INTEGER NOT NULL,\n"
 	"  PRIMARY KEY(sample, event));\n",
+	schema_campaigns, /* issue 10 and 15 */
+	summary_step, /* issue 18: run_summary */
 	/* issue 17: a sample the source itself discarded (UnixBench's worst third), kept for the
 	 * statistics but left out of the source's own score */
 	"ALTER TABLE sample ADD COLUMN dropped INTEGER NOT NULL DEFAULT 0;\n",

@@ -1,9 +1,11 @@
 /* store.c - opening, creating and migrating the results database; writing runs and samples. */
 #include "store_impl.h"
+#include "core/tmp.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-char *store_default_path(const char *db_opt)
+char *store_default_path(const char *db_opt, struct err *e)
 {
 	if (db_opt && *db_opt)
 		return xstrdup(db_opt);
@@ -22,7 +24,35 @@ char *store_default_path(const char *db_opt)
 	if (xdg && *xdg == '/')
 		return xasprintf("%s/sysab/results.db", xdg);
 	const char *home = getenv("HOME");
-	return xasprintf("%s/.local/share/sysab/results.db", home && *home ? home : ".");
+	if (home && *home == '/')
+		return xasprintf("%s/.local/share/sysab/results.db", home);
+	if (home && *home) {
+		errf(e, "HOME is '%s', not an absolute path, so there is no default database; set HOME to your home "
+			"directory, or give --db FILE or set SYSAB_DB",
+		     home);
+		return NULL;
+	}
+	/* never the current directory: from cron it may be a shared one such as /tmp */
+	struct passwd *pw = getpwuid(getuid());
+	if (pw && pw->pw_dir && *pw->pw_dir == '/')
+		return xasprintf("%s/.local/share/sysab/results.db", pw->pw_dir);
+	errf(e, "HOME is not set and the password database names no home directory for uid %u; give --db FILE or "
+		"set SYSAB_DB",
+	     (unsigned)getuid());
+	return NULL;
+}
+
+/* The path SQLite opens: the directory resolved (symbolic links in it are fine), the last
+ * component kept as it is, so SQLITE_OPEN_NOFOLLOW still refuses a link there, atomically. */
+static char *open_path(const char *path)
+{
+	char *dir = xstrdup(path), *base = xstrdup(path);
+	char *real = realpath(dirname(dir), NULL);
+	char *p = real ? xasprintf("%s/%s", strcmp(real, "/") ? real : "", basename(base)) : xstrdup(path);
+	free(real);
+	free(dir);
+	free(base);
+	return p;
 }
 
 int store_fail(struct store *s, const char *what, struct err *e)
@@ -38,6 +68,8 @@ int store_fail(struct store *s, const char *what, struct err *e)
 		hint = "; another process holds the database for too long: retry when it is done";
 	else if (code == SQLITE_FULL)
 		hint = "; the disk is full: free space and retry";
+	else if (code == SQLITE_IOERR)
+		hint = "; the disk failed, or the file size limit (ulimit -f) is reached: check dmesg and ulimit -f";
 	return errf(e, "%s: %s: %s%s", s->path, what, sqlite3_errmsg(s->db), hint);
 }
 
@@ -89,6 +121,16 @@ static uint32_t be32(const unsigned char *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
+/* Whether path's write-ahead log exists and holds anything. */
+static bool has_wal(const char *path)
+{
+	char *wal = xasprintf("%s-wal", path);
+	struct stat sb;
+	bool yes = stat(wal, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 32;
+	free(wal);
+	return yes;
+}
+
 /* Look at an existing file before SQLite touches it: is it SQLite, and whole? */
 static int check_header(const char *path, const struct stat *sb, struct err *e)
 {
@@ -108,11 +150,34 @@ static int check_header(const char *path, const struct stat *sb, struct err *e)
 	if (page == 1)
 		page = 65536;
 	uint32_t pages = be32(h + 28);
-	/* The in-header size is valid when the change counter matches its "valid for" copy. */
-	if (pages && be32(h + 24) == be32(h + 92) && (uint64_t)sb->st_size < (uint64_t)page * pages)
+	/* The in-header size is valid when the change counter matches its "valid for" copy. A
+	 * checkpoint cut short (a full disk) leaves the header ahead of the file, with the pages
+	 * still in the write-ahead log, which SQLite replays: only without a log is it truncated. */
+	if (pages && be32(h + 24) == be32(h + 92) && (uint64_t)sb->st_size < (uint64_t)page * pages &&
+	    !has_wal(path))
 		return errf(e, "%s: the database is truncated (%lld of %llu bytes); restore it from a backup or "
 			       "use --db with another file",
 			    path, (long long)sb->st_size, (unsigned long long)page * pages);
+	return 0;
+}
+
+/* A database with a schema version must hold sysab's tables: another program's SQLite file
+ * (whatever its user_version, even negative) is refused before anything is written to it. */
+static int check_sysab_tables(struct store *s, int v, struct err *e)
+{
+	sqlite3_stmt *st;
+	if (store_prepare(s, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
+			     "('machine', 'boot', 'run', 'label', 'environment', 'slot', 'sample')",
+			  &st, e))
+		return -1;
+	int n = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+	sqlite3_finalize(st);
+	if (n < 0)
+		return store_fail(s, "cannot read the list of tables", e);
+	if (v < 0 || n != 7)
+		return errf(e, "%s: a SQLite database of another program (schema version %d, without sysab's tables); "
+			       "give --db a sysab database or a new file",
+			    s->path, v);
 	return 0;
 }
 
@@ -179,10 +244,66 @@ fail_nobegin:
 	return -1;
 }
 
+/* The schema version of a file, read without writing it; -1 with e set when unreadable. */
+static int file_version(const char *path, int *v, struct err *e)
+{
+	struct store tmp = {.path = (char *)path};
+	int rc = 0;
+	if (sqlite3_open_v2(path, &tmp.db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK)
+		rc = store_fail(&tmp, "cannot open the database", e);
+	else
+		rc = user_version(&tmp, v, e);
+	sqlite3_close(tmp.db);
+	return rc;
+}
+
+/* STORE_COPY: see store.h. */
+static int open_copy(const char *path, struct store **out, struct err *e)
+{
+	struct stat sb;
+	int v = 0;
+	if (stat(path, &sb) != 0)
+		return errf(e, "%s: %s; give the path of a sysab database", path, strerror(errno));
+	if (!S_ISREG(sb.st_mode))
+		return errf(e, "%s: not a regular file; give the path of a sysab database", path);
+	if (check_header(path, &sb, e) || file_version(path, &v, e))
+		return -1;
+	if (v > store_schema_target())
+		return errf(e, "%s: written by a newer sysab (schema version %d, this one knows %d); import it with a "
+			       "newer sysab",
+			    path, v, store_schema_target());
+	if (v == store_schema_target())
+		return store_open(path, STORE_RO, out, e);
+	if (v <= 0)
+		return errf(e, "%s: not a sysab database (no schema version); give a database written by sysab", path);
+	char *dir = NULL, *copy = NULL;
+	int rc = -1;
+	if (tmpdir_create(&dir, e))
+		return -1;
+	copy = xasprintf("%s/copy.db", dir);
+	if (copy_file(path, copy, e) || store_open(copy, STORE_RW, out, e))
+		goto out;
+	(*out)->tmpdir = dir;
+	dir = NULL;
+	rc = 0;
+out:
+	if (dir)
+		tmpdir_remove(dir);
+	free(dir);
+	free(copy);
+	return rc;
+}
+
 /* Long by design: each check of the file (type, header, schema, version) fails with its own message, in order. */
 int store_open(const char *path, enum store_mode mode, struct store **out, struct err *e)
 {
+	if (mode == STORE_COPY)
+		return open_copy(path, out, e);
 	struct stat sb;
+	if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode))
+		return errf(e, "%s: a symbolic link; give --db the database file itself (a link in the last "
+			       "component is refused, so nobody can redirect the database)",
+			    path);
 	bool exists = stat(path, &sb) == 0;
 	if (exists && !S_ISREG(sb.st_mode))
 		return errf(e, "%s: not a regular file; give --db a database file", path);
@@ -195,8 +316,12 @@ int store_open(const char *path, enum store_mode mode, struct store **out, struc
 	char *d = dirname(dir);
 	int rc = 0;
 	if (mode == STORE_RW) {
-		if (!exists)
-			rc = mkdir_p(d, 0755, e);
+		if (!exists && mkdir_p(d, 0755, e)) {
+			char why[sizeof e->msg];
+			snprintf(why, sizeof why, "%s", e->msg);
+			rc = errf(e, "%s (for the database %s); give --db FILE or set SYSAB_DB to a writable place",
+				  why, path);
+		}
 		if (!rc && access(d, W_OK) != 0)
 			rc = errf(e, "%s: the directory %s is not writable (the database needs its journal there); "
 				     "fix the permissions or use --db with another file",
@@ -216,7 +341,10 @@ int store_open(const char *path, enum store_mode mode, struct store **out, struc
 	int flags = mode == STORE_RW ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
 		    : writable       ? SQLITE_OPEN_READWRITE
 				     : SQLITE_OPEN_READONLY;
-	if (sqlite3_open_v2(path, &s->db, flags | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
+	char *opath = open_path(path);
+	int orc = sqlite3_open_v2(opath, &s->db, flags | SQLITE_OPEN_NOFOLLOW, NULL);
+	free(opath);
+	if (orc != SQLITE_OK) {
 		store_fail(s, "cannot open the database", e);
 		goto fail;
 	}
@@ -224,6 +352,13 @@ int store_open(const char *path, enum store_mode mode, struct store **out, struc
 	sqlite3_busy_timeout(s->db, 60000);
 	int v;
 	if (user_version(s, &v, e))
+		goto fail;
+	struct stat id;
+	if (stat(path, &id) == 0) {
+		s->dev = id.st_dev;
+		s->ino = id.st_ino;
+	}
+	if (v != 0 && check_sysab_tables(s, v, e))
 		goto fail;
 	if (v > store_schema_target()) {
 		errf(e, "%s: written by a newer sysab (schema version %d, this one knows %d); use a newer sysab", path, v,
@@ -276,11 +411,41 @@ fail:
 	return -1;
 }
 
+int store_check_files(struct store *s, struct err *e)
+{
+	struct stat sb;
+	const char *what = NULL;
+	char *wal = xasprintf("%s-wal", s->path);
+	if (s->lost)
+		what = "was deleted or replaced";
+	else if (stat(s->path, &sb) < 0 || sb.st_dev != s->dev || sb.st_ino != s->ino)
+		what = "was deleted or replaced";
+	else if (stat(wal, &sb) == 0 && !s->have_wal) {
+		s->have_wal = true;
+		s->wal_dev = sb.st_dev;
+		s->wal_ino = sb.st_ino;
+	} else if (s->have_wal && (stat(wal, &sb) < 0 || sb.st_dev != s->wal_dev || sb.st_ino != s->wal_ino))
+		what = "has lost its write-ahead log (FILE-wal was deleted or replaced)";
+	free(wal);
+	if (!what)
+		return 0;
+	if (!s->lost) /* what this connection holds must not overwrite what others wrote since */
+		sqlite3_db_config(s->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
+	s->lost = true;
+	return errf(e, "%s: the database %s while sysab was writing it; what this command wrote is not in the "
+		       "file: check the file, and repeat the command",
+		    s->path, what);
+}
+
 void store_close(struct store *s)
 {
 	if (!s)
 		return;
+	sqlite3_finalize(s->summary_put);
 	sqlite3_close(s->db);
+	if (s->tmpdir)
+		tmpdir_remove(s->tmpdir);
+	free(s->tmpdir);
 	free(s->path);
 	free(s);
 }
@@ -419,8 +584,8 @@ int store_run_begin(struct store *s, const struct store_run_new *r, int64_t *run
 		goto fail;
 	sqlite3_stmt *st;
 	if (store_prepare(s,
-			  "INSERT INTO run(boot, started_ns, status, source, seed, settings, pid) "
-			  "VALUES(?, ?, ?, ?, ?, ?, ?)",
+			  "INSERT INTO run(boot, started_ns, status, source, seed, settings, pid, uuid) "
+			  "VALUES(?, ?, ?, ?, ?, ?, ?, coalesce(?, lower(hex(randomblob(16)))))",
 			  &st, e))
 		goto fail;
 	sqlite3_bind_int64(st, 1, boot);
@@ -430,6 +595,7 @@ int store_run_begin(struct store *s, const struct store_run_new *r, int64_t *run
 	sqlite3_bind_int64(st, 5, (int64_t)r->seed);
 	store_bind_text(st, 6, r->settings ? r->settings : "{}");
 	sqlite3_bind_int64(st, 7, (int64_t)getpid());
+	store_bind_text(st, 8, r->uuid);
 	if (step_done(s, st, "cannot record the run", e))
 		goto fail;
 	*run_id = sqlite3_last_insert_rowid(s->db);
@@ -458,7 +624,30 @@ int store_run_finish(struct store *s, int64_t run_id, const char *status, const 
 	else
 		sqlite3_bind_null(st, 4);
 	sqlite3_bind_int64(st, 5, run_id);
-	return step_done(s, st, "cannot finish the run", e);
+	if (step_done(s, st, "cannot finish the run", e))
+		return -1;
+	return store_check_files(s, e);
+}
+
+int store_run_set_end(struct store *s, int64_t run_id, const char *status, const char *reason, uint64_t finished_ns,
+		      double overhead_ns, struct err *e)
+{
+	sqlite3_stmt *st;
+	if (store_prepare(s, "UPDATE run SET status=?, reason=?, finished_ns=?, overhead_ns=?, pid=NULL WHERE id=?", &st,
+			  e))
+		return -1;
+	store_bind_text(st, 1, status);
+	store_bind_text(st, 2, reason);
+	if (finished_ns)
+		sqlite3_bind_int64(st, 3, (int64_t)finished_ns);
+	else
+		sqlite3_bind_null(st, 3);
+	if (overhead_ns >= 0)
+		sqlite3_bind_double(st, 4, overhead_ns);
+	else
+		sqlite3_bind_null(st, 4);
+	sqlite3_bind_int64(st, 5, run_id);
+	return step_done(s, st, "cannot record how the run ended", e);
 }
 
 int store_run_env(struct store *s, int64_t run_id, const char *key, const char *value, struct err *e)
@@ -509,7 +698,9 @@ int store_sample_add(struct store *s, int64_t run_id, const struct store_sample 
 	sqlite3_bind_double(st, 8, x->value);
 	sqlite3_bind_int(st, 9, x->warmup);
 	sqlite3_bind_int(st, 10, x->dropped);
-	return step_done(s, st, "cannot record a sample", e);
+	if (step_done(s, st, "cannot record a sample", e))
+		return -1;
+	return s->writable ? store_check_files(s, e) : 0;
 }
 
 int store_samples_mark_warmup(struct store *s, int64_t run_id, const char *workload, int copies, int count,

@@ -15,11 +15,15 @@ enum store_mode {
 	STORE_READ,   /* the file must exist; opened read-write when the file and its directory
 	                 are writable (so store_reap_interrupted can mark dead runs), else
 	                 read-only; never created or migrated */
+	STORE_COPY,   /* another database to read (import db): opened read-only when it has the
+	                 current schema; an older one is copied into a private temporary directory
+	                 and migrated there (removed on close); the file itself is never written */
 };
 
 /* Where the database is: --db PATH, else $SYSAB_DB, else $XDG_DATA_HOME/sysab/results.db,
- * else ~/.local/share/sysab/results.db. Returns a new string. */
-char *store_default_path(const char *db_opt);
+ * else $HOME/.local/share/sysab/results.db, with the password database's home when HOME is
+ * unset. Returns a new string, or NULL with e set (HOME relative, or unset with no home). */
+char *store_default_path(const char *db_opt, struct err *e);
 
 /* Open (and for STORE_RW create or migrate) the database at path. On error returns -1
  * with e naming the file and saying what to do; the file is left byte-for-byte
@@ -76,12 +80,20 @@ struct store_run_new {
 	const char *settings;
 	const struct kvlist *labels;
 	const struct kvlist *env;
+	const char *uuid; /* the run's identity; NULL = a fresh random one */
 };
+/* Record a new run (and its machine and boot when new). Returns 0 with *run_id set, or -1
+ * with e set and nothing stored. */
 int store_run_begin(struct store *s, const struct store_run_new *r, int64_t *run_id, struct err *e);
 
 /* Finish a run: status "complete", "incomplete" or "interrupted" with an optional reason. */
 int store_run_finish(struct store *s, int64_t run_id, const char *status, const char *reason,
 		     double overhead_ns, struct err *e);
+
+/* Set how a copied run ended exactly as recorded elsewhere (import db): status, reason,
+ * finished_ns (0 = unknown) and overhead_ns (< 0 = unknown); the pid is cleared. */
+int store_run_set_end(struct store *s, int64_t run_id, const char *status, const char *reason, uint64_t finished_ns,
+		      double overhead_ns, struct err *e);
 
 /* Add or replace an environment key of a run (e.g. the load average after it). */
 int store_run_env(struct store *s, int64_t run_id, const char *key, const char *value, struct err *e);
@@ -140,6 +152,8 @@ struct store_run_info {
 	struct kvlist labels; /* sorted by key */
 	struct kvlist env;    /* sorted by key; only filled by store_run_get */
 	struct strv workloads;/* distinct workload names with samples, sorted */
+	char *uuid;           /* stable identity across databases */
+	char *campaign;       /* name of the campaign the run belongs to, or NULL */
 };
 
 /* All runs, oldest first, without environment. *runs is freed with store_runs_free. */
@@ -172,6 +186,7 @@ struct store_sample_info {
 	int copies, seq, round, warmup;
 	uint64_t ops, elapsed_ns;
 	double value;
+	int dropped; /* the source discarded it from its own score */
 };
 /* Samples of one run in (workload, copies, seq) order. */
 int store_samples_get(struct store *s, int64_t run_id, struct store_sample_info **samples, size_t *n,
@@ -222,6 +237,49 @@ void store_set_free(struct store_set *set);
 /* The series of (workload, copies) in a loaded set, or NULL (binary search). */
 const struct store_series *store_set_find(const struct store_set *set, const char *workload, int copies);
 
+/* --- per-run summaries (issue 18) --- */
+
+/* One stored summary of (run, workload, copies): what the estimators and diagnostics
+ * need, computed from the measured samples by stats_run_summary() and stamped with the
+ * method version that computed it. NAN reals are stored as NULL and read back as NAN. */
+struct store_summary {
+	int64_t run;
+	char *workload; /* owned when read from the store */
+	int copies;
+	int method;     /* ST_SUMMARY_METHOD of the code that wrote it */
+	int64_t n, warmup;
+	double mean_y;
+	int64_t nbatches, batch_size;
+	double tau2, var_mean, df, r1;
+	int autocorr;
+	double halfwidth, median_y, mad_y;
+	double median, mean, cv, min, max; /* of the values, ops/s */
+};
+/* Insert or replace x. x->warmup is ignored: the store counts the slot's samples
+ * flagged as warm-up, so mark them first. Returns 0 or -1 with e set. */
+int store_summary_put(struct store *s, const struct store_summary *x, struct err *e);
+/* The summaries of runs ids[0..n-1] ordered by (run, workload, copies), with one query.
+ * Returns 0 (free with store_summaries_free) or -1 with e set. */
+int store_summaries_get(struct store *s, const int64_t *ids, size_t n, struct store_summary **out, size_t *nout,
+			struct err *e);
+void store_summaries_free(struct store_summary *v, size_t n);
+/* The ids (ascending, >= min_run) of finished runs with a (workload, copies) that has
+ * measured samples but no summary stamped `method`. Returns 0 (free *ids) or -1 with e set. */
+int store_summary_stale(struct store *s, int method, int64_t min_run, int64_t **ids, size_t *n, struct err *e);
+/* The method with which every run's summaries were last brought up to date, 0 for never
+ * (summary_meta); and setting it. Return 0 or -1 with e set. */
+int store_summary_method(struct store *s, int *method, struct err *e);
+int store_summary_method_set(struct store *s, int method, struct err *e);
+/* The highest run id, 0 when there are no runs. Returns 0 or -1 with e set. */
+int store_run_max_id(struct store *s, int64_t *id, struct err *e);
+/* Delete the summary rows whose (run, workload, copies) has no measured samples.
+ * Returns 0 or -1 with e set. */
+int store_summary_prune(struct store *s, struct err *e);
+/* Count the summary rows whose (run, workload, copies) has no measured samples left
+ * (*orphans) and those whose warm-up count differs from the samples' flags (*warmup).
+ * Returns 0 or -1 with e set. */
+int store_summary_orphans(struct store *s, int64_t *orphans, int64_t *warmup, struct err *e);
+
 /* --- export --- */
 
 /* One stored sample with its slot's unit, for export. */
@@ -244,7 +302,62 @@ void store_export_free(struct store_export *x);
 /* Fill the env of runs[0..n-1] (sorted by id) with one query. Returns 0 or -1 with e set. */
 int store_runs_env(struct store *s, struct store_run_info *runs, size_t n, struct err *e);
 
+/* 1 with *id set when a run with this uuid is stored, 0 when not, -1 with e set on error. */
+int store_run_by_uuid(struct store *s, const char *uuid, int64_t *id, struct err *e);
+
 /* 1 when a boot with this boot_id is recorded, 0 when not, -1 with e set on error. */
 int store_boot_exists(struct store *s, const char *boot_id, struct err *e);
+
+/* --- boot campaigns (docs/CAMPAIGNS.md) --- */
+
+/* One configuration: labels (a JSON object text) and how to boot it (NULL = not given). */
+struct store_campaign_config {
+	char *name, *labels, *kernel, *initrd, *append, *entry, *command;
+};
+/* One boot slot of the schedule. state: pending, booting, running, done, failed,
+ * interrupted, skipped. Times are 0 when not yet known. */
+struct store_campaign_slot {
+	int slot, block, config;
+	char *state;
+	int attempts;
+	char *reason, *boot_id;
+	uint64_t started_ns, finished_ns;
+	int nruns; /* runs recorded for the slot (read only) */
+};
+/* A campaign. run_args: JSON array of `sysab run` arguments; options: JSON object of the
+ * backend's options. state: new, running, stopped, failed, done. */
+struct store_campaign {
+	int64_t id;
+	char *name, *uuid, *backend, *run_args, *options, *state, *reason;
+	uint64_t seed, created_ns;
+	int boots, runs, looks;
+	struct store_campaign_config *configs;
+	size_t nconfigs;
+	struct store_campaign_slot *slots;
+	size_t nslots;
+};
+/* Store a new campaign with its configurations and slots in one transaction; sets c->id.
+ * A taken name is an error naming it. On error nothing is stored. */
+int store_campaign_create(struct store *s, struct store_campaign *c, struct err *e);
+/* Load campaign `name` (configurations in order, slots in order) into *c, which is then
+ * freed with store_campaign_free. An unknown name is an error naming it. */
+int store_campaign_get(struct store *s, const char *name, struct store_campaign *c, struct err *e);
+void store_campaign_free(struct store_campaign *c);
+/* The campaign names, oldest first, appended to names. */
+int store_campaign_names(struct store *s, struct strv *names, struct err *e);
+/* Set a campaign's state and reason; looks only ever grows. */
+int store_campaign_set_state(struct store *s, int64_t id, const char *state, const char *reason, int looks,
+			     struct err *e);
+/* Write the progress fields of slot x->slot of campaign id. */
+int store_campaign_slot_put(struct store *s, int64_t id, const struct store_campaign_slot *x, struct err *e);
+/* Record that run belongs to slot of campaign id (a second call is a no-op). */
+int store_campaign_add_run(struct store *s, int64_t id, int slot, int64_t run, struct err *e);
+/* The runs of a campaign: slot and run uuid, in run order. Free with store_campaign_runs_free. */
+struct store_campaign_run {
+	int slot;
+	char *run_uuid;
+};
+int store_campaign_runs(struct store *s, int64_t id, struct store_campaign_run **out, size_t *n, struct err *e);
+void store_campaign_runs_free(struct store_campaign_run *v, size_t n);
 
 #endif

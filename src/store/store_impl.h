@@ -3,6 +3,7 @@
 #define SYSAB_STORE_IMPL_H
 
 #include <sqlite3.h>
+#include <sys/types.h>
 #include "store.h"
 
 struct store {
@@ -10,7 +11,18 @@ struct store {
 	char *path;
 	int in_tx;
 	bool writable;
+	/* the files this connection writes, by device and inode (see store_check_files) */
+	dev_t dev, wal_dev;
+	ino_t ino, wal_ino;
+	bool have_wal, lost;
+	char *tmpdir; /* STORE_COPY of an older file: the private copy's directory, removed on close */
+	sqlite3_stmt *summary_put; /* store_summary_put's statement, kept for bulk refreshes */
 };
+
+/* Check that the database path and its write-ahead log still name the files this connection
+ * has open (nobody deleted or replaced them). On a mismatch returns -1 with e saying what was
+ * lost, and from then on the connection never checkpoints into the path again. */
+int store_check_files(struct store *s, struct err *e);
 
 /* The newest schema version, and the SQL taking a database from `from` to from + 1. */
 int store_schema_target(void);

@@ -63,6 +63,11 @@ expect 0 "$SYSAB" compare run:1 run:4 --json
 printf '%s' "$OUT" | jq -e '.counters | map(select(.workload == "kernel.fault.anon" and .event == "page-faults"))
 	| .[0] | (.per_op_a > 0.95 and .per_op_b < 1.05 and (.change | fabs) < 0.05)' >/dev/null ||
 	fail "compare --json lacks the page-fault counter row"
+# the HTML report has the same counter table
+expect 0 "$SYSAB" report compare run:1 run:4 -o "$T/c.html"
+grep -q '<section id="counters">' "$T/c.html" || fail "the HTML report has no counters section"
+tr -d '\n' <"$T/c.html" | grep -q '<td>kernel.fault.anon</td><td>1</td><td>page-faults</td>' ||
+	fail "the HTML counters table lacks the page-fault row"
 
 # unprivileged: the run works and says what it could not count
 if unpriv_setup; then

@@ -4,7 +4,7 @@
 # FUZZ_SECONDS=N   seconds per target; FUZZ_TARGETS="csv label" to run only some.
 set -u
 secs=${FUZZ_SECONDS:-20}
-targets=${FUZZ_TARGETS:-unixbench csv label}
+targets=${FUZZ_TARGETS:-unixbench csv label text}
 bin=${FUZZ_BIN:-build/fuzz}
 status=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sysab-fuzz.XXXXXX") || exit 2

@@ -84,7 +84,7 @@ static void csv_quotes_what_rfc4180_asks(void **state)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	assert_int_equal(report_export_csv(f, &r, 1, &x), 0);
+	assert_int_equal(report_export_csv(f, &r, 1, &x, false), 0);
 	fclose(f);
 	assert_non_null(strstr(buf, ",label.note,env.k\r\n"));
 	assert_non_null(strstr(buf, "\r\n7,imported,csv,0,b,\"h,1\",\"say \"\"x\"\"\",\"line\nbreak\",w,1,op,0,0,-1,0,10,1000,"

@@ -1,47 +1,62 @@
-/* test_runner.c - the runner on synthetic workloads: rounds spread drift evenly, adaptive
- * sampling stops once the target precision is met, every sample lands in the store. */
+/* test_runner.c - the runner on simulated timing: rounds spread drift evenly, a precision
+ * target governs and stops once met, a run short of it says so, every sample is stored. */
 #include "unit.h"
 #include "core/tmp.h"
+#include "report/report.h"
 #include "run/runner.h"
+#include "run/runsum.h"
 #include "analysis/summary.h"
 #include "store/store.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
-/* Shared by the worker processes (they are forked after it is mapped): how many batches
- * have run so far, across workloads. The synthetic ops get slower with every batch, a
- * drift that does not depend on how busy the machine is. */
-static volatile uint64_t *batches;
+/* The machine the runner sees: a simulated clock and synthetic batches. Nothing here
+ * reads the real clock, so every result is the same on an idle or a loaded machine. */
+struct sim {
+	uint64_t t;        /* the clock, ns */
+	uint64_t batches;  /* batches taken so far, across workloads */
+	double op_ns;      /* cost of one op */
+	double drift;      /* relative slow-down per batch taken (any workload) */
+	double noise;      /* each batch's cost varies uniformly by ± this fraction */
+	uint64_t rng;      /* state of a 64-bit LCG for the noise */
+	int fail_after;    /* a batch number from which batches fail; 0 = never */
+};
 
-/* Busy-wait until the clock passes start + ns. */
-static void spin(uint64_t ns)
+static uint64_t sim_now(void *arg)
 {
-	uint64_t end = clock_raw_ns() + ns;
-	while (clock_raw_ns() < end)
-		;
+	return ((struct sim *)arg)->t;
 }
 
-static int drifting_run(struct wl_ctx *ctx, uint64_t n)
+static double sim_uniform(struct sim *s)
 {
-	(void)ctx;
-	uint64_t g = __atomic_fetch_add(batches, 1, __ATOMIC_SEQ_CST);
-	spin((uint64_t)((double)n * 2000.0 * (1.0 + 0.03 * (double)g)));
+	s->rng = s->rng * 6364136223846793005ull + 1442695040888963407ull;
+	return (double)(s->rng >> 11) / 9007199254740992.0 * 2 - 1; /* [-1, 1) */
+}
+
+static int sim_batch(void *arg, const struct workload *w, int copies, uint64_t n, struct slot_batch *b)
+{
+	(void)w;
+	struct sim *s = arg;
+	uint64_t g = s->batches++;
+	if (s->fail_after && g >= (uint64_t)s->fail_after)
+		return WL_ERROR;
+	double cost = s->op_ns * (1.0 + s->drift * (double)g) * (1.0 + s->noise * sim_uniform(s));
+	uint64_t el = (uint64_t)((double)n * cost);
+	if (!el)
+		el = 1;
+	s->t += el;
+	b->ops = n * (uint64_t)copies;
+	b->elapsed_ns = el;
+	b->value = (double)copies * (double)n * 1e9 / (double)el;
 	return 0;
 }
 
-static int steady_run(struct wl_ctx *ctx, uint64_t n)
-{
-	(void)ctx;
-	spin(n * 1000);
-	return 0;
-}
-
-static const struct workload drift_a = {.name = "test.drift-a", .group = "test", .unit = "op", .run = drifting_run};
-static const struct workload drift_b = {.name = "test.drift-b", .group = "test", .unit = "op", .run = drifting_run};
-static const struct workload steady = {.name = "test.steady", .group = "test", .unit = "op", .run = steady_run};
+static const struct workload drift_a = {.name = "test.drift-a", .group = "test", .unit = "op"};
+static const struct workload drift_b = {.name = "test.drift-b", .group = "test", .unit = "op"};
+static const struct workload steady = {.name = "test.steady", .group = "test", .unit = "op"};
 
 static char *dir;
 
@@ -49,8 +64,7 @@ static int setup(void **state)
 {
 	(void)state;
 	struct err e;
-	batches = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	return batches == MAP_FAILED || tmpdir_create(&dir, &e);
+	return tmpdir_create(&dir, &e);
 }
 
 static int teardown(void **state)
@@ -61,16 +75,26 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* Run drift_a and drift_b in the given order; return ln(median A / median B). */
-static double drift_gap(enum run_order order, const char *name)
+static struct store *open_db(const char *name)
 {
 	struct err e = {{0}};
 	char *path = xasprintf("%s/%s.db", dir, name);
 	struct store *st;
 	assert_int_equal(store_open(path, STORE_RW, &st, &e), 0);
+	free(path);
+	return st;
+}
+
+/* Run drift_a and drift_b in the given order; return mean ln(A) - mean ln(B) over all samples. */
+static double drift_gap(enum run_order order, const char *name)
+{
+	struct err e = {{0}};
+	struct store *st = open_db(name);
 	const struct workload *wl[] = {&drift_a, &drift_b};
 	int copies[] = {1};
 	struct kvlist labels = {0};
+	struct sim sim = {.op_ns = 2000, .drift = 0.03};
+	struct run_timing tm = {.arg = &sim, .now = sim_now, .batch = sim_batch};
 	struct run_opts o = {
 		.labels = &labels,
 		.wl = wl,
@@ -83,8 +107,8 @@ static double drift_gap(enum run_order order, const char *name)
 		.seed = 7,
 		.order = order,
 		.profile = "test",
+		.timing = &tm,
 	};
-	*batches = 0;
 	struct run_outcome out;
 	assert_int_equal(runner_run(st, &o, &out, &e), 0);
 	assert_int_equal(out.slots_ok, 2);
@@ -92,14 +116,20 @@ static double drift_gap(enum run_order order, const char *name)
 	assert_int_equal(summary_load(st, out.run_id, &s, &e), 0);
 	assert_int_equal(s.nslots, 2);
 	assert_int_equal(s.rows[0].n + s.rows[0].warmup, 12);
-	double gap = log(s.rows[0].median / s.rows[1].median);
-	if (getenv("TEST_RUNNER_DEBUG"))
-		print_message("%s: A n=%zu batch=%llu median=%g; B n=%zu batch=%llu median=%g\n", name, s.rows[0].n,
-			      (unsigned long long)s.slots[0].batch_ops, s.rows[0].median, s.rows[1].n,
-			      (unsigned long long)s.slots[1].batch_ops, s.rows[1].median);
+	assert_int_equal(s.rows[1].n + s.rows[1].warmup, 12);
+	/* every sample, warm-up or not: the question is how the drift fell, not what the
+	 * summary keeps */
+	struct store_sample_info *x;
+	size_t nx;
+	assert_int_equal(store_samples_get(st, out.run_id, &x, &nx, &e), 0);
+	assert_int_equal(nx, 24);
+	double sum[2] = {0, 0};
+	for (size_t i = 0; i < nx; i++)
+		sum[strcmp(x[i].workload, drift_a.name) != 0] += log(x[i].value);
+	store_samples_free(x, nx);
+	double gap = (sum[0] - sum[1]) / 12;
 	summary_free(&s);
 	store_close(st);
-	free(path);
 	return gap;
 }
 
@@ -112,19 +142,21 @@ static void rounds_spread_drift_evenly(void **state)
 	double rounds = drift_gap(ORDER_ROUNDS, "rounds");
 	print_message("ln(A/B): blocked %.3f, rounds %.3f\n", blocked, rounds);
 	assert_true(blocked > 0.15);
-	assert_true(fabs(rounds) < 0.06);
+	assert_true(fabs(rounds) < 0.03);
+	/* the same simulated machine gives the same answer */
+	assert_true(rounds == drift_gap(ORDER_ROUNDS, "rounds-again"));
 }
 
-static void adaptive_stops_when_precise(void **state)
+/* One adaptive run of `steady` on sim; returns the summary (caller frees) and the outcome. */
+static void adaptive(const char *name, struct sim *sim, double target, uint64_t max_ns, uint64_t slot_budget_ns,
+		     enum run_order order, struct run_outcome *out, struct summary *s, char **text, char **json)
 {
-	(void)state;
 	struct err e = {{0}};
-	char *path = xasprintf("%s/adaptive.db", dir);
-	struct store *st;
-	assert_int_equal(store_open(path, STORE_RW, &st, &e), 0);
+	struct store *st = open_db(name);
 	const struct workload *wl[] = {&steady};
 	int copies[] = {1};
 	struct kvlist labels = {0};
+	struct run_timing tm = {.arg = sim, .now = sim_now, .batch = sim_batch};
 	struct run_opts o = {
 		.labels = &labels,
 		.wl = wl,
@@ -133,27 +165,187 @@ static void adaptive_stops_when_precise(void **state)
 		.ncopies = 1,
 		.samples = 6,
 		.sample_ns = 2000000,
-		.target_ci = 0.02,
-		.max_ns = 20000000000ull,
+		.slot_budget_ns = slot_budget_ns,
+		.target_ci = target,
+		.max_ns = max_ns,
 		.seed = 1,
-		.order = ORDER_ROUNDS,
+		.order = order,
 		.profile = "test",
+		.timing = &tm,
 	};
+	assert_int_equal(runner_run(st, &o, out, &e), 0);
+	assert_int_equal(summary_load(st, out->run_id, s, &e), 0);
+	assert_int_equal(s->nslots, 1);
+	size_t len;
+	FILE *f = open_memstream(text, &len);
+	report_summary_text(f, s, false, false);
+	fclose(f);
+	*json = report_summary_json(s, false);
+	store_close(st);
+}
+
+static void adaptive_stops_when_precise(void **state)
+{
+	(void)state;
+	struct sim sim = {.op_ns = 1000, .noise = 0.01, .rng = 1};
 	struct run_outcome out;
-	uint64_t t0 = clock_raw_ns();
-	assert_int_equal(runner_run(st, &o, &out, &e), 0);
-	uint64_t took = clock_raw_ns() - t0;
 	struct summary s;
-	assert_int_equal(summary_load(st, out.run_id, &s, &e), 0);
+	char *text, *json;
+	adaptive("adaptive", &sim, 0.02, 20000000000ull, 0, ORDER_ROUNDS, &out, &s, &text, &json);
 	size_t n = s.rows[0].n + s.rows[0].warmup;
-	print_message("adaptive: %zu samples, half-width %.4f, %.2f s\n", n, s.rows[0].halfwidth, (double)took / 1e9);
+	print_message("adaptive: %zu samples, half-width %.4f, %.3f s simulated\n", n, s.rows[0].halfwidth,
+		      (double)out.wall_ns / 1e9);
 	assert_true(n >= 6);
 	assert_true(s.rows[0].halfwidth <= 0.02);
-	assert_true(took < 15000000000ull); /* stopped on precision, well before the 20 s budget */
+	assert_true(out.wall_ns < 1000000000ull); /* stopped on precision, long before the 20 s budget */
 	assert_int_equal(out.rounds, (int)n);
+	assert_int_equal(out.slots_short, 0);
+	assert_string_equal(s.slots[0].status, "ok");
+	assert_string_equal(s.slots[0].reason, "");
+	assert_string_equal(s.run.reason, "");
+	assert_null(strstr(text, "not reached"));
 	summary_free(&s);
+	free(text);
+	free(json);
+}
+
+/* Issue 17 item 5: the per-workload time budget (2 s by default) ended the sampling before
+ * the target was checked, so --target-ci did nothing. With a target, the target governs. */
+static void target_overrides_slot_budget(void **state)
+{
+	(void)state;
+	for (int order = ORDER_ROUNDS; order <= ORDER_BLOCKED; order++) {
+		struct sim sim = {.op_ns = 1000, .noise = 0.1, .rng = 3};
+		struct run_outcome out;
+		struct summary s;
+		char *text, *json;
+		/* a 20 ms budget is 10 samples of 2 ms; the target needs several times that */
+		adaptive(order == ORDER_ROUNDS ? "budget-rounds" : "budget-blocked", &sim, 0.01, 20000000000ull,
+			 20000000, (enum run_order)order, &out, &s, &text, &json);
+		size_t n = s.rows[0].n + s.rows[0].warmup;
+		print_message("target over budget (%s): %zu samples, half-width %.4f\n",
+			      order == ORDER_ROUNDS ? "rounds" : "blocked", n, s.rows[0].halfwidth);
+		assert_true(n > 3 * RUN_MIN_SAMPLES);
+		assert_true(s.rows[0].halfwidth <= 0.01);
+		assert_int_equal(out.slots_short, 0);
+		assert_string_equal(s.slots[0].reason, "");
+		summary_free(&s);
+		free(text);
+		free(json);
+	}
+}
+
+/* A run whose --max-time ends before the target is met says so for that workload, in the
+ * stored slot, the text and the JSON, and in the run's reason; --max-time bounds it. */
+static void short_of_target_says_so(void **state)
+{
+	(void)state;
+	for (int order = ORDER_ROUNDS; order <= ORDER_BLOCKED; order++) {
+		struct sim sim = {.op_ns = 1000, .noise = 0.2, .rng = 5};
+		struct run_outcome out;
+		struct summary s;
+		char *text, *json;
+		uint64_t max_ns = 100000000; /* 0.1 s: about 50 samples of 2 ms */
+		adaptive(order == ORDER_ROUNDS ? "short-rounds" : "short-blocked", &sim, 0.001, max_ns, 2000000000ull,
+			 (enum run_order)order, &out, &s, &text, &json);
+		size_t n = s.rows[0].n + s.rows[0].warmup;
+		print_message("short (%s): %zu samples, half-width %.4f\n%s", order == ORDER_ROUNDS ? "rounds" : "blocked",
+			      n, s.rows[0].halfwidth, text);
+		assert_true(s.rows[0].halfwidth > 0.001);
+		/* bounded by --max-time: at most one sample past it */
+		assert_true(n >= 40 && n <= 60);
+		assert_true(out.wall_ns < max_ns + 100000000ull);
+		assert_int_equal(out.slots_ok, 1);
+		assert_int_equal(out.slots_short, 1);
+		assert_string_equal(s.slots[0].status, "ok");
+		assert_non_null(strstr(s.slots[0].reason, "precision target ±0.1% not reached"));
+		assert_non_null(strstr(s.slots[0].reason, "when --max-time ran out"));
+		assert_string_equal(s.run.status, "complete");
+		assert_non_null(strstr(s.run.reason, "not reached for 1 of 1 workloads"));
+		assert_non_null(strstr(text, "test.steady: precision target ±0.1% not reached"));
+		assert_non_null(strstr(json, "\"reason\": \"precision target ±0.1% not reached"));
+		summary_free(&s);
+		free(text);
+		free(json);
+	}
+}
+
+/* A failing workload is recorded as such and is not reported as short of the target. */
+static void failed_batch_is_not_short(void **state)
+{
+	(void)state;
+	struct sim sim = {.op_ns = 1000, .noise = 0.2, .rng = 5, .fail_after = 40};
+	struct run_outcome out;
+	struct summary s;
+	char *text, *json;
+	adaptive("failed", &sim, 0.001, 20000000000ull, 0, ORDER_ROUNDS, &out, &s, &text, &json);
+	assert_int_equal(out.slots_failed, 1);
+	assert_int_equal(out.slots_short, 0);
+	assert_string_equal(s.slots[0].status, "error");
+	assert_non_null(strstr(s.slots[0].reason, "failed in the test timing"));
+	summary_free(&s);
+	free(text);
+	free(json);
+}
+
+/* Issue 18: the runner stores each slot's summary as it finishes; it equals what the
+ * samples give (runsum_check recomputes it); a stale method stamp is found and refreshed. */
+static void summaries_match_samples(void **state)
+{
+	(void)state;
+	struct err e = {{0}};
+	struct store *st = open_db("summaries");
+	const struct workload *wl[] = {&drift_a, &steady};
+	int copies[] = {1, 2};
+	struct kvlist labels = {0};
+	struct sim sim = {.op_ns = 1000, .noise = 0.05, .rng = 9};
+	struct run_timing tm = {.arg = &sim, .now = sim_now, .batch = sim_batch};
+	struct run_opts o = {
+		.labels = &labels, .wl = wl, .nwl = 2, .copies = copies, .ncopies = 2, .samples = 16,
+		.sample_ns = 2000000, .seed = 3, .order = ORDER_ROUNDS, .profile = "test", .timing = &tm,
+	};
+	struct run_outcome out;
+	assert_int_equal(runner_run(st, &o, &out, &e), 0);
+	struct store_summary *m;
+	size_t nm;
+	assert_int_equal(store_summaries_get(st, &out.run_id, 1, &m, &nm, &e), 0);
+	assert_int_equal(nm, 4);
+	for (size_t i = 0; i < nm; i++) {
+		assert_int_equal(m[i].method, ST_SUMMARY_METHOD);
+		assert_int_equal(m[i].n + m[i].warmup, 16);
+		assert_true(m[i].nbatches >= 2 && m[i].df == (double)(m[i].nbatches - 1));
+		assert_true(m[i].tau2 > 0 && m[i].halfwidth > 0 && m[i].mad_y > 0);
+	}
+	struct runsum_check c;
+	assert_int_equal(runsum_check(st, &c, &e), 0);
+	assert_int_equal(c.checked, 4);
+	assert_int_equal(c.missing + c.stale + c.differ + (size_t)c.orphans + (size_t)c.warmup, 0);
+
+	/* the same row as written by another method version: stale until refreshed */
+	m[1].method = ST_SUMMARY_METHOD + 1;
+	assert_int_equal(store_summary_put(st, &m[1], &e), 0);
+	m[2].tau2 *= 1.000001;
+	assert_int_equal(store_summary_put(st, &m[2], &e), 0);
+	assert_int_equal(runsum_check(st, &c, &e), 0);
+	assert_int_equal(c.stale, 1);
+	assert_int_equal(c.differ, 1);
+	assert_non_null(strstr(c.first, "another method"));
+	size_t n;
+	assert_int_equal(runsum_refresh(st, false, 0, &n, &e), 0); /* the stale run, all its rows */
+	assert_int_equal(n, 1);
+	assert_int_equal(runsum_check(st, &c, &e), 0);
+	assert_int_equal(c.stale + c.differ, 0);
+	/* a wrong row with the current stamp is not stale: only a full recompute repairs it */
+	assert_int_equal(store_summary_put(st, &m[2], &e), 0);
+	assert_int_equal(runsum_refresh(st, false, 0, &n, &e), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(runsum_check(st, &c, &e), 0);
+	assert_int_equal(c.differ, 1);
+	assert_int_equal(runsum_refresh(st, true, 0, &n, &e), 0); /* everything: check-db --fix */
+	assert_int_equal(runsum_check(st, &c, &e), 0);
+	assert_int_equal(c.missing + c.stale + c.differ + (size_t)c.orphans + (size_t)c.warmup, 0);
+	store_summaries_free(m, nm);
 	store_close(st);
-	free(path);
 }
 
 int main(void)
@@ -161,6 +353,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(rounds_spread_drift_evenly),
 		cmocka_unit_test(adaptive_stops_when_precise),
+		cmocka_unit_test(target_overrides_slot_budget),
+		cmocka_unit_test(short_of_target_says_so),
+		cmocka_unit_test(failed_batch_is_not_short),
+		cmocka_unit_test(summaries_match_samples),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -196,7 +196,9 @@ const struct workload wl_kernel_fault_threads = {
 	.kernel_path = "concurrent anonymous faults in one mm: mmap/per-VMA locks, page table locks, mm counters, page allocation",
 	.unit = "page fault",
 	.flags = WL_LATENCY,
-	.checks = {{"minor faults per op, all threads", WL_M_MINFLT, 0.9, 1.1},
+	/* the helper threads' own first touches (stack, sanitizer shadow) add a few faults
+	 * to small batches; a second fault per page would read 2 */
+	.checks = {{"minor faults per op, all threads", WL_M_MINFLT, 0.9, 1.25},
 		   {"pages written per op, all threads", WL_M_COUNT0, 1, 1}},
 	.max_batch = wl_fault_batch_cap,
 	.setup = ft_setup,

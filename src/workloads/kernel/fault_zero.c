@@ -96,7 +96,8 @@ const struct workload wl_kernel_fault_zero = {
 	.flags = WL_LATENCY,
 	.checks = {{"minor faults per op", WL_M_MINFLT, 0.9, 1.1},
 		   {"zero bytes read per op", WL_M_COUNT0, 1, 1},
-		   {"resident pages added per op (0 for the zero page)", WL_M_COUNT1, 0, 0.05}},
+		   /* a real page adds 1; other memory the process touches meanwhile adds a little */
+		   {"resident pages added per op (0 for the zero page)", WL_M_COUNT1, 0, 0.5}},
 	.max_batch = wl_fault_batch_cap,
 	.setup = zf_setup,
 	.prepare = zf_prepare,

@@ -140,7 +140,7 @@ const struct workload wl_kernel_tlb_shootdown = {
 #if defined(__x86_64__) || defined(__i386__)
 		   {"function-call IPIs to the sibling's CPU per op", WL_M_COUNT0, 0.9, 3, true},
 #else
-	/* arm64 broadcasts TLBI without an IPI: nothing to count */
+	/* arm64 and others flush remote TLBs by broadcast instructions, not IPIs: no IPI check */
 #endif
 	},
 	.setup = sd_setup,

@@ -23,7 +23,7 @@
  * of the K pages (TLB-resident), so walk minus control is the walk itself.
  *
  * V: the number of slots that fit in half the L2 cache of CPU 0 (sysfs cache/index*
- * level 2), clamped to [TLB_MIN_PAGES, TLB_MAX_PAGES]; TLB_DEFAULT_PAGES when sysfs
+ * level 2, else sysconf(_SC_LEVEL2_CACHE_SIZE)), clamped to [TLB_MIN_PAGES, TLB_MAX_PAGES]; TLB_DEFAULT_PAGES when sysfs
  * shows no L2. The smallest is 8 × the largest second-level TLB documented for
  * x86_64, arm64, RISC-V or LoongArch cores (about 3072 entries). Nothing assumes a
  * page size: K = V / (page size / 8). */
@@ -54,9 +54,8 @@ static size_t l2_size(void)
 {
 	size_t l2 = 0;
 	glob_t g;
-	if (glob("/sys/devices/system/cpu/cpu0/cache/index*", 0, NULL, &g) != 0)
-		return 0;
-	for (size_t i = 0; i < g.gl_pathc; i++) {
+	bool have = glob("/sys/devices/system/cpu/cpu0/cache/index*", 0, NULL, &g) == 0;
+	for (size_t i = 0; have && i < g.gl_pathc; i++) {
 		char *lp = xasprintf("%s/level", g.gl_pathv[i]), *tp = xasprintf("%s/type", g.gl_pathv[i]);
 		char *lv = read_text_file(lp), *ty = read_text_file(tp);
 		if (lv && ty && atoi(lv) == 2 && strncmp(ty, "Instruction", 11) != 0) {
@@ -66,7 +65,14 @@ static size_t l2_size(void)
 		}
 		free(lp), free(tp), free(lv), free(ty);
 	}
-	globfree(&g);
+	if (have)
+		globfree(&g);
+#ifdef _SC_LEVEL2_CACHE_SIZE
+	if (!l2) { /* what getconf LEVEL2_CACHE_SIZE says, where the C library knows it */
+		long v = sysconf(_SC_LEVEL2_CACHE_SIZE);
+		l2 = v > 0 ? (size_t)v : 0;
+	}
+#endif
 	return l2;
 }
 

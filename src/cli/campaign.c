@@ -1,0 +1,295 @@
+/* campaign.c - `sysab campaign new|show|status|start|resume|stop`: boot campaigns over configurations. */
+#include "cli.h"
+#include "campaign/campaign.h"
+#include "core/tmp.h"
+
+#include <jansson.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum {
+	O_BOOTS = 1, O_RUNS, O_BACKEND, O_SEED, O_CONFIG, O_KERNEL, O_INITRD, O_APPEND, O_ENTRY, O_COMMAND,
+	O_SMP, O_MEM, O_ACCEL, O_IMAGE, O_BOOT_TIMEOUT, O_MAX_FAILURES, O_SETTLE_LOAD, O_SETTLE_TIMEOUT,
+	O_UNIT_DIR, O_STOP_FILE, O_DRY_RUN,
+};
+
+const struct cli_opt cli_campaign_opts[] = {
+	{"backend", 0, "NAME", "new: qemu, kexec, grub or command", O_BACKEND},
+	{"boots", 0, "N", "new: boots per configuration (randomized complete blocks)", O_BOOTS},
+	{"runs", 0, "R", "new: `sysab run` invocations per boot (default 1)", O_RUNS},
+	{"seed", 0, "N", "new: seed of the schedule's shuffles (default: random, recorded)", O_SEED},
+	{"config", 0, "'K=V ...'", "new: a configuration: its labels; the boot options after it are its own", O_CONFIG},
+	{"kernel", 0, "PATH", "new: the configuration's kernel (qemu: default the guest's; kexec)", O_KERNEL},
+	{"initrd", 0, "PATH", "new: the configuration's initrd (kexec; qemu: replaces the guest's initramfs)", O_INITRD},
+	{"append", 0, "CMDLINE", "new: the configuration's kernel command line (qemu, kexec; grub: expected)", O_APPEND},
+	{"entry", 0, "ENTRY", "new: grub menu entry to boot (grub-reboot ENTRY)", O_ENTRY},
+	{"command", 0, "SHELL", "new: command that boots the machine into the configuration (command backend)",
+	 O_COMMAND},
+	{"smp", 0, "N", "new: qemu -smp (default 1)", O_SMP},
+	{"mem", 0, "MB", "new: qemu -m (default 512)", O_MEM},
+	{"accel", 0, "auto|kvm|tcg", "new: qemu accelerator (auto: kvm when a kernel boots under it, else tcg)",
+	 O_ACCEL},
+	{"image", 0, "DIR", "new: qemu guest with vmlinuz and initramfs.cpio.gz (default: guest/ beside sysab)",
+	 O_IMAGE},
+	{"boot-timeout", 0, "SECONDS", "new: qemu: kill a boot and its runs after this long (default 900)",
+	 O_BOOT_TIMEOUT},
+	{"max-failures", 0, "K", "new: stop after K consecutive failed slots (default 2)", O_MAX_FAILURES},
+	{"settle-load", 0, "LOAD", "new: before the runs wait for the 1-minute load below LOAD (default 1.0)",
+	 O_SETTLE_LOAD},
+	{"settle-timeout", 0, "SECONDS", "new: ... but at most this long (default 0: no wait)", O_SETTLE_TIMEOUT},
+	{"unit-dir", 0, "DIR", "new: where the resume unit goes (default /etc/systemd/system)", O_UNIT_DIR},
+	{"stop-file", 0, "PATH", "new: the campaign stops when this file exists (default DB.NAME.stop)", O_STOP_FILE},
+	{"dry-run", 'n', NULL, "start: print every command and file of the campaign instead of acting", O_DRY_RUN},
+	CLI_COMMON_OPTS,
+	CLI_END,
+};
+
+struct campaign_args {
+	struct campaign_spec sp;
+	size_t cap;
+	const char *db;
+	bool dry_run;
+	bool runs_given;
+};
+
+static int set_config_field(struct campaign_args *a, const char *opt, char **field, const char *arg, struct err *e)
+{
+	if (!a->sp.nconfigs)
+		return errf(e, "--%s '%s': give --config 'K=V ...' first; boot options belong to the configuration before "
+			       "them",
+			    opt, arg);
+	if (!text_is_clean(arg, false) || strlen(arg) > 4000)
+		return errf(e, "--%s: give printable text of at most 4000 bytes", opt);
+	free(*field);
+	*field = xstrdup(arg);
+	return 0;
+}
+
+static int add_config(struct campaign_args *a, const char *arg, struct err *e)
+{
+	struct kvlist l = {0};
+	int rc = -1;
+	char *copy = xstrdup(arg);
+	for (char *save = NULL, *t = strtok_r(copy, " \t", &save); t; t = strtok_r(NULL, " \t", &save))
+		if (label_add(&l, t, e)) {
+			err_prefix(e, "--config '%s'", arg);
+			goto out;
+		}
+	if (!l.n) {
+		errf(e, "--config: give the configuration's labels, e.g. --config 'pti=on thp=never'");
+		goto out;
+	}
+	kv_sort(&l);
+	json_t *j = json_object();
+	struct sb name = {0};
+	for (size_t i = 0; i < l.n; i++) {
+		json_object_set_new(j, l.v[i].key, json_string(l.v[i].value));
+		sb_addf(&name, "%s%s=%s", i ? " " : "", l.v[i].key, l.v[i].value);
+	}
+	char *js = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(j);
+	a->sp.configs = xgrow(a->sp.configs, &a->cap, a->sp.nconfigs + 1, sizeof *a->sp.configs);
+	struct store_campaign_config *k = &a->sp.configs[a->sp.nconfigs++];
+	memset(k, 0, sizeof *k);
+	k->name = name.s;
+	k->labels = xstrdup(js);
+	free(js);
+	rc = 0;
+out:
+	free(copy);
+	kv_free(&l);
+	return rc;
+}
+
+static int on_opt(void *ctx, int id, const char *arg, struct err *e)
+{
+	struct campaign_args *a = ctx;
+	struct campaign_opts *o = &a->sp.opts;
+	struct store_campaign_config *k = a->sp.nconfigs ? &a->sp.configs[a->sp.nconfigs - 1] : NULL;
+	uint64_t u;
+	switch (id) {
+	case O_BACKEND: a->sp.backend = arg; return 0;
+	case O_BOOTS: return parse_int(arg, 1, 10000, "--boots", &a->sp.boots, e);
+	case O_RUNS: a->runs_given = true; return parse_int(arg, 1, 1000, "--runs", &a->sp.runs, e);
+	case O_SEED:
+		a->sp.seed_given = true;
+		return parse_u64(arg, 0, INT64_MAX, "--seed", &a->sp.seed, e);
+	case O_CONFIG: return add_config(a, arg, e);
+	case O_KERNEL: return set_config_field(a, "kernel", k ? &k->kernel : NULL, arg, e);
+	case O_INITRD: return set_config_field(a, "initrd", k ? &k->initrd : NULL, arg, e);
+	case O_APPEND: return set_config_field(a, "append", k ? &k->append : NULL, arg, e);
+	case O_ENTRY: return set_config_field(a, "entry", k ? &k->entry : NULL, arg, e);
+	case O_COMMAND: return set_config_field(a, "command", k ? &k->command : NULL, arg, e);
+	case O_SMP: return parse_int(arg, 1, 256, "--smp", &o->smp, e);
+	case O_MEM: return parse_int(arg, 64, 1 << 20, "--mem", &o->mem_mb, e);
+	case O_ACCEL:
+		if (strcmp(arg, "auto") && strcmp(arg, "kvm") && strcmp(arg, "tcg"))
+			return errf(e, "--accel: give auto, kvm or tcg");
+		snprintf(o->accel, sizeof o->accel, "%s", arg);
+		return 0;
+	case O_IMAGE: free(o->image); o->image = realpath(arg, NULL);
+		return o->image ? 0 : errf(e, "--image %s: no such directory; build the guest with `make guest`", arg);
+	case O_BOOT_TIMEOUT: return parse_int(arg, 10, 86400, "--boot-timeout", &o->boot_timeout_s, e);
+	case O_MAX_FAILURES: return parse_int(arg, 1, 1000, "--max-failures", &o->max_failures, e);
+	case O_SETTLE_LOAD: return parse_double(arg, 0.01, 1000, "--settle-load", &o->settle_load, e);
+	case O_SETTLE_TIMEOUT:
+		if (parse_u64(arg, 0, 86400, "--settle-timeout", &u, e))
+			return -1;
+		o->settle_timeout_s = (int)u;
+		return 0;
+	case O_UNIT_DIR: free(o->unit_dir); o->unit_dir = xstrdup(arg); return 0;
+	case O_STOP_FILE: free(o->stop_file); o->stop_file = xstrdup(arg); return 0;
+	case O_DRY_RUN: a->dry_run = true; return 0;
+	case OPT_DB: a->db = arg; return 0;
+	}
+	return errf(e, "unhandled option");
+}
+
+static void args_free(struct campaign_args *a)
+{
+	for (size_t i = 0; i < a->sp.nconfigs; i++) {
+		struct store_campaign_config *k = &a->sp.configs[i];
+		free(k->name);
+		free(k->labels);
+		free(k->kernel);
+		free(k->initrd);
+		free(k->append);
+		free(k->entry);
+		free(k->command);
+	}
+	free(a->sp.configs);
+	strv_free(&a->sp.run_args);
+	campaign_opts_free(&a->sp.opts);
+}
+
+static const char *const subcommands[] = {"new", "show", "status", "start", "resume", "stop"};
+
+int cmd_campaign(const struct cli_cmd *cmd, int argc, char **argv)
+{
+	struct campaign_args a = {0};
+	struct strv pos = {0};
+	struct err e;
+	struct store *st = NULL;
+	char *path = NULL, *self = NULL;
+	int rc;
+	/* everything after "--" is the `sysab run` arguments of each run */
+	int dd = argc;
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			dd = i;
+			break;
+		}
+	for (int i = dd + 1; i < argc; i++)
+		strv_add(&a.sp.run_args, argv[i]);
+	if ((rc = cli_start(cmd, dd, argv, on_opt, &a, &pos)) >= 0)
+		goto out;
+	rc = EXIT_INPUT;
+	bool known = false;
+	for (size_t i = 0; pos.n && i < sizeof subcommands / sizeof subcommands[0]; i++)
+		known |= !strcmp(pos.v[0], subcommands[i]);
+	if (!known) {
+		errf(&e, "%s%s%sgive what to do: sysab campaign new|show|status|start|resume|stop NAME",
+		     pos.n ? "'" : "", pos.n ? pos.v[0] : "", pos.n ? "' is not a campaign command; " : "");
+		rc = cli_fail(cmd, &e);
+		goto out;
+	}
+	const char *what = pos.v[0];
+	bool is_new = !strcmp(what, "new");
+	if ((pos.n != 2 && !(pos.n == 1 && !strcmp(what, "show"))) || pos.n > 2) {
+		errf(&e, "give one campaign name: sysab campaign %s NAME", what);
+		rc = cli_fail(cmd, &e);
+		goto out;
+	}
+	if (!is_new && (a.sp.backend || a.sp.boots || a.sp.nconfigs || a.sp.run_args.n || dd < argc)) {
+		errf(&e, "campaign %s: --backend, --boots, --config and run arguments are for `sysab campaign new`", what);
+		rc = cli_fail(cmd, &e);
+		goto out;
+	}
+	if (a.dry_run && strcmp(what, "start")) {
+		errf(&e, "--dry-run is for start (a dry resume would still have to record the boot it checks)");
+		rc = cli_fail(cmd, &e);
+		goto out;
+	}
+	self = realpath("/proc/self/exe", NULL);
+	if (cli_open_db(a.db, is_new || (!a.dry_run && strcmp(what, "show") && strcmp(what, "status")) ? STORE_RW
+													: STORE_READ,
+			&st, &path, &e)) {
+		rc = cli_fail(cmd, &e);
+		goto out;
+	}
+	char *abs_db = realpath(path, NULL);
+	struct campaign_env env = {st, abs_db ? abs_db : path, self ? self : "sysab", a.dry_run, stdout};
+	int r = 0;
+	if (is_new) {
+		a.sp.name = pos.v[1];
+		if (!a.runs_given)
+			a.sp.runs = 1;
+		if (!a.sp.run_args.n)
+			strv_add(&a.sp.run_args, "--quick");
+		if (!a.sp.opts.accel[0])
+			snprintf(a.sp.opts.accel, sizeof a.sp.opts.accel, "auto");
+		if (a.sp.backend && !strcmp(a.sp.backend, "qemu") && !a.sp.opts.image && self) {
+			char *d = xstrdup(self);
+			a.sp.opts.image = xasprintf("%s/guest", dirname(d));
+			free(d);
+		}
+		if (!a.sp.opts.stop_file)
+			a.sp.opts.stop_file = xasprintf("%s.%s.stop", env.db_path, pos.v[1]);
+		struct campaign_opts filled;
+		char *j = campaign_opts_json(&a.sp.opts);
+		campaign_opts_parse(j, &filled);
+		free(j);
+		campaign_opts_free(&a.sp.opts);
+		a.sp.opts = filled;
+		r = campaign_create(st, &a.sp, &e);
+		if (!r) {
+			struct store_campaign c;
+			r = store_campaign_get(st, pos.v[1], &c, &e);
+			if (!r) {
+				campaign_print(&c, true, stdout);
+				printf("\nnothing boots until `sysab campaign start %s` (try --dry-run first)\n", c.name);
+			}
+			store_campaign_free(&c);
+		}
+	} else if (!strcmp(what, "show") && pos.n == 1) {
+		struct strv names = {0};
+		r = store_campaign_names(st, &names, &e);
+		for (size_t i = 0; !r && i < names.n; i++) {
+			struct store_campaign c;
+			if (!(r = store_campaign_get(st, names.v[i], &c, &e)))
+				campaign_print(&c, false, stdout), printf("\n");
+			store_campaign_free(&c);
+		}
+		if (!r && !names.n)
+			printf("no campaigns yet; `sysab campaign new NAME ...` plans one\n");
+		strv_free(&names);
+	} else if (!strcmp(what, "show") || !strcmp(what, "status")) {
+		struct store_campaign c;
+		r = store_campaign_get(st, pos.v[1], &c, &e);
+		if (!r)
+			campaign_print(&c, !strcmp(what, "show"), stdout);
+		if (!r && !strcmp(what, "status"))
+			printf("analysis: sysab analyze --factors KEYS campaign:%s (a look before the end counts as a "
+			       "sequential look; docs/CAMPAIGNS.md)\n",
+			       c.name);
+		store_campaign_free(&c);
+	} else {
+		sig_install();
+		tmpdir_reap_stale(); /* what a killed campaign left (its VM died with it) */
+		r = !strcmp(what, "start")    ? campaign_start(&env, pos.v[1], &e)
+		    : !strcmp(what, "resume") ? campaign_resume(&env, pos.v[1], &e)
+					      : campaign_stop(&env, pos.v[1], &e);
+	}
+	free(abs_db);
+	rc = r ? cli_fail(cmd, &e) : sig_stop ? 128 + sig_stop : EXIT_OK;
+out:
+	store_close(st);
+	free(path);
+	free(self);
+	args_free(&a);
+	strv_free(&pos);
+	return rc;
+}

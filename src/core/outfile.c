@@ -1,0 +1,116 @@
+/* outfile.c - writing an output file (-o) whole or not at all, without following planted links. */
+#include "core.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Open a fresh temporary file next to path, never one that exists already (a planted file or
+ * symbolic link): O_CREAT | O_EXCL | O_NOFOLLOW with a random suffix. Returns the fd and sets
+ * *tmp (owned by the caller), or -1 with errno set. */
+static int open_temp(const char *path, mode_t mode, char **tmp)
+{
+	for (int tries = 0; tries < 100; tries++) {
+		char *name = xasprintf("%s.%ld.%08lx.tmp", path, (long)getpid(), (unsigned long)random());
+		int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+		if (fd >= 0) {
+			*tmp = name;
+			return fd;
+		}
+		int saved = errno;
+		free(name);
+		if (saved != EEXIST && saved != ELOOP) {
+			errno = saved;
+			return -1;
+		}
+	}
+	errno = EEXIST;
+	return -1;
+}
+
+/* Write to a target that must not be replaced (a device, a FIFO, a symbolic link such as
+ * /dev/stdout): opened as it is, never created, never renamed over; a regular file reached
+ * through a link is truncated first, as a shell's '>' would. */
+static int write_direct(const char *path, const char *opt, bool trunc, int (*render)(FILE *, const void *), const void *arg, struct err *e)
+{
+	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | (trunc ? O_TRUNC : 0));
+	if (fd < 0)
+		return errf(e, "%s %s: cannot open it for writing (%s)", opt, path, strerror(errno));
+	FILE *f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		return errf(e, "%s %s: cannot open it for writing (%s)", opt, path, strerror(errno));
+	}
+	errno = 0;
+	int w = render(f, arg);
+	int saved = errno;
+	int c = fclose(f);
+	if (w || c)
+		return errf(e, "%s %s: cannot write it (%s)", opt, path, strerror(w && saved ? saved : errno));
+	return 0;
+}
+
+int file_write_atomic(const char *path, const char *opt, int (*render)(FILE *, const void *), const void *arg,
+		      struct err *e)
+{
+	struct stat ls, ts;
+	mode_t mode;
+	if (!*path)
+		return errf(e, "%s: give a file name", opt);
+	if (lstat(path, &ls) == 0) {
+		bool link = S_ISLNK(ls.st_mode);
+		if (link && stat(path, &ts) < 0)
+			return errf(e, "%s %s: a symbolic link to nothing (%s); give a file name that is not a link",
+				    opt, path, strerror(errno));
+		const struct stat *t = link ? &ts : &ls;
+		if (S_ISDIR(t->st_mode))
+			return errf(e, "%s %s: a directory; give a file name", opt, path);
+		if (S_ISCHR(t->st_mode) || S_ISFIFO(t->st_mode))
+			return write_direct(path, opt, false, render, arg, e);
+		if (!S_ISREG(t->st_mode))
+			return errf(e, "%s %s: not a regular file, character device or FIFO; give a file name", opt, path);
+		if (link)
+			return write_direct(path, opt, true, render, arg, e);
+		mode = ls.st_mode & 07777;
+	} else if (errno == ENOENT) {
+		mode_t um = umask(0);
+		umask(um);
+		mode = 0666 & ~um;
+	} else {
+		return errf(e, "%s %s: cannot look at it (%s)", opt, path, strerror(errno));
+	}
+
+	char *tmp = NULL;
+	int fd = open_temp(path, 0600, &tmp);
+	if (fd < 0)
+		return errf(e, "%s %s: cannot create it (%s); check the directory exists and is writable", opt, path,
+			    strerror(errno));
+	int rc = 0;
+	FILE *f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		rc = errf(e, "%s %s: cannot write it (%s)", opt, path, strerror(errno));
+		goto out;
+	}
+	errno = 0;
+	int w = render(f, arg);
+	int saved = errno;
+	if (!w && fflush(f) == 0 && fchmod(fileno(f), mode) < 0)
+		w = -1, saved = errno;
+	int c = fclose(f);
+	if (w || c) {
+		rc = errf(e, "%s %s: cannot write it (%s)", opt, path, strerror(w && saved ? saved : errno));
+		goto out;
+	}
+	if (rename(tmp, path) < 0)
+		rc = errf(e, "%s %s: cannot rename the file into place (%s)", opt, path, strerror(errno));
+out:
+	if (rc)
+		unlink(tmp);
+	free(tmp);
+	return rc;
+}

@@ -1,0 +1,253 @@
+/* runsum.c - per-run summaries: computed from the raw samples by stats, kept by the store. */
+#include "runsum.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Runs loaded at a time: bounds memory on databases of any size. */
+#define RUNSUM_CHUNK 512
+
+static void fill(struct store_summary *x, int64_t run, const char *workload, int copies, const struct st_run *r)
+{
+	struct st_run_summary s;
+	stats_run_summary(r, &s);
+	*x = (struct store_summary){
+		.run = run,
+		.workload = (char *)workload,
+		.copies = copies,
+		.method = ST_SUMMARY_METHOD,
+		.n = (int64_t)s.b.n,
+		.mean_y = s.b.mean,
+		.nbatches = (int64_t)s.b.nbatches,
+		.batch_size = (int64_t)s.b.batch_size,
+		.tau2 = s.b.tau2,
+		.var_mean = s.b.var_mean,
+		.df = s.b.df,
+		.r1 = s.b.r1,
+		.autocorr = s.b.autocorr,
+		.halfwidth = s.halfwidth,
+		.median_y = s.median_y,
+		.mad_y = s.mad_y,
+		.median = s.v.median,
+		.mean = s.v.mean,
+		.cv = s.v.cv,
+		.min = s.v.min,
+		.max = s.v.max,
+	};
+}
+
+int runsum_put(struct store *st, int64_t run, const char *workload, int copies, const struct st_run *r,
+	       struct err *e)
+{
+	struct store_summary x;
+	fill(&x, run, workload, copies, r);
+	return store_summary_put(st, &x, e);
+}
+
+static struct st_run as_st_run(const struct store_series_run *r)
+{
+	return (struct st_run){.y = r->y, .round = r->round, .n = r->n};
+}
+
+/* The ids of every run that is not still running, ascending. */
+static int finished_runs(struct store *st, int64_t **ids, size_t *n, struct err *e)
+{
+	struct store_run_info *runs;
+	size_t nr;
+	*ids = NULL;
+	*n = 0;
+	if (store_runs_list(st, &runs, &nr, e))
+		return -1;
+	*ids = xcalloc(nr ? nr : 1, sizeof **ids);
+	for (size_t i = 0; i < nr; i++)
+		if (strcmp(runs[i].status, "running") != 0)
+			(*ids)[(*n)++] = runs[i].id;
+	store_runs_free(runs, nr);
+	return 0;
+}
+
+int runsum_refresh(struct store *st, bool all, int64_t min_run, size_t *nruns, struct err *e)
+{
+	int64_t *ids;
+	size_t n;
+	*nruns = 0;
+	if (all ? finished_runs(st, &ids, &n, e) || store_summary_prune(st, e)
+		: store_summary_stale(st, ST_SUMMARY_METHOD, min_run, &ids, &n, e))
+		return -1;
+	int rc = -1;
+	for (size_t i = 0; i < n; i += RUNSUM_CHUNK) {
+		size_t k = n - i < RUNSUM_CHUNK ? n - i : RUNSUM_CHUNK;
+		struct store_set set;
+		if (store_load_set(st, ids + i, k, &set, e))
+			goto out;
+		if (store_begin(st, e)) {
+			store_set_free(&set);
+			goto out;
+		}
+		for (size_t s = 0; s < set.nseries; s++) {
+			const struct store_series *x = &set.series[s];
+			for (size_t b = 0; b < x->nboots; b++)
+				for (size_t r = 0; r < x->boots[b].nruns; r++) {
+					struct st_run sr = as_st_run(&x->boots[b].runs[r]);
+					if (runsum_put(st, x->boots[b].runs[r].run, x->workload, x->copies, &sr, e)) {
+						store_rollback(st);
+						store_set_free(&set);
+						goto out;
+					}
+				}
+		}
+		store_set_free(&set);
+		if (store_commit(st, e))
+			goto out;
+		*nruns += k;
+	}
+	rc = all ? store_summary_method_set(st, ST_SUMMARY_METHOD, e) : 0;
+out:
+	free(ids);
+	return rc;
+}
+
+int runsum_ensure(struct store *st, struct err *e)
+{
+	int m;
+	size_t n;
+	if (store_summary_method(st, &m, e))
+		return -1;
+	if (m == ST_SUMMARY_METHOD)
+		return 0;
+	if (runsum_refresh(st, false, 0, &n, e))
+		return -1;
+	return store_summary_method_set(st, ST_SUMMARY_METHOD, e);
+}
+
+/* Equal, NAN equal to NAN: both come from the same code on the same numbers. */
+static bool same(double a, double b)
+{
+	return (isnan(a) && isnan(b)) || a == b;
+}
+
+/* The first field in which a and b differ, or NULL. */
+static const char *differs(const struct store_summary *a, const struct store_summary *b)
+{
+	if (a->n != b->n)
+		return "n";
+	if (a->nbatches != b->nbatches)
+		return "nbatches";
+	if (a->batch_size != b->batch_size)
+		return "batch_size";
+	if (a->autocorr != b->autocorr)
+		return "autocorr";
+	const struct {
+		const char *name;
+		double x, y;
+	} f[] = {
+		{"mean_y", a->mean_y, b->mean_y},       {"tau2", a->tau2, b->tau2},
+		{"var_mean", a->var_mean, b->var_mean}, {"df", a->df, b->df},
+		{"r1", a->r1, b->r1},                   {"halfwidth", a->halfwidth, b->halfwidth},
+		{"median_y", a->median_y, b->median_y}, {"mad_y", a->mad_y, b->mad_y},
+		{"median", a->median, b->median},       {"mean", a->mean, b->mean},
+		{"cv", a->cv, b->cv},                   {"min", a->min, b->min},
+		{"max", a->max, b->max},
+	};
+	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+		if (!same(f[i].x, f[i].y))
+			return f[i].name;
+	return NULL;
+}
+
+static int key_cmp(int64_t run, const char *wl, int copies, const struct store_summary *m)
+{
+	if (run != m->run)
+		return run < m->run ? -1 : 1;
+	int c = strcmp(wl, m->workload);
+	if (c)
+		return c;
+	return copies < m->copies ? -1 : copies > m->copies;
+}
+
+static void note(struct runsum_check *out, int64_t run, const char *wl, int copies, const char *what)
+{
+	if (!out->first[0])
+		snprintf(out->first, sizeof out->first, "run %lld %s (%d copies): %s", (long long)run, wl, copies, what);
+}
+
+/* Check the runs ids[0..n-1]. */
+static int check_chunk(struct store *st, const int64_t *ids, size_t n, struct runsum_check *out, struct err *e)
+{
+	struct store_set set;
+	struct store_summary *m;
+	size_t nm;
+	if (store_load_set(st, ids, n, &set, e))
+		return -1;
+	if (store_summaries_get(st, ids, n, &m, &nm, e)) {
+		store_set_free(&set);
+		return -1;
+	}
+	for (size_t s = 0; s < set.nseries; s++) {
+		const struct store_series *x = &set.series[s];
+		for (size_t b = 0; b < x->nboots; b++)
+			for (size_t r = 0; r < x->boots[b].nruns; r++) {
+				const struct store_series_run *sr = &x->boots[b].runs[r];
+				/* binary search: m is ordered by (run, workload, copies) */
+				size_t lo = 0, hi = nm;
+				while (lo < hi) {
+					size_t mid = (lo + hi) / 2;
+					if (key_cmp(sr->run, x->workload, x->copies, &m[mid]) > 0)
+						lo = mid + 1;
+					else
+						hi = mid;
+				}
+				out->checked++;
+				if (lo == nm || key_cmp(sr->run, x->workload, x->copies, &m[lo])) {
+					out->missing++;
+					note(out, sr->run, x->workload, x->copies, "no summary");
+					continue;
+				}
+				if (m[lo].method != ST_SUMMARY_METHOD) {
+					out->stale++;
+					note(out, sr->run, x->workload, x->copies, "summary stamped with another method");
+					continue;
+				}
+				struct store_summary want;
+				struct st_run r0 = as_st_run(sr);
+				fill(&want, sr->run, x->workload, x->copies, &r0);
+				const char *d = differs(&want, &m[lo]);
+				if (d) {
+					out->differ++;
+					char what[64];
+					snprintf(what, sizeof what, "stored %s differs from the samples'", d);
+					note(out, sr->run, x->workload, x->copies, what);
+				}
+			}
+	}
+	store_summaries_free(m, nm);
+	store_set_free(&set);
+	return 0;
+}
+
+int runsum_check(struct store *st, struct runsum_check *out, struct err *e)
+{
+	memset(out, 0, sizeof *out);
+	int64_t *ids;
+	size_t n;
+	if (finished_runs(st, &ids, &n, e))
+		return -1;
+	int rc = -1;
+	for (size_t i = 0; i < n; i += RUNSUM_CHUNK)
+		if (check_chunk(st, ids + i, n - i < RUNSUM_CHUNK ? n - i : RUNSUM_CHUNK, out, e))
+			goto out;
+	out->runs = n;
+	if (store_summary_orphans(st, &out->orphans, &out->warmup, e))
+		goto out;
+	if (!out->first[0] && out->orphans)
+		snprintf(out->first, sizeof out->first, "%lld summaries have no samples", (long long)out->orphans);
+	if (!out->first[0] && out->warmup)
+		snprintf(out->first, sizeof out->first, "%lld summaries count warm-up samples wrongly",
+			 (long long)out->warmup);
+	rc = 0;
+out:
+	free(ids);
+	return rc;
+}

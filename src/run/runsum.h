@@ -1,0 +1,44 @@
+/* runsum.h - writing and checking the stored per-run summaries (store run_summary). */
+#ifndef SYSAB_RUNSUM_H
+#define SYSAB_RUNSUM_H
+
+#include "core/core.h"
+#include "stats/stats.h"
+#include "store/store.h"
+
+/* Summarise r, the measured samples of (run, workload, copies) as analysis loads them
+ * (warm-up left out, rounds kept), and store it stamped ST_SUMMARY_METHOD. Mark the
+ * warm-up samples first: the store counts them. Returns 0 or -1 with e set. */
+int runsum_put(struct store *st, int64_t run, const char *workload, int copies, const struct st_run *r,
+	       struct err *e);
+
+/* Compute every missing or stale (other method) summary of the runs with id >= min_run
+ * from the raw samples: after an import or a merge, after a run. With all, recompute
+ * every finished run's summaries, drop those without samples and record the method as
+ * current (check-db --fix). *nruns = runs refreshed. Each batch of runs is one
+ * transaction. Returns 0 or -1 with e set. */
+int runsum_refresh(struct store *st, bool all, int64_t min_run, size_t *nruns, struct err *e);
+
+/* Unless the database records that every run's summaries are current for
+ * ST_SUMMARY_METHOD (summary_meta), bring them all up to date and record it: after the
+ * migration that added the table, after the method changed. Otherwise one tiny query.
+ * For writing commands; returns 0 or -1 with e set. */
+int runsum_ensure(struct store *st, struct err *e);
+
+/* What runsum_check found. */
+struct runsum_check {
+	size_t runs;      /* runs looked at */
+	size_t checked;   /* summaries recomputed and compared */
+	size_t missing;   /* (run, workload, copies) with samples and no summary */
+	size_t stale;     /* summaries stamped with another method */
+	size_t differ;    /* current summaries that do not match their samples */
+	int64_t orphans;  /* summaries without samples */
+	int64_t warmup;   /* summaries whose warm-up count disagrees with the samples */
+	char first[256];  /* the first problem, for the message; "" when none */
+};
+/* Recompute every summary from the raw samples and compare it, field by field and
+ * exactly, with the stored one. Returns 0 (out filled; problems are counts, not errors)
+ * or -1 with e set on a database error. */
+int runsum_check(struct store *st, struct runsum_check *out, struct err *e);
+
+#endif

@@ -1,0 +1,39 @@
+/* runsum.c - the per-run summary that the store keeps beside the raw samples. */
+#include "stats/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int dcmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Median of x[0..n-1] (n > 0), sorting x in place. */
+static double median_sorting(double *x, size_t n)
+{
+	qsort(x, n, sizeof *x, dcmp);
+	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
+void stats_run_summary(const struct st_run *r, struct st_run_summary *out)
+{
+	memset(out, 0, sizeof *out);
+	stats_run_batches(r, &out->b);
+	out->halfwidth = stats_run_halfwidth(r, 0.95);
+	out->median_y = out->mad_y = NAN;
+	double *t = xmalloc((r->n ? r->n : 1) * sizeof *t);
+	for (size_t i = 0; i < r->n; i++)
+		t[i] = exp(r->y[i]);
+	stats_summary(t, r->n, &out->v);
+	if (r->n) {
+		memcpy(t, r->y, r->n * sizeof *t);
+		out->median_y = median_sorting(t, r->n);
+		for (size_t i = 0; i < r->n; i++)
+			t[i] = fabs(r->y[i] - out->median_y);
+		out->mad_y = median_sorting(t, r->n);
+	}
+	free(t);
+}

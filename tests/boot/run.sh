@@ -1,0 +1,131 @@
+#!/bin/sh
+# run.sh - make check-boot: real kernel boots under QEMU through `sysab campaign` (qemu backend).
+# 1. a 2x2 pti x thp campaign, 3 boots per configuration in randomized blocks: analyze must call
+#    kernel.syscall.null slower for pti=on, every run on its own boot;
+# 2. A/A: two labels, the same kernel and command line, 3 boots each: no workload called
+#    faster or slower after Benjamini-Hochberg (bound: at most floor(0.05 * m) of m = 0);
+# 3. resume: the host side killed mid-boot, the guest powered off mid-run; every slot ends
+#    done after one retry, nothing duplicated, and a guest database merged twice stores nothing twice.
+# Timing is never asserted (the machine may be shared); timeouts are generous.
+: "${SYSAB:?set SYSAB to the binary under test}" "${GUEST:?set GUEST to the guest directory}"
+set -u
+T=$(mktemp -d "${TMPDIR:-/tmp}/sysab-boot.XXXXXX")
+mkdir -p "$T/tmp"
+export TMPDIR="$T/tmp" SYSAB_DB="$T/results.db" HOME="$T/home"
+start_all=$(date +%s)
+fail() {
+	echo "FAIL: $*" >&2
+	echo "(kept $T for inspection)" >&2
+	exit 1
+}
+step() { echo "check-boot: $* ($(($(date +%s) - start_all)) s)"; }
+q() { sqlite3 "$SYSAB_DB" "$1"; }
+only() { [ -z "${BOOT_ONLY:-}" ] || [ "$BOOT_ONLY" = "$1" ]; } # BOOT_ONLY=f22|aa|rs runs one part
+accel=auto
+QUICK="--quick --samples 6 --sample-ms 20 -q"
+
+# ---- 1. the 2x2 factorial on real boots ----
+if only f22; then
+step "2x2 pti x thp, 12 boots"
+"$SYSAB" campaign new f22 --backend qemu --image "$GUEST" --boots 3 --accel auto \
+	--config 'pti=on thp=always' --append 'pti=on transparent_hugepage=always' \
+	--config 'pti=on thp=never' --append 'pti=on transparent_hugepage=never' \
+	--config 'pti=off thp=always' --append 'pti=off transparent_hugepage=always' \
+	--config 'pti=off thp=never' --append 'pti=off transparent_hugepage=never' \
+	-- $QUICK -w kernel.syscall.null -w kernel.fault.anon >"$T/new.out" || fail "campaign new"
+t0=$(date +%s)
+"$SYSAB" campaign start f22 >"$T/f22.out" 2>&1 || { cat "$T/f22.out"; fail "campaign start f22"; }
+t1=$(date +%s)
+cat "$T/f22.out"
+[ "$(q "SELECT state FROM campaign WHERE name = 'f22'")" = done ] || fail "f22 is not done"
+[ "$(q "SELECT count(*) FROM campaign_slot WHERE state = 'done' AND campaign = (SELECT id FROM campaign WHERE name = 'f22')")" = 12 ] || fail "not 12 slots done"
+n=$(q "SELECT count(DISTINCT b.boot_id) FROM campaign_run cr JOIN run r ON r.id = cr.run JOIN boot b ON b.id = r.boot JOIN campaign c ON c.id = cr.campaign WHERE c.name = 'f22'")
+[ "$n" = 12 ] || fail "the 12 runs are on $n distinct boots, want 12"
+bad=$(q "SELECT count(*) FROM campaign_run cr JOIN run r ON r.id = cr.run JOIN boot b ON b.id = r.boot JOIN campaign_slot s ON s.campaign = cr.campaign AND s.slot = cr.slot WHERE s.boot_id <> b.boot_id")
+[ "$bad" = 0 ] || fail "$bad runs carry another boot id than their slot's guest reported"
+bad=$(q "SELECT count(*) FROM campaign_run cr JOIN campaign_slot s ON s.campaign = cr.campaign AND s.slot = cr.slot JOIN campaign_config k ON k.campaign = s.campaign AND k.idx = s.config JOIN label l ON l.run = cr.run AND l.key = 'pti' WHERE l.value <> json_extract(k.labels, '\$.pti')")
+[ "$bad" = 0 ] || fail "$bad runs are labelled with another configuration than their slot's"
+accel=$(q "SELECT group_concat(DISTINCT value) FROM environment WHERE key = 'campaign.accel'")
+case "$accel" in kvm | tcg) ;; *) fail "campaign.accel is '$accel'" ;; esac
+"$SYSAB" analyze --factors pti,thp --ref pti=off campaign:f22 >"$T/analyze.txt" || fail "analyze"
+cat "$T/analyze.txt"
+v=$("$SYSAB" analyze --factors pti,thp --ref pti=off campaign:f22 --json |
+	jq -r '.rows[] | select(.workload == "kernel.syscall.null") | .effects[] | select(.kind == "main" and .factor == "pti") | .verdict')
+[ "$v" = slower ] || fail "kernel.syscall.null with pti=on is '$v', want slower"
+step "2x2 done in $((t1 - t0)) s under $accel"
+fi
+
+# ---- 2. A/A on real boots ----
+if only aa; then
+step "A/A, 6 boots"
+"$SYSAB" campaign new aa --backend qemu --image "$GUEST" --boots 3 --accel "$accel" \
+	--config 'aa=a' --append 'pti=off' --config 'aa=b' --append 'pti=off' \
+	-- $QUICK -w kernel.syscall.null -w kernel.syscall.read -w kernel.fault.anon -w cpu.int >/dev/null || fail "campaign new aa"
+"$SYSAB" campaign start aa >"$T/aa.out" 2>&1 || { cat "$T/aa.out"; fail "campaign start aa"; }
+[ "$(q "SELECT state FROM campaign WHERE name = 'aa'")" = done ] || fail "aa is not done"
+"$SYSAB" compare 'aa=a campaign:aa' 'aa=b campaign:aa' >"$T/aa.txt" || fail "compare A/A"
+cat "$T/aa.txt"
+m=$("$SYSAB" compare 'aa=a campaign:aa' 'aa=b campaign:aa' --json | jq '[.rows[]] | length')
+called=$("$SYSAB" compare 'aa=a campaign:aa' 'aa=b campaign:aa' --json | jq '[.rows[] | select(.verdict == "faster" or .verdict == "slower")] | length')
+bound=$(awk -v m="$m" 'BEGIN { printf "%d", 0.05 * m }')
+[ "$called" -le "$bound" ] || fail "A/A: $called of $m workloads called faster or slower (bound floor(0.05 * $m) = $bound)"
+step "A/A: $called of $m rows called, bound $bound"
+fi
+
+# ---- 3. resume after kills ----
+if only rs; then
+step "resume: kill the host mid-boot, power the guest off mid-run"
+"$SYSAB" campaign new rs --backend qemu --image "$GUEST" --boots 1 --accel "$accel" --runs 2 --boot-timeout 400 \
+	--config 'r=1' --append 'pti=off' --config 'r=2' --append 'pti=off' \
+	-- $QUICK -w kernel.syscall.null >/dev/null || fail "campaign new rs"
+slot_state() { q "SELECT state FROM campaign_slot WHERE slot = $1 AND campaign = (SELECT id FROM campaign WHERE name = 'rs')"; }
+"$SYSAB" campaign start rs >"$T/rs1.out" 2>&1 &
+host=$!
+i=0
+until [ "$(slot_state 0)" = booting ] && pgrep -f "sysab.boot=rs:0" >/dev/null; do
+	i=$((i + 1)); [ $i -lt 600 ] || fail "slot 0 never started booting"; sleep 0.1
+done
+sleep 2
+kill -9 $host
+wait $host 2>/dev/null
+i=0
+while pgrep -f "sysab.boot=rs:" >/dev/null; do
+	i=$((i + 1)); [ $i -lt 100 ] || fail "qemu outlived the killed host side"; sleep 0.1
+done
+"$SYSAB" campaign resume rs >"$T/rs2.out" 2>&1 &
+host=$!
+# the retry of slot 0 finishes; then slot 1 boots: power its guest off once its runs started
+i=0
+while :; do
+	pid=$(pgrep -f "sysab.boot=rs:1" | head -n 1)
+	if [ -n "$pid" ]; then
+		con=$({ tr '\0' '\n' </proc/$pid/cmdline; } 2>/dev/null | sed -n 's/^file:\(.*console\)$/\1/p' | head -n 1)
+		if [ -n "$con" ] && grep -q "sysab guest:" "$con" 2>/dev/null; then
+			sleep 1
+			kill -9 "$pid"
+			break
+		fi
+	fi
+	i=$((i + 1)); [ $i -lt 9000 ] || fail "slot 1 never reached its runs"; sleep 0.1
+done
+wait $host || { cat "$T/rs2.out"; fail "resume rs"; }
+cat "$T/rs2.out"
+[ "$(q "SELECT state FROM campaign WHERE name = 'rs'")" = done ] || fail "rs is not done"
+v=$(q "SELECT group_concat(state || '/' || attempts, ' ') FROM (SELECT state, attempts FROM campaign_slot WHERE campaign = (SELECT id FROM campaign WHERE name = 'rs') ORDER BY slot)")
+[ "$v" = "done/2 done/2" ] || fail "slots after the kills: $v, want each done on its retry"
+n=$(q "SELECT count(*) FROM campaign_run cr JOIN campaign c ON c.id = cr.campaign WHERE c.name = 'rs'")
+[ "$n" = 4 ] || fail "rs holds $n runs, want 2 slots x 2 runs"
+d=$(q "SELECT count(*) - count(DISTINCT uuid) FROM run")
+[ "$d" = 0 ] || fail "$d duplicated run uuids"
+gdb=$(ls "$SYSAB_DB".campaign-rs.slot1.try2.db) || fail "the guest database of slot 1 was not kept"
+before=$(q "SELECT count(*) FROM run; SELECT count(*) FROM sample")
+"$SYSAB" import db "$gdb" >"$T/again.out" || fail "import db of a guest database"
+grep -q "nothing new (2 runs already stored)" "$T/again.out" || fail "merging a guest database twice: $(cat "$T/again.out")"
+[ "$(q "SELECT count(*) FROM run; SELECT count(*) FROM sample")" = "$before" ] || fail "merging twice stored something"
+[ "$(q 'PRAGMA integrity_check')" = ok ] || fail "integrity check"
+[ -z "$(ls -A "$TMPDIR")" ] || fail "temp files left: $(ls -A "$TMPDIR")"
+fi
+pgrep -f "sysab.boot=" >/dev/null && fail "qemu processes left behind"
+step "all passed"
+cp "$T/analyze.txt" "${BOOT_REPORT:-/dev/null}" 2>/dev/null
+rm -rf "$T"

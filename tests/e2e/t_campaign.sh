@@ -1,0 +1,190 @@
+# campaign: planning, the schedule, dry runs of every backend, and the safety rules of the
+# self-rebooting path, with the command backend and a simulated boot loader (no reboots):
+# the "boot" copies the command line the campaign armed into a fake /proc ($SYSAB_CAMPAIGN_PROC).
+RUN="--quick -w harness.null --samples 3 --sample-ms 10 --warmup-ms 0 -q"
+mkdir -p "$T/proc" "$T/units"
+export SYSAB_CAMPAIGN_PROC="$T/proc"
+echo 6.1.0-test >"$T/proc/osrelease"
+echo "BOOT_IMAGE=/vmlinuz ro" >"$T/proc/cmdline"
+# the boot loader: the campaign's command records what it was asked to boot
+BOOTCMD='echo "$SYSAB_CONFIG|$SYSAB_SLOT|$SYSAB_APPEND|$SYSAB_LABEL_pti" >>'"$T/armed"
+boot() { # simulate the reboot into what was armed ($1 = fail: the default kernel comes back)
+	line=$(tail -n 1 "$T/armed")
+	if [ "${1:-}" = fail ]; then echo "BOOT_IMAGE=/vmlinuz ro" >"$T/proc/cmdline"; else echo "$line" | cut -d'|' -f3 >"$T/proc/cmdline"; fi
+	cat /proc/sys/kernel/random/uuid >"$T/proc/boot_id"
+}
+new() { expect 0 "$SYSAB" campaign new --unit-dir "$T/units" "$@"; }
+
+# bad input: exit 2, naming what to fix, nothing stored
+expect 2 "$SYSAB" campaign new x --backend qemu --boots 2
+contains "$ERR" "--config"
+expect 2 "$SYSAB" campaign new x --backend floppy --boots 2 --config a=1
+contains "$ERR" "qemu, kexec, grub or command"
+expect 2 "$SYSAB" campaign new x --backend kexec --boots 2 --config a=1
+contains "$ERR" "needs --kernel"
+expect 2 "$SYSAB" campaign new x --backend qemu --kernel /k --boots 2
+contains "$ERR" "give --config"
+expect 2 "$SYSAB" campaign new 'bad name' --backend qemu --boots 1 --config a=1
+expect 2 "$SYSAB" campaign show nosuch
+contains "$ERR" "no such campaign"
+expect 2 "$SYSAB" campaign frobnicate x
+
+# the schedule: randomized complete blocks from the recorded seed, the same for the same seed
+new s1 --backend command --boots 3 --seed 42 --config 'pti=on' --command true --config 'pti=off' --command true --config 'pti=auto' --command true -- $RUN
+contains "$OUT" "seed 42"
+new s2 --backend command --boots 3 --seed 42 --config 'pti=on' --command true --config 'pti=off' --command true --config 'pti=auto' --command true -- $RUN
+o1=$(sqlite3 "$SYSAB_DB" "SELECT group_concat(config, '') FROM (SELECT config FROM campaign_slot WHERE campaign = 1 ORDER BY slot)")
+o2=$(sqlite3 "$SYSAB_DB" "SELECT group_concat(config, '') FROM (SELECT config FROM campaign_slot WHERE campaign = 2 ORDER BY slot)")
+[ "$o1" = "$o2" ] || fail "same seed, different schedules: $o1 $o2"
+for b in 0 1 2; do
+	v=$(sqlite3 "$SYSAB_DB" "SELECT group_concat(config, '') FROM (SELECT config FROM campaign_slot WHERE campaign = 1 AND block = $b ORDER BY config)")
+	[ "$v" = 012 ] || fail "block $b does not hold each configuration once: $v"
+done
+expect 2 "$SYSAB" campaign new s1 --backend command --boots 1 --config a=1 --command true
+contains "$ERR" "exists"
+
+# dry runs print every command and the unit, and change nothing
+new k --backend kexec --boots 1 --config 'pti=on' --kernel /boot/vmlinuz-A --initrd /boot/initrd-A --append 'root=/dev/sda1 pti=on' --config 'pti=off' --kernel /boot/vmlinuz-B --append 'root=/dev/sda1 pti=off' -- $RUN
+before=$(sqlite3 "$SYSAB_DB" "SELECT state FROM campaign WHERE name = 'k'; SELECT group_concat(state) FROM campaign_slot")
+expect 0 "$SYSAB" campaign start k --dry-run
+contains "$OUT" "kexec -l /boot/vmlinuz-"
+contains "$OUT" "--append=root=/dev/sda1 pti="
+contains "$OUT" "sysab.boot=k:0"
+contains "$OUT" "systemctl kexec"
+contains "$OUT" "[Service]"
+contains "$OUT" "Type=oneshot"
+contains "$OUT" "After=multi-user.target"
+contains "$OUT" "campaign resume k --db $SYSAB_DB"
+[ "$(sqlite3 "$SYSAB_DB" "SELECT state FROM campaign WHERE name = 'k'; SELECT group_concat(state) FROM campaign_slot")" = "$before" ] || fail "dry run changed the database"
+[ -z "$(ls -A "$T/units")" ] || fail "dry run wrote a unit"
+new g --backend grub --boots 1 --config 'pti=on' --entry 'Debian A' --config 'pti=off' --entry 2 -- $RUN
+expect 0 "$SYSAB" campaign start g --dry-run
+contains "$OUT" "grub-reboot Debian A"
+contains "$OUT" "systemctl reboot"
+new q --backend qemu --boots 1 --config 'pti=on' --append pti=on -- $RUN
+expect 0 "$SYSAB" campaign start q --dry-run
+contains "$OUT" "qemu-system-x86_64"
+contains "$OUT" "sysab.boot=q:0"
+
+# no root: kexec and grub say that they need it, and do nothing; qemu and command do not
+if unpriv_setup; then
+	cp "$SYSAB_DB" "$T/u/results.db"
+	chown "$UNPRIV_UID" "$T/u/results.db"
+	expect 2 as_user "$SYSAB" campaign start k
+	contains "$ERR" "needs root"
+	[ "$(sqlite3 "$T/u/results.db" "SELECT state FROM campaign WHERE name = 'k'")" = new ] || fail "refused start changed the state"
+fi
+
+# the full self-rebooting loop: start arms slot 0 and installs the unit; each boot resumes
+new c --backend command --boots 2 --max-failures 2 --config 'pti=on' --append 'pti=on' --command "$BOOTCMD" --config 'pti=off' --append 'pti=off' --command "$BOOTCMD" -- $RUN
+expect 0 "$SYSAB" campaign start c
+[ -f "$T/units/sysab-campaign-c.service" ] || fail "no unit installed"
+[ -L "$T/units/multi-user.target.wants/sysab-campaign-c.service" ] || fail "unit not enabled"
+[ "$(wc -l <"$T/armed")" = 1 ] || fail "start did not arm exactly one boot"
+contains "$(cat "$T/armed")" "sysab.boot=c:0"
+first=$(cut -d'|' -f4 "$T/armed")
+[ "$first" = "$(sqlite3 "$SYSAB_DB" "SELECT json_extract(labels, '$.pti') FROM campaign_config WHERE campaign = (SELECT id FROM campaign WHERE name = 'c') AND idx = (SELECT config FROM campaign_slot s JOIN campaign c ON c.id = s.campaign WHERE c.name = 'c' AND slot = 0)")" ] || fail "the command got the wrong labels"
+expect 2 "$SYSAB" campaign start c
+contains "$ERR" "already running"
+boot
+expect 0 "$SYSAB" campaign resume c
+contains "$(tail -n 1 "$T/armed")" "sysab.boot=c:1"
+# wrong kernel: the default came back; the slot fails with the reason, the next is armed
+boot fail
+expect 0 "$SYSAB" campaign resume c
+contains "$OUT" "wrong kernel"
+v=$(sqlite3 "$SYSAB_DB" "SELECT s.state || ':' || s.reason FROM campaign_slot s JOIN campaign c ON c.id = s.campaign WHERE c.name = 'c' AND slot = 1")
+contains "$v" "failed:wrong kernel"
+# power loss during the runs: the slot is interrupted and retried once, on the next boot
+boot
+sqlite3 "$SYSAB_DB" "UPDATE campaign_slot SET state = 'running' WHERE slot = 2 AND campaign = (SELECT id FROM campaign WHERE name = 'c')"
+expect 0 "$SYSAB" campaign resume c
+contains "$(tail -n 1 "$T/armed")" "sysab.boot=c:2"
+[ "$(sqlite3 "$SYSAB_DB" "SELECT s.attempts FROM campaign_slot s JOIN campaign c ON c.id = s.campaign WHERE c.name = 'c' AND slot = 2")" = 2 ] || fail "no retry of the interrupted slot"
+boot
+expect 0 "$SYSAB" campaign resume c
+contains "$(tail -n 1 "$T/armed")" "sysab.boot=c:3"
+boot
+expect 0 "$SYSAB" campaign resume c
+contains "$OUT" "done"
+[ ! -e "$T/units/sysab-campaign-c.service" ] || fail "the unit was not removed at the end"
+[ ! -e "$T/units/multi-user.target.wants/sysab-campaign-c.service" ] || fail "the unit link was not removed"
+[ "$(wc -l <"$T/armed")" = 5 ] || fail "armed $(wc -l <"$T/armed") boots, want 5"
+expect 0 "$SYSAB" campaign show c
+contains "$OUT" "3 of 4 slots done, 1 failed"
+[ "$(sqlite3 "$SYSAB_DB" "SELECT count(*) FROM campaign_run cr JOIN campaign c ON c.id = cr.campaign WHERE c.name = 'c'")" = 3 ] || fail "want 3 runs in the campaign"
+expect 0 "$SYSAB" export --format csv campaign:c
+n=$(printf '%s\n' "$OUT" | cut -d, -f1 | sort -u | grep -c '^[0-9]')
+[ "$n" = 3 ] || fail "campaign:c selects $n runs, want 3"
+expect 2 "$SYSAB" campaign resume c
+contains "$ERR" "done"
+
+# K consecutive failures stop it: no further boot is armed, the unit is removed
+: >"$T/armed"
+new f --backend command --boots 2 --max-failures 2 --config 'pti=on' --command "$BOOTCMD" --config 'pti=off' --command "$BOOTCMD" -- $RUN
+expect 0 "$SYSAB" campaign start f
+boot fail
+expect 0 "$SYSAB" campaign resume f
+boot fail
+expect 0 "$SYSAB" campaign resume f
+contains "$OUT" "2 consecutive slots failed"
+[ "$(wc -l <"$T/armed")" = 2 ] || fail "armed more boots after K failures"
+[ "$(sqlite3 "$SYSAB_DB" "SELECT state FROM campaign WHERE name = 'f'")" = failed ] || fail "not failed"
+[ ! -e "$T/units/sysab-campaign-f.service" ] || fail "the unit stays after K failures"
+
+# stop command and stop file: nothing is armed any more
+: >"$T/armed"
+new t --backend command --boots 2 --config 'pti=on' --command "$BOOTCMD" --config 'pti=off' --command "$BOOTCMD" -- $RUN
+expect 0 "$SYSAB" campaign start t
+expect 0 "$SYSAB" campaign stop t
+[ ! -e "$T/units/sysab-campaign-t.service" ] || fail "stop left the unit"
+boot
+expect 2 "$SYSAB" campaign resume t
+contains "$ERR" "stopped"
+[ "$(wc -l <"$T/armed")" = 1 ] || fail "a stopped campaign armed a boot"
+expect 0 "$SYSAB" campaign start t
+boot
+touch "$SYSAB_DB.t.stop"
+expect 0 "$SYSAB" campaign resume t
+contains "$OUT" "stopped on request"
+[ "$(wc -l <"$T/armed")" = 2 ] || fail "the stop file did not stop the campaign"
+[ "$(sqlite3 "$SYSAB_DB" "SELECT state FROM campaign WHERE name = 't'")" = stopped ] || fail "not stopped"
+rm -f "$SYSAB_DB.t.stop"
+db_ok "$SYSAB_DB"
+
+# kexec and grub through a simulated boot loader: fake kexec, grub-reboot and systemctl on PATH
+# record what they were asked; the "boot" then reports the entry the loader would have booted.
+if [ "$(id -u)" = 0 ]; then
+	mkdir -p "$T/bin"
+	for t in kexec grub-reboot systemctl; do
+		printf '#!/bin/sh\necho "%s $*" >>"%s"\n' "$t" "$T/loader" >"$T/bin/$t"
+		chmod +x "$T/bin/$t"
+	done
+	: >"$T/loader"
+	new kx --backend kexec --boots 1 --config 'pti=on' --kernel /boot/vmlinuz-A --append 'ro pti=on' --config 'pti=off' --kernel /boot/vmlinuz-B --append 'ro pti=off' -- $RUN
+	expect 0 env PATH="$T/bin:$PATH" "$SYSAB" campaign start kx
+	contains "$(cat "$T/loader")" "kexec -l /boot/vmlinuz-"
+	contains "$(cat "$T/loader")" "systemctl kexec"
+	for i in 1 2; do
+		# the kexec'd kernel boots with exactly the --append= command line that was loaded
+		sed -n 's/^kexec -l [^ ]* --append=\(.*\)$/\1/p' "$T/loader" | tail -n 1 >"$T/proc/cmdline"
+		expect 0 env PATH="$T/bin:$PATH" "$SYSAB" campaign resume kx
+	done
+	[ "$(sqlite3 "$SYSAB_DB" "SELECT state FROM campaign WHERE name = 'kx'")" = done ] || fail "kexec campaign not done"
+	[ "$(grep -c '^kexec -l' "$T/loader")" = 2 ] || fail "want 2 kexec loads"
+	[ ! -e "$T/units/sysab-campaign-kx.service" ] || fail "kexec unit not removed"
+	: >"$T/loader"
+	new gr --backend grub --boots 1 --config 'pti=on' --entry 'A' --append 'pti=on' --config 'pti=off' --entry 'B' --append 'pti=off' -- $RUN
+	expect 0 env PATH="$T/bin:$PATH" "$SYSAB" campaign start gr
+	e=$(sed -n 's/^grub-reboot //p' "$T/loader" | tail -n 1)
+	[ "$e" = A ] && echo "ro pti=on" >"$T/proc/cmdline" || echo "ro pti=off" >"$T/proc/cmdline"
+	expect 0 env PATH="$T/bin:$PATH" "$SYSAB" campaign resume gr
+	# the loader falls back to the default entry: the wrong command line fails the slot
+	echo "ro quiet" >"$T/proc/cmdline"
+	expect 0 env PATH="$T/bin:$PATH" "$SYSAB" campaign resume gr
+	contains "$OUT" "wrong kernel"
+	[ "$(grep -c '^systemctl reboot' "$T/loader")" = 2 ] || fail "want 2 grub reboots"
+	v=$(sqlite3 "$SYSAB_DB" "SELECT group_concat(s.state) FROM (SELECT s.state FROM campaign_slot s JOIN campaign c ON c.id = s.campaign WHERE c.name = 'gr' ORDER BY s.slot) s")
+	[ "$v" = "done,failed" ] || fail "grub slots: $v"
+fi
+db_ok "$SYSAB_DB"
