@@ -36,7 +36,7 @@ struct an_diag {
 /* No interval is shown from fewer degrees of freedom than this: with 1-3 df the t
  * quantile (12.7, 4.3, 3.2) makes intervals that mean little, and a variance from so few
  * batches is itself too rough to trust (issue 17 item 6). The spread (CV) is shown instead. */
-#define AN_MIN_INTERVAL_DF 4
+#define AN_MIN_INTERVAL_DF ST_MIN_INTERVAL_DF
 
 struct an_value {
 	double ops, lo, hi, hw; /* hw: hi / ops - 1; lo, hi, hw NAN when there is no interval */
