@@ -35,7 +35,7 @@ TEST_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 
 # Debian packages needed to build, and in addition to test.
 DEPS_BUILD := gcc make pkg-config libsqlite3-dev libjansson-dev libgsl-dev
-DEPS_TEST  := libcmocka-dev sqlite3 jq procps python3-jsonschema python3-yaml
+DEPS_TEST  := libcmocka-dev sqlite3 jq procps man-db python3-jsonschema python3-yaml
 DEPS_BENCH := bc linux-perf time
 DEPS_BOOT  := qemu-system-x86 busybox-static cpio
 DEPS_LAVA  := lava-dispatcher git

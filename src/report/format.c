@@ -13,6 +13,7 @@ const struct report_format *const report_formats[] = {
 	&report_format_html,
 	&report_format_kcidb,
 	&report_format_lava,
+	&report_format_markdown,
 	NULL,
 };
 

@@ -70,7 +70,7 @@ struct report_format {
 };
 
 extern const struct report_format report_format_text, report_format_json, report_format_csv, report_format_html,
-	report_format_kcidb, report_format_lava;
+	report_format_kcidb, report_format_lava, report_format_markdown;
 /* Every format, NULL-terminated. */
 extern const struct report_format *const report_formats[];
 /* The format called name that renders kind, or NULL. */
@@ -145,6 +145,14 @@ void report_table_unit(char *buf, size_t size, const char *unit, int latency);
 /* A value for a table cell: "98.1ns" for latency rows, "4.06M" for throughput; plain_si
  * false shows values below 1e5 unscaled (scores and indexes). */
 void report_cell_value(char *buf, size_t size, double ops, int latency, bool plain_si);
+/* A relative interval (hw = upper bound / value - 1, from a symmetric interval on the log
+ * scale) as a cell of at most 9 columns: "±4.4%" when hw < 10% (the two sides then differ by
+ * under one point), else both sides, "-9.1/+12%"; an upper side of 100% or more is ">99%",
+ * the one spelling of a cap ("-52/+>99%"); "-" when hw is not finite. */
+void report_interval_cell(char *buf, size_t size, double hw);
+/* The one-line summary of a comparison's verdicts, e.g. "3 slower, 1 faster, 40 equivalent,
+ * 8 inconclusive, 2 no data (BH q<0.05)"; kinds with no row are left out. */
+void report_verdict_tally(char *buf, size_t size, const struct an_compare *c);
 /* A percentage with sign: "+1.2%", "-15%", "?" when not finite. */
 void report_pct(char *buf, size_t size, double pct);
 /* "faster", "slower~" (negligible), "no data". */
