@@ -95,13 +95,13 @@ static json_t *kcidb_misc(const struct summary *s, const struct summary_row *row
 		set_real(m, "max", row->max);
 		set_real(m, "cv", row->cv);
 		set_real(m, "ci95_halfwidth", row->halfwidth);
-		if (row->baseline > 0)
-			set_real(m, "index", row->index);
 	}
 	json_t *ck = json_array();
 	for (size_t i = 0; i < row->nchecks; i++) {
 		const struct summary_check *c = &row->checks[i];
 		json_t *o = json_pack("{s:s, s:b}", "name", c->name, "ok", c->ok);
+		if (c->why) /* a counter check that could not be made */
+			json_object_set_new(o, "why", json_string(c->why));
 		set_real(o, "value", c->value);
 		set_real(o, "lo", c->lo);
 		set_real(o, "hi", c->hi);

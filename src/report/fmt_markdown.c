@@ -117,4 +117,4 @@ static int render(FILE *f, const struct report_doc *d)
 	return ferror(f) ? -1 : 0;
 }
 
-const struct report_format report_format_markdown = {"markdown", 1u << REPORT_COMPARE | 1u << REPORT_RUN, render};
+const struct report_format report_format_markdown = {"markdown", 1u << REPORT_COMPARE | 1u << REPORT_RUN, render, false};
