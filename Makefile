@@ -35,9 +35,10 @@ TEST_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 
 # Debian packages needed to build, and in addition to test.
 DEPS_BUILD := gcc make pkg-config libsqlite3-dev libjansson-dev libgsl-dev
-DEPS_TEST  := libcmocka-dev sqlite3 jq procps
+DEPS_TEST  := libcmocka-dev sqlite3 jq procps man-db python3-jsonschema python3-yaml
 DEPS_BENCH := bc linux-perf time
 DEPS_BOOT  := qemu-system-x86 busybox-static cpio
+DEPS_LAVA  := lava-dispatcher git
 
 SRC      := $(sort $(shell find src -name '*.c' ! -path src/main.c ! -path 'src/helper/*'))
 HDR      := $(shell find src -name '*.h')
@@ -202,10 +203,15 @@ install: all
 	install -m 644 docs/sysab.1 $(DESTDIR)$(PREFIX)/share/man/man1/sysab.1
 	install -m 644 docs/sysab.bash-completion $(DESTDIR)$(PREFIX)/share/bash-completion/completions/sysab
 	install -m 755 $(B)/sysab-exec-helper $(DESTDIR)$(PREFIX)/bin/sysab-exec-helper
+	install -d $(DESTDIR)$(PREFIX)/share/sysab/lava
+	install -m 644 contrib/lava/sysab.yaml $(DESTDIR)$(PREFIX)/share/sysab/lava/sysab.yaml
+	install -m 755 contrib/lava/sysab-lava.sh $(DESTDIR)$(PREFIX)/share/sysab/lava/sysab-lava.sh
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/sysab $(DESTDIR)$(PREFIX)/bin/sysab-exec-helper \
-		$(DESTDIR)$(PREFIX)/share/man/man1/sysab.1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions/sysab
+		$(DESTDIR)$(PREFIX)/share/man/man1/sysab.1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions/sysab \
+		$(DESTDIR)$(PREFIX)/share/sysab/lava/sysab.yaml $(DESTDIR)$(PREFIX)/share/sysab/lava/sysab-lava.sh
+	-rmdir $(DESTDIR)$(PREFIX)/share/sysab/lava $(DESTDIR)$(PREFIX)/share/sysab 2>/dev/null
 
 clean:
 	rm -rf $(B)
@@ -265,7 +271,7 @@ $(B)/guest/initramfs.cpio.gz: $(B)/static/sysab $(B)/sysab-exec-helper scripts/g
 	@sh scripts/deps.sh $(DEPS_BOOT)
 	sh scripts/guest-image.sh $(B) $(B)/static/sysab $(B)/sysab-exec-helper
 
-.PHONY: guest check-boot
+.PHONY: guest check-boot check-lava
 guest: $(B)/guest/initramfs.cpio.gz
 
 # Real boots under QEMU (KVM when it works, else TCG): the 2x2 pti x thp campaign, A/A,
@@ -273,3 +279,11 @@ guest: $(B)/guest/initramfs.cpio.gz
 check-boot: deps-test $(B)/sysab $(B)/guest/initramfs.cpio.gz
 	@sh scripts/deps.sh $(DEPS_BOOT)
 	@SYSAB=$(abspath $(B)/sysab) GUEST=$(abspath $(B)/guest) sh tests/boot/run.sh
+
+# A real LAVA job without a server: lava-run boots the guest kernel under QEMU (TCG) as a
+# LAVA device, runs contrib/lava/sysab.yaml from this repository's HEAD, and the test cases
+# LAVA recorded must match the database the job kept (imported with sysab import db).
+# Needs root; about 1-2 minutes. .ci/run calls it after check-boot.
+check-lava: deps-test $(B)/sysab $(B)/guest/initramfs.cpio.gz
+	@sh scripts/deps.sh $(DEPS_BOOT) $(DEPS_LAVA)
+	@SYSAB=$(abspath $(B)/sysab) GUEST=$(abspath $(B)/guest) sh tests/lava/run.sh

@@ -1,5 +1,6 @@
 /* analysis.c - rows, group data, composites, comparisons, factorial effects and plans over sample sets. */
 #include "analysis/analysis.h"
+#include "analysis/composite.h"
 #include "workloads/workload.h"
 
 #include <math.h>
@@ -15,12 +16,18 @@ static bool name_matches(const char *name, const char *pattern)
 
 void an_value_of(const struct st_estimate *est, double alpha, struct an_value *out)
 {
-	out->ops = out->lo = out->hi = out->hw = NAN;
+	out->ops = out->lo = out->hi = out->hw = out->df = NAN;
+	out->low_df = false;
 	if (!est || !est->nsamples)
 		return;
 	out->ops = exp(est->mean);
 	if (!est->has_interval || !(est->se >= 0))
 		return;
+	out->df = est->df;
+	if (est->df < AN_MIN_INTERVAL_DF) {
+		out->low_df = true;
+		return;
+	}
 	double h = stats_t_quantile(1 - alpha / 2, est->df) * est->se;
 	out->lo = exp(est->mean - h);
 	out->hi = exp(est->mean + h);
@@ -39,12 +46,12 @@ void an_change_of(const struct st_comparison *c, int latency, struct an_change *
 /* ---------------------------------------------------------------- rows */
 
 struct rowkey {
-	const char *workload; /* points into a set, or AN_INDEX_NAME */
+	const char *workload; /* points into a set, or a composite's name */
 	int copies;
 	const char *unit;
 	int latency;
-	const char **comp; /* composite: its workloads */
-	size_t ncomp;
+	struct an_composite *comp; /* a composite row: its definition (owned), else NULL */
+	size_t ncomp;              /* its members */
 };
 
 static int key_cmp(const void *pa, const void *pb)
@@ -84,39 +91,22 @@ static int make_rows(const struct store_set *sets, size_t ns, const struct strv 
 		if (!m || key_cmp(&k[m - 1], &k[i]))
 			k[m++] = k[i];
 	n = m;
-	/* composites, one per copies count */
+	/* composites (composite.c): a fixed member set per copies count, present in every run */
 	size_t nplain = n;
 	for (size_t i = 0; i < nplain; i++) {
-		int copies = k[i].copies;
-		bool seen = false, named = false;
-		for (size_t j = 0; j < nplain; j++) {
-			if (k[j].copies != copies)
-				continue;
-			if (j < i)
-				seen = true;
-			if (!strcmp(k[j].workload, AN_INDEX_NAME))
-				named = true;
-		}
-		if (seen || named)
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = k[j].copies == k[i].copies;
+		if (seen)
 			continue;
-		const char **comp = xcalloc(wl_count(), sizeof *comp);
-		size_t nc = 0;
-		for (size_t w = 0; w < wl_count(); w++) {
-			const struct workload *wl = wl_at(w);
-			if (!(wl->flags & WL_INDEX))
-				continue;
-			bool all = ns > 0;
-			for (size_t s = 0; s < ns && all; s++)
-				all = store_set_find(&sets[s], wl->name, copies) != NULL;
-			if (all)
-				comp[nc++] = wl->name;
+		struct an_composite c[2];
+		size_t nc = an_composites(sets, ns, k[i].copies, c);
+		for (size_t j = 0; j < nc; j++) {
+			struct an_composite *own = xcalloc(1, sizeof *own);
+			*own = c[j];
+			k = xgrow(k, &cap, n + 1, sizeof *k);
+			k[n++] = (struct rowkey){own->name, own->copies, "index", 0, own, own->n};
 		}
-		if (nc < 2) {
-			free(comp);
-			continue;
-		}
-		k = xgrow(k, &cap, n + 1, sizeof *k);
-		k[n++] = (struct rowkey){AN_INDEX_NAME, copies, "index", 0, comp, nc};
 	}
 	/* filter */
 	for (size_t p = 0; p < patterns->n; p++) {
@@ -194,67 +184,24 @@ static void gdata_series(const struct store_series *x, struct gdata *d)
 	d->have = true;
 }
 
-struct cval {
-	int64_t boot, run;
-	double y;
-};
-
-static int cval_cmp(const void *pa, const void *pb)
-{
-	const struct cval *a = pa, *b = pb;
-	if (a->boot != b->boot)
-		return a->boot < b->boot ? -1 : 1;
-	return a->run < b->run ? -1 : a->run > b->run;
-}
-
-/* The composite: per run the mean over the row's workloads of the run's mean of
- * ln(value / baseline * 10), the log of a UnixBench-style index; runs missing any of
- * them are left out. */
+/* A composite row: per run the log of its composite value (an_composite_runs). */
 static void gdata_composite(const struct store_set *set, const struct rowkey *k, struct gdata *d)
 {
 	memset(d, 0, sizeof *d);
-	struct cval *v = NULL;
-	size_t n = 0, cap = 0;
-	for (size_t w = 0; w < k->ncomp; w++) {
-		const struct store_series *x = store_set_find(set, k->comp[w], k->copies);
-		const struct workload *wl = wl_find(k->comp[w]);
-		/* on the scale of UnixBench's index: value / baseline * 10 */
-		double shift = wl && wl->baseline > 0 ? log(wl->baseline / 10.0) : 0;
-		for (size_t b = 0; x && b < x->nboots; b++)
-			for (size_t r = 0; r < x->boots[b].nruns; r++) {
-				const struct store_series_run *sr = &x->boots[b].runs[r];
-				double s = 0;
-				for (size_t i = 0; i < sr->n; i++)
-					s += sr->y[i];
-				v = xgrow(v, &cap, n + 1, sizeof *v);
-				v[n++] = (struct cval){x->boots[b].boot, sr->run, s / (double)sr->n - shift};
-			}
-	}
-	if (n)
-		qsort(v, n, sizeof *v, cval_cmp);
+	struct an_composite_run *v;
+	size_t n = an_composite_runs(set, k->comp, &v);
 	d->y = xcalloc(n ? n : 1, sizeof *d->y);
 	d->runs = xcalloc(n ? n : 1, sizeof *d->runs);
 	d->boots = xcalloc(n ? n : 1, sizeof *d->boots);
-	size_t nr = 0, nb = 0;
-	int64_t last_boot = INT64_MIN;
-	for (size_t i = 0; i < n;) {
-		size_t j = i;
-		double s = 0;
-		while (j < n && v[j].run == v[i].run)
-			s += v[j++].y;
-		if (j - i == k->ncomp) {
-			d->y[nr] = s / (double)k->ncomp;
-			d->runs[nr] = (struct st_run){&d->y[nr], NULL, 1};
-			if (!nb || v[i].boot != last_boot) {
-				d->boots[nb].runs = &d->runs[nr];
-				d->boots[nb].nruns = 0;
-				nb++;
-				last_boot = v[i].boot;
-			}
-			d->boots[nb - 1].nruns++;
-			nr++;
+	size_t nb = 0;
+	for (size_t i = 0; i < n; i++) {
+		d->y[i] = v[i].y;
+		d->runs[i] = (struct st_run){&d->y[i], NULL, 1};
+		if (!nb || v[i].boot != v[i - 1].boot) {
+			d->boots[nb].runs = &d->runs[i];
+			d->boots[nb++].nruns = 0;
 		}
-		i = j;
+		d->boots[nb - 1].nruns++;
 	}
 	free(v);
 	d->g = (struct st_group){d->boots, nb};
@@ -496,6 +443,16 @@ static void confounders(const struct store_run_info *const *ra, size_t na, const
 	free(eb);
 }
 
+/* A composite row's members and scale in words, or NULL for a plain row. */
+static char *describe(const struct rowkey *k)
+{
+	if (!k->comp)
+		return NULL;
+	char buf[512];
+	an_composite_describe(k->comp, buf, sizeof buf);
+	return xstrdup(buf);
+}
+
 static void row_init(struct an_row *r, const struct rowkey *k)
 {
 	memset(r, 0, sizeof *r);
@@ -504,6 +461,7 @@ static void row_init(struct an_row *r, const struct rowkey *k)
 	r->unit = xstrdup(k->unit);
 	r->latency = k->latency;
 	r->ncomposite = k->ncomp;
+	r->composite = describe(k);
 	r->c.verdict = ST_NO_DATA;
 	r->more_boots = 0;
 }
@@ -595,6 +553,7 @@ void an_compare_free(struct an_compare *c)
 	for (size_t i = 0; i < c->nrows; i++) {
 		free(c->rows[i].workload);
 		free(c->rows[i].unit);
+		free(c->rows[i].composite);
 		an_points_free(&c->rows[i].pa);
 		an_points_free(&c->rows[i].pb);
 	}
@@ -675,6 +634,7 @@ int an_analyze(const struct store_set *cells, size_t ncells, const size_t *cell_
 		r->unit = xstrdup(k[i].unit);
 		r->latency = k[i].latency;
 		r->ncomposite = k[i].ncomp;
+		r->composite = describe(&k[i]);
 		r->have = xcalloc(ncells ? ncells : 1, sizeof *r->have);
 		r->est = xcalloc(ncells ? ncells : 1, sizeof *r->est);
 		r->pts = xcalloc(ncells ? ncells : 1, sizeof *r->pts);
@@ -739,6 +699,7 @@ void an_analyze_free(struct an_analyze *a)
 	for (size_t i = 0; i < a->nrows; i++) {
 		free(a->rows[i].workload);
 		free(a->rows[i].unit);
+		free(a->rows[i].composite);
 		free(a->rows[i].have);
 		free(a->rows[i].est);
 		free(a->rows[i].val);
@@ -806,7 +767,7 @@ static double row_sample_cost(const struct store_set *sets, size_t ns, const str
 		double c = 0;
 		if (k->ncomp)
 			for (size_t w = 0; w < k->ncomp; w++)
-				c += series_sample_cost(store_set_find(&sets[s], k->comp[w], k->copies));
+				c += series_sample_cost(store_set_find(&sets[s], k->comp->workload[w], k->copies));
 		else
 			c = series_sample_cost(store_set_find(&sets[s], k->workload, k->copies));
 		cs += c / (double)ns;

@@ -11,14 +11,11 @@
  * structs for report/. Nothing here prints or reads the database.
  *
  * Rows are (workload, copies) pairs present in any group, filtered by -w
- * patterns, plus a composite "index" row per copies count: per run the mean
- * over the index workloads (WL_INDEX in the registry, present in every group)
- * of the run's mean y, then treated as one workload with one value per run.
- * No composite is formed when fewer than two index workloads are present or a
- * workload named "index" (an imported composite) exists at that copies count.
+ * patterns, plus the composite rows of analysis/composite.h (sysab-index,
+ * unixbench-index): per run the log of the composite value, then treated as
+ * one workload with one value per run. A composite row exists only when every
+ * run that holds one of its members holds all of them (composite.h).
  */
-
-#define AN_INDEX_NAME "index"
 
 /* One group, or the filter of an analysis, as the user selected it: for headers. */
 struct an_group_info {
@@ -36,8 +33,15 @@ struct an_diag {
 
 /* A group estimate in natural units: ops/s of the mean and its (1-alpha) interval,
  * and the interval's relative half-width. All NAN when there is no estimate. */
+/* No interval is shown from fewer degrees of freedom than this: with 1-3 df the t
+ * quantile (12.7, 4.3, 3.2) makes intervals that mean little, and a variance from so few
+ * batches is itself too rough to trust (issue 17 item 6). The spread (CV) is shown instead. */
+#define AN_MIN_INTERVAL_DF ST_MIN_INTERVAL_DF
+
 struct an_value {
-	double ops, lo, hi, hw;
+	double ops, lo, hi, hw; /* hw: hi / ops - 1; lo, hi, hw NAN when there is no interval */
+	double df;              /* the estimate's df (NAN without data) */
+	bool low_df;            /* no interval because df < AN_MIN_INTERVAL_DF */
 };
 /* A change shown in the row's display direction: throughput change for ops/s rows,
  * time-per-op change (negative = faster) for latency rows; percent, (1-alpha) CI. */
@@ -90,6 +94,7 @@ struct an_row {
 	char *unit;
 	int latency;
 	size_t ncomposite; /* > 0: the composite index of this many workloads */
+	char *composite;   /* composite rows: its members and scale in words, else NULL */
 	bool have_a, have_b;
 	struct st_estimate a, b;
 	struct an_value va, vb;
@@ -134,6 +139,7 @@ struct an_frow {
 	char *unit;
 	int latency;
 	size_t ncomposite;
+	char *composite;          /* as in an_row */
 	bool *have;               /* per cell: the cell has data for this row */
 	struct st_estimate *est;  /* per cell */
 	struct an_value *val;     /* per cell: est in ops/s with its interval (all NAN without data) */

@@ -1,5 +1,7 @@
 /* summary.c - per-run medians, CVs and the UnixBench-style index. */
 #include "analysis/summary.h"
+#include "analysis/composite.h"
+#include "analysis/analysis.h"
 #include "stats/stats.h"
 #include "workloads/workload.h"
 
@@ -18,7 +20,11 @@ static void row_stats(struct summary_row *r, const double *v, size_t n)
 	double *y = xcalloc(n, sizeof *y);
 	for (size_t i = 0; i < n; i++)
 		y[i] = log(v[i]);
-	r->halfwidth = stats_run_halfwidth(&(struct st_run){.y = y, .n = n}, 0.95);
+	struct st_runstat rs;
+	stats_run_batches(&(struct st_run){.y = y, .n = n}, &rs);
+	r->df = rs.nbatches >= 2 ? rs.df : 0;
+	if (r->df >= AN_MIN_INTERVAL_DF)
+		r->halfwidth = stats_run_halfwidth(&(struct st_run){.y = y, .n = n}, 0.95);
 	free(y);
 	struct st_summary s;
 	stats_summary(v, n, &s);
@@ -52,6 +58,38 @@ static void checks_decode(struct summary_row *r, const char *text)
 		}
 	}
 	json_decref(a);
+}
+
+/* The run's composite indexes, one per copies count that holds all members (composite.c computes them). */
+static int summary_composites(struct store *st, int64_t id, struct summary *out, struct err *e)
+{
+	struct store_set set;
+	if (store_load_set(st, &id, 1, &set, e)) {
+		summary_free(out);
+		return -1;
+	}
+	for (size_t i = 0; i < set.nseries; i++) {
+		int c = set.series[i].copies;
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = set.series[j].copies == c;
+		struct an_composite def[2];
+		size_t nd = seen ? 0 : an_composites(&set, 1, c, def);
+		for (size_t d = 0; d < nd; d++) {
+			struct an_composite_run *r;
+			size_t nr = an_composite_runs(&set, &def[d], &r);
+			if (nr == 1) {
+				char about[512];
+				an_composite_describe(&def[d], about, sizeof about);
+				out->index = xrealloc(out->index, (out->nindex + 1) * sizeof *out->index);
+				out->index[out->nindex++] =
+					(struct summary_index){def[d].name, c, (int)def[d].n, exp(r[0].y), xstrdup(about)};
+			}
+			free(r);
+		}
+	}
+	store_set_free(&set);
+	return 0;
 }
 
 int summary_load(struct store *st, int64_t id, struct summary *out, struct err *e)
@@ -88,40 +126,11 @@ int summary_load(struct store *st, int64_t id, struct summary *out, struct err *
 		}
 		row_stats(r, v, n);
 		checks_decode(r, sl->checks);
-		const struct workload *w = wl_find(sl->workload);
-		if (w && (w->flags & WL_INDEX) && w->baseline > 0) {
-			r->baseline = w->baseline;
-			if (r->n)
-				r->index = r->median / w->baseline * 10.0;
-		}
 	}
 	free(v);
 	store_samples_free(smp, ns);
 
-	/* The index per copies count: geometric mean over index workloads with results. */
-	for (size_t i = 0; i < out->nslots; i++) {
-		if (out->rows[i].baseline <= 0)
-			continue;
-		int c = out->slots[i].copies;
-		struct summary_index *x = NULL;
-		for (size_t j = 0; j < out->nindex; j++)
-			if (out->index[j].copies == c)
-				x = &out->index[j];
-		if (!x) {
-			out->index = xrealloc(out->index, (out->nindex + 1) * sizeof *out->index);
-			x = &out->index[out->nindex++];
-			memset(x, 0, sizeof *x);
-			x->copies = c;
-		}
-		x->expected++;
-		if (out->rows[i].index > 0) {
-			x->n++;
-			x->value += log(out->rows[i].index);
-		}
-	}
-	for (size_t j = 0; j < out->nindex; j++)
-		out->index[j].value = out->index[j].n ? exp(out->index[j].value / out->index[j].n) : 0;
-	return 0;
+	return summary_composites(st, id, out, e);
 }
 
 void summary_free(struct summary *s)
@@ -138,6 +147,8 @@ void summary_free(struct summary *s)
 	}
 	store_slots_free(s->slots, s->nslots);
 	free(s->rows);
+	for (size_t i = 0; s->index && i < s->nindex; i++)
+		free(s->index[i].about);
 	free(s->index);
 	ctr_rows_free(s->counters, s->ncounters);
 	memset(s, 0, sizeof *s);

@@ -20,22 +20,23 @@ struct summary_row {
 	size_t n;             /* measured samples, not counting warm-up ones */
 	size_t warmup;        /* leading samples flagged as taken before a steady state */
 	double halfwidth;     /* relative half-width of the run's 95% CI (batch means); INFINITY
-	                         when too few samples */
+	                         when too few samples or df < AN_MIN_INTERVAL_DF */
+	double df;            /* the batch means' df (0 with fewer than two batches) */
 	double median;        /* ops/s */
 	double mean;          /* ops/s */
 	double cv;            /* standard deviation / mean of the samples, 0 with < 2 samples */
 	double min, max;
-	double baseline;      /* index baseline (ops/s), 0 when not an index workload */
-	double index;         /* median / baseline * 10, 0 when no baseline */
 	struct summary_check *checks; /* the slot's self-checks, in order */
 	size_t nchecks;
 };
 
+/* A composite index of the run (analysis/composite.h), present only when the run holds all its members. */
 struct summary_index {
+	const char *name;     /* "sysab-index", "unixbench-index" or "unixbench-index-partial" */
 	int copies;
-	int n;                /* index workloads that contributed */
-	int expected;         /* index workloads in the run at these copies */
-	double value;         /* geometric mean of their indexes */
+	int n;                /* its members, all present */
+	double value;         /* the composite value */
+	char *about;          /* its members and scale in words */
 };
 
 struct summary {

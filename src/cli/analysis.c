@@ -24,7 +24,7 @@ enum {
 		{"max-boots", 0, "N", "planned maximum boots per group of the sequential design", O_MAX_BOOTS},     \
 		{"workload", 'w', "PATTERN", "only workloads matching PATTERN: a name, a glob or a group (repeatable)", \
 		 O_WORKLOAD},                                                                                  \
-		CLI_OUT_OPTS("text (default), json or html"), CLI_COLOR_OPT
+		CLI_OUT_OPTS("text (default), json, html or markdown (compare only)"), CLI_COLOR_OPT
 
 const struct cli_opt cli_compare_opts[] = {
 	OPTS_VERDICT,

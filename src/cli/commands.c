@@ -2,7 +2,7 @@
 #include "cli.h"
 
 static const struct cli_opt look_opts[] = {
-	CLI_OUT_OPTS("text (default) or json"),
+	CLI_OUT_OPTS("text (default), json or markdown (show only)"),
 	CLI_COLOR_OPT,
 	CLI_COMMON_OPTS,
 	CLI_END,
@@ -25,6 +25,8 @@ extern const struct cli_opt cli_report_opts[];
 extern const struct cli_opt cli_campaign_opts[];
 extern const struct cli_opt cli_checkdb_opts[];
 extern const struct cli_opt cli_system_opts[];
+extern const struct cli_opt cli_rm_opts[];
+extern const struct cli_opt cli_relabel_opts[];
 
 #define SELECTOR_HELP                                                                              \
 	"A selector is ONE argument of terms separated by spaces, all of which a run must match:\n"     \
@@ -56,7 +58,7 @@ const struct cli_cmd cli_cmds[] = {
 	{"env", NULL, "the environment snapshot of this machine now", NULL, plain_opts, cmd_env},
 	{"compare", "A B", "is B faster, slower or equivalent to A? per workload, with confidence intervals",
 	 SELECTOR_HELP "\nExample: sysab compare 'pernode=no pie=yes' 'pernode=yes pie=yes' --fail-on slower\n"
-		       "Verdicts: faster/slower (CI excludes 0; '~' = negligible, inside the margin), equivalent\n"
+		       "Verdicts: faster/slower (CI excludes 0; '(negligible)': inside the margin), equivalent\n"
 		       "(90% CI inside the margin), inconclusive (with what to add), no data or no verdict.\n"
 		       "A verdict needs the replication unit: >= 2 boots per configuration (or a supported\n"
 		       "borrowed boot variance), or >= 2 runs with --unit run. To add boots and look again,\n"
@@ -80,9 +82,11 @@ const struct cli_cmd cli_cmds[] = {
 	 "Each file is stored in one transaction: all of it or nothing.",
 	 cli_import_opts, cmd_import},
 	{"export", "[SELECTOR...]", "every sample with its run, boot, labels and environment, as CSV or JSON",
-	 "With no SELECTOR every run is exported (any status); with several, the runs any of them\n"
-	 "matches. CSV (RFC 4180): one row per sample; the fixed columns, then label.KEY and\n"
-	 "env.KEY columns, sorted. JSON: the runs, each with its samples (docs/FORMATS.md).\n\n" SELECTOR_HELP,
+	 "With no SELECTOR every run is exported, whatever its status (running and interrupted\n"
+	 "runs too). A SELECTOR picks runs as every other command does: complete, incomplete and\n"
+	 "imported ones only; with several, the runs any of them matches. CSV (RFC 4180): one row\n"
+	 "per sample; the fixed columns, then label.KEY and env.KEY columns, sorted; `sysab import\n"
+	 "csv` reads it back. JSON: the runs, each with its samples (docs/FORMATS.md).\n\n" SELECTOR_HELP,
 	 cli_export_opts, cmd_export},
 	{"report", "[SELECTOR | compare A B | analyze [FILTER...]]",
 	 "a self-contained HTML page with charts: one group, a comparison, or a factorial analysis",
@@ -116,6 +120,17 @@ const struct cli_cmd cli_cmds[] = {
 	 "every summary from its samples and compares them exactly; it changes nothing unless --fix.\n"
 	 "Exit 0 when all match, 1 when any is missing, stale or different.",
 	 cli_checkdb_opts, cmd_check_db},
+	{"rm", "SELECTOR...", "remove runs with their samples, labels and environment",
+	 "All the selected runs go in one transaction, or none. More than one needs --yes. Each\n"
+	 "removed run is named on standard output. A running run is refused.\n\n" SELECTOR_HELP
+	 "rm and relabel see runs of every status, as list does.\n"
+	 "Example: sysab rm 'pernode=test'",
+	 cli_rm_opts, cmd_rm},
+	{"relabel", "SELECTOR... -l KEY=VALUE...", "set or remove labels of runs",
+	 "-l KEY=VALUE sets KEY on every selected run (replacing its value); -l KEY= removes KEY.\n"
+	 "All runs change in one transaction, or none; each is named with the old and new value.\n\n"
+	 SELECTOR_HELP "Example: sysab relabel 'pernode=adaptive' -l pernode=yes",
+	 cli_relabel_opts, cmd_relabel},
 	{"system", "show|tune|reset", "the machine's benchmarking knobs: judge them, set them, restore them",
 	 "show    every knob (governor, minimum frequency, turbo/boost, SMT, ASLR, perf sampling rate,\n"
 	 "        THP, irqbalance, IRQ affinity, isolcpus/nohz_full/rcu_nocbs, power supply): its value,\n"

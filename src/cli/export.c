@@ -1,7 +1,8 @@
-/* export.c - `sysab export`: every sample of the selected runs as CSV or JSON. */
+/* export.c - `sysab export`: the selected runs as every sample (CSV, JSON) or one result per slot (KCIDB, LAVA). */
 #include "cli.h"
 #include "report/report.h"
 #include "analysis/select.h"
+#include "analysis/summary.h"
 #include "store/store.h"
 
 #include <stdlib.h>
@@ -10,7 +11,7 @@
 enum { O_RAW = 1 };
 
 const struct cli_opt cli_export_opts[] = {
-	CLI_OUT_OPTS("csv (default) or json"),
+	CLI_OUT_OPTS("csv (default: every sample), json, kcidb (KCIDB v4 tests) or lava (lava-test-case lines)"),
 	{"raw", 0, NULL, "CSV: keep cells that start with = + - @ TAB or CR exactly (by default they get a leading ' so a spreadsheet does not run them as formulas)", O_RAW},
 	CLI_COMMON_OPTS,
 	CLI_END,
@@ -63,6 +64,8 @@ int cmd_export(const struct cli_cmd *cmd, int argc, char **argv)
 	struct store_export x = {0};
 	int64_t *ids = NULL;
 	bool *keep = NULL;
+	struct summary *sums = NULL;
+	size_t nsums = 0;
 	struct err e;
 	int rc = cli_start(cmd, argc, argv, on_opt, &a, &pos);
 	if (rc >= 0)
@@ -90,14 +93,24 @@ int cmd_export(const struct cli_cmd *cmd, int argc, char **argv)
 	ids = xcalloc(n ? n : 1, sizeof *ids);
 	for (size_t i = 0; i < n; i++)
 		ids[i] = runs[i].id;
-	if (store_export_load(st, ids, n, &x, &e))
+	if (a.out.fmt->per_slot) {
+		sums = xcalloc(n ? n : 1, sizeof *sums);
+		for (; nsums < n; nsums++)
+			if (summary_load(st, ids[nsums], &sums[nsums], &e))
+				goto fail;
+	} else if (store_export_load(st, ids, n, &x, &e)) {
 		goto fail;
-	if (cli_emit(&a.out, &(struct report_doc){.runs = runs, .nruns = n, .samples = &x, .raw = a.raw}, &e))
+	}
+	if (cli_emit(&a.out, &(struct report_doc){.runs = runs, .nruns = n, .samples = &x, .raw = a.raw, .summaries = sums},
+		     &e))
 		goto fail;
 	goto out;
 fail:
 	rc = cli_fail(cmd, &e);
 out:
+	for (size_t i = 0; i < nsums; i++)
+		summary_free(&sums[i]);
+	free(sums);
 	store_export_free(&x);
 	free(ids);
 	free(keep);

@@ -46,7 +46,7 @@ const struct cli_opt cli_run_opts[] = {
 	 "per-sample counters: all (default: software plus what hardware allows), software or none", O_COUNTERS},
 	{"no-probe", 0, NULL, "skip the noise probe (a pinned register-only loop measured before sampling)",
 	 O_NO_PROBE},
-	CLI_OUT_OPTS("text (default) or json"),
+	CLI_OUT_OPTS("text (default), json or markdown"),
 	CLI_COLOR_OPT,
 	{"quiet", 'q', NULL, "no progress display", O_QUIET},
 	CLI_COMMON_OPTS,
@@ -61,8 +61,8 @@ static const struct profile {
 	unsigned sample_ms, warmup_ms, budget_ms;
 	unsigned probe_ms; /* the noise probe */
 } profiles[] = {
-	{"quick", 8, 20, 40, 400, 250},
-	{"default", 24, 40, 120, 2000, 500},
+	{"quick", 25, 10, 40, 700, 250}, /* 25 samples: 5 batches, the 4 df an interval needs */
+	{"default", 25, 40, 120, 2000, 500},
 	{"full", 30, 100, 500, 0, 1000},
 };
 

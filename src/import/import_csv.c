@@ -28,7 +28,7 @@ static const struct {
 };
 #define UNIT_LIST "ops/s, lps, KiB/s, KBps, MB/s, MWIPS, index, score, lpm, ns/op, us/op, ms/op, s/op"
 
-enum col { C_VALUE, C_UNIT, C_WORKLOAD, C_COPIES, C_BOOT, C_RUN, C_LABEL };
+enum col { C_VALUE, C_UNIT, C_WORKLOAD, C_COPIES, C_BOOT, C_RUN, C_LABEL, C_IGNORE };
 static const char *const col_names[] = {"value", "unit", "workload", "copies", "boot", "run"};
 
 /* One field of the record being read: bytes in ctx.text at off, and where it starts. */
@@ -181,13 +181,73 @@ struct header {
 	char *key[CSV_MAX_COLUMNS]; /* label keys; NULL for known columns */
 	int where[C_LABEL];        /* column of each known role, or -1 */
 	size_t n;
+	bool exported;             /* the layout of `sysab export --format csv` (see below) */
+	int latency, warmup, dropped, source; /* exported: those columns, or -1 */
 };
+
+/* The columns of `sysab export --format csv` (report/export.c) that an import of such
+ * a file reads, by role; label.KEY columns are labels and every other column is
+ * ignored (status, source, times, host, kernel, seq, round, ops, env.KEY). */
+static int export_column(const char *s)
+{
+	static const char *const names[] = {"ops_per_s", "unit", "workload", "copies", "boot_id", "run"};
+	for (int k = 0; k < C_LABEL; k++)
+		if (!strcmp(s, names[k]))
+			return k;
+	return -1;
+}
+
+static bool is_export_header(const struct ctx *c);
+
+/* Read an exported header: known columns, label.KEY, the rest ignored. */
+static int parse_export_header(struct ctx *c, struct header *h)
+{
+	h->exported = true;
+	h->latency = h->warmup = h->dropped = h->source = -1;
+	for (size_t i = 0; i < c->nf; i++) {
+		const char *s = fstr(c, i);
+		int k = export_column(s);
+		h->key[i] = NULL;
+		h->role[i] = k >= 0 ? (enum col)k : C_IGNORE;
+		if (k >= 0)
+			h->where[k] = (int)i;
+		else if (!strcmp(s, "latency"))
+			h->latency = (int)i;
+		else if (!strcmp(s, "warmup"))
+			h->warmup = (int)i;
+		else if (!strcmp(s, "dropped"))
+			h->dropped = (int)i;
+		else if (!strcmp(s, "source"))
+			h->source = (int)i;
+		else if (!strncmp(s, "label.", 6)) {
+			struct err le;
+			if (label_check_key(s + 6, &le))
+				return fail(c, c->f[i].line, c->f[i].col, "header column %zu: %s", i + 1, le.msg);
+			h->role[i] = C_LABEL;
+			h->key[i] = xstrdup(s + 6);
+		}
+	}
+	return 0;
+}
+
+static bool is_export_header(const struct ctx *c)
+{
+	bool value = false, ops = false, boot_id = false;
+	for (size_t i = 0; i < c->nf; i++) {
+		value |= !strcmp(fstr(c, i), "value");
+		ops |= !strcmp(fstr(c, i), "ops_per_s");
+		boot_id |= !strcmp(fstr(c, i), "boot_id");
+	}
+	return !value && ops && boot_id;
+}
 
 static int parse_header(struct ctx *c, struct header *h)
 {
 	h->n = c->nf;
 	for (int k = 0; k < C_LABEL; k++)
 		h->where[k] = -1;
+	if (is_export_header(c))
+		return parse_export_header(c, h);
 	for (size_t i = 0; i < c->nf; i++) {
 		const char *s = fstr(c, i);
 		h->role[i] = C_LABEL;
@@ -212,7 +272,7 @@ static int parse_header(struct ctx *c, struct header *h)
 		h->key[i] = xstrdup(s);
 	}
 	for (int k = 0; k < 2; k++)
-		if (h->where[k] < 0)
+		if (h->where[k] < 0 && !h->exported)
 			return fail(c, c->f[0].line, 1, "the header has no '%s' column; the first line must name "
 				    "the columns, e.g. value,unit,pernode,pie", col_names[k]);
 	return 0;
@@ -248,8 +308,52 @@ static int check_key(struct ctx *c, size_t i, const char *what)
 	return 0;
 }
 
+/* A 0/1 flag column of an exported row (-1: absent, 0). */
+static int flag_of(struct ctx *c, int col, const char *what, int *out)
+{
+	*out = 0;
+	if (col < 0)
+		return 0;
+	const char *s = fstr(c, (size_t)col);
+	if (strcmp(s, "0") && strcmp(s, "1"))
+		return fail(c, c->f[col].line, c->f[col].col, "%s must be 0 or 1, not '%.20s'", what,
+			    text_is_clean(s, false) ? s : "?");
+	*out = s[0] == '1';
+	return 0;
+}
+
+/* An exported row: ops_per_s as stored, the op name as the unit, the flags as written. */
+static int parse_exported_value(struct ctx *c, const struct header *h, struct csv_row *row)
+{
+	size_t vi = (size_t)h->where[C_VALUE], ui = (size_t)h->where[C_UNIT];
+	const char *s = fstr(c, vi), *unit = fstr(c, ui);
+	double v;
+	if (import_number(s, c->f[vi].len, CSV_MIN_VALUE, CSV_MAX_VALUE, &v) != IMPORT_NUM_OK)
+		return fail(c, c->f[vi].line, c->f[vi].col, "ops_per_s '%.40s' is not a number from %g to %g",
+			    text_is_clean(s, false) ? s : "?", CSV_MIN_VALUE, CSV_MAX_VALUE);
+	if (!*unit || c->f[ui].len > 64 || !text_is_clean(unit, false))
+		return fail(c, c->f[ui].line, c->f[ui].col, "unit must be the op's name, printable, at most 64 bytes");
+	if (flag_of(c, h->latency, "latency", &row->latency) || flag_of(c, h->warmup, "warmup", &row->warmup) ||
+	    flag_of(c, h->dropped, "dropped", &row->dropped))
+		return -1;
+	if (h->source >= 0) {
+		const char *src = fstr(c, (size_t)h->source);
+		if (strcmp(src, "sysab") && strcmp(src, "csv") && strcmp(src, "unixbench"))
+			return fail(c, c->f[h->source].line, c->f[h->source].col,
+				    "source must be sysab, csv or unixbench, not '%.20s'", text_is_clean(src, false) ? src : "?");
+		row->source = xstrdup(src);
+	}
+	row->written = v;
+	row->value = v;
+	row->unit = xstrdup(unit);
+	row->op_unit = true;
+	return 0;
+}
+
 static int parse_value(struct ctx *c, const struct header *h, struct csv_row *row)
 {
+	if (h->exported)
+		return parse_exported_value(c, h, row);
 	size_t vi = (size_t)h->where[C_VALUE], ui = (size_t)h->where[C_UNIT];
 	const char *unit = fstr(c, ui);
 	size_t u;
@@ -338,6 +442,7 @@ static void row_free(struct csv_row *r)
 	free(r->boot);
 	free(r->run);
 	free(r->unit);
+	free(r->source);
 	kv_free(&r->labels);
 }
 

@@ -23,6 +23,10 @@
  * key gets the boot key "@run:RUN" (that run is its own boot); a row with only a boot key
  * is its own run ("@LINE") on that boot. Given keys may not start with '@', so made-up
  * keys never collide with given ones. Rows sharing a run key must share the boot key.
+ * A file written by `sysab export --format csv` is recognised by its header (ops_per_s
+ * and boot_id, no value column) and read back as it was written: value = ops_per_s,
+ * unit = the op's name with its latency flag, boot = boot_id, run = run, the warmup and
+ * dropped flags, the run's source, labels from label.KEY columns; every other column is ignored.
  * Fields may be quoted ("a,b", "say ""hi"""); lines end in LF or CRLF; blank lines are
  * skipped; a UTF-8 byte order mark at the start is ignored.
  */
@@ -36,6 +40,9 @@ struct csv_row {
 	double written;  /* the value as written, in unit */
 	char *unit;      /* the unit as written, e.g. "index", "ns/op" */
 	struct kvlist labels; /* non-empty label cells, in column order */
+	bool op_unit;    /* from a sysab export: unit is the op's name, value ops/s as stored */
+	int latency, warmup, dropped; /* from a sysab export: the sample's flags, else 0 */
+	char *source;    /* from a sysab export: the run's source (sysab, csv, unixbench), else NULL */
 	size_t line;     /* line where the row starts */
 };
 

@@ -59,7 +59,7 @@ static int copy_run(struct store *src, struct store *dst, const struct store_run
 	for (size_t i = 0; i < nsam; i++) {
 		const struct store_sample_info *x = &samples[i];
 		struct store_sample y = {x->workload, x->copies, x->seq, x->round, x->ops, x->elapsed_ns, x->value,
-					 x->warmup};
+					 x->warmup, x->dropped};
 		if (store_sample_add(dst, *id, &y, e))
 			goto out;
 	}

@@ -132,7 +132,7 @@ int import_store_csv(struct store *s, const char *name, const char *hash, const 
 				 ""},
 			.started_ns = clock_wall_ns(),
 			.status = store_run_status_word(STORE_RUN_IMPORTED),
-			.source = "csv",
+			.source = r0->source ? r0->source : "csv", /* an export keeps its runs' sources */
 			.settings = settings,
 			.labels = &labels,
 		};
@@ -167,9 +167,14 @@ int import_store_csv(struct store *s, const char *name, const char *hash, const 
 				       c->row[k].copies == r->copies;
 			const char *unit;
 			int latency;
-			csv_unit(r->unit, &unit, &latency);
+			if (r->op_unit) {
+				unit = r->unit;
+				latency = r->latency;
+			} else {
+				csv_unit(r->unit, &unit, &latency);
+			}
 			struct store_slot sl = {r->workload, (int)r->copies, unit, latency, store_slot_status_word(STORE_SLOT_OK), NULL, 0, 0, NULL};
-			struct store_sample x = {r->workload, (int)r->copies, seq, -1, 0, 0, r->value, 0};
+			struct store_sample x = {r->workload, (int)r->copies, seq, -1, 0, 0, r->value, r->warmup, r->dropped};
 			rc = store_slot_put(s, run, &sl, e) || store_sample_add(s, run, &x, e) ? -1 : 0;
 			res->nvalues++;
 		}
@@ -254,11 +259,14 @@ int import_store_unixbench(struct store *s, const char *name, const char *hash, 
 		const char *unit;
 		int latency;
 		ub_unit(t, &unit, &latency);
+		/* a known test is stored in ops/s of its workload: UnixBench's unit / wl_unixbench_units */
+		const struct workload *w = t->unknown ? NULL : wl_find(t->workload);
 		struct store_slot sl = {t->workload, (int)t->copies, unit, latency, store_slot_status_word(STORE_SLOT_OK), NULL, 0, 0, NULL};
 		rc = store_slot_put(s, run, &sl, e);
 		for (size_t p = 0; p < t->npass && !rc; p++) {
 			const struct ub_pass *ps = &t->pass[p];
-			if (!(ps->ops_per_s > 0) || !isfinite(ps->ops_per_s)) {
+			double value = w ? ps->score / wl_unixbench_units(w) : ps->ops_per_s;
+			if (!(value > 0) || !isfinite(value)) {
 				rc = errf(e, "%s:%zu: pass %u of '%s' has no positive score; fix or drop the pass", name,
 					  ps->line, ps->number, t->name);
 				break;
@@ -269,7 +277,7 @@ int import_store_unixbench(struct store *s, const char *name, const char *hash, 
 			el = ps->ncopy ? el / (double)ps->ncopy : 0;
 			struct store_sample x = {t->workload, (int)t->copies, seq0 + (int)p, -1,
 						 ps->count > 0 && ps->count < 1.8e19 ? (uint64_t)ps->count : 0,
-						 el > 0 ? (uint64_t)(el * 1e9) : 0, ps->ops_per_s, 0};
+						 el > 0 ? (uint64_t)(el * 1e9) : 0, value, 0, ps->discarded};
 			rc = store_sample_add(s, run, &x, e);
 			res->nvalues++;
 		}

@@ -59,7 +59,7 @@ static void keys_of(const struct store_run_info *runs, size_t n, bool env, struc
 
 static const char *const fixed[] = {
 	"run", "status", "source", "started_ns", "boot_id", "hostname", "cpu_model", "kernel", "workload", "copies",
-	"unit", "latency", "seq", "round", "warmup", "ops", "elapsed_ns", "ops_per_s",
+	"unit", "latency", "seq", "round", "warmup", "ops", "elapsed_ns", "ops_per_s", "dropped",
 };
 
 int report_export_csv(FILE *f, const struct store_run_info *runs, size_t n, const struct store_export *x, bool raw)
@@ -104,6 +104,7 @@ int report_export_csv(FILE *f, const struct store_run_info *runs, size_t n, cons
 			csv_fieldf(&b, "%llu", (unsigned long long)v->ops);
 			csv_fieldf(&b, "%llu", (unsigned long long)v->elapsed_ns);
 			csv_fieldf(&b, "%.17g", v->value);
+			csv_fieldf(&b, "%d", v->dropped);
 			for (size_t j = 0; j < lk.n; j++) {
 				const char *val = kv_get(&r->labels, lk.v[j]);
 				csv_field(&b, val ? val : "", raw);

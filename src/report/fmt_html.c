@@ -11,4 +11,4 @@ static int render(FILE *f, const struct report_doc *d)
 	return -1;
 }
 
-const struct report_format report_format_html = {"html", 1u << REPORT_COMPARE | 1u << REPORT_ANALYZE, render};
+const struct report_format report_format_html = {"html", 1u << REPORT_COMPARE | 1u << REPORT_ANALYZE, render, false};

@@ -29,4 +29,5 @@ const struct report_format report_format_text = {
 	1u << REPORT_RUNS | 1u << REPORT_RUN | 1u << REPORT_WORKLOADS | 1u << REPORT_ENV | 1u << REPORT_COMPARE |
 		1u << REPORT_ANALYZE | 1u << REPORT_PLAN,
 	render,
+	false,
 };

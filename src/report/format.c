@@ -1,6 +1,7 @@
 /* format.c - numbers and units for people. */
 #include "report.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,6 +11,9 @@ const struct report_format *const report_formats[] = {
 	&report_format_csv,
 	&report_format_json,
 	&report_format_html,
+	&report_format_kcidb,
+	&report_format_lava,
+	&report_format_markdown,
 	NULL,
 };
 
@@ -108,4 +112,19 @@ void report_short_name(char *buf, size_t size, const char *name, int copies, siz
 	/* keep the start and the last 5 characters: "unixbench.f~r-w" */
 	size_t head = width - 6;
 	snprintf(buf, size, "%.*s~%s", (int)head, full, full + n - 5);
+}
+
+bool report_checks_ok(const struct summary_row *r)
+{
+	for (size_t i = 0; i < r->nchecks; i++)
+		if (!r->checks[i].ok)
+			return false;
+	return true;
+}
+
+void report_name_chars(char *s)
+{
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-' && *s != '.')
+			*s = '_';
 }

@@ -295,8 +295,10 @@ static void est_text(char *buf, size_t size, const struct an_value *v, int laten
 {
 	char val[32];
 	report_cell_value(val, sizeof val, v->ops, latency, !report_rate_unit(unit));
+	char iv[16];
+	report_interval_cell(iv, sizeof iv, v->hw);
 	if (isfinite(v->hw))
-		snprintf(buf, size, "%s ±%.1f%%", val, v->hw * 100);
+		snprintf(buf, size, "%s %s", val, iv);
 	else
 		snprintf(buf, size, "%s", val);
 }
@@ -488,7 +490,7 @@ int report_html_compare(FILE *f, const struct an_compare *c, const struct an_gro
 	if (two)
 		sb_addf(&b, "<p class=\"note\">change: %s vs %s with its %d%% interval; for time/op rows the change in "
 			    "time (negative = faster). q: Benjamini-Hochberg across rows. Verdicts: faster/slower when the "
-			    "interval excludes 0 (~: negligible, inside ±%g%%), equivalent when the %d%% interval lies "
+			    "interval excludes 0 (negligible when it lies inside ±%g%%), equivalent when the %d%% interval lies "
 			    "inside ±%g%%.</p>\n",
 			g[1].name, g[0].name, (int)lround((1 - c->o.alpha) * 100), c->o.margin * 100,
 			(int)lround((1 - 2 * c->o.alpha) * 100), c->o.margin * 100);
@@ -600,7 +602,7 @@ int report_html_analyze(FILE *f, const struct an_analyze *a, const struct an_gro
 		sb_add(&b, "</h2>\n<table class=\"cells\"><tr><th>cell</th><th>estimate</th><th>runs</th><th>boots</th></tr>\n");
 		for (size_t c = 0; c < a->ncells; c++) {
 			char v[64] = "-", n1[16], n2[16];
-			sg[c] = (struct strip_group){cn[c], &r->pts[c], {NAN, NAN, NAN, NAN}, r->have[c]};
+			sg[c] = (struct strip_group){cn[c], &r->pts[c], {NAN, NAN, NAN, NAN, NAN, false}, r->have[c]};
 			if (r->have[c]) {
 				sg[c].v = r->val[c];
 				est_text(v, sizeof v, &sg[c].v, r->latency, r->unit);

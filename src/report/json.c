@@ -106,10 +106,6 @@ char *report_summary_json(const struct summary *s, bool with_env)
 			json_object_set_new(o, "median_display",
 					    json_real(sl->latency ? 1 / row->median : row->median));
 		}
-		if (row->baseline > 0) {
-			json_object_set_new(o, "baseline_ops_per_s", json_real(row->baseline));
-			json_object_set_new(o, "index", row->n ? json_real(row->index) : json_null());
-		}
 		json_t *chk = json_array();
 		for (size_t k = 0; k < row->nchecks; k++) {
 			const struct summary_check *c = &row->checks[k];
@@ -126,9 +122,9 @@ char *report_summary_json(const struct summary *s, bool with_env)
 	json_object_set_new(d, "results", res);
 	json_t *idx = json_array();
 	for (size_t i = 0; i < s->nindex; i++)
-		json_array_append_new(idx, json_pack("{s:i, s:i, s:i, s:o}", "copies", s->index[i].copies, "workloads",
-						     s->index[i].n, "expected", s->index[i].expected, "value",
-						     s->index[i].n ? json_real(s->index[i].value) : json_null()));
+		json_array_append_new(idx, json_pack("{s:s, s:i, s:i, s:f, s:s}", "name", s->index[i].name, "copies",
+						     s->index[i].copies, "members", s->index[i].n, "value",
+						     s->index[i].value, "about", s->index[i].about));
 	json_object_set_new(d, "index", idx);
 	if (s->ncounters)
 		json_object_set_new(d, "counters", report_counters_json(s->counters, s->ncounters));

@@ -42,6 +42,7 @@ struct report_doc {
 	const struct store_run_info *runs; /* REPORT_RUNS, REPORT_SAMPLES */
 	size_t nruns;
 	const struct store_export *samples; /* REPORT_SAMPLES */
+	const struct summary *summaries;    /* REPORT_SAMPLES, formats with per_slot: one per run */
 	const struct summary *summary;      /* REPORT_RUN */
 	const struct kvlist *env;           /* REPORT_ENV */
 	const struct an_compare *compare;   /* REPORT_COMPARE */
@@ -55,22 +56,32 @@ struct report_doc {
 	const struct kvlist *noise_levels;  /* ANALYZE: noise.level → runs (a warning when > 1) */
 };
 
-/* An output format: one file each (fmt_text.c, fmt_json.c, fmt_csv.c, fmt_html.c), one
+/* An output format: one file each (fmt_text.c, fmt_json.c, fmt_csv.c, fmt_html.c, fmt_kcidb.c,
+ * fmt_lava.c), one
  * line each in report_formats[]. */
 struct report_format {
 	const char *name;
 	unsigned kinds; /* bit (1u << kind) for every kind it renders */
 	/* Render d (whose kind is in kinds) to f. Returns 0, or -1 when writing failed. */
 	int (*render)(FILE *f, const struct report_doc *d);
+	/* REPORT_SAMPLES: renders one result per (workload, copies) of each run from
+	 * d->summaries (runs[i]'s summary at i) instead of every sample. */
+	bool per_slot;
 };
 
-extern const struct report_format report_format_text, report_format_json, report_format_csv, report_format_html;
+extern const struct report_format report_format_text, report_format_json, report_format_csv, report_format_html,
+	report_format_kcidb, report_format_lava, report_format_markdown;
 /* Every format, NULL-terminated. */
 extern const struct report_format *const report_formats[];
 /* The format called name that renders kind, or NULL. */
 const struct report_format *report_format_find(const char *name, enum report_kind kind);
 /* The names of the formats that render kind, "a, b or c", into buf. */
 void report_format_names(char *buf, size_t size, enum report_kind kind);
+/* True when every self-check of r passed (or it has none). */
+bool report_checks_ok(const struct summary_row *r);
+/* Replace every character of s but letters, digits, '_', '-' and '.' by '_' (test names
+ * for LAVA and KCIDB paths). */
+void report_name_chars(char *s);
 /* Tables and notes are laid out for terminals this wide. */
 #define REPORT_WIDTH 80
 
@@ -134,6 +145,14 @@ void report_table_unit(char *buf, size_t size, const char *unit, int latency);
 /* A value for a table cell: "98.1ns" for latency rows, "4.06M" for throughput; plain_si
  * false shows values below 1e5 unscaled (scores and indexes). */
 void report_cell_value(char *buf, size_t size, double ops, int latency, bool plain_si);
+/* A relative interval (hw = upper bound / value - 1, from a symmetric interval on the log
+ * scale) as a cell of at most 9 columns: "±4.4%" when hw < 10% (the two sides then differ by
+ * under one point), else both sides, "-9.1/+12%"; an upper side of 100% or more is ">99%",
+ * the one spelling of a cap ("-52/+>99%"); "-" when hw is not finite. */
+void report_interval_cell(char *buf, size_t size, double hw);
+/* The one-line summary of a comparison's verdicts, e.g. "3 slower, 1 faster, 40 equivalent,
+ * 8 inconclusive, 2 no data (BH q<0.05)"; kinds with no row are left out. */
+void report_verdict_tally(char *buf, size_t size, const struct an_compare *c);
 /* A percentage with sign: "+1.2%", "-15%", "?" when not finite. */
 void report_pct(char *buf, size_t size, double pct);
 /* "faster", "slower~" (negligible), "no data". */

@@ -91,9 +91,10 @@ void report_summary_text(FILE *f, const struct summary *s, bool with_env, bool c
 	if (r->overhead_ns >= 0)
 		fprintf(f, "empty batch cost: %.0f ns\n", r->overhead_ns);
 	report_noise_text(f, &r->env);
-	/* 24 + 7 + 9 + 15 + 7 + 7 + 4 + 2 + notes: 80 columns with a note mark of up to 5 */
-	fprintf(f, "\n%-*s %6s %8s %-14s %6s %6s %3s  %s\n", RUN_NAME_W, "workload", "copies", "median", "unit", "±CI95",
+	/* 24 + 7 + 9 + 15 + 10 + 7 + 4 + 2 + notes: 83 columns with a note mark of up to 5 */
+	fprintf(f, "\n%-*s %6s %8s %-14s %9s %6s %3s  %s\n", RUN_NAME_W, "workload", "copies", "median", "unit", "CI95",
 		"CV", "n", "notes");
+	bool low_df = false;
 	struct strv notes = {0};
 	for (size_t i = 0; i < s->nslots; i++) {
 		const struct summary_row *row = &s->rows[i];
@@ -134,12 +135,23 @@ void report_summary_text(FILE *f, const struct summary *s, bool with_env, bool c
 		report_table_unit(u, sizeof u, sl->unit, sl->latency);
 		report_short_name(us, sizeof us, u, 1, 14);
 		char hw[16] = "-", cv[16];
-		pct_cell(hw, sizeof hw, row->halfwidth);
+		report_interval_cell(hw, sizeof hw, row->halfwidth);
+		low_df |= row->n > 1 && !isfinite(row->halfwidth);
 		pct_cell(cv, sizeof cv, row->cv);
+		/* pad by columns: "±" is two bytes but one column */
+		int pad = 9 + (strstr(hw, "±") ? 1 : 0);
 		struct sb line = {0};
-		sb_addf(&line, "%-*s %6d %8s %-14s %6s %6s %3zu  %s", RUN_NAME_W, name, sl->copies, v, us, hw, cv, row->n,
+		sb_addf(&line, "%-*s %6d %8s %-14s %*s %6s %3zu  %s", RUN_NAME_W, name, sl->copies, v, us, pad, hw, cv, row->n,
 			mark);
 		put_line(f, &line);
+	}
+	if (low_df) {
+		char why[256];
+		snprintf(why, sizeof why, "CI95 '-': the run's batch means give fewer than %d degrees of freedom, too few "
+			 "for an interval that means something; CV shows the spread instead (25 samples or more give one).",
+			 AN_MIN_INTERVAL_DF);
+		fprintf(f, "\n");
+		report_wrap(f, "", "  ", why);
 	}
 	if (notes.n)
 		fprintf(f, "\nnotes (self-checks, status, warm-up):\n");
@@ -151,12 +163,9 @@ void report_summary_text(FILE *f, const struct summary *s, bool with_env, bool c
 	strv_free(&notes);
 	for (size_t i = 0; i < s->nindex; i++) {
 		const struct summary_index *x = &s->index[i];
-		if (!x->n)
-			continue;
 		struct sb t = {0};
-		sb_addf(&t, "index (%d cop%s): %.1f (geometric mean of %d of %d index workloads; not comparable with "
-			    "UnixBench's index unless all are present)",
-			x->copies, x->copies == 1 ? "y" : "ies", x->value, x->n, x->expected);
+		sb_addf(&t, "%s (%d cop%s): %.1f (%s)", x->name, x->copies, x->copies == 1 ? "y" : "ies", x->value,
+			x->about);
 		fprintf(f, "\n");
 		report_wrap(f, "", "  ", sb_str(&t));
 		sb_free(&t);
@@ -178,18 +187,23 @@ void report_runs_text(FILE *f, const struct store_run_info *runs, size_t n, bool
 		fprintf(f, "no runs yet; `sysab run --quick` makes one\n");
 		return;
 	}
-	fprintf(f, "%4s %-16s %-11s %-8s %-12s %3s  %s\n", "id", "started (UTC)", "status", "boot", "kernel", "wl",
+	/* the kernel column is as wide as the longest release (up to 48): releases differ at the end */
+	int kw = 6;
+	for (size_t i = 0; i < n; i++)
+		if ((int)strlen(runs[i].kernel_release) > kw)
+			kw = (int)strlen(runs[i].kernel_release) > 48 ? 48 : (int)strlen(runs[i].kernel_release);
+	fprintf(f, "%4s %-16s %-11s %-8s %-*s %3s  %s\n", "id", "started (UTC)", "status", "boot", kw, "kernel", "wl",
 		"labels");
 	for (size_t i = 0; i < n; i++) {
 		const struct store_run_info *r = &runs[i];
 		char when[32], kernel[64];
 		format_wall(r->started_ns, when, sizeof when);
-		report_short_name(kernel, sizeof kernel, r->kernel_release, 1, 12);
+		report_short_name(kernel, sizeof kernel, r->kernel_release, 1, (size_t)kw);
 		struct sb lab = {0};
 		labels_text(&lab, &r->labels);
 		struct sb line = {0};
-		sb_addf(&line, "%4lld %-16.16s %s%-11s%s %-8.8s %-12s %3zu  ", (long long)r->id, when,
-			run_color(r->state, color), r->status, color ? "\033[0m" : "", boot_short(r->boot_id), kernel,
+		sb_addf(&line, "%4lld %-16.16s %s%-11s%s %-8.8s %-*s %3zu  ", (long long)r->id, when,
+			run_color(r->state, color), r->status, color ? "\033[0m" : "", boot_short(r->boot_id), kw, kernel,
 			r->workloads.n);
 		/* labels that do not fit go on the next lines, indented */
 		if (report_text_width(sb_str(&line)) + lab.len <= REPORT_WIDTH) {

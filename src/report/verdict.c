@@ -178,14 +178,33 @@ void report_pct(char *buf, size_t size, double p)
 		snprintf(buf, size, "%+.0f%%", p);
 }
 
+void report_interval_cell(char *buf, size_t size, double hw)
+{
+	if (!isfinite(hw) || hw < 0) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	if (hw < 0.1) {
+		snprintf(buf, size, "±%.1f%%", hw * 100);
+		return;
+	}
+	double lo = 100 * (1 - 1 / (1 + hw)), hi = 100 * hw;
+	char l[8], h[8];
+	snprintf(l, sizeof l, "%.*f", lo < 10 ? 1 : 0, lo);
+	if (hi >= 99.5)
+		snprintf(h, sizeof h, ">99");
+	else
+		snprintf(h, sizeof h, "%.*f", hi < 10 ? 1 : 0, hi);
+	snprintf(buf, size, "-%s/+%s%%", l, h);
+}
+
 static void est_cell(char *buf, size_t size, const struct an_value *v, int latency, bool index_like)
 {
-	char val[32];
+	char val[32], iv[16];
 	report_cell_value(val, sizeof val, v->ops, latency, !index_like);
-	if (isfinite(v->hw) && v->hw >= 1)
-		snprintf(buf, size, "%s ±>99%%", val);
-	else if (isfinite(v->hw))
-		snprintf(buf, size, "%s ±%.*f%%", val, v->hw * 100 < 10 ? 1 : 0, v->hw * 100);
+	report_interval_cell(iv, sizeof iv, v->hw);
+	if (isfinite(v->hw))
+		snprintf(buf, size, "%s %s", val, iv);
 	else
 		snprintf(buf, size, "%s", val);
 }
@@ -211,7 +230,7 @@ static void short_name(FILE *f, char *buf, size_t size, const char *name, int co
 static void row_out(FILE *f, const char *line, const struct sb *marks)
 {
 	size_t w = report_text_width(line), mw = marks->len ? report_text_width(sb_str(marks)) : 0;
-	if (w + mw <= REPORT_WIDTH)
+	if (w + mw <= REPORT_WIDTH || !marks->len)
 		fprintf(f, "%s%s\n", line, marks->len ? sb_str(marks) : "");
 	else
 		fprintf(f, "%s\n%*s\n", line, REPORT_WIDTH, sb_str(marks) + 1);
@@ -269,7 +288,7 @@ static const struct {
 	int digits;
 } warn_words[] = {
 	[ST_WARN_DRIFT] = {"drift", "run", "drift (up to ", "%", " over a run)", 1},
-	[ST_WARN_WARMUP] = {"warmup", "run", "start slower (up to ", "%", ")", 1},
+	[ST_WARN_WARMUP] = {"warmup", "run", "with slower first samples (up to ", "%", ")", 1},
 	[ST_WARN_OUTLIER] = {"outlier", "outlier sample", "(up to ", "%", " from the median; kept)", 1},
 	[ST_WARN_CV] = {"cv", "run", NULL /* "with a CV above <the limit> (up to " */, "%", ")", 1},
 	[ST_WARN_BIMODAL] = {"bimodal", "run", "look bimodal (coefficient up to ", "", ")", 3},
@@ -344,7 +363,7 @@ void report_verdict_word(char *buf, size_t size, const struct st_comparison *c)
 	if (c->verdict == ST_NO_DATA)
 		snprintf(buf, size, (c->caveats & ST_CAVEAT_LOW_DF) ? "no verdict" : "no data");
 	else
-		snprintf(buf, size, "%s%s", report_verdict_name(c->verdict), c->negligible ? "~" : "");
+		snprintf(buf, size, "%s%s", report_verdict_name(c->verdict), c->negligible ? " (negligible)" : "");
 }
 
 const char *report_verdict_color(enum st_verdict v, bool color)
@@ -369,6 +388,23 @@ const char *report_color_reset(bool color)
 /* ---------------------------------------------------------------- compare */
 
 /* Long by design: the table top to bottom, every row's notes gathered as it is printed. */
+void report_verdict_tally(char *buf, size_t size, const struct an_compare *c)
+{
+	static const enum st_verdict order[] = {ST_SLOWER, ST_FASTER, ST_EQUIVALENT, ST_INCONCLUSIVE, ST_NO_DATA};
+	size_t cnt[5] = {0};
+	for (size_t i = 0; i < c->nrows; i++)
+		for (size_t k = 0; k < 5; k++)
+			cnt[k] += c->rows[i].c.verdict == order[k];
+	struct sb t = {0};
+	for (size_t k = 0; k < 5; k++)
+		if (cnt[k])
+			sb_addf(&t, "%s%zu %s", t.len ? ", " : "", cnt[k], order[k] == ST_NO_DATA ? "without a verdict" :
+										report_verdict_name(order[k]));
+	sb_addf(&t, " (BH q<%g)", c->o.alpha);
+	snprintf(buf, size, "%s", sb_str(&t));
+	sb_free(&t);
+}
+
 void report_compare_text(FILE *f, const struct an_compare *c, const struct an_group_info g[2], bool color)
 {
 	for (int i = 0; i < 2; i++)
@@ -405,9 +441,12 @@ void report_compare_text(FILE *f, const struct an_compare *c, const struct an_gr
 			est_cell(b, sizeof b, &r->vb, r->latency, report_rate_unit(r->unit));
 			report_verdict_word(v, sizeof v, &r->c);
 			if (r->ncomposite)
-				notef(&n, &m, "index: per run, the geometric mean over %zu index workloads, compared as one "
-					      "workload",
-				      r->ncomposite);
+				notef(&n, &m, "%s: per run, %s; compared as one workload", r->workload,
+				      r->composite ? r->composite : "composite");
+			if (r->va.low_df || r->vb.low_df)
+				notef(&n, &m, "no interval for %s: fewer than %d degrees of freedom (add boots or runs)",
+				      r->va.low_df && r->vb.low_df ? "A or B" : r->va.low_df ? g[0].name : g[1].name,
+				      AN_MIN_INTERVAL_DF);
 			if (!r->have_a || !r->have_b) {
 				notef(&n, &m, "no samples of this workload in %s", !r->have_a ? g[0].name : g[1].name);
 			} else {
@@ -444,6 +483,9 @@ void report_compare_text(FILE *f, const struct an_compare *c, const struct an_gr
 		}
 	}
 	strv_free(&units);
+	char tally[160];
+	report_verdict_tally(tally, sizeof tally, c);
+	fprintf(f, "\n%s\n", tally);
 	struct sb t = {0};
 	sb_addf(&t, "change: %s vs %s; for time/op rows the change in time (negative = faster). "
 		    "q: Benjamini-Hochberg across rows; verdicts use q, while the intervals are per row and "
@@ -457,7 +499,7 @@ void report_compare_text(FILE *f, const struct an_compare *c, const struct an_gr
 	report_wrap(f, "", "", sb_str(&t));
 	sb_free(&t);
 	if (negl)
-		fprintf(f, "~: significant but negligible: the %d%% interval lies within ±%g%%.\n",
+		fprintf(f, "(negligible): significant, but the %d%% interval lies within ±%g%%.\n",
 			(int)lround((1 - 2 * c->o.alpha) * 100), c->o.margin * 100);
 	if (c->nconf) {
 		fprintf(f, "\nconfounders (environment differing between %s and %s, not labels):\n", g[0].name, g[1].name);
@@ -491,7 +533,8 @@ void report_analyze_text(FILE *f, const struct an_analyze *a, const struct an_gr
 		report_table_unit(u, sizeof u, r->unit, r->latency);
 		if (r->copies > 1)
 			snprintf(cp, sizeof cp, "/%d", r->copies);
-		fprintf(f, "\n%s%s (%s)%s\n", r->workload, cp, u, r->ncomposite ? " - composite of the index workloads" : "");
+		fprintf(f, "\n%s%s (%s)%s%s\n", r->workload, cp, u, r->ncomposite ? " - " : "",
+			r->composite ? r->composite : "");
 		for (size_t c = 0; c < a->ncells; c++) {
 			struct sb cn = {0};
 			an_cell_label(&cn, a, c);
@@ -554,7 +597,7 @@ void report_analyze_text(FILE *f, const struct an_analyze *a, const struct an_gr
 		}
 	}
 	if (negl)
-		fprintf(f, "\n~: significant but negligible: the %d%% interval lies within ±%g%%.\n",
+		fprintf(f, "\n(negligible): significant, but the %d%% interval lies within ±%g%%.\n",
 			(int)lround((1 - 2 * a->o.alpha) * 100), a->o.margin * 100);
 	fprintf(f, "\n");
 	report_wrap(f, "", "", "change: effect as a percent change (time/op rows: change in time). q: Benjamini-Hochberg "

@@ -74,6 +74,7 @@ static json_t *est_json(const struct st_estimate *e, const struct an_value *vp, 
 	json_object_set_new(o, "ci_lo_ops_per_s", num(v.lo));
 	json_object_set_new(o, "ci_hi_ops_per_s", num(v.hi));
 	json_object_set_new(o, "ci_rel_halfwidth", num(v.hw));
+	json_object_set_new(o, "no_interval_low_df", json_boolean(v.low_df));
 	json_object_set_new(o, "mean_ln", num(e->mean));
 	json_object_set_new(o, "se_ln", num(e->se));
 	json_object_set_new(o, "df", num(e->df));

@@ -135,10 +135,40 @@ static void add_vulnerabilities(struct kvlist *env)
 	closedir(d);
 }
 
+/* kaslr.kernel: "off (nokaslr)" when the command line says so, else what the kernel's build
+ * config says (CONFIG_RANDOMIZE_BASE), else "unknown" with why. */
+static void add_kaslr(struct kvlist *env)
+{
+	char *cmd = read_text_file("/proc/cmdline");
+	bool off = false;
+	for (const char *p = cmd; p && (p = strstr(p, "nokaslr")); p += 7)
+		off |= (p == cmd || p[-1] == ' ') && (p[7] == 0 || p[7] == ' ' || p[7] == '\n');
+	free(cmd);
+	if (off) {
+		kv_add(env, "kaslr.kernel", "off (nokaslr on the command line)");
+		return;
+	}
+	struct utsname u;
+	char *cfg = NULL;
+	if (uname(&u) == 0) {
+		char *path = xasprintf("/boot/config-%s", u.release);
+		cfg = read_text_file(path);
+		free(path);
+	}
+	if (!cfg)
+		kv_add(env, "kaslr.kernel", "unknown (not nokaslr; kernel config unreadable)");
+	else if (strstr(cfg, "\nCONFIG_RANDOMIZE_BASE=y"))
+		kv_add(env, "kaslr.kernel", "on (CONFIG_RANDOMIZE_BASE=y, no nokaslr)");
+	else
+		kv_add(env, "kaslr.kernel", "off (not built: CONFIG_RANDOMIZE_BASE unset)");
+	free(cfg);
+}
+
 /* cpu→node map, e.g. "0-1:0" style list "cpu:node" pairs "0:0 1:0". */
 static void add_numa(struct kvlist *env)
 {
-	add_file(env, "numa.nodes", "/sys/devices/system/node/online", "0");
+	/* a node list ("0", "0-1"), not a count: named so "0" reads as node 0 */
+	add_file(env, "numa.node_list", "/sys/devices/system/node/online", "0");
 	struct sb map = {0};
 	long n = sysconf(_SC_NPROCESSORS_CONF);
 	for (long c = 0; c < n && c < 4096; c++) {
@@ -461,7 +491,10 @@ void env_capture(struct kvlist *env)
 	add_file(env, "cpuidle.driver", "/sys/devices/system/cpu/cpuidle/current_driver", "none");
 	add_hypervisor(env);
 	add_choice(env, "thp.defrag", "/sys/kernel/mm/transparent_hugepage/defrag");
-	add_file(env, "aslr", "/proc/sys/kernel/randomize_va_space", "unknown");
+	/* two different things, named apart: user-space ASLR (randomize_va_space: 0, 1, 2) and
+	 * whether the kernel image itself is placed at random (KASLR) */
+	add_file(env, "aslr.user", "/proc/sys/kernel/randomize_va_space", "unknown");
+	add_kaslr(env);
 	add_file(env, "smt.active", "/sys/devices/system/cpu/smt/active", "unknown");
 	add_file(env, "smt.control", "/sys/devices/system/cpu/smt/control", "unknown");
 	add_vulnerabilities(env);

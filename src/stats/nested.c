@@ -91,7 +91,7 @@ double stats_run_halfwidth(const struct st_run *r, double conf)
 {
 	struct st_runstat rs;
 	stats_run_batches(r, &rs);
-	if (rs.nbatches < 2 || !(rs.var_mean >= 0))
+	if (rs.nbatches < 2 || !(rs.var_mean >= 0) || rs.df < ST_MIN_INTERVAL_DF)
 		return INFINITY;
 	return expm1(stats_t_quantile(0.5 + conf / 2, rs.df) * sqrt(rs.var_mean));
 }

@@ -92,9 +92,14 @@ struct st_runstat {
  * computed are NAN or 0 as documented above. */
 void stats_run_batches(const struct st_run *r, struct st_runstat *out);
 
+/* Fewest degrees of freedom an interval is given from (issue 17 item 6): below it the t
+ * quantile and the variance of so few batch means are too rough to mean anything. */
+#define ST_MIN_INTERVAL_DF 4
+
 /* Relative half-width of the (conf) confidence interval of one run's mean throughput,
- * exp(t * sqrt(var_mean)) - 1 from its batch means. INFINITY when the run has too few
- * samples for two batches. Adaptive sampling stops on this. */
+ * exp(t * sqrt(var_mean)) - 1 from its batch means. INFINITY when the batch means give
+ * fewer than ST_MIN_INTERVAL_DF degrees of freedom. Adaptive sampling stops on this, so
+ * --target-ci is never met by an interval that is not shown. */
 double stats_run_halfwidth(const struct st_run *r, double conf);
 
 /* ---------------------------------------------------------------- nested estimate */

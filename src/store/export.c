@@ -15,7 +15,8 @@ int store_export_load(struct store *s, const int64_t *ids, size_t n, struct stor
 	sqlite3_stmt *st;
 	if (store_prepare(s,
 			  "SELECT sample.run, sample.workload, sample.copies, sample.seq, sample.round, sample.warmup, "
-			  "sample.ops, sample.elapsed_ns, sample.value, COALESCE(slot.unit, 'op'), COALESCE(slot.latency, 0) "
+			  "sample.ops, sample.elapsed_ns, sample.value, COALESCE(slot.unit, 'op'), COALESCE(slot.latency, 0), "
+			  "sample.dropped "
 			  "FROM sample LEFT JOIN slot ON slot.run = sample.run AND slot.workload = sample.workload "
 			  "AND slot.copies = sample.copies "
 			  "WHERE sample.run IN (SELECT value FROM json_each(?1)) "
@@ -41,6 +42,7 @@ int store_export_load(struct store *s, const int64_t *ids, size_t n, struct stor
 		x->value = sqlite3_column_double(st, 8);
 		x->unit = store_col_text(st, 9);
 		x->latency = sqlite3_column_int(st, 10);
+		x->dropped = sqlite3_column_int(st, 11);
 	}
 	sqlite3_finalize(st);
 	sb_free(&js);

@@ -22,6 +22,8 @@ struct chunk {
 	int copies;
 	int64_t run, boot;
 	struct store_series_run r;
+	double kept_sum; /* sum of y over the samples the source kept */
+	size_t nkept;
 };
 
 static int chunk_cmp(const void *pa, const void *pb, void *names)
@@ -47,8 +49,12 @@ static size_t intern(struct strv *names, const char *s)
 	return names->n - 1;
 }
 
-static void chunk_push(struct chunk *c, double y, int round, double elapsed_s, size_t *cap)
+static void chunk_push(struct chunk *c, double y, int round, double elapsed_s, bool dropped, size_t *cap)
 {
+	if (!dropped) {
+		c->kept_sum += y;
+		c->nkept++;
+	}
 	size_t old = *cap;
 	c->r.y = xgrow(c->r.y, cap, c->r.n + 1, sizeof *c->r.y);
 	if (*cap != old) /* round shares the capacity of y */
@@ -62,6 +68,11 @@ static void chunk_push(struct chunk *c, double y, int round, double elapsed_s, s
 /* Drop round when any sample lacks one or rounds go backwards. */
 static void chunk_finish(struct chunk *c)
 {
+	double all = 0;
+	for (size_t i = 0; i < c->r.n; i++)
+		all += c->r.y[i];
+	/* a source that discarded every sample of a slot kept none: its score is then all of them */
+	c->r.kept_y = c->nkept ? c->kept_sum / (double)c->nkept : c->r.n ? all / (double)c->r.n : 0;
 	bool ok = c->r.n > 0;
 	for (size_t i = 0; ok && i < c->r.n; i++)
 		ok = c->r.round[i] >= 0 && (i == 0 || c->r.round[i] >= c->r.round[i - 1]);
@@ -158,6 +169,7 @@ static void build(struct chunk *c, size_t n, struct strv *names, struct store_se
 /* The boot row id of each run, sorted by run id: one small query instead of a join per sample. */
 struct run_boot {
 	int64_t run, boot;
+	bool ub_log;
 };
 
 static int load_boots(struct store *s, const char *ids, struct run_boot **out, size_t *n, struct err *e)
@@ -165,7 +177,7 @@ static int load_boots(struct store *s, const char *ids, struct run_boot **out, s
 	sqlite3_stmt *st;
 	*out = NULL;
 	*n = 0;
-	if (store_prepare(s, "SELECT id, boot FROM run WHERE id IN (SELECT value FROM json_each(?1)) ORDER BY id", &st,
+	if (store_prepare(s, "SELECT id, boot, source = 'unixbench' FROM run WHERE id IN (SELECT value FROM json_each(?1)) ORDER BY id", &st,
 			  e))
 		return -1;
 	sqlite3_bind_text(st, 1, ids, -1, SQLITE_STATIC);
@@ -173,7 +185,8 @@ static int load_boots(struct store *s, const char *ids, struct run_boot **out, s
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		*out = xgrow(*out, &cap, *n + 1, sizeof **out);
-		(*out)[(*n)++] = (struct run_boot){sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1)};
+		(*out)[(*n)++] = (struct run_boot){sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
+						     sqlite3_column_int(st, 2) != 0};
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
@@ -184,19 +197,19 @@ static int load_boots(struct store *s, const char *ids, struct run_boot **out, s
 	return 0;
 }
 
-static int64_t boot_of(const struct run_boot *rb, size_t n, int64_t run)
+static const struct run_boot *boot_of(const struct run_boot *rb, size_t n, int64_t run)
 {
 	size_t lo = 0, hi = n;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 		if (rb[mid].run == run)
-			return rb[mid].boot;
+			return &rb[mid];
 		if (rb[mid].run < run)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return 0;
+	return NULL;
 }
 
 int store_load_set(struct store *s, const int64_t *ids, size_t n, struct store_set *out, struct err *e)
@@ -211,7 +224,7 @@ int store_load_set(struct store *s, const int64_t *ids, size_t n, struct store_s
 	}
 	sqlite3_stmt *st;
 	if (store_prepare(s,
-			  "SELECT run, workload, copies, round, value, elapsed_ns FROM sample "
+			  "SELECT run, workload, copies, round, value, elapsed_ns, dropped FROM sample "
 			  "WHERE warmup = 0 AND run IN (SELECT value FROM json_each(?1)) "
 			  "ORDER BY run, workload, copies, seq",
 			  &st, e)) {
@@ -238,11 +251,13 @@ int store_load_set(struct store *s, const int64_t *ids, size_t n, struct store_s
 			cur->wl = intern(&names, wl ? wl : "");
 			cur->copies = copies;
 			cur->run = cur->r.run = run;
-			cur->boot = boot_of(rb, nrb, run);
+			const struct run_boot *b = boot_of(rb, nrb, run);
+			cur->boot = b ? b->boot : 0;
+			cur->r.ub_log = b && b->ub_log;
 			ycap = 0;
 		}
 		chunk_push(cur, log(sqlite3_column_double(st, 4)), sqlite3_column_int(st, 3),
-			   (double)sqlite3_column_int64(st, 5) * 1e-9, &ycap);
+			   (double)sqlite3_column_int64(st, 5) * 1e-9, sqlite3_column_int(st, 6) != 0, &ycap);
 	}
 	sqlite3_finalize(st);
 	free(rb);

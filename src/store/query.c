@@ -235,7 +235,7 @@ int store_samples_get(struct store *s, int64_t run_id, struct store_sample_info 
 {
 	sqlite3_stmt *st;
 	if (store_prepare(s,
-			  "SELECT workload, copies, seq, round, warmup, ops, elapsed_ns, value FROM sample "
+			  "SELECT workload, copies, seq, round, warmup, ops, elapsed_ns, value, dropped FROM sample "
 			  "WHERE run = ? ORDER BY workload, copies, seq",
 			  &st, e))
 		return -1;
@@ -254,6 +254,7 @@ int store_samples_get(struct store *s, int64_t run_id, struct store_sample_info 
 		x->ops = (uint64_t)sqlite3_column_int64(st, 5);
 		x->elapsed_ns = (uint64_t)sqlite3_column_int64(st, 6);
 		x->value = sqlite3_column_double(st, 7);
+		x->dropped = sqlite3_column_int(st, 8);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {

@@ -684,8 +684,8 @@ int store_sample_add(struct store *s, int64_t run_id, const struct store_sample 
 {
 	sqlite3_stmt *st;
 	if (store_prepare(s,
-			  "INSERT INTO sample(run, workload, copies, seq, round, ops, elapsed_ns, value, warmup) "
-			  "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			  "INSERT INTO sample(run, workload, copies, seq, round, ops, elapsed_ns, value, warmup, dropped) "
+			  "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 			  &st, e))
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
@@ -697,6 +697,7 @@ int store_sample_add(struct store *s, int64_t run_id, const struct store_sample 
 	sqlite3_bind_int64(st, 7, (int64_t)x->elapsed_ns);
 	sqlite3_bind_double(st, 8, x->value);
 	sqlite3_bind_int(st, 9, x->warmup);
+	sqlite3_bind_int(st, 10, x->dropped);
 	if (step_done(s, st, "cannot record a sample", e))
 		return -1;
 	return s->writable ? store_check_files(s, e) : 0;
@@ -746,4 +747,61 @@ int store_reap_interrupted(struct store *s, const char *this_boot_id, struct err
 		}
 	free(ids);
 	return (int)n;
+}
+
+/* Run one statement with an int64 and up to two texts bound; returns the changed rows or -1. */
+static int exec_bound(struct store *s, const char *sql, int64_t id, const char *t1, const char *t2, const char *what,
+		      struct err *e)
+{
+	sqlite3_stmt *st;
+	if (store_prepare(s, sql, &st, e))
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	if (t1)
+		store_bind_text(st, 2, t1);
+	if (t2)
+		store_bind_text(st, 3, t2);
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return store_fail(s, what, e);
+	return sqlite3_changes(s->db);
+}
+
+int store_runs_delete(struct store *s, const int64_t *ids, size_t n, struct err *e)
+{
+	if (store_begin(s, e))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		int r = exec_bound(s, "DELETE FROM run WHERE id = ?", ids[i], NULL, NULL, "cannot remove a run", e);
+		if (r == 0)
+			errf(e, "run %lld does not exist; nothing was removed", (long long)ids[i]);
+		if (r <= 0) {
+			store_rollback(s);
+			return -1;
+		}
+	}
+	/* boots and machines that no run refers to any more go too: no orphans */
+	if (exec_bound(s, "DELETE FROM boot WHERE ?1 = ?1 AND id NOT IN (SELECT boot FROM run)", 0, NULL, NULL,
+		       "cannot remove unused boots", e) < 0 ||
+	    exec_bound(s, "DELETE FROM machine WHERE ?1 = ?1 AND id NOT IN (SELECT machine FROM boot)", 0, NULL,
+		       NULL, "cannot remove unused machines", e) < 0) {
+		store_rollback(s);
+		return -1;
+	}
+	return store_commit(s, e);
+}
+
+int store_run_relabel(struct store *s, int64_t id, const struct kvlist *set, struct err *e)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		const char *k = set->v[i].key, *v = set->v[i].value;
+		int r = *v ? exec_bound(s, "INSERT OR REPLACE INTO label(run, key, value) VALUES(?1, ?2, ?3)", id, k, v,
+					"cannot set a label", e)
+			   : exec_bound(s, "DELETE FROM label WHERE run = ?1 AND key = ?2", id, k, NULL,
+					"cannot remove a label", e);
+		if (r < 0)
+			return -1;
+	}
+	return 0;
 }

@@ -122,6 +122,7 @@ struct store_sample {
 	uint64_t elapsed_ns;
 	double value;
 	int warmup;        /* 1 = flagged as taken before a steady state */
+	int dropped;       /* 1 = the source discarded it from its own score (UnixBench's "*Dump score") */
 };
 /* Insert a sample; committed at once unless inside store_begin()/store_commit(). */
 int store_sample_add(struct store *s, int64_t run_id, const struct store_sample *x, struct err *e);
@@ -160,6 +161,14 @@ int store_runs_list(struct store *s, struct store_run_info **runs, size_t *n, st
 /* One run with its environment; error naming the id when it does not exist. */
 int store_run_get(struct store *s, int64_t id, struct store_run_info *run, struct err *e);
 void store_run_info_free(struct store_run_info *r);
+/* Remove runs ids[0..n-1] with their labels, environment, slots and samples, and any boot
+ * or machine no run refers to any more, in one transaction. Returns 0, or -1 with e set
+ * (naming a run that does not exist) and nothing removed. */
+int store_runs_delete(struct store *s, const int64_t *ids, size_t n, struct err *e);
+/* Set run id's labels from set: an empty value removes that key, any other replaces it.
+ * Call inside store_begin()/store_commit() to make several runs one change. Returns 0
+ * or -1 with e set. */
+int store_run_relabel(struct store *s, int64_t id, const struct kvlist *set, struct err *e);
 void store_runs_free(struct store_run_info *runs, size_t n);
 
 struct store_slot_info {
@@ -177,6 +186,7 @@ struct store_sample_info {
 	int copies, seq, round, warmup;
 	uint64_t ops, elapsed_ns;
 	double value;
+	int dropped; /* the source discarded it from its own score */
 };
 /* Samples of one run in (workload, copies, seq) order. */
 int store_samples_get(struct store *s, int64_t run_id, struct store_sample_info **samples, size_t *n,
@@ -193,6 +203,9 @@ struct store_series_run {
 	int *round;
 	size_t n;
 	double elapsed_s; /* sum of the samples' elapsed time, seconds */
+	double kept_y;    /* mean of y over the samples the source kept for its own score (all of
+	                     them unless it discarded some, as UnixBench does): the run's score */
+	bool ub_log;      /* the run was imported from a UnixBench log (source "unixbench") */
 };
 /* The runs of one boot (boot row id), runs in id order. */
 struct store_series_boot {
@@ -273,7 +286,7 @@ int store_summary_orphans(struct store *s, int64_t *orphans, int64_t *warmup, st
 struct store_export_sample {
 	int64_t run;
 	char *workload, *unit;
-	int copies, latency, seq, round, warmup;
+	int copies, latency, seq, round, warmup, dropped;
 	uint64_t ops, elapsed_ns;
 	double value;
 };

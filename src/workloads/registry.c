@@ -116,3 +116,8 @@ int wl_fail(struct wl_ctx *ctx, int code, const char *fmt, ...)
 	va_end(ap);
 	return code;
 }
+
+double wl_unixbench_units(const struct workload *w)
+{
+	return w && w->unixbench_units > 0 ? w->unixbench_units : 1.0;
+}

@@ -82,7 +82,9 @@ struct workload {
 	const char *kernel_path; /* the kernel path exercised, one line */
 	const char *unit;        /* what one op is: "syscall", "page fault", "KiB" */
 	const char *unixbench;   /* equivalent UnixBench test, or NULL */
-	double baseline;         /* index baseline in ops/s of `unit` (0 = not in the index) */
+	double baseline;         /* sysab-index baseline in ops/s of `unit` (0 = not in the sysab index) */
+	double unixbench_units;  /* UnixBench's result unit per op/s of this workload: 60 for a test UnixBench
+	                            reports per minute (lpm), 0.1 for MWIPS per Whetstone pass/s; 0 means 1 */
 	unsigned flags;          /* enum wl_flags */
 	struct wl_check checks[WL_MAX_CHECKS];
 	const void *param;       /* workload-specific parameters, copied to ctx->param (may be NULL) */
@@ -114,6 +116,9 @@ size_t wl_count(void);
 const struct workload *wl_at(size_t i);
 /* The workload named exactly name, or NULL. */
 const struct workload *wl_find(const char *name);
+
+/* UnixBench's result unit per op/s of w (w->unixbench_units, or 1 when that is 0). */
+double wl_unixbench_units(const struct workload *w);
 /* Closest registered name to name (for "did you mean"), or NULL when nothing is close. */
 const char *wl_suggest(const char *name);
 /* True when name matches pattern: a shell glob ("kernel.*"), or an exact name, or a

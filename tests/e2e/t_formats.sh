@@ -34,11 +34,18 @@ expect 0 "$SYSAB" report analyze --factors pernode,pie --format json -o "$T/fa.j
 jq -e '.kind == "analyze"' "$T/fa.json" >/dev/null || fail "report --format json"
 # formats a command cannot print are refused before any work, naming the ones it can
 expect 2 "$SYSAB" run --format csv -w sys.null
-contains "$ERR" "cannot print 'csv'; use text or json"
+contains "$ERR" "cannot print 'csv'; use text, json or markdown"
 expect 2 "$SYSAB" compare "$A" "$B" --format csv
-contains "$ERR" "use text, json or html"
+contains "$ERR" "use text, json, html or markdown"
+# markdown (issue 17 item 7): a GitHub table with the verdict summary line, for show too
+expect 0 "$SYSAB" compare "$A" "$B" --format markdown
+contains "$OUT" "| workload | unit | A | B | change | 95% CI | q | verdict |"
+contains "$OUT" "(BH q<0.05)**"
+expect 0 "$SYSAB" show 1 --format markdown
+contains "$OUT" "| workload | copies | median | unit | CI95 | CV | n |"
+expect 2 "$SYSAB" analyze --factors pernode,pie --format markdown
 expect 2 "$SYSAB" export --format html
-contains "$ERR" "use csv or json"
+contains "$ERR" "use csv, json, kcidb or lava"
 expect 2 "$SYSAB" list -o ""
 contains "$ERR" "-o: give a file name"
 ls "$T" | grep -q '\.tmp$' && fail "a temporary file was left"

@@ -13,13 +13,13 @@ contains "$OUT" "kernel.release"
 expect 0 "$SYSAB" show 1 --json
 n=$(printf '%s' "$OUT" | jq '[.results[] | select(.workload == "kernel.syscall.null") | .samples] | .[0]')
 w=$(printf "%s" "$OUT" | jq "[.results[] | select(.workload == \"kernel.syscall.null\") | .warmup_samples] | .[0]")
-[ $((n + w)) = 8 ] || fail "expected 8 samples, got $n + $w warm-up"
+[ $((n + w)) = 25 ] || fail "expected 25 samples (--quick: 5 batches, 4 df), got $n + $w warm-up"
 s=$(printf '%s' "$OUT" | jq -r '.run.status + " " + .run.labels.pie + " " + (.schema_version|tostring)')
 [ "$s" = "complete yes 1" ] || fail "json run fields: $s"
 m=$(printf '%s' "$OUT" | jq '[.results[] | select(.workload == "harness.null") | .median_ops_per_s > 0] | .[0]')
 [ "$m" = true ] || fail "harness.null median missing"
 cnt=$(sqlite3 "$SYSAB_DB" "SELECT count(*) FROM sample WHERE run = 1")
-[ "$cnt" = 16 ] || fail "expected 16 samples in the database, got $cnt"
+[ "$cnt" = 50 ] || fail "expected 50 samples (2 workloads x 25) in the database, got $cnt"
 expect 0 "$SYSAB" run --quick -w harness.null --json
 v=$(printf '%s' "$OUT" | jq '.run.id')
 [ "$v" = 2 ] || fail "second run id $v"
@@ -27,3 +27,15 @@ expect 0 "$SYSAB" list pie=yes --json
 v=$(printf '%s' "$OUT" | jq '.runs | length')
 [ "$v" = 1 ] || fail "filter pie=yes gave $v runs"
 db_ok "$SYSAB_DB"
+# issue 17 item 12: list shows the whole kernel release; the environment names user ASLR and
+# kernel KASLR apart, and the NUMA node list as a list
+printf 'value,unit\n100,ops/s\n' >"$T/k.csv"
+expect 0 "$SYSAB" import csv "$T/k.csv" --kernel 6.18.0-rc3-00123-gabcdef0123
+expect 0 "$SYSAB" list
+contains "$OUT" "6.18.0-rc3-00123-gabcdef0123"
+expect 0 "$SYSAB" env
+contains "$OUT" "aslr.user"
+contains "$OUT" "kaslr.kernel"
+contains "$OUT" "numa.node_list"
+printf '%s' "$OUT" | grep -q '^aslr ' && fail "env still has the ambiguous key 'aslr'"
+true

@@ -37,6 +37,9 @@ compare-pernode|compare 'pernode=no pie=yes' 'pernode=yes pie=yes'
 compare-pernode.json|compare 'pernode=no pie=yes' 'pernode=yes pie=yes' --json
 compare-unixbench|compare set=a set=b
 compare-unixbench.json|compare set=a set=b --json
+compare-unixbench.md|compare set=a set=b --format markdown
+compare-pernode.md|compare 'pernode=no pie=yes' 'pernode=yes pie=yes' --format markdown
+show-unixbench.md|show 33 --format markdown
 analyze|analyze --factors pernode,pie
 analyze.json|analyze --factors pernode,pie --json
 plan|plan 'pie=yes' --target 1%

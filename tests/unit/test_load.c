@@ -46,11 +46,11 @@ static int64_t add_run(struct store *s, const char *boot, int rounds)
 		assert_int_equal(store_slot_put(s, id, &sl, &e), 0);
 		/* inserted out of order: the loader must return seq order */
 		for (int q = 4; q >= 0; q--) {
-			struct store_sample x = {wl[w], 1, q, rounds ? q : -1, 10, 1000000, 100.0 * (q + 1), q == 0};
+			struct store_sample x = {wl[w], 1, q, rounds ? q : -1, 10, 1000000, 100.0 * (q + 1), q == 0, 0};
 			assert_int_equal(store_sample_add(s, id, &x, &e), 0);
 		}
 	}
-	struct store_sample x = {"a.one", 4, 0, -1, 10, 1000, 50.0, 0};
+	struct store_sample x = {"a.one", 4, 0, -1, 10, 1000, 50.0, 0, 0};
 	assert_int_equal(store_sample_add(s, id, &x, &e), 0);
 	assert_int_equal(store_run_finish(s, id, "complete", NULL, 0, &e), 0);
 	return id;

@@ -2,6 +2,9 @@
 #include "unit.h"
 #include "report/report.h"
 #include "report/svg.h"
+#include "analysis/analysis.h"
+
+#include <math.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -76,7 +79,7 @@ static void csv_quotes_what_rfc4180_asks(void **state)
 	r.kernel_release = "line\nbreak";
 	kv_add(&r.labels, "note", "a,\"b\"");
 	kv_add(&r.env, "k", "v");
-	struct store_export_sample s = {7, "w", "op", 1, 0, 0, -1, 0, 10, 1000, 2.5};
+	struct store_export_sample s = {7, "w", "op", 1, 0, 0, -1, 0, 0, 10, 1000, 2.5};
 	struct store_export x = {&s, 1};
 	char *buf = NULL;
 	size_t len = 0;
@@ -85,10 +88,38 @@ static void csv_quotes_what_rfc4180_asks(void **state)
 	fclose(f);
 	assert_non_null(strstr(buf, ",label.note,env.k\r\n"));
 	assert_non_null(strstr(buf, "\r\n7,imported,csv,0,b,\"h,1\",\"say \"\"x\"\"\",\"line\nbreak\",w,1,op,0,0,-1,0,10,1000,"
-				    "2.5,\"a,\"\"b\"\"\",v\r\n"));
+				    "2.5,0,\"a,\"\"b\"\"\",v\r\n"));
 	free(buf);
 	kv_free(&r.labels);
 	kv_free(&r.env);
+}
+
+/* Issue 17 item 6: one cap spelling, no "±" for a visibly asymmetric interval, and no
+ * interval at all below AN_MIN_INTERVAL_DF. */
+static void intervals_spell_caps_once_and_need_4_df(void **state)
+{
+	(void)state;
+	char b[32];
+	report_interval_cell(b, sizeof b, 0.044);
+	assert_string_equal(b, "±4.4%");
+	report_interval_cell(b, sizeof b, 0.21);
+	assert_string_equal(b, "-17/+21%");
+	report_interval_cell(b, sizeof b, 1.5);
+	assert_string_equal(b, "-60/+>99%");
+	report_interval_cell(b, sizeof b, 9.17);
+	assert_string_equal(b, "-90/+>99%");
+	report_interval_cell(b, sizeof b, NAN);
+	assert_string_equal(b, "-");
+	struct st_estimate e = {.mean = log(100), .se = 0.1, .df = 3, .has_interval = true, .nsamples = 8};
+	struct an_value v;
+	an_value_of(&e, 0.05, &v);
+	assert_true(v.low_df);
+	assert_true(isnan(v.hw) && isnan(v.lo) && isnan(v.hi));
+	assert_true(fabs(v.ops - 100) < 1e-9);
+	e.df = AN_MIN_INTERVAL_DF;
+	an_value_of(&e, 0.05, &v);
+	assert_false(v.low_df);
+	assert_true(v.hw > 0 && v.lo < 100 && v.hi > 100);
 }
 
 int main(void)
@@ -100,6 +131,7 @@ int main(void)
 		cmocka_unit_test(width_ignores_colour_and_counts_utf8_once),
 		cmocka_unit_test(long_names_keep_start_and_end),
 		cmocka_unit_test(csv_quotes_what_rfc4180_asks),
+		cmocka_unit_test(intervals_spell_caps_once_and_need_4_df),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -163,6 +163,7 @@ const struct workload wl_cpu_float = {
 	.kernel_path = "none (user-space floating point and libm; the kernel only schedules it)",
 	.unit = "pass",
 	.unixbench = "whetstone-double",
+	.unixbench_units = 0.1, /* MWIPS = passes/s / 10 */
 	.flags = WL_INDEX,
 	.checks = {{"passes with the expected invariants per op", WL_M_COUNT0, 1, 1}},
 	.setup = float_setup,

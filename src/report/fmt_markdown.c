@@ -1,0 +1,120 @@
+/* fmt_markdown.c - the markdown format: a comparison or a run as GitHub-flavoured tables for mail and pull requests. */
+#include "report.h"
+#include "analysis/analysis.h"
+#include "analysis/summary.h"
+
+#include <math.h>
+#include <string.h>
+
+/* A table cell: '|' would end the cell, so it is escaped. */
+static void cell(FILE *f, const char *s)
+{
+	fputs(" ", f);
+	for (; *s; s++)
+		fputs(*s == '|' ? "\\|" : (char[2]){*s, 0}, f);
+	fputs(" |", f);
+}
+
+static void value_cell(FILE *f, const struct an_value *v, int latency, const char *unit)
+{
+	char val[32], iv[16], b[64];
+	report_cell_value(val, sizeof val, v->ops, latency, !report_rate_unit(unit));
+	report_interval_cell(iv, sizeof iv, v->hw);
+	snprintf(b, sizeof b, "%s%s%s", isfinite(v->ops) ? val : "-", isfinite(v->hw) ? " " : "",
+		 isfinite(v->hw) ? iv : "");
+	cell(f, b);
+}
+
+static void compare_md(FILE *f, const struct an_compare *c, const struct an_group_info *g)
+{
+	for (int i = 0; i < (int)c->ngroups && i < 2; i++)
+		fprintf(f, "- **%s**: `%s`, %zu run%s on %zu boot%s\n", g[i].name,
+			*g[i].selector ? g[i].selector : "(all runs)", g[i].nruns, g[i].nruns == 1 ? "" : "s", g[i].nboots,
+			g[i].nboots == 1 ? "" : "s");
+	int conf = (int)lround((1 - c->o.alpha) * 100);
+	fprintf(f, "\n| workload | unit | %s | %s | change | %d%% CI | q | verdict |\n", g[0].name,
+		c->ngroups > 1 ? g[1].name : "-", conf);
+	fprintf(f, "|---|---|---:|---:|---:|---|---:|---|\n");
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct an_row *r = &c->rows[i];
+		char name[96], u[48], ch[16] = "", ci[40] = "", q[16] = "", v[32] = "";
+		snprintf(name, sizeof name, r->copies > 1 ? "%s/%d" : "%s", r->workload, r->copies);
+		report_table_unit(u, sizeof u, r->unit, r->latency);
+		fputs("|", f);
+		cell(f, name);
+		cell(f, u);
+		value_cell(f, &r->va, r->latency, r->unit);
+		value_cell(f, &r->vb, r->latency, r->unit);
+		if (c->ngroups > 1) {
+			if (isfinite(r->chg.pct))
+				report_pct(ch, sizeof ch, r->chg.pct);
+			if (isfinite(r->chg.lo) && isfinite(r->chg.hi)) {
+				char lo[16], hi[16];
+				report_pct(lo, sizeof lo, r->chg.lo);
+				report_pct(hi, sizeof hi, r->chg.hi);
+				snprintf(ci, sizeof ci, "[%s, %s]", lo, hi);
+			}
+			if (isfinite(r->c.q))
+				snprintf(q, sizeof q, r->c.q < 0.001 ? "<0.001" : "%.3f", r->c.q);
+			report_verdict_word(v, sizeof v, &r->c);
+		}
+		cell(f, ch);
+		cell(f, ci);
+		cell(f, q);
+		cell(f, v);
+		fputs("\n", f);
+	}
+	if (c->ngroups > 1) {
+		char tally[160];
+		report_verdict_tally(tally, sizeof tally, c);
+		fprintf(f, "\n**%s**. Change: %s vs %s; for time/op rows the change in time (negative = faster). "
+			   "(negligible): significant but inside the ±%g%% margin. `sysab compare` prints each "
+			   "row's caveats.\n",
+			tally, g[1].name, g[0].name, c->o.margin * 100);
+	}
+}
+
+static void run_md(FILE *f, const struct summary *s)
+{
+	fprintf(f, "**run %lld**, kernel `%s`, host `%s`, status %s\n\n", (long long)s->run.id, s->run.kernel_release,
+		s->run.hostname, s->run.status);
+	fprintf(f, "| workload | copies | median | unit | CI95 | CV | n |\n|---|---:|---:|---|---:|---:|---:|\n");
+	for (size_t i = 0; i < s->nslots; i++) {
+		const struct summary_row *r = &s->rows[i];
+		char v[48] = "-", u[64], hw[16], cv[16] = "-", n[16];
+		if (r->n)
+			report_cell_value(v, sizeof v, r->median, r->slot->latency, !report_rate_unit(r->slot->unit));
+		report_table_unit(u, sizeof u, r->slot->unit, r->slot->latency);
+		report_interval_cell(hw, sizeof hw, r->halfwidth);
+		if (r->n > 1)
+			snprintf(cv, sizeof cv, "%.1f%%", r->cv * 100);
+		snprintf(n, sizeof n, "%zu", r->n);
+		char cp[16];
+		snprintf(cp, sizeof cp, "%d", r->slot->copies);
+		fputs("|", f);
+		cell(f, r->slot->workload);
+		cell(f, cp);
+		cell(f, v);
+		cell(f, u);
+		cell(f, hw);
+		cell(f, cv);
+		cell(f, n);
+		fputs("\n", f);
+	}
+	for (size_t i = 0; i < s->nindex; i++)
+		fprintf(f, "\n%s (%d cop%s): **%.1f** (%s)\n", s->index[i].name, s->index[i].copies,
+			s->index[i].copies == 1 ? "y" : "ies", s->index[i].value, s->index[i].about);
+}
+
+static int render(FILE *f, const struct report_doc *d)
+{
+	if (d->kind == REPORT_COMPARE)
+		compare_md(f, d->compare, d->groups);
+	else if (d->kind == REPORT_RUN)
+		run_md(f, d->summary);
+	else
+		return -1;
+	return ferror(f) ? -1 : 0;
+}
+
+const struct report_format report_format_markdown = {"markdown", 1u << REPORT_COMPARE | 1u << REPORT_RUN, render, false};
