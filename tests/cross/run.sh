@@ -29,10 +29,11 @@ echo "unit tests: $(( $(date +%s) - start ))s"
 
 # t_limits counts processes against ulimit -u: qemu-user adds a thread to each process, so the
 # limits it sets are off by one per process. t_signals waits at most 15 s for samples, too
-# little for an emulated run. t_report_browser needs a native browser.
+# little for an emulated run. t_report_browser needs a native browser. t_counters: perf events
+# count the emulator process (its code translation faults too), not the guest code alone.
 echo "== $CROSS: end-to-end tests under qemu-user"
 t0=$(date +%s)
-E2E_SKIP="t_limits t_signals t_report_browser" sh "$here/../e2e/run.sh" || failed=1
+E2E_SKIP="t_limits t_signals t_report_browser t_counters" sh "$here/../e2e/run.sh" || failed=1
 echo "end-to-end tests: $(( $(date +%s) - t0 ))s"
 t0=$(date +%s)
 
@@ -56,7 +57,7 @@ else
 	[ -z "$missing" ] || { echo "FAIL: run --quick left out: $missing" >&2; failed=1; }
 	# ok with samples, a positive median and every check ok; or unsupported with a reason.
 	bad=$(jq -r '.results[] | select(
-		(.status == "ok" and (.samples > 0) and (.median_ops_per_s > 0) and ([.checks[].ok] | all)) or
+		(.status == "ok" and (.samples > 0) and (.median_ops_per_s > 0) and ([.checks[] | select(.checked != false) | .ok] | all)) or
 		(.status == "unsupported" and (.reason // "") != "") | not)
 		| "\(.workload) x\(.copies): \(.status) \(.reason // "") checks \([.checks[] | "\(.name)=\(.value) ok=\(.ok)"] | join(", "))"' "$T/run.json")
 	[ -z "$bad" ] || { printf 'FAIL: %s\n' "$bad" >&2; failed=1; }
