@@ -149,7 +149,8 @@ cross-test: $(B)/sysab $(B)/sysab-exec-helper $(UNITBIN)
 
 # Every C file of the project through clang-19 for LoongArch, against the headers of Debian
 # unstable's loong64 glibc and libraries (a sysroot; Debian 12 has no LoongArch toolchain).
-# Deprecations are not errors: unstable's cmocka 2 deprecates what 1.1 (Debian 12) offers.
+# Deprecations are not errors: unstable's cmocka 2 deprecates what 1.1 (Debian 12) offers; nor are
+# fields left to zero in nested initializers (the checks tables), which gcc does not flag either.
 LOONG_SYSROOT := build/sysroot/loongarch64-linux-gnu
 LOONG_FILES = $(sort $(shell find src tests bench -name '*.c' ! -path 'tests/portability/*'))
 
@@ -158,7 +159,7 @@ check-loongarch-syntax:
 	@sh scripts/cross.sh sysroot loongarch64-linux-gnu
 	@n=0; for f in $(LOONG_FILES); do n=$$((n + 1)); \
 		clang-19 -fsyntax-only --target=loongarch64-linux-gnu --sysroot=$(LOONG_SYSROOT) -std=gnu11 \
-			-D_GNU_SOURCE -Isrc -Itests/unit $(WARN) -Werror -Wno-deprecated-declarations $$f || exit 1; \
+			-D_GNU_SOURCE -Isrc -Itests/unit $(WARN) -Werror -Wno-deprecated-declarations -Wno-missing-field-initializers $$f || exit 1; \
 	done; echo "loongarch64 syntax: $$n files, no errors or warnings"
 
 # Unit and end-to-end tests under AddressSanitizer and UBSan.

@@ -81,7 +81,7 @@ int main(int argc, char **argv)
 			rc = store_slot_put(s, id, &sl, &e);
 			for (int q = 0; q < ns && !rc; q++) {
 				double v = exp(log(1e6 * (w + 1)) + run_off + 0.01 * gauss());
-				struct store_sample x = {names[w], 1, q, q, 1000, 50000000, v, 0};
+				struct store_sample x = {names[w], 1, q, q, 1000, 50000000, v, 0, 0};
 				rc = store_sample_add(s, id, &x, &e);
 			}
 		}

@@ -294,6 +294,8 @@ static void sequential_boundaries_spend_alpha(void **state)
 	double rate = (double)cross / (double)n; /* binomial sd at 0.05: 0.00034 */
 	printf("  4 looks: z = %.3f %.3f %.3f %.3f, H0 crossing %.4f\n", z[0], z[1], z[2], z[3], rate);
 	assert_true(rate > 0.0485 && rate < 0.0515);
+	/* O'Brien-Fleming spends almost nothing at the first quarter of the boots */
+	assert_true((double)first / (double)n < 0.001);
 	assert_float_equal(stats_seq_nominal(0.05, t + 3, 1), 0.05, 1e-9); /* one look: fixed */
 	assert_true(isnan(stats_seq_nominal(0.05, (double[]){0.5, 0.4}, 2)));
 	struct st_compare_opts o = stats_compare_defaults();

@@ -59,6 +59,7 @@ static void trap_handler(int sig, siginfo_t *si, void *uc_)
 {
 	ucontext_t *uc = uc_;
 	(void)si;
+	(void)sig; /* used only where the architecture has an undefined-instruction trap */
 #ifdef TRAP_UNDEF
 	TRAP_PC(uc) += sig == SIGTRAP ? TRAP_STEP_BREAK : TRAP_STEP_UNDEF;
 #else
