@@ -15,22 +15,7 @@
 
 #define FIX "tests/fixtures/unixbench/"
 
-static char *dir;
-
-static int setup(void **state)
-{
-	(void)state;
-	struct err e;
-	return tmpdir_create(&dir, &e);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	tmpdir_remove(dir);
-	free(dir);
-	return 0;
-}
+UNIT_TMPDIR_FIXTURE
 
 /* Written out here, apart from composite.c: UnixBench 6 pgms/index.base. */
 static double ub_baseline(const char *test)

@@ -8,22 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *dir;
-
-static int setup(void **state)
-{
-	(void)state;
-	struct err e;
-	return tmpdir_create(&dir, &e);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	tmpdir_remove(dir);
-	free(dir);
-	return 0;
-}
+UNIT_TMPDIR_FIXTURE
 
 static int64_t add_run(struct store *s, const char *boot, int rounds)
 {

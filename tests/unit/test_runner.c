@@ -58,22 +58,7 @@ static const struct workload drift_a = {.name = "test.drift-a", .group = "test",
 static const struct workload drift_b = {.name = "test.drift-b", .group = "test", .unit = "op"};
 static const struct workload steady = {.name = "test.steady", .group = "test", .unit = "op"};
 
-static char *dir;
-
-static int setup(void **state)
-{
-	(void)state;
-	struct err e;
-	return tmpdir_create(&dir, &e);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	tmpdir_remove(dir);
-	free(dir);
-	return 0;
-}
+UNIT_TMPDIR_FIXTURE
 
 static struct store *open_db(const char *name)
 {

@@ -10,22 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static char *dir;
-
-static int setup(void **state)
-{
-	(void)state;
-	struct err e;
-	return tmpdir_create(&dir, &e);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	tmpdir_remove(dir);
-	free(dir);
-	return 0;
-}
+UNIT_TMPDIR_FIXTURE
 
 static void round_trip(void **state)
 {
