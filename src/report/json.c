@@ -169,6 +169,12 @@ char *report_workloads_json(void)
 			if (w->flags & names[k].bit)
 				json_array_append_new(fl, json_string(names[k].name));
 		json_object_set_new(o, "flags", fl);
+		json_t *ck = json_array();
+		for (size_t c = 0; c < WL_MAX_CHECKS && w->checks[c].metric != WL_M_NONE; c++)
+			json_array_append_new(ck, json_pack("{s:s, s:f, s:f, s:b}", "name", w->checks[c].name, "lo",
+							    w->checks[c].lo, "hi", w->checks[c].hi, "needs_idle",
+							    w->checks[c].needs_idle));
+		json_object_set_new(o, "checks", ck);
 		json_array_append_new(a, o);
 	}
 	json_object_set_new(d, "workloads", a);

@@ -17,12 +17,13 @@ aarch64-*:b700 | riscv64-*:f300) ;;
 *) echo "cross: $SYSAB is not an ELF for $CROSS (e_machine $machine)" >&2; exit 1 ;;
 esac
 
-# test_runner's adaptive test runs until a precision is reached within 20 s of real time:
-# a timing test, run natively only (make check).
+# test_stats_grid is the statistics design grid (tens of thousands of simulated experiments,
+# 11 s natively, minutes emulated): a study of the method, whose arithmetic the other stats
+# tests check here already. It runs natively only (make check), to keep CI's cross time down.
 echo "== $CROSS: unit tests under qemu-user"
 units=""
 for u in "$@"; do
-	case "$u" in */test_runner) echo "skip $u (timing: natively only)" ;; *) units="$units $u" ;; esac
+	case "$u" in */test_stats_grid) echo "skip $u (simulation study: natively only)" ;; *) units="$units $u" ;; esac
 done
 sh "$here/../run-unit.sh" $units || failed=1
 echo "unit tests: $(( $(date +%s) - start ))s"
@@ -56,8 +57,14 @@ else
 	missing=$(comm -23 "$T/all" "$T/ran" | tr '\n' ' ')
 	[ -z "$missing" ] || { echo "FAIL: run --quick left out: $missing" >&2; failed=1; }
 	# ok with samples, a positive median and every check ok; or unsupported with a reason.
-	bad=$(jq -r '.results[] | select(
-		(.status == "ok" and (.samples > 0) and (.median_ops_per_s > 0) and ([.checks[] | select(.checked != false) | .ok] | all)) or
+	# A needs_idle check (sysab workloads --json) fails by design when other load takes its
+	# spinner's CPU, which a shared CI machine cannot rule out: it is printed, not failed.
+	"$SYSAB" workloads --json | jq '[.workloads[] | .name as $w | .checks[] | select(.needs_idle) | "\($w)/\(.name)"]' >"$T/idle"
+	jq -r --slurpfile idle "$T/idle" '.results[] | .workload as $w | .checks[] | select(.checked != false and .ok == false)
+		| select(("\($w)/\(.name)") as $k | $idle[0] | index($k)) | "note: \($w): \(.name) = \(.value) (needs an idle machine; not failed)"' "$T/run.json"
+	bad=$(jq -r --slurpfile idle "$T/idle" '.results[] | .workload as $w | select(
+		(.status == "ok" and (.samples > 0) and (.median_ops_per_s > 0) and
+		 ([.checks[] | select(.checked != false) | select(("\($w)/\(.name)") as $k | $idle[0] | index($k) | not) | .ok] | all)) or
 		(.status == "unsupported" and (.reason // "") != "") | not)
 		| "\(.workload) x\(.copies): \(.status) \(.reason // "") checks \([.checks[] | "\(.name)=\(.value) ok=\(.ok)"] | join(", "))"' "$T/run.json")
 	[ -z "$bad" ] || { printf 'FAIL: %s\n' "$bad" >&2; failed=1; }

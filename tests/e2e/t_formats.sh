@@ -17,6 +17,12 @@ X
 	[ "$j" = "$OUT" ] || fail "$c1: --json and --format json differ"
 	printf '%s' "$OUT" | jq -e .kind >/dev/null || fail "$c1 --format json: not a JSON document"
 done
+# workloads --json lists each self-check with its bounds, and which ones need an idle machine
+expect 0 "$SYSAB" workloads --json
+printf '%s' "$OUT" | jq -e '[.workloads[] | select(.name == "kernel.ipi.membarrier") | .checks[0] | .needs_idle == true and .lo == 0.9 and .hi == 3] == [true]' >/dev/null ||
+	fail "workloads --json: membarrier's needs_idle check"
+printf '%s' "$OUT" | jq -e '[.workloads[] | select(.name == "harness.null") | .checks[0].needs_idle] == [false]' >/dev/null ||
+	fail "workloads --json: harness.null's check"
 # -o writes the file and prints nothing; the text equals what stdout gets
 expect 0 "$SYSAB" compare "$A" "$B" -o "$T/cmp.txt"
 [ -z "$OUT" ] || fail "compare -o printed to stdout"
