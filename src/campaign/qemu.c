@@ -206,13 +206,179 @@ static int run_qemu(char **argv, const char *console, const char *errlog, int ti
 	return 0;
 }
 
+/* The qemu command line of a slot: the guest kernel, the slot's initrd, two serial ports
+ * (console, then the data channel) written to files. */
+static void qemu_argv(const struct campaign_opts *o, const char *kernel, const char *initrd, const char *append,
+		      const char *console, const char *data, struct strv *argv)
+{
+	char *serial_con = xasprintf("file:%s", console), *serial_data = xasprintf("file:%s", data);
+	char smp[16], mem[16];
+	snprintf(smp, sizeof smp, "%d", o->smp);
+	snprintf(mem, sizeof mem, "%d", o->mem_mb);
+	const char *av[] = {"qemu-system-x86_64", "-machine", "q35", "-accel", o->accel, "-m", mem, "-smp", smp,
+			    "-kernel", kernel, "-initrd", initrd, "-append", append, "-display", "none", "-no-reboot",
+			    "-monitor", "none", "-serial", serial_con, "-serial", serial_data, "-net", "none"};
+	for (size_t i = 0; i < sizeof av / sizeof av[0]; i++)
+		strv_add(argv, av[i]);
+	free(serial_con);
+	free(serial_data);
+}
+
+/* Boot the guest once; if KVM was chosen and the kernel prints nothing under it, switch
+ * this campaign to TCG (noted in o->accel_note) and boot again. */
+static int boot_guest(const struct campaign_env *env, const struct store_campaign *c, struct campaign_opts *o,
+		      struct strv *argv, const char *console, const char *data, const char *qerr, int *outcome,
+		      struct err *e)
+{
+	for (;;) {
+		unlink(console);
+		unlink(data);
+		char **avp = xcalloc(argv->n + 1, sizeof *avp);
+		for (size_t i = 0; i < argv->n; i++)
+			avp[i] = argv->v[i];
+		bool probing = !strcmp(o->accel, "kvm") && !o->accel_note;
+		int r = run_qemu(avp, console, qerr, o->boot_timeout_s, probing ? 60 : 0, outcome, e);
+		free(avp);
+		if (r)
+			return r;
+		if (*outcome == 2) {
+			/* KVM exists but the guest kernel does not start under it: use TCG from now on */
+			snprintf(o->accel, sizeof o->accel, "tcg");
+			free(o->accel_note);
+			o->accel_note = xstrdup("kvm: the guest kernel printed nothing within 60 s; tcg used");
+			fprintf(env->out, "campaign %s: %s\n", c->name, o->accel_note);
+			for (size_t i = 0; i < argv->n; i++)
+				if (!strcmp(argv->v[i], "kvm")) {
+					free(argv->v[i]);
+					argv->v[i] = xstrdup("tcg");
+				}
+			continue;
+		}
+		if (probing && !o->accel_note)
+			o->accel_note = xstrdup("kvm: the guest kernel started under it");
+		return 0;
+	}
+}
+
+/* Keep the console log (and qemu's own messages after it) at logp, next to the database. */
+static void keep_console_log(const char *logp, const char *console, const char *qerr)
+{
+	size_t n = 0, qn = 0;
+	struct err ig;
+	char *t = read_whole_file(console, (size_t)64 << 20, &n, &ig);
+	char *q = read_whole_file(qerr, (size_t)1 << 20, &qn, &ig);
+	write_file(logp, t ? t : "", t ? n : 0, q ? q : "", q ? qn : 0, &ig);
+	free(t);
+	free(q);
+}
+
+/* The guest never said SYSAB-DONE: judge from the console how far it got. The kernel
+ * prints its command line first: the slot's marker there means the right kernel booted
+ * and then stopped (crash, hang, power off): interrupted, retried; no marker: failed. */
+static void judge_unfinished(struct store_campaign_slot *x, const char *console, const char *marker, const char *logp,
+			     int outcome)
+{
+	char *con = read_text_file(console);
+	const char *at = con ? strstr(con, "Kernel command line:") : NULL;
+	char *kcl = at ? field(at, "Kernel command line:") : NULL;
+	bool init = con && strstr(con, "sysab guest:");
+	bool booted = kcl && strstr(kcl, marker);
+	free(con);
+	if (kcl && !booted) {
+		x->state = xstrdup("failed");
+		x->reason = xasprintf("wrong kernel: it booted with '%s', without the marker %s", kcl, marker);
+	} else if (init || booted) {
+		x->state = xstrdup("interrupted");
+		x->reason = xasprintf("the guest stopped %s%s (console: %s)", init ? "during its runs" : "after its kernel started",
+				      outcome == 1 ? ", killed at the boot timeout" : "", logp);
+	} else {
+		x->state = xstrdup("failed");
+		x->reason = xasprintf("the guest never reached sysab's init%s (console: %s)",
+				      outcome == 1 ? " before the boot timeout" : "", logp);
+	}
+	free(kcl);
+}
+
+/* Merge the guest's database (decoded into db) into the campaign's, tag its runs with the
+ * campaign and the accelerator, keep a copy beside the console log, and set x's state.
+ * Returns -1 only when this database could not take the runs (e says why). */
+static int merge_guest_db(const struct campaign_env *env, const struct store_campaign *c, const struct campaign_opts *o,
+			  struct store_campaign_slot *x, const char *dir, const char *logp, const struct sb *db, struct err *e)
+{
+	char *dbp = xasprintf("%s/guest.db", dir);
+	struct import_db_result res = {0};
+	int rc = 0;
+	if (write_file(dbp, db->s, db->len, NULL, 0, e) || import_db_file(env->st, dbp, &res, e)) {
+		x->state = xstrdup("interrupted");
+		free(dbp);
+		return -1;
+	}
+	for (size_t i = 0; i < res.nruns && !rc; i++)
+		rc = store_campaign_add_run(env->st, c->id, x->slot, res.ids[i], e) ||
+		     store_run_env(env->st, res.ids[i], "campaign.accel", o->accel, e) ||
+		     (o->accel_note && store_run_env(env->st, res.ids[i], "campaign.accel_note", o->accel_note, e)) ||
+		     store_run_env(env->st, res.ids[i], "campaign.name", c->name, e) ||
+		     store_run_env(env->st, res.ids[i], "campaign.backend", "qemu", e);
+	/* the guest's database is kept beside its console log, for audits and re-imports */
+	char *keep = xasprintf("%.*s.db", (int)(strlen(logp) - 4), logp);
+	struct err ig;
+	write_file(keep, db->s, db->len, NULL, 0, &ig);
+	free(keep);
+	x->state = xstrdup(res.nruns >= (size_t)c->runs ? "done" : "failed");
+	if (res.nruns < (size_t)c->runs)
+		x->reason = xasprintf("the guest stored %zu of %d runs (console: %s)", res.nruns, c->runs, logp);
+	import_db_result_free(&res);
+	free(dbp);
+	return rc ? -1 : 0;
+}
+
+/* The guest finished: check it booted the right kernel, then take its database from the
+ * data channel's text. Returns -1 only when the merge could not store (e says why). */
+static int take_guest_result(const struct campaign_env *env, const struct store_campaign *c,
+			     const struct campaign_opts *o, struct store_campaign_slot *x, const char *dir,
+			     const char *logp, const char *marker, const char *text, struct err *e)
+{
+	char *cmdline = field(text, "SYSAB-CMDLINE"), *kver = field(text, "SYSAB-KERNEL");
+	free(x->boot_id);
+	x->boot_id = field(text, "SYSAB-BOOT-ID");
+	bool right = cmdline && strstr(cmdline, marker);
+	const char *b = strstr(text, "SYSAB-DB-BEGIN"), *end = strstr(text, "SYSAB-DB-END");
+	int rc = 0;
+	if (!right) {
+		x->state = xstrdup("failed");
+		x->reason = xasprintf("wrong kernel: booted '%s' with '%s', expected the marker %s", kver ? kver : "?",
+				      cmdline ? cmdline : "?", marker);
+	} else if (!b || !end || end < b) {
+		char *st = field(text, "SYSAB-STATUS");
+		x->state = xstrdup("failed");
+		x->reason = xasprintf("the guest's sysab run stored nothing (status %s; console: %s)", st ? st : "?", logp);
+		free(st);
+	} else {
+		struct sb db = {0};
+		char *sz = field(b, "SYSAB-DB-BEGIN");
+		size_t want = sz ? strtoull(sz, NULL, 10) : 0;
+		free(sz);
+		const char *nl = strchr(b, '\n');
+		b64_decode(nl && nl < end ? nl : end, end, &db);
+		if (db.len != want) {
+			x->state = xstrdup("interrupted");
+			x->reason = xasprintf("the guest's database came back truncated (%zu of %zu bytes)", db.len, want);
+		} else
+			rc = merge_guest_db(env, c, o, x, dir, logp, &db, e);
+		sb_free(&db);
+	}
+	free(cmdline);
+	free(kver);
+	return rc;
+}
+
 int campaign_qemu_slot(const struct campaign_env *env, const struct store_campaign *c, struct campaign_opts *o,
 		       struct store_campaign_slot *x, struct err *e)
 {
 	const struct store_campaign_config *k = &c->configs[x->config];
 	char *dir = NULL, *qerr = NULL, *kernel = NULL, *base = NULL, *initrd = NULL, *data = NULL, *console = NULL, *append = NULL;
-	char *marker = campaign_marker(c->name, x->slot), *text = NULL, *logp = NULL, *kcl = NULL;
-	struct sb job = {0}, db = {0};
+	char *marker = campaign_marker(c->name, x->slot), *text = NULL, *logp = NULL;
+	struct sb job = {0};
 	struct strv argv = {0};
 	int rc = -1;
 	const char *image = o->image ? o->image : "build/guest";
@@ -238,17 +404,7 @@ int campaign_qemu_slot(const struct campaign_env *env, const struct store_campai
 	qerr = xasprintf("%s/qemu.err", dir);
 	data = xasprintf("%s/data", dir);
 	console = xasprintf("%s/console", dir);
-	char *serial_con = xasprintf("file:%s", console), *serial_data = xasprintf("file:%s", data);
-	char smp[16], mem[16];
-	snprintf(smp, sizeof smp, "%d", o->smp);
-	snprintf(mem, sizeof mem, "%d", o->mem_mb);
-	const char *av[] = {"qemu-system-x86_64", "-machine", "q35", "-accel", o->accel, "-m", mem, "-smp", smp,
-			    "-kernel", kernel, "-initrd", initrd, "-append", append, "-display", "none", "-no-reboot",
-			    "-monitor", "none", "-serial", serial_con, "-serial", serial_data, "-net", "none"};
-	for (size_t i = 0; i < sizeof av / sizeof av[0]; i++)
-		strv_add(&argv, av[i]);
-	free(serial_con);
-	free(serial_data);
+	qemu_argv(o, kernel, initrd, append, console, data, &argv);
 	if (env->dry_run) {
 		fprintf(env->out, "slot %d (block %d): %s\n  would run:", x->slot, x->block, k->name);
 		for (size_t i = 0; i < argv.n; i++)
@@ -264,50 +420,11 @@ int campaign_qemu_slot(const struct campaign_env *env, const struct store_campai
 	job_cpio(c, x, &job);
 	rc = write_file(initrd, job.s, job.len, basebuf, blen, e);
 	free(basebuf);
-	if (rc)
-		goto out;
-	rc = -1;
 	int outcome;
-	for (;;) {
-		unlink(console);
-		unlink(data);
-		char **avp = xcalloc(argv.n + 1, sizeof *avp);
-		for (size_t i = 0; i < argv.n; i++)
-			avp[i] = argv.v[i];
-		bool probing = !strcmp(o->accel, "kvm") && !o->accel_note;
-		int r = run_qemu(avp, console, qerr, o->boot_timeout_s, probing ? 60 : 0, &outcome, e);
-		free(avp);
-		if (r)
-			goto out;
-		if (outcome == 2) {
-			/* KVM exists but the guest kernel does not start under it: use TCG from now on */
-			snprintf(o->accel, sizeof o->accel, "tcg");
-			free(o->accel_note);
-			o->accel_note = xstrdup("kvm: the guest kernel printed nothing within 60 s; tcg used");
-			fprintf(env->out, "campaign %s: %s\n", c->name, o->accel_note);
-			for (size_t i = 0; i < argv.n; i++)
-				if (!strcmp(argv.v[i], "kvm")) {
-					free(argv.v[i]);
-					argv.v[i] = xstrdup("tcg");
-				}
-			continue;
-		}
-		if (probing && !o->accel_note)
-			o->accel_note = xstrdup("kvm: the guest kernel started under it");
-		break;
-	}
-	/* keep the console log next to the database */
+	if (rc || (rc = boot_guest(env, c, o, &argv, console, data, qerr, &outcome, e)))
+		goto out;
 	logp = log_path(env, c, x);
-	{
-		size_t n = 0;
-		struct err ig;
-		char *t = read_whole_file(console, (size_t)64 << 20, &n, &ig);
-		size_t qn = 0;
-		char *q = read_whole_file(qerr, (size_t)1 << 20, &qn, &ig);
-		write_file(logp, t ? t : "", t ? n : 0, q ? q : "", q ? qn : 0, &ig);
-		free(t);
-		free(q);
-	}
+	keep_console_log(logp, console, qerr);
 	size_t dlen = 0;
 	struct err ig;
 	text = read_whole_file(data, (size_t)1 << 30, &dlen, &ig);
@@ -317,94 +434,10 @@ int campaign_qemu_slot(const struct campaign_env *env, const struct store_campai
 	if (outcome == 3) {
 		x->state = xstrdup("interrupted");
 		x->reason = xstrdup("stopped by a signal during the boot");
-		rc = 0;
-		goto out;
-	}
-	if (!text || !strstr(text, "SYSAB-DONE")) {
-		/* the kernel prints its command line first: the slot's marker there means the right
-		 * kernel booted and then stopped (crash, hang, power off): interrupted, retried */
-		char *con = read_text_file(console);
-		kcl = con ? field(strstr(con, "Kernel command line:") ? strstr(con, "Kernel command line:") : "",
-					"Kernel command line:")
-			      : NULL;
-		bool init = con && strstr(con, "sysab guest:");
-		bool booted = kcl && strstr(kcl, marker);
-		free(con);
-		if (kcl && !booted) {
-			x->state = xstrdup("failed");
-			x->reason = xasprintf("wrong kernel: it booted with '%s', without the marker %s", kcl, marker);
-		} else if (init || booted) {
-			x->state = xstrdup("interrupted");
-			x->reason = xasprintf("the guest stopped %s%s (console: %s)", init ? "during its runs" : "after its kernel started",
-					      outcome == 1 ? ", killed at the boot timeout" : "", logp);
-		} else {
-			x->state = xstrdup("failed");
-			x->reason = xasprintf("the guest never reached sysab's init%s (console: %s)",
-					      outcome == 1 ? " before the boot timeout" : "", logp);
-		}
-		rc = 0;
-		goto out;
-	}
-	char *cmdline = field(text, "SYSAB-CMDLINE"), *kver = field(text, "SYSAB-KERNEL");
-	free(x->boot_id);
-	x->boot_id = field(text, "SYSAB-BOOT-ID");
-	bool right = cmdline && strstr(cmdline, marker);
-	const char *b = strstr(text, "SYSAB-DB-BEGIN"), *end = strstr(text, "SYSAB-DB-END");
-	if (!right) {
-		x->state = xstrdup("failed");
-		x->reason = xasprintf("wrong kernel: booted '%s' with '%s', expected the marker %s", kver ? kver : "?",
-				      cmdline ? cmdline : "?", marker);
-	} else if (!b || !end || end < b) {
-		char *st = field(text, "SYSAB-STATUS");
-		x->state = xstrdup("failed");
-		x->reason = xasprintf("the guest's sysab run stored nothing (status %s; console: %s)", st ? st : "?", logp);
-		free(st);
-	} else {
-		char *sz = field(b, "SYSAB-DB-BEGIN");
-		b = strchr(b, '\n');
-		b64_decode(b, end, &db);
-		size_t want = sz ? strtoull(sz, NULL, 10) : 0;
-		free(sz);
-		char *dbp = xasprintf("%s/guest.db", dir);
-		struct import_db_result res = {0};
-		if (db.len != want) {
-			x->state = xstrdup("interrupted");
-			x->reason = xasprintf("the guest's database came back truncated (%zu of %zu bytes)", db.len, want);
-		} else if (write_file(dbp, db.s, db.len, NULL, 0, e) || import_db_file(env->st, dbp, &res, e)) {
-			free(dbp);
-			free(cmdline);
-			free(kver);
-			x->state = xstrdup("interrupted");
-			goto out;
-		} else {
-			int r = 0;
-			for (size_t i = 0; i < res.nruns && !r; i++)
-				r = store_campaign_add_run(env->st, c->id, x->slot, res.ids[i], e) ||
-				    store_run_env(env->st, res.ids[i], "campaign.accel", o->accel, e) ||
-				    (o->accel_note && store_run_env(env->st, res.ids[i], "campaign.accel_note", o->accel_note, e)) ||
-				    store_run_env(env->st, res.ids[i], "campaign.name", c->name, e) ||
-				    store_run_env(env->st, res.ids[i], "campaign.backend", "qemu", e);
-			/* the guest's database is kept beside its console log, for audits and re-imports */
-			char *keep = xasprintf("%.*s.db", (int)(strlen(logp) - 4), logp);
-			struct err ig2;
-			write_file(keep, db.s, db.len, NULL, 0, &ig2);
-			free(keep);
-			x->state = xstrdup(res.nruns >= (size_t)c->runs ? "done" : "failed");
-			if (res.nruns < (size_t)c->runs)
-				x->reason = xasprintf("the guest stored %zu of %d runs (console: %s)", res.nruns, c->runs, logp);
-			import_db_result_free(&res);
-			if (r) {
-				free(dbp);
-				free(cmdline);
-				free(kver);
-				goto out;
-			}
-		}
-		free(dbp);
-	}
-	free(cmdline);
-	free(kver);
-	rc = 0;
+	} else if (!text || !strstr(text, "SYSAB-DONE"))
+		judge_unfinished(x, console, marker, logp, outcome);
+	else
+		rc = take_guest_result(env, c, o, x, dir, logp, marker, text, e);
 out:
 	if (dir && !env->dry_run)
 		tmpdir_remove(dir);
@@ -417,11 +450,9 @@ out:
 	free(console);
 	free(append);
 	free(marker);
-	free(kcl);
 	free(text);
 	free(logp);
 	sb_free(&job);
-	sb_free(&db);
 	strv_free(&argv);
 	return rc;
 }

@@ -481,76 +481,36 @@ static int self_exe(char **out)
 	return 0;
 }
 
-int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *out, struct err *e)
+/* Pin the run to --cpus if given, and list the CPUs it may use (*allowed, *n). */
+static int pin_run(const struct run_opts *o, int **allowed, int *n, struct err *e)
 {
-	memset(out, 0, sizeof *out);
-	int rc = -1;
-	struct kvlist env = {0};
-	char *settings = NULL, *tmpdir = NULL, *exe = NULL;
-	struct job *jobs = NULL;
-	size_t nj = 0;
-	int *allowed = NULL;
-	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-	gsl_rng_set(rng, (unsigned long)o->seed);
-
-	/* Workers left behind by a workload are re-parented to us, so we can reap them. */
-	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	if (o->cpus) {
 		cpu_set_t set;
 		CPU_ZERO(&set);
 		for (int i = 0; i < o->ncpus; i++)
 			CPU_SET(o->cpus[i], &set);
-		if (sched_setaffinity(0, sizeof set, &set) < 0) {
-			errf(e, "--cpus %s: cannot pin the run: %s; give CPUs that are online (see `sysab env`)",
-			     o->cpus_text, strerror(errno));
-			goto out;
-		}
+		if (sched_setaffinity(0, sizeof set, &set) < 0)
+			return errf(e, "--cpus %s: cannot pin the run: %s; give CPUs that are online (see `sysab env`)",
+				    o->cpus_text, strerror(errno));
 	}
 	cpu_set_t aff;
-	int nallowed = 0;
-	allowed = xcalloc(CPU_SETSIZE, sizeof *allowed);
+	*n = 0;
+	*allowed = xcalloc(CPU_SETSIZE, sizeof **allowed);
 	if (sched_getaffinity(0, sizeof aff, &aff) == 0) {
 		for (int c = 0; c < CPU_SETSIZE; c++)
 			if (CPU_ISSET(c, &aff))
-				allowed[nallowed++] = c;
+				(*allowed)[(*n)++] = c;
 	} else {
-		allowed[nallowed++] = 0;
+		(*allowed)[(*n)++] = 0;
 	}
+	return 0;
+}
 
-	tmpdir_reap_stale();
-	if (tmpdir_create(&tmpdir, e))
-		goto out;
-	if (self_exe(&exe))
-		exe = xstrdup("/proc/self/exe");
-
-	env_capture(&env);
-	env_add_tmpfs(&env, tmpdir);
-	struct ctr_plan plan;
-	counters_plan(o->counters, &plan);
-	counters_env(&plan, &env);
-	if (o->probe_ns) {
-		struct probe_result pr;
-		probe_run(o->probe_ns, allowed[0], &pr);
-		probe_env(&pr, &env);
-	}
-	if (o->cpus_text)
-		kv_add(&env, "run.cpus", o->cpus_text);
-	kv_sort(&env);
-	settings = settings_json(o);
-	struct store_run_new rn = {
-		.started_ns = clock_wall_ns(),
-		.status = "running",
-		.source = "sysab",
-		.seed = o->seed,
-		.settings = settings,
-		.labels = o->labels,
-		.env = &env,
-	};
-	env_host(&env, &rn.host);
-	if (store_run_begin(st, &rn, &out->run_id, e))
-		goto out;
-
-	jobs = xcalloc(o->nwl * o->ncopies, sizeof *jobs);
+/* One job per (workload, copies) of the run, in the order --order asks for. */
+static struct job *plan_jobs(const struct run_opts *o, gsl_rng *rng, size_t *njobs)
+{
+	struct job *jobs = xcalloc(o->nwl * o->ncopies, sizeof *jobs);
+	size_t nj = 0;
 	for (size_t i = 0; i < o->nwl; i++)
 		for (size_t c = 0; c < o->ncopies; c++) {
 			if (o->multi_index_only && o->copies[c] > 1 && !(o->wl[i]->flags & WL_INDEX))
@@ -560,6 +520,91 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 		}
 	if (o->order != ORDER_FIXED && nj > 1)
 		gsl_ran_shuffle(rng, jobs, nj, sizeof *jobs);
+	*njobs = nj;
+	return jobs;
+}
+
+/* Count the slots tried, ok, unsupported, failed and short of the precision target. */
+static void tally_slots(const struct job *jobs, size_t nj, struct run_outcome *out)
+{
+	for (size_t i = 0; i < nj; i++) {
+		const struct job *j = &jobs[i];
+		if (!j->tried)
+			continue;
+		out->slots++;
+		if (j->rc == 0)
+			out->slots_ok++;
+		else if (j->rc == WL_UNSUPPORTED)
+			out->slots_unsupported++;
+		else if (j->rc != SLOT_STOPPED)
+			out->slots_failed++;
+		if (j->rc == 0 && j->short_why[0])
+			out->slots_short++;
+	}
+}
+
+/* Capture the environment (with the counter plan and the noise probe) into env and
+ * store the run as running; *run_id is its id. */
+static int begin_run(struct store *st, const struct run_opts *o, const char *tmpdir, int probe_cpu, struct kvlist *env,
+		     struct ctr_plan *plan, int64_t *run_id, struct err *e)
+{
+	env_capture(env);
+	env_add_tmpfs(env, tmpdir);
+	counters_plan(o->counters, plan);
+	counters_env(plan, env);
+	if (o->probe_ns) {
+		struct probe_result pr;
+		probe_run(o->probe_ns, probe_cpu, &pr);
+		probe_env(&pr, env);
+	}
+	if (o->cpus_text)
+		kv_add(env, "run.cpus", o->cpus_text);
+	kv_sort(env);
+	char *settings = settings_json(o);
+	struct store_run_new rn = {
+		.started_ns = clock_wall_ns(),
+		.status = "running",
+		.source = "sysab",
+		.seed = o->seed,
+		.settings = settings,
+		.labels = o->labels,
+		.env = env,
+	};
+	env_host(env, &rn.host);
+	int rc = store_run_begin(st, &rn, run_id, e);
+	free(settings);
+	return rc;
+}
+
+int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *out, struct err *e)
+{
+	memset(out, 0, sizeof *out);
+	int rc = -1;
+	struct kvlist env = {0};
+	char *tmpdir = NULL, *exe = NULL;
+	struct job *jobs = NULL;
+	size_t nj = 0;
+	int *allowed = NULL;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, (unsigned long)o->seed);
+
+	/* Workers left behind by a workload are re-parented to us, so we can reap them. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	int nallowed = 0;
+	if (pin_run(o, &allowed, &nallowed, e))
+		goto out;
+
+	tmpdir_reap_stale();
+	if (tmpdir_create(&tmpdir, e))
+		goto out;
+	if (self_exe(&exe))
+		exe = xstrdup("/proc/self/exe");
+
+	struct ctr_plan plan;
+	if (begin_run(st, o, tmpdir, allowed[0], &env, &plan, &out->run_id, e))
+		goto out;
+
+	jobs = plan_jobs(o, rng, &nj);
 
 	struct runctx ctx = {
 		.st = st,
@@ -581,20 +626,7 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 	for (size_t i = 0; i < nj; i++)
 		if (jobs[i].s.alive)
 			slot_close(&jobs[i].s, NULL);
-	for (size_t i = 0; i < nj; i++) {
-		struct job *j = &jobs[i];
-		if (!j->tried)
-			continue;
-		out->slots++;
-		if (j->rc == 0)
-			out->slots_ok++;
-		else if (j->rc == WL_UNSUPPORTED)
-			out->slots_unsupported++;
-		else if (j->rc != SLOT_STOPPED)
-			out->slots_failed++;
-		if (j->rc == 0 && j->short_why[0])
-			out->slots_short++;
-	}
+	tally_slots(jobs, nj, out);
 	out->wall_ns = now(&ctx) - ctx.t_start;
 	out->stop_signal = sig_stop;
 
@@ -628,7 +660,6 @@ out:
 		tmpdir_remove(tmpdir);
 	free(tmpdir);
 	free(exe);
-	free(settings);
 	for (size_t i = 0; i < nj; i++) {
 		counters_close(&jobs[i].ctr);
 		for (int k = 0; k < CTR_NEVENTS; k++)
