@@ -109,6 +109,78 @@ void an_group_free(struct an_group *g)
 	memset(g, 0, sizeof *g);
 }
 
+/* The campaign that sels name, as a new string; NULL when none or several (*several set). */
+static char *campaign_named(const char *const *sels, size_t n, bool *several)
+{
+	char *name = NULL;
+	*several = false;
+	for (size_t i = 0; i < n; i++) {
+		struct selector s;
+		struct err e;
+		if (select_parse(sels[i], &s, &e))
+			continue; /* the job reports it */
+		for (size_t t = 0; t < s.nterms; t++) {
+			const char *v = s.terms[t].value;
+			if (s.terms[t].kind != SEL_CAMPAIGN)
+				continue;
+			if (!name)
+				name = xstrdup(v);
+			else if (strcmp(name, v))
+				*several = true;
+		}
+		select_free(&s);
+	}
+	if (*several) {
+		free(name);
+		name = NULL;
+	}
+	return name;
+}
+
+void an_campaign_look(struct store *st, const char *const *sels, size_t n, struct st_compare_opts *co,
+		      struct an_look *l)
+{
+	memset(l, 0, sizeof *l);
+	if (co->look || co->max_boots)
+		return; /* given by hand: e.g. a look already counted, rendered again */
+	bool several;
+	char *name = campaign_named(sels, n, &several);
+	if (several)
+		l->note = xstrdup("the selectors name more than one campaign, so no look was counted; give --look K "
+				  "--max-boots N if this is a look before they are done");
+	struct store_campaign c;
+	struct err e;
+	if (!name || store_campaign_get(st, name, &c, &e)) {
+		free(name);
+		return; /* no such campaign: the selector finds no runs and says so */
+	}
+	free(name);
+	bool done = !strcmp(c.state, "done");
+	if (!done || c.looks > 0) {
+		l->k = (size_t)c.looks + 1;
+		l->campaign = done ? 0 : c.id;
+		co->look = l->k;
+		co->max_boots = (size_t)c.boots;
+		l->note = xasprintf("campaign %s is %s: this is look %zu of a group-sequential design with %d boots per "
+				    "configuration (docs/CAMPAIGNS.md)",
+				    c.name, c.state, l->k, c.boots);
+	}
+	store_campaign_free(&c);
+}
+
+int an_campaign_look_count(struct store *st, struct an_look *l, struct err *e)
+{
+	if (!l->campaign)
+		return 0;
+	if (!store_writable(st)) {
+		char *n = xasprintf("%s; not counted: the database is read-only", l->note);
+		free(l->note);
+		l->note = n;
+		return 0;
+	}
+	return store_campaign_look(st, l->campaign, (int)l->k, e);
+}
+
 int an_compare_job_build(struct store *st, const char *sa, const char *sb, const struct strv *patterns,
 			 const struct st_compare_opts *co, bool with_env, struct an_compare_job *j, struct err *e)
 {

@@ -52,6 +52,27 @@ int an_group_one_origin(const struct an_group *g, const char *what, struct err *
 /* The number of distinct boots among runs[0..n-1]. */
 size_t an_count_boots(const struct store_run_info *const *runs, size_t n);
 
+/* ---------------------------------------------------------------- campaign looks */
+
+/* A look at a boot campaign (docs/CAMPAIGNS.md, "Campaigns and sequential verdicts"). */
+struct an_look {
+	int64_t campaign; /* its id; 0: no look to count */
+	size_t k;         /* this look's number */
+	char *note;       /* for the user (new string) or NULL */
+};
+
+/* Selectors sels[0..n-1] that name one boot campaign (campaign:NAME) make the analysis a
+ * look at it. Unless co already has --look/--max-boots: a campaign that is not done is
+ * analyzed as look K = looks + 1 of a group-sequential design with its --boots per
+ * configuration (co->look, co->max_boots set; l->campaign set for an_campaign_look_count);
+ * a done campaign looked at before is its final look (K = looks + 1, not counted); a done
+ * campaign never looked at is a single look (co left alone). Writes nothing. */
+void an_campaign_look(struct store *st, const char *const *sels, size_t n, struct st_compare_opts *co,
+		      struct an_look *l);
+/* Count the look in the store, once the analysis is done (looks only grows). A read-only
+ * database adds that to l->note. Returns 0, or -1 with e set. Frees nothing. */
+int an_campaign_look_count(struct store *st, struct an_look *l, struct err *e);
+
 /* ---------------------------------------------------------------- compare */
 
 /* B against A, or one group's estimates (ng == 1: b is empty), with their environment. */

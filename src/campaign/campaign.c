@@ -343,7 +343,7 @@ static int settle_state(const struct campaign_env *env, const char *name, struct
 	}
 	if (next_slot(c) < 0) {
 		fprintf(env->out, "campaign %s: done; `sysab analyze campaign:%s` analyzes it\n", name, name);
-		return store_campaign_set_state(env->st, c->id, "done", NULL, 1, e);
+		return store_campaign_set_state(env->st, c->id, "done", NULL, 0, e);
 	}
 	if (stop_requested(o)) {
 		fprintf(env->out, "campaign %s: stopped on request\n", name);

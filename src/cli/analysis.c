@@ -19,7 +19,8 @@ enum {
 		{"alpha", 0, "A", "significance level, default 0.05 (95% intervals)", O_ALPHA},                     \
 		{"unit", 0, "boot|run", "replication unit a verdict needs: boot (default), or run for settings "       \
 					"compared within one boot (boot-to-boot variation is then not covered)", O_UNIT},       \
-		{"look", 0, "K", "this is look K (1, 2, ...) of a group-sequential design; needs --max-boots",       \
+		{"look", 0, "K", "this is look K (1, 2, ...) of a group-sequential design; needs --max-boots "       \
+				 "(a campaign:NAME selector sets both by itself)",                                    \
 		 O_LOOK},                                                                                      \
 		{"max-boots", 0, "N", "planned maximum boots per group of the sequential design", O_MAX_BOOTS},     \
 		{"workload", 'w', "PATTERN", "only workloads matching PATTERN: a name, a glob or a group (repeatable)", \
@@ -236,11 +237,25 @@ static int open_db(const struct an_args *a, struct store **st, struct err *e)
 	return cli_open_db(a->db, STORE_READ, st, NULL, e);
 }
 
+/* Once the result is out, count the look at the campaign the selectors named (an_campaign_look)
+ * and say so on stderr. */
+static int count_look(const struct cli_cmd *cmd, const struct an_args *a, struct store *st, struct an_look *l,
+		      struct err *e)
+{
+	int rc = an_campaign_look_count(st, l, e);
+	if (!rc && l->note && chatty(a))
+		fprintf(stderr, "sysab %s: %s\n", cmd->name, l->note);
+	free(l->note);
+	l->note = NULL;
+	return rc;
+}
+
 int cmd_compare(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct an_args a;
 	struct strv pos = {0};
 	struct an_compare_job j = {0};
+	struct an_look look = {0};
 	struct store *st;
 	struct err e;
 	int rc = parse(cmd, argc, argv, &a, &pos, REPORT_COMPARE, "text");
@@ -251,11 +266,14 @@ int cmd_compare(const struct cli_cmd *cmd, int argc, char **argv)
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}
-	if (open_db(&a, &st, &e) || an_compare_job_build(st, pos.v[0], pos.v[1], &a.patterns, &a.co, a.out.fmt == &report_format_html, &j, &e) ||
+	if (!open_db(&a, &st, &e))
+		an_campaign_look(st, (const char *const *)pos.v, pos.n, &a.co, &look);
+	if (!st || an_compare_job_build(st, pos.v[0], pos.v[1], &a.patterns, &a.co, a.out.fmt == &report_format_html, &j, &e) ||
 	    cli_emit(&a.out,
 		     &(struct report_doc){.compare = &j.c, .groups = j.info, .ngroups = 2, .envtab = &j.env,
 					  .counters = j.cc, .ncounters = j.ncc},
-		     &e)) {
+		     &e) ||
+	    count_look(cmd, &a, j.d.st, &look, &e)) {
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}
@@ -266,6 +284,7 @@ int cmd_compare(const struct cli_cmd *cmd, int argc, char **argv)
 	if (rc == EXIT_GATE && chatty(&a))
 		fprintf(stderr, "sysab compare: --fail-on matched: a significant change of the kind asked for\n");
 out:
+	free(look.note);
 	an_compare_job_free(&j);
 	args_free(&a);
 	strv_free(&pos);
@@ -279,6 +298,7 @@ int cmd_analyze(const struct cli_cmd *cmd, int argc, char **argv)
 	struct an_args a;
 	struct strv pos = {0};
 	struct an_analyze_job j = {0};
+	struct an_look look = {0};
 	struct store *st;
 	struct err e;
 	int rc = parse(cmd, argc, argv, &a, &pos, REPORT_ANALYZE, "text");
@@ -289,13 +309,15 @@ int cmd_analyze(const struct cli_cmd *cmd, int argc, char **argv)
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}
-	if (open_db(&a, &st, &e) ||
-	    an_analyze_job_build(st, &pos, &a.factors, &a.refs, &a.patterns, &a.co, a.out.fmt == &report_format_html, &j,
+	if (!open_db(&a, &st, &e))
+		an_campaign_look(st, (const char *const *)pos.v, pos.n, &a.co, &look);
+	if (!st || an_analyze_job_build(st, &pos, &a.factors, &a.refs, &a.patterns, &a.co, a.out.fmt == &report_format_html, &j,
 				 &e) ||
 	    cli_emit(&a.out,
 		     &(struct report_doc){.analyze = &j.an, .groups = &j.info, .envtab = &j.env,
 					  .noise_levels = &j.noise_levels},
-		     &e)) {
+		     &e) ||
+	    count_look(cmd, &a, j.d.st, &look, &e)) {
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}
@@ -304,6 +326,7 @@ int cmd_analyze(const struct cli_cmd *cmd, int argc, char **argv)
 			j.nidx - j.kept, j.nidx - j.kept == 1 ? "" : "s");
 	rc = EXIT_OK;
 out:
+	free(look.note);
 	an_analyze_job_free(&j);
 	args_free(&a);
 	strv_free(&pos);

@@ -272,9 +272,10 @@ int cmd_campaign(const struct cli_cmd *cmd, int argc, char **argv)
 		if (!r)
 			campaign_print(&c, !strcmp(what, "show"), stdout);
 		if (!r && !strcmp(what, "status"))
-			printf("analysis: sysab analyze --factors KEYS campaign:%s (a look before the end counts as a "
-			       "sequential look; docs/CAMPAIGNS.md)\n",
-			       c.name);
+			printf("analysis: sysab analyze --factors KEYS campaign:%s (%s; docs/CAMPAIGNS.md)\n", c.name,
+			       strcmp(c.state, "done") ? "before the campaign is done, that is a sequential look, counted by "
+							 "itself"
+						       : "the final look");
 		store_campaign_free(&c);
 	} else {
 		sig_install();

@@ -255,6 +255,16 @@ int store_campaign_set_state(struct store *s, int64_t id, const char *state, con
 	return step_done(s, st, "cannot record the campaign's state", e);
 }
 
+int store_campaign_look(struct store *s, int64_t id, int k, struct err *e)
+{
+	sqlite3_stmt *st;
+	if (store_prepare(s, "UPDATE campaign SET looks = max(looks, ?) WHERE id = ?", &st, e))
+		return -1;
+	sqlite3_bind_int(st, 1, k);
+	sqlite3_bind_int64(st, 2, id);
+	return step_done(s, st, "cannot count the look at the campaign", e);
+}
+
 int store_campaign_slot_put(struct store *s, int64_t id, const struct store_campaign_slot *x, struct err *e)
 {
 	sqlite3_stmt *st;

@@ -345,6 +345,8 @@ int store_campaign_get(struct store *s, const char *name, struct store_campaign 
 void store_campaign_free(struct store_campaign *c);
 /* The campaign names, oldest first, appended to names. */
 int store_campaign_names(struct store *s, struct strv *names, struct err *e);
+/* Record that look k was taken at campaign id before it was done (looks only ever grows). */
+int store_campaign_look(struct store *s, int64_t id, int k, struct err *e);
 /* Set a campaign's state and reason; looks only ever grows. */
 int store_campaign_set_state(struct store *s, int64_t id, const char *state, const char *reason, int looks,
 			     struct err *e);

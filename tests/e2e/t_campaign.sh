@@ -119,6 +119,37 @@ n=$(printf '%s\n' "$OUT" | cut -d, -f1 | sort -u | grep -c '^[0-9]')
 expect 2 "$SYSAB" campaign resume c
 contains "$ERR" "done"
 
+# looks: analyzing a campaign before it is done is look K of a sequential design, counted
+# in the campaign once the result is out; by hand (--look) nothing is counted; a done
+# campaign looked at before is its final look; a failed analysis counts nothing
+: >"$T/armed"
+looks() { sqlite3 "$SYSAB_DB" "SELECT looks FROM campaign WHERE name = 'lk'"; }
+new lk --backend command --boots 2 --config 'pti=on' --append 'pti=on' --command "$BOOTCMD" --config 'pti=off' --append 'pti=off' --command "$BOOTCMD" -- $RUN
+expect 0 "$SYSAB" campaign start lk
+boot
+expect 0 "$SYSAB" campaign resume lk
+expect 2 "$SYSAB" compare 'campaign:lk pti=on' 'campaign:lk pti=off'
+[ "$(looks)" = 0 ] || fail "a compare that failed counted a look"
+boot
+expect 0 "$SYSAB" campaign resume lk
+expect 0 "$SYSAB" compare 'campaign:lk pti=on' 'campaign:lk pti=off'
+contains "$ERR" "this is look 1 of a group-sequential design with 2 boots"
+[ "$(looks)" = 1 ] || fail "the first look was not counted: $(looks)"
+expect 0 "$SYSAB" analyze --factors pti campaign:lk --json
+[ "$(looks)" = 2 ] || fail "the second look was not counted: $(looks)"
+expect 0 "$SYSAB" compare 'campaign:lk pti=on' 'campaign:lk pti=off' --look 1 --max-boots 2
+[ "$(looks)" = 2 ] || fail "a look given by hand was counted"
+boot
+expect 0 "$SYSAB" campaign resume lk
+boot
+expect 0 "$SYSAB" campaign resume lk
+contains "$OUT" "done"
+expect 0 "$SYSAB" analyze --factors pti campaign:lk
+contains "$ERR" "campaign lk is done: this is look 3"
+[ "$(looks)" = 2 ] || fail "the final look was counted: $(looks)"
+expect 0 "$SYSAB" compare 'campaign:c pti=on' 'campaign:c pti=off'
+case "$ERR" in *look*) fail "a done campaign never looked at is not a sequential look: $ERR" ;; esac
+
 # K consecutive failures stop it: no further boot is armed, the unit is removed
 : >"$T/armed"
 new f --backend command --boots 2 --max-failures 2 --config 'pti=on' --command "$BOOTCMD" --config 'pti=off' --command "$BOOTCMD" -- $RUN
