@@ -167,6 +167,95 @@ static void args_free(struct campaign_args *a)
 
 static const char *const subcommands[] = {"new", "show", "status", "start", "resume", "stop"};
 
+/* What pos and the options ask for, checked before the database is opened: -1 with e set
+ * when they do not go together. given_run_args: run arguments after "--" were given. */
+static int check_usage(const struct campaign_args *a, const struct strv *pos, bool given_run_args, struct err *e)
+{
+	bool known = false;
+	for (size_t i = 0; pos->n && i < sizeof subcommands / sizeof subcommands[0]; i++)
+		known |= !strcmp(pos->v[0], subcommands[i]);
+	if (!known)
+		return errf(e, "%s%s%sgive what to do: sysab campaign new|show|status|start|resume|stop NAME",
+			    pos->n ? "'" : "", pos->n ? pos->v[0] : "", pos->n ? "' is not a campaign command; " : "");
+	const char *what = pos->v[0];
+	if ((pos->n != 2 && !(pos->n == 1 && !strcmp(what, "show"))) || pos->n > 2)
+		return errf(e, "give one campaign name: sysab campaign %s NAME", what);
+	if (strcmp(what, "new") && (a->sp.backend || a->sp.boots || a->sp.nconfigs || a->sp.run_args.n || given_run_args))
+		return errf(e, "campaign %s: --backend, --boots, --config and run arguments are for `sysab campaign new`",
+			    what);
+	if (a->dry_run && strcmp(what, "start"))
+		return errf(e, "--dry-run is for start (a dry resume would still have to record the boot it checks)");
+	return 0;
+}
+
+/* `sysab campaign new NAME`: fill in the defaults, store the campaign, print its schedule. */
+static int campaign_new(const struct campaign_env *env, struct campaign_args *a, const char *name, const char *self,
+			struct err *e)
+{
+	a->sp.name = name;
+	if (!a->runs_given)
+		a->sp.runs = 1;
+	if (!a->sp.run_args.n)
+		strv_add(&a->sp.run_args, "--quick");
+	if (!a->sp.opts.accel[0])
+		snprintf(a->sp.opts.accel, sizeof a->sp.opts.accel, "auto");
+	if (a->sp.backend && !strcmp(a->sp.backend, "qemu") && !a->sp.opts.image && self) {
+		char *d = xstrdup(self);
+		a->sp.opts.image = xasprintf("%s/guest", dirname(d));
+		free(d);
+	}
+	if (!a->sp.opts.stop_file)
+		a->sp.opts.stop_file = xasprintf("%s.%s.stop", env->db_path, name);
+	/* the options as they will be read back from the store */
+	struct campaign_opts filled;
+	char *j = campaign_opts_json(&a->sp.opts);
+	campaign_opts_parse(j, &filled);
+	free(j);
+	campaign_opts_free(&a->sp.opts);
+	a->sp.opts = filled;
+	if (campaign_create(env->st, &a->sp, e))
+		return -1;
+	struct store_campaign c;
+	int r = store_campaign_get(env->st, name, &c, e);
+	if (!r) {
+		campaign_print(&c, true, stdout);
+		printf("\nnothing boots until `sysab campaign start %s` (try --dry-run first)\n", c.name);
+	}
+	store_campaign_free(&c);
+	return r;
+}
+
+/* `sysab campaign show [NAME]` and `status NAME`. */
+static int campaign_show(struct store *st, const struct strv *pos, struct err *e)
+{
+	const char *what = pos->v[0];
+	int r = 0;
+	if (pos->n == 1) {
+		struct strv names = {0};
+		r = store_campaign_names(st, &names, e);
+		for (size_t i = 0; !r && i < names.n; i++) {
+			struct store_campaign c;
+			if (!(r = store_campaign_get(st, names.v[i], &c, e)))
+				campaign_print(&c, false, stdout), printf("\n");
+			store_campaign_free(&c);
+		}
+		if (!r && !names.n)
+			printf("no campaigns yet; `sysab campaign new NAME ...` plans one\n");
+		strv_free(&names);
+		return r;
+	}
+	struct store_campaign c;
+	r = store_campaign_get(st, pos->v[1], &c, e);
+	if (!r)
+		campaign_print(&c, !strcmp(what, "show"), stdout);
+	if (!r && !strcmp(what, "status"))
+		printf("analysis: sysab analyze --factors KEYS campaign:%s (%s; docs/CAMPAIGNS.md)\n", c.name,
+		       strcmp(c.state, "done") ? "before the campaign is done, that is a sequential look, counted by itself"
+					       : "the final look");
+	store_campaign_free(&c);
+	return r;
+}
+
 int cmd_campaign(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct campaign_args a = {0};
@@ -186,97 +275,25 @@ int cmd_campaign(const struct cli_cmd *cmd, int argc, char **argv)
 		strv_add(&a.sp.run_args, argv[i]);
 	if ((rc = cli_start(cmd, dd, argv, on_opt, &a, &pos)) >= 0)
 		goto out;
-	rc = EXIT_INPUT;
-	bool known = false;
-	for (size_t i = 0; pos.n && i < sizeof subcommands / sizeof subcommands[0]; i++)
-		known |= !strcmp(pos.v[0], subcommands[i]);
-	if (!known) {
-		errf(&e, "%s%s%sgive what to do: sysab campaign new|show|status|start|resume|stop NAME",
-		     pos.n ? "'" : "", pos.n ? pos.v[0] : "", pos.n ? "' is not a campaign command; " : "");
+	if (check_usage(&a, &pos, dd < argc, &e)) {
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}
 	const char *what = pos.v[0];
 	bool is_new = !strcmp(what, "new");
-	if ((pos.n != 2 && !(pos.n == 1 && !strcmp(what, "show"))) || pos.n > 2) {
-		errf(&e, "give one campaign name: sysab campaign %s NAME", what);
-		rc = cli_fail(cmd, &e);
-		goto out;
-	}
-	if (!is_new && (a.sp.backend || a.sp.boots || a.sp.nconfigs || a.sp.run_args.n || dd < argc)) {
-		errf(&e, "campaign %s: --backend, --boots, --config and run arguments are for `sysab campaign new`", what);
-		rc = cli_fail(cmd, &e);
-		goto out;
-	}
-	if (a.dry_run && strcmp(what, "start")) {
-		errf(&e, "--dry-run is for start (a dry resume would still have to record the boot it checks)");
-		rc = cli_fail(cmd, &e);
-		goto out;
-	}
+	bool writes = is_new || (!a.dry_run && strcmp(what, "show") && strcmp(what, "status"));
 	self = realpath("/proc/self/exe", NULL);
-	if (cli_open_db(a.db, is_new || (!a.dry_run && strcmp(what, "show") && strcmp(what, "status")) ? STORE_RW
-													: STORE_READ,
-			&st, &path, &e)) {
+	if (cli_open_db(a.db, writes ? STORE_RW : STORE_READ, &st, &path, &e)) {
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}
 	char *abs_db = realpath(path, NULL);
 	struct campaign_env env = {st, abs_db ? abs_db : path, self ? self : "sysab", a.dry_run, stdout};
-	int r = 0;
+	int r;
 	if (is_new) {
-		a.sp.name = pos.v[1];
-		if (!a.runs_given)
-			a.sp.runs = 1;
-		if (!a.sp.run_args.n)
-			strv_add(&a.sp.run_args, "--quick");
-		if (!a.sp.opts.accel[0])
-			snprintf(a.sp.opts.accel, sizeof a.sp.opts.accel, "auto");
-		if (a.sp.backend && !strcmp(a.sp.backend, "qemu") && !a.sp.opts.image && self) {
-			char *d = xstrdup(self);
-			a.sp.opts.image = xasprintf("%s/guest", dirname(d));
-			free(d);
-		}
-		if (!a.sp.opts.stop_file)
-			a.sp.opts.stop_file = xasprintf("%s.%s.stop", env.db_path, pos.v[1]);
-		struct campaign_opts filled;
-		char *j = campaign_opts_json(&a.sp.opts);
-		campaign_opts_parse(j, &filled);
-		free(j);
-		campaign_opts_free(&a.sp.opts);
-		a.sp.opts = filled;
-		r = campaign_create(st, &a.sp, &e);
-		if (!r) {
-			struct store_campaign c;
-			r = store_campaign_get(st, pos.v[1], &c, &e);
-			if (!r) {
-				campaign_print(&c, true, stdout);
-				printf("\nnothing boots until `sysab campaign start %s` (try --dry-run first)\n", c.name);
-			}
-			store_campaign_free(&c);
-		}
-	} else if (!strcmp(what, "show") && pos.n == 1) {
-		struct strv names = {0};
-		r = store_campaign_names(st, &names, &e);
-		for (size_t i = 0; !r && i < names.n; i++) {
-			struct store_campaign c;
-			if (!(r = store_campaign_get(st, names.v[i], &c, &e)))
-				campaign_print(&c, false, stdout), printf("\n");
-			store_campaign_free(&c);
-		}
-		if (!r && !names.n)
-			printf("no campaigns yet; `sysab campaign new NAME ...` plans one\n");
-		strv_free(&names);
+		r = campaign_new(&env, &a, pos.v[1], self, &e);
 	} else if (!strcmp(what, "show") || !strcmp(what, "status")) {
-		struct store_campaign c;
-		r = store_campaign_get(st, pos.v[1], &c, &e);
-		if (!r)
-			campaign_print(&c, !strcmp(what, "show"), stdout);
-		if (!r && !strcmp(what, "status"))
-			printf("analysis: sysab analyze --factors KEYS campaign:%s (%s; docs/CAMPAIGNS.md)\n", c.name,
-			       strcmp(c.state, "done") ? "before the campaign is done, that is a sequential look, counted by "
-							 "itself"
-						       : "the final look");
-		store_campaign_free(&c);
+		r = campaign_show(st, &pos, &e);
 	} else {
 		sig_install();
 		tmpdir_reap_stale(); /* what a killed campaign left (its VM died with it) */
