@@ -294,11 +294,11 @@ out:
 	return rc;
 }
 
-/* Long by design: each check of the file (type, header, schema, version) fails with its own message, in order. */
-int store_open(const char *path, enum store_mode mode, struct store **out, struct err *e)
+/* The checks of the file before SQLite opens it, each with its own message: a link, not a
+ * regular file, missing, a bad header, and for STORE_RW a directory or file that cannot be
+ * written. *writable: whether to open it read-write. Returns 0 or -1 with e set. */
+static int check_path(const char *path, enum store_mode mode, bool *writable, struct err *e)
 {
-	if (mode == STORE_COPY)
-		return open_copy(path, out, e);
 	struct stat sb;
 	if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode))
 		return errf(e, "%s: a symbolic link; give --db the database file itself (a link in the last "
@@ -330,9 +330,60 @@ int store_open(const char *path, enum store_mode mode, struct store **out, struc
 			rc = errf(e, "%s: the database is read-only; fix its permissions or use --db with another file",
 				  path);
 	}
-	bool writable = mode == STORE_RW || (mode == STORE_READ && access(d, W_OK) == 0 && access(path, W_OK) == 0);
+	*writable = mode == STORE_RW || (mode == STORE_READ && access(d, W_OK) == 0 && access(path, W_OK) == 0);
 	free(dir);
-	if (rc)
+	return rc;
+}
+
+/* A database without a schema version (v == 0): new and empty (fine for STORE_RW), or
+ * another program's. Read together with the version (one snapshot), so a concurrent sysab
+ * creating the schema is not mistaken for another program; *v gets the version seen. */
+static int check_unversioned(struct store *s, enum store_mode mode, int *v, struct err *e)
+{
+	sqlite3_stmt *st;
+	if (store_prepare(s, "SELECT user_version, (SELECT count(*) FROM sqlite_master) FROM pragma_user_version", &st,
+			  e))
+		return -1;
+	int objects = -1;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*v = sqlite3_column_int(st, 0);
+		objects = sqlite3_column_int(st, 1);
+	}
+	sqlite3_finalize(st);
+	if (*v == 0 && objects != 0)
+		return errf(e, "%s: a SQLite database of another program (it has tables but no sysab schema version); "
+			       "give --db a sysab database or a new file",
+			    s->path);
+	if (*v == 0 && mode != STORE_RW)
+		return errf(e, "%s: an empty database with no runs yet; run `sysab run` first or give --db the right file",
+			    s->path);
+	return 0;
+}
+
+/* The schema at version v made ready for mode: created or migrated for STORE_RW, else it
+ * must be current. */
+static int ready_schema(struct store *s, enum store_mode mode, int v, struct err *e)
+{
+	if (mode == STORE_RW) {
+		if (v == 0 && exec_sql(s, "PRAGMA journal_mode=WAL", "cannot switch to WAL journaling", e))
+			return -1;
+		if (migrate(s, v, e))
+			return -1;
+		return exec_sql(s, "PRAGMA synchronous=NORMAL", "cannot set synchronous mode", e);
+	}
+	if (v < store_schema_target() && v > 0)
+		return errf(e, "%s: written by an older sysab (schema version %d); run any writing command such as "
+			       "`sysab run` once to migrate it",
+			    s->path, v);
+	return 0;
+}
+
+int store_open(const char *path, enum store_mode mode, struct store **out, struct err *e)
+{
+	if (mode == STORE_COPY)
+		return open_copy(path, out, e);
+	bool writable;
+	if (check_path(path, mode, &writable, e))
 		return -1;
 
 	struct store *s = xcalloc(1, sizeof *s);
@@ -365,44 +416,8 @@ int store_open(const char *path, enum store_mode mode, struct store **out, struc
 		     store_schema_target());
 		goto fail;
 	}
-	if (v == 0) {
-		/* read together with the version (one snapshot), so a concurrent sysab creating the
-		 * schema is not mistaken for another program */
-		sqlite3_stmt *st;
-		if (store_prepare(s, "SELECT user_version, (SELECT count(*) FROM sqlite_master) FROM pragma_user_version",
-				  &st, e))
-			goto fail;
-		int objects = -1;
-		if (sqlite3_step(st) == SQLITE_ROW) {
-			v = sqlite3_column_int(st, 0);
-			objects = sqlite3_column_int(st, 1);
-		}
-		sqlite3_finalize(st);
-		if (v == 0 && objects != 0) {
-			errf(e, "%s: a SQLite database of another program (it has tables but no sysab schema version); "
-				"give --db a sysab database or a new file", path);
-			goto fail;
-		}
-		if (v == 0 && mode != STORE_RW) {
-			errf(e, "%s: an empty database with no runs yet; run `sysab run` first or give --db the right file",
-			     path);
-			goto fail;
-		}
-	}
-	if (mode == STORE_RW) {
-		if (v == 0 && exec_sql(s, "PRAGMA journal_mode=WAL", "cannot switch to WAL journaling", e))
-			goto fail;
-		if (migrate(s, v, e))
-			goto fail;
-		if (exec_sql(s, "PRAGMA synchronous=NORMAL", "cannot set synchronous mode", e))
-			goto fail;
-	} else if (v < store_schema_target() && v > 0) {
-		errf(e, "%s: written by an older sysab (schema version %d); run any writing command such as "
-			"`sysab run` once to migrate it",
-		     path, v);
-		goto fail;
-	}
-	if (exec_sql(s, "PRAGMA foreign_keys=ON", "cannot enable foreign keys", e))
+	if ((v == 0 && check_unversioned(s, mode, &v, e)) || ready_schema(s, mode, v, e) ||
+	    exec_sql(s, "PRAGMA foreign_keys=ON", "cannot enable foreign keys", e))
 		goto fail;
 	*out = s;
 	return 0;
