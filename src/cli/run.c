@@ -230,42 +230,24 @@ static void progress_cb(void *arg, const struct run_progress *p)
 }
 
 /* Long by design: options to runner options, one check each, then the run and its result. */
-int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
+/* Options that do not go together: -1 with e set. */
+static int check_args(const struct run_args *a, const struct strv *pos, struct err *e)
 {
-	struct run_args a = {.samples = 0};
-	cli_out_init(&a.out, REPORT_RUN, "text");
-	struct strv pos = {0};
-	struct err e;
-	int rc = EXIT_INPUT;
-	struct store *st = NULL;
-	const struct workload **wl = NULL;
-	char *path = NULL;
-	if ((rc = cli_start(cmd, argc, argv, on_opt, &a, &pos)) >= 0)
-		goto out;
-	rc = EXIT_INPUT;
-	if (pos.n) {
-		errf(&e, "unexpected argument '%s'; labels go with -l KEY=VALUE, workloads with -w", pos.v[0]);
-		rc = cli_fail(cmd, &e);
-		goto out;
-	}
-	if (a.max_ns && a.target_ci <= 0) {
-		errf(&e, "--max-time needs --target-ci; give both, e.g. --target-ci 0.5%% --max-time 10m");
-		rc = cli_fail(cmd, &e);
-		goto out;
-	}
-	if (a.quick && a.full) {
-		errf(&e, "--quick and --full conflict; choose one profile");
-		rc = cli_fail(cmd, &e);
-		goto out;
-	}
-	const struct profile *prof = &profiles[a.quick ? 0 : a.full ? 2 : 1];
-	size_t nwl;
-	if (select_workloads(&a, &wl, &nwl, &e)) {
-		rc = cli_fail(cmd, &e);
-		goto out;
-	}
+	if (pos->n)
+		return errf(e, "unexpected argument '%s'; labels go with -l KEY=VALUE, workloads with -w", pos->v[0]);
+	if (a->max_ns && a->target_ci <= 0)
+		return errf(e, "--max-time needs --target-ci; give both, e.g. --target-ci 0.5%% --max-time 10m");
+	if (a->quick && a->full)
+		return errf(e, "--quick and --full conflict; choose one profile");
+	return 0;
+}
+
+/* The runner's options: the profile, what the options override, the copies. */
+static struct run_opts run_opts_of(struct run_args *a, const struct workload **wl, size_t nwl)
+{
+	const struct profile *prof = &profiles[a->quick ? 0 : a->full ? 2 : 1];
 	struct run_opts o = {
-		.labels = &a.labels,
+		.labels = &a->labels,
 		.wl = wl,
 		.nwl = nwl,
 		.profile = prof->name,
@@ -273,47 +255,83 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 		.sample_ns = prof->sample_ms * 1000000ull,
 		.warmup_ns = prof->warmup_ms * 1000000ull,
 		.slot_budget_ns = prof->budget_ms * 1000000ull,
-		.order = a.order,
+		.order = a->order,
 		.rewarm = true,
-		.target_ci = a.target_ci,
-		.max_ns = a.max_ns ? a.max_ns : a.target_ci > 0 ? 600000000000ull : 0,
-		.cpus = a.ncpus ? a.cpus : NULL,
-		.ncpus = a.ncpus,
-		.cpus_text = a.cpus_text,
-		.counters = a.counters_set ? a.counters : CTR_MODE_ALL,
-		.probe_ns = a.no_probe ? 0 : prof->probe_ms * 1000000ull,
+		.target_ci = a->target_ci,
+		.max_ns = a->max_ns ? a->max_ns : a->target_ci > 0 ? 600000000000ull : 0,
+		.cpus = a->ncpus ? a->cpus : NULL,
+		.ncpus = a->ncpus,
+		.cpus_text = a->cpus_text,
+		.counters = a->counters_set ? a->counters : CTR_MODE_ALL,
+		.probe_ns = a->no_probe ? 0 : prof->probe_ms * 1000000ull,
 	};
-	if (a.samples) {
-		o.samples = a.samples;
+	if (a->samples) {
+		o.samples = a->samples;
 		o.slot_budget_ns = 0; /* an explicit count is taken in full */
 	}
-	if (a.sample_ms)
-		o.sample_ns = a.sample_ms * 1000000ull;
-	if (a.warmup_set)
-		o.warmup_ns = a.warmup_ms * 1000000ull;
-	o.seed = a.seed_set ? a.seed : (clock_wall_ns() ^ ((uint64_t)getpid() << 32)) & INT64_MAX;
-	if (!a.ncopies) {
-		a.copies[a.ncopies++] = 1;
-		int ncpu = a.ncpus;
+	if (a->sample_ms)
+		o.sample_ns = a->sample_ms * 1000000ull;
+	if (a->warmup_set)
+		o.warmup_ns = a->warmup_ms * 1000000ull;
+	o.seed = a->seed_set ? a->seed : (clock_wall_ns() ^ ((uint64_t)getpid() << 32)) & INT64_MAX;
+	if (!a->ncopies) {
+		a->copies[a->ncopies++] = 1;
+		int ncpu = a->ncpus;
 		if (!ncpu) {
 			cpu_set_t set;
 			ncpu = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
 		}
 		/* like UnixBench: also one copy per CPU; --quick does that for the index only */
 		if (ncpu > 1)
-			a.copies[a.ncopies++] = ncpu;
-		o.multi_index_only = a.quick;
+			a->copies[a->ncopies++] = ncpu;
+		o.multi_index_only = a->quick;
 	}
-	o.copies = a.copies;
-	o.ncopies = a.ncopies;
-	if (!a.quiet && isatty(STDERR_FILENO) && !getenv("CI")) {
+	o.copies = a->copies;
+	o.ncopies = a->ncopies;
+	if (!a->quiet && isatty(STDERR_FILENO) && !getenv("CI"))
 		o.progress = progress_cb;
-	}
+	return o;
+}
 
-	if (cli_open_db(a.db, STORE_RW, &st, &path, &e)) {
+/* Print what run run_id stored (also after a failure that left a run), and where. */
+static void print_run(const struct cli_cmd *cmd, struct run_args *a, struct store *st, int64_t run_id, bool ok,
+		      const char *path)
+{
+	struct summary sum;
+	struct err e;
+	if (summary_load(st, run_id, &sum, &e))
+		return;
+	if (cli_emit(&a->out, &(struct report_doc){.summary = &sum}, &e))
+		cli_fail(cmd, &e);
+	else if (cli_out_text(&a->out)) {
+		if (ok)
+			printf("\nstored as run %lld in %s\n", (long long)run_id, path);
+		char why[256];
+		if (env_emulated(why, sizeof why))
+			printf("emulated: %s; the times mean nothing here, only the self-checks do\n", why);
+	}
+	summary_free(&sum);
+}
+
+int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
+{
+	struct run_args a = {.samples = 0};
+	cli_out_init(&a.out, REPORT_RUN, "text");
+	struct strv pos = {0};
+	struct err e;
+	int rc;
+	struct store *st = NULL;
+	const struct workload **wl = NULL;
+	char *path = NULL;
+	if ((rc = cli_start(cmd, argc, argv, on_opt, &a, &pos)) >= 0)
+		goto out;
+	size_t nwl;
+	if (check_args(&a, &pos, &e) || select_workloads(&a, &wl, &nwl, &e) ||
+	    cli_open_db(a.db, STORE_RW, &st, &path, &e)) {
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}
+	struct run_opts o = run_opts_of(&a, wl, nwl);
 	sig_install();
 	struct run_outcome res;
 	int r = runner_run(st, &o, &res, &e);
@@ -327,30 +345,9 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 	}
 	if (o.progress)
 		report_progress_done(stderr);
-	if (r && !res.run_id) {
-		rc = cli_fail(cmd, &e);
-		goto out;
-	}
-	struct summary sum;
-	struct err e2;
-	if (summary_load(st, res.run_id, &sum, &e2) == 0) {
-		if (cli_emit(&a.out, &(struct report_doc){.summary = &sum}, &e2))
-			cli_fail(cmd, &e2);
-		else if (cli_out_text(&a.out)) {
-			if (!r)
-				printf("\nstored as run %lld in %s\n", (long long)res.run_id, path);
-			char why[256];
-			if (env_emulated(why, sizeof why))
-				printf("emulated: %s; the times mean nothing here, only the self-checks do\n", why);
-		}
-		summary_free(&sum);
-	}
-	if (r)
-		rc = cli_fail(cmd, &e);
-	else if (res.stop_signal)
-		rc = 128 + res.stop_signal;
-	else
-		rc = EXIT_OK;
+	if (res.run_id)
+		print_run(cmd, &a, st, res.run_id, !r, path);
+	rc = r ? cli_fail(cmd, &e) : res.stop_signal ? 128 + res.stop_signal : EXIT_OK;
 out:
 	store_close(st);
 	free(path);
