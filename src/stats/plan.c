@@ -22,10 +22,8 @@ struct st_plan_opts stats_plan_defaults(void)
 	};
 }
 
-int stats_plan(const struct st_components *a, const struct st_components *b, const struct st_plan_opts *o,
-	       struct st_plan *out, struct err *e)
+static int check_plan_opts(const struct st_plan_opts *o, struct err *e)
 {
-	memset(out, 0, sizeof *out);
 	if (!(o->target > 0 && o->target < 1))
 		return errf(e, "plan target %g is not a relative half-width between 0 and 1", o->target);
 	if (!(o->alpha > 0 && o->alpha < 0.5))
@@ -39,13 +37,16 @@ int stats_plan(const struct st_components *a, const struct st_components *b, con
 	if (!(o->assurance == 0 || o->assurance == ST_PLAN_UCB))
 		return errf(e, "plan assurance %g: only 0 (point estimates) or %g is supported", o->assurance,
 			    ST_PLAN_UCB);
-	unsigned cav = 0;
-	bool ub = o->assurance > 0;
-	/* Each component: its upper bound with assurance, else the point estimate. A level whose
-	 * point estimate is truncated to 0 keeps its upper bound; a level with no bound at all
-	 * (the pilot cannot size it) is recorded in unsized. */
-	double comp[2][ST_NLEVELS];
-	const struct st_components *g2[2] = {a, b};
+	return 0;
+}
+
+/* Each component of both groups into comp: its upper bound with assurance (ub), else the
+ * point estimate. A level whose point estimate is truncated to 0 keeps its upper bound; a
+ * level with no bound at all (the pilot cannot size it) is recorded in out->unsized, and a
+ * level the pilot did not resolve in out->caveats. */
+static void plan_components(const struct st_components *const g2[2], bool ub, double comp[2][ST_NLEVELS],
+			    struct st_plan *out)
+{
 	for (int i = 0; i < 2; i++) {
 		const struct st_components *c = g2[i];
 		double pt[ST_NLEVELS] = {c->var_boot, c->var_run, c->var_within};
@@ -56,9 +57,9 @@ int stats_plan(const struct st_components *a, const struct st_components *b, con
 				v = pt[lv] > 0 ? pt[lv] : lv == ST_LEVEL_WITHIN ? pt[lv] : NAN;
 			if (isnan(v)) {
 				if (isnan(pt[lv]))
-					cav |= lv == ST_LEVEL_BOOT ? ST_CAVEAT_NO_BOOT_LEVEL
-					     : lv == ST_LEVEL_RUN  ? ST_CAVEAT_NO_RUN_LEVEL
-								   : 0;
+					out->caveats |= lv == ST_LEVEL_BOOT ? ST_CAVEAT_NO_BOOT_LEVEL
+							: lv == ST_LEVEL_RUN  ? ST_CAVEAT_NO_RUN_LEVEL
+									      : 0;
 				if (ub && lv != ST_LEVEL_WITHIN)
 					out->unsized |= ST_BIT(lv);
 				v = 0;
@@ -66,22 +67,14 @@ int stats_plan(const struct st_components *a, const struct st_components *b, con
 			comp[i][lv] = v;
 		}
 	}
-	double vb = comp[0][ST_LEVEL_BOOT] + comp[1][ST_LEVEL_BOOT];
-	double vr = comp[0][ST_LEVEL_RUN] + comp[1][ST_LEVEL_RUN];
-	double vw = comp[0][ST_LEVEL_WITHIN] + comp[1][ST_LEVEL_WITHIN];
-	/* Welch df when both groups share a design: (va + vb)^2 / (va^2 + vb^2) * (B - 1),
-	 * with va, vb each group's variance of a boot mean; approximated from the boot level. */
-	double ga = comp[0][0] + comp[0][1] + comp[0][2], gb = comp[1][0] + comp[1][1] + comp[1][2];
-	double dfshare = ga + gb > 0 ? (ga + gb) * (ga + gb) / (ga * ga + gb * gb) : 2;
-	out->caveats = cav;
-	out->assurance = o->assurance;
-	if (out->unsized)
-		out->pilot_boots = 3; /* >= 2 boots with >= 2 runs each resolve both levels; 3 give 2 df */
-	out->kj_runs = vb > 0 && vr > 0 && o->cost_run > 0 ? sqrt(vr / vb * o->cost_boot / o->cost_run) : NAN;
-	out->kj_samples = vr > 0 ? sqrt(vw / vr * o->cost_run / o->cost_sample) : NAN;
-	if (vb == 0 && vr == 0 && vw == 0) {
-		out->kj_runs = out->kj_samples = NAN;
-	}
+}
+
+/* The cheapest design (B boots, r runs, s samples per group) whose interval meets the
+ * target, given the summed components vb, vr, vw and the df factor dfshare, into out. */
+static void cheapest_design(const struct st_plan_opts *o, double vb, double vr, double vw, double dfshare,
+			    struct st_plan *out)
+{
+	bool ub = o->assurance > 0;
 	double h = log1p(o->target);
 	double best = INFINITY;
 	for (size_t B = 2; B <= o->max_boots; B++) {
@@ -105,20 +98,46 @@ int stats_plan(const struct st_components *a, const struct st_components *b, con
 			if (need > (double)o->max_samples)
 				continue;
 			double cost = 2 * (double)B * (o->cost_boot + (double)r * (o->cost_run + (double)s * o->cost_sample));
-			if (cost < best) {
-				best = cost;
-				double se2 = vb / (double)B + vr / (double)(B * r) + vw / (double)(B * r * s);
-				out->feasible = true;
-				out->boots = B;
-				out->runs = r;
-				out->samples = s;
-				out->cost = cost;
-				out->se = sqrt(se2);
-				out->df = df;
-				out->halfwidth = expm1(stats_t_quantile(1 - o->alpha / 2, df) * out->se);
-			}
+			if (cost >= best)
+				continue;
+			best = cost;
+			double se2 = vb / (double)B + vr / (double)(B * r) + vw / (double)(B * r * s);
+			out->feasible = true;
+			out->boots = B;
+			out->runs = r;
+			out->samples = s;
+			out->cost = cost;
+			out->se = sqrt(se2);
+			out->df = df;
+			out->halfwidth = expm1(stats_t_quantile(1 - o->alpha / 2, df) * out->se);
 		}
 	}
+}
+
+int stats_plan(const struct st_components *a, const struct st_components *b, const struct st_plan_opts *o,
+	       struct st_plan *out, struct err *e)
+{
+	memset(out, 0, sizeof *out);
+	if (check_plan_opts(o, e))
+		return -1;
+	double comp[2][ST_NLEVELS];
+	const struct st_components *const g2[2] = {a, b};
+	plan_components(g2, o->assurance > 0, comp, out);
+	double vb = comp[0][ST_LEVEL_BOOT] + comp[1][ST_LEVEL_BOOT];
+	double vr = comp[0][ST_LEVEL_RUN] + comp[1][ST_LEVEL_RUN];
+	double vw = comp[0][ST_LEVEL_WITHIN] + comp[1][ST_LEVEL_WITHIN];
+	/* Welch df when both groups share a design: (va + vb)^2 / (va^2 + vb^2) * (B - 1),
+	 * with va, vb each group's variance of a boot mean; approximated from the boot level. */
+	double ga = comp[0][0] + comp[0][1] + comp[0][2], gb = comp[1][0] + comp[1][1] + comp[1][2];
+	double dfshare = ga + gb > 0 ? (ga + gb) * (ga + gb) / (ga * ga + gb * gb) : 2;
+	out->assurance = o->assurance;
+	if (out->unsized)
+		out->pilot_boots = 3; /* >= 2 boots with >= 2 runs each resolve both levels; 3 give 2 df */
+	out->kj_runs = vb > 0 && vr > 0 && o->cost_run > 0 ? sqrt(vr / vb * o->cost_boot / o->cost_run) : NAN;
+	out->kj_samples = vr > 0 ? sqrt(vw / vr * o->cost_run / o->cost_sample) : NAN;
+	if (vb == 0 && vr == 0 && vw == 0)
+		out->kj_runs = out->kj_samples = NAN;
+	cheapest_design(o, vb, vr, vw, dfshare, out);
 	return 0;
 }
 
