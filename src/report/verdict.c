@@ -405,84 +405,65 @@ void report_verdict_tally(char *buf, size_t size, const struct an_compare *c)
 	sb_free(&t);
 }
 
-void report_compare_text(FILE *f, const struct an_compare *c, const struct an_group_info g[2], bool color)
+/* The interval and q cells of a row that has both groups, its notes into n and m. */
+static void compare_cells(const struct an_row *r, char ch[16], char ci[40], char q[16], struct notes *n, struct sb *m)
 {
-	for (int i = 0; i < 2; i++)
-		fprintf(f, "%s: %-30s %zu run%s on %zu boot%s\n", g[i].name, *g[i].selector ? g[i].selector : "(all runs)",
-			g[i].nruns, g[i].nruns == 1 ? "" : "s", g[i].nboots, g[i].nboots == 1 ? "" : "s");
-	if (!c->nrows) {
-		fprintf(f, "\nno samples in the selected runs\n");
-		return;
+	if (isfinite(r->chg.pct))
+		report_pct(ch, 16, r->chg.pct);
+	if (isfinite(r->chg.lo) && isfinite(r->chg.hi)) {
+		char lo[16], hi[16];
+		report_pct(lo, sizeof lo, r->chg.lo);
+		report_pct(hi, sizeof hi, r->chg.hi);
+		lo[strlen(lo) - 1] = 0;
+		hi[strlen(hi) - 1] = 0;
+		snprintf(ci, 40, "[%s,%s]", lo, hi);
 	}
-	struct notes n = {0};
-	bool negl = false;
-	/* one block per display unit, in order of first appearance */
-	struct strv units = {0};
-	for (size_t i = 0; i < c->nrows; i++) {
-		char u[48];
-		report_table_unit(u, sizeof u, c->rows[i].unit, c->rows[i].latency);
-		if (!strv_has(&units, u))
-			strv_add(&units, u);
+	if (isfinite(r->c.q))
+		snprintf(q, 16, r->c.q < 0.001 ? "<.001" : "%.3f", r->c.q);
+	caveat_notes(n, m, r->c.caveats);
+	if (r->c.verdict == ST_NO_DATA)
+		notef(n, m, "no interval: needs %s", report_need_text(r->c.need));
+	if (r->c.verdict == ST_INCONCLUSIVE)
+		settle_note(n, m, r->more_boots, r->settles_as);
+}
+
+/* One row of the compare table, with its note marks; *negl set when it is negligible. */
+static void compare_row(FILE *f, const struct an_row *r, const struct an_group_info g[2], struct notes *n, bool *negl,
+			bool color)
+{
+	char name[64], a[80], b[80], ch[16] = "", ci[40] = "", q[16] = "", v[32];
+	struct sb m = {0};
+	short_name(f, name, sizeof name, r->workload, r->copies);
+	est_cell(a, sizeof a, &r->va, r->latency, report_rate_unit(r->unit));
+	est_cell(b, sizeof b, &r->vb, r->latency, report_rate_unit(r->unit));
+	report_verdict_word(v, sizeof v, &r->c);
+	if (r->ncomposite)
+		notef(n, &m, "%s: per run, %s; compared as one workload", r->workload,
+		      r->composite ? r->composite : "composite");
+	if (r->va.low_df || r->vb.low_df)
+		notef(n, &m, "no interval for %s: fewer than %d degrees of freedom (add boots or runs)",
+		      r->va.low_df && r->vb.low_df ? "A or B" : r->va.low_df ? g[0].name : g[1].name, AN_MIN_INTERVAL_DF);
+	if (!r->have_a || !r->have_b) {
+		notef(n, &m, "no samples of this workload in %s", !r->have_a ? g[0].name : g[1].name);
+	} else {
+		compare_cells(r, ch, ci, q, n, &m);
+		*negl |= r->c.negligible;
 	}
-	int conf = (int)lround((1 - c->o.alpha) * 100);
-	for (size_t ui = 0; ui < units.n; ui++) {
-		fprintf(f, "\n%-*s %12s %12s %6s %-12s %5s %s\n", NAME_W, units.v[ui], g[0].name, g[1].name, "change",
-			conf == 95 ? "95% CI" : "CI", "q", "verdict");
-		for (size_t i = 0; i < c->nrows; i++) {
-			const struct an_row *r = &c->rows[i];
-			char u[48];
-			report_table_unit(u, sizeof u, r->unit, r->latency);
-			if (strcmp(u, units.v[ui]))
-				continue;
-			char name[64], a[80], b[80], ch[16] = "", ci[40] = "", q[16] = "", v[32];
-			struct sb m = {0};
-			short_name(f, name, sizeof name, r->workload, r->copies);
-			est_cell(a, sizeof a, &r->va, r->latency, report_rate_unit(r->unit));
-			est_cell(b, sizeof b, &r->vb, r->latency, report_rate_unit(r->unit));
-			report_verdict_word(v, sizeof v, &r->c);
-			if (r->ncomposite)
-				notef(&n, &m, "%s: per run, %s; compared as one workload", r->workload,
-				      r->composite ? r->composite : "composite");
-			if (r->va.low_df || r->vb.low_df)
-				notef(&n, &m, "no interval for %s: fewer than %d degrees of freedom (add boots or runs)",
-				      r->va.low_df && r->vb.low_df ? "A or B" : r->va.low_df ? g[0].name : g[1].name,
-				      AN_MIN_INTERVAL_DF);
-			if (!r->have_a || !r->have_b) {
-				notef(&n, &m, "no samples of this workload in %s", !r->have_a ? g[0].name : g[1].name);
-			} else {
-				if (isfinite(r->chg.pct))
-					report_pct(ch, sizeof ch, r->chg.pct);
-				if (isfinite(r->chg.lo) && isfinite(r->chg.hi)) {
-					char lo[16], hi[16];
-					report_pct(lo, sizeof lo, r->chg.lo);
-					report_pct(hi, sizeof hi, r->chg.hi);
-					lo[strlen(lo) - 1] = 0;
-					hi[strlen(hi) - 1] = 0;
-					snprintf(ci, sizeof ci, "[%s,%s]", lo, hi);
-				}
-				if (isfinite(r->c.q))
-					snprintf(q, sizeof q, r->c.q < 0.001 ? "<.001" : "%.3f", r->c.q);
-				caveat_notes(&n, &m, r->c.caveats);
-				if (r->c.verdict == ST_NO_DATA)
-					notef(&n, &m, "no interval: needs %s", report_need_text(r->c.need));
-				if (r->c.verdict == ST_INCONCLUSIVE)
-					settle_note(&n, &m, r->more_boots, r->settles_as);
-				if (r->c.negligible)
-					negl = true;
-			}
-			diag_notes(&n, &m, g[0].name, &r->diag_a);
-			diag_notes(&n, &m, g[1].name, &r->diag_b);
-			if (m.len)
-				sb_add(&m, "]");
-			struct sb line = {0};
-			sb_addf(&line, "%-*s %12s %12s %6s %-12s %5s %s%s%s", NAME_W, name, a, b, ch, ci, q,
-				report_verdict_color(r->c.verdict, color), v, report_color_reset(color));
-			row_out(f, sb_str(&line), &m);
-			sb_free(&line);
-			sb_free(&m);
-		}
-	}
-	strv_free(&units);
+	diag_notes(n, &m, g[0].name, &r->diag_a);
+	diag_notes(n, &m, g[1].name, &r->diag_b);
+	if (m.len)
+		sb_add(&m, "]");
+	struct sb line = {0};
+	sb_addf(&line, "%-*s %12s %12s %6s %-12s %5s %s%s%s", NAME_W, name, a, b, ch, ci, q,
+		report_verdict_color(r->c.verdict, color), v, report_color_reset(color));
+	row_out(f, sb_str(&line), &m);
+	sb_free(&line);
+	sb_free(&m);
+}
+
+/* Below the compare table: the tally, how to read it, the confounders. */
+static void compare_footer(FILE *f, const struct an_compare *c, const struct an_group_info g[2], bool negl)
+{
 	char tally[160];
 	report_verdict_tally(tally, sizeof tally, c);
 	fprintf(f, "\n%s\n", tally);
@@ -514,6 +495,40 @@ void report_compare_text(FILE *f, const struct an_compare *c, const struct an_gr
 	} else if (c->env_missing) {
 		fprintf(f, "\nconfounders: not checked (imported runs record no environment)\n");
 	}
+}
+
+void report_compare_text(FILE *f, const struct an_compare *c, const struct an_group_info g[2], bool color)
+{
+	for (int i = 0; i < 2; i++)
+		fprintf(f, "%s: %-30s %zu run%s on %zu boot%s\n", g[i].name, *g[i].selector ? g[i].selector : "(all runs)",
+			g[i].nruns, g[i].nruns == 1 ? "" : "s", g[i].nboots, g[i].nboots == 1 ? "" : "s");
+	if (!c->nrows) {
+		fprintf(f, "\nno samples in the selected runs\n");
+		return;
+	}
+	struct notes n = {0};
+	bool negl = false;
+	/* one block per display unit, in order of first appearance */
+	struct strv units = {0};
+	for (size_t i = 0; i < c->nrows; i++) {
+		char u[48];
+		report_table_unit(u, sizeof u, c->rows[i].unit, c->rows[i].latency);
+		if (!strv_has(&units, u))
+			strv_add(&units, u);
+	}
+	int conf = (int)lround((1 - c->o.alpha) * 100);
+	for (size_t ui = 0; ui < units.n; ui++) {
+		fprintf(f, "\n%-*s %12s %12s %6s %-12s %5s %s\n", NAME_W, units.v[ui], g[0].name, g[1].name, "change",
+			conf == 95 ? "95% CI" : "CI", "q", "verdict");
+		for (size_t i = 0; i < c->nrows; i++) {
+			char u[48];
+			report_table_unit(u, sizeof u, c->rows[i].unit, c->rows[i].latency);
+			if (!strcmp(u, units.v[ui]))
+				compare_row(f, &c->rows[i], g, &n, &negl, color);
+		}
+	}
+	strv_free(&units);
+	compare_footer(f, c, g, negl);
 	notes_print(f, &n);
 }
 
