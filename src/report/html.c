@@ -417,6 +417,141 @@ static void counters_section(struct sb *b, const struct ctr_cmp *cc, size_t n)
 /* ---------------------------------------------------------------- compare / one group */
 
 /* Long by design: the page top to bottom (header, table, forest, strips, environment), one section after another. */
+/* A row's name: workload, and /copies when more than one. */
+static void row_name(char *buf, size_t n, const struct an_row *r)
+{
+	if (r->copies > 1)
+		snprintf(buf, n, "%s/%d", r->workload, r->copies);
+	else
+		snprintf(buf, n, "%s", r->workload);
+}
+
+/* One row of the results table, and its warnings into warns. */
+static void results_row(struct sb *b, const struct an_row *r, const struct an_group_info *g, bool two,
+			struct strv *warns)
+{
+	char name[160], ea[64] = "-", eb[64] = "-", ch[16] = "", ci[48] = "", q[16] = "";
+	row_name(name, sizeof name, r);
+	if (r->have_a)
+		est_text(ea, sizeof ea, &r->va, r->latency, r->unit);
+	if (r->have_b)
+		est_text(eb, sizeof eb, &r->vb, r->latency, r->unit);
+	sb_add(b, "<tr class=\"row\">");
+	td(b, "wl", name);
+	td(b, "num", ea);
+	if (two) {
+		td(b, "num", eb);
+		if (r->have_a && r->have_b) {
+			report_pct(ch, sizeof ch, r->chg.pct);
+			if (isfinite(r->chg.lo))
+				ci_text(ci, sizeof ci, r->chg.lo, r->chg.hi);
+			if (isfinite(r->c.q))
+				snprintf(q, sizeof q, r->c.q < 0.001 ? "<.001" : "%.3f", r->c.q);
+		}
+		td(b, "num", ch);
+		td(b, "num", ci);
+		td(b, "num", q);
+		verdict_td(b, &r->c);
+	}
+	sb_add(b, "</tr>\n");
+	if (two && r->have_a && r->have_b) {
+		caveat_warns(warns, name, r->c.caveats);
+		if (r->c.verdict == ST_INCONCLUSIVE) {
+			struct sb t = {0};
+			report_settle_text(&t, r->more_boots, r->settles_as);
+			if (t.len)
+				warn_add(warns, name, sb_str(&t));
+			sb_free(&t);
+		}
+	} else if (r->have_a) {
+		caveat_warns(warns, name, r->a.caveats);
+	}
+	struct strv dl = {0};
+	report_diag_lines(&dl, g[0].name, &r->diag_a);
+	if (two)
+		report_diag_lines(&dl, g[1].name, &r->diag_b);
+	for (size_t k = 0; k < dl.n; k++)
+		warn_add(warns, name, dl.v[k]);
+	strv_free(&dl);
+}
+
+static void results_section(struct sb *b, const struct an_compare *c, const struct an_group_info *g, size_t ng,
+			    struct strv *warns)
+{
+	bool two = c->ngroups == 2;
+	sb_add(b, "<section id=\"results\">\n<h2>Results</h2>\n<table class=\"results\"><tr><th>workload</th>");
+	for (size_t i = 0; i < ng; i++) {
+		sb_add(b, "<th>");
+		html_esc(b, g[i].name);
+		sb_add(b, "</th>");
+	}
+	if (two)
+		sb_add(b, "<th>change</th><th>CI</th><th>q</th><th>verdict</th>");
+	sb_add(b, "</tr>\n");
+	for (size_t i = 0; i < c->nrows; i++)
+		results_row(b, &c->rows[i], g, two, warns);
+	sb_add(b, "</table>\n");
+	if (two)
+		sb_addf(b, "<p class=\"note\">change: %s vs %s with its %d%% interval; for time/op rows the change in "
+			   "time (negative = faster). q: Benjamini-Hochberg across rows. Verdicts: faster/slower when the "
+			   "interval excludes 0 (negligible when it lies inside ±%g%%), equivalent when the %d%% interval lies "
+			   "inside ±%g%%.</p>\n",
+			g[1].name, g[0].name, (int)lround((1 - c->o.alpha) * 100), c->o.margin * 100,
+			(int)lround((1 - 2 * c->o.alpha) * 100), c->o.margin * 100);
+	sb_add(b, "</section>\n");
+}
+
+/* The forest plot of the changes of B against A. */
+static void changes_section(struct sb *b, const struct an_compare *c)
+{
+	bool any_latency = false;
+	struct forest_row *fr = xcalloc(c->nrows, sizeof *fr);
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct an_row *r = &c->rows[i];
+		bool both = r->have_a && r->have_b;
+		any_latency |= r->latency != 0;
+		row_name(fr[i].label, sizeof fr[i].label, r);
+		fr[i].v = both ? r->c.verdict : ST_NO_DATA;
+		fr[i].pct = both ? r->chg.pct : NAN;
+		fr[i].lo = r->chg.lo;
+		fr[i].hi = r->chg.hi;
+		fr[i].have = both && isfinite(r->chg.lo) && isfinite(r->chg.hi);
+		report_verdict_word(fr[i].verdict, sizeof fr[i].verdict, &r->c);
+	}
+	char xl[128];
+	change_label(xl, sizeof xl, any_latency);
+	sb_add(b, "<section id=\"effects\">\n<h2>Changes (B vs A)</h2>\n");
+	forest_svg(b, "forest", "percent change of B against A per workload, with intervals and the equivalence band", fr,
+		   c->nrows, c->o.margin * 100, xl);
+	sb_addf(b, "<p class=\"note\">Shaded: the ±%g%% equivalence margin. Lines: %d%% intervals.</p>\n",
+		c->o.margin * 100, (int)lround((1 - c->o.alpha) * 100));
+	sb_add(b, "</section>\n");
+	free(fr);
+}
+
+/* A strip plot of the samples of each workload. */
+static void samples_section(struct sb *b, const struct an_compare *c, const struct an_group_info *g, size_t ng)
+{
+	bool two = c->ngroups == 2;
+	sb_add(b, "<section id=\"samples\">\n<h2>Samples per workload</h2>\n<p class=\"note\">Small dots: samples; "
+		  "large dots: run means; colour: boot (within each group); vertical bar: the group estimate; thick "
+		  "line: its interval.</p>\n");
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct an_row *r = &c->rows[i];
+		char id[32];
+		snprintf(id, sizeof id, "strip-%zu", i);
+		struct strip_group sg[2] = {{g[0].name, &r->pa, r->va, r->have_a}, {two ? g[1].name : "", &r->pb, r->vb, r->have_b}};
+		sb_add(b, "<figure class=\"workload\"><h3>");
+		html_esc(b, r->workload);
+		if (r->copies > 1)
+			sb_addf(b, " (%d copies)", r->copies);
+		sb_add(b, "</h3>\n");
+		strip_svg(b, id, r->workload, sg, ng, r->latency, r->unit);
+		sb_add(b, "</figure>\n");
+	}
+	sb_add(b, "</section>\n");
+}
+
 int report_html_compare(FILE *f, const struct an_compare *c, const struct an_group_info *g, size_t ng,
 			const struct an_envtab *env, const struct ctr_cmp *cc, size_t ncc)
 {
@@ -425,120 +560,10 @@ int report_html_compare(FILE *f, const struct an_compare *c, const struct an_gro
 	bool two = c->ngroups == 2;
 	page_open(&b, two ? "sysab report: compare" : "sysab report");
 	groups_par(&b, g, ng);
-	/* results table */
-	sb_add(&b, "<section id=\"results\">\n<h2>Results</h2>\n<table class=\"results\"><tr><th>workload</th>");
-	for (size_t i = 0; i < ng; i++) {
-		sb_add(&b, "<th>");
-		html_esc(&b, g[i].name);
-		sb_add(&b, "</th>");
-	}
-	if (two)
-		sb_add(&b, "<th>change</th><th>CI</th><th>q</th><th>verdict</th>");
-	sb_add(&b, "</tr>\n");
-	bool any_latency = false;
-	for (size_t i = 0; i < c->nrows; i++) {
-		const struct an_row *r = &c->rows[i];
-		char name[160], ea[64] = "-", eb[64] = "-", ch[16] = "", ci[48] = "", q[16] = "";
-		any_latency |= r->latency != 0;
-		if (r->copies > 1)
-			snprintf(name, sizeof name, "%s/%d", r->workload, r->copies);
-		else
-			snprintf(name, sizeof name, "%s", r->workload);
-		if (r->have_a)
-			est_text(ea, sizeof ea, &r->va, r->latency, r->unit);
-		if (r->have_b)
-			est_text(eb, sizeof eb, &r->vb, r->latency, r->unit);
-		sb_add(&b, "<tr class=\"row\">");
-		td(&b, "wl", name);
-		td(&b, "num", ea);
-		if (two) {
-			td(&b, "num", eb);
-			if (r->have_a && r->have_b) {
-				report_pct(ch, sizeof ch, r->chg.pct);
-				if (isfinite(r->chg.lo))
-					ci_text(ci, sizeof ci, r->chg.lo, r->chg.hi);
-				if (isfinite(r->c.q))
-					snprintf(q, sizeof q, r->c.q < 0.001 ? "<.001" : "%.3f", r->c.q);
-			}
-			td(&b, "num", ch);
-			td(&b, "num", ci);
-			td(&b, "num", q);
-			verdict_td(&b, &r->c);
-		}
-		sb_add(&b, "</tr>\n");
-		if (two && r->have_a && r->have_b) {
-			caveat_warns(&warns, name, r->c.caveats);
-			if (r->c.verdict == ST_INCONCLUSIVE) {
-				struct sb t = {0};
-				report_settle_text(&t, r->more_boots, r->settles_as);
-				if (t.len)
-					warn_add(&warns, name, sb_str(&t));
-				sb_free(&t);
-			}
-		} else if (r->have_a) {
-			caveat_warns(&warns, name, r->a.caveats);
-		}
-		struct strv dl = {0};
-		report_diag_lines(&dl, g[0].name, &r->diag_a);
-		if (two)
-			report_diag_lines(&dl, g[1].name, &r->diag_b);
-		for (size_t k = 0; k < dl.n; k++)
-			warn_add(&warns, name, dl.v[k]);
-		strv_free(&dl);
-	}
-	sb_add(&b, "</table>\n");
-	if (two)
-		sb_addf(&b, "<p class=\"note\">change: %s vs %s with its %d%% interval; for time/op rows the change in "
-			    "time (negative = faster). q: Benjamini-Hochberg across rows. Verdicts: faster/slower when the "
-			    "interval excludes 0 (negligible when it lies inside ±%g%%), equivalent when the %d%% interval lies "
-			    "inside ±%g%%.</p>\n",
-			g[1].name, g[0].name, (int)lround((1 - c->o.alpha) * 100), c->o.margin * 100,
-			(int)lround((1 - 2 * c->o.alpha) * 100), c->o.margin * 100);
-	sb_add(&b, "</section>\n");
-	/* forest plot of the changes */
-	if (two && c->nrows) {
-		struct forest_row *fr = xcalloc(c->nrows, sizeof *fr);
-		for (size_t i = 0; i < c->nrows; i++) {
-			const struct an_row *r = &c->rows[i];
-			if (r->copies > 1)
-				snprintf(fr[i].label, sizeof fr[i].label, "%s/%d", r->workload, r->copies);
-			else
-				snprintf(fr[i].label, sizeof fr[i].label, "%s", r->workload);
-			fr[i].v = r->have_a && r->have_b ? r->c.verdict : ST_NO_DATA;
-			fr[i].pct = r->have_a && r->have_b ? r->chg.pct : NAN;
-			fr[i].lo = r->chg.lo;
-			fr[i].hi = r->chg.hi;
-			fr[i].have = r->have_a && r->have_b && isfinite(r->chg.lo) && isfinite(r->chg.hi);
-			report_verdict_word(fr[i].verdict, sizeof fr[i].verdict, &r->c);
-		}
-		char xl[128];
-		change_label(xl, sizeof xl, any_latency);
-		sb_add(&b, "<section id=\"effects\">\n<h2>Changes (B vs A)</h2>\n");
-		forest_svg(&b, "forest", "percent change of B against A per workload, with intervals and the equivalence band",
-			   fr, c->nrows, c->o.margin * 100, xl);
-		sb_addf(&b, "<p class=\"note\">Shaded: the ±%g%% equivalence margin. Lines: %d%% intervals.</p>\n",
-			c->o.margin * 100, (int)lround((1 - c->o.alpha) * 100));
-		sb_add(&b, "</section>\n");
-		free(fr);
-	}
-	/* strip plots */
-	sb_add(&b, "<section id=\"samples\">\n<h2>Samples per workload</h2>\n<p class=\"note\">Small dots: samples; "
-		   "large dots: run means; colour: boot (within each group); vertical bar: the group estimate; thick "
-		   "line: its interval.</p>\n");
-	for (size_t i = 0; i < c->nrows; i++) {
-		const struct an_row *r = &c->rows[i];
-		char id[32];
-		snprintf(id, sizeof id, "strip-%zu", i);
-		struct strip_group sg[2] = {{g[0].name, &r->pa, r->va, r->have_a}, {two ? g[1].name : "", &r->pb, r->vb, r->have_b}};
-		sb_add(&b, "<figure class=\"workload\"><h3>");
-		html_esc(&b, r->workload);
-		if (r->copies > 1)
-			sb_addf(&b, " (%d copies)", r->copies);
-		sb_add(&b, "</h3>\n");
-		strip_svg(&b, id, r->workload, sg, ng, r->latency, r->unit);
-		sb_add(&b, "</figure>\n");
-	}
-	sb_add(&b, "</section>\n");
+	results_section(&b, c, g, ng, &warns);
+	if (two && c->nrows)
+		changes_section(&b, c);
+	samples_section(&b, c, g, ng);
 	if (two && c->nconf) {
 		for (size_t i = 0; i < c->nconf; i++) {
 			struct sb t = {0};
