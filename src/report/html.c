@@ -587,6 +587,110 @@ int report_html_compare(FILE *f, const struct an_compare *c, const struct an_gro
 /* ---------------------------------------------------------------- analyze */
 
 /* Long by design: the page top to bottom (cells, effects, forest, strips per row, environment). */
+/* The factors and their levels, as a paragraph. */
+static void factors_par(struct sb *b, const struct an_analyze *a)
+{
+	sb_add(b, "<p>Factors: ");
+	for (size_t k = 0; k < a->nfactors; k++) {
+		sb_add(b, k ? "; <code>" : "<code>");
+		html_esc(b, a->factors[k].name);
+		sb_add(b, "</code> (");
+		for (size_t l = 0; l < a->factors[k].nlevels; l++) {
+			sb_add(b, l ? ", " : "");
+			html_esc(b, a->factors[k].levels[l]);
+		}
+		sb_add(b, ")");
+	}
+	sb_addf(b, ". Effects are percent changes with %d%% intervals; the first level of each factor is the "
+		   "reference.</p>\n",
+		(int)lround((1 - a->o.alpha) * 100));
+}
+
+/* A workload's cells: the table and their strip plot (sg: scratch, one per cell). */
+static void cells_table(struct sb *b, const struct an_analyze *a, size_t i, char *const *cn, struct strip_group *sg)
+{
+	const struct an_frow *r = &a->rows[i];
+	sb_add(b, "<table class=\"cells\"><tr><th>cell</th><th>estimate</th><th>runs</th><th>boots</th></tr>\n");
+	for (size_t c = 0; c < a->ncells; c++) {
+		char v[64] = "-", n1[16], n2[16];
+		sg[c] = (struct strip_group){cn[c], &r->pts[c], {NAN, NAN, NAN, NAN, NAN, false}, r->have[c]};
+		if (r->have[c]) {
+			sg[c].v = r->val[c];
+			est_text(v, sizeof v, &sg[c].v, r->latency, r->unit);
+		}
+		snprintf(n1, sizeof n1, "%zu", r->have[c] ? r->est[c].nruns : 0);
+		snprintf(n2, sizeof n2, "%zu", r->have[c] ? r->est[c].nboots : 0);
+		sb_add(b, "<tr class=\"cell\">");
+		td(b, NULL, cn[c]);
+		td(b, "num", v);
+		td(b, "num", n1);
+		td(b, "num", n2);
+		sb_add(b, "</tr>\n");
+	}
+	sb_add(b, "</table>\n");
+	char id[32];
+	snprintf(id, sizeof id, "strip-%zu", i);
+	strip_svg(b, id, r->workload, sg, a->ncells, r->latency, r->unit);
+}
+
+/* One effect's row of the effects table, its forest row into fr, its warnings into warns. */
+static void effect_row(struct sb *b, const struct an_analyze *a, const struct an_frow *r, size_t k, const char *name,
+		       struct forest_row *fr, struct strv *warns)
+{
+	const struct st_effect *ef = &r->fa.effects[k];
+	char ch[16] = "", ci[48] = "", q[16] = "";
+	an_effect_label(fr->label, sizeof fr->label, a, ef);
+	report_verdict_word(fr->verdict, sizeof fr->verdict, &ef->c);
+	fr->v = ef->c.verdict;
+	fr->pct = NAN;
+	if (ef->available && isfinite(ef->c.d)) {
+		const struct an_change chg = r->chg[k];
+		fr->pct = chg.pct;
+		report_pct(ch, sizeof ch, chg.pct);
+		if (ef->c.verdict != ST_NO_DATA && isfinite(chg.lo) && isfinite(chg.hi)) {
+			fr->lo = chg.lo;
+			fr->hi = chg.hi;
+			fr->have = true;
+			ci_text(ci, sizeof ci, chg.lo, chg.hi);
+			if (isfinite(ef->c.q))
+				snprintf(q, sizeof q, ef->c.q < 0.001 ? "<.001" : "%.3f", ef->c.q);
+		}
+		caveat_warns(warns, name, ef->c.caveats);
+	} else if (!ef->available) {
+		struct sb t = {0};
+		sb_addf(&t, "%s: a cell this effect needs is missing or has no interval", fr->label);
+		warn_add(warns, name, sb_str(&t));
+		sb_free(&t);
+	}
+	sb_add(b, "<tr class=\"row effect\">");
+	td(b, NULL, fr->label);
+	td(b, "num", ch);
+	td(b, "num", ci);
+	td(b, "num", q);
+	verdict_td(b, &ef->c);
+	sb_add(b, "</tr>\n");
+}
+
+/* A workload's effects: the table and its forest plot. */
+static void effects_table(struct sb *b, const struct an_analyze *a, size_t i, const char *name, struct strv *warns)
+{
+	const struct an_frow *r = &a->rows[i];
+	sb_add(b, "<table class=\"results\"><tr><th>effect</th><th>change</th><th>CI</th><th>q</th>"
+		  "<th>verdict</th></tr>\n");
+	struct forest_row *fr = xcalloc(r->fa.neffects ? r->fa.neffects : 1, sizeof *fr);
+	for (size_t k = 0; k < r->fa.neffects; k++)
+		effect_row(b, a, r, k, name, &fr[k], warns);
+	sb_add(b, "</table>\n");
+	if (r->fa.neffects) {
+		char xl[128], title[256], id[32];
+		change_label(xl, sizeof xl, r->latency != 0);
+		snprintf(title, sizeof title, "main effects and interactions of the factors on %s", name);
+		snprintf(id, sizeof id, "forest-%zu", i);
+		forest_svg(b, id, title, fr, r->fa.neffects, a->o.margin * 100, xl);
+	}
+	free(fr);
+}
+
 int report_html_analyze(FILE *f, const struct an_analyze *a, const struct an_group_info *filter,
 			const struct an_envtab *env)
 {
@@ -594,20 +698,7 @@ int report_html_analyze(FILE *f, const struct an_analyze *a, const struct an_gro
 	struct strv warns = {0};
 	page_open(&b, "sysab report: factorial analysis");
 	groups_par(&b, filter, 1);
-	sb_add(&b, "<p>Factors: ");
-	for (size_t k = 0; k < a->nfactors; k++) {
-		sb_add(&b, k ? "; <code>" : "<code>");
-		html_esc(&b, a->factors[k].name);
-		sb_add(&b, "</code> (");
-		for (size_t l = 0; l < a->factors[k].nlevels; l++) {
-			sb_add(&b, l ? ", " : "");
-			html_esc(&b, a->factors[k].levels[l]);
-		}
-		sb_add(&b, ")");
-	}
-	sb_addf(&b, ". Effects are percent changes with %d%% intervals; the first level of each factor is the "
-		    "reference.</p>\n",
-		(int)lround((1 - a->o.alpha) * 100));
+	factors_par(&b, a);
 	char **cn = xcalloc(a->ncells ? a->ncells : 1, sizeof *cn);
 	for (size_t c = 0; c < a->ncells; c++) {
 		struct sb l = {0};
@@ -616,81 +707,13 @@ int report_html_analyze(FILE *f, const struct an_analyze *a, const struct an_gro
 	}
 	struct strip_group *sg = xcalloc(a->ncells ? a->ncells : 1, sizeof *sg);
 	for (size_t i = 0; i < a->nrows; i++) {
-		const struct an_frow *r = &a->rows[i];
-		char name[160], id[32];
-		if (r->copies > 1)
-			snprintf(name, sizeof name, "%s/%d", r->workload, r->copies);
-		else
-			snprintf(name, sizeof name, "%s", r->workload);
+		char name[160];
+		snprintf(name, sizeof name, a->rows[i].copies > 1 ? "%s/%d" : "%s", a->rows[i].workload, a->rows[i].copies);
 		sb_addf(&b, "<section class=\"workload\" id=\"wl-%zu\">\n<h2>", i);
 		html_esc(&b, name);
-		sb_add(&b, "</h2>\n<table class=\"cells\"><tr><th>cell</th><th>estimate</th><th>runs</th><th>boots</th></tr>\n");
-		for (size_t c = 0; c < a->ncells; c++) {
-			char v[64] = "-", n1[16], n2[16];
-			sg[c] = (struct strip_group){cn[c], &r->pts[c], {NAN, NAN, NAN, NAN, NAN, false}, r->have[c]};
-			if (r->have[c]) {
-				sg[c].v = r->val[c];
-				est_text(v, sizeof v, &sg[c].v, r->latency, r->unit);
-			}
-			snprintf(n1, sizeof n1, "%zu", r->have[c] ? r->est[c].nruns : 0);
-			snprintf(n2, sizeof n2, "%zu", r->have[c] ? r->est[c].nboots : 0);
-			sb_add(&b, "<tr class=\"cell\">");
-			td(&b, NULL, cn[c]);
-			td(&b, "num", v);
-			td(&b, "num", n1);
-			td(&b, "num", n2);
-			sb_add(&b, "</tr>\n");
-		}
-		sb_add(&b, "</table>\n");
-		snprintf(id, sizeof id, "strip-%zu", i);
-		strip_svg(&b, id, r->workload, sg, a->ncells, r->latency, r->unit);
-		/* effects table and forest */
-		sb_add(&b, "<table class=\"results\"><tr><th>effect</th><th>change</th><th>CI</th><th>q</th>"
-			   "<th>verdict</th></tr>\n");
-		struct forest_row *fr = xcalloc(r->fa.neffects ? r->fa.neffects : 1, sizeof *fr);
-		for (size_t k = 0; k < r->fa.neffects; k++) {
-			const struct st_effect *ef = &r->fa.effects[k];
-			char ch[16] = "", ci[48] = "", q[16] = "";
-			an_effect_label(fr[k].label, sizeof fr[k].label, a, ef);
-			report_verdict_word(fr[k].verdict, sizeof fr[k].verdict, &ef->c);
-			fr[k].v = ef->c.verdict;
-			fr[k].pct = NAN;
-			if (ef->available && isfinite(ef->c.d)) {
-				const struct an_change chg = r->chg[k];
-				fr[k].pct = chg.pct;
-				report_pct(ch, sizeof ch, chg.pct);
-				if (ef->c.verdict != ST_NO_DATA && isfinite(chg.lo) && isfinite(chg.hi)) {
-					fr[k].lo = chg.lo;
-					fr[k].hi = chg.hi;
-					fr[k].have = true;
-					ci_text(ci, sizeof ci, chg.lo, chg.hi);
-					if (isfinite(ef->c.q))
-						snprintf(q, sizeof q, ef->c.q < 0.001 ? "<.001" : "%.3f", ef->c.q);
-				}
-				caveat_warns(&warns, name, ef->c.caveats);
-			} else if (!ef->available) {
-				struct sb t = {0};
-				sb_addf(&t, "%s: a cell this effect needs is missing or has no interval", fr[k].label);
-				warn_add(&warns, name, sb_str(&t));
-				sb_free(&t);
-			}
-			sb_add(&b, "<tr class=\"row effect\">");
-			td(&b, NULL, fr[k].label);
-			td(&b, "num", ch);
-			td(&b, "num", ci);
-			td(&b, "num", q);
-			verdict_td(&b, &ef->c);
-			sb_add(&b, "</tr>\n");
-		}
-		sb_add(&b, "</table>\n");
-		if (r->fa.neffects) {
-			char xl[128], title[256];
-			change_label(xl, sizeof xl, r->latency != 0);
-			snprintf(title, sizeof title, "main effects and interactions of the factors on %s", name);
-			snprintf(id, sizeof id, "forest-%zu", i);
-			forest_svg(&b, id, title, fr, r->fa.neffects, a->o.margin * 100, xl);
-		}
-		free(fr);
+		sb_add(&b, "</h2>\n");
+		cells_table(&b, a, i, cn, sg);
+		effects_table(&b, a, i, name, &warns);
 		sb_add(&b, "</section>\n");
 	}
 	if (!a->any_interval && a->nrows) {
