@@ -73,9 +73,9 @@ static void pct_cell(char *buf, size_t size, double x)
 }
 
 /* Long by design: the run's header, results table, index, notes and environment in print order. */
-void report_summary_text(FILE *f, const struct summary *s, bool with_env, bool color)
+/* The run's header: id, time, boot, kernel, host, labels, status, batch cost, noise. */
+static void run_header(FILE *f, const struct store_run_info *r, bool color)
 {
-	const struct store_run_info *r = &s->run;
 	const char *reset = color ? "\033[0m" : "";
 	char when[32];
 	format_wall(r->started_ns, when, sizeof when);
@@ -91,60 +91,68 @@ void report_summary_text(FILE *f, const struct summary *s, bool with_env, bool c
 	if (r->overhead_ns >= 0)
 		fprintf(f, "empty batch cost: %.0f ns\n", r->overhead_ns);
 	report_noise_text(f, &r->env);
-	/* 24 + 7 + 9 + 15 + 10 + 7 + 4 + 2 + notes: 83 columns with a note mark of up to 5 */
-	fprintf(f, "\n%-*s %6s %8s %-14s %9s %6s %3s  %s\n", RUN_NAME_W, "workload", "copies", "median", "unit", "CI95",
-		"CV", "n", "notes");
-	bool low_df = false;
-	struct strv notes = {0};
-	for (size_t i = 0; i < s->nslots; i++) {
-		const struct summary_row *row = &s->rows[i];
-		const struct store_slot_info *sl = row->slot;
-		char name[64];
-		report_short_name(name, sizeof name, sl->workload, 1, RUN_NAME_W);
-		struct sb chk = {0};
-		bool failed = false;
-		checks_text(&chk, row, &failed, color);
-		if (sl->state != STORE_SLOT_OK)
-			sb_addf(&chk, "%s%s%s%s: %s", chk.len ? "; " : "", slot_color(sl->state, color), sl->status, reset,
-				sl->reason);
-		else if (*sl->reason) /* ok, with a remark: stopped short of the precision target */
-			sb_addf(&chk, "%s%s", chk.len ? "; " : "", sl->reason);
-		if (row->warmup)
-			sb_addf(&chk, "%s%zu warm-up sample%s left out", chk.len ? "; " : "", row->warmup,
-				row->warmup == 1 ? "" : "s");
-		char mark[32] = "";
-		if (chk.len) {
-			struct sb t = {0};
-			sb_addf(&t, "%s", sl->workload);
-			if (sl->copies > 1)
-				sb_addf(&t, " (%d copies)", sl->copies);
-			sb_addf(&t, ": %s", sb_str(&chk));
-			strv_add(&notes, sb_str(&t));
-			sb_free(&t);
-			snprintf(mark, sizeof mark, "%s[%zu]%s", failed && color ? "\033[31m" : "", notes.n,
-				 failed && color ? reset : "");
-		}
-		sb_free(&chk);
-		if (sl->state != STORE_SLOT_OK && row->n == 0) {
-			fprintf(f, "%-*s %6d %8s %-14s %6s %6s %3s  %s%s%s %s\n", RUN_NAME_W, name, sl->copies, "-", "-", "-",
-				"-", "0", slot_color(sl->state, color), sl->status, reset, mark);
-			continue;
-		}
-		char v[48], u[64], us[32];
-		report_cell_value(v, sizeof v, row->median, sl->latency, !report_rate_unit(sl->unit));
-		report_table_unit(u, sizeof u, sl->unit, sl->latency);
-		report_short_name(us, sizeof us, u, 1, 14);
-		char hw[16] = "-", cv[16];
-		report_interval_cell(hw, sizeof hw, row->halfwidth);
-		low_df |= row->n > 1 && !isfinite(row->halfwidth);
-		pct_cell(cv, sizeof cv, row->cv);
-		/* pad by columns: "±" is two bytes but one column */
-		int pad = 9 + (strstr(hw, "±") ? 1 : 0);
-		struct sb line = {0};
-		sb_addf(&line, "%-*s %6d %8s %-14s %*s %6s %3zu  %s", RUN_NAME_W, name, sl->copies, v, us, pad, hw, cv, row->n,
-			mark);
-		put_line(f, &line);
+}
+
+/* A slot's note (self-checks, status, warm-up) added to notes; its mark ("[k]") into mark. */
+static void slot_note(const struct summary_row *row, struct strv *notes, char mark[32], bool color)
+{
+	const struct store_slot_info *sl = row->slot;
+	const char *reset = color ? "\033[0m" : "";
+	struct sb chk = {0};
+	bool failed = false;
+	checks_text(&chk, row, &failed, color);
+	if (sl->state != STORE_SLOT_OK)
+		sb_addf(&chk, "%s%s%s%s: %s", chk.len ? "; " : "", slot_color(sl->state, color), sl->status, reset,
+			sl->reason);
+	else if (*sl->reason) /* ok, with a remark: stopped short of the precision target */
+		sb_addf(&chk, "%s%s", chk.len ? "; " : "", sl->reason);
+	if (row->warmup)
+		sb_addf(&chk, "%s%zu warm-up sample%s left out", chk.len ? "; " : "", row->warmup,
+			row->warmup == 1 ? "" : "s");
+	mark[0] = 0;
+	if (chk.len) {
+		struct sb t = {0};
+		sb_addf(&t, "%s", sl->workload);
+		if (sl->copies > 1)
+			sb_addf(&t, " (%d copies)", sl->copies);
+		sb_addf(&t, ": %s", sb_str(&chk));
+		strv_add(notes, sb_str(&t));
+		sb_free(&t);
+		snprintf(mark, 32, "%s[%zu]%s", failed && color ? "\033[31m" : "", notes->n, failed && color ? reset : "");
 	}
+	sb_free(&chk);
+}
+
+/* One slot's line of the run's table; returns whether its interval was left out for low df. */
+static bool slot_line(FILE *f, const struct summary_row *row, const char *mark, bool color)
+{
+	const struct store_slot_info *sl = row->slot;
+	char name[64];
+	report_short_name(name, sizeof name, sl->workload, 1, RUN_NAME_W);
+	if (sl->state != STORE_SLOT_OK && row->n == 0) {
+		fprintf(f, "%-*s %6d %8s %-14s %6s %6s %3s  %s%s%s %s\n", RUN_NAME_W, name, sl->copies, "-", "-", "-", "-",
+			"0", slot_color(sl->state, color), sl->status, color ? "\033[0m" : "", mark);
+		return false;
+	}
+	char v[48], u[64], us[32];
+	report_cell_value(v, sizeof v, row->median, sl->latency, !report_rate_unit(sl->unit));
+	report_table_unit(u, sizeof u, sl->unit, sl->latency);
+	report_short_name(us, sizeof us, u, 1, 14);
+	char hw[16] = "-", cv[16];
+	report_interval_cell(hw, sizeof hw, row->halfwidth);
+	pct_cell(cv, sizeof cv, row->cv);
+	/* pad by columns: "±" is two bytes but one column */
+	int pad = 9 + (strstr(hw, "±") ? 1 : 0);
+	struct sb line = {0};
+	sb_addf(&line, "%-*s %6d %8s %-14s %*s %6s %3zu  %s", RUN_NAME_W, name, sl->copies, v, us, pad, hw, cv, row->n,
+		mark);
+	put_line(f, &line);
+	return row->n > 1 && !isfinite(row->halfwidth);
+}
+
+/* Below the run's table: why some CI95 cells are empty, the notes, the index. */
+static void summary_footer(FILE *f, const struct summary *s, bool low_df, const struct strv *notes)
+{
 	if (low_df) {
 		char why[256];
 		snprintf(why, sizeof why, "CI95 '-': the run's batch means give fewer than %d degrees of freedom, too few "
@@ -153,14 +161,13 @@ void report_summary_text(FILE *f, const struct summary *s, bool with_env, bool c
 		fprintf(f, "\n");
 		report_wrap(f, "", "  ", why);
 	}
-	if (notes.n)
+	if (notes->n)
 		fprintf(f, "\nnotes (self-checks, status, warm-up):\n");
-	for (size_t i = 0; i < notes.n; i++) {
+	for (size_t i = 0; i < notes->n; i++) {
 		char first[32];
 		snprintf(first, sizeof first, "[%zu] ", i + 1);
-		report_wrap(f, first, i + 1 >= 10 ? "     " : "    ", notes.v[i]);
+		report_wrap(f, first, i + 1 >= 10 ? "     " : "    ", notes->v[i]);
 	}
-	strv_free(&notes);
 	for (size_t i = 0; i < s->nindex; i++) {
 		const struct summary_index *x = &s->index[i];
 		struct sb t = {0};
@@ -170,6 +177,24 @@ void report_summary_text(FILE *f, const struct summary *s, bool with_env, bool c
 		report_wrap(f, "", "  ", sb_str(&t));
 		sb_free(&t);
 	}
+}
+
+void report_summary_text(FILE *f, const struct summary *s, bool with_env, bool color)
+{
+	const struct store_run_info *r = &s->run;
+	run_header(f, r, color);
+	/* 24 + 7 + 9 + 15 + 10 + 7 + 4 + 2 + notes: 83 columns with a note mark of up to 5 */
+	fprintf(f, "\n%-*s %6s %8s %-14s %9s %6s %3s  %s\n", RUN_NAME_W, "workload", "copies", "median", "unit", "CI95",
+		"CV", "n", "notes");
+	bool low_df = false;
+	struct strv notes = {0};
+	for (size_t i = 0; i < s->nslots; i++) {
+		char mark[32];
+		slot_note(&s->rows[i], &notes, mark, color);
+		low_df |= slot_line(f, &s->rows[i], mark, color);
+	}
+	summary_footer(f, s, low_df, &notes);
+	strv_free(&notes);
 	if (with_env) {
 		fprintf(f, "\nenvironment:%s\n", r->env.n ? "" : " none recorded (imported run)");
 		for (size_t i = 0; i < r->env.n; i++) {
