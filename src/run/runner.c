@@ -576,6 +576,50 @@ static int begin_run(struct store *st, const struct run_opts *o, const char *tmp
 	return rc;
 }
 
+/* Record the load after the run and its final status: complete, or incomplete with the
+ * error (werr: e holds it) or stop signal, or complete with the workloads that stopped short
+ * of the precision target. Returns 0, or -1 with e set when the database failed (after an
+ * error of the run, e keeps that error). */
+static int finish_run(struct store *st, const struct run_opts *o, const struct run_outcome *out, double min_overhead,
+		      int werr, struct err *e)
+{
+	char *load = env_loadavg();
+	struct err e2;
+	store_run_env(st, out->run_id, "load.after", load, &e2);
+	free(load);
+	const char *status = "complete";
+	char *reason = NULL;
+	if (werr) {
+		status = "incomplete";
+		reason = xasprintf("stopped by an error: %s", e->msg);
+	} else if (sig_stop) {
+		status = "incomplete";
+		const char *abbr = sigabbrev_np(sig_stop);
+		reason = sig_stop == SIGXFSZ ? xstrdup("stopped by SIGXFSZ: the file size limit (ulimit -f) is reached")
+			 : abbr	     ? xasprintf("stopped by SIG%s", abbr)
+				     : xasprintf("stopped by signal %d", (int)sig_stop);
+	} else if (out->slots_short) {
+		reason = xasprintf("precision target ±%.3g%% not reached for %d of %d workloads; see their notes",
+				   o->target_ci * 100, out->slots_short, out->slots_ok);
+	}
+	int rc = store_run_finish(st, out->run_id, status, reason, min_overhead, werr ? &e2 : e);
+	free(reason);
+	return rc;
+}
+
+static void jobs_free(struct job *jobs, size_t nj)
+{
+	for (size_t i = 0; i < nj; i++) {
+		counters_close(&jobs[i].ctr);
+		for (int k = 0; k < CTR_NEVENTS; k++)
+			free(jobs[i].cnt[k]);
+		free(jobs[i].y);
+		free(jobs[i].round);
+		free(jobs[i].dir);
+	}
+	free(jobs);
+}
+
 int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *out, struct err *e)
 {
 	memset(out, 0, sizeof *out);
@@ -630,45 +674,15 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 	out->wall_ns = now(&ctx) - ctx.t_start;
 	out->stop_signal = sig_stop;
 
-	char *load = env_loadavg();
-	struct err e2;
-	store_run_env(st, out->run_id, "load.after", load, &e2);
-	free(load);
-	const char *status = "complete";
-	char *reason = NULL;
-	if (werr) {
-		status = "incomplete";
-		reason = xasprintf("stopped by an error: %s", e->msg);
-	} else if (sig_stop) {
-		status = "incomplete";
-		const char *abbr = sigabbrev_np(sig_stop);
-		reason = sig_stop == SIGXFSZ ? xstrdup("stopped by SIGXFSZ: the file size limit (ulimit -f) is reached")
-			 : abbr	     ? xasprintf("stopped by SIG%s", abbr)
-				     : xasprintf("stopped by signal %d", (int)sig_stop);
-	} else if (out->slots_short) {
-		reason = xasprintf("precision target ±%.3g%% not reached for %d of %d workloads; see their notes",
-				   o->target_ci * 100, out->slots_short, out->slots_ok);
-	}
-	if (store_run_finish(st, out->run_id, status, reason, ctx.min_overhead, werr ? &e2 : e)) {
-		free(reason);
+	if (finish_run(st, o, out, ctx.min_overhead, werr, e))
 		goto out;
-	}
-	free(reason);
 	rc = werr ? -1 : 0;
 out:
 	if (tmpdir)
 		tmpdir_remove(tmpdir);
 	free(tmpdir);
 	free(exe);
-	for (size_t i = 0; i < nj; i++) {
-		counters_close(&jobs[i].ctr);
-		for (int k = 0; k < CTR_NEVENTS; k++)
-			free(jobs[i].cnt[k]);
-		free(jobs[i].y);
-		free(jobs[i].round);
-		free(jobs[i].dir);
-	}
-	free(jobs);
+	jobs_free(jobs, nj);
 	free(allowed);
 	gsl_rng_free(rng);
 	kv_free(&env);
