@@ -535,6 +535,73 @@ void report_compare_text(FILE *f, const struct an_compare *c, const struct an_gr
 /* ---------------------------------------------------------------- analyze */
 
 /* Long by design: per row its cells, missing cells and effects, with their notes, in print order. */
+/* A workload's cells, with their estimates, and the cells the factorial misses. */
+static void cells_text(FILE *f, const struct an_analyze *a, const struct an_frow *r)
+{
+	for (size_t c = 0; c < a->ncells; c++) {
+		struct sb cn = {0};
+		an_cell_label(&cn, a, c);
+		char v[80] = "-";
+		if (r->have[c])
+			est_cell(v, sizeof v, &r->val[c], r->latency, report_rate_unit(r->unit));
+		fprintf(f, "  %-34s %14s  %zu run%s on %zu boot%s\n", sb_str(&cn), v, r->have[c] ? r->est[c].nruns : 0,
+			r->have[c] && r->est[c].nruns == 1 ? "" : "s", r->have[c] ? r->est[c].nboots : 0,
+			r->have[c] && r->est[c].nboots == 1 ? "" : "s");
+		sb_free(&cn);
+	}
+	for (size_t m = 0; m < r->fa.nmissing; m++) {
+		const size_t *ml = &r->fa.missing[m * a->nfactors];
+		bool exists = false;
+		for (size_t c = 0; c < a->ncells && !exists; c++)
+			exists = r->have[c] && !memcmp(&a->cell_level[c * a->nfactors], ml, a->nfactors * sizeof *ml);
+		struct sb cn = {0};
+		for (size_t fi = 0; fi < a->nfactors; fi++)
+			sb_addf(&cn, "%s%s=%s", fi ? " " : "", a->factors[fi].name, a->factors[fi].levels[ml[fi]]);
+		fprintf(f, "  %s: %s\n", exists ? "no interval" : "missing cell", sb_str(&cn));
+		sb_free(&cn);
+	}
+}
+
+/* One effect's line, its notes into n; *negl set when it is negligible. */
+static void effect_text(FILE *f, const struct an_analyze *a, const struct an_frow *r, size_t k, struct notes *n,
+			bool *negl, bool color)
+{
+	const struct st_effect *ef = &r->fa.effects[k];
+	char en[96], ch[16] = "", ci[40] = "", q[16] = "", v[32];
+	struct sb mk = {0};
+	an_effect_label(en, sizeof en, a, ef);
+	report_verdict_word(v, sizeof v, &ef->c);
+	const struct an_change *chg = &r->chg[k];
+	if (ef->available && ef->c.verdict != ST_NO_DATA) {
+		report_pct(ch, sizeof ch, chg->pct);
+		char lo[16], hi[16];
+		report_pct(lo, sizeof lo, chg->lo);
+		report_pct(hi, sizeof hi, chg->hi);
+		lo[strlen(lo) - 1] = 0;
+		hi[strlen(hi) - 1] = 0;
+		snprintf(ci, sizeof ci, "[%s,%s]", lo, hi);
+		snprintf(q, sizeof q, ef->c.q < 0.001 ? "<.001" : "%.3f", ef->c.q);
+		caveat_notes(n, &mk, ef->c.caveats);
+		*negl |= ef->c.negligible;
+	} else if (!ef->available) {
+		notef(n, &mk, "a cell this effect needs is missing or has no interval");
+	} else {
+		if (isfinite(ef->c.d))
+			report_pct(ch, sizeof ch, chg->pct);
+		caveat_notes(n, &mk, ef->c.caveats);
+	}
+	if (mk.len)
+		sb_add(&mk, "]");
+	char en_short[64];
+	report_short_name(en_short, sizeof en_short, en, 1, 28);
+	struct sb line = {0};
+	sb_addf(&line, "  %-28s %6s %-12s %5s %s%s%s", en_short, ch, ci, q, report_verdict_color(ef->c.verdict, color), v,
+		report_color_reset(color));
+	row_out(f, sb_str(&line), &mk);
+	sb_free(&line);
+	sb_free(&mk);
+}
+
 void report_analyze_text(FILE *f, const struct an_analyze *a, const struct an_group_info *filter, bool color)
 {
 	fprintf(f, "runs: %-30s %zu run%s on %zu boot%s; %zu cell%s\n", *filter->selector ? filter->selector : "(all)",
@@ -550,66 +617,10 @@ void report_analyze_text(FILE *f, const struct an_analyze *a, const struct an_gr
 			snprintf(cp, sizeof cp, "/%d", r->copies);
 		fprintf(f, "\n%s%s (%s)%s%s\n", r->workload, cp, u, r->ncomposite ? " - " : "",
 			r->composite ? r->composite : "");
-		for (size_t c = 0; c < a->ncells; c++) {
-			struct sb cn = {0};
-			an_cell_label(&cn, a, c);
-			char v[80] = "-";
-			if (r->have[c])
-				est_cell(v, sizeof v, &r->val[c], r->latency, report_rate_unit(r->unit));
-			fprintf(f, "  %-34s %14s  %zu run%s on %zu boot%s\n", sb_str(&cn), v, r->have[c] ? r->est[c].nruns : 0,
-				r->have[c] && r->est[c].nruns == 1 ? "" : "s", r->have[c] ? r->est[c].nboots : 0,
-				r->have[c] && r->est[c].nboots == 1 ? "" : "s");
-			sb_free(&cn);
-		}
-		for (size_t m = 0; m < r->fa.nmissing; m++) {
-			const size_t *ml = &r->fa.missing[m * a->nfactors];
-			bool exists = false;
-			for (size_t c = 0; c < a->ncells && !exists; c++)
-				exists = r->have[c] && !memcmp(&a->cell_level[c * a->nfactors], ml, a->nfactors * sizeof *ml);
-			struct sb cn = {0};
-			for (size_t fi = 0; fi < a->nfactors; fi++)
-				sb_addf(&cn, "%s%s=%s", fi ? " " : "", a->factors[fi].name, a->factors[fi].levels[ml[fi]]);
-			fprintf(f, "  %s: %s\n", exists ? "no interval" : "missing cell", sb_str(&cn));
-			sb_free(&cn);
-		}
+		cells_text(f, a, r);
 		fprintf(f, "  %-28s %6s %-12s %5s %s\n", "effect", "change", "95% CI", "q", "verdict");
-		for (size_t k = 0; k < r->fa.neffects; k++) {
-			const struct st_effect *ef = &r->fa.effects[k];
-			char en[96], ch[16] = "", ci[40] = "", q[16] = "", v[32];
-			struct sb mk = {0};
-			an_effect_label(en, sizeof en, a, ef);
-			report_verdict_word(v, sizeof v, &ef->c);
-			const struct an_change *chg = &r->chg[k];
-			if (ef->available && ef->c.verdict != ST_NO_DATA) {
-				report_pct(ch, sizeof ch, chg->pct);
-				char lo[16], hi[16];
-				report_pct(lo, sizeof lo, chg->lo);
-				report_pct(hi, sizeof hi, chg->hi);
-				lo[strlen(lo) - 1] = 0;
-				hi[strlen(hi) - 1] = 0;
-				snprintf(ci, sizeof ci, "[%s,%s]", lo, hi);
-				snprintf(q, sizeof q, ef->c.q < 0.001 ? "<.001" : "%.3f", ef->c.q);
-				caveat_notes(&n, &mk, ef->c.caveats);
-				if (ef->c.negligible)
-					negl = true;
-			} else if (!ef->available) {
-				notef(&n, &mk, "a cell this effect needs is missing or has no interval");
-			} else {
-				if (isfinite(ef->c.d))
-					report_pct(ch, sizeof ch, chg->pct);
-				caveat_notes(&n, &mk, ef->c.caveats);
-			}
-			if (mk.len)
-				sb_add(&mk, "]");
-			char en_short[64];
-			report_short_name(en_short, sizeof en_short, en, 1, 28);
-			struct sb line = {0};
-			sb_addf(&line, "  %-28s %6s %-12s %5s %s%s%s", en_short, ch, ci, q, report_verdict_color(ef->c.verdict, color),
-				v, report_color_reset(color));
-			row_out(f, sb_str(&line), &mk);
-			sb_free(&line);
-			sb_free(&mk);
-		}
+		for (size_t k = 0; k < r->fa.neffects; k++)
+			effect_text(f, a, r, k, &n, &negl, color);
 	}
 	if (negl)
 		fprintf(f, "\n(negligible): significant, but the %d%% interval lies within ±%g%%.\n",
