@@ -655,7 +655,8 @@ static void duration(char *buf, size_t size, double s)
 		snprintf(buf, size, "%.1f s", s);
 }
 
-void report_plan_text(FILE *f, const struct an_plan *p, const struct an_group_info *g, size_t ng, bool color)
+/* The plan's header: the groups, the target, the costs, the table's head. */
+static void plan_header(FILE *f, const struct an_plan *p, const struct an_group_info *g, size_t ng)
 {
 	for (size_t i = 0; i < ng; i++)
 		fprintf(f, "%s: %-30s %zu run%s on %zu boot%s\n", g[i].name, *g[i].selector ? g[i].selector : "(all runs)",
@@ -664,7 +665,6 @@ void report_plan_text(FILE *f, const struct an_plan *p, const struct an_group_in
 	duration(cb, sizeof cb, p->po.cost_boot);
 	duration(cr, sizeof cr, p->po.cost_run);
 	duration(cs, sizeof cs, p->po.cost_sample);
-	(void)color; /* a plan has no verdict words to colour */
 	fprintf(f, "target: ±%g%% (%d%% CI)%s%s", p->po.target * 100, (int)lround((1 - p->po.alpha) * 100),
 		p->po.power > 0 ? ", power " : "", p->po.power > 0 ? "set" : "");
 	if (p->po.assurance > 0)
@@ -678,57 +678,59 @@ void report_plan_text(FILE *f, const struct an_plan *p, const struct an_group_in
 	fprintf(f, "%s\n\n", p->two_groups ? "plan for comparing A with B" : "plan for comparing A with another configuration like it");
 	fprintf(f, "%-*s %6s %6s %8s %10s %9s %7s\n", NAME_W, "workload", "boots", "runs", "samples", "time", "K&J r/b",
 		"K&J s/r");
-	struct notes n = {0};
-	for (size_t i = 0; i < p->nrows; i++) {
-		const struct an_prow *r = &p->rows[i];
-		char name[64], t[32] = "-", kr[16] = "-", ks[16] = "-";
-		struct sb m = {0};
-		short_name(f, name, sizeof name, r->workload, r->copies);
-		if (!r->have) {
-			notef(&n, &m, "no data in every group");
-			sb_add(&m, "]");
-			struct sb line = {0};
-			sb_addf(&line, "%-*s %6s %6s %8s %10s %9s %7s", NAME_W, name, "-", "-", "-", "-", "-", "-");
-			row_out(f, sb_str(&line), &m);
-			sb_free(&line);
-			sb_free(&m);
-			continue;
-		}
-		if (isfinite(r->plan.kj_runs))
-			snprintf(kr, sizeof kr, "%.1f", r->plan.kj_runs);
-		if (isfinite(r->plan.kj_samples))
-			snprintf(ks, sizeof ks, "%.0f", r->plan.kj_samples);
-		caveat_notes(&n, &m, r->plan.caveats);
-		if (r->plan.unsized)
-			notef(&n, &m, "the pilot cannot size the %s level (estimated as 0 with no upper bound), which this "
-				      "plan leaves out; a pilot of at least %zu boots per configuration with 2 runs each can",
-			      (r->plan.unsized & ST_BIT(ST_LEVEL_BOOT)) ? "boot" : "run", r->plan.pilot_boots);
-		if (r->compared && r->c.verdict == ST_INCONCLUSIVE)
-			settle_note(&n, &m, r->more_boots, r->settles_as);
-		if (r->compared && r->c.verdict != ST_INCONCLUSIVE)
-			notef(&n, &m, "already decided with the current data");
-		if (!r->plan.feasible) {
-			notef(&n, &m, "no design within %zu boots, %zu runs per boot and %zu samples per run reaches the "
-				      "target",
-			      p->po.max_boots, p->po.max_runs, p->po.max_samples);
-			sb_add(&m, "]");
-			struct sb line = {0};
-			sb_addf(&line, "%-*s %6s %6s %8s %10s %9s %7s", NAME_W, name, "-", "-", "-", "-", kr, ks);
-			row_out(f, sb_str(&line), &m);
-			sb_free(&line);
-			sb_free(&m);
-			continue;
-		}
-		duration(t, sizeof t, r->plan.cost);
-		if (m.len)
-			sb_add(&m, "]");
-		struct sb line = {0};
-		sb_addf(&line, "%-*s %6zu %6zu %8zu %10s %9s %7s", NAME_W, name, r->plan.boots, r->plan.runs,
-			r->plan.samples, t, kr, ks);
-		row_out(f, sb_str(&line), &m);
-		sb_free(&line);
-		sb_free(&m);
+}
+
+/* One workload's line of the plan, its notes into n. */
+static void plan_row(FILE *f, const struct an_plan *p, const struct an_prow *r, struct notes *n)
+{
+	char name[64], t[32] = "-", kr[16] = "-", ks[16] = "-";
+	struct sb m = {0};
+	struct sb line = {0};
+	short_name(f, name, sizeof name, r->workload, r->copies);
+	if (!r->have) {
+		notef(n, &m, "no data in every group");
+		sb_add(&m, "]");
+		sb_addf(&line, "%-*s %6s %6s %8s %10s %9s %7s", NAME_W, name, "-", "-", "-", "-", "-", "-");
+		goto out;
 	}
+	if (isfinite(r->plan.kj_runs))
+		snprintf(kr, sizeof kr, "%.1f", r->plan.kj_runs);
+	if (isfinite(r->plan.kj_samples))
+		snprintf(ks, sizeof ks, "%.0f", r->plan.kj_samples);
+	caveat_notes(n, &m, r->plan.caveats);
+	if (r->plan.unsized)
+		notef(n, &m, "the pilot cannot size the %s level (estimated as 0 with no upper bound), which this "
+			     "plan leaves out; a pilot of at least %zu boots per configuration with 2 runs each can",
+		      (r->plan.unsized & ST_BIT(ST_LEVEL_BOOT)) ? "boot" : "run", r->plan.pilot_boots);
+	if (r->compared && r->c.verdict == ST_INCONCLUSIVE)
+		settle_note(n, &m, r->more_boots, r->settles_as);
+	if (r->compared && r->c.verdict != ST_INCONCLUSIVE)
+		notef(n, &m, "already decided with the current data");
+	if (!r->plan.feasible) {
+		notef(n, &m, "no design within %zu boots, %zu runs per boot and %zu samples per run reaches the target",
+		      p->po.max_boots, p->po.max_runs, p->po.max_samples);
+		sb_add(&m, "]");
+		sb_addf(&line, "%-*s %6s %6s %8s %10s %9s %7s", NAME_W, name, "-", "-", "-", "-", kr, ks);
+		goto out;
+	}
+	duration(t, sizeof t, r->plan.cost);
+	if (m.len)
+		sb_add(&m, "]");
+	sb_addf(&line, "%-*s %6zu %6zu %8zu %10s %9s %7s", NAME_W, name, r->plan.boots, r->plan.runs, r->plan.samples, t,
+		kr, ks);
+out:
+	row_out(f, sb_str(&line), &m);
+	sb_free(&line);
+	sb_free(&m);
+}
+
+void report_plan_text(FILE *f, const struct an_plan *p, const struct an_group_info *g, size_t ng, bool color)
+{
+	(void)color; /* a plan has no verdict words to colour */
+	plan_header(f, p, g, ng);
+	struct notes n = {0};
+	for (size_t i = 0; i < p->nrows; i++)
+		plan_row(f, p, &p->rows[i], &n);
 	if (p->boots) {
 		char t[32];
 		duration(t, sizeof t, p->total_s);
