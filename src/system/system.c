@@ -120,17 +120,9 @@ static char *per_cpu_values(const char *root, const struct sys_state *st, const 
 	return r;
 }
 
-static void add_cpufreq(const char *root, struct sys_state *st, size_t *cap)
+/* The governor: performance is good; tune sets it where it is available. */
+static void add_governor(const char *root, struct sys_state *st, size_t *cap)
 {
-	char *drv = NULL;
-	for (size_t i = 0; i < st->ncpu && !drv; i++) {
-		char *rel = xasprintf("sys/devices/system/cpu/cpu%d/cpufreq/scaling_driver", st->cpu[i].cpu);
-		drv = rd(root, rel);
-		free(rel);
-	}
-	knob(st, cap, "cpufreq.driver", drv, SYS_INFO,
-	     drv ? "the frequency driver: the knobs below depend on it"
-		 : "no cpufreq: frequency is fixed or set by the hypervisor or firmware");
 	bool same;
 	int nf;
 	char *gov = per_cpu_values(root, st, "scaling_governor", &same, &nf);
@@ -151,7 +143,14 @@ static void add_cpufreq(const char *root, struct sys_state *st, size_t *cap)
 		free(rel);
 		free(avail);
 	}
-	/* minimum frequency: pinned to the maximum means no frequency changes at all */
+}
+
+/* The minimum frequency: pinned to the maximum means no frequency changes at all. */
+static void add_min_freq(const char *root, struct sys_state *st, size_t *cap)
+{
+	bool same;
+	int nf;
+	struct sys_knob *k;
 	char *mn = per_cpu_values(root, st, "scaling_min_freq", &same, &nf);
 	bool pinned = mn != NULL;
 	for (size_t i = 0; mn && i < st->ncpu; i++) {
@@ -181,7 +180,12 @@ static void add_cpufreq(const char *root, struct sys_state *st, size_t *cap)
 		free(r1);
 		free(r2);
 	}
-	/* turbo: intel_pstate's no_turbo, or cpufreq/boost (acpi-cpufreq, amd-pstate) */
+}
+
+/* Turbo: intel_pstate's no_turbo, or cpufreq/boost (acpi-cpufreq, amd-pstate). */
+static void add_turbo(const char *root, struct sys_state *st, size_t *cap)
+{
+	struct sys_knob *k;
 	char *nt = rd(root, "sys/devices/system/cpu/intel_pstate/no_turbo");
 	char *boost = rd(root, "sys/devices/system/cpu/cpufreq/boost");
 	if (nt) {
@@ -207,6 +211,22 @@ static void add_cpufreq(const char *root, struct sys_state *st, size_t *cap)
 	}
 	free(nt);
 	free(boost);
+}
+
+static void add_cpufreq(const char *root, struct sys_state *st, size_t *cap)
+{
+	char *drv = NULL;
+	for (size_t i = 0; i < st->ncpu && !drv; i++) {
+		char *rel = xasprintf("sys/devices/system/cpu/cpu%d/cpufreq/scaling_driver", st->cpu[i].cpu);
+		drv = rd(root, rel);
+		free(rel);
+	}
+	knob(st, cap, "cpufreq.driver", drv, SYS_INFO,
+	     drv ? "the frequency driver: the knobs below depend on it"
+		 : "no cpufreq: frequency is fixed or set by the hypervisor or firmware");
+	add_governor(root, st, cap);
+	add_min_freq(root, st, cap);
+	add_turbo(root, st, cap);
 }
 
 static void add_smt(const char *root, struct sys_state *st, size_t *cap)
