@@ -77,6 +77,7 @@ struct an_args {
 	const char *campaign;
 };
 
+/* Long by design: one short case per option of compare, analyze, plan and report. */
 static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 {
 	struct an_args *a = ctx;

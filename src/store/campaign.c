@@ -110,6 +110,68 @@ static char *col_or_null(sqlite3_stmt *st, int i)
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? NULL : store_col_text(st, i);
 }
 
+/* The configurations of campaign c, in order. */
+static int campaign_configs(struct store *s, struct store_campaign *c, struct err *e)
+{
+	size_t cap = 0;
+	int rc;
+	sqlite3_stmt *st;
+	if (store_prepare(s,
+			  "SELECT name, labels, kernel, initrd, append, entry, command FROM campaign_config "
+			  "WHERE campaign = ? ORDER BY idx",
+			  &st, e))
+		return -1;
+	sqlite3_bind_int64(st, 1, c->id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		c->configs = xgrow(c->configs, &cap, c->nconfigs + 1, sizeof *c->configs);
+		struct store_campaign_config *k = &c->configs[c->nconfigs++];
+		k->name = store_col_text(st, 0);
+		k->labels = store_col_text(st, 1);
+		k->kernel = col_or_null(st, 2);
+		k->initrd = col_or_null(st, 3);
+		k->append = col_or_null(st, 4);
+		k->entry = col_or_null(st, 5);
+		k->command = col_or_null(st, 6);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return store_fail(s, "cannot read the campaign configurations", e);
+	return 0;
+}
+
+/* The slots of campaign c (its schedule), in order, with their run counts. */
+static int campaign_slots(struct store *s, struct store_campaign *c, struct err *e)
+{
+	size_t cap = 0;
+	int rc;
+	sqlite3_stmt *st;
+	if (store_prepare(s,
+			  "SELECT slot, block, config, state, attempts, reason, boot_id, started_ns, finished_ns, "
+			  "(SELECT count(*) FROM campaign_run r WHERE r.campaign = campaign_slot.campaign AND r.slot = "
+			  "campaign_slot.slot) FROM campaign_slot WHERE campaign = ? ORDER BY slot",
+			  &st, e))
+		return -1;
+	sqlite3_bind_int64(st, 1, c->id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		c->slots = xgrow(c->slots, &cap, c->nslots + 1, sizeof *c->slots);
+		struct store_campaign_slot *x = &c->slots[c->nslots++];
+		x->slot = sqlite3_column_int(st, 0);
+		x->block = sqlite3_column_int(st, 1);
+		x->config = sqlite3_column_int(st, 2);
+		x->state = store_col_text(st, 3);
+		x->attempts = sqlite3_column_int(st, 4);
+		x->reason = col_or_null(st, 5);
+		x->boot_id = col_or_null(st, 6);
+		x->started_ns = (uint64_t)sqlite3_column_int64(st, 7);
+		x->finished_ns = (uint64_t)sqlite3_column_int64(st, 8);
+		x->nruns = sqlite3_column_int(st, 9);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return store_fail(s, "cannot read the campaign schedule", e);
+	return 0;
+}
+
 int store_campaign_get(struct store *s, const char *name, struct store_campaign *c, struct err *e)
 {
 	memset(c, 0, sizeof *c);
@@ -141,60 +203,11 @@ int store_campaign_get(struct store *s, const char *name, struct store_campaign 
 		return errf(e, "campaign '%s': no such campaign in %s; `sysab campaign show` lists them", name, s->path);
 	if (rc != SQLITE_ROW)
 		return store_fail(s, "cannot read the campaign", e);
-	size_t cap = 0;
-	if (store_prepare(s,
-			  "SELECT name, labels, kernel, initrd, append, entry, command FROM campaign_config "
-			  "WHERE campaign = ? ORDER BY idx",
-			  &st, e))
-		goto fail;
-	sqlite3_bind_int64(st, 1, c->id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		c->configs = xgrow(c->configs, &cap, c->nconfigs + 1, sizeof *c->configs);
-		struct store_campaign_config *k = &c->configs[c->nconfigs++];
-		k->name = store_col_text(st, 0);
-		k->labels = store_col_text(st, 1);
-		k->kernel = col_or_null(st, 2);
-		k->initrd = col_or_null(st, 3);
-		k->append = col_or_null(st, 4);
-		k->entry = col_or_null(st, 5);
-		k->command = col_or_null(st, 6);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		store_fail(s, "cannot read the campaign configurations", e);
-		goto fail;
-	}
-	cap = 0;
-	if (store_prepare(s,
-			  "SELECT slot, block, config, state, attempts, reason, boot_id, started_ns, finished_ns, "
-			  "(SELECT count(*) FROM campaign_run r WHERE r.campaign = campaign_slot.campaign AND r.slot = "
-			  "campaign_slot.slot) FROM campaign_slot WHERE campaign = ? ORDER BY slot",
-			  &st, e))
-		goto fail;
-	sqlite3_bind_int64(st, 1, c->id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		c->slots = xgrow(c->slots, &cap, c->nslots + 1, sizeof *c->slots);
-		struct store_campaign_slot *x = &c->slots[c->nslots++];
-		x->slot = sqlite3_column_int(st, 0);
-		x->block = sqlite3_column_int(st, 1);
-		x->config = sqlite3_column_int(st, 2);
-		x->state = store_col_text(st, 3);
-		x->attempts = sqlite3_column_int(st, 4);
-		x->reason = col_or_null(st, 5);
-		x->boot_id = col_or_null(st, 6);
-		x->started_ns = (uint64_t)sqlite3_column_int64(st, 7);
-		x->finished_ns = (uint64_t)sqlite3_column_int64(st, 8);
-		x->nruns = sqlite3_column_int(st, 9);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		store_fail(s, "cannot read the campaign schedule", e);
-		goto fail;
+	if (campaign_configs(s, c, e) || campaign_slots(s, c, e)) {
+		store_campaign_free(c);
+		return -1;
 	}
 	return 0;
-fail:
-	store_campaign_free(c);
-	return -1;
 }
 
 void store_campaign_free(struct store_campaign *c)
