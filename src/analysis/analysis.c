@@ -605,6 +605,44 @@ static void analyze_finish(struct an_analyze *out)
 	}
 }
 
+/* A new row for key k, with its per-cell arrays for ncells cells. */
+static void frow_init(struct an_frow *r, const struct rowkey *k, size_t ncells)
+{
+	r->workload = xstrdup(k->workload);
+	r->copies = k->copies;
+	r->unit = xstrdup(k->unit);
+	r->latency = k->latency;
+	r->ncomposite = k->ncomp;
+	r->composite = describe(k);
+	r->have = xcalloc(ncells ? ncells : 1, sizeof *r->have);
+	r->est = xcalloc(ncells ? ncells : 1, sizeof *r->est);
+	r->pts = xcalloc(ncells ? ncells : 1, sizeof *r->pts);
+}
+
+/* Row k's data in every cell into gd (and r's have and points); the cells that have some
+ * into g, with map[j] the cell of g[j]; the most boots and runs per boot seen into out.
+ * Returns how many cells have data. */
+static size_t gather_cells(const struct store_set *cells, size_t ncells, const struct rowkey *k, struct gdata *gd,
+			   struct an_frow *r, struct st_group *g, size_t *map, struct an_analyze *out)
+{
+	size_t ng = 0;
+	for (size_t c = 0; c < ncells; c++) {
+		gdata_row(&cells[c], k, &gd[c]);
+		r->have[c] = gd[c].have;
+		points_of(&gd[c], &r->pts[c]);
+		if (!gd[c].have)
+			continue;
+		map[ng] = c;
+		g[ng++] = gd[c].g;
+		for (size_t b = 0; b < gd[c].g.nboots; b++)
+			if (gd[c].g.boots[b].nruns > out->max_runs)
+				out->max_runs = gd[c].g.boots[b].nruns;
+		if (gd[c].g.nboots > out->max_boots)
+			out->max_boots = gd[c].g.nboots;
+	}
+	return ng;
+}
+
 int an_analyze(const struct store_set *cells, size_t ncells, const size_t *cell_level, const struct st_factor *f,
 	       size_t nf, const struct strv *patterns, const struct st_compare_opts *o, struct an_analyze *out,
 	       struct err *e)
@@ -629,31 +667,8 @@ int an_analyze(const struct store_set *cells, size_t ncells, const size_t *cell_
 	size_t *map = xcalloc(ncells ? ncells : 1, sizeof *map);
 	for (size_t i = 0; i < nk && !rc; i++) {
 		struct an_frow *r = &out->rows[out->nrows++];
-		r->workload = xstrdup(k[i].workload);
-		r->copies = k[i].copies;
-		r->unit = xstrdup(k[i].unit);
-		r->latency = k[i].latency;
-		r->ncomposite = k[i].ncomp;
-		r->composite = describe(&k[i]);
-		r->have = xcalloc(ncells ? ncells : 1, sizeof *r->have);
-		r->est = xcalloc(ncells ? ncells : 1, sizeof *r->est);
-		r->pts = xcalloc(ncells ? ncells : 1, sizeof *r->pts);
-		size_t ng = 0;
-		for (size_t c = 0; c < ncells; c++) {
-			gdata_row(&cells[c], &k[i], &gd[c]);
-			r->have[c] = gd[c].have;
-			points_of(&gd[c], &r->pts[c]);
-			if (gd[c].have) {
-				map[ng] = c;
-				g[ng++] = gd[c].g;
-				for (size_t b = 0; b < gd[c].g.nboots; b++) {
-					if (gd[c].g.boots[b].nruns > out->max_runs)
-						out->max_runs = gd[c].g.boots[b].nruns;
-				}
-				if (gd[c].g.nboots > out->max_boots)
-					out->max_boots = gd[c].g.nboots;
-			}
-		}
+		frow_init(r, &k[i], ncells);
+		size_t ng = gather_cells(cells, ncells, &k[i], gd, r, g, map, out);
 		if (ng && stats_estimate_groups(g, ng, est, e)) {
 			err_prefix(e, "%s", r->workload);
 			rc = -1;
