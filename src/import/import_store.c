@@ -96,7 +96,134 @@ static void note_run(int64_t id, struct import_result *res)
 	res->last_run = id;
 }
 
-/* Long by design: one transaction over the file's runs, boots, slots and samples, rolled back as one. */
+static bool same_slot(const struct csv_row *x, const struct csv_row *y)
+{
+	return !strcmp(x->run, y->run) && !strcmp(x->workload, y->workload) && x->copies == y->copies;
+}
+
+/* Row order (qsort_r over row indexes, rows the context): by run key, then workload and
+ * copies, then file order. */
+static int by_run_slot(const void *pa, const void *pb, void *rows)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	const struct csv_row *x = (const struct csv_row *)rows + a, *y = (const struct csv_row *)rows + b;
+	int d = strcmp(x->run, y->run);
+	if (!d)
+		d = strcmp(x->workload, y->workload);
+	if (!d)
+		d = (x->copies > y->copies) - (x->copies < y->copies);
+	return d ? d : (a > b) - (a < b);
+}
+
+/* By run key, then file order. */
+static int by_run_line(const void *pa, const void *pb, void *rows)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	int d = strcmp(((const struct csv_row *)rows)[a].run, ((const struct csv_row *)rows)[b].run);
+	return d ? d : (a > b) - (a < b);
+}
+
+/* A run of the file: rows ord[start..end), in file order. */
+struct csv_run {
+	size_t start, end;
+};
+
+/* Runs in the order of their first row (ord the context). */
+static int by_first_row(const void *pa, const void *pb, void *ord)
+{
+	size_t a = ((const size_t *)ord)[((const struct csv_run *)pa)->start];
+	size_t b = ((const size_t *)ord)[((const struct csv_run *)pb)->start];
+	return (a > b) - (a < b);
+}
+
+/* Group the rows of c by run in O(n log n): ord (new array) lists the rows run by run, each
+ * run's rows in file order, the runs in order of their first row; *runs (new array) gives
+ * each run's stretch of ord; seq[i] (new array) counts the earlier rows of row i's run with
+ * its workload and copies (the sample's sequence number). */
+static void group_rows(const struct csv_import *c, size_t **ord, size_t **seq, struct csv_run **runs, size_t *nruns)
+{
+	size_t n = c->nrow;
+	size_t *o = xcalloc(n, sizeof *o), *q = xcalloc(n, sizeof *q);
+	for (size_t i = 0; i < n; i++)
+		o[i] = i;
+	qsort_r(o, n, sizeof *o, by_run_slot, c->row);
+	for (size_t i = 0; i < n; i++)
+		q[o[i]] = i && same_slot(&c->row[o[i - 1]], &c->row[o[i]]) ? q[o[i - 1]] + 1 : 0;
+	qsort_r(o, n, sizeof *o, by_run_line, c->row);
+	struct csv_run *r = NULL;
+	size_t nr = 0, cap = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i && !strcmp(c->row[o[i - 1]].run, c->row[o[i]].run))
+			continue;
+		if (nr)
+			r[nr - 1].end = i;
+		r = xgrow(r, &cap, nr + 1, sizeof *r);
+		r[nr++] = (struct csv_run){i, n};
+	}
+	qsort_r(r, nr, sizeof *r, by_first_row, o);
+	*ord = o;
+	*seq = q;
+	*runs = r;
+	*nruns = nr;
+}
+
+/* Store one run of the file: its rows ord[run->start..run->end). */
+static int store_csv_run(struct store *s, const char *name, const char *hash, const struct csv_import *c,
+			 const struct import_opts *o, const size_t *ord, const size_t *seq, const struct csv_run *run,
+			 struct strv *boots, struct import_result *res, struct err *e)
+{
+	const struct csv_row *r0 = &c->row[ord[run->start]];
+	struct kvlist labels = {0}, other = {0};
+	int rc = merge_labels(name, r0, o->labels, &labels, e);
+	if (rc)
+		goto out;
+	char *boot = xasprintf("import:%s:%s", hash, r0->boot);
+	char *settings = settings_json("csv", name, hash, r0->run);
+	struct store_run_new rn = {
+		.host = {o->machine ? o->machine : "imported", "unknown", 0, 0, boot, o->kernel ? o->kernel : "unknown", ""},
+		.started_ns = clock_wall_ns(),
+		.status = store_run_status_word(STORE_RUN_IMPORTED),
+		.source = r0->source ? r0->source : "csv", /* an export keeps its runs' sources */
+		.settings = settings,
+		.labels = &labels,
+	};
+	int64_t id;
+	rc = store_run_begin(s, &rn, &id, e);
+	note_boot(boots, boot, res);
+	free(boot);
+	free(settings);
+	if (rc)
+		goto out;
+	note_run(id, res);
+	for (size_t j = run->start; j < run->end && !rc; j++) {
+		const struct csv_row *r = &c->row[ord[j]];
+		kv_free(&other);
+		if (merge_labels(name, r, o->labels, &other, e)) {
+			rc = -1;
+			break;
+		}
+		if (!same_labels(&labels, &other)) {
+			rc = errf(e, "%s:%zu: this row of run '%s' has other labels than its line %zu; rows of one run "
+				     "share their labels",
+				  name, r->line, r->run, r0->line);
+			break;
+		}
+		const char *unit = r->unit;
+		int latency = r->latency;
+		if (!r->op_unit)
+			csv_unit(r->unit, &unit, &latency);
+		struct store_slot sl = {r->workload, (int)r->copies, unit, latency, store_slot_status_word(STORE_SLOT_OK), NULL, 0, 0, NULL};
+		struct store_sample x = {r->workload, (int)r->copies, (int)seq[ord[j]], -1, 0, 0, r->value, r->warmup, r->dropped};
+		rc = store_slot_put(s, id, &sl, e) || store_sample_add(s, id, &x, e) ? -1 : 0;
+		res->nvalues++;
+	}
+out:
+	kv_free(&labels);
+	kv_free(&other);
+	return rc;
+}
+
+/* One transaction over the file's runs, boots, slots and samples, rolled back as one. */
 int import_store_csv(struct store *s, const char *name, const char *hash, const struct csv_import *c,
 		     const struct import_opts *o, struct import_result *res, struct err *e)
 {
@@ -112,77 +239,17 @@ int import_store_csv(struct store *s, const char *name, const char *hash, const 
 		return errf(e, "%s: this file was imported before (same content); nothing stored", name);
 	if (store_begin(s, e))
 		return -1;
-	bool *done = xcalloc(c->nrow, sizeof *done);
+	size_t *ord, *seq, nruns;
+	struct csv_run *runs;
+	group_rows(c, &ord, &seq, &runs, &nruns);
 	struct strv boots = {0};
-	struct kvlist labels = {0}, other = {0};
 	int rc = 0;
-	for (size_t i = 0; i < c->nrow && !rc; i++) {
-		if (done[i])
-			continue;
-		const struct csv_row *r0 = &c->row[i];
-		kv_free(&labels);
-		if (merge_labels(name, r0, o->labels, &labels, e)) {
-			rc = -1;
-			break;
-		}
-		char *boot = xasprintf("import:%s:%s", hash, r0->boot);
-		char *settings = settings_json("csv", name, hash, r0->run);
-		struct store_run_new rn = {
-			.host = {o->machine ? o->machine : "imported", "unknown", 0, 0, boot, o->kernel ? o->kernel : "unknown",
-				 ""},
-			.started_ns = clock_wall_ns(),
-			.status = store_run_status_word(STORE_RUN_IMPORTED),
-			.source = r0->source ? r0->source : "csv", /* an export keeps its runs' sources */
-			.settings = settings,
-			.labels = &labels,
-		};
-		int64_t run;
-		rc = store_run_begin(s, &rn, &run, e);
-		note_boot(&boots, boot, res);
-		free(boot);
-		free(settings);
-		if (rc)
-			break;
-		note_run(run, res);
-		/* every row of this run, in file order; seq counts per (workload, copies) */
-		for (size_t j = i; j < c->nrow && !rc; j++) {
-			const struct csv_row *r = &c->row[j];
-			if (done[j] || strcmp(r->run, r0->run))
-				continue;
-			done[j] = true;
-			kv_free(&other);
-			if (merge_labels(name, r, o->labels, &other, e)) {
-				rc = -1;
-				break;
-			}
-			if (!same_labels(&labels, &other)) {
-				rc = errf(e, "%s:%zu: this row of run '%s' has other labels than its line %zu; rows of one run "
-					     "share their labels",
-					  name, r->line, r->run, r0->line);
-				break;
-			}
-			int seq = 0;
-			for (size_t k = i; k < j; k++)
-				seq += done[k] && !strcmp(c->row[k].run, r->run) && !strcmp(c->row[k].workload, r->workload) &&
-				       c->row[k].copies == r->copies;
-			const char *unit;
-			int latency;
-			if (r->op_unit) {
-				unit = r->unit;
-				latency = r->latency;
-			} else {
-				csv_unit(r->unit, &unit, &latency);
-			}
-			struct store_slot sl = {r->workload, (int)r->copies, unit, latency, store_slot_status_word(STORE_SLOT_OK), NULL, 0, 0, NULL};
-			struct store_sample x = {r->workload, (int)r->copies, seq, -1, 0, 0, r->value, r->warmup, r->dropped};
-			rc = store_slot_put(s, run, &sl, e) || store_sample_add(s, run, &x, e) ? -1 : 0;
-			res->nvalues++;
-		}
-	}
-	kv_free(&labels);
-	kv_free(&other);
+	for (size_t i = 0; i < nruns && !rc; i++)
+		rc = store_csv_run(s, name, hash, c, o, ord, seq, &runs[i], &boots, res, e);
 	strv_free(&boots);
-	free(done);
+	free(ord);
+	free(seq);
+	free(runs);
 	if (rc) {
 		store_rollback(s);
 		memset(res, 0, sizeof *res);

@@ -59,3 +59,10 @@ bad "half.csv:4: this row of run 'r2' has other labels" import csv "$T/half.csv"
 printf 'hello\n' >"$T/junk.log"
 bad "junk.log" import unixbench "$T/junk.log"
 [ "$(sum "$SYSAB_DB")" = "$before" ] || fail "a failed import changed the database"
+
+# rows of several runs interleaved: each run keeps its rows in file order, runs are numbered
+# in order of their first row, and a sample's sequence number counts per (run, workload, copies)
+printf 'workload,unit,value,run,boot\nw1,ops/s,1,B,b1\nw2,ops/s,2,A,b1\nw1,ops/s,3,B,b1\nw1,ops/s,4,A,b1\nw2,ops/s,5,A,b1\nw1,ops/s,6,C,b2\nw1,ops/s,7,B,b1\nw2,ops/s,8,A,b1\n' >"$T/interleaved.csv"
+expect 0 "$SYSAB" import --db "$T/il.db" csv "$T/interleaved.csv"
+v=$(sqlite3 "$T/il.db" "SELECT (s.run - (SELECT min(id) FROM run)) || s.workload || s.seq || ':' || CAST(s.value AS INT) FROM sample s ORDER BY s.id" | tr '\n' ' ')
+[ "$v" = "0w10:1 0w11:3 0w12:7 1w20:2 1w10:4 1w21:5 1w22:8 2w10:6 " ] || fail "interleaved runs stored as: $v"
