@@ -457,6 +457,8 @@ void store_close(struct store *s)
 	if (!s)
 		return;
 	sqlite3_finalize(s->summary_put);
+	sqlite3_finalize(s->slot_put);
+	sqlite3_finalize(s->sample_add);
 	sqlite3_close(s->db);
 	if (s->tmpdir)
 		tmpdir_remove(s->tmpdir);
@@ -507,6 +509,17 @@ static int step_done(struct store *s, sqlite3_stmt *st, const char *what, struct
 	if (rc != SQLITE_DONE)
 		return store_fail(s, what, e);
 	return 0;
+}
+
+/* Step a statement kept for reuse (s->slot_put, s->sample_add), then ready it for the next
+ * use; the error is read before the reset. */
+static int step_kept(struct store *s, sqlite3_stmt *st, const char *what, struct err *e)
+{
+	int rc = sqlite3_step(st);
+	int r = rc == SQLITE_DONE ? 0 : store_fail(s, what, e);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return r;
 }
 
 static int get_or_insert_id(struct store *s, const char *select_sql, const char *insert_sql,
@@ -676,12 +689,12 @@ int store_run_env(struct store *s, int64_t run_id, const char *key, const char *
 
 int store_slot_put(struct store *s, int64_t run_id, const struct store_slot *x, struct err *e)
 {
-	sqlite3_stmt *st;
-	if (store_prepare(s,
-			  "INSERT OR REPLACE INTO slot(run, workload, copies, unit, latency, status, reason, "
-			  "batch_ops, overhead_ns, checks) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-			  &st, e))
+	if (!s->slot_put && store_prepare(s,
+					  "INSERT OR REPLACE INTO slot(run, workload, copies, unit, latency, status, reason, "
+					  "batch_ops, overhead_ns, checks) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+					  &s->slot_put, e))
 		return -1;
+	sqlite3_stmt *st = s->slot_put;
 	sqlite3_bind_int64(st, 1, run_id);
 	store_bind_text(st, 2, x->workload);
 	sqlite3_bind_int(st, 3, x->copies);
@@ -692,17 +705,18 @@ int store_slot_put(struct store *s, int64_t run_id, const struct store_slot *x, 
 	sqlite3_bind_int64(st, 8, (int64_t)x->batch_ops);
 	sqlite3_bind_double(st, 9, x->overhead_ns);
 	store_bind_text(st, 10, x->checks);
-	return step_done(s, st, "cannot record a workload's outcome", e);
+	return step_kept(s, st, "cannot record a workload's outcome", e);
 }
 
 int store_sample_add(struct store *s, int64_t run_id, const struct store_sample *x, struct err *e)
 {
-	sqlite3_stmt *st;
-	if (store_prepare(s,
+	if (!s->sample_add &&
+	    store_prepare(s,
 			  "INSERT INTO sample(run, workload, copies, seq, round, ops, elapsed_ns, value, warmup, dropped) "
 			  "VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-			  &st, e))
+			  &s->sample_add, e))
 		return -1;
+	sqlite3_stmt *st = s->sample_add;
 	sqlite3_bind_int64(st, 1, run_id);
 	store_bind_text(st, 2, x->workload);
 	sqlite3_bind_int(st, 3, x->copies);
@@ -713,7 +727,7 @@ int store_sample_add(struct store *s, int64_t run_id, const struct store_sample 
 	sqlite3_bind_double(st, 8, x->value);
 	sqlite3_bind_int(st, 9, x->warmup);
 	sqlite3_bind_int(st, 10, x->dropped);
-	if (step_done(s, st, "cannot record a sample", e))
+	if (step_kept(s, st, "cannot record a sample", e))
 		return -1;
 	return s->writable ? store_check_files(s, e) : 0;
 }

@@ -17,6 +17,7 @@ struct store {
 	bool have_wal, lost;
 	char *tmpdir; /* STORE_COPY of an older file: the private copy's directory, removed on close */
 	sqlite3_stmt *summary_put; /* store_summary_put's statement, kept for bulk refreshes */
+	sqlite3_stmt *slot_put, *sample_add; /* kept: an import stores one of each per row */
 };
 
 /* Check that the database path and its write-ahead log still name the files this connection
