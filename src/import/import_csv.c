@@ -209,6 +209,8 @@ static int parse_export_header(struct ctx *c, struct header *h)
 		int k = export_column(s);
 		h->key[i] = NULL;
 		h->role[i] = k >= 0 ? (enum col)k : C_IGNORE;
+		if (k >= 0 && h->where[k] >= 0)
+			return fail(c, c->f[i].line, c->f[i].col, "column '%s' appears twice in the header; keep one", s);
 		if (k >= 0)
 			h->where[k] = (int)i;
 		else if (!strcmp(s, "latency"))
@@ -227,6 +229,10 @@ static int parse_export_header(struct ctx *c, struct header *h)
 			h->key[i] = xstrdup(s + 6);
 		}
 	}
+	/* is_export_header() saw ops_per_s; every row also needs its op's name. */
+	if (h->where[C_UNIT] < 0)
+		return fail(c, c->f[0].line, 1, "the header has ops_per_s and boot_id (the layout of sysab export "
+			    "--format csv) but no 'unit' column; add it, or name the columns value,unit,...");
 	return 0;
 }
 
