@@ -458,7 +458,7 @@ static void results_row(struct sb *b, const struct an_row *r, const struct an_gr
 		caveat_warns(warns, name, r->c.caveats);
 		if (r->c.verdict == ST_INCONCLUSIVE) {
 			struct sb t = {0};
-			report_settle_text(&t, r->more_boots, r->settles_as);
+			report_settle_text(&t, r->more_boots, r->settles_as, false);
 			if (t.len)
 				warn_add(warns, name, sb_str(&t));
 			sb_free(&t);

@@ -161,8 +161,9 @@ void report_verdict_word(char *buf, size_t size, const struct st_comparison *c);
 const char *report_warn_name(int kind);
 /* The warnings of one group's diagnostics, one line each, appended to out. */
 void report_diag_lines(struct strv *out, const char *group, const struct an_diag *d);
-/* What would settle an inconclusive verdict, in words (nothing when more is 0). */
-void report_settle_text(struct sb *t, size_t more, enum st_verdict as);
+/* What would settle an inconclusive verdict, in words (nothing when more is 0); in_plan: for
+ * a note of `sysab plan`, which sizes the new comparison itself. */
+void report_settle_text(struct sb *t, size_t more, enum st_verdict as, bool in_plan);
 
 /* color: verdict words in colour (faster green, slower red, equivalent blue, inconclusive yellow). */
 void report_compare_text(FILE *f, const struct an_compare *c, const struct an_group_info g[2], bool color);

@@ -331,14 +331,17 @@ static void diag_notes(struct notes *n, struct sb *m, const char *group, const s
 	strv_free(&l);
 }
 
-void report_settle_text(struct sb *t, size_t more, enum st_verdict as)
+void report_settle_text(struct sb *t, size_t more, enum st_verdict as, bool in_plan)
 {
+	/* A plan sizes the new comparison itself: it does not send the reader to `sysab plan`. */
+	const char *sized = in_plan ? "this plan sizes it" : "`sysab plan` sizes it";
 	if (more == ST_MORE_UNPLANNED)
-		sb_add(t, "inconclusive in a fixed design: adding boots and comparing again would inflate false "
-			  "calls; plan repeated looks ahead with --max-boots N --look K (docs/METHOD.md), or size a "
-			  "new comparison with `sysab plan`");
+		sb_addf(t, "inconclusive in a fixed design: adding boots and comparing again would inflate false "
+			   "calls; plan repeated looks ahead with --max-boots N --look K (docs/METHOD.md), or start a "
+			   "new comparison (%s)", sized);
 	else if (more == ST_MORE_NONE)
-		sb_add(t, "inconclusive at the planned maximum of boots: the final look is done; see `sysab plan`");
+		sb_addf(t, "inconclusive at the planned maximum of boots: the final look is done; start a new "
+			   "comparison (%s)", sized);
 	else if (more > 0 && as == ST_INCONCLUSIVE)
 		sb_addf(t, "inconclusive: under the sequential design, the next look comes after %zu more boot%s per "
 			   "group (same runs and samples); at the current estimate it would not settle it yet",
@@ -349,10 +352,10 @@ void report_settle_text(struct sb *t, size_t more, enum st_verdict as)
 			more, more == 1 ? "" : "s", report_verdict_name(as));
 }
 
-static void settle_note(struct notes *n, struct sb *m, size_t more, enum st_verdict as)
+static void settle_note(struct notes *n, struct sb *m, size_t more, enum st_verdict as, bool in_plan)
 {
 	struct sb t = {0};
-	report_settle_text(&t, more, as);
+	report_settle_text(&t, more, as, in_plan);
 	if (t.len)
 		notef(n, m, "%s", sb_str(&t));
 	sb_free(&t);
@@ -424,7 +427,7 @@ static void compare_cells(const struct an_row *r, char ch[16], char ci[40], char
 	if (r->c.verdict == ST_NO_DATA)
 		notef(n, m, "no interval: needs %s", report_need_text(r->c.need));
 	if (r->c.verdict == ST_INCONCLUSIVE)
-		settle_note(n, m, r->more_boots, r->settles_as);
+		settle_note(n, m, r->more_boots, r->settles_as, false);
 }
 
 /* One row of the compare table, with its note marks; *negl set when it is negligible. */
@@ -665,13 +668,14 @@ static void plan_header(FILE *f, const struct an_plan *p, const struct an_group_
 	duration(cb, sizeof cb, p->po.cost_boot);
 	duration(cr, sizeof cr, p->po.cost_run);
 	duration(cs, sizeof cs, p->po.cost_sample);
-	fprintf(f, "target: ±%g%% (%d%% CI)%s%s", p->po.target * 100, (int)lround((1 - p->po.alpha) * 100),
-		p->po.power > 0 ? ", power " : "", p->po.power > 0 ? "set" : "");
+	fprintf(f, "target: ±%g%% (%d%% CI)", p->po.target * 100, (int)lround((1 - p->po.alpha) * 100));
 	if (p->po.assurance > 0)
 		fprintf(f, ", met with %.0f%% assurance (upper bounds of the pilot's variances)\n",
 			100 * p->po.assurance);
 	else
 		fprintf(f, " on average (point estimates: met about half the time)\n");
+	if (p->po.power > 0)
+		fprintf(f, "power: %g%% to detect a change of ±%g%%\n", p->po.power * 100, p->po.target * 100);
 	fprintf(f, "costs: boot %s, run %s%s,\n       sample %s%s\n", cb, cr,
 		p->costs.run_measured ? " (measured, per workload)" : " (assumed)", cs,
 		p->costs.sample_measured ? " (measured, one of each workload)" : " (assumed)");
@@ -703,7 +707,7 @@ static void plan_row(FILE *f, const struct an_plan *p, const struct an_prow *r, 
 			     "plan leaves out; a pilot of at least %zu boots per configuration with 2 runs each can",
 		      (r->plan.unsized & ST_BIT(ST_LEVEL_BOOT)) ? "boot" : "run", r->plan.pilot_boots);
 	if (r->compared && r->c.verdict == ST_INCONCLUSIVE)
-		settle_note(n, &m, r->more_boots, r->settles_as);
+		settle_note(n, &m, r->more_boots, r->settles_as, true);
 	if (r->compared && r->c.verdict != ST_INCONCLUSIVE)
 		notef(n, &m, "already decided with the current data");
 	if (!r->plan.feasible) {

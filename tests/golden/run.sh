@@ -45,6 +45,7 @@ analyze.json|analyze --factors pernode,pie --json
 plan|plan 'pie=yes' --target 1%
 plan.json|plan 'pie=yes' --target 1% --json
 plan-unixbench|plan set=a set=b --target 2% -w unixbench.pipe -w unixbench.syscall
+plan-power|plan 'pie=yes' --target 5% --power 0.8
 system-intel-smt|system show --root "$repo/tests/fixtures/system/intel-smt"
 system-intel-smt.json|system show --root "$repo/tests/fixtures/system/intel-smt" --json
 system-amd-nosmt|system show --root "$repo/tests/fixtures/system/amd-nosmt"
