@@ -231,6 +231,33 @@ static bool gate(enum fail_on f, const struct st_comparison *c)
 	       (c->verdict == ST_FASTER && (f == FAIL_FASTER || f == FAIL_CHANGE));
 }
 
+/* The --fail-on gate over the rows of c: EXIT_GATE when a row matched, else EXIT_OK. Names
+ * each matching row, its verdict and change on stderr (not beside a JSON document). */
+static int gate_rows(const struct an_args *a, const struct an_compare *c)
+{
+	static const char *const kind[] = {"", "slower", "faster", "change"};
+	size_t n = 0;
+	for (size_t i = 0; i < c->nrows && a->fail_on; i++)
+		n += c->rows[i].have_a && c->rows[i].have_b && gate(a->fail_on, &c->rows[i].c);
+	if (!n)
+		return EXIT_OK;
+	if (!chatty(a))
+		return EXIT_GATE;
+	fprintf(stderr, "sysab compare: --fail-on %s matched %zu row%s:\n", kind[a->fail_on], n, n == 1 ? "" : "s");
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct an_row *r = &c->rows[i];
+		if (!(r->have_a && r->have_b && gate(a->fail_on, &r->c)))
+			continue;
+		fputs("  ", stderr);
+		fputs_clean(r->workload, stderr); /* a merged database's names are not checked here */
+		if (r->copies > 1)
+			fprintf(stderr, "/%d", r->copies);
+		fprintf(stderr, ": %s, %+.1f%% [%+.1f,%+.1f]%s\n", report_verdict_name(r->c.verdict), r->chg.pct,
+			r->chg.lo, r->chg.hi, r->latency ? " in time per op" : "");
+	}
+	return EXIT_GATE;
+}
+
 /* Open the database for reading, for a job that takes it. */
 static int open_db(const struct an_args *a, struct store **st, struct err *e)
 {
@@ -278,12 +305,7 @@ int cmd_compare(const struct cli_cmd *cmd, int argc, char **argv)
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}
-	rc = EXIT_OK;
-	for (size_t i = 0; i < j.c.nrows && a.fail_on; i++)
-		if (j.c.rows[i].have_a && j.c.rows[i].have_b && gate(a.fail_on, &j.c.rows[i].c))
-			rc = EXIT_GATE;
-	if (rc == EXIT_GATE && chatty(&a))
-		fprintf(stderr, "sysab compare: --fail-on matched: a significant change of the kind asked for\n");
+	rc = gate_rows(&a, &j.c);
 out:
 	free(look.note);
 	an_compare_job_free(&j);

@@ -63,7 +63,8 @@ const struct cli_cmd cli_cmds[] = {
 		       "A verdict needs the replication unit: >= 2 boots per configuration (or a supported\n"
 		       "borrowed boot variance), or >= 2 runs with --unit run. To add boots and look again,\n"
 		       "declare a group-sequential design from the first look: --max-boots N --look K.\n"
-		       "Exit 1 when --fail-on matches a significant, non-negligible change; 0 otherwise.",
+		       "Exit 1 when --fail-on matches a significant, non-negligible change (the rows that\n"
+		       "matched are named on stderr); 0 otherwise.",
 	 cli_compare_opts, cmd_compare},
 	{"analyze", "[FILTER...]", "factorial analysis: main effects and interactions of labelled factors",
 	 "Cells are the combinations of the factors' labels among the runs the FILTER selectors\n"

@@ -47,8 +47,13 @@ expect 0 "$SYSAB" compare cfg=a cfg=b
 contains "$OUT" "faster"
 contains "$OUT" "6 runs on 6 boots"
 expect 1 "$SYSAB" compare cfg=a cfg=b --fail-on faster
+# the gate names the rows that tripped it, with their verdict and change
+contains "$ERR" "--fail-on faster matched 1 row:"
+contains "$ERR" "  w.x: faster, +10."
 expect 1 "$SYSAB" compare cfg=a cfg=b --fail-on change
+contains "$ERR" "  w.x: faster, +10."
 expect 0 "$SYSAB" compare cfg=a cfg=b --fail-on slower
+[ -z "$ERR" ] || fail "--fail-on that did not match said: $ERR"
 expect 1 "$SYSAB" compare cfg=b cfg=a --fail-on slower --json
 v=$(printf '%s' "$OUT" | jq -r '.rows[0].verdict + " " + (.rows[0].comparison.pct < -8 | tostring)')
 [ "$v" = "slower true" ] || fail "reverse compare: $v"
