@@ -117,7 +117,7 @@ static void strip_svg(struct sb *b, const char *id, const char *workload, const 
 	lo /= f;
 	hi /= f;
 	double pad = (hi - lo) * 0.05;
-	lo -= pad;
+	lo = fmax(lo - pad, 0); /* rates and times are positive: the axis never starts below 0 */
 	hi += pad;
 	double ticks[12];
 	size_t nt = svg_ticks(&lo, &hi, ticks, 7);
@@ -228,7 +228,10 @@ static void forest_svg(struct sb *b, const char *id, const char *title, const st
 	svg_text(b, (FOREST_LEFT + FOREST_W - FOREST_RIGHT) / 2.0, axis_y + 34, "middle", "axis-label", xlabel);
 	for (size_t i = 0; i < n; i++) {
 		double cy = top + (double)i * FOREST_ROW + FOREST_ROW / 2.0;
-		sb_addf(b, "<g class=\"effect\" data-verdict=\"%s\">\n", report_verdict_name(r[i].v));
+		sb_addf(b, "<g class=\"effect\" data-verdict=\"%s\"", report_verdict_name(r[i].v));
+		if (isfinite(r[i].pct))
+			sb_addf(b, " data-change=\"%+.2f\"", r[i].pct);
+		sb_add(b, ">\n");
 		svg_text(b, FOREST_LEFT - 8, cy + 4, "end", "effect-label", r[i].label);
 		if (r[i].have)
 			svg_line(b, svg_map(&sx, r[i].lo), cy, svg_map(&sx, r[i].hi), cy, "effect-ci");
@@ -501,7 +504,9 @@ static void results_section(struct sb *b, const struct an_compare *c, const stru
 	sb_add(b, "</section>\n");
 }
 
-/* The forest plot of the changes of B against A. */
+/* The forest plot of the changes of B against A. Every row on one axis in one direction:
+ * the change in rate (the comparison's own pct), so right is faster on every row; the
+ * table beside it gives time/op rows their change in time. */
 static void changes_section(struct sb *b, const struct an_compare *c)
 {
 	bool any_latency = false;
@@ -512,14 +517,15 @@ static void changes_section(struct sb *b, const struct an_compare *c)
 		any_latency |= r->latency != 0;
 		row_name(fr[i].label, sizeof fr[i].label, r);
 		fr[i].v = both ? r->c.verdict : ST_NO_DATA;
-		fr[i].pct = both ? r->chg.pct : NAN;
-		fr[i].lo = r->chg.lo;
-		fr[i].hi = r->chg.hi;
-		fr[i].have = both && isfinite(r->chg.lo) && isfinite(r->chg.hi);
+		fr[i].pct = both ? r->c.pct : NAN;
+		fr[i].lo = r->c.pct_lo;
+		fr[i].hi = r->c.pct_hi;
+		fr[i].have = both && isfinite(r->c.pct_lo) && isfinite(r->c.pct_hi);
 		report_verdict_word(fr[i].verdict, sizeof fr[i].verdict, &r->c);
 	}
 	char xl[128];
-	change_label(xl, sizeof xl, any_latency);
+	snprintf(xl, sizeof xl, "%s", any_latency ? "change in rate (%), right = faster (time/op rows as ops/s)"
+						  : "change in throughput (%)");
 	sb_add(b, "<section id=\"effects\">\n<h2>Changes (B vs A)</h2>\n");
 	forest_svg(b, "forest", "percent change of B against A per workload, with intervals and the equivalence band", fr,
 		   c->nrows, c->o.margin * 100, xl);

@@ -106,3 +106,41 @@ expect 0 "$SYSAB" import csv "$T/round.csv"
 expect 0 "$SYSAB" compare cfg=a cfg=b --json
 v=$(printf '%s' "$OUT" | jq -r '.rows[0].comparison | ((.p > 0) and (.pct_hi > .pct_lo) and (.caveats | index("quantised") != null))')
 [ "$v" = true ] || fail "rounded values: $v"
+
+# The HTML forest puts every row on one axis, right = faster: a rate row and a time/op row that
+# are both faster by about 10% both sit right of zero (the time row used to sit left of it).
+export SYSAB_DB="$T/dir.db"
+{
+	echo "workload,unit,value,run,boot,cfg"
+	for b in 1 2 3 4; do
+		for s in 1 2 3; do
+			echo "w.rate,ops/s,100$b.$s,a$b,ab$b,a"
+			echo "w.time,ns/op,10$b.$s,a$b,ab$b,a"
+			echo "w.rate,ops/s,110$b.$s,b$b,bb$b,b"
+			echo "w.time,ns/op,9$b.$s,b$b,bb$b,b"
+		done
+	done
+} >"$T/dir.csv"
+expect 0 "$SYSAB" import csv "$T/dir.csv"
+expect 0 "$SYSAB" compare cfg=a cfg=b --format html -o "$T/dir.html"
+n=$(grep -o '<g class="effect" data-verdict="faster" data-change="+[0-9.]*"' "$T/dir.html" | wc -l)
+[ "$n" = 2 ] || fail "forest: $n of 2 faster rows right of zero: $(grep -o '<g class="effect"[^>]*>' "$T/dir.html")"
+contains "$(cat "$T/dir.html")" "right = faster"
+
+# A strip plot's axis starts at 0 at the lowest: samples from 0.5 to 40 ms/op used to get an
+# axis from a negative time.
+export SYSAB_DB="$T/wide.db"
+{
+	echo "workload,unit,value,run,boot,cfg"
+	for b in 1 2 3; do
+		echo "w.wide,ms/op,0.5,a$b,ab$b,a"
+		echo "w.wide,ms/op,3$b,a$b,ab$b,a"
+		echo "w.wide,ms/op,0.6,b$b,bb$b,b"
+		echo "w.wide,ms/op,4$b,b$b,bb$b,b"
+	done
+} >"$T/wide.csv"
+expect 0 "$SYSAB" import csv "$T/wide.csv"
+expect 0 "$SYSAB" compare cfg=a cfg=b --format html -o "$T/wide.html"
+sed -n '/<svg[^>]*class="strip"/,/<\/svg>/p' "$T/wide.html" >"$T/strip.svg"
+grep -q 'class="tick"' "$T/strip.svg" || fail "no strip plot ticks"
+! grep -q 'class="tick"[^>]*>-' "$T/strip.svg" || fail "strip axis below 0: $(grep -o 'class="tick"[^<]*' "$T/strip.svg" | head -3)"
