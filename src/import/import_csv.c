@@ -9,10 +9,9 @@
 #define CSV_MAX_FIELD 4096
 #define CSV_MAX_COLUMNS 256
 #define CSV_MAX_KEY 256      /* boot and run keys */
-#define CSV_MAX_WORKLOAD 64
 #define CSV_MAX_COPIES 4096
-#define CSV_MIN_VALUE 1e-12  /* ops/s and written values must lie in [min, max] */
-#define CSV_MAX_VALUE 1e15
+#define CSV_MIN_VALUE IMPORT_MIN_VALUE /* ops/s and written values must lie in [min, max] */
+#define CSV_MAX_VALUE IMPORT_MAX_VALUE
 
 /* Units: throughput ones multiply (ops/s = value * factor), latency ones divide
  * (ops/s = factor / value). */
@@ -290,18 +289,6 @@ static void header_free(struct header *h)
 		free(h->key[i]);
 }
 
-static bool workload_ok(const char *s)
-{
-	size_t n = strlen(s);
-	if (n == 0 || n > CSV_MAX_WORKLOAD || !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')))
-		return false;
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
-		      *s == '.' || *s == '_' || *s == '-'))
-			return false;
-	return true;
-}
-
 /* Check a given boot or run key in field i; empty means "not given". */
 static int check_key(struct ctx *c, size_t i, const char *what)
 {
@@ -328,15 +315,23 @@ static int flag_of(struct ctx *c, int col, const char *what, int *out)
 	return 0;
 }
 
+/* Field i holds a number import_number refused with r: the importers' one message. */
+static int number_fail(struct ctx *c, size_t i, int r, const char *what)
+{
+	char msg[200];
+	import_number_msg(msg, sizeof msg, r, what, fstr(c, i), c->f[i].len, CSV_MIN_VALUE, CSV_MAX_VALUE);
+	return fail(c, c->f[i].line, c->f[i].col, "%s", msg);
+}
+
 /* An exported row: ops_per_s as stored, the op name as the unit, the flags as written. */
 static int parse_exported_value(struct ctx *c, const struct header *h, struct csv_row *row)
 {
 	size_t vi = (size_t)h->where[C_VALUE], ui = (size_t)h->where[C_UNIT];
 	const char *s = fstr(c, vi), *unit = fstr(c, ui);
 	double v;
-	if (import_number(s, c->f[vi].len, CSV_MIN_VALUE, CSV_MAX_VALUE, &v) != IMPORT_NUM_OK)
-		return fail(c, c->f[vi].line, c->f[vi].col, "ops_per_s '%.40s' is not a number from %g to %g",
-			    text_is_clean(s, false) ? s : "?", CSV_MIN_VALUE, CSV_MAX_VALUE);
+	int r = import_number(s, c->f[vi].len, CSV_MIN_VALUE, CSV_MAX_VALUE, &v);
+	if (r != IMPORT_NUM_OK)
+		return number_fail(c, vi, r, "ops_per_s");
 	if (!*unit || c->f[ui].len > 64 || !text_is_clean(unit, false))
 		return fail(c, c->f[ui].line, c->f[ui].col, "unit must be the op's name, printable, at most 64 bytes");
 	if (flag_of(c, h->latency, "latency", &row->latency) || flag_of(c, h->warmup, "warmup", &row->warmup) ||
@@ -371,13 +366,9 @@ static int parse_value(struct ctx *c, const struct header *h, struct csv_row *ro
 			    text_is_clean(unit, false) ? unit : "?", c->f[ui].len > 40 ? "..." : "");
 	const char *s = fstr(c, vi);
 	double v;
-	int r = import_number(s, c->f[vi].len, -1e308, 1e308, &v);
-	if (r == IMPORT_NUM_SYNTAX)
-		return fail(c, c->f[vi].line, c->f[vi].col, "value '%.40s' is not a plain decimal number; write "
-			    "it like 3938.7 or 1.5e6", text_is_clean(s, false) ? s : "?");
-	if (r != IMPORT_NUM_OK || !(v >= CSV_MIN_VALUE && v <= CSV_MAX_VALUE))
-		return fail(c, c->f[vi].line, c->f[vi].col, "value %.40s is out of range; give a positive "
-			    "number from %g to %g", s, CSV_MIN_VALUE, CSV_MAX_VALUE);
+	int r = import_number(s, c->f[vi].len, CSV_MIN_VALUE, CSV_MAX_VALUE, &v);
+	if (r != IMPORT_NUM_OK)
+		return number_fail(c, vi, r, "value");
 	double ops = units[u].latency ? units[u].factor / v : v * units[u].factor;
 	if (!(ops >= CSV_MIN_VALUE && ops <= CSV_MAX_VALUE))
 		return fail(c, c->f[vi].line, c->f[vi].col, "value %s %s is %g ops/s, out of range (%g to %g); "
@@ -400,10 +391,9 @@ static int parse_row(struct ctx *c, const struct header *h, struct csv_row *row)
 		return -1;
 	if (h->where[C_WORKLOAD] >= 0) {
 		size_t i = (size_t)h->where[C_WORKLOAD];
-		if (!workload_ok(fstr(c, i)))
+		if (!import_workload_ok(fstr(c, i)))
 			return fail(c, c->f[i].line, c->f[i].col, "workload must be a name like unixbench.pipe or "
-				    "index (a letter, then letters, digits, '.', '_', '-'; at most %d)",
-				    CSV_MAX_WORKLOAD);
+				    "index (" IMPORT_WORKLOAD_RULE ")");
 		row->workload = xstrdup(fstr(c, i));
 	} else {
 		row->workload = xstrdup("index");

@@ -1,5 +1,6 @@
 /* import_store.c - turning parsed CSV rows and UnixBench logs into stored runs. */
 #include "import/import_store.h"
+#include "import/import_util.h"
 #include "workloads/workload.h"
 
 #include <jansson.h>
@@ -333,9 +334,10 @@ int import_store_unixbench(struct store *s, const char *name, const char *hash, 
 		for (size_t p = 0; p < t->npass && !rc; p++) {
 			const struct ub_pass *ps = &t->pass[p];
 			double value = w ? ps->score / wl_unixbench_units(w) : ps->ops_per_s;
-			if (!(value > 0) || !isfinite(value)) {
-				rc = errf(e, "%s:%zu: pass %u of '%s' has no positive score; fix or drop the pass", name,
-					  ps->line, ps->number, t->name);
+			if (!(value >= IMPORT_MIN_VALUE && value <= IMPORT_MAX_VALUE)) {
+				rc = errf(e, "%s:%zu: pass %u of '%s' gives %g ops/s, out of range (%g to %g); fix "
+					  "or drop the pass", name, ps->line, ps->number, t->name, value,
+					  IMPORT_MIN_VALUE, IMPORT_MAX_VALUE);
 				break;
 			}
 			double el = 0;

@@ -131,13 +131,13 @@ static int number(struct ctx *c, struct span s, double min, double max, bool int
 	double v;
 	int r = import_number(s.p, s.n, min, max, &v);
 	if (r == IMPORT_NUM_OK && integer && v != floor(v))
-		r = IMPORT_NUM_SYNTAX;
-	if (r == IMPORT_NUM_SYNTAX)
-		return fail(c, c->lineno, "%s '%.*s' is not a%s number; the log is corrupt", what,
-			    (int)(s.n > 40 ? 40 : s.n), s.p, integer ? " whole" : "");
-	if (r == IMPORT_NUM_RANGE)
-		return fail(c, c->lineno, "%s %.*s is out of range (%g to %g); the log is corrupt", what,
-			    (int)(s.n > 40 ? 40 : s.n), s.p, min, max);
+		return fail(c, c->lineno, "%s '%.*s' is not a whole number; the log is corrupt", what,
+			    (int)(s.n > 40 ? 40 : s.n), s.p);
+	if (r != IMPORT_NUM_OK) {
+		char msg[200];
+		import_number_msg(msg, sizeof msg, r, what, s.p, s.n, min, max);
+		return fail(c, c->lineno, "%s; the log is corrupt", msg);
+	}
 	*out = v;
 	return 0;
 }
@@ -287,6 +287,9 @@ static int parse_command(struct ctx *c, struct ub_test *t)
 	}
 	t->workload = xasprintf("unixbench.%s", t->name);
 	t->unknown = true;
+	if (!import_workload_ok(t->workload))
+		return fail(c, c->lineno, "test '%.60s' would be stored as workload '%.80s', which is not a "
+			    "workload name (" IMPORT_WORKLOAD_RULE "); the log is corrupt", t->name, t->workload);
 	return 0;
 }
 

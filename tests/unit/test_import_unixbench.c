@@ -252,7 +252,7 @@ static void malformed_logs_name_the_line(void **state)
 		const char *from, *to, *msg;
 	} cases[] = {
 		{"# COUNT0: 1000", "# COUNT0: 1e300", "m.log:8: COUNT0 1e300 is out of range"},
-		{"# COUNT0: 1000", "# COUNT0: 0x10", "m.log:8: COUNT0 '0x10' is not a number"},
+		{"# COUNT0: 1000", "# COUNT0: 0x10", "m.log:8: COUNT0 '0x10' is not a plain decimal number"},
 		{"# COUNT0: 1000", "# COUNT0: nan", "m.log:8: COUNT0 'nan'"},
 		{"# elapsed: 10\n", "", "m.log:8: COUNT record has no '# elapsed:'"},
 		{"# COUNT1: 1\n", "# COUNT1: 1\n# COUNT1: 1\n", "m.log:10: '# COUNT1:' appears twice"},
