@@ -2,6 +2,8 @@
 #include "import/import_csv.h"
 #include "import/import_util.h"
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +47,93 @@ struct ctx {
 	struct field f[CSV_MAX_COLUMNS];
 	size_t nf;
 	struct err *e;
+	struct csv_pool *pool;
 };
+
+/* Interned blobs (strings, label arrays): rows repeat the same workloads, units, keys and
+ * labels, so each distinct one is stored once and rows point to it. Open addressing on
+ * FNV-1a; the table stays at most half full. */
+struct blob {
+	uint64_t hash;
+	size_t len;
+	max_align_t data[]; /* len bytes */
+};
+
+struct csv_pool {
+	struct blob **slot;
+	size_t cap, n;
+};
+
+static uint64_t fnv1a(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	uint64_t h = 14695981039346656037ull;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211ull;
+	return h;
+}
+
+static void pool_insert(struct blob **slot, size_t cap, struct blob *b)
+{
+	size_t i = (size_t)b->hash & (cap - 1);
+	while (slot[i])
+		i = (i + 1) & (cap - 1);
+	slot[i] = b;
+}
+
+/* The pool's copy of the n bytes at p (followed by a NUL byte). */
+static const void *intern(struct csv_pool *pl, const void *p, size_t n)
+{
+	uint64_t h = fnv1a(p, n);
+	if (pl->cap) {
+		for (size_t i = (size_t)h & (pl->cap - 1); pl->slot[i]; i = (i + 1) & (pl->cap - 1)) {
+			struct blob *b = pl->slot[i];
+			if (b->hash == h && b->len == n && !memcmp(b->data, p, n))
+				return b->data;
+		}
+	}
+	if (2 * (pl->n + 1) > pl->cap) {
+		size_t cap = pl->cap ? 2 * pl->cap : 256;
+		struct blob **slot = xcalloc(cap, sizeof *slot);
+		for (size_t i = 0; i < pl->cap; i++)
+			if (pl->slot[i])
+				pool_insert(slot, cap, pl->slot[i]);
+		free(pl->slot);
+		pl->slot = slot;
+		pl->cap = cap;
+	}
+	struct blob *b = xmalloc(sizeof *b + n + 1);
+	b->hash = h;
+	b->len = n;
+	memcpy(b->data, p, n);
+	((char *)b->data)[n] = 0;
+	pool_insert(pl->slot, pl->cap, b);
+	pl->n++;
+	return b->data;
+}
+
+static char *pool_str(struct csv_pool *pl, const char *s)
+{
+	return (char *)intern(pl, s, strlen(s));
+}
+
+/* Like pool_str, for a string made with xasprintf: the pool keeps a copy, s is freed. */
+static char *pool_own(struct csv_pool *pl, char *s)
+{
+	char *r = pool_str(pl, s);
+	free(s);
+	return r;
+}
+
+static void pool_free(struct csv_pool *pl)
+{
+	if (!pl)
+		return;
+	for (size_t i = 0; i < pl->cap; i++)
+		free(pl->slot[i]);
+	free(pl->slot);
+	free(pl);
+}
 
 static int fail(struct ctx *c, size_t line, size_t col, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
@@ -342,11 +430,11 @@ static int parse_exported_value(struct ctx *c, const struct header *h, struct cs
 		if (strcmp(src, "sysab") && strcmp(src, "csv") && strcmp(src, "unixbench"))
 			return fail(c, c->f[h->source].line, c->f[h->source].col,
 				    "source must be sysab, csv or unixbench, not '%.20s'", text_is_clean(src, false) ? src : "?");
-		row->source = xstrdup(src);
+		row->source = pool_str(c->pool, src);
 	}
 	row->written = v;
 	row->value = v;
-	row->unit = xstrdup(unit);
+	row->unit = pool_str(c->pool, unit);
 	row->op_unit = true;
 	return 0;
 }
@@ -375,7 +463,27 @@ static int parse_value(struct ctx *c, const struct header *h, struct csv_row *ro
 			    "check the value and its unit", s, unit, ops, CSV_MIN_VALUE, CSV_MAX_VALUE);
 	row->written = v;
 	row->value = ops;
-	row->unit = xstrdup(unit);
+	row->unit = pool_str(c->pool, unit);
+	return 0;
+}
+
+/* The row's non-empty label cells, in column order, as one pooled array of pooled strings
+ * (rows with the same labels share it). */
+static int row_labels(struct ctx *c, const struct header *h, struct csv_row *row)
+{
+	struct kv kv[CSV_MAX_COLUMNS];
+	size_t n = 0;
+	for (size_t i = 0; i < h->n; i++) {
+		const char *s = fstr(c, i);
+		if (h->role[i] != C_LABEL || !*s)
+			continue;
+		struct err le;
+		if (label_check_value(h->key[i], s, &le))
+			return fail(c, c->f[i].line, c->f[i].col, "%s", le.msg);
+		kv[n++] = (struct kv){pool_str(c->pool, h->key[i]), pool_str(c->pool, s)};
+	}
+	if (n)
+		row->labels = (struct kvlist){(struct kv *)intern(c->pool, kv, n * sizeof kv[0]), n, n};
 	return 0;
 }
 
@@ -394,9 +502,9 @@ static int parse_row(struct ctx *c, const struct header *h, struct csv_row *row)
 		if (!import_workload_ok(fstr(c, i)))
 			return fail(c, c->f[i].line, c->f[i].col, "workload must be a name like unixbench.pipe or "
 				    "index (" IMPORT_WORKLOAD_RULE ")");
-		row->workload = xstrdup(fstr(c, i));
+		row->workload = pool_str(c->pool, fstr(c, i));
 	} else {
-		row->workload = xstrdup("index");
+		row->workload = pool_str(c->pool, "index");
 	}
 	if (h->where[C_COPIES] >= 0) {
 		size_t i = (size_t)h->where[C_COPIES];
@@ -418,28 +526,10 @@ static int parse_row(struct ctx *c, const struct header *h, struct csv_row *row)
 			return -1;
 		run = fstr(c, (size_t)h->where[C_RUN]);
 	}
-	row->run = *run ? xstrdup(run) : xasprintf("@%zu", line);
-	row->boot = *boot ? xstrdup(boot) : *run ? xasprintf("@run:%s", run) : xasprintf("@boot:%zu", line);
-	for (size_t i = 0; i < h->n; i++) {
-		const char *s = fstr(c, i);
-		if (h->role[i] != C_LABEL || !*s)
-			continue;
-		struct err le;
-		if (label_check_value(h->key[i], s, &le))
-			return fail(c, c->f[i].line, c->f[i].col, "%s", le.msg);
-		kv_add(&row->labels, h->key[i], s);
-	}
-	return 0;
-}
-
-static void row_free(struct csv_row *r)
-{
-	free(r->workload);
-	free(r->boot);
-	free(r->run);
-	free(r->unit);
-	free(r->source);
-	kv_free(&r->labels);
+	row->run = *run ? pool_str(c->pool, run) : pool_own(c->pool, xasprintf("@%zu", line));
+	row->boot = *boot ? pool_str(c->pool, boot)
+		    : pool_own(c->pool, *run ? xasprintf("@run:%s", run) : xasprintf("@boot:%zu", line));
+	return row_labels(c, h, row);
 }
 
 static int cmp_run(const void *a, const void *b)
@@ -471,9 +561,10 @@ int import_csv_parse(const char *name, const char *buf, size_t len, struct csv_i
 	struct ctx c = {.name = name ? name : "<input>", .buf = buf, .len = buf ? len : 0, .line = 1, .col = 1,
 			.e = e};
 	struct header h = {.n = 0};
-	struct csv_import res = {0};
+	struct csv_import res = {.pool = xcalloc(1, sizeof *res.pool)};
 	size_t cap = 0;
 	int r;
+	c.pool = res.pool;
 	*out = (struct csv_import){0};
 	if (c.len >= 3 && !memcmp(c.buf, "\xef\xbb\xbf", 3))
 		c.pos = 3;
@@ -515,8 +606,7 @@ void import_csv_free(struct csv_import *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->nrow; i++)
-		row_free(&c->row[i]);
 	free(c->row);
+	pool_free(c->pool);
 	*c = (struct csv_import){0};
 }

@@ -46,9 +46,12 @@ struct csv_row {
 	size_t line;     /* line where the row starts */
 };
 
+struct csv_pool;
+
 struct csv_import {
 	struct csv_row *row;
 	size_t nrow;
+	struct csv_pool *pool; /* owns every string and label array of the rows, each held once */
 };
 
 /* Parse the len bytes at buf (any bytes; need not be NUL-terminated) as CSV. name is the

@@ -232,6 +232,32 @@ static void every_prefix_is_handled(void **state)
 	}
 }
 
+/* Repeated strings and label sets are held once (what keeps 1M rows under 500 MB). */
+static void repeated_strings_are_held_once(void **state)
+{
+	(void)state;
+	struct csv_import c;
+	struct err e = {{0}};
+	assert_int_equal(parse("workload,value,unit,run,cfg,os\nw1,1,lps,r1,a,x\nw1,2,lps,r1,a,x\n"
+			       "w2,3,lps,r2,b,x\nw1,4,lps,r3,,x\n", &c, &e), 0);
+	assert_int_equal(c.nrow, 4);
+	assert_ptr_equal(c.row[0].workload, c.row[1].workload);
+	assert_ptr_equal(c.row[0].unit, c.row[2].unit);
+	assert_ptr_equal(c.row[0].run, c.row[1].run);
+	assert_ptr_equal(c.row[0].labels.v, c.row[1].labels.v);
+	assert_ptr_not_equal(c.row[0].labels.v, c.row[2].labels.v);
+	assert_ptr_equal(c.row[0].labels.v[1].value, c.row[2].labels.v[1].value);
+	assert_int_equal(c.row[2].labels.n, 2);
+	assert_string_equal(c.row[2].labels.v[0].key, "cfg");
+	assert_string_equal(c.row[2].labels.v[0].value, "b");
+	assert_int_equal(c.row[3].labels.n, 1); /* an empty cell is no label */
+	assert_string_equal(c.row[3].labels.v[0].key, "os");
+	assert_string_equal(c.row[3].workload, "w1");
+	assert_string_equal(c.row[2].run, "r2");
+	import_csv_free(&c);
+	assert_null(c.row);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -242,6 +268,7 @@ int main(void)
 		cmocka_unit_test(bad_input_names_line_and_column),
 		cmocka_unit_test(nul_bytes_and_huge_fields_are_rejected),
 		cmocka_unit_test(every_prefix_is_handled),
+		cmocka_unit_test(repeated_strings_are_held_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
