@@ -21,7 +21,7 @@ static const char css[] =
 	".axis{stroke:#888;stroke-width:1}.grid{stroke:#e4e4e4;stroke-width:1}.zero{stroke:#555;stroke-width:1}"
 	".band{fill:#dfe9f7}.ci{stroke:#111;stroke-width:3}.est{stroke:#111;stroke-width:2}"
 	".sample{fill-opacity:.45;stroke:none}.runmean{stroke:#111;stroke-width:1}"
-	".effect-ci{stroke:#333;stroke-width:2.5}.effect-pt{fill:#333}"
+	".effect-ci{stroke:#333;stroke-width:2.5}.effect-pt{fill:#333}.clip{font-size:10px;fill:#333}"
 	"text.verdict-faster{fill:#1a7f37}text.verdict-slower{fill:#c62828}text.verdict-equivalent{fill:#1f5fbf}"
 	"text.verdict-inconclusive{fill:#a86b00}text.verdict-no_data{fill:#777}"
 	".b0{fill:#4e79a7}.b1{fill:#f28e2b}.b2{fill:#59a14f}.b3{fill:#e15759}.b4{fill:#b07aa1}"
@@ -193,20 +193,27 @@ struct forest_row {
 #define FOREST_RIGHT 120
 #define FOREST_ROW 28
 
+/* The axis reaches an interval's end at most this far from 0 (percent), unless a point
+ * estimate lies farther: one row of [-71%, +933%] would otherwise squeeze every other row
+ * into a few pixels. An interval cut by the axis ends in an arrow; the table has its numbers. */
+#define FOREST_CLIP 100.0
+
 /* Percent changes with their intervals, the ±margin equivalence band shaded, and the
  * verdicts as labels on the right. */
 static void forest_svg(struct sb *b, const char *id, const char *title, const struct forest_row *r, size_t n,
 		       double margin_pct, const char *xlabel)
 {
 	double lo = -margin_pct * 1.5, hi = margin_pct * 1.5;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		if (r[i].have) {
-			lo = fmin(lo, r[i].lo);
-			hi = fmax(hi, r[i].hi);
-		} else if (isfinite(r[i].pct)) {
+			lo = fmin(lo, fmax(r[i].lo, -FOREST_CLIP));
+			hi = fmax(hi, fmin(r[i].hi, FOREST_CLIP));
+		}
+		if (isfinite(r[i].pct)) {
 			lo = fmin(lo, r[i].pct);
 			hi = fmax(hi, r[i].pct);
 		}
+	}
 	double ticks[12];
 	size_t nt = svg_ticks(&lo, &hi, ticks, 7);
 	int h = (int)(n * FOREST_ROW) + 52;
@@ -233,8 +240,14 @@ static void forest_svg(struct sb *b, const char *id, const char *title, const st
 			sb_addf(b, " data-change=\"%+.2f\"", r[i].pct);
 		sb_add(b, ">\n");
 		svg_text(b, FOREST_LEFT - 8, cy + 4, "end", "effect-label", r[i].label);
-		if (r[i].have)
-			svg_line(b, svg_map(&sx, r[i].lo), cy, svg_map(&sx, r[i].hi), cy, "effect-ci");
+		if (r[i].have) {
+			double x1 = svg_map(&sx, fmax(r[i].lo, lo)), x2 = svg_map(&sx, fmin(r[i].hi, hi));
+			svg_line(b, x1, cy, x2, cy, "effect-ci");
+			if (r[i].lo < lo)
+				svg_text(b, x1, cy + 4, "start", "clip", "\u25c0");
+			if (r[i].hi > hi)
+				svg_text(b, x2, cy + 4, "end", "clip", "\u25b6");
+		}
 		if (isfinite(r[i].pct))
 			svg_circle(b, svg_map(&sx, r[i].pct), cy, 4, "effect-pt", NULL);
 		char cls[48];

@@ -144,3 +144,30 @@ expect 0 "$SYSAB" compare cfg=a cfg=b --format html -o "$T/wide.html"
 sed -n '/<svg[^>]*class="strip"/,/<\/svg>/p' "$T/wide.html" >"$T/strip.svg"
 grep -q 'class="tick"' "$T/strip.svg" || fail "no strip plot ticks"
 ! grep -q 'class="tick"[^>]*>-' "$T/strip.svg" || fail "strip axis below 0: $(grep -o 'class="tick"[^<]*' "$T/strip.svg" | head -3)"
+
+# One row with a huge interval does not squeeze the others: the forest axis stops at ±100%
+# (unless a point estimate is farther) and the cut interval ends in an arrow (issue 17 item 6).
+export SYSAB_DB="$T/wide.db"
+{
+	echo "workload,unit,value,run,boot,cfg"
+	for b in 1 2; do
+		for s in 1 2 3; do
+			echo "w.calm,ops/s,100$b.$s,a$b,ab$b,a"
+			echo "w.calm,ops/s,101$b.$s,b$b,bb$b,b"
+		done
+	done
+	echo "w.wild,ops/s,100,a1,ab1,a"
+	echo "w.wild,ops/s,400,a2,ab2,a"
+	echo "w.wild,ops/s,150,b1,bb1,b"
+	echo "w.wild,ops/s,900,b2,bb2,b"
+} >"$T/wide.csv"
+expect 0 "$SYSAB" import csv "$T/wide.csv"
+expect 0 "$SYSAB" compare cfg=a cfg=b --json
+hi=$(printf '%s' "$OUT" | jq '[.rows[].comparison.pct_hi] | max')
+awk -v h="$hi" 'BEGIN { exit !(h > 200) }' || fail "the fixture should give an interval past +200%, got $hi"
+expect 0 "$SYSAB" compare cfg=a cfg=b --format html -o "$T/wide.html"
+ticks=$(sed -n '/id="forest"/,/<\/svg>/p' "$T/wide.html" | grep -o 'class="tick">[^<]*<' | sed 's/.*>\([-+0-9.]*\)%.*/\1/' | tr '\n' ' ')
+for t in $ticks; do
+	awk -v t="$t" 'BEGIN { exit !(t >= -100 && t <= 100) }' || fail "forest tick $t% is past ±100%: $ticks"
+done
+contains "$(cat "$T/wide.html")" 'class="clip"'
