@@ -32,6 +32,7 @@ const struct cli_opt cli_compare_opts[] = {
 	{"fail-on", 0, "WHAT", "exit 1 when a row is significantly slower, faster, or either (change); "
 			       "negligible changes do not count",
 	 O_FAIL_ON},
+	CLI_VERBOSE_OPT,
 	CLI_COMMON_OPTS,
 	CLI_END,
 };
@@ -87,7 +88,8 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 	case OPT_JSON:
 	case OPT_FORMAT:
 	case OPT_OUTPUT:
-	case OPT_NO_COLOR: return cli_out_opt(&a->out, id, arg, e);
+	case OPT_NO_COLOR:
+	case OPT_VERBOSE: return cli_out_opt(&a->out, id, arg, e);
 	case O_CAMPAIGN:
 		if (!*arg || !text_is_clean(arg, false) || strchr(arg, ' '))
 			return errf(e, "--campaign: give a campaign name (letters, digits, '_', '.', '-')");

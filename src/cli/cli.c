@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 static size_t count_opts(const struct cli_opt *o)
@@ -131,6 +132,22 @@ bool cli_color(bool no_color_opt)
 	return !no_color_opt && !(nc && *nc) && isatty(STDOUT_FILENO);
 }
 
+size_t cli_width(void)
+{
+	const char *c = getenv("COLUMNS");
+	char *end;
+	if (c && *c) {
+		errno = 0;
+		long n = strtol(c, &end, 10);
+		if (!errno && !*end && n >= 40 && n <= 1000)
+			return (size_t)n;
+	}
+	struct winsize ws;
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
+		return ws.ws_col;
+	return REPORT_WIDTH;
+}
+
 int cli_open_db(const char *db_opt, enum store_mode mode, struct store **st, char **path, struct err *e)
 {
 	if (db_opt && !*db_opt)
@@ -187,6 +204,7 @@ int cli_out_opt(struct cli_out *o, int id, const char *arg, struct err *e)
 		o->path = arg;
 		return 0;
 	case OPT_NO_COLOR: o->no_color = true; return 0;
+	case OPT_VERBOSE: o->verbose = true; return 0;
 	}
 	return 1;
 }
@@ -211,6 +229,8 @@ int cli_emit(const struct cli_out *o, struct report_doc *d, struct err *e)
 {
 	d->kind = o->kind;
 	d->color = !o->path && cli_color(o->no_color);
+	d->verbose = o->verbose;
+	d->width = o->path ? REPORT_WIDTH : (unsigned)cli_width();
 	struct emit_job j = {o->fmt, d};
 	if (o->path)
 		return file_write_atomic(o->path, "-o", emit, &j, e);

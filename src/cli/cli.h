@@ -17,12 +17,15 @@ struct cli_opt {
 };
 
 /* Options every subcommand has. */
-enum { OPT_HELP = 1000, OPT_DB, OPT_JSON, OPT_NO_COLOR, OPT_FORMAT, OPT_OUTPUT };
+enum { OPT_HELP = 1000, OPT_DB, OPT_JSON, OPT_NO_COLOR, OPT_FORMAT, OPT_OUTPUT, OPT_VERBOSE };
 #define CLI_COMMON_OPTS                                                                          \
 	{"db", 0, "PATH", "results database (default $SYSAB_DB, else ~/.local/share/sysab/results.db)", \
 	 OPT_DB},                                                                                \
 		{"help", 'h', NULL, "show this help", OPT_HELP}
 #define CLI_COLOR_OPT {"no-color", 0, NULL, "no colour in tables (also when NO_COLOR is set or stdout is not a terminal)", OPT_NO_COLOR}
+#define CLI_VERBOSE_OPT                                                                                  \
+	{"verbose", 'v', NULL, "text: every note of every row in a fixed 80-column layout, not the compact table", \
+	 OPT_VERBOSE}
 #define CLI_END {NULL, 0, NULL, NULL, 0}
 /* A number defined elsewhere (a default) spelled inside a help string. */
 #define CLI_STR_(x) #x
@@ -41,11 +44,12 @@ struct cli_out {
 	const struct report_format *fmt;
 	const char *path; /* -o, or NULL for standard output */
 	bool no_color;
+	bool verbose; /* -v */
 };
 
 /* Start with the format called dflt for records of kind. */
 void cli_out_init(struct cli_out *o, enum report_kind kind, const char *dflt);
-/* Take --format, -o, --json and --no-color into o: 0 when id was one of them (or -1 with e
+/* Take --format, -o, --json, --no-color and -v into o: 0 when id was one of them (or -1 with e
  * set for a format the command cannot print), 1 when id is another option. */
 int cli_out_opt(struct cli_out *o, int id, const char *arg, struct err *e);
 /* True when o prints text to a terminal-capable stream (the format is text). */
@@ -57,6 +61,10 @@ int cli_emit(const struct cli_out *o, struct report_doc *d, struct err *e);
 /* Whether tables on stdout get colour: stdout is a terminal, NO_COLOR is unset or
  * empty, and --no-color was not given (no_color_opt). */
 bool cli_color(bool no_color_opt);
+
+/* The columns a table on stdout may fill: $COLUMNS when it is a number from 40 to 1000,
+ * else the terminal's width when stdout is one, else REPORT_WIDTH. */
+size_t cli_width(void);
 
 struct cli_cmd {
 	const char *name;

@@ -8,6 +8,14 @@ static const struct cli_opt look_opts[] = {
 	CLI_END,
 };
 
+static const struct cli_opt show_opts[] = {
+	CLI_OUT_OPTS("text (default), json or markdown"),
+	CLI_COLOR_OPT,
+	CLI_VERBOSE_OPT,
+	CLI_COMMON_OPTS,
+	CLI_END,
+};
+
 static const struct cli_opt plain_opts[] = {
 	CLI_OUT_OPTS("text (default) or json"),
 	CLI_COLOR_OPT,
@@ -53,7 +61,7 @@ const struct cli_cmd cli_cmds[] = {
 		       "terms as one argument or several.\n"
 		       "Example: sysab list 'machine=imported pie=no'",
 	 look_opts, cmd_list},
-	{"show", "RUN", "everything about one run: results, self-checks, environment", NULL, look_opts, cmd_show},
+	{"show", "RUN", "everything about one run: results, self-checks, environment", NULL, show_opts, cmd_show},
 	{"workloads", NULL, "the workloads: name, unit, kernel path, summary", NULL, plain_opts, cmd_workloads},
 	{"env", NULL, "the environment snapshot of this machine now", NULL, plain_opts, cmd_env},
 	{"compare", "A B", "is B faster, slower or equivalent to A? per workload, with confidence intervals",

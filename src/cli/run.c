@@ -48,6 +48,7 @@ const struct cli_opt cli_run_opts[] = {
 	 O_NO_PROBE},
 	CLI_OUT_OPTS("text (default), json or markdown"),
 	CLI_COLOR_OPT,
+	CLI_VERBOSE_OPT,
 	{"quiet", 'q', NULL, "no progress display", O_QUIET},
 	CLI_COMMON_OPTS,
 	CLI_END,
@@ -184,7 +185,8 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 	case OPT_JSON:
 	case OPT_FORMAT:
 	case OPT_OUTPUT:
-	case OPT_NO_COLOR: return cli_out_opt(&a->out, id, arg, e);
+	case OPT_NO_COLOR:
+	case OPT_VERBOSE: return cli_out_opt(&a->out, id, arg, e);
 	case OPT_DB: a->db = arg; return 0;
 	}
 	return errf(e, "unhandled option");

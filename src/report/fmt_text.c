@@ -4,13 +4,14 @@
 
 static int render(FILE *f, const struct report_doc *d)
 {
+	const struct report_style st = {d->color, d->verbose, d->width ? d->width : REPORT_WIDTH};
 	switch (d->kind) {
 	case REPORT_RUNS: report_runs_text(f, d->runs, d->nruns, d->color); break;
-	case REPORT_RUN: report_summary_text(f, d->summary, d->with_env, d->color); break;
+	case REPORT_RUN: report_summary_text(f, d->summary, d->with_env, &st); break;
 	case REPORT_WORKLOADS: report_workloads_text(f); break;
 	case REPORT_ENV: report_env_text(f, d->env); break;
 	case REPORT_COMPARE:
-		report_compare_text(f, d->compare, d->groups, d->color);
+		report_compare_text(f, d->compare, d->groups, &st);
 		report_counters_compare_text(f, d->counters, d->ncounters);
 		break;
 	case REPORT_ANALYZE:

@@ -37,6 +37,8 @@ struct store_export;
 struct report_doc {
 	enum report_kind kind;
 	bool color;    /* text: ANSI colours */
+	bool verbose;  /* text: every note of every row (-v), else the compact tables */
+	unsigned width; /* text: the columns compact tables may fill (0: REPORT_WIDTH) */
 	bool with_env; /* REPORT_RUN: the run's environment too */
 	bool raw;      /* csv: exact bytes, no neutralised formulas (export --raw) */
 	const struct store_run_info *runs; /* REPORT_RUNS, REPORT_SAMPLES */
@@ -82,8 +84,15 @@ bool report_checks_ok(const struct summary_row *r);
 /* Replace every character of s but letters, digits, '_', '-' and '.' by '_' (test names
  * for LAVA and KCIDB paths). */
 void report_name_chars(char *s);
-/* Tables and notes are laid out for terminals this wide. */
+/* Notes are wrapped, and tables laid out when the width is not known, for terminals this wide. */
 #define REPORT_WIDTH 80
+
+/* How a text table is laid out. */
+struct report_style {
+	bool color;     /* ANSI colours (the caller decides: a terminal, no NO_COLOR) */
+	bool verbose;   /* -v: every note of every row, in the fixed 80-column layout */
+	size_t width;   /* the columns a compact table may fill: the terminal's, else REPORT_WIDTH */
+};
 
 /* Columns text takes on a terminal: UTF-8 characters, ANSI colour sequences not counted. */
 size_t report_text_width(const char *s);
@@ -102,8 +111,9 @@ const char *report_display_unit(const char *unit, int latency, char *buf, size_t
 const char *report_json_unit(const char *unit, int latency, char *buf, size_t size);
 
 /* `sysab run` and `sysab show` results. */
-/* color: ANSI colours for status words and failed self-checks (the caller decides: a TTY, no NO_COLOR). */
-void report_summary_text(FILE *f, const struct summary *s, bool with_env, bool color);
+/* st->color: ANSI colours for status words and failed self-checks. Unless st->verbose, a
+ * workload whose self-checks all held is marked "ok" instead of getting a note. */
+void report_summary_text(FILE *f, const struct summary *s, bool with_env, const struct report_style *st);
 /* A JSON document for one run; the caller prints it. */
 char *report_summary_json(const struct summary *s, bool with_env);
 
@@ -165,8 +175,12 @@ void report_diag_lines(struct strv *out, const char *group, const struct an_diag
  * a note of `sysab plan`, which sizes the new comparison itself. */
 void report_settle_text(struct sb *t, size_t more, enum st_verdict as, bool in_plan);
 
-/* color: verdict words in colour (faster green, slower red, equivalent blue, inconclusive yellow). */
-void report_compare_text(FILE *f, const struct an_compare *c, const struct an_group_info g[2], bool color);
+/* The compare table. Compact by default: columns as wide as their cells, names cut to fit
+ * st->width, each caveat stated once. st->verbose: the fixed layout with every group's
+ * warnings per row. Verdict words in colour when st->color (faster green, slower red,
+ * equivalent blue, inconclusive yellow). */
+void report_compare_text(FILE *f, const struct an_compare *c, const struct an_group_info g[2],
+			 const struct report_style *st);
 char *report_compare_json(const struct an_compare *c, const struct an_group_info g[2]);
 void report_analyze_text(FILE *f, const struct an_analyze *a, const struct an_group_info *filter, bool color);
 char *report_analyze_json(const struct an_analyze *a, const struct an_group_info *filter);

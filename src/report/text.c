@@ -13,20 +13,32 @@ static void labels_text(struct sb *b, const struct kvlist *l)
 		sb_addf(b, "%s%s=%s", i ? " " : "", l->v[i].key, l->v[i].value);
 }
 
-/* "minor faults per op 1.00; ..." from a row's self-checks; *failed is set when one failed. */
-static void checks_text(struct sb *b, const struct summary_row *r, bool *failed, bool color)
+/* "minor faults per op 1.00; ..." from a row's self-checks; *failed is set when one failed.
+ * Unless all, a check that passed is left out (the table marks it). */
+static void checks_text(struct sb *b, const struct summary_row *r, bool *failed, bool color, bool all)
 {
 	for (size_t i = 0; i < r->nchecks; i++) {
 		const struct summary_check *c = &r->checks[i];
 		if (c->why) { /* a counter check without its counter */
-			sb_addf(b, "%s%s: %s", i ? "; " : "", c->name, c->why);
+			sb_addf(b, "%s%s: %s", b->len ? "; " : "", c->name, c->why);
 			continue;
 		}
-		sb_addf(b, "%s%s %.3g%s%s%s", i ? "; " : "", c->name, c->value, c->ok || !color ? "" : "\033[31m",
+		if (c->ok && !all)
+			continue;
+		sb_addf(b, "%s%s %.3g%s%s%s", b->len ? "; " : "", c->name, c->value, c->ok || !color ? "" : "\033[31m",
 			c->ok ? "" : " FAILED", c->ok || !color ? "" : "\033[0m");
 		if (!c->ok)
 			*failed = true;
 	}
+}
+
+/* Whether a row has self-checks and every one was judged and passed. */
+static bool checks_passed(const struct summary_row *r)
+{
+	for (size_t i = 0; i < r->nchecks; i++)
+		if (r->checks[i].why || !r->checks[i].ok)
+			return false;
+	return r->nchecks > 0;
 }
 
 /* Green for a finished run or a slot that went well, red for one that broke, yellow between. */
@@ -93,14 +105,16 @@ static void run_header(FILE *f, const struct store_run_info *r, bool color)
 	report_noise_text(f, &r->env);
 }
 
-/* A slot's note (self-checks, status, warm-up) added to notes; its mark ("[k]") into mark. */
-static void slot_note(const struct summary_row *row, struct strv *notes, char mark[32], bool color)
+/* A slot's note (self-checks, status, warm-up) added to notes; its mark ("[k]") into mark.
+ * Unless verbose, checks that all passed are the mark "ok" instead of a note. */
+static void slot_note(const struct summary_row *row, struct strv *notes, char mark[32], const struct report_style *st)
 {
 	const struct store_slot_info *sl = row->slot;
+	bool color = st->color, ok = !st->verbose && checks_passed(row);
 	const char *reset = color ? "\033[0m" : "";
 	struct sb chk = {0};
 	bool failed = false;
-	checks_text(&chk, row, &failed, color);
+	checks_text(&chk, row, &failed, color, st->verbose);
 	if (sl->state != STORE_SLOT_OK)
 		sb_addf(&chk, "%s%s%s%s: %s", chk.len ? "; " : "", slot_color(sl->state, color), sl->status, reset,
 			sl->reason);
@@ -109,16 +123,26 @@ static void slot_note(const struct summary_row *row, struct strv *notes, char ma
 	if (row->warmup)
 		sb_addf(&chk, "%s%zu warm-up sample%s left out", chk.len ? "; " : "", row->warmup,
 			row->warmup == 1 ? "" : "s");
-	mark[0] = 0;
+	snprintf(mark, 32, "%s", ok ? "ok" : "");
 	if (chk.len) {
+		/* verbose: one note per slot, named; compact: the row names it, and slots
+		 * with the same note share it */
 		struct sb t = {0};
-		sb_addf(&t, "%s", sl->workload);
-		if (sl->copies > 1)
-			sb_addf(&t, " (%d copies)", sl->copies);
-		sb_addf(&t, ": %s", sb_str(&chk));
-		strv_add(notes, sb_str(&t));
+		if (st->verbose) {
+			sb_addf(&t, "%s", sl->workload);
+			if (sl->copies > 1)
+				sb_addf(&t, " (%d copies)", sl->copies);
+			sb_add(&t, ": ");
+		}
+		sb_add(&t, sb_str(&chk));
+		size_t k = 0;
+		while (!st->verbose && k < notes->n && strcmp(notes->v[k], sb_str(&t)))
+			k++;
+		if (st->verbose || k == notes->n)
+			strv_add(notes, sb_str(&t));
 		sb_free(&t);
-		snprintf(mark, 32, "%s[%zu]%s", failed && color ? "\033[31m" : "", notes->n, failed && color ? reset : "");
+		snprintf(mark, 32, "%s%s[%zu]%s", ok ? "ok " : "", failed && color ? "\033[31m" : "",
+			 st->verbose ? notes->n : k + 1, failed && color ? reset : "");
 	}
 	sb_free(&chk);
 }
@@ -151,8 +175,10 @@ static bool slot_line(FILE *f, const struct summary_row *row, const char *mark, 
 }
 
 /* Below the run's table: why some CI95 cells are empty, the notes, the index. */
-static void summary_footer(FILE *f, const struct summary *s, bool low_df, const struct strv *notes)
+static void summary_footer(FILE *f, const struct summary *s, bool low_df, bool oks, const struct strv *notes)
 {
+	if (oks)
+		fprintf(f, "\nok: every self-check of the workload held (-v gives their values).\n");
 	if (low_df) {
 		char why[256];
 		snprintf(why, sizeof why, "CI95 '-': the run's batch means give fewer than %d degrees of freedom, too few "
@@ -179,21 +205,22 @@ static void summary_footer(FILE *f, const struct summary *s, bool low_df, const 
 	}
 }
 
-void report_summary_text(FILE *f, const struct summary *s, bool with_env, bool color)
+void report_summary_text(FILE *f, const struct summary *s, bool with_env, const struct report_style *st)
 {
 	const struct store_run_info *r = &s->run;
+	bool color = st->color, low_df = false, oks = false;
 	run_header(f, r, color);
 	/* 24 + 7 + 9 + 15 + 10 + 7 + 4 + 2 + notes: 83 columns with a note mark of up to 5 */
 	fprintf(f, "\n%-*s %6s %8s %-14s %9s %6s %3s  %s\n", RUN_NAME_W, "workload", "copies", "median", "unit", "CI95",
 		"CV", "n", "notes");
-	bool low_df = false;
 	struct strv notes = {0};
 	for (size_t i = 0; i < s->nslots; i++) {
 		char mark[32];
-		slot_note(&s->rows[i], &notes, mark, color);
+		slot_note(&s->rows[i], &notes, mark, st);
+		oks |= !strncmp(mark, "ok", 2);
 		low_df |= slot_line(f, &s->rows[i], mark, color);
 	}
-	summary_footer(f, s, low_df, &notes);
+	summary_footer(f, s, low_df, oks, &notes);
 	strv_free(&notes);
 	if (with_env) {
 		fprintf(f, "\nenvironment:%s\n", r->env.n ? "" : " none recorded (imported run)");

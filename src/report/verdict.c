@@ -227,13 +227,13 @@ static void short_name(FILE *f, char *buf, size_t size, const char *name, int co
 
 /* Print a table row and its footnote marks; marks that would pass the terminal width go
  * on the next line, right-aligned. */
-static void row_out(FILE *f, const char *line, const struct sb *marks)
+static void row_out(FILE *f, const char *line, const struct sb *marks, size_t width)
 {
 	size_t w = report_text_width(line), mw = marks->len ? report_text_width(sb_str(marks)) : 0;
-	if (w + mw <= REPORT_WIDTH || !marks->len)
+	if (w + mw <= width || !marks->len)
 		fprintf(f, "%s%s\n", line, marks->len ? sb_str(marks) : "");
 	else
-		fprintf(f, "%s\n%*s\n", line, REPORT_WIDTH, sb_str(marks) + 1);
+		fprintf(f, "%s\n%*s\n", line, (int)width, sb_str(marks) + 1);
 }
 
 /* Footnotes: distinct texts, numbered in order of first use. */
@@ -430,38 +430,157 @@ static void compare_cells(const struct an_row *r, char ch[16], char ci[40], char
 		settle_note(n, m, r->more_boots, r->settles_as, false);
 }
 
-/* One row of the compare table, with its note marks; *negl set when it is negligible. */
-static void compare_row(FILE *f, const struct an_row *r, const struct an_group_info g[2], struct notes *n, bool *negl,
-			bool color)
+/* A compare row's cells and note marks, built before the table is laid out. */
+struct cmp_line {
+	const struct an_row *r;
+	char name[256], a[80], b[80], ch[16], ci[40], q[16], v[32];
+	struct sb marks;
+};
+
+/* The warnings of both groups as one note per kind, without group, count or value: the
+ * compact table states each caveat once (-v gives every row's own). */
+static void diag_kind_notes(struct notes *n, struct sb *m, const struct an_diag *da, const struct an_diag *db)
 {
-	char name[64], a[80], b[80], ch[16] = "", ci[40] = "", q[16] = "", v[32];
-	struct sb m = {0};
-	short_name(f, name, sizeof name, r->workload, r->copies);
-	est_cell(a, sizeof a, &r->va, r->latency, report_rate_unit(r->unit));
-	est_cell(b, sizeof b, &r->vb, r->latency, report_rate_unit(r->unit));
-	report_verdict_word(v, sizeof v, &r->c);
+	static const char *const what[] = {
+		[ST_WARN_DRIFT] = "some runs drift over their length",
+		[ST_WARN_WARMUP] = "some runs have slower first samples",
+		[ST_WARN_OUTLIER] = "some runs have outlier samples (kept)",
+		[ST_WARN_CV] = NULL, /* "some runs have a CV above <the limit>" */
+		[ST_WARN_BIMODAL] = "some runs look bimodal",
+		[ST_WARN_AUTOCORR] = "some runs have autocorrelated batch means",
+	};
+	for (int k = 0; k <= ST_WARN_AUTOCORR; k++) {
+		if (!da->count[k] && !db->count[k])
+			continue;
+		const char *tail = "; -v gives each group's count and worst value";
+		if (k == ST_WARN_CV)
+			notef(n, m, "some runs have a CV above %.0f%%%s", 100 * (da->count[k] ? da->limit[k] : db->limit[k]),
+			      tail);
+		else
+			notef(n, m, "%s%s", what[k], tail);
+	}
+}
+
+/* Fill one row's cells and notes; *negl set when it is negligible. */
+static void compare_line(struct cmp_line *l, const struct an_row *r, const struct an_group_info g[2],
+			 struct notes *n, bool *negl, bool verbose)
+{
+	struct sb *m = &l->marks;
+	l->r = r;
+	if (r->copies > 1)
+		snprintf(l->name, sizeof l->name, "%s/%d", r->workload, r->copies);
+	else
+		snprintf(l->name, sizeof l->name, "%s", r->workload);
+	est_cell(l->a, sizeof l->a, &r->va, r->latency, report_rate_unit(r->unit));
+	est_cell(l->b, sizeof l->b, &r->vb, r->latency, report_rate_unit(r->unit));
+	report_verdict_word(l->v, sizeof l->v, &r->c);
 	if (r->ncomposite)
-		notef(n, &m, "%s: per run, %s; compared as one workload", r->workload,
+		notef(n, m, "%s: per run, %s; compared as one workload", r->workload,
 		      r->composite ? r->composite : "composite");
 	if (r->va.low_df || r->vb.low_df)
-		notef(n, &m, "no interval for %s: fewer than %d degrees of freedom (add boots or runs)",
+		notef(n, m, "no interval for %s: fewer than %d degrees of freedom (add boots or runs)",
 		      r->va.low_df && r->vb.low_df ? "A or B" : r->va.low_df ? g[0].name : g[1].name, AN_MIN_INTERVAL_DF);
 	if (!r->have_a || !r->have_b) {
-		notef(n, &m, "no samples of this workload in %s", !r->have_a ? g[0].name : g[1].name);
+		notef(n, m, "no samples of this workload in %s", !r->have_a ? g[0].name : g[1].name);
 	} else {
-		compare_cells(r, ch, ci, q, n, &m);
+		compare_cells(r, l->ch, l->ci, l->q, n, m);
 		*negl |= r->c.negligible;
 	}
-	diag_notes(n, &m, g[0].name, &r->diag_a);
-	diag_notes(n, &m, g[1].name, &r->diag_b);
-	if (m.len)
-		sb_add(&m, "]");
+	if (verbose) {
+		diag_notes(n, m, g[0].name, &r->diag_a);
+		diag_notes(n, m, g[1].name, &r->diag_b);
+	} else {
+		diag_kind_notes(n, m, &r->diag_a, &r->diag_b);
+	}
+	if (m->len)
+		sb_add(m, "]");
+}
+
+/* -v: a row in the fixed layout of NAME_W, a longer name on a line of its own. */
+static void compare_row_verbose(FILE *f, const struct cmp_line *l, bool color)
+{
+	char name[64];
+	short_name(f, name, sizeof name, l->r->workload, l->r->copies);
 	struct sb line = {0};
-	sb_addf(&line, "%-*s %12s %12s %6s %-12s %5s %s%s%s", NAME_W, name, a, b, ch, ci, q,
-		report_verdict_color(r->c.verdict, color), v, report_color_reset(color));
-	row_out(f, sb_str(&line), &m);
+	sb_addf(&line, "%-*s %12s %12s %6s %-12s %5s %s%s%s", NAME_W, name, l->a, l->b, l->ch, l->ci, l->q,
+		report_verdict_color(l->r->c.verdict, color), l->v, report_color_reset(color));
+	row_out(f, sb_str(&line), &l->marks, REPORT_WIDTH);
 	sb_free(&line);
-	sb_free(&m);
+}
+
+/* s in a cell of w columns, aligned right or left. */
+static void cell(struct sb *b, const char *s, size_t w, bool right)
+{
+	size_t n = report_text_width(s);
+	for (size_t i = n; right && i < w; i++)
+		sb_add(b, " ");
+	sb_add(b, s);
+	for (size_t i = n; !right && i < w; i++)
+		sb_add(b, " ");
+}
+
+/* The column widths of the compact table: each as wide as its widest cell. */
+struct cmp_widths {
+	size_t name, a, b, ch, ci, q, v;
+};
+
+static size_t widest(size_t w, const char *s)
+{
+	size_t n = report_text_width(s);
+	return n > w ? n : w;
+}
+
+/* Widths from the cells and headers; the name column takes what the terminal leaves. */
+static struct cmp_widths compare_widths(const struct cmp_line *l, size_t nl, const struct strv *units,
+					const struct an_group_info g[2], const char *ci_head, size_t width)
+{
+	struct cmp_widths w = {0, widest(0, g[0].name), widest(0, g[1].name), 6, widest(0, ci_head), 5, 7};
+	size_t marks = 0;
+	for (size_t i = 0; i < units->n; i++)
+		w.name = widest(w.name, units->v[i]);
+	for (size_t i = 0; i < nl; i++) {
+		w.name = widest(w.name, l[i].name);
+		w.a = widest(w.a, l[i].a);
+		w.b = widest(w.b, l[i].b);
+		w.ch = widest(w.ch, l[i].ch);
+		w.ci = widest(w.ci, l[i].ci);
+		w.q = widest(w.q, l[i].q);
+		w.v = widest(w.v, l[i].v);
+		marks = widest(marks, sb_str(&l[i].marks));
+	}
+	size_t rest = 1 + w.a + 1 + w.b + 1 + w.ch + 1 + w.ci + 1 + w.q + 1 + w.v + marks;
+	if (w.name + rest > width)
+		w.name = width > rest + 12 ? width - rest : 12;
+	return w;
+}
+
+/* A compact row, or the header when l is NULL (with unit as its name). */
+static void compare_row_compact(FILE *f, const struct cmp_line *l, const struct cmp_widths *w, const char *unit,
+				const struct an_group_info g[2], const char *ci_head, bool color, size_t width)
+{
+	char name[256];
+	report_short_name(name, sizeof name, l ? l->name : unit, 1, w->name);
+	struct sb line = {0};
+	cell(&line, name, w->name, false);
+	sb_add(&line, " ");
+	cell(&line, l ? l->a : g[0].name, w->a, true);
+	sb_add(&line, " ");
+	cell(&line, l ? l->b : g[1].name, w->b, true);
+	sb_add(&line, " ");
+	cell(&line, l ? l->ch : "change", w->ch, true);
+	sb_add(&line, " ");
+	cell(&line, l ? l->ci : ci_head, w->ci, false);
+	sb_add(&line, " ");
+	cell(&line, l ? l->q : "q", w->q, true);
+	sb_add(&line, " ");
+	const char *v = l ? l->v : "verdict";
+	bool marks = l && l->marks.len;
+	sb_addf(&line, "%s", l ? report_verdict_color(l->r->c.verdict, color) : "");
+	cell(&line, v, marks ? w->v : 0, false);
+	sb_add(&line, l ? report_color_reset(color) : "");
+	struct sb none = {0};
+	row_out(f, sb_str(&line), l ? &l->marks : &none, width);
+	sb_free(&line);
 }
 
 /* Below the compare table: the tally, how to read it, the confounders. */
@@ -500,7 +619,35 @@ static void compare_footer(FILE *f, const struct an_compare *c, const struct an_
 	}
 }
 
-void report_compare_text(FILE *f, const struct an_compare *c, const struct an_group_info g[2], bool color)
+/* The display units of c's rows in order of first appearance: one table block each. */
+static void compare_units(struct strv *units, const struct an_compare *c)
+{
+	for (size_t i = 0; i < c->nrows; i++) {
+		char u[48];
+		report_table_unit(u, sizeof u, c->rows[i].unit, c->rows[i].latency);
+		if (!strv_has(units, u))
+			strv_add(units, u);
+	}
+}
+
+/* The rows in print order (block by block), their cells built and notes numbered. */
+static struct cmp_line *compare_lines(const struct an_compare *c, const struct an_group_info g[2],
+				      const struct strv *units, struct notes *n, bool *negl, bool verbose)
+{
+	struct cmp_line *l = xcalloc(c->nrows, sizeof *l);
+	size_t k = 0;
+	for (size_t ui = 0; ui < units->n; ui++)
+		for (size_t i = 0; i < c->nrows; i++) {
+			char u[48];
+			report_table_unit(u, sizeof u, c->rows[i].unit, c->rows[i].latency);
+			if (!strcmp(u, units->v[ui]))
+				compare_line(&l[k++], &c->rows[i], g, n, negl, verbose);
+		}
+	return l;
+}
+
+void report_compare_text(FILE *f, const struct an_compare *c, const struct an_group_info g[2],
+			 const struct report_style *st)
 {
 	for (int i = 0; i < 2; i++)
 		fprintf(f, "%s: %-30s %zu run%s on %zu boot%s\n", g[i].name, *g[i].selector ? g[i].selector : "(all runs)",
@@ -511,25 +658,34 @@ void report_compare_text(FILE *f, const struct an_compare *c, const struct an_gr
 	}
 	struct notes n = {0};
 	bool negl = false;
-	/* one block per display unit, in order of first appearance */
 	struct strv units = {0};
-	for (size_t i = 0; i < c->nrows; i++) {
-		char u[48];
-		report_table_unit(u, sizeof u, c->rows[i].unit, c->rows[i].latency);
-		if (!strv_has(&units, u))
-			strv_add(&units, u);
-	}
+	compare_units(&units, c);
+	struct cmp_line *l = compare_lines(c, g, &units, &n, &negl, st->verbose);
 	int conf = (int)lround((1 - c->o.alpha) * 100);
-	for (size_t ui = 0; ui < units.n; ui++) {
-		fprintf(f, "\n%-*s %12s %12s %6s %-12s %5s %s\n", NAME_W, units.v[ui], g[0].name, g[1].name, "change",
-			conf == 95 ? "95% CI" : "CI", "q", "verdict");
-		for (size_t i = 0; i < c->nrows; i++) {
+	const char *ci_head = conf == 95 ? "95% CI" : "CI";
+	struct cmp_widths w = compare_widths(l, c->nrows, &units, g, ci_head, st->width);
+	for (size_t ui = 0, k = 0; ui < units.n; ui++) {
+		if (st->verbose)
+			fprintf(f, "\n%-*s %12s %12s %6s %-12s %5s %s\n", NAME_W, units.v[ui], g[0].name, g[1].name,
+				"change", ci_head, "q", "verdict");
+		else {
+			fprintf(f, "\n");
+			compare_row_compact(f, NULL, &w, units.v[ui], g, ci_head, false, st->width);
+		}
+		for (; k < c->nrows; k++) {
 			char u[48];
-			report_table_unit(u, sizeof u, c->rows[i].unit, c->rows[i].latency);
-			if (!strcmp(u, units.v[ui]))
-				compare_row(f, &c->rows[i], g, &n, &negl, color);
+			report_table_unit(u, sizeof u, l[k].r->unit, l[k].r->latency);
+			if (strcmp(u, units.v[ui]))
+				break;
+			if (st->verbose)
+				compare_row_verbose(f, &l[k], st->color);
+			else
+				compare_row_compact(f, &l[k], &w, NULL, g, ci_head, st->color, st->width);
 		}
 	}
+	for (size_t i = 0; i < c->nrows; i++)
+		sb_free(&l[i].marks);
+	free(l);
 	strv_free(&units);
 	compare_footer(f, c, g, negl);
 	notes_print(f, &n);
@@ -600,7 +756,7 @@ static void effect_text(FILE *f, const struct an_analyze *a, const struct an_fro
 	struct sb line = {0};
 	sb_addf(&line, "  %-28s %6s %-12s %5s %s%s%s", en_short, ch, ci, q, report_verdict_color(ef->c.verdict, color), v,
 		report_color_reset(color));
-	row_out(f, sb_str(&line), &mk);
+	row_out(f, sb_str(&line), &mk, REPORT_WIDTH);
 	sb_free(&line);
 	sb_free(&mk);
 }
@@ -723,7 +879,7 @@ static void plan_row(FILE *f, const struct an_plan *p, const struct an_prow *r, 
 	sb_addf(&line, "%-*s %6zu %6zu %8zu %10s %9s %7s", NAME_W, name, r->plan.boots, r->plan.runs, r->plan.samples, t,
 		kr, ks);
 out:
-	row_out(f, sb_str(&line), &m);
+	row_out(f, sb_str(&line), &m, REPORT_WIDTH);
 	sb_free(&line);
 	sb_free(&m);
 }

@@ -16,7 +16,7 @@ contains "$TTY" "harness.null"
 contains "$TTY" "$(printf '\r')"
 contains "$TTY" "stored as run 1"
 # the progress line fits an 80-column terminal
-long=$(tr '\r' '\n' <"$T/tty.out" | sed 's/\x1b\[K//g' | awk 'length > 79' | grep '^\[' || true)
+long=$(tr '\r' '\n' <"$T/tty.out" | sed 's/\x1b\[K//g' | awk 'length > 79' | grep '^\[[#.]' || true)
 [ -z "$long" ] || fail "progress line longer than 79 columns: $long"
 
 # a pipe: no progress at all

@@ -14,7 +14,7 @@ update=0
 work=$(mktemp -d "${TMPDIR:-/tmp}/sysab-golden.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 export SYSAB_DB="$work/golden.db" NO_COLOR=1
-unset CI
+unset CI COLUMNS
 fx="$repo/tests/fixtures/unixbench"
 {
 	"$SYSAB" import csv "$repo/examples/pernode-pie-boots.csv" &&
@@ -24,7 +24,7 @@ fx="$repo/tests/fixtures/unixbench"
 			-l set=b --kernel 6.1.0-b
 } >"$work/import.log" 2>&1 || { cat "$work/import.log"; exit 1; }
 
-# NAME and the arguments of each case
+# NAME and the arguments of each case (a first argument VAR=VALUE is set in the environment)
 cases() {
 	cat <<'CASES'
 list|list
@@ -34,8 +34,11 @@ show-csv.json|show 1 --json
 show-unixbench|show 33
 show-unixbench.json|show 33 --json
 compare-pernode|compare 'pernode=no pie=yes' 'pernode=yes pie=yes'
+compare-pernode-verbose|compare 'pernode=no pie=yes' 'pernode=yes pie=yes' -v
 compare-pernode.json|compare 'pernode=no pie=yes' 'pernode=yes pie=yes' --json
 compare-unixbench|compare set=a set=b
+compare-unixbench-verbose|compare set=a set=b -v
+compare-unixbench-narrow|COLUMNS=64 compare set=a set=b
 compare-unixbench.json|compare set=a set=b --json
 compare-unixbench.md|compare set=a set=b --format markdown
 compare-pernode.md|compare 'pernode=no pie=yes' 'pernode=yes pie=yes' --format markdown
@@ -78,7 +81,14 @@ n=0
 mkdir -p "$exp"
 cases | while IFS='|' read -r name args; do
 	eval "set -- $args"
-	"$SYSAB" "$@" >"$work/raw" 2>&1
+	case ${1:-} in
+	*=*) # VAR=VALUE, then the arguments
+		v=$1
+		shift
+		env "$v" "$SYSAB" "$@" >"$work/raw" 2>&1
+		;;
+	*) "$SYSAB" "$@" >"$work/raw" 2>&1 ;;
+	esac
 	echo "exit $?" >>"$work/raw"
 	case $name in
 	*.json) normalise <"$work/raw" | round_numbers >"$work/$name" ;;

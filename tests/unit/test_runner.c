@@ -163,7 +163,7 @@ static void adaptive(const char *name, struct sim *sim, double target, uint64_t 
 	assert_int_equal(s->nslots, 1);
 	size_t len;
 	FILE *f = open_memstream(text, &len);
-	report_summary_text(f, s, false, false);
+	report_summary_text(f, s, false, &(struct report_style){.width = REPORT_WIDTH});
 	fclose(f);
 	*json = report_summary_json(s, false);
 	store_close(st);
@@ -247,7 +247,7 @@ static void short_of_target_says_so(void **state)
 		assert_non_null(strstr(s.slots[0].reason, "when --max-time ran out"));
 		assert_string_equal(s.run.status, "complete");
 		assert_non_null(strstr(s.run.reason, "not reached for 1 of 1 workloads"));
-		assert_non_null(strstr(text, "test.steady: precision target ±0.1% not reached"));
+		assert_non_null(strstr(text, "[1] precision target ±0.1% not reached")); /* the row carries the mark */
 		assert_non_null(strstr(json, "\"reason\": \"precision target ±0.1% not reached"));
 		summary_free(&s);
 		free(text);
