@@ -430,7 +430,8 @@ out:
 /* ---------------------------------------------------------------- report */
 
 const struct cli_opt cli_report_opts[] = {
-	CLI_OUT_OPTS("html (default), text or json; give -o FILE"),
+	CLI_OUT_OPTS("html (default), text, json or markdown; give -o FILE"),
+	CLI_VERBOSE_OPT,
 	{"factors", 'f', "F1,F2", "with `analyze`: label keys whose combinations form the cells", O_FACTORS},
 	{"ref", 0, "F=V", "with `analyze`: reference level V of factor F (repeatable)", O_REF},
 	{"margin", 0, "PCT", "equivalence margin, e.g. 1% (default)", O_MARGIN},

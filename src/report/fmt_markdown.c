@@ -25,8 +25,31 @@ static void value_cell(FILE *f, const struct an_value *v, int latency, const cha
 	cell(f, b);
 }
 
+/* One group's estimates: nothing to compare, so no change, q or verdict columns. */
+static void group_md(FILE *f, const struct an_compare *c, const struct an_group_info *g)
+{
+	fprintf(f, "- **%s**: `%s`, %zu run%s on %zu boot%s\n", g->name, *g->selector ? g->selector : "(all runs)",
+		g->nruns, g->nruns == 1 ? "" : "s", g->nboots, g->nboots == 1 ? "" : "s");
+	fprintf(f, "\n| workload | unit | estimate, %d%% CI |\n|---|---|---:|\n", (int)lround((1 - c->o.alpha) * 100));
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct an_row *r = &c->rows[i];
+		char name[96], u[48];
+		snprintf(name, sizeof name, r->copies > 1 ? "%s/%d" : "%s", r->workload, r->copies);
+		report_table_unit(u, sizeof u, r->unit, r->latency);
+		fputs("|", f);
+		cell(f, name);
+		cell(f, u);
+		value_cell(f, &r->va, r->latency, r->unit);
+		fputs("\n", f);
+	}
+}
+
 static void compare_md(FILE *f, const struct an_compare *c, const struct an_group_info *g)
 {
+	if (c->ngroups == 1) {
+		group_md(f, c, g);
+		return;
+	}
 	for (int i = 0; i < (int)c->ngroups && i < 2; i++)
 		fprintf(f, "- **%s**: `%s`, %zu run%s on %zu boot%s\n", g[i].name,
 			*g[i].selector ? g[i].selector : "(all runs)", g[i].nruns, g[i].nruns == 1 ? "" : "s", g[i].nboots,

@@ -646,9 +646,69 @@ static struct cmp_line *compare_lines(const struct an_compare *c, const struct a
 	return l;
 }
 
+/* One group's estimates (`sysab report SELECTOR`): per row the estimate with its interval,
+ * in blocks by unit; no change, q or verdict, since there is nothing to compare with. */
+static void group_text(FILE *f, const struct an_compare *c, const struct an_group_info *g,
+		       const struct report_style *st)
+{
+	fprintf(f, "%s: %-30s %zu run%s on %zu boot%s\n", g->name, *g->selector ? g->selector : "(all runs)", g->nruns,
+		g->nruns == 1 ? "" : "s", g->nboots, g->nboots == 1 ? "" : "s");
+	struct notes n = {0};
+	struct strv units = {0};
+	compare_units(&units, c);
+	size_t nw = 15;
+	for (size_t i = 0; i < c->nrows; i++) {
+		char full[256];
+		snprintf(full, sizeof full, c->rows[i].copies > 1 ? "%s/%d" : "%s", c->rows[i].workload, c->rows[i].copies);
+		nw = widest(nw, full);
+	}
+	if (nw + 16 > st->width)
+		nw = st->width > 28 ? st->width - 16 : 12;
+	int conf = (int)lround((1 - c->o.alpha) * 100);
+	for (size_t ui = 0; ui < units.n; ui++) {
+		char head[64];
+		snprintf(head, sizeof head, "estimate, %d%% CI", conf);
+		fprintf(f, "\n%-*s %s\n", (int)nw, units.v[ui], head);
+		for (size_t i = 0; i < c->nrows; i++) {
+			const struct an_row *r = &c->rows[i];
+			char u[48], name[256], est[80];
+			report_table_unit(u, sizeof u, r->unit, r->latency);
+			if (strcmp(u, units.v[ui]))
+				continue;
+			struct sb m = {0}, line = {0};
+			report_short_name(name, sizeof name, r->workload, r->copies, nw);
+			est_cell(est, sizeof est, &r->va, r->latency, report_rate_unit(r->unit));
+			if (r->ncomposite)
+				notef(&n, &m, "%s: per run, %s", r->workload, r->composite ? r->composite : "composite");
+			if (r->va.low_df)
+				notef(&n, &m, "no interval: fewer than %d degrees of freedom (add boots or runs)",
+				      AN_MIN_INTERVAL_DF);
+			struct an_diag none = {0};
+			if (st->verbose)
+				diag_notes(&n, &m, g->name, &r->diag_a);
+			else
+				diag_kind_notes(&n, &m, &r->diag_a, &none);
+			if (m.len)
+				sb_add(&m, "]");
+			cell(&line, name, nw, false);
+			sb_add(&line, " ");
+			cell(&line, est, 16, true);
+			row_out(f, sb_str(&line), &m, st->width);
+			sb_free(&line);
+			sb_free(&m);
+		}
+	}
+	strv_free(&units);
+	notes_print(f, &n);
+}
+
 void report_compare_text(FILE *f, const struct an_compare *c, const struct an_group_info g[2],
 			 const struct report_style *st)
 {
+	if (c->ngroups == 1) {
+		group_text(f, c, g, st);
+		return;
+	}
 	for (int i = 0; i < 2; i++)
 		fprintf(f, "%s: %-30s %zu run%s on %zu boot%s\n", g[i].name, *g[i].selector ? g[i].selector : "(all runs)",
 			g[i].nruns, g[i].nruns == 1 ? "" : "s", g[i].nboots, g[i].nboots == 1 ? "" : "s");

@@ -43,6 +43,9 @@ compare-unixbench.json|compare set=a set=b --json
 compare-unixbench.md|compare set=a set=b --format markdown
 compare-pernode.md|compare 'pernode=no pie=yes' 'pernode=yes pie=yes' --format markdown
 show-unixbench.md|show 33 --format markdown
+report-group|report 'pernode=no' --format text -o /dev/stdout
+report-group-unixbench|report set=a --format text -o /dev/stdout
+report-group.md|report 'pernode=no' --format markdown -o /dev/stdout
 analyze|analyze --factors pernode,pie
 analyze.json|analyze --factors pernode,pie --json
 plan|plan 'pie=yes' --target 1%
