@@ -48,6 +48,9 @@ struct wl_check {
 			   * it, and a test with a CPU hog asserts that it fails */
 };
 
+/* A check that any load may share (needs_idle false), for a descriptor's .checks. */
+#define WL_CHECK(NAME, METRIC, LO, HI) {.name = (NAME), .metric = (METRIC), .lo = (LO), .hi = (HI)}
+
 #define WL_MAX_CHECKS 3
 #define WL_WHY_MAX 256
 

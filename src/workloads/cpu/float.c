@@ -165,7 +165,7 @@ const struct workload wl_cpu_float = {
 	.unixbench = "whetstone-double",
 	.unixbench_units = 0.1, /* MWIPS = passes/s / 10 */
 	.flags = WL_INDEX,
-	.checks = {{"passes with the expected invariants per op", WL_M_COUNT0, 1, 1}},
+	.checks = {WL_CHECK("passes with the expected invariants per op", WL_M_COUNT0, 1, 1)},
 	.setup = float_setup,
 	.run = float_run,
 	.teardown = float_teardown,

@@ -16,6 +16,6 @@ const struct workload wl_harness_null = {
 	.kernel_path = "none (user space only)",
 	.unit = "op",
 	.flags = WL_LATENCY,
-	.checks = {{"ops the batch asked for per op", WL_M_COUNT0, 1, 1}},
+	.checks = {WL_CHECK("ops the batch asked for per op", WL_M_COUNT0, 1, 1)},
 	.run = null_run,
 };

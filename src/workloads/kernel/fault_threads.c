@@ -198,8 +198,8 @@ const struct workload wl_kernel_fault_threads = {
 	.flags = WL_LATENCY,
 	/* the helper threads' own first touches (stack, sanitizer shadow) add a few faults
 	 * to small batches; a second fault per page would read 2 */
-	.checks = {{"minor faults per op, all threads", WL_M_MINFLT, 0.9, 1.25},
-		   {"pages written per op, all threads", WL_M_COUNT0, 1, 1}},
+	.checks = {WL_CHECK("minor faults per op, all threads", WL_M_MINFLT, 0.9, 1.25),
+		   WL_CHECK("pages written per op, all threads", WL_M_COUNT0, 1, 1)},
 	.max_batch = wl_fault_batch_cap,
 	.setup = ft_setup,
 	.prepare = ft_prepare,

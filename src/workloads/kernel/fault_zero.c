@@ -94,10 +94,10 @@ const struct workload wl_kernel_fault_zero = {
 	.kernel_path = "page fault exception entry, anonymous read fault, zero-page PTE install (no allocation)",
 	.unit = "page fault",
 	.flags = WL_LATENCY,
-	.checks = {{"minor faults per op", WL_M_MINFLT, 0.9, 1.1},
-		   {"zero bytes read per op", WL_M_COUNT0, 1, 1},
+	.checks = {WL_CHECK("minor faults per op", WL_M_MINFLT, 0.9, 1.1),
+		   WL_CHECK("zero bytes read per op", WL_M_COUNT0, 1, 1),
 		   /* a real page adds 1; other memory the process touches meanwhile adds a little */
-		   {"resident pages added per op (0 for the zero page)", WL_M_COUNT1, 0, 0.5}},
+		   WL_CHECK("resident pages added per op (0 for the zero page)", WL_M_COUNT1, 0, 0.5)},
 	.max_batch = wl_fault_batch_cap,
 	.setup = zf_setup,
 	.prepare = zf_prepare,

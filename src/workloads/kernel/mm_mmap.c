@@ -23,6 +23,6 @@ const struct workload wl_kernel_mm_mmap = {
 	.kernel_path = "mmap (VMA allocation, maple tree insert), anonymous page fault, munmap (unmap, TLB flush, free)",
 	.unit = "map+touch+unmap",
 	.flags = WL_LATENCY,
-	.checks = {{"minor faults per op", WL_M_MINFLT, 0.9, 1.1}},
+	.checks = {WL_CHECK("minor faults per op", WL_M_MINFLT, 0.9, 1.1)},
 	.run = mmap_run,
 };

@@ -32,6 +32,6 @@ const struct workload wl_kernel_proc_fork = {
 	.kernel_path = "fork (task and mm copy, page table copy), exit (mm teardown), wait4, COW faults after fork",
 	.unit = "process",
 	.flags = WL_LATENCY | WL_FORKS | WL_PIN,
-	.checks = {{"clean child exits on the parent's CPU per op", WL_M_COUNT0, 1, 1}},
+	.checks = {WL_CHECK("clean child exits on the parent's CPU per op", WL_M_COUNT0, 1, 1)},
 	.run = fork_run,
 };

@@ -31,7 +31,7 @@ const struct workload wl_kernel_syscall_null = {
 	.kernel_path = "syscall entry/exit (entry code, syscall table dispatch, return path)",
 	.unit = "syscall",
 	.flags = WL_LATENCY,
-	.checks = {{"answers naming the right parent per op", WL_M_COUNT0, 1, 1}},
+	.checks = {WL_CHECK("answers naming the right parent per op", WL_M_COUNT0, 1, 1)},
 	.setup = syscall_null_setup,
 	.run = syscall_null_run,
 };

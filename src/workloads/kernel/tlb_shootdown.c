@@ -136,7 +136,7 @@ const struct workload wl_kernel_tlb_shootdown = {
 	.kernel_path = "mmap, anonymous fault, munmap with a remote TLB flush (an IPI on x86, broadcast TLBI on arm64)",
 	.unit = "map-touch-unmap",
 	.flags = WL_LATENCY | WL_NEEDS_2CPU,
-	.checks = {{"minor faults per op", WL_M_MINFLT, 0.9, 1.1},
+	.checks = {WL_CHECK("minor faults per op", WL_M_MINFLT, 0.9, 1.1),
 #if defined(__x86_64__) || defined(__i386__)
 		   {"function-call IPIs to the sibling's CPU per op", WL_M_COUNT0, 0.9, 3, true},
 #else

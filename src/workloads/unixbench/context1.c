@@ -107,8 +107,8 @@ const struct workload wl_unixbench_context1 = {
 	.flags = WL_INDEX | WL_FORKS | WL_PIN,
 	/* both processes share the pinned CPU, so the caller leaves it once per round trip
 	 * (blocking in read, or preempted by the peer it woke) */
-	.checks = {{"counter checks per op", WL_M_COUNT0, 1, 1},
-		   {"context switches per op, caller", WL_M_CSW, 0.9, 3}},
+	.checks = {WL_CHECK("counter checks per op", WL_M_COUNT0, 1, 1),
+		   WL_CHECK("context switches per op, caller", WL_M_CSW, 0.9, 3)},
 	.setup = ctx1_setup,
 	.run = ctx1_run,
 	.teardown = ctx1_teardown,

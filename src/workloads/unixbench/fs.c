@@ -151,7 +151,7 @@ static void fs_teardown(struct wl_ctx *ctx)
  * Credit carries across sample boundaries, so a measured stretch that starts with the
  * credit an untimed warm-up left moves up to one block less than its ops asked for
  * (1023.995 bytes per op under qemu-user, whose batches are not multiples of 4 KiB). */
-#define FS_CHECK {"bytes moved per op", WL_M_COUNT0, 1008, 1040}
+#define FS_CHECK WL_CHECK("bytes moved per op", WL_M_COUNT0, 1008, 1040)
 
 /* The three variants of one UnixBench file test: -r, -w and the copy (with its index
  * baseline). ID names the descriptors, TAG the files and the UnixBench test. */

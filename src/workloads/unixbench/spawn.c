@@ -39,6 +39,6 @@ const struct workload wl_unixbench_spawn = {
 	.unixbench = "spawn",
 	/* no baseline: pinned, it ran 1.68x UnixBench's unpinned spawn here (docs/PERFORMANCE.md) */
 	.flags = WL_INDEX | WL_FORKS | WL_PIN,
-	.checks = {{"children that ran on the parent's CPU per op", WL_M_COUNT0, 1, 1}},
+	.checks = {WL_CHECK("children that ran on the parent's CPU per op", WL_M_COUNT0, 1, 1)},
 	.run = spawn_run,
 };
