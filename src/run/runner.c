@@ -59,9 +59,14 @@ static char *checks_json(const struct workload *w, const struct slot_checks *c, 
 {
 	json_t *a = json_array();
 	for (int i = 0; i < c->n; i++)
-		json_array_append_new(a, json_pack("{s:s, s:f, s:f, s:f, s:b}", "name", w->checks[i].name, "value",
-						   c->value[i], "lo", w->checks[i].lo, "hi", w->checks[i].hi, "ok",
-						   c->ok[i]));
+		if (c->why[i][0]) /* the workload could not judge it here: it fails nothing */
+			json_array_append_new(a, json_pack("{s:s, s:n, s:f, s:f, s:b, s:b, s:s}", "name", w->checks[i].name,
+							   "value", "lo", w->checks[i].lo, "hi", w->checks[i].hi, "ok",
+							   true, "checked", false, "why", c->why[i]));
+		else
+			json_array_append_new(a, json_pack("{s:s, s:f, s:f, s:f, s:b}", "name", w->checks[i].name,
+							   "value", c->value[i], "lo", w->checks[i].lo, "hi",
+							   w->checks[i].hi, "ok", c->ok[i]));
 	counter_checks(w->name, cnt, ncnt, a);
 	char *s = json_array_size(a) ? json_dumps(a, JSON_COMPACT) : NULL;
 	json_decref(a);

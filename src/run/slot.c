@@ -41,13 +41,14 @@ struct totals {
 	uint64_t count[2];
 };
 
-static void eval_checks(const struct workload *w, const struct totals *t, const uint64_t count[2],
+static void eval_checks(const struct workload *w, const struct wl_ctx *ctx, const struct totals *t,
 			struct slot_checks *out)
 {
 	memset(out, 0, sizeof *out);
-	wl_check_eval(w, &t->usage, count, t->ops, out->value, out->ok);
+	wl_check_eval(w, ctx, &t->usage, t->count, t->ops, out->value, out->ok);
 	while (out->n < WL_MAX_CHECKS && w->checks[out->n].metric != WL_M_NONE)
 		out->n++;
+	memcpy(out->why, ctx->cannot_check, sizeof out->why);
 }
 
 static bool write_all(int fd, const void *p, size_t n)
@@ -149,7 +150,7 @@ static __attribute__((noreturn)) void worker(const struct slot_cfg *cfg, int cop
 	}
 	wl_leave(w, &ctx);
 	memset(&rep, 0, sizeof rep);
-	eval_checks(w, &tot, tot.count, &rep.checks);
+	eval_checks(w, &ctx, &tot, &rep.checks);
 	write_all(res_fd, &rep, sizeof rep);
 	_exit(0);
 }
@@ -464,6 +465,7 @@ void slot_close(struct slot *s, struct slot_checks *checks)
 				if (!reps[i].checks.ok[j] && checks->ok[j]) {
 					checks->ok[j] = false;
 					checks->value[j] = reps[i].checks.value[j];
+					checks->why[j][0] = '\0'; /* judged, and failed, in this copy */
 				}
 	}
 	free(reps);

@@ -29,6 +29,7 @@ struct slot_checks {
 	int n;
 	double value[WL_MAX_CHECKS];
 	bool ok[WL_MAX_CHECKS];
+	char why[WL_MAX_CHECKS][WL_WHY_MAX]; /* non-empty: the check could not be judged ("cannot check: ...") */
 };
 
 struct slot {

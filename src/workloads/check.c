@@ -4,19 +4,21 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 
-int wl_check_eval(const struct workload *w, const struct wl_usage *total, const uint64_t count[2],
-		  uint64_t ops, double *values, bool *ok)
+int wl_check_eval(const struct workload *w, const struct wl_ctx *ctx, const struct wl_usage *total,
+		  const uint64_t count[2], uint64_t ops, double *values, bool *ok)
 {
 	int failed = 0;
 	for (int i = 0; i < WL_MAX_CHECKS; i++) {
 		const struct wl_check *c = &w->checks[i];
 		values[i] = 0;
 		ok[i] = true;
-		if (c->metric == WL_M_NONE || ops == 0)
+		if (c->metric == WL_M_NONE || ops == 0 || (ctx && ctx->cannot_check[i][0]))
 			continue;
 		uint64_t t = 0;
 		switch (c->metric) {
@@ -26,13 +28,27 @@ int wl_check_eval(const struct workload *w, const struct wl_usage *total, const 
 		case WL_M_COUNT1: t = count[1]; break;
 		case WL_M_CSW: t = total->nvcsw + total->nivcsw; break;
 		case WL_M_NIVCSW: t = total->nivcsw; break;
+		case WL_M_COUNT1_PER_S: t = count[1]; break;
 		case WL_M_NONE: break;
 		}
-		values[i] = (double)t / (double)ops;
+		if (c->metric == WL_M_COUNT1_PER_S)
+			values[i] = total->run_ns ? (double)t * 1e9 / (double)total->run_ns : 0;
+		else
+			values[i] = (double)t / (double)ops;
 		ok[i] = values[i] >= c->lo && values[i] <= c->hi;
 		failed += !ok[i];
 	}
 	return ops == 0 ? -1 : failed;
+}
+
+void wl_cannot_check(struct wl_ctx *ctx, int check, const char *fmt, ...)
+{
+	char *p = ctx->cannot_check[check];
+	int len = snprintf(p, WL_WHY_MAX, "cannot check: ");
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(p + len, (size_t)(WL_WHY_MAX - len), fmt, ap);
+	va_end(ap);
 }
 
 void wl_usage_now(struct wl_usage *u)
@@ -44,6 +60,7 @@ void wl_usage_now(struct wl_usage *u)
 	u->majflt = (uint64_t)ru.ru_majflt + (uint64_t)rc.ru_majflt;
 	u->nvcsw = (uint64_t)ru.ru_nvcsw + (uint64_t)rc.ru_nvcsw;
 	u->nivcsw = (uint64_t)ru.ru_nivcsw + (uint64_t)rc.ru_nivcsw;
+	u->run_ns = 0;
 }
 
 int wl_enter(const struct workload *w, struct wl_ctx *ctx)
@@ -99,6 +116,7 @@ int wl_batch(const struct workload *w, struct wl_ctx *ctx, uint64_t n, void (*wa
 		rc = w->finish(ctx, n);
 	if (!rc && sampled) {
 		wl_usage_add_delta(usage, &u0, &u1);
+		usage->run_ns += *t1 - *t0;
 		count[0] += ctx->count[0] - c0[0];
 		count[1] += ctx->count[1] - c0[1];
 	}

@@ -172,7 +172,12 @@ out:
 
 int wl_ipi_count(int cpu, uint64_t *out)
 {
-	FILE *f = fopen("/proc/interrupts", "re");
+	return wl_ipi_count_at("/proc/interrupts", cpu, out);
+}
+
+int wl_ipi_count_at(const char *path, int cpu, uint64_t *out)
+{
+	FILE *f = fopen(path, "re");
 	if (!f)
 		return -1;
 	int rc = wl_ipi_count_from(f, cpu, out);

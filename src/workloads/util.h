@@ -49,6 +49,8 @@ int wl_cpu_pair(const struct wl_ctx *ctx, int *a, int *b);
  * wl_ipi_count_from parses an open file of that format (for tests). */
 int wl_ipi_count(int cpu, uint64_t *out);
 int wl_ipi_count_from(FILE *f, int cpu, uint64_t *out);
+/* The same from the file at path, a file of /proc/interrupts' format. */
+int wl_ipi_count_at(const char *path, int cpu, uint64_t *out);
 
 /* The context switches of process pid so far, from /proc/pid/status (voluntary and
  * involuntary). Returns 0, or -1 when they cannot be read. */
@@ -71,6 +73,12 @@ struct wl_vdso_param {
 struct wl_tlb_param {
 	const char *thp_enabled;
 	long anon_huge_kb;
+};
+
+/* kernel.ipi.membarrier's param, a seam for tests: interrupts replaces the path
+ * /proc/interrupts (a file that does not exist makes the IPI check "cannot check"). */
+struct wl_mb_param {
+	const char *interrupts;
 };
 
 /* The process's CPU affinity, saved by setup and restored by teardown of the

@@ -26,9 +26,10 @@ enum wl_flags {
  * in the timing process, so children a workload reaped inside run() count too. */
 struct wl_usage {
 	uint64_t minflt, majflt, nvcsw, nivcsw;
+	uint64_t run_ns; /* time inside run(), summed over the sampled batches (wl_batch adds it) */
 };
 
-/* A self-check: a per-op ratio that must lie in [lo, hi]. */
+/* A self-check: a per-op ratio (or, for WL_M_COUNT1_PER_S, a rate) that must lie in [lo, hi]. */
 enum wl_metric {
 	WL_M_NONE = 0,
 	WL_M_MINFLT,   /* minor faults per op, this process */
@@ -37,6 +38,7 @@ enum wl_metric {
 	WL_M_COUNT1,   /* ctx->count[1] per op, kept by the workload */
 	WL_M_CSW,      /* context switches per op, voluntary + involuntary, this process */
 	WL_M_NIVCSW,   /* involuntary context switches per op, this process and reaped children */
+	WL_M_COUNT1_PER_S, /* ctx->count[1] per second of time inside run(), not per op */
 };
 
 struct wl_check {
@@ -69,6 +71,8 @@ struct wl_ctx {
 	uint64_t count[2];   /* counters a workload may keep for its self-checks; the runner
 			      * judges only their growth over sampled batches (prepare to finish) */
 	char why[WL_WHY_MAX];/* reason, when setup/run returns an error or unsupported */
+	char cannot_check[WL_MAX_CHECKS][WL_WHY_MAX]; /* set by setup (wl_cannot_check): why check i
+			      * cannot be judged here, "cannot check: ..."; it then fails nothing */
 };
 
 /* Return values of setup and run besides 0. */
@@ -114,6 +118,10 @@ struct workload {
 /* Fill ctx->why with a formatted reason and return code. */
 int wl_fail(struct wl_ctx *ctx, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* Mark ctx's check number check as one that cannot be judged here: its reason becomes
+ * "cannot check: " and the formatted text. */
+void wl_cannot_check(struct wl_ctx *ctx, int check, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* The registry (registry.c). */
 size_t wl_count(void);
 const struct workload *wl_at(size_t i);
@@ -130,13 +138,14 @@ bool wl_matches(const struct workload *w, const char *pattern);
 
 /* Self-check evaluation, shared by the runner and the tests (check.c).
  * For each used entry i of w->checks (metric != WL_M_NONE), values[i] gets the
- * per-op ratio (total of the metric / ops) and ok[i] whether it lies in
- * [lo, hi]; unused entries get 0 and true. total is the sum of getrusage
- * deltas around the run() calls, count the final ctx->count[] (after teardown),
- * ops the total ops performed. Returns the number of failed checks, or -1 when
- * ops is 0 (nothing is evaluated then; values and ok are still filled as unused). */
-int wl_check_eval(const struct workload *w, const struct wl_usage *total, const uint64_t count[2],
-		  uint64_t ops, double *values, bool *ok);
+ * per-op ratio (total of the metric / ops; for WL_M_COUNT1_PER_S the total per
+ * second of total->run_ns) and ok[i] whether it lies in [lo, hi]; unused entries,
+ * and those ctx (may be NULL) says cannot be checked, get 0 and true. total is the
+ * sum of getrusage deltas around the run() calls, count the growth of ctx->count[]
+ * over them, ops the total ops performed. Returns the number of failed checks, or -1
+ * when ops is 0 (nothing is evaluated then; values and ok are still filled as unused). */
+int wl_check_eval(const struct workload *w, const struct wl_ctx *ctx, const struct wl_usage *total,
+		  const uint64_t count[2], uint64_t ops, double *values, bool *ok);
 
 /* This process's resource usage now (getrusage RUSAGE_SELF plus RUSAGE_CHILDREN), as a wl_usage. */
 void wl_usage_now(struct wl_usage *u);

@@ -18,3 +18,11 @@ expect 0 "$SYSAB" show 1 -v
 contains "$OUT" "unixbench.pipe: bytes read per op 512"
 line=$(printf '%s\n' "$OUT" | grep '^unixbench.pipe ')
 case "$line" in *" ok"*) fail "-v still marks ok: $line" ;; esac
+
+# kernel.ipi.membarrier gives each copy its own pair of CPUs: two copies on two CPUs are
+# refused, saying why, rather than measured with barriers that send no IPI
+if [ -d /sys/devices/system/cpu/cpu1 ] && taskset -c 0-1 true 2>/dev/null; then
+	expect 0 "$SYSAB" run --quick --no-probe -w kernel.ipi.membarrier -c 2 --cpus 0-1 --json
+	printf '%s' "$OUT" | jq -e '[.results[] | .status == "unsupported" and (.reason | test("own two CPUs: 2 copies need 4, this run may use 2"))] == [true]' >/dev/null ||
+		fail "membarrier with 2 copies on 2 CPUs was not refused: $OUT"
+fi

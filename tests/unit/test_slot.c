@@ -108,6 +108,53 @@ static void checks_judge_sampled_batches_only(void **state)
 	free(dir);
 }
 
+/* A workload whose setup says its second check cannot be made here; judged, that check
+ * would fail (count1 stays 0). */
+static int uncheckable_setup(struct wl_ctx *ctx)
+{
+	wl_cannot_check(ctx, 1, "copy %d has no such counter", ctx->copy);
+	return 0;
+}
+
+static int count_run(struct wl_ctx *ctx, uint64_t n)
+{
+	ctx->count[0] += n;
+	return 0;
+}
+
+static const struct workload uncheckable = {
+	.name = "test.uncheckable",
+	.group = "test",
+	.unit = "op",
+	.checks = {{"count0 per op", WL_M_COUNT0, 0.99, 1.01}, {"count1 per op", WL_M_COUNT1, 1, 1}},
+	.setup = uncheckable_setup,
+	.run = count_run,
+};
+
+/* A check a worker cannot make reaches slot_close with the worker's reason and fails nothing. */
+static void cannot_check_reaches_the_runner(void **state)
+{
+	(void)state;
+	static int cpus[CPU_SETSIZE];
+	int ncpus = cpu_list(cpus);
+	char *dir;
+	struct err e;
+	assert_int_equal(tmpdir_create(&dir, &e), 0);
+	struct slot s;
+	open_slot(&s, &uncheckable, 1, dir, cpus, ncpus);
+	struct slot_batch b;
+	assert_int_equal(slot_batch(&s, 10, 0, true, &b), 0);
+	struct slot_checks c;
+	slot_close(&s, &c);
+	assert_int_equal(c.n, 2);
+	assert_true(c.ok[0]);
+	assert_string_equal(c.why[0], "");
+	assert_true(c.ok[1]);
+	assert_string_equal(c.why[1], "cannot check: copy 0 has no such counter");
+	tmpdir_remove(dir);
+	free(dir);
+}
+
 /* Real workers, more copies than CPUs: whatever the scheduler does, a sample is the total
  * ops over one window that contains every copy's batch, so ops / window is its value. */
 static void more_copies_than_cpus_use_one_window(void **state)
@@ -138,6 +185,7 @@ int main(void)
 		cmocka_unit_test(window_spans_earliest_start_to_latest_end),
 		cmocka_unit_test(checks_judge_sampled_batches_only),
 		cmocka_unit_test(more_copies_than_cpus_use_one_window),
+		cmocka_unit_test(cannot_check_reaches_the_runner),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -91,15 +91,79 @@ static void check_eval_divides_by_ops(void **state)
 	uint64_t count[2] = {0, 300};
 	double v[WL_MAX_CHECKS];
 	bool ok[WL_MAX_CHECKS];
-	assert_int_equal(wl_check_eval(&w, &u, count, 100, v, ok), 1);
+	assert_int_equal(wl_check_eval(&w, NULL, &u, count, 100, v, ok), 1);
 	assert_float_equal(v[0], 0.95, 1e-12);
 	assert_true(ok[0]);
 	assert_float_equal(v[1], 3.0, 1e-12);
 	assert_false(ok[1]);
 	assert_true(ok[2]);
 	count[1] = 200;
-	assert_int_equal(wl_check_eval(&w, &u, count, 100, v, ok), 0);
-	assert_int_equal(wl_check_eval(&w, &u, count, 0, v, ok), -1);
+	assert_int_equal(wl_check_eval(&w, NULL, &u, count, 100, v, ok), 0);
+	assert_int_equal(wl_check_eval(&w, NULL, &u, count, 0, v, ok), -1);
+}
+
+/* Each copy gets its own two CPUs, disjoint from every other copy's: copy i sees the run's
+ * CPUs rotated by i (as the slot gives them) and takes the run's 2i and 2i+1. More copies
+ * than pairs are refused. */
+static void cpu_pairs_are_disjoint(void **state)
+{
+	(void)state;
+	const int run[] = {4, 5, 6, 7, 8};
+	for (int ncpus = 1; ncpus <= 5; ncpus++)
+		for (int copies = 1; copies <= 3; copies++) {
+			bool used[9] = {false};
+			for (int copy = 0; copy < copies; copy++) {
+				int cpus[5], a = -1, b = -1;
+				for (int i = 0; i < ncpus; i++)
+					cpus[i] = run[(i + copy) % ncpus];
+				struct wl_ctx ctx = {.copy = copy, .ncopies = copies, .ncpus = ncpus, .cpus = cpus};
+				int rc = wl_cpu_pair(&ctx, &a, &b);
+				if (2 * copies > ncpus) {
+					assert_int_equal(rc, -1);
+					continue;
+				}
+				assert_int_equal(rc, 0);
+				assert_int_equal(a, run[2 * copy]);
+				assert_int_equal(b, run[2 * copy + 1]);
+				assert_false(used[a] || used[b]);
+				used[a] = used[b] = true;
+			}
+		}
+}
+
+/* A per-second check divides by the time inside run(), not by ops: membarrier's spinner
+ * may take at most 20 involuntary switches a second. A check the workload said it cannot
+ * make here fails nothing, whatever its count. */
+static void check_eval_rates_per_second(void **state)
+{
+	(void)state;
+	const struct workload *w = wl_find("kernel.ipi.membarrier");
+	assert_int_equal(w->checks[1].metric, WL_M_COUNT1_PER_S);
+	struct wl_usage u = {.run_ns = 500000000ull}; /* half a second in run() */
+	uint64_t count[2] = {1000, 9}; /* 1000 barriers with one IPI each; 9 switches: 18/s */
+	double v[WL_MAX_CHECKS];
+	bool ok[WL_MAX_CHECKS];
+	assert_int_equal(wl_check_eval(w, NULL, &u, count, 1000, v, ok), 0);
+	assert_float_equal(v[0], 1.0, 1e-12);
+	assert_float_equal(v[1], 18.0, 1e-12);
+	assert_true(ok[1]);
+	count[1] = 11; /* 22/s: another task took the spinner's CPU */
+	assert_int_equal(wl_check_eval(w, NULL, &u, count, 1000, v, ok), 1);
+	assert_float_equal(v[1], 22.0, 1e-12);
+	assert_false(ok[1]);
+	count[1] = 11;
+	u.run_ns = 2000000000ull; /* the same 11 over 2 s: 5.5/s */
+	assert_int_equal(wl_check_eval(w, NULL, &u, count, 1000, v, ok), 0);
+	assert_float_equal(v[1], 5.5, 1e-12);
+	struct wl_ctx ctx = {0};
+	count[0] = 35; /* 0.035 IPIs per barrier fails, unless the IPIs cannot be counted */
+	assert_int_equal(wl_check_eval(w, &ctx, &u, count, 1000, v, ok), 1);
+	assert_false(ok[0]);
+	wl_cannot_check(&ctx, 0, "%s is missing", "/proc/interrupts");
+	assert_string_equal(ctx.cannot_check[0], "cannot check: /proc/interrupts is missing");
+	assert_int_equal(wl_check_eval(w, &ctx, &u, count, 1000, v, ok), 0);
+	assert_true(ok[0]);
+	assert_float_equal(v[0], 0, 0);
 }
 
 static void ipi_count_reads_the_function_call_line(void **state)
@@ -140,8 +204,41 @@ static int online_cpus(int *cpus)
 	return n;
 }
 
-/* Run w with a CPU hog pinned to cpus[hog_cpu] for about 300 ms; its needs_idle check
- * (the first check that has the flag) must fail. */
+/* Without a readable /proc/interrupts membarrier still runs: its IPI check says "cannot
+ * check" and names the file, and its switch check is still made. */
+static void membarrier_without_interrupts_cannot_check(void **state)
+{
+	(void)state;
+	static int cpus[CPU_SETSIZE];
+	int ncpus = online_cpus(cpus);
+	static const struct wl_mb_param missing = {.interrupts = "/nonexistent/interrupts"};
+	struct workload w = *wl_find("kernel.ipi.membarrier");
+	w.param = &missing;
+	struct wl_ctx ctx = {.ncopies = 1, .page_size = sysconf(_SC_PAGESIZE), .ncpus = ncpus, .cpus = cpus,
+			     .param = &missing};
+	int rc = wl_enter(&w, &ctx);
+	if (rc == WL_UNSUPPORTED) {
+		print_message("[   SKIP   ] %s\n", ctx.why);
+		skip();
+	}
+	assert_int_equal(rc, 0);
+	print_message("[   INFO   ] %s\n", ctx.cannot_check[0]);
+	assert_non_null(strstr(ctx.cannot_check[0], "cannot check: /nonexistent/interrupts"));
+	assert_string_equal(ctx.cannot_check[1], "");
+	struct wl_usage total = {0};
+	uint64_t count[2] = {0, 0}, t0, t1;
+	assert_int_equal(wl_batch(&w, &ctx, 100, NULL, NULL, &t0, &t1, true, &total, count), 0);
+	wl_leave(&w, &ctx);
+	assert_int_equal(count[0], 0);
+	assert_true(total.run_ns > 0);
+	double v[WL_MAX_CHECKS];
+	bool ok[WL_MAX_CHECKS];
+	wl_check_eval(&w, &ctx, &total, count, 100, v, ok);
+	assert_true(ok[0]);
+}
+
+/* Run w with a CPU hog pinned to cpus[hog_cpu] for about 300 ms; each of its needs_idle
+ * checks must fail. */
 static void hogged_check_fails(const char *name, int hog_cpu, uint64_t batch)
 {
 	static int cpus[CPU_SETSIZE];
@@ -178,14 +275,17 @@ static void hogged_check_fails(const char *name, int hog_cpu, uint64_t batch)
 	assert_int_equal(rc, 0);
 	double v[WL_MAX_CHECKS];
 	bool ok[WL_MAX_CHECKS];
-	wl_check_eval(w, &total, count, ops, v, ok);
-	int c = 0;
-	while (c < WL_MAX_CHECKS && !w->checks[c].needs_idle)
-		c++;
-	assert_true(c < WL_MAX_CHECKS);
-	print_message("[   INFO   ] %s with a hog on CPU %d: %s %.4g [%g, %g]\n", name, cpus[hog_cpu], w->checks[c].name,
-		      v[c], w->checks[c].lo, w->checks[c].hi);
-	assert_false(ok[c]);
+	wl_check_eval(w, &ctx, &total, count, ops, v, ok);
+	int idle_checks = 0;
+	for (int c = 0; c < WL_MAX_CHECKS; c++) {
+		if (w->checks[c].metric == WL_M_NONE || !w->checks[c].needs_idle)
+			continue;
+		idle_checks++;
+		print_message("[   INFO   ] %s with a hog on CPU %d: %s %.4g [%g, %g]\n", name, cpus[hog_cpu],
+			      w->checks[c].name, v[c], w->checks[c].lo, w->checks[c].hi);
+		assert_false(ok[c]);
+	}
+	assert_true(idle_checks > 0);
 }
 
 /* With a hog on the pinned CPU, the pinned workloads still keep their placement: spawn's
@@ -222,7 +322,7 @@ static void hog_keeps_placement(void **state)
 		assert_int_equal(rc, 0);
 		double v[WL_MAX_CHECKS];
 		bool ok[WL_MAX_CHECKS];
-		int failed = wl_check_eval(w, &total, count, ops, v, ok);
+		int failed = wl_check_eval(w, &ctx, &total, count, ops, v, ok);
 		print_message("[   INFO   ] %s with a hog on its CPU: %llu ops, %s %.4g\n", names[k], (unsigned long long)ops,
 			      w->checks[0].name, v[0]);
 		assert_int_equal(failed, 0);
@@ -300,7 +400,7 @@ static void vdso_fallback_fails_its_check(void **state)
 	wl_leave(&w, &ctx);
 	double v[WL_MAX_CHECKS];
 	bool ok[WL_MAX_CHECKS];
-	assert_int_equal(wl_check_eval(&w, &total, count, 1000, v, ok), 1);
+	assert_int_equal(wl_check_eval(&w, &ctx, &total, count, 1000, v, ok), 1);
 	assert_true(ok[0]);
 	assert_false(ok[1]);
 }
@@ -411,7 +511,7 @@ static void workload_runs_and_checks(void **state)
 
 	double v[WL_MAX_CHECKS];
 	bool ok[WL_MAX_CHECKS];
-	int failed = wl_check_eval(w, &total, count, ops, v, ok);
+	int failed = wl_check_eval(w, &ctx, &total, count, ops, v, ok);
 	/* a check that detects other load on the CPUs cannot be asserted on a shared machine;
 	 * it is printed, and load_fails_the_idle_checks asserts that it can fail */
 	for (int c = 0; c < WL_MAX_CHECKS; c++)
@@ -439,7 +539,7 @@ static void workload_runs_and_checks(void **state)
 int main(void)
 {
 	size_t n = wl_count();
-	struct CMUnitTest *tests = xcalloc(n + 8, sizeof *tests);
+	struct CMUnitTest *tests = xcalloc(n + 11, sizeof *tests);
 	tests[0] = (struct CMUnitTest)cmocka_unit_test(registry_is_consistent);
 	tests[1] = (struct CMUnitTest)cmocka_unit_test(check_eval_divides_by_ops);
 	tests[2] = (struct CMUnitTest)cmocka_unit_test(ipi_count_reads_the_function_call_line);
@@ -449,7 +549,10 @@ int main(void)
 	tests[5] = (struct CMUnitTest)cmocka_unit_test(vdso_fallback_fails_its_check);
 	tests[6] = (struct CMUnitTest)cmocka_unit_test(walk_huge_without_huge_pages_is_unsupported);
 	tests[7] = (struct CMUnitTest)cmocka_unit_test(hog_keeps_placement);
-	size_t k = 8;
+	tests[8] = (struct CMUnitTest)cmocka_unit_test(check_eval_rates_per_second);
+	tests[9] = (struct CMUnitTest)cmocka_unit_test(membarrier_without_interrupts_cannot_check);
+	tests[10] = (struct CMUnitTest)cmocka_unit_test(cpu_pairs_are_disjoint);
+	size_t k = 11;
 	for (size_t i = 0; i < n; i++) {
 		const struct workload *w = wl_at(i);
 		if (only && !wl_matches(w, only))
