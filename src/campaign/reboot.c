@@ -4,14 +4,19 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* Run argv (or print it with dry_run); extra environment in envp (may be NULL). */
-static int run_cmd(const struct campaign_env *env, char *const argv[], char *const envp[], struct err *e)
+/* Run argv (or print it with dry_run); extra environment in envp (may be NULL). shutdown: argv
+ * takes the machine down (systemctl kexec|reboot), and systemd stops every service on the way,
+ * the one running sysab included, so a command killed by SIGTERM, SIGKILL or SIGHUP is taken for
+ * the shutdown under way, not for a failure: the slot is already armed and marked booting. */
+static int run_cmd(const struct campaign_env *env, char *const argv[], char *const envp[], bool shutdown,
+		   struct err *e)
 {
 	if (env->dry_run) {
 		fprintf(env->out, "  would run:");
@@ -37,6 +42,9 @@ static int run_cmd(const struct campaign_env *env, char *const argv[], char *con
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return errf(e, "cannot wait for %s: %s", argv[0], strerror(errno));
+	if (shutdown && WIFSIGNALED(status) &&
+	    (WTERMSIG(status) == SIGTERM || WTERMSIG(status) == SIGKILL || WTERMSIG(status) == SIGHUP))
+		return 0;
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		return errf(e, "%s failed (status %d)%s", argv[0], WIFEXITED(status) ? WEXITSTATUS(status) : -1,
 			    WIFEXITED(status) && WEXITSTATUS(status) == 127 ? "; is it installed?" : "");
@@ -65,17 +73,17 @@ int campaign_arm_and_boot(const struct campaign_env *env, const struct store_cam
 		char *kinitrd = k->initrd ? xasprintf("--initrd=%s", k->initrd) : NULL;
 		char *load[] = {"kexec", "-l", k->kernel, kappend, kinitrd, NULL};
 		char *boot[] = {"systemctl", "kexec", NULL};
-		rc = run_cmd(env, load, NULL, e);
+		rc = run_cmd(env, load, NULL, false, e);
 		if (!rc)
-			rc = run_cmd(env, boot, NULL, e);
+			rc = run_cmd(env, boot, NULL, true, e);
 		free(kappend);
 		free(kinitrd);
 	} else if (!strcmp(c->backend, "grub")) {
 		char *arm[] = {"grub-reboot", k->entry, NULL};
 		char *boot[] = {"systemctl", "reboot", NULL};
-		rc = run_cmd(env, arm, NULL, e);
+		rc = run_cmd(env, arm, NULL, false, e);
 		if (!rc)
-			rc = run_cmd(env, boot, NULL, e);
+			rc = run_cmd(env, boot, NULL, true, e);
 	} else {
 		/* command: the user's command boots the machine; it gets the configuration in its environment */
 		struct strv ev = {0};
@@ -118,7 +126,7 @@ int campaign_arm_and_boot(const struct campaign_env *env, const struct store_cam
 		for (size_t i = 0; i < ev.n; i++)
 			envp[i] = ev.v[i];
 		char *argv[] = {"/bin/sh", "-c", k->command, NULL};
-		rc = run_cmd(env, argv, envp, e);
+		rc = run_cmd(env, argv, envp, false, e);
 		free(envp);
 		strv_free(&ev);
 	}

@@ -217,5 +217,18 @@ if [ "$(id -u)" = 0 ]; then
 	[ "$(grep -c '^systemctl reboot' "$T/loader")" = 2 ] || fail "want 2 grub reboots"
 	v=$(sqlite3 "$SYSAB_DB" "SELECT group_concat(s.state) FROM (SELECT s.state FROM campaign_slot s JOIN campaign c ON c.id = s.campaign WHERE c.name = 'gr' ORDER BY s.slot) s")
 	[ "$v" = "done,failed" ] || fail "grub slots: $v"
+	# systemd stops every service on the way down, the one running sysab too: a `systemctl kexec`
+	# killed by SIGTERM is the shutdown under way, not a failure (make check-kexec found the campaign
+	# stopped and its unit removed this way); one that exits 1 is a failure
+	printf '#!/bin/sh\necho "systemctl $*" >>"%s"\nkill -TERM $$\n' "$T/loader" >"$T/bin/systemctl"
+	new kt --backend kexec --boots 1 --config 'pti=on' --kernel /boot/vmlinuz-A --config 'pti=off' --kernel /boot/vmlinuz-B -- $RUN
+	expect 0 env PATH="$T/bin:$PATH" "$SYSAB" campaign start kt
+	[ "$(sqlite3 "$SYSAB_DB" "SELECT state FROM campaign WHERE name = 'kt'")" = running ] || fail "a killed systemctl kexec stopped the campaign"
+	[ -e "$T/units/sysab-campaign-kt.service" ] || fail "a killed systemctl kexec removed the unit"
+	printf '#!/bin/sh\nexit 1\n' >"$T/bin/systemctl"
+	new kf --backend kexec --boots 1 --config 'pti=on' --kernel /boot/vmlinuz-A --config 'pti=off' --kernel /boot/vmlinuz-B -- $RUN
+	expect 2 env PATH="$T/bin:$PATH" "$SYSAB" campaign start kf
+	[ "$(sqlite3 "$SYSAB_DB" "SELECT state FROM campaign WHERE name = 'kf'")" = stopped ] || fail "a failed systemctl kexec did not stop the campaign"
+	[ ! -e "$T/units/sysab-campaign-kf.service" ] || fail "a failed systemctl kexec left the unit"
 fi
 db_ok "$SYSAB_DB"
