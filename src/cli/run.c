@@ -85,6 +85,7 @@ struct run_args {
 	const char *db;
 	enum ctr_mode counters;
 	bool counters_set, no_probe;
+	uint64_t hang_ns;
 };
 
 /* "0-3,6" into a list of CPU ids. */
@@ -244,6 +245,16 @@ static int check_args(const struct run_args *a, const struct strv *pos, struct e
 	return 0;
 }
 
+/* SYSAB_TEST_HANG_TIMEOUT, a duration (e.g. 2s), replaces the hang timeout of a batch
+ * (200 samples' length + 60 s), so that tests can see a hung or stopped workload within
+ * seconds. A test seam, not for users: documented in docs/RELIABILITY.md. */
+static int hang_timeout_env(uint64_t *ns, struct err *e)
+{
+	const char *v = getenv("SYSAB_TEST_HANG_TIMEOUT");
+	*ns = 0;
+	return v ? parse_duration(v, "SYSAB_TEST_HANG_TIMEOUT", ns, e) : 0;
+}
+
 /* The runner's options: the profile, what the options override, the copies. */
 static struct run_opts run_opts_of(struct run_args *a, const struct workload **wl, size_t nwl)
 {
@@ -266,6 +277,7 @@ static struct run_opts run_opts_of(struct run_args *a, const struct workload **w
 		.cpus_text = a->cpus_text,
 		.counters = a->counters_set ? a->counters : CTR_MODE_ALL,
 		.probe_ns = a->no_probe ? 0 : prof->probe_ms * 1000000ull,
+		.hang_ns = a->hang_ns,
 	};
 	if (a->samples) {
 		o.samples = a->samples;
@@ -328,7 +340,7 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 	if ((rc = cli_start(cmd, argc, argv, on_opt, &a, &pos)) >= 0)
 		goto out;
 	size_t nwl;
-	if (check_args(&a, &pos, &e) || select_workloads(&a, &wl, &nwl, &e) ||
+	if (check_args(&a, &pos, &e) || hang_timeout_env(&a.hang_ns, &e) || select_workloads(&a, &wl, &nwl, &e) ||
 	    cli_open_db(a.db, STORE_RW, &st, &path, &e)) {
 		rc = cli_fail(cmd, &e);
 		goto out;

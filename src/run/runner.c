@@ -210,7 +210,7 @@ static int prepare(struct runctx *rc, struct job *j, struct err *e)
 		.self_exe = rc->self_exe,
 		.cpus = rc->cpus,
 		.ncpus = rc->ncpus,
-		.timeout_ns = o->sample_ns * 200 + 60000000000ull,
+		.timeout_ns = o->hang_ns ? o->hang_ns : o->sample_ns * 200 + 60000000000ull,
 	};
 	progress(rc, "preparing", j, 0, 0);
 	memset(&j->s, 0, sizeof j->s);

@@ -66,6 +66,8 @@ struct run_opts {
 	const struct run_timing *timing; /* NULL = real workers and the real clock (tests set it) */
 	enum ctr_mode counters;     /* per-sample counters (0: none; sysab run defaults to all) */
 	uint64_t probe_ns;          /* noise probe before sampling; 0 = none */
+	uint64_t hang_ns;           /* a batch that waits longer than this (not counting time stopped)
+	                               is a hung workload; 0 = 200 samples' length + 60 s */
 	/* Called as the run advances; may be NULL. */
 	void (*progress)(void *arg, const struct run_progress *p);
 	void *progress_arg;

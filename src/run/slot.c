@@ -234,15 +234,81 @@ static void abort_slot(struct slot *s)
 	release(s);
 }
 
-/* Read one reply from every worker. Waits while stop is requested for at most a short
- * grace period, then gives up. Returns 0, SLOT_STOPPED, or WL_ERROR (worker died or hung). */
+/* Is a worker stopped (SIGSTOP, SIGTSTP, a debugger)? Read from /proc/PID/stat; false
+ * when that cannot be read. */
+static bool any_worker_stopped(const struct slot *s)
+{
+	for (int i = 0; i < s->cfg.copies; i++) {
+		if (s->pid[i] <= 0)
+			continue;
+		char path[40], buf[512];
+		snprintf(path, sizeof path, "/proc/%d/stat", (int)s->pid[i]);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		ssize_t r = read(fd, buf, sizeof buf - 1);
+		close(fd);
+		if (r <= 0)
+			continue;
+		buf[r] = 0;
+		const char *p = strrchr(buf, ')'); /* the state follows the command name */
+		if (p && p[1] == ' ' && (p[2] == 'T' || p[2] == 't'))
+			return true;
+	}
+	return false;
+}
+
+/* How far the hang clock advances over one wait of collect() that ended at now, begun at
+ * last: the time waited, but nothing while a worker is stopped, and at most HANG_GAP_NS
+ * for one wait, since a longer gap between two polls of 200 ms means that sysab itself was
+ * stopped (kill -STOP, Ctrl-Z) or not scheduled, which is no sign of a hung workload. */
+#define HANG_GAP_NS 1000000000ull
+static uint64_t hang_advance(const struct slot *s, uint64_t last, uint64_t now, bool idle)
+{
+	if (idle && any_worker_stopped(s))
+		return 0;
+	uint64_t d = now > last ? now - last : 0;
+	return d < HANG_GAP_NS ? d : HANG_GAP_NS;
+}
+
+/* Read what the pollfds pf[0..np) say is ready into reps; got counts the complete replies.
+ * Returns 0, or WL_ERROR with s->why set when a worker's pipe closed. */
+static int read_ready(struct slot *s, struct reply *reps, size_t *have, const struct pollfd *pf, int np, int *got)
+{
+	for (int j = 0; j < np; j++) {
+		if (!pf[j].revents)
+			continue;
+		int i = 0;
+		while (i < s->cfg.copies && s->res[i] != pf[j].fd)
+			i++;
+		if (i == s->cfg.copies || have[i] >= sizeof reps[i])
+			continue;
+		ssize_t r = read(s->res[i], (char *)&reps[i] + have[i], sizeof reps[i] - have[i]);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			snprintf(s->why, sizeof s->why, "worker %d of %s exited unexpectedly", i, s->cfg.w->name);
+			return WL_ERROR;
+		}
+		have[i] += (size_t)r;
+		if (have[i] == sizeof reps[i])
+			(*got)++;
+	}
+	return 0;
+}
+
+/* Read one reply from every worker. What the workers sent is read before any timeout is
+ * judged. The batch is hung when the hang clock (hang_advance: the wait, without the time
+ * sysab or a worker spent stopped) passes timeout_ns. Waits while stop is requested for at
+ * most a short grace period, then gives up. Returns 0, SLOT_STOPPED, or WL_ERROR (worker
+ * died or hung). */
 static int collect(struct slot *s, struct reply *reps, uint64_t timeout_ns)
 {
 	int n = s->cfg.copies;
 	int got = 0;
 	size_t *have = xcalloc((size_t)n, sizeof *have);
 	struct pollfd *pf = xcalloc((size_t)n, sizeof *pf);
-	uint64_t start = clock_raw_ns(), stop_seen = 0;
+	uint64_t last = clock_raw_ns(), waited = 0, stop_seen = 0;
 	int rc = 0;
 	while (got < n) {
 		int np = 0;
@@ -250,47 +316,30 @@ static int collect(struct slot *s, struct reply *reps, uint64_t timeout_ns)
 			if (have[i] < sizeof reps[i]) {
 				pf[np].fd = s->res[i];
 				pf[np].events = POLLIN;
+				pf[np].revents = 0;
 				np++;
 			}
 		int pr = poll(pf, (nfds_t)np, 200);
+		if (pr > 0 && (rc = read_ready(s, reps, have, pf, np, &got)))
+			break;
+		if (got == n)
+			break;
 		uint64_t now = clock_raw_ns();
+		waited += hang_advance(s, last, now, pr == 0);
+		last = now;
 		if (sig_stop && !stop_seen)
 			stop_seen = now;
 		if (stop_seen && now - stop_seen > 3000000000ull) {
 			rc = SLOT_STOPPED;
 			break;
 		}
-		if (now - start > timeout_ns) {
-			snprintf(s->why, sizeof s->why, "a batch did not finish within %.0f s; the workload hung",
-				 (double)timeout_ns / 1e9);
+		if (waited > timeout_ns) {
+			snprintf(s->why, sizeof s->why, "a batch did not finish within %.*f s; the workload hung",
+				 timeout_ns < 10000000000ull ? 1 : 0, (double)timeout_ns / 1e9);
 			rc = WL_ERROR;
 			break;
 		}
-		if (pr <= 0)
-			continue;
-		for (int i = 0; i < n; i++) {
-			if (have[i] >= sizeof reps[i])
-				continue;
-			struct pollfd *p = NULL;
-			for (int j = 0; j < np; j++)
-				if (pf[j].fd == s->res[i])
-					p = &pf[j];
-			if (!p || !p->revents)
-				continue;
-			ssize_t r = read(s->res[i], (char *)&reps[i] + have[i], sizeof reps[i] - have[i]);
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r <= 0) {
-				snprintf(s->why, sizeof s->why, "worker %d of %s exited unexpectedly", i, s->cfg.w->name);
-				rc = WL_ERROR;
-				goto out;
-			}
-			have[i] += (size_t)r;
-			if (have[i] == sizeof reps[i])
-				got++;
-		}
 	}
-out:
 	free(have);
 	free(pf);
 	return rc;
