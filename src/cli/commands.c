@@ -53,8 +53,9 @@ const struct cli_cmd cli_cmds[] = {
 	 "shuffled order, so slow drift of the machine spreads evenly over the workloads. Every\n"
 	 "sample is committed as it is taken. Ctrl-C (or SIGTERM, SIGHUP) stops at the next sample\n"
 	 "boundary, keeps what was measured and marks the run incomplete; the exit status is then\n"
-	 "128 + the signal. A run whose sysab was killed outright is marked interrupted by the\n"
-	 "next sysab command.",
+	 "128 + the signal. If another process holds the database's lock then, sysab waits at\n"
+	 "most 2 s for it and says on stderr what it could not record. A run whose sysab was\n"
+	 "killed outright is marked interrupted by the next sysab command.",
 	 cli_run_opts, cmd_run},
 	{"list", "[SELECTOR...]", "one line per run: id, time, status, boot, kernel, workloads, labels",
 	 SELECTOR_HELP "Unlike the other commands, list shows running and interrupted runs too, and takes the\n"

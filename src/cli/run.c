@@ -327,6 +327,27 @@ static void print_run(const struct cli_cmd *cmd, struct run_args *a, struct stor
 	summary_free(&sum);
 }
 
+/* A stop signal arrived while another process held the database's lock, and sysab stopped
+ * waiting for it: say what failed, then plainly what is missing from the database. The exit
+ * status is still the signal's, 128 + signal. */
+static int stopped_unrecorded(const struct cli_cmd *cmd, const struct err *e, const struct run_outcome *res)
+{
+	cli_fail(cmd, e);
+	const char *abbr = sigabbrev_np(res->stop_signal);
+	fprintf(stderr, "sysab %s: stopped by SIG%s before everything was recorded", cmd->name, abbr ? abbr : "?");
+	if (res->slots_unrecorded)
+		fprintf(stderr, "; %d (workload, copies) still sampling could not be marked `stopped` and read `ok`",
+			res->slots_unrecorded);
+	if (res->end_recorded)
+		fprintf(stderr, "; run %lld is recorded as incomplete", (long long)res->run_id);
+	else
+		fprintf(stderr, "; run %lld could not be marked stopped: it reads `running` until the next sysab "
+				"command marks it `interrupted`",
+			(long long)res->run_id);
+	fprintf(stderr, "; the samples stored before the signal are kept\n");
+	return 128 + res->stop_signal;
+}
+
 int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct run_args a = {.samples = 0};
@@ -361,7 +382,10 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 		report_progress_done(stderr);
 	if (res.run_id)
 		print_run(cmd, &a, st, res.run_id, !r, path);
-	rc = r ? cli_fail(cmd, &e) : res.stop_signal ? 128 + res.stop_signal : EXIT_OK;
+	if (r && res.stop_cut)
+		rc = stopped_unrecorded(cmd, &e, &res);
+	else
+		rc = r ? cli_fail(cmd, &e) : res.stop_signal ? 128 + res.stop_signal : EXIT_OK;
 out:
 	store_close(st);
 	free(path);

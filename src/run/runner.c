@@ -91,6 +91,7 @@ struct job {
 	struct slot s;
 	int rc;              /* 0 while usable; else why it stopped */
 	bool tried, open, done; /* prepared; workers alive; finished normally */
+	bool ended;          /* finish() ran: its end was recorded, or that failed */
 	uint64_t n;          /* calibrated ops per copy per sample */
 	double overhead_ns;  /* empty batch cost */
 	char *dir;           /* this job's own directory inside the run's temp directory */
@@ -378,6 +379,7 @@ static int put_summary(struct runctx *rc, const struct job *j, size_t warm, stru
 static int finish(struct runctx *rc, struct job *j, struct err *e)
 {
 	char *cj = NULL;
+	j->ended = true;
 	counters_close(&j->ctr);
 	if (j->open) {
 		struct slot_checks chk = {0};
@@ -411,6 +413,23 @@ static int finish(struct runctx *rc, struct job *j, struct err *e)
 	int r = put_slot(rc, j, cj, e);
 	free(cj);
 	return r ? r : put_summary(rc, j, warm, e);
+}
+
+/* A stop signal cut a wait for the database short (another process holds its lock): record
+ * each job not ended yet as stopped, as far as the database takes it (the store no longer
+ * waits, so this is quick). Returns how many could not be recorded. */
+static int finish_stopped(struct runctx *rc, struct job *jobs, size_t nj)
+{
+	int lost = 0;
+	for (size_t i = 0; i < nj; i++) {
+		struct job *j = &jobs[i];
+		struct err e2;
+		if (j->tried && !j->ended) {
+			j->done = false;
+			lost += finish(rc, j, &e2) != 0;
+		}
+	}
+	return lost;
 }
 
 static bool budget_left(const struct runctx *rc, uint64_t sampling_start)
@@ -582,7 +601,8 @@ static int begin_run(struct store *st, const struct run_opts *o, const char *tmp
 }
 
 /* Record the load after the run and its final status: complete, or incomplete with the
- * error (werr: e holds it) or stop signal, or complete with the workloads that stopped short
+ * error (werr: e holds it) or stop signal (also after an error that the signal caused:
+ * out->stop_cut), or complete with the workloads that stopped short
  * of the precision target. Returns 0, or -1 with e set when the database failed (after an
  * error of the run, e keeps that error). */
 static int finish_run(struct store *st, const struct run_opts *o, const struct run_outcome *out, double min_overhead,
@@ -594,7 +614,7 @@ static int finish_run(struct store *st, const struct run_opts *o, const struct r
 	free(load);
 	const char *status = "complete";
 	char *reason = NULL;
-	if (werr) {
+	if (werr && !out->stop_cut) {
 		status = "incomplete";
 		reason = xasprintf("stopped by an error: %s", e->msg);
 	} else if (sig_stop) {
@@ -671,6 +691,9 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 	ctx.t_start = now(&ctx);
 	int werr = o->order == ORDER_ROUNDS ? run_rounds(&ctx, jobs, nj, &out->rounds, e)
 					    : run_blocked(&ctx, jobs, nj, e);
+	out->stop_cut = werr && sig_stop && store_stopped_waiting(st);
+	if (out->stop_cut)
+		out->slots_unrecorded = finish_stopped(&ctx, jobs, nj);
 	/* After a database error, workers may still run: stop them before their directory goes. */
 	for (size_t i = 0; i < nj; i++)
 		if (jobs[i].s.alive)
@@ -681,6 +704,7 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 
 	if (finish_run(st, o, out, ctx.min_overhead, werr, e))
 		goto out;
+	out->end_recorded = true;
 	rc = werr ? -1 : 0;
 out:
 	if (tmpdir)

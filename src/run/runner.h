@@ -80,11 +80,18 @@ struct run_outcome {
 	int rounds;       /* rounds taken (rounds order) */
 	int slots_short;  /* ok slots that stopped short of target_ci (the slot's reason says so) */
 	uint64_t wall_ns;
+	/* The stop signal cut the recording short: the database was locked by another process
+	 * and the store stopped waiting for it (store_stopped_waiting). Then: */
+	bool stop_cut;
+	int slots_unrecorded; /* (workload, copies) whose end could not be recorded */
+	bool end_recorded;    /* the run's final status was recorded */
 };
 
 /* Run everything in o into the store. Returns 0 when the run was recorded (whatever
  * its individual workloads did; see the slot records), or -1 with e set when nothing
- * could be recorded. A stop signal ends the run early with out->stop_signal set. */
+ * could be recorded. A stop signal ends the run early with out->stop_signal set; when it
+ * also cut a wait for a lock short (out->stop_cut), -1 is returned with e saying what
+ * failed first, and the runner has still recorded what the database took. */
 int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *out, struct err *e);
 
 #endif

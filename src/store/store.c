@@ -64,6 +64,9 @@ int store_fail(struct store *s, const char *what, struct err *e)
 		       "another file";
 	else if (code == SQLITE_READONLY || code == SQLITE_CANTOPEN || code == SQLITE_PERM)
 		hint = "; check that the file and its directory are writable, or use --db with another file";
+	else if (code == SQLITE_BUSY && s->stop_gave_up)
+		hint = "; another process held the database when a stop signal arrived, and sysab stopped waiting "
+		       "for it";
 	else if (code == SQLITE_BUSY)
 		hint = "; another process holds the database for too long: retry when it is done";
 	else if (code == SQLITE_FULL)
@@ -378,6 +381,34 @@ static int ready_schema(struct store *s, enum store_mode mode, int v, struct err
 	return 0;
 }
 
+/* How long a statement waits for another process's lock, and, after a stop signal, how
+ * long all statements together still wait (so that a short write by another sysab does not
+ * lose the end of a stopped run, and a lock held for minutes does not delay the stop). */
+#define STORE_BUSY_NS 60000000000ull
+#define STORE_STOP_GRACE_NS 2000000000ull
+
+/* SQLite's busy handler: 1 to try again after a short sleep (5 ms, growing to 100 ms), 0 to
+ * give up with SQLITE_BUSY: after STORE_BUSY_NS of one wait, or once a stop signal has been
+ * pending for STORE_STOP_GRACE_NS. The sleep ends early when a signal arrives. */
+static int store_busy_wait(void *arg, int count)
+{
+	struct store *s = arg;
+	uint64_t now = clock_raw_ns();
+	if (count == 0)
+		s->busy_since = now;
+	if (sig_stop && !s->stop_deadline)
+		s->stop_deadline = now + STORE_STOP_GRACE_NS;
+	if (s->stop_deadline && now >= s->stop_deadline) {
+		s->stop_gave_up = true;
+		return 0;
+	}
+	if (now - s->busy_since >= STORE_BUSY_NS)
+		return 0;
+	struct timespec ts = {.tv_nsec = (count < 19 ? count + 1 : 20) * 5000000L};
+	nanosleep(&ts, NULL);
+	return 1;
+}
+
 int store_open(const char *path, enum store_mode mode, struct store **out, struct err *e)
 {
 	if (mode == STORE_COPY)
@@ -400,7 +431,7 @@ int store_open(const char *path, enum store_mode mode, struct store **out, struc
 		goto fail;
 	}
 	sqlite3_extended_result_codes(s->db, 0);
-	sqlite3_busy_timeout(s->db, 60000);
+	sqlite3_busy_handler(s->db, store_busy_wait, s);
 	int v;
 	if (user_version(s, &v, e))
 		goto fail;
@@ -475,6 +506,11 @@ const char *store_path(const struct store *s)
 bool store_writable(const struct store *s)
 {
 	return s->writable;
+}
+
+bool store_stopped_waiting(const struct store *s)
+{
+	return s->stop_gave_up;
 }
 
 int store_begin(struct store *s, struct err *e)

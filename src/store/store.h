@@ -34,6 +34,10 @@ void store_close(struct store *s);
 const char *store_path(const struct store *s);
 /* True when s was opened read-write. */
 bool store_writable(const struct store *s);
+/* True when a statement failed because a stop signal (sig_stop) ended its wait for a lock
+ * that another process held: a writer waits up to 60 s for a lock, but only 2 s in all once
+ * a stop signal has arrived. */
+bool store_stopped_waiting(const struct store *s);
 
 /* Mark runs still 'running' whose process is gone (or whose boot is not this one) as
  * 'interrupted'. Returns how many were marked, or -1 with e set. */

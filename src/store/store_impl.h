@@ -18,6 +18,10 @@ struct store {
 	char *tmpdir; /* STORE_COPY of an older file: the private copy's directory, removed on close */
 	sqlite3_stmt *summary_put; /* store_summary_put's statement, kept for bulk refreshes */
 	sqlite3_stmt *slot_put, *sample_add; /* kept: an import stores one of each per row */
+	/* waiting for another process's lock (store_busy_wait) */
+	uint64_t busy_since;    /* when the current wait began */
+	uint64_t stop_deadline; /* after a stop signal: when waiting ends for good (0: no signal seen) */
+	bool stop_gave_up;      /* a wait was given up because of a stop signal */
 };
 
 /* Check that the database path and its write-ahead log still name the files this connection
