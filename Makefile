@@ -39,6 +39,7 @@ DEPS_TEST  := libcmocka-dev sqlite3 jq procps man-db python3-jsonschema python3-
 DEPS_BENCH := bc linux-perf time
 DEPS_BOOT  := qemu-system-x86 busybox-static cpio
 DEPS_LAVA  := lava-dispatcher git
+DEPS_KEXEC := mmdebstrap e2fsprogs qemu-system-x86
 
 SRC      := $(sort $(shell find src -name '*.c' ! -path src/main.c ! -path 'src/helper/*'))
 HDR      := $(shell find src -name '*.h')
@@ -277,7 +278,7 @@ $(B)/guest/initramfs.cpio.gz: $(B)/static/sysab $(B)/sysab-exec-helper scripts/g
 	@sh scripts/deps.sh $(DEPS_BOOT)
 	sh scripts/guest-image.sh $(B) $(B)/static/sysab $(B)/sysab-exec-helper
 
-.PHONY: guest check-boot check-lava
+.PHONY: guest check-boot check-lava check-kexec
 guest: $(B)/guest/initramfs.cpio.gz
 
 # Real boots under QEMU (KVM when it works, else TCG): the 2x2 pti x thp campaign, A/A,
@@ -285,6 +286,18 @@ guest: $(B)/guest/initramfs.cpio.gz
 check-boot: deps-test $(B)/sysab $(B)/guest/initramfs.cpio.gz
 	@sh scripts/deps.sh $(DEPS_BOOT)
 	@SYSAB=$(abspath $(B)/sysab) GUEST=$(abspath $(B)/guest) sh tests/boot/run.sh
+
+# The self-rebooting path for real: a QEMU guest running Debian with systemd and kexec-tools
+# runs a kexec campaign of 2 configurations x 2 boots through sysab's own resume unit
+# (tests/kexec/run.sh). Needs root (the guest's Debian root is built with mmdebstrap once and
+# cached in $(B)/kexec/base.tar); about 5-10 minutes under TCG. .ci/run calls it.
+$(B)/kexec/disk.img: $(B)/static/sysab scripts/kexec-image.sh tests/kexec/guest-driver.sh \
+	tests/kexec/sysab-check-kexec.service
+	@sh scripts/deps.sh $(DEPS_KEXEC)
+	sh scripts/kexec-image.sh $(B) $(B)/static/sysab
+
+check-kexec: deps-test $(B)/sysab $(B)/kexec/disk.img
+	@SYSAB=$(abspath $(B)/sysab) KEXEC=$(abspath $(B)/kexec) sh tests/kexec/run.sh
 
 # A real LAVA job without a server: lava-run boots the guest kernel under QEMU (TCG) as a
 # LAVA device, runs contrib/lava/sysab.yaml from this repository's HEAD, and the test cases
