@@ -25,21 +25,34 @@ static void value_cell(FILE *f, const struct an_value *v, int latency, const cha
 	cell(f, b);
 }
 
+/* The groups as a list: name, selector, runs and boots. */
+static void groups_md(FILE *f, const struct an_group_info *g, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "- **%s**: `%s`, %zu run%s on %zu boot%s\n", g[i].name,
+			*g[i].selector ? g[i].selector : "(all runs)", g[i].nruns, g[i].nruns == 1 ? "" : "s", g[i].nboots,
+			g[i].nboots == 1 ? "" : "s");
+}
+
+/* A row's first cells: workload, unit and the first group's estimate. */
+static void row_start(FILE *f, const struct an_row *r)
+{
+	char name[96], u[48];
+	snprintf(name, sizeof name, r->copies > 1 ? "%s/%d" : "%s", r->workload, r->copies);
+	report_table_unit(u, sizeof u, r->unit, r->latency);
+	fputs("|", f);
+	cell(f, name);
+	cell(f, u);
+	value_cell(f, &r->va, r->latency, r->unit);
+}
+
 /* One group's estimates: nothing to compare, so no change, q or verdict columns. */
 static void group_md(FILE *f, const struct an_compare *c, const struct an_group_info *g)
 {
-	fprintf(f, "- **%s**: `%s`, %zu run%s on %zu boot%s\n", g->name, *g->selector ? g->selector : "(all runs)",
-		g->nruns, g->nruns == 1 ? "" : "s", g->nboots, g->nboots == 1 ? "" : "s");
+	groups_md(f, g, 1);
 	fprintf(f, "\n| workload | unit | estimate, %d%% CI |\n|---|---|---:|\n", (int)lround((1 - c->o.alpha) * 100));
 	for (size_t i = 0; i < c->nrows; i++) {
-		const struct an_row *r = &c->rows[i];
-		char name[96], u[48];
-		snprintf(name, sizeof name, r->copies > 1 ? "%s/%d" : "%s", r->workload, r->copies);
-		report_table_unit(u, sizeof u, r->unit, r->latency);
-		fputs("|", f);
-		cell(f, name);
-		cell(f, u);
-		value_cell(f, &r->va, r->latency, r->unit);
+		row_start(f, &c->rows[i]);
 		fputs("\n", f);
 	}
 }
@@ -50,51 +63,38 @@ static void compare_md(FILE *f, const struct an_compare *c, const struct an_grou
 		group_md(f, c, g);
 		return;
 	}
-	for (int i = 0; i < (int)c->ngroups && i < 2; i++)
-		fprintf(f, "- **%s**: `%s`, %zu run%s on %zu boot%s\n", g[i].name,
-			*g[i].selector ? g[i].selector : "(all runs)", g[i].nruns, g[i].nruns == 1 ? "" : "s", g[i].nboots,
-			g[i].nboots == 1 ? "" : "s");
+	groups_md(f, g, 2);
 	int conf = (int)lround((1 - c->o.alpha) * 100);
-	fprintf(f, "\n| workload | unit | %s | %s | change | %d%% CI | q | verdict |\n", g[0].name,
-		c->ngroups > 1 ? g[1].name : "-", conf);
+	fprintf(f, "\n| workload | unit | %s | %s | change | %d%% CI | q | verdict |\n", g[0].name, g[1].name, conf);
 	fprintf(f, "|---|---|---:|---:|---:|---|---:|---|\n");
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct an_row *r = &c->rows[i];
-		char name[96], u[48], ch[16] = "", ci[40] = "", q[16] = "", v[32] = "";
-		snprintf(name, sizeof name, r->copies > 1 ? "%s/%d" : "%s", r->workload, r->copies);
-		report_table_unit(u, sizeof u, r->unit, r->latency);
-		fputs("|", f);
-		cell(f, name);
-		cell(f, u);
-		value_cell(f, &r->va, r->latency, r->unit);
+		char ch[16] = "", ci[40] = "", q[16] = "", v[32] = "";
+		row_start(f, r);
 		value_cell(f, &r->vb, r->latency, r->unit);
-		if (c->ngroups > 1) {
-			if (isfinite(r->chg.pct))
-				report_pct(ch, sizeof ch, r->chg.pct);
-			if (isfinite(r->chg.lo) && isfinite(r->chg.hi)) {
-				char lo[16], hi[16];
-				report_pct(lo, sizeof lo, r->chg.lo);
-				report_pct(hi, sizeof hi, r->chg.hi);
-				snprintf(ci, sizeof ci, "[%s, %s]", lo, hi);
-			}
-			if (isfinite(r->c.q))
-				snprintf(q, sizeof q, r->c.q < 0.001 ? "<0.001" : "%.3f", r->c.q);
-			report_verdict_word(v, sizeof v, &r->c);
+		if (isfinite(r->chg.pct))
+			report_pct(ch, sizeof ch, r->chg.pct);
+		if (isfinite(r->chg.lo) && isfinite(r->chg.hi)) {
+			char lo[16], hi[16];
+			report_pct(lo, sizeof lo, r->chg.lo);
+			report_pct(hi, sizeof hi, r->chg.hi);
+			snprintf(ci, sizeof ci, "[%s, %s]", lo, hi);
 		}
+		if (isfinite(r->c.q))
+			snprintf(q, sizeof q, r->c.q < 0.001 ? "<0.001" : "%.3f", r->c.q);
+		report_verdict_word(v, sizeof v, &r->c);
 		cell(f, ch);
 		cell(f, ci);
 		cell(f, q);
 		cell(f, v);
 		fputs("\n", f);
 	}
-	if (c->ngroups > 1) {
-		char tally[160];
-		report_verdict_tally(tally, sizeof tally, c);
-		fprintf(f, "\n**%s**. Change: %s vs %s; for time/op rows the change in time (negative = faster). "
-			   "(negligible): significant but inside the ±%g%% margin. `sysab compare` prints each "
-			   "row's caveats.\n",
-			tally, g[1].name, g[0].name, c->o.margin * 100);
-	}
+	char tally[160];
+	report_verdict_tally(tally, sizeof tally, c);
+	fprintf(f, "\n**%s**. Change: %s vs %s; for time/op rows the change in time (negative = faster). "
+		   "(negligible): significant but inside the ±%g%% margin. `sysab compare` prints each "
+		   "row's caveats.\n",
+		tally, g[1].name, g[0].name, c->o.margin * 100);
 }
 
 static void run_md(FILE *f, const struct summary *s)
