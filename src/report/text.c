@@ -182,7 +182,7 @@ static void summary_footer(FILE *f, const struct summary *s, bool low_df, bool o
 	if (low_df) {
 		char why[256];
 		snprintf(why, sizeof why, "CI95 '-': the run's batch means give fewer than %d degrees of freedom, too few "
-			 "for an interval that means something; CV shows the spread instead (25 samples or more give one).",
+			 "for an interval that means something; CV shows the spread instead (25 samples or more after warm-up give one).",
 			 AN_MIN_INTERVAL_DF);
 		fprintf(f, "\n");
 		report_wrap(f, "", "  ", why);

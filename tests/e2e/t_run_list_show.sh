@@ -13,13 +13,13 @@ contains "$OUT" "kernel.release"
 expect 0 "$SYSAB" show 1 --json
 n=$(printf '%s' "$OUT" | jq '[.results[] | select(.workload == "kernel.syscall.null") | .samples] | .[0]')
 w=$(printf "%s" "$OUT" | jq "[.results[] | select(.workload == \"kernel.syscall.null\") | .warmup_samples] | .[0]")
-[ $((n + w)) = 25 ] || fail "expected 25 samples (--quick: 5 batches, 4 df), got $n + $w warm-up"
+[ $((n + w)) = 28 ] || fail "expected 28 samples (--quick: 5 batches, 4 df, after up to 3 warm-up), got $n + $w warm-up"
 s=$(printf '%s' "$OUT" | jq -r '.run.status + " " + .run.labels.pie + " " + (.schema_version|tostring)')
 [ "$s" = "complete yes 1" ] || fail "json run fields: $s"
 m=$(printf '%s' "$OUT" | jq '[.results[] | select(.workload == "harness.null") | .median_ops_per_s > 0] | .[0]')
 [ "$m" = true ] || fail "harness.null median missing"
 cnt=$(sqlite3 "$SYSAB_DB" "SELECT count(*) FROM sample WHERE run = 1")
-[ "$cnt" = 50 ] || fail "expected 50 samples (2 workloads x 25) in the database, got $cnt"
+[ "$cnt" = 56 ] || fail "expected 56 samples (2 workloads x 28) in the database, got $cnt"
 expect 0 "$SYSAB" run --quick -w harness.null --json
 v=$(printf '%s' "$OUT" | jq '.run.id')
 [ "$v" = 2 ] || fail "second run id $v"
