@@ -148,27 +148,28 @@ static void slot_note(const struct summary_row *row, struct strv *notes, char ma
 }
 
 /* One slot's line of the run's table; returns whether its interval was left out for low df. */
-static bool slot_line(FILE *f, const struct summary_row *row, const char *mark, bool color)
+static bool slot_line(FILE *f, const struct summary_row *row, const char *mark, bool color, int unit_w)
 {
 	const struct store_slot_info *sl = row->slot;
 	char name[64];
 	report_short_name(name, sizeof name, sl->workload, 1, RUN_NAME_W);
 	if (sl->state != STORE_SLOT_OK && row->n == 0) {
-		fprintf(f, "%-*s %6d %8s %-14s %6s %6s %3s  %s%s%s %s\n", RUN_NAME_W, name, sl->copies, "-", "-", "-", "-",
-			"0", slot_color(sl->state, color), sl->status, color ? "\033[0m" : "", mark);
+		fprintf(f, "%-*s %6d %8s %-*s %6s %6s %3s  %s%s%s %s\n", RUN_NAME_W, name, sl->copies, "-", unit_w, "-", "-",
+			"-", "0", slot_color(sl->state, color), sl->status, color ? "\033[0m" : "", mark);
 		return false;
 	}
 	char v[48], u[64], us[32];
 	report_cell_value(v, sizeof v, row->median, sl->latency, !report_rate_unit(sl->unit));
 	report_table_unit(u, sizeof u, sl->unit, sl->latency);
-	report_short_name(us, sizeof us, u, 1, 14);
+	report_short_name(us, sizeof us, u, 1, (size_t)unit_w);
 	char hw[16] = "-", cv[16];
 	report_interval_cell(hw, sizeof hw, row->halfwidth);
 	pct_cell(cv, sizeof cv, row->cv);
 	/* pad by columns: "±" is two bytes but one column */
 	int pad = 9 + (strstr(hw, "±") ? 1 : 0);
 	struct sb line = {0};
-	sb_addf(&line, "%-*s %6d %8s %-14s %*s %6s %3zu  %s", RUN_NAME_W, name, sl->copies, v, us, pad, hw, cv, row->n,
+	sb_addf(&line, "%-*s %6d %8s %-*s %*s %6s %3zu  %s", RUN_NAME_W, name, sl->copies, v, unit_w, us, pad, hw, cv,
+		row->n,
 		mark);
 	put_line(f, &line);
 	return row->n > 1 && !isfinite(row->halfwidth);
@@ -210,15 +211,23 @@ void report_summary_text(FILE *f, const struct summary *s, bool with_env, const 
 	const struct store_run_info *r = &s->run;
 	bool color = st->color, low_df = false, oks = false;
 	run_header(f, r, color);
-	/* 24 + 7 + 9 + 15 + 10 + 7 + 4 + 2 + notes: 83 columns with a note mark of up to 5 */
-	fprintf(f, "\n%-*s %6s %8s %-14s %9s %6s %3s  %s\n", RUN_NAME_W, "workload", "copies", "median", "unit", "CI95",
-		"CV", "n", "notes");
+	/* 24 + 7 + 9 + 15 + 10 + 7 + 4 + 2 + notes: 83 columns with a note mark of up to 5; the
+	 * unit column is as wide as the longest unit (at least 14, at most 30), never cut short */
+	int unit_w = 14;
+	for (size_t i = 0; i < s->nslots; i++) {
+		char u[64];
+		report_table_unit(u, sizeof u, s->rows[i].slot->unit, s->rows[i].slot->latency);
+		int n = (int)report_text_width(u);
+		unit_w = n > unit_w ? (n < 30 ? n : 30) : unit_w;
+	}
+	fprintf(f, "\n%-*s %6s %8s %-*s %9s %6s %3s  %s\n", RUN_NAME_W, "workload", "copies", "median", unit_w, "unit",
+		"CI95", "CV", "n", "notes");
 	struct strv notes = {0};
 	for (size_t i = 0; i < s->nslots; i++) {
 		char mark[32];
 		slot_note(&s->rows[i], &notes, mark, st);
 		oks |= !strncmp(mark, "ok", 2);
-		low_df |= slot_line(f, &s->rows[i], mark, color);
+		low_df |= slot_line(f, &s->rows[i], mark, color, unit_w);
 	}
 	summary_footer(f, s, low_df, oks, &notes);
 	strv_free(&notes);

@@ -39,3 +39,8 @@ contains "$OUT" "kaslr.kernel"
 contains "$OUT" "numa.node_list"
 printf '%s' "$OUT" | grep -q '^aslr ' && fail "env still has the ambiguous key 'aslr'"
 true
+
+# The unit column is as wide as the longest unit: "8 concurrent script runs/s" is not cut
+# ("8 concur~uns/s" before; issue 17 item 7)
+expect 0 "$SYSAB" run --quick -w unixbench.shell8 -c 1 -q
+contains "$OUT" "8 concurrent script runs/s"
