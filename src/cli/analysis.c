@@ -13,51 +13,58 @@ enum {
 	O_SAMPLE_COST, O_POWER, O_UNIT, O_LOOK, O_MAX_BOOTS, O_CAMPAIGN,
 };
 
-#define OPTS_VERDICT                                                                                          \
-	{"margin", 0, "PCT", "equivalence margin, e.g. 1% (default): changes within ±PCT count as no change",      \
-	 O_MARGIN},                                                                                            \
-		{"alpha", 0, "A", "significance level, default 0.05 (95% intervals)", O_ALPHA},                     \
-		{"unit", 0, "boot|run", "replication unit a verdict needs: boot (default), or run for settings "       \
-					"compared within one boot (boot-to-boot variation is then not covered)", O_UNIT},       \
-		{"look", 0, "K", "this is look K (1, 2, ...) of a group-sequential design; needs --max-boots "       \
-				 "(a campaign:NAME selector sets both by itself)",                                    \
-		 O_LOOK},                                                                                      \
-		{"max-boots", 0, "N", "planned maximum boots per group of the sequential design", O_MAX_BOOTS},     \
-		{"workload", 'w', "PATTERN", "only workloads matching PATTERN: a name, a glob or a group (repeatable)", \
-		 O_WORKLOAD},                                                                                  \
+/* Options several commands share, written once. */
+#define OPT_MARGIN                                                                                           \
+	CLI_NUM("margin", 0, "PCT", "equivalence margin: changes within ±PCT count as no change", O_MARGIN, CLI_PCT, \
+		0.0001, 0.5, "1%")
+#define OPT_ALPHA CLI_NUM("alpha", 0, "A", "significance level (0.05: 95% intervals)", O_ALPHA, CLI_REAL, 0.0001, 0.4, "0.05")
+#define OPTS_VERDICT                                                                                       \
+	OPT_MARGIN, OPT_ALPHA,                                                                             \
+		CLI_OPT("unit", 0, "boot|run",                                                                 \
+			"replication unit a verdict needs: boot (default), or run for settings compared within "   \
+			"one boot (boot-to-boot variation is then not covered)",                                   \
+			O_UNIT),                                                                                   \
+		CLI_NUM("look", 0, "K",                                                                        \
+			"this is look K (1, 2, ...) of a group-sequential design; needs --max-boots (a "           \
+			"campaign:NAME selector sets both by itself)",                                             \
+			O_LOOK, CLI_INT, 1, 1000, NULL),                                                           \
+		CLI_NUM("max-boots", 0, "N", "planned maximum boots per group of the sequential design",        \
+			O_MAX_BOOTS, CLI_INT, 2, 10000, NULL),                                                     \
+		CLI_OPT("workload", 'w', "PATTERN",                                                            \
+			"only workloads matching PATTERN: a name, a glob or a group (repeatable)", O_WORKLOAD),    \
 		CLI_OUT_OPTS("text (default), json, html or markdown (compare only)"), CLI_COLOR_OPT
 
 const struct cli_opt cli_compare_opts[] = {
 	OPTS_VERDICT,
-	{"fail-on", 0, "WHAT", "exit 1 when a row is significantly slower, faster, or either (change); "
+	CLI_OPT("fail-on", 0, "WHAT", "exit 1 when a row is significantly slower, faster, or either (change); "
 			       "negligible changes do not count",
-	 O_FAIL_ON},
+	 O_FAIL_ON),
 	CLI_VERBOSE_OPT,
 	CLI_COMMON_OPTS,
 	CLI_END,
 };
 
 const struct cli_opt cli_analyze_opts[] = {
-	{"factors", 'f', "F1,F2", "label keys whose combinations form the cells (required)", O_FACTORS},
-	{"ref", 0, "F=V", "reference level V of factor F (default: the first in sorted order; repeatable)", O_REF},
+	CLI_OPT("factors", 'f', "F1,F2", "label keys whose combinations form the cells (required)", O_FACTORS),
+	CLI_OPT("ref", 0, "F=V", "reference level V of factor F (default: the first in sorted order; repeatable)", O_REF),
 	OPTS_VERDICT,
 	CLI_COMMON_OPTS,
 	CLI_END,
 };
 
 const struct cli_opt cli_plan_opts[] = {
-	{"target", 't', "PCT", "wanted half-width of the CI of a difference, e.g. 1% (default)", O_TARGET},
-	{"boot-cost", 0, "DURATION", "time one boot costs, e.g. 120s (default)", O_BOOT_COST},
-	{"run-cost", 0, "DURATION",
+	CLI_NUM("target", 't', "PCT", "wanted half-width of the CI of a difference", O_TARGET, CLI_PCT, 0.0001, 1, "1%"),
+	CLI_NUM("boot-cost", 0, "DURATION", "time one boot costs", O_BOOT_COST, CLI_TEXT, 0, 0, "120s"),
+	CLI_OPT("run-cost", 0, "DURATION",
 	 "time per run beyond its samples, per workload (default: measured, else " CLI_STR(AN_PLAN_RUN_COST_S) "s)",
-	 O_RUN_COST},
-	{"sample-cost", 0, "DURATION",
-	 "time per sample (default: measured per workload, else " CLI_STR(AN_PLAN_SAMPLE_COST_S) "s)", O_SAMPLE_COST},
-	{"power", 0, "P", "also detect a change of the target size with this power, e.g. 0.8 (default: none)",
-	 O_POWER},
-	{"alpha", 0, "A", "significance level, default 0.05", O_ALPHA},
-	{"workload", 'w', "PATTERN", "only workloads matching PATTERN (repeatable)", O_WORKLOAD},
-	{"campaign", 0, "NAME", "also print the `sysab campaign new NAME` line that carries out the plan", O_CAMPAIGN},
+	 O_RUN_COST),
+	CLI_OPT("sample-cost", 0, "DURATION",
+	 "time per sample (default: measured per workload, else " CLI_STR(AN_PLAN_SAMPLE_COST_S) "s)", O_SAMPLE_COST),
+	CLI_NUM("power", 0, "P", "also detect a change of the target size with this power, e.g. 0.8 (none by default)",
+		O_POWER, CLI_REAL, 0.5, 0.999, NULL),
+	OPT_ALPHA,
+	CLI_OPT("workload", 'w', "PATTERN", "only workloads matching PATTERN (repeatable)", O_WORKLOAD),
+	CLI_OPT("campaign", 0, "NAME", "also print the `sysab campaign new NAME` line that carries out the plan", O_CAMPAIGN),
 	CLI_OUT_OPTS("text (default) or json"),
 	CLI_COLOR_OPT,
 	CLI_COMMON_OPTS,
@@ -95,12 +102,8 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 			return errf(e, "--campaign: give a campaign name (letters, digits, '_', '.', '-')");
 		a->campaign = arg;
 		return 0;
-	case O_MARGIN: return parse_percent(arg, 0.0001, 0.5, "--margin", &a->co.margin, e);
-	case O_ALPHA:
-		if (parse_double(arg, 0.0001, 0.4, "--alpha", &a->co.alpha, e))
-			return -1;
-		a->po.alpha = a->co.alpha;
-		return 0;
+	case O_MARGIN: a->co.margin = cli_real_of(arg); return 0;
+	case O_ALPHA: a->co.alpha = a->po.alpha = cli_real_of(arg); return 0;
 	case O_WORKLOAD:
 		if (!*arg || !text_is_clean(arg, false))
 			return errf(e, "-w: give a workload name or pattern; `sysab workloads` lists them");
@@ -154,25 +157,9 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 		else
 			return errf(e, "--unit: '%s' is not a replication unit; use boot or run", arg);
 		return 0;
-	case O_LOOK: {
-		double k;
-		if (parse_double(arg, 1, 1000, "--look", &k, e))
-			return -1;
-		if (k != floor(k))
-			return errf(e, "--look: '%s' is not a whole look number (1, 2, ...)", arg);
-		a->co.look = (size_t)k;
-		return 0;
-	}
-	case O_MAX_BOOTS: {
-		double n;
-		if (parse_double(arg, 2, 10000, "--max-boots", &n, e))
-			return -1;
-		if (n != floor(n))
-			return errf(e, "--max-boots: '%s' is not a whole number of boots (2 or more)", arg);
-		a->co.max_boots = (size_t)n;
-		return 0;
-	}
-	case O_TARGET: return parse_percent(arg, 0.0001, 1, "--target", &a->po.target, e);
+	case O_LOOK: a->co.look = (size_t)cli_int_of(arg); return 0;
+	case O_MAX_BOOTS: a->co.max_boots = (size_t)cli_int_of(arg); return 0;
+	case O_TARGET: a->po.target = cli_real_of(arg); return 0;
 	case O_BOOT_COST:
 		if (parse_duration(arg, "--boot-cost", &ns, e))
 			return -1;
@@ -188,7 +175,7 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 			return -1;
 		a->po.cost_sample = (double)ns / 1e9;
 		return 0;
-	case O_POWER: return parse_double(arg, 0.5, 0.999, "--power", &a->po.power, e);
+	case O_POWER: a->po.power = cli_real_of(arg); return 0;
 	}
 	return errf(e, "unhandled option");
 }
@@ -432,12 +419,12 @@ out:
 const struct cli_opt cli_report_opts[] = {
 	CLI_OUT_OPTS("html (default), text, json or markdown; give -o FILE"),
 	CLI_VERBOSE_OPT,
-	{"factors", 'f', "F1,F2", "with `analyze`: label keys whose combinations form the cells", O_FACTORS},
-	{"ref", 0, "F=V", "with `analyze`: reference level V of factor F (repeatable)", O_REF},
-	{"margin", 0, "PCT", "equivalence margin, e.g. 1% (default)", O_MARGIN},
-	{"alpha", 0, "A", "significance level, default 0.05 (95% intervals)", O_ALPHA},
-	{"workload", 'w', "PATTERN", "only workloads matching PATTERN: a name, a glob or a group (repeatable)",
-	 O_WORKLOAD},
+	CLI_OPT("factors", 'f', "F1,F2", "with `analyze`: label keys whose combinations form the cells", O_FACTORS),
+	CLI_OPT("ref", 0, "F=V", "with `analyze`: reference level V of factor F (repeatable)", O_REF),
+	OPT_MARGIN,
+	OPT_ALPHA,
+	CLI_OPT("workload", 'w', "PATTERN", "only workloads matching PATTERN: a name, a glob or a group (repeatable)",
+	 O_WORKLOAD),
 	CLI_COMMON_OPTS,
 	CLI_END,
 };

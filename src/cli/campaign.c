@@ -17,32 +17,35 @@ enum {
 };
 
 const struct cli_opt cli_campaign_opts[] = {
-	{"backend", 0, "NAME", "new: qemu, kexec, grub or command", O_BACKEND},
-	{"boots", 0, "N", "new: boots per configuration (randomized complete blocks)", O_BOOTS},
-	{"runs", 0, "R", "new: `sysab run` invocations per boot (default 1)", O_RUNS},
-	{"seed", 0, "N", "new: seed of the schedule's shuffles (default: random, recorded)", O_SEED},
-	{"config", 0, "'K=V ...'", "new: a configuration: its labels; the boot options after it are its own", O_CONFIG},
-	{"kernel", 0, "PATH", "new: the configuration's kernel (qemu: default the guest's; kexec)", O_KERNEL},
-	{"initrd", 0, "PATH", "new: the configuration's initrd (kexec; qemu: replaces the guest's initramfs)", O_INITRD},
-	{"append", 0, "CMDLINE", "new: the configuration's kernel command line (qemu, kexec; grub: expected)", O_APPEND},
-	{"entry", 0, "ENTRY", "new: grub menu entry to boot (grub-reboot ENTRY)", O_ENTRY},
-	{"command", 0, "SHELL", "new: command that boots the machine into the configuration (command backend)",
-	 O_COMMAND},
-	{"smp", 0, "N", "new: qemu -smp (default 1)", O_SMP},
-	{"mem", 0, "MB", "new: qemu -m (default 512)", O_MEM},
-	{"accel", 0, "auto|kvm|tcg", "new: qemu accelerator (auto: kvm when a kernel boots under it, else tcg)",
-	 O_ACCEL},
-	{"image", 0, "DIR", "new: qemu guest with vmlinuz and initramfs.cpio.gz (default: guest/ beside sysab)",
-	 O_IMAGE},
-	{"boot-timeout", 0, "SECONDS", "new: qemu: kill a boot and its runs after this long (default 900)",
-	 O_BOOT_TIMEOUT},
-	{"max-failures", 0, "K", "new: stop after K consecutive failed slots (default 2)", O_MAX_FAILURES},
-	{"settle-load", 0, "LOAD", "new: before the runs wait for the 1-minute load below LOAD (default 1.0)",
-	 O_SETTLE_LOAD},
-	{"settle-timeout", 0, "SECONDS", "new: ... but at most this long (default 0: no wait)", O_SETTLE_TIMEOUT},
-	{"unit-dir", 0, "DIR", "new: where the resume unit goes (default /etc/systemd/system)", O_UNIT_DIR},
-	{"stop-file", 0, "PATH", "new: the campaign stops when this file exists (default DB.NAME.stop)", O_STOP_FILE},
-	{"dry-run", 'n', NULL, "start: print every command and file of the campaign instead of acting", O_DRY_RUN},
+	CLI_OPT("backend", 0, "NAME", "new: qemu, kexec, grub or command", O_BACKEND),
+	CLI_NUM("boots", 0, "N", "new: boots per configuration (randomized complete blocks)", O_BOOTS, CLI_INT, 1, 10000,
+		NULL),
+	CLI_NUM("runs", 0, "R", "new: `sysab run` invocations per boot", O_RUNS, CLI_INT, 1, 1000, "1"),
+	CLI_OPT("seed", 0, "N", "new: seed of the schedule's shuffles (default: random, recorded)", O_SEED),
+	CLI_OPT("config", 0, "'K=V ...'", "new: a configuration: its labels; the boot options after it are its own", O_CONFIG),
+	CLI_OPT("kernel", 0, "PATH", "new: the configuration's kernel (qemu: default the guest's; kexec)", O_KERNEL),
+	CLI_OPT("initrd", 0, "PATH", "new: the configuration's initrd (kexec; qemu: replaces the guest's initramfs)", O_INITRD),
+	CLI_OPT("append", 0, "CMDLINE", "new: the configuration's kernel command line (qemu, kexec; grub: expected)", O_APPEND),
+	CLI_OPT("entry", 0, "ENTRY", "new: grub menu entry to boot (grub-reboot ENTRY)", O_ENTRY),
+	CLI_OPT("command", 0, "SHELL", "new: command that boots the machine into the configuration (command backend)",
+	 O_COMMAND),
+	CLI_NUM("smp", 0, "N", "new: qemu -smp", O_SMP, CLI_INT, 1, 256, "1"),
+	CLI_NUM("mem", 0, "MB", "new: qemu -m", O_MEM, CLI_INT, 64, 1 << 20, "512"),
+	CLI_OPT("accel", 0, "auto|kvm|tcg", "new: qemu accelerator (auto: kvm when a kernel boots under it, else tcg)",
+	 O_ACCEL),
+	CLI_OPT("image", 0, "DIR", "new: qemu guest with vmlinuz and initramfs.cpio.gz (default: guest/ beside sysab)",
+	 O_IMAGE),
+	CLI_NUM("boot-timeout", 0, "SECONDS", "new: qemu: kill a boot and its runs after this long", O_BOOT_TIMEOUT,
+		CLI_INT, 10, 86400, "900"),
+	CLI_NUM("max-failures", 0, "K", "new: stop after K consecutive failed slots", O_MAX_FAILURES, CLI_INT, 1, 1000,
+		"2"),
+	CLI_NUM("settle-load", 0, "LOAD", "new: before the runs wait for the 1-minute load below LOAD", O_SETTLE_LOAD,
+		CLI_REAL, 0.01, 1000, "1.0"),
+	CLI_NUM("settle-timeout", 0, "SECONDS", "new: ... but at most this long (0: no wait)", O_SETTLE_TIMEOUT, CLI_INT,
+		0, 86400, "0"),
+	CLI_OPT("unit-dir", 0, "DIR", "new: where the resume unit goes (default /etc/systemd/system)", O_UNIT_DIR),
+	CLI_OPT("stop-file", 0, "PATH", "new: the campaign stops when this file exists (default DB.NAME.stop)", O_STOP_FILE),
+	CLI_OPT("dry-run", 'n', NULL, "start: print every command and file of the campaign instead of acting", O_DRY_RUN),
 	CLI_COMMON_OPTS,
 	CLI_END,
 };
@@ -109,11 +112,10 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 	struct campaign_args *a = ctx;
 	struct campaign_opts *o = &a->sp.opts;
 	struct store_campaign_config *k = a->sp.nconfigs ? &a->sp.configs[a->sp.nconfigs - 1] : NULL;
-	uint64_t u;
 	switch (id) {
 	case O_BACKEND: a->sp.backend = arg; return 0;
-	case O_BOOTS: return parse_int(arg, 1, 10000, "--boots", &a->sp.boots, e);
-	case O_RUNS: a->runs_given = true; return parse_int(arg, 1, 1000, "--runs", &a->sp.runs, e);
+	case O_BOOTS: a->sp.boots = cli_int_of(arg); return 0;
+	case O_RUNS: a->runs_given = true; a->sp.runs = cli_int_of(arg); return 0;
 	case O_SEED:
 		a->sp.seed_given = true;
 		return parse_u64(arg, 0, INT64_MAX, "--seed", &a->sp.seed, e);
@@ -123,8 +125,8 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 	case O_APPEND: return set_config_field(a, "append", k ? &k->append : NULL, arg, e);
 	case O_ENTRY: return set_config_field(a, "entry", k ? &k->entry : NULL, arg, e);
 	case O_COMMAND: return set_config_field(a, "command", k ? &k->command : NULL, arg, e);
-	case O_SMP: return parse_int(arg, 1, 256, "--smp", &o->smp, e);
-	case O_MEM: return parse_int(arg, 64, 1 << 20, "--mem", &o->mem_mb, e);
+	case O_SMP: o->smp = cli_int_of(arg); return 0;
+	case O_MEM: o->mem_mb = cli_int_of(arg); return 0;
 	case O_ACCEL:
 		if (strcmp(arg, "auto") && strcmp(arg, "kvm") && strcmp(arg, "tcg"))
 			return errf(e, "--accel: give auto, kvm or tcg");
@@ -132,14 +134,10 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 		return 0;
 	case O_IMAGE: free(o->image); o->image = realpath(arg, NULL);
 		return o->image ? 0 : errf(e, "--image %s: no such directory; build the guest with `make guest`", arg);
-	case O_BOOT_TIMEOUT: return parse_int(arg, 10, 86400, "--boot-timeout", &o->boot_timeout_s, e);
-	case O_MAX_FAILURES: return parse_int(arg, 1, 1000, "--max-failures", &o->max_failures, e);
-	case O_SETTLE_LOAD: return parse_double(arg, 0.01, 1000, "--settle-load", &o->settle_load, e);
-	case O_SETTLE_TIMEOUT:
-		if (parse_u64(arg, 0, 86400, "--settle-timeout", &u, e))
-			return -1;
-		o->settle_timeout_s = (int)u;
-		return 0;
+	case O_BOOT_TIMEOUT: o->boot_timeout_s = cli_int_of(arg); return 0;
+	case O_MAX_FAILURES: o->max_failures = cli_int_of(arg); return 0;
+	case O_SETTLE_LOAD: o->settle_load = cli_real_of(arg); return 0;
+	case O_SETTLE_TIMEOUT: o->settle_timeout_s = cli_int_of(arg); return 0;
 	case O_UNIT_DIR: free(o->unit_dir); o->unit_dir = xstrdup(arg); return 0;
 	case O_STOP_FILE: free(o->stop_file); o->stop_file = xstrdup(arg); return 0;
 	case O_DRY_RUN: a->dry_run = true; return 0;

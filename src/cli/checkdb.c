@@ -9,7 +9,7 @@
 enum { O_FIX = 1 };
 
 const struct cli_opt cli_checkdb_opts[] = {
-	{"fix", 0, NULL, "recompute every run's summaries from its samples, then check again", O_FIX},
+	CLI_OPT("fix", 0, NULL, "recompute every run's summaries from its samples, then check again", O_FIX),
 	CLI_COMMON_OPTS,
 	CLI_END,
 };

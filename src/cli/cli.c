@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -24,6 +25,61 @@ static const struct cli_opt *find_short(const struct cli_opt *o, int c)
 		if (o->shrt == c)
 			return o;
 	return NULL;
+}
+
+/* A number option's value against its range, named as the user wrote it (lng: --name). */
+static int check_number(const struct cli_opt *o, const char *arg, bool lng, struct err *e)
+{
+	char what[80];
+	if (lng || !o->shrt)
+		snprintf(what, sizeof what, "--%s", o->lng);
+	else
+		snprintf(what, sizeof what, "-%c", o->shrt);
+	int i;
+	double d;
+	switch (o->num) {
+	case CLI_TEXT: return 0;
+	case CLI_INT: return parse_int(arg, (int)o->lo, (int)o->hi, what, &i, e);
+	case CLI_REAL: return parse_double(arg, o->lo, o->hi, what, &d, e);
+	case CLI_PCT: return parse_percent(arg, o->lo, o->hi, what, &d, e);
+	}
+	return 0;
+}
+
+int cli_int_of(const char *arg)
+{
+	return (int)strtol(arg, NULL, 10);
+}
+
+double cli_real_of(const char *arg)
+{
+	double v = 0;
+	struct err ignored;
+	if (strchr(arg, '%'))
+		parse_percent(arg, -HUGE_VAL, HUGE_VAL, "", &v, &ignored);
+	else
+		parse_double(arg, -HUGE_VAL, HUGE_VAL, "", &v, &ignored);
+	return v;
+}
+
+void cli_range_text(char *buf, size_t size, const struct cli_opt *o)
+{
+	if (o->num == CLI_PCT)
+		snprintf(buf, size, "from %g%% to %g%%", o->lo * 100, o->hi * 100);
+	else if (o->num != CLI_TEXT)
+		snprintf(buf, size, "from %g to %g", o->lo, o->hi);
+	else
+		buf[0] = 0;
+}
+
+void cli_opt_extra(char *buf, size_t size, const struct cli_opt *o)
+{
+	char range[80];
+	cli_range_text(range, sizeof range, o);
+	buf[0] = 0;
+	if (*range || o->dflt)
+		snprintf(buf, size, " (%s%s%s%s)", range, *range && o->dflt ? "; " : "", o->dflt ? "default " : "",
+			 o->dflt ? o->dflt : "");
 }
 
 int cli_parse(const struct cli_cmd *cmd, int argc, char **argv, cli_on_opt on_opt, void *ctx, struct strv *pos,
@@ -76,7 +132,7 @@ int cli_parse(const struct cli_cmd *cmd, int argc, char **argv, cli_on_opt on_op
 			*help = true;
 			continue;
 		}
-		if (on_opt(ctx, o->id, optarg, e)) {
+		if ((o->arg && check_number(o, optarg, c >= 0x10000, e)) || on_opt(ctx, o->id, optarg, e)) {
 			rc = -1;
 			break;
 		}
@@ -114,7 +170,9 @@ void cli_help(const struct cli_cmd *cmd, FILE *f)
 			snprintf(left, sizeof left, "-%c, --%s%s%s", o->shrt, o->lng, o->arg ? " " : "", o->arg ? o->arg : "");
 		else
 			snprintf(left, sizeof left, "    --%s%s%s", o->lng, o->arg ? " " : "", o->arg ? o->arg : "");
-		fprintf(f, "  %-24s %s\n", left, o->help);
+		char extra[160];
+		cli_opt_extra(extra, sizeof extra, o);
+		fprintf(f, "  %-24s %s%s\n", left, o->help, extra);
 	}
 }
 

@@ -7,6 +7,16 @@
 #include "report/report.h"
 #include "store/store.h"
 
+/* The kind of number an option takes. The parser checks it against the option's range
+ * before the handler sees it (with the spelling the user wrote, "-c" or "--copies"), and
+ * help and the man page print the range: the table is the one place it is written. */
+enum cli_num {
+	CLI_TEXT = 0, /* not a number (or checked by its handler: durations, CPU lists, seeds) */
+	CLI_INT,      /* a whole number in [lo, hi] */
+	CLI_REAL,     /* a plain number in [lo, hi] */
+	CLI_PCT,      /* a percentage, "1%", whose fraction lies in [lo, hi] */
+};
+
 /* One option of a subcommand. id is what the command's handler switches on. */
 struct cli_opt {
 	const char *lng;  /* long name without "--" */
@@ -14,29 +24,49 @@ struct cli_opt {
 	const char *arg;  /* argument name for help, or NULL for a flag */
 	const char *help;
 	int id;
+	enum cli_num num; /* a number in [lo, hi], checked by the parser */
+	double lo, hi;
+	const char *dflt; /* the default as a user writes it ("1%", "120s"), printed by help and the man
+			   * page; tests/unit/test_cli.c holds each against the value the code uses */
 };
+
+/* Table entries: an option, and a number option with its range and default (dflt or NULL). */
+#define CLI_OPT(LNG, SHRT, ARG, HELP, ID) {.lng = (LNG), .shrt = (SHRT), .arg = (ARG), .help = (HELP), .id = (ID)}
+#define CLI_NUM(LNG, SHRT, ARG, HELP, ID, NUM, LO, HI, DFLT)                                            \
+	{.lng = (LNG), .shrt = (SHRT), .arg = (ARG), .help = (HELP), .id = (ID), .num = (NUM), .lo = (LO), \
+	 .hi = (HI), .dflt = (DFLT)}
+
+/* A value the parser has checked against its option's range: CLI_INT as an int, CLI_REAL
+ * as it is, CLI_PCT as a fraction ("5%" -> 0.05). */
+int cli_int_of(const char *arg);
+double cli_real_of(const char *arg);
+/* "from LO to HI" (percents for CLI_PCT) into buf, "" for CLI_TEXT. */
+void cli_range_text(char *buf, size_t size, const struct cli_opt *o);
+/* What help and the man page add after an option's help: " (from LO to HI; default D)",
+ * or "" when it has neither. */
+void cli_opt_extra(char *buf, size_t size, const struct cli_opt *o);
 
 /* Options every subcommand has. */
 enum { OPT_HELP = 1000, OPT_DB, OPT_JSON, OPT_NO_COLOR, OPT_FORMAT, OPT_OUTPUT, OPT_VERBOSE };
 #define CLI_COMMON_OPTS                                                                          \
-	{"db", 0, "PATH", "results database (default $SYSAB_DB, else ~/.local/share/sysab/results.db)", \
-	 OPT_DB},                                                                                \
-		{"help", 'h', NULL, "show this help", OPT_HELP}
-#define CLI_COLOR_OPT {"no-color", 0, NULL, "no colour in tables (also when NO_COLOR is set or stdout is not a terminal)", OPT_NO_COLOR}
+	CLI_OPT("db", 0, "PATH", "results database (default $SYSAB_DB, else ~/.local/share/sysab/results.db)", \
+		OPT_DB),                                                                               \
+		CLI_OPT("help", 'h', NULL, "show this help", OPT_HELP)
+#define CLI_COLOR_OPT CLI_OPT("no-color", 0, NULL, "no colour in tables (also when NO_COLOR is set or stdout is not a terminal)", OPT_NO_COLOR)
 #define CLI_VERBOSE_OPT                                                                                  \
-	{"verbose", 'v', NULL, "text: every note of every row in a fixed 80-column layout, not the compact table", \
-	 OPT_VERBOSE}
-#define CLI_END {NULL, 0, NULL, NULL, 0}
+	CLI_OPT("verbose", 'v', NULL, "text: every note of every row in a fixed 80-column layout, not the compact table", \
+		OPT_VERBOSE)
+#define CLI_END {.lng = NULL}
 /* A number defined elsewhere (a default) spelled inside a help string. */
 #define CLI_STR_(x) #x
 #define CLI_STR(x) CLI_STR_(x)
 /* How every result-printing command chooses its output: --format (FORMATS: the help,
  * e.g. "text (default) or json"), -o FILE, and --json as an alias of --format json. */
 #define CLI_OUT_OPTS(FORMATS)                                                                           \
-	{"format", 0, "FORMAT", "output format: " FORMATS, OPT_FORMAT},                                   \
-		{"output", 'o', "FILE", "write to FILE, complete or not at all, instead of standard output", \
-		 OPT_OUTPUT},                                                                              \
-		{"json", 0, NULL, "the same as --format json", OPT_JSON}
+	CLI_OPT("format", 0, "FORMAT", "output format: " FORMATS, OPT_FORMAT),                                   \
+		CLI_OPT("output", 'o', "FILE", "write to FILE, complete or not at all, instead of standard output", \
+			OPT_OUTPUT),                                                                       \
+		CLI_OPT("json", 0, NULL, "the same as --format json", OPT_JSON)
 
 /* The output options of a command, and what it prints. */
 struct cli_out {

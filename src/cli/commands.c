@@ -19,7 +19,7 @@ static const struct cli_opt show_opts[] = {
 static const struct cli_opt plain_opts[] = {
 	CLI_OUT_OPTS("text (default) or json"),
 	CLI_COLOR_OPT,
-	{"help", 'h', NULL, "show this help", OPT_HELP},
+	CLI_OPT("help", 'h', NULL, "show this help", OPT_HELP),
 	CLI_END,
 };
 

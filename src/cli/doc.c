@@ -82,7 +82,10 @@ void cli_man(FILE *f)
 				fprintf(f, "\\fR");
 			}
 			fputc('\n', f);
+			char extra[160];
+			cli_opt_extra(extra, sizeof extra, o);
 			roff(f, o->help);
+			roff(f, extra);
 			fputc('\n', f);
 		}
 	}

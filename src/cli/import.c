@@ -11,10 +11,10 @@
 enum { O_LABEL = 1, O_MACHINE, O_KERNEL, O_BOOT };
 
 const struct cli_opt cli_import_opts[] = {
-	{"label", 'l', "KEY=VALUE", "label every imported run (repeatable)", O_LABEL},
-	{"machine", 0, "NAME", "hostname to record (default: imported)", O_MACHINE},
-	{"kernel", 0, "RELEASE", "kernel release to record (default: unknown)", O_KERNEL},
-	{"boot", 0, "KEY", "unixbench: logs given the same KEY ran on one boot (default: each log its own)", O_BOOT},
+	CLI_OPT("label", 'l', "KEY=VALUE", "label every imported run (repeatable)", O_LABEL),
+	CLI_OPT("machine", 0, "NAME", "hostname to record (default: imported)", O_MACHINE),
+	CLI_OPT("kernel", 0, "RELEASE", "kernel release to record (default: unknown)", O_KERNEL),
+	CLI_OPT("boot", 0, "KEY", "unixbench: logs given the same KEY ran on one boot (default: each log its own)", O_BOOT),
 	CLI_COMMON_OPTS,
 	CLI_END,
 };

@@ -9,14 +9,14 @@
 enum { O_YES = 1, O_LABEL };
 
 const struct cli_opt cli_rm_opts[] = {
-	{"yes", 'y', NULL, "remove more than one run (without it, rm refuses to)", O_YES},
+	CLI_OPT("yes", 'y', NULL, "remove more than one run (without it, rm refuses to)", O_YES),
 	CLI_COMMON_OPTS,
 	CLI_END,
 };
 
 const struct cli_opt cli_relabel_opts[] = {
-	{"label", 'l', "KEY=VALUE", "set label KEY to VALUE on every selected run; KEY= removes it (repeatable)",
-	 O_LABEL},
+	CLI_OPT("label", 'l', "KEY=VALUE", "set label KEY to VALUE on every selected run; KEY= removes it (repeatable)",
+	 O_LABEL),
 	CLI_COMMON_OPTS,
 	CLI_END,
 };

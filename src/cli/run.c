@@ -20,36 +20,41 @@ enum {
 };
 
 const struct cli_opt cli_run_opts[] = {
-	{"label", 'l', "KEY=VALUE", "label the run (repeatable), e.g. -l pernode=yes", O_LABEL},
-	{"workload", 'w', "PATTERN", "only workloads matching PATTERN: a name, a glob or a group (repeatable)",
-	 O_WORKLOAD},
-	{"copies", 'c', "N", "run N copies at once (repeatable); default 1 and, with >1 CPU, one per CPU", O_COPIES},
-	{"quick", 0, NULL, "the quick profile: short samples, 1 copy (and N copies of the index workloads)",
-	 O_QUICK},
-	{"full", 0, NULL, "the full profile: long samples, many of them", O_FULL},
-	{"samples", 0, "N", "measured samples per workload and copies (overrides the profile)", O_SAMPLES},
-	{"sample-ms", 0, "MS", "target length of one sample in ms (overrides the profile)", O_SAMPLE_MS},
-	{"warmup-ms", 0, "MS", "unrecorded warm-up per workload in ms (overrides the profile)", O_WARMUP_MS},
-	{"seed", 0, "N", "seed for the workload order (default: from the clock; recorded)", O_SEED},
-	{"order", 0, "ORDER",
+	CLI_OPT("label", 'l', "KEY=VALUE", "label the run (repeatable), e.g. -l pernode=yes", O_LABEL),
+	CLI_OPT("workload", 'w', "PATTERN", "only workloads matching PATTERN: a name, a glob or a group (repeatable)",
+	 O_WORKLOAD),
+	CLI_NUM("copies", 'c', "N", "run N copies at once (repeatable); default 1 and, with >1 CPU, one per CPU", O_COPIES,
+		CLI_INT, 1, 1024, NULL),
+	CLI_OPT("quick", 0, NULL, "the quick profile: short samples, 1 copy (and N copies of the index workloads)",
+	 O_QUICK),
+	CLI_OPT("full", 0, NULL, "the full profile: long samples, many of them", O_FULL),
+	CLI_NUM("samples", 0, "N", "measured samples per workload and copies (overrides the profile)", O_SAMPLES, CLI_INT,
+		2, 100000, NULL),
+	CLI_NUM("sample-ms", 0, "MS", "target length of one sample in ms (overrides the profile)", O_SAMPLE_MS, CLI_INT,
+		1, 60000, NULL),
+	CLI_NUM("warmup-ms", 0, "MS", "unrecorded warm-up per workload in ms (overrides the profile)", O_WARMUP_MS,
+		CLI_INT, 0, 600000, NULL),
+	CLI_OPT("seed", 0, "N", "seed for the workload order (default: from the clock; recorded)", O_SEED),
+	CLI_OPT("order", 0, "ORDER",
 	 "rounds (default: one sample of each workload per round, fresh shuffled order each round), "
 	 "blocked (all samples of a workload in a row, workloads shuffled) or fixed (blocked, registry order)",
-	 O_ORDER},
-	{"target-ci", 0, "PCT", "adaptive: keep sampling until each workload's 95% CI half-width is at most PCT, "
-				 "e.g. 0.5%", O_TARGET_CI},
-	{"max-time", 0, "DURATION",
+	 O_ORDER),
+	CLI_NUM("target-ci", 0, "PCT",
+		"adaptive: keep sampling until each workload's 95% CI half-width is at most PCT, e.g. 0.5%", O_TARGET_CI,
+		CLI_PCT, 0.0001, 0.5, NULL),
+	CLI_OPT("max-time", 0, "DURATION",
 	 "adaptive: time budget for sampling (per workload in blocked order), e.g. 10m (default 10m with "
 	 "--target-ci); a workload it stops short of the target says so",
-	 O_MAX_TIME},
-	{"cpus", 0, "LIST", "pin the run to these CPUs, e.g. 0 or 0-1,4", O_CPUS},
-	{"counters", 0, "MODE",
-	 "per-sample counters: all (default: software plus what hardware allows), software or none", O_COUNTERS},
-	{"no-probe", 0, NULL, "skip the noise probe (a pinned register-only loop measured before sampling)",
-	 O_NO_PROBE},
+	 O_MAX_TIME),
+	CLI_OPT("cpus", 0, "LIST", "pin the run to these CPUs, e.g. 0 or 0-1,4", O_CPUS),
+	CLI_OPT("counters", 0, "MODE",
+	 "per-sample counters: all (default: software plus what hardware allows), software or none", O_COUNTERS),
+	CLI_OPT("no-probe", 0, NULL, "skip the noise probe (a pinned register-only loop measured before sampling)",
+	 O_NO_PROBE),
 	CLI_OUT_OPTS("text (default), json or markdown"),
 	CLI_COLOR_OPT,
 	CLI_VERBOSE_OPT,
-	{"quiet", 'q', NULL, "no progress display", O_QUIET},
+	CLI_OPT("quiet", 'q', NULL, "no progress display", O_QUIET),
 	CLI_COMMON_OPTS,
 	CLI_END,
 };
@@ -145,8 +150,7 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 	case O_COPIES:
 		if (a->ncopies >= sizeof a->copies / sizeof a->copies[0])
 			return errf(e, "-c: too many copies counts");
-		if (parse_int(arg, 1, 1024, "-c", &a->copies[a->ncopies], e))
-			return -1;
+		a->copies[a->ncopies] = cli_int_of(arg);
 		for (size_t i = 0; i < a->ncopies; i++)
 			if (a->copies[i] == a->copies[a->ncopies])
 				return errf(e, "-c %s is given twice; give each copies count once", arg);
@@ -154,11 +158,12 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 		return 0;
 	case O_QUICK: a->quick = true; return 0;
 	case O_FULL: a->full = true; return 0;
-	case O_SAMPLES: return parse_int(arg, 2, 100000, "--samples", &a->samples, e);
-	case O_SAMPLE_MS: return parse_u64(arg, 1, 60000, "--sample-ms", &a->sample_ms, e);
+	case O_SAMPLES: a->samples = cli_int_of(arg); return 0;
+	case O_SAMPLE_MS: a->sample_ms = (uint64_t)cli_int_of(arg); return 0;
 	case O_WARMUP_MS:
 		a->warmup_set = true;
-		return parse_u64(arg, 0, 600000, "--warmup-ms", &a->warmup_ms, e);
+		a->warmup_ms = (uint64_t)cli_int_of(arg);
+		return 0;
 	case O_SEED:
 		if (parse_u64(arg, 0, INT64_MAX, "--seed", &u, e))
 			return -1;
@@ -175,7 +180,7 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 		else
 			return errf(e, "--order: '%s' is not an order; use rounds, blocked or fixed", arg);
 		return 0;
-	case O_TARGET_CI: return parse_percent(arg, 0.0001, 0.5, "--target-ci", &a->target_ci, e);
+	case O_TARGET_CI: a->target_ci = cli_real_of(arg); return 0;
 	case O_MAX_TIME: return parse_duration(arg, "--max-time", &a->max_ns, e);
 	case O_CPUS:
 		a->cpus_text = arg;

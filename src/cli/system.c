@@ -12,13 +12,13 @@
 enum { O_ROOT = 1, O_STATE };
 
 const struct cli_opt cli_system_opts[] = {
-	{"json", 0, NULL, "print JSON instead of a table", OPT_JSON},
-	{"root", 0, "DIR", "read (and tune) the sysfs/procfs tree under DIR instead of / (for tests)", O_ROOT},
-	{"state-file", 0, "FILE",
+	CLI_OPT("json", 0, NULL, "print JSON instead of a table", OPT_JSON),
+	CLI_OPT("root", 0, "DIR", "read (and tune) the sysfs/procfs tree under DIR instead of / (for tests)", O_ROOT),
+	CLI_OPT("state-file", 0, "FILE",
 	 "where tune saves the original values and reset reads them (default $XDG_STATE_HOME/sysab/tune.json, "
 	 "else ~/.local/state/sysab/tune.json)",
-	 O_STATE},
-	{"help", 'h', NULL, "show this help", OPT_HELP},
+	 O_STATE),
+	CLI_OPT("help", 'h', NULL, "show this help", OPT_HELP),
 	CLI_END,
 };
 

@@ -1,0 +1,138 @@
+/* test_cli.c - the option tables: each number is checked against its table range as the user
+ * spelled it, and each default the tables print is the value the code uses. */
+#include "unit.h"
+#include "cli/cli.h"
+#include "campaign/campaign.h"
+#include "stats/stats.h"
+
+#include <math.h>
+#include <string.h>
+
+extern const struct cli_opt cli_run_opts[], cli_compare_opts[], cli_analyze_opts[], cli_plan_opts[],
+	cli_report_opts[], cli_campaign_opts[];
+
+static const struct cli_opt *find(const struct cli_opt *t, const char *lng)
+{
+	for (; t->lng; t++)
+		if (!strcmp(t->lng, lng))
+			return t;
+	fail_msg("no option --%s", lng);
+	return NULL;
+}
+
+/* The value an option's printed default stands for (durations in seconds). */
+static double dflt(const struct cli_opt *t, const char *lng)
+{
+	const struct cli_opt *o = find(t, lng);
+	assert_non_null(o->dflt);
+	if (o->num != CLI_TEXT)
+		return cli_real_of(o->dflt);
+	uint64_t ns;
+	struct err e;
+	assert_int_equal(parse_duration(o->dflt, o->lng, &ns, &e), 0);
+	return (double)ns / 1e9;
+}
+
+static void printed_defaults_are_the_code_defaults(void **state)
+{
+	(void)state;
+	struct st_compare_opts co = stats_compare_defaults();
+	struct st_plan_opts po = stats_plan_defaults();
+	const struct cli_opt *verdict[] = {cli_compare_opts, cli_analyze_opts, cli_report_opts};
+	for (size_t i = 0; i < 3; i++) {
+		assert_true(fabs(dflt(verdict[i], "margin") - co.margin) < 1e-12);
+		assert_true(fabs(dflt(verdict[i], "alpha") - co.alpha) < 1e-12);
+	}
+	assert_true(fabs(dflt(cli_plan_opts, "target") - po.target) < 1e-12);
+	assert_true(fabs(dflt(cli_plan_opts, "alpha") - po.alpha) < 1e-12);
+	assert_true(fabs(dflt(cli_plan_opts, "boot-cost") - po.cost_boot) < 1e-9);
+	struct campaign_opts o;
+	campaign_opts_parse("{}", &o);
+	assert_int_equal((int)dflt(cli_campaign_opts, "smp"), o.smp);
+	assert_int_equal((int)dflt(cli_campaign_opts, "mem"), o.mem_mb);
+	assert_int_equal((int)dflt(cli_campaign_opts, "boot-timeout"), o.boot_timeout_s);
+	assert_int_equal((int)dflt(cli_campaign_opts, "max-failures"), o.max_failures);
+	assert_true(fabs(dflt(cli_campaign_opts, "settle-load") - o.settle_load) < 1e-12);
+	assert_int_equal((int)dflt(cli_campaign_opts, "settle-timeout"), o.settle_timeout_s);
+	campaign_opts_free(&o);
+}
+
+/* Every default a table prints lies in the option's own range. */
+static void defaults_lie_in_their_ranges(void **state)
+{
+	(void)state;
+	const struct cli_opt *all[] = {cli_run_opts, cli_compare_opts, cli_analyze_opts, cli_plan_opts, cli_report_opts,
+				       cli_campaign_opts};
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+		for (const struct cli_opt *o = all[i]; o->lng; o++)
+			if (o->dflt && o->num != CLI_TEXT) {
+				double v = cli_real_of(o->dflt);
+				if (!(v >= o->lo && v <= o->hi))
+					fail_msg("--%s: default %s outside [%g, %g]", o->lng, o->dflt, o->lo, o->hi);
+			}
+}
+
+static int seen_id;
+static const char *seen_arg;
+static int on_opt(void *ctx, int id, const char *arg, struct err *e)
+{
+	(void)ctx;
+	(void)e;
+	seen_id = id;
+	seen_arg = arg;
+	return 0;
+}
+
+static const struct cli_opt test_opts[] = {
+	CLI_NUM("count", 'n', "N", "a count", 1, CLI_INT, 1, 5, "2"),
+	CLI_NUM("share", 0, "PCT", "a share", 2, CLI_PCT, 0.01, 0.5, NULL),
+	CLI_END,
+};
+static const struct cli_cmd test_cmd = {"t", NULL, "test", NULL, test_opts, NULL};
+
+/* parse ARGS... (NULL-terminated): 0 or -1 with the message in e */
+static int parse(struct err *e, const char *a1, const char *a2)
+{
+	char *argv[] = {"t", (char *)a1, (char *)a2, NULL};
+	struct strv pos = {0};
+	bool help;
+	seen_id = 0;
+	int rc = cli_parse(&test_cmd, a2 ? 3 : 2, argv, on_opt, NULL, &pos, &help, e);
+	strv_free(&pos);
+	return rc;
+}
+
+static void numbers_checked_by_the_table_as_spelled(void **state)
+{
+	(void)state;
+	struct err e;
+	assert_int_equal(parse(&e, "-n", "6"), -1);
+	assert_non_null(strstr(e.msg, "-n: 6 is out of range; give a number from 1 to 5"));
+	assert_int_equal(seen_id, 0); /* the handler never saw it */
+	assert_int_equal(parse(&e, "--count=0", NULL), -1);
+	assert_non_null(strstr(e.msg, "--count: 0 is out of range"));
+	assert_int_equal(parse(&e, "--count", "x"), -1);
+	assert_non_null(strstr(e.msg, "--count: 'x' is not a whole number"));
+	assert_int_equal(parse(&e, "--share", "60%"), -1);
+	assert_non_null(strstr(e.msg, "--share: 60% is out of range; give 1% to 50%"));
+	assert_int_equal(parse(&e, "-n", "5"), 0);
+	assert_int_equal(seen_id, 1);
+	assert_int_equal(cli_int_of(seen_arg), 5);
+	assert_int_equal(parse(&e, "--share", "2.5%"), 0);
+	assert_true(fabs(cli_real_of(seen_arg) - 0.025) < 1e-15);
+	char extra[160];
+	cli_opt_extra(extra, sizeof extra, &test_opts[0]);
+	assert_string_equal(extra, " (from 1 to 5; default 2)");
+	cli_opt_extra(extra, sizeof extra, &test_opts[1]);
+	assert_string_equal(extra, " (from 1% to 50%)");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(printed_defaults_are_the_code_defaults),
+		cmocka_unit_test(defaults_lie_in_their_ranges),
+		cmocka_unit_test(numbers_checked_by_the_table_as_spelled),
+	};
+	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
+}
