@@ -29,7 +29,7 @@ static int copy_run(struct store *src, struct store *dst, const struct store_run
 	if (store_slots_get(src, r->id, &slots, &nslots, e) || store_samples_get(src, r->id, &samples, &nsam, e) ||
 	    store_counters_get(src, r->id, &cnt, &ncnt, e))
 		goto out;
-	bool live = !strcmp(r->status, "running");
+	bool live = r->state == STORE_RUN_RUNNING;
 	struct store_run_new n = {
 		.host = {r->hostname, r->cpu_model, r->ncpus, r->mem_bytes, r->boot_id, r->kernel_release,
 			 r->kernel_version},

@@ -62,7 +62,7 @@ static int finished_runs(struct store *st, int64_t **ids, size_t *n, struct err 
 		return -1;
 	*ids = xcalloc(nr ? nr : 1, sizeof **ids);
 	for (size_t i = 0; i < nr; i++)
-		if (strcmp(runs[i].status, "running") != 0)
+		if (runs[i].state != STORE_RUN_RUNNING)
 			(*ids)[(*n)++] = runs[i].id;
 	store_runs_free(runs, nr);
 	return 0;
