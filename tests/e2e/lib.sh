@@ -126,3 +126,18 @@ as_user() {
 user_procs() {
 	ps -L -U "$UNPRIV_UID" --no-headers 2>/dev/null | wc -l
 }
+
+# wait_exit PID TENTHS [PIDS]: wait for sysab's PID to end within TENTHS tenths of a second; else
+# continue and kill it (and PIDS, e.g. a lock holder) and fail, with its stderr ($T/err).
+wait_exit() {
+	i=0
+	while kill -0 "$1" 2>/dev/null && [ $i -lt "$2" ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if kill -0 "$1" 2>/dev/null; then
+		kill -CONT "$1" 2>/dev/null
+		kill -KILL "$1" ${3:-} 2>/dev/null
+		fail "sysab still running after $(($2 / 10)) s: $(cat "$T/err")"
+	fi
+}

@@ -3,20 +3,6 @@
 # batch (200 samples' length + 60 s) to 3 s; each stop lasts twice as long.
 export SYSAB_TEST_HANG_TIMEOUT=3s
 
-# wait_exit PID TENTHS: wait for PID to end within TENTHS tenths of a second, else kill it and fail.
-wait_exit() {
-	i=0
-	while kill -0 "$1" 2>/dev/null && [ $i -lt "$2" ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	if kill -0 "$1" 2>/dev/null; then
-		kill -CONT "$1" 2>/dev/null
-		kill -KILL "$1"
-		fail "sysab still running after $(($2 / 10)) s: $(cat "$T/err")"
-	fi
-}
-
 # slots_of RUN: "status|reason" of the slots of RUN, one a line.
 slots_of() {
 	sqlite3 "$SYSAB_DB" "SELECT workload || ' ' || copies || '|' || status || '|' || coalesce(reason, '')

@@ -23,19 +23,6 @@ time.sleep(60)
 	[ -e "$2" ] || fail "the lock on $1 was not taken"
 }
 
-# wait_exit PID TENTHS: wait for PID to end within TENTHS tenths of a second, else kill it and fail.
-wait_exit() {
-	i=0
-	while kill -0 "$1" 2>/dev/null && [ $i -lt "$2" ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	if kill -0 "$1" 2>/dev/null; then
-		kill -KILL "$1" $lpid
-		fail "sysab still running $(($2 / 10)) s after the signal, under the lock: $(cat "$T/err")"
-	fi
-}
-
 # SIGINT while sampling; the lock is held for 60 s from just before.
 "$SYSAB" run -w harness.null -c 1 -c 2 --samples 100000 --sample-ms 20 --warmup-ms 0 -q >"$T/out" 2>"$T/err" &
 pid=$!
@@ -44,7 +31,7 @@ id=$(last_run "$db")
 hold_lock "$db" "$T/locked"
 sleep 1 # sysab now waits for the lock to store its next sample
 kill -INT $pid
-wait_exit $pid 300
+wait_exit $pid 300 "$lpid"
 wait $pid
 r=$?
 [ $r = 130 ] || fail "SIGINT under a held lock: exit $r, wanted 130: $(cat "$T/err")"
@@ -76,7 +63,7 @@ kill -TERM $pid
 sleep 0.2
 kill $lpid
 wait $lpid 2>/dev/null
-wait_exit $pid 300
+wait_exit $pid 300 "$lpid"
 wait $pid
 r=$?
 [ $r = 143 ] || fail "SIGTERM, lock released: exit $r, wanted 143: $(cat "$T/err")"
