@@ -255,8 +255,14 @@ $(B)/bench/gen_db: bench/gen_db.c $(B)/libsysab.a
 
 # the analysis part alone (make bench runs it as its last part)
 .PHONY: bench-counters
-# the cost of per-sample counters: counters on vs off in alternating runs (docs/PERFORMANCE.md)
-bench-counters: $(B)/sysab
+# the cost of per-sample counters (docs/PERFORMANCE.md): on and off side by side in one run,
+# ABBA per sample (counters_ab), then whole runs with --counters all/none in alternating pairs
+$(B)/bench/counters_ab: bench/counters_ab.c $(B)/libsysab.a
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) -o $@ $< $(B)/libsysab.a $(LIBS)
+
+bench-counters: $(B)/sysab $(B)/bench/counters_ab
+	$(B)/bench/counters_ab 200
 	@SYSAB=$(abspath $(B)/sysab) sh bench/counters.sh
 
 .PHONY: bench-analysis
