@@ -530,7 +530,8 @@ static size_t widest(size_t w, const char *s)
 	return n > w ? n : w;
 }
 
-/* Widths from the cells and headers; the name column takes what the terminal leaves. */
+/* Widths from the cells and headers; the name column takes what the terminal leaves (at
+ * least 12; a longer name then has a line of its own). */
 static struct cmp_widths compare_widths(const struct cmp_line *l, size_t nl, const struct strv *units,
 					const struct an_group_info g[2], const char *ci_head, size_t width)
 {
@@ -558,8 +559,12 @@ static struct cmp_widths compare_widths(const struct cmp_line *l, size_t nl, con
 static void compare_row_compact(FILE *f, const struct cmp_line *l, const struct cmp_widths *w, const char *unit,
 				const struct an_group_info g[2], const char *ci_head, bool color, size_t width)
 {
-	char name[256];
-	report_short_name(name, sizeof name, l ? l->name : unit, 1, w->name);
+	/* a name wider than its column goes on a line of its own, whole, so it can be searched */
+	const char *name = l ? l->name : unit;
+	if (report_text_width(name) > w->name) {
+		fprintf(f, "%s\n", name);
+		name = "";
+	}
 	struct sb line = {0};
 	cell(&line, name, w->name, false);
 	sb_add(&line, " ");

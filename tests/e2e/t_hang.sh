@@ -71,7 +71,16 @@ id=$(last_run "$SYSAB_DB")
 s=$(slots_of "$id")
 [ "$s" = "unixbench.context1 1|error|a batch did not finish within 3.0 s; the workload hung" ] ||
 	fail "hung workload: slots $s"
-kill -0 "$peer" 2>/dev/null && fail "the stopped peer $peer of the hung workload was left"
+# gone, or a zombie waiting for whoever inherited it (kill -0 succeeds on a zombie; under
+# qemu-user the reaping takes a moment): give it up to 5 s
+i=0
+while [ -e "/proc/$peer" ] && ! grep -q '^State:[[:space:]]*Z' "/proc/$peer/status" 2>/dev/null && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+if [ -e "/proc/$peer" ] && ! grep -q '^State:[[:space:]]*Z' "/proc/$peer/status" 2>/dev/null; then
+	fail "the stopped peer $peer of the hung workload was left: $(grep '^State' "/proc/$peer/status" 2>/dev/null)"
+fi
 no_sysab_left
 
 # The seam takes a duration; anything else is refused before a run starts.
