@@ -223,15 +223,13 @@ static void diag_group(const struct gdata *d, struct an_diag *out)
 		return;
 	struct st_warnings w = {0};
 	struct st_diag_opts o = stats_diag_defaults();
+	struct st_diag_tally t = {0};
 	stats_diagnose_group(&d->g, &o, &w);
-	for (size_t i = 0; i < w.n; i++) {
-		enum st_warn_kind kd = w.v[i].kind;
-		out->count[kd]++;
-		if (fabs(w.v[i].value) > fabs(out->worst[kd]))
-			out->worst[kd] = w.v[i].value;
-		out->limit[kd] = w.v[i].x;
-	}
+	stats_diag_tally_add(&t, &w);
 	stats_warnings_free(&w);
+	memcpy(out->count, t.count, sizeof out->count);
+	memcpy(out->worst, t.worst, sizeof out->worst);
+	memcpy(out->limit, t.limit, sizeof out->limit);
 }
 
 /* Strip-plot data of one group: per run the samples in ops/s and their geometric mean. */

@@ -360,21 +360,6 @@ static bool job_satisfied(const struct run_opts *o, struct job *j)
 	return j->nsamples >= o->samples;
 }
 
-/* Store the summary of j's measured samples, as analysis will load them: without the
- * warm-up prefix, with rounds only when every sample has one and they never go back. */
-static int put_summary(struct runctx *rc, const struct job *j, size_t warm, struct err *e)
-{
-	size_t n = (size_t)j->nsamples - warm;
-	if (!n)
-		return 0;
-	const int *round = j->round + warm;
-	for (size_t i = 0; round && i < n; i++)
-		if (round[i] < 0 || (i && round[i] < round[i - 1]))
-			round = NULL;
-	struct st_run r = {.y = j->y + warm, .round = round, .n = n};
-	return runsum_put(rc->st, rc->run_id, j->w->name, j->copies, &r, e);
-}
-
 /* Stop j's workers, evaluate its self-checks, record it. */
 static int finish(struct runctx *rc, struct job *j, struct err *e)
 {
@@ -412,7 +397,7 @@ static int finish(struct runctx *rc, struct job *j, struct err *e)
 	}
 	int r = put_slot(rc, j, cj, e);
 	free(cj);
-	return r ? r : put_summary(rc, j, warm, e);
+	return r ? r : runsum_put(rc->st, rc->run_id, j->w->name, j->copies, e);
 }
 
 /* A stop signal cut a wait for the database short (another process holds its lock): record

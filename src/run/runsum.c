@@ -9,46 +9,73 @@
 /* Runs loaded at a time: bounds memory on databases of any size. */
 #define RUNSUM_CHUNK 512
 
-static void fill(struct store_summary *x, int64_t run, const char *workload, int copies, const struct st_run *r)
-{
-	struct st_run_summary s;
-	stats_run_summary(r, &s);
-	*x = (struct store_summary){
-		.run = run,
-		.workload = (char *)workload,
-		.copies = copies,
-		.method = ST_SUMMARY_METHOD,
-		.n = (int64_t)s.b.n,
-		.mean_y = s.b.mean,
-		.nbatches = (int64_t)s.b.nbatches,
-		.batch_size = (int64_t)s.b.batch_size,
-		.tau2 = s.b.tau2,
-		.var_mean = s.b.var_mean,
-		.df = s.b.df,
-		.r1 = s.b.r1,
-		.autocorr = s.b.autocorr,
-		.halfwidth = s.halfwidth,
-		.median_y = s.median_y,
-		.mad_y = s.mad_y,
-		.median = s.v.median,
-		.mean = s.v.mean,
-		.cv = s.v.cv,
-		.min = s.v.min,
-		.max = s.v.max,
-	};
-}
-
-int runsum_put(struct store *st, int64_t run, const char *workload, int copies, const struct st_run *r,
-	       struct err *e)
-{
-	struct store_summary x;
-	fill(&x, run, workload, copies, r);
-	return store_summary_put(st, &x, e);
-}
-
 static struct st_run as_st_run(const struct store_series_run *r)
 {
 	return (struct st_run){.y = r->y, .round = r->round, .n = r->n};
+}
+
+/* The summary of sr, one run of series x as analysis loads it; x->round_map and x->diag
+ * point into s and diag. */
+static void fill(struct store_summary *x, const struct store_series *ser, const struct store_series_run *sr,
+		 struct st_run_summary *s, struct sb *diag)
+{
+	struct st_run r = as_st_run(sr);
+	stats_run_summary(&r, s);
+	sb_free(diag);
+	stats_diag_tally_format(&s->diag, diag);
+	*x = (struct store_summary){
+		.run = sr->run,
+		.workload = ser->workload,
+		.copies = ser->copies,
+		.method = ST_SUMMARY_METHOD,
+		.n = (int64_t)s->b.n,
+		.mean_y = s->b.mean,
+		.nbatches = (int64_t)s->b.nbatches,
+		.batch_size = (int64_t)s->b.batch_size,
+		.tau2 = s->b.tau2,
+		.var_mean = s->b.var_mean,
+		.df = s->b.df,
+		.r1 = s->b.r1,
+		.autocorr = s->b.autocorr,
+		.halfwidth = s->halfwidth,
+		.median_y = s->median_y,
+		.mad_y = s->mad_y,
+		.median = s->v.median,
+		.mean = s->v.mean,
+		.cv = s->v.cv,
+		.min = s->v.min,
+		.max = s->v.max,
+		.kept_y = sr->kept_y,
+		.elapsed_s = sr->elapsed_s,
+		.round_map = s->round_map,
+		.diag = diag->s ? diag->s : "",
+	};
+}
+
+static int put_one(struct store *st, const struct store_series *ser, const struct store_series_run *sr,
+		   struct err *e)
+{
+	struct store_summary x;
+	struct st_run_summary s;
+	struct sb diag = {0};
+	fill(&x, ser, sr, &s, &diag);
+	int rc = store_summary_put(st, &x, e);
+	sb_free(&diag);
+	return rc;
+}
+
+int runsum_put(struct store *st, int64_t run, const char *workload, int copies, struct err *e)
+{
+	struct store_set set;
+	if (store_load_set(st, &run, 1, &set, e))
+		return -1;
+	const struct store_series *x = store_set_find(&set, workload, copies);
+	int rc = 0;
+	for (size_t b = 0; x && b < x->nboots && !rc; b++)
+		for (size_t r = 0; r < x->boots[b].nruns && !rc; r++)
+			rc = put_one(st, x, &x->boots[b].runs[r], e);
+	store_set_free(&set);
+	return rc;
 }
 
 /* The ids of every run that is not still running, ascending. */
@@ -90,8 +117,7 @@ int runsum_refresh(struct store *st, bool all, int64_t min_run, size_t *nruns, s
 			const struct store_series *x = &set.series[s];
 			for (size_t b = 0; b < x->nboots; b++)
 				for (size_t r = 0; r < x->boots[b].nruns; r++) {
-					struct st_run sr = as_st_run(&x->boots[b].runs[r]);
-					if (runsum_put(st, x->boots[b].runs[r].run, x->workload, x->copies, &sr, e)) {
+					if (put_one(st, x, &x->boots[b].runs[r], e)) {
 						store_rollback(st);
 						store_set_free(&set);
 						goto out;
@@ -149,11 +175,16 @@ static const char *differs(const struct store_summary *a, const struct store_sum
 		{"median_y", a->median_y, b->median_y}, {"mad_y", a->mad_y, b->mad_y},
 		{"median", a->median, b->median},       {"mean", a->mean, b->mean},
 		{"cv", a->cv, b->cv},                   {"min", a->min, b->min},
-		{"max", a->max, b->max},
+		{"max", a->max, b->max},             {"kept_y", a->kept_y, b->kept_y},
+		{"elapsed_s", a->elapsed_s, b->elapsed_s},
 	};
 	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
 		if (!same(f[i].x, f[i].y))
 			return f[i].name;
+	if (!a->round_map || !b->round_map || strcmp(a->round_map, b->round_map))
+		return "round_map";
+	if (!a->diag || !b->diag || strcmp(a->diag, b->diag))
+		return "diag";
 	return NULL;
 }
 
@@ -211,9 +242,11 @@ static int check_chunk(struct store *st, const int64_t *ids, size_t n, struct ru
 					continue;
 				}
 				struct store_summary want;
-				struct st_run r0 = as_st_run(sr);
-				fill(&want, sr->run, x->workload, x->copies, &r0);
+				struct st_run_summary sum;
+				struct sb diag = {0};
+				fill(&want, x, sr, &sum, &diag);
 				const char *d = differs(&want, &m[lo]);
+				sb_free(&diag);
 				if (d) {
 					out->differ++;
 					char what[64];

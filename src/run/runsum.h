@@ -6,11 +6,10 @@
 #include "stats/stats.h"
 #include "store/store.h"
 
-/* Summarise r, the measured samples of (run, workload, copies) as analysis loads them
- * (warm-up left out, rounds kept), and store it stamped ST_SUMMARY_METHOD. Mark the
- * warm-up samples first: the store counts them. Returns 0 or -1 with e set. */
-int runsum_put(struct store *st, int64_t run, const char *workload, int copies, const struct st_run *r,
-	       struct err *e);
+/* Summarise the measured samples of (run, workload, copies) as analysis loads them from
+ * the store (warm-up left out, rounds kept), and store it stamped ST_SUMMARY_METHOD. Put
+ * the samples and mark the warm-up ones first. Returns 0 or -1 with e set. */
+int runsum_put(struct store *st, int64_t run, const char *workload, int copies, struct err *e);
 
 /* Compute every missing or stale (other method) summary of the runs with id >= min_run
  * from the raw samples: after an import or a merge, after a run. With all, recompute

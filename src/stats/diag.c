@@ -278,6 +278,63 @@ void stats_diagnose_group(const struct st_group *g, const struct st_diag_opts *o
 			stats_diagnose_run(&g->boots[b].runs[r], b, r, o, w);
 }
 
+void stats_diag_tally_add(struct st_diag_tally *t, const struct st_warnings *w)
+{
+	for (size_t i = 0; i < w->n; i++) {
+		enum st_warn_kind k = w->v[i].kind;
+		t->count[k]++;
+		if (fabs(w->v[i].value) > fabs(t->worst[k]))
+			t->worst[k] = w->v[i].value;
+		t->limit[k] = w->v[i].x;
+	}
+}
+
+void stats_diag_tally_merge(struct st_diag_tally *t, const struct st_diag_tally *u)
+{
+	for (size_t k = 0; k < ST_NWARN; k++) {
+		if (!u->count[k])
+			continue;
+		t->count[k] += u->count[k];
+		if (fabs(u->worst[k]) > fabs(t->worst[k]))
+			t->worst[k] = u->worst[k];
+		t->limit[k] = u->limit[k];
+	}
+}
+
+/* "kind count worst limit;" per kind with warnings, the reals as hexadecimal floats. */
+void stats_diag_tally_format(const struct st_diag_tally *t, struct sb *out)
+{
+	for (size_t k = 0; k < ST_NWARN; k++)
+		if (t->count[k])
+			sb_addf(out, "%zu %zu %a %a;", k, t->count[k], t->worst[k], t->limit[k]);
+}
+
+bool stats_diag_tally_parse(const char *text, struct st_diag_tally *t)
+{
+	memset(t, 0, sizeof *t);
+	const char *p = text ? text : "";
+	while (*p) {
+		char *end;
+		unsigned long k = strtoul(p, &end, 10);
+		if (end == p || k >= ST_NWARN || *end != ' ')
+			return false;
+		unsigned long long c = strtoull(end + 1, &end, 10);
+		if (*end != ' ' || !c)
+			return false;
+		double w = strtod(end + 1, &end);
+		if (*end != ' ')
+			return false;
+		double x = strtod(end + 1, &end);
+		if (*end != ';')
+			return false;
+		t->count[k] = (size_t)c;
+		t->worst[k] = w;
+		t->limit[k] = x;
+		p = end + 1;
+	}
+	return true;
+}
+
 /* The set of values key takes over runs l[0..n-1]; "absent" is NULL. */
 static void value_set(const struct kvlist *l, size_t n, const char *key, struct strv *set, bool *absent)
 {

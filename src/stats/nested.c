@@ -118,25 +118,50 @@ struct gwork {
  * in units of the step), or below -6 when there is none (measured values never are). The
  * groups of one analysis share one step: they came from one source, and a group whose
  * values all equal 100 says nothing about its own precision. */
+static void run_round_exp(const struct st_run *run, int *k)
+{
+	for (size_t i = 0; i < run->n && *k >= -6; i++) {
+		double x = exp(run->y[i]);
+		/* More than 8 significant digits is a measurement, not a rounded value. */
+		int kmin = (int)floor(log10(x)) - 8;
+		while (*k >= -6 && *k >= kmin) {
+			double q = x / pow(10, *k);
+			if (fabs(q - nearbyint(q)) <= 1e-6 && nearbyint(q) >= 1)
+				break;
+			(*k)--;
+		}
+		if (*k < kmin)
+			*k = -7;
+	}
+}
+
 static void group_round_exp(const struct st_group *g, int *k)
 {
 	for (size_t b = 0; b < g->nboots; b++)
-		for (size_t r = 0; r < g->boots[b].nruns; r++) {
-			const struct st_run *run = &g->boots[b].runs[r];
-			for (size_t i = 0; i < run->n && *k >= -6; i++) {
-				double x = exp(run->y[i]);
-				/* More than 8 significant digits is a measurement, not a rounded value. */
-				int kmin = (int)floor(log10(x)) - 8;
-				while (*k >= -6 && *k >= kmin) {
-					double q = x / pow(10, *k);
-					if (fabs(q - nearbyint(q)) <= 1e-6 && nearbyint(q) >= 1)
-						break;
-					(*k)--;
-				}
-				if (*k < kmin)
-					*k = -7;
-			}
-		}
+		for (size_t r = 0; r < g->boots[b].nruns; r++)
+			run_round_exp(&g->boots[b].runs[r], k);
+}
+
+void stats_run_round_map(const struct st_run *r, char map[ST_ROUND_MAP_LEN + 1])
+{
+	for (int i = 0; i < ST_ROUND_MAP_LEN; i++) {
+		int k = ST_ROUND_EXP_MIN + i;
+		run_round_exp(r, &k);
+		map[i] = (char)('a' + (k - ST_ROUND_EXP_MIN + 1));
+	}
+	map[ST_ROUND_MAP_LEN] = 0;
+}
+
+bool stats_round_map_apply(const char *map, int *k)
+{
+	if (!map || strlen(map) != ST_ROUND_MAP_LEN)
+		return false;
+	for (int i = 0; i < ST_ROUND_MAP_LEN; i++)
+		if (map[i] < 'a' || map[i] > 'a' + ST_ROUND_MAP_LEN)
+			return false;
+	if (*k >= ST_ROUND_EXP_MIN)
+		*k = map[*k - ST_ROUND_EXP_MIN] - 'a' + ST_ROUND_EXP_MIN - 1;
+	return true;
 }
 
 static int check_group(const struct st_group *g, size_t gi, struct err *e)

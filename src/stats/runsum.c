@@ -28,6 +28,12 @@ void stats_run_summary(const struct st_run *r, struct st_run_summary *out)
 	for (size_t i = 0; i < r->n; i++)
 		t[i] = exp(r->y[i]);
 	stats_summary(t, r->n, &out->v);
+	stats_run_round_map(r, out->round_map);
+	struct st_warnings w = {0};
+	struct st_diag_opts o = stats_diag_defaults();
+	stats_diagnose_run(r, 0, 0, &o, &w);
+	stats_diag_tally_add(&out->diag, &w);
+	stats_warnings_free(&w);
 	if (r->n) {
 		memcpy(t, r->y, r->n * sizeof *t);
 		out->median_y = median_sorting(t, r->n);

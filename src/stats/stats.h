@@ -385,6 +385,7 @@ enum st_warn_kind {
 	ST_WARN_BIMODAL,  /* value: bimodality coefficient; x: threshold */
 	ST_WARN_AUTOCORR, /* value: lag-1 autocorrelation of batch means; x: z score */
 };
+#define ST_NWARN (ST_WARN_AUTOCORR + 1)
 
 struct st_warning {
 	enum st_warn_kind kind;
@@ -422,6 +423,24 @@ void stats_diagnose_run(const struct st_run *r, size_t boot, size_t run, const s
 /* Append the warnings for every run of a group. */
 void stats_diagnose_group(const struct st_group *g, const struct st_diag_opts *o, struct st_warnings *w);
 
+/* The warnings of one or more runs by kind: how many, the value of largest magnitude (the
+ * first of equals) and the threshold x of the last one. Folding runs one by one in order
+ * gives what folding all their warnings at once gives, bit for bit, so a stored per-run
+ * tally (struct st_run_summary) stands in for the run's samples. */
+struct st_diag_tally {
+	size_t count[ST_NWARN];
+	double worst[ST_NWARN];
+	double limit[ST_NWARN];
+};
+/* Add the warnings w to t (zeroed to start). */
+void stats_diag_tally_add(struct st_diag_tally *t, const struct st_warnings *w);
+/* Add the tally of one run, u, to t: as if its warnings were added. */
+void stats_diag_tally_merge(struct st_diag_tally *t, const struct st_diag_tally *u);
+/* The tally as text that reads back exactly ("" without warnings); parse returns false on
+ * text it did not write. */
+void stats_diag_tally_format(const struct st_diag_tally *t, struct sb *out);
+bool stats_diag_tally_parse(const char *text, struct st_diag_tally *t);
+
 /* Environment keys that differ between group a and group b and are not in
  * labels: a key differs when the set of values it takes over a's runs
  * (runs a[0..na-1]) is not the set over b's runs, a key missing in some run
@@ -444,7 +463,18 @@ void stats_summary(const double *x, size_t n, struct st_summary *out);
  * stamped with it; a summary with another stamp is stale and is recomputed from the raw
  * samples (docs/METHOD.md, "Stored run summaries"). Bump it whenever anything that
  * stats_run_summary() computes changes (batch means, the warm-up rule, the interval). */
-#define ST_SUMMARY_METHOD 1
+#define ST_SUMMARY_METHOD 2
+
+/* The rounding step the estimator detects in a group's values (nested.c) is a fold over
+ * its runs in order: k starts at 9 and each run may only lower it. A run's effect for
+ * every starting k in [ST_ROUND_EXP_MIN, 9] is its round map, one letter per k ('a' + k
+ * after the run - ST_ROUND_EXP_MIN + 1), so the fold over stored maps equals the fold
+ * over the samples. */
+#define ST_ROUND_EXP_MIN (-6)
+#define ST_ROUND_MAP_LEN 16
+void stats_run_round_map(const struct st_run *r, char map[ST_ROUND_MAP_LEN + 1]);
+/* Apply a run's map to *k; false (k untouched) when map is not such a map. */
+bool stats_round_map_apply(const char *map, int *k);
 
 /* What the estimators and diagnostics need of one run of one (workload, copies), so
  * they can read one row per run instead of every sample. */
@@ -453,6 +483,8 @@ struct st_run_summary {
 	double halfwidth;      /* relative 95% CI half-width (stats_run_halfwidth) */
 	double median_y, mad_y; /* median of y and the median absolute deviation from it */
 	struct st_summary v;   /* of the values, ops/s: median, mean, cv, min, max */
+	char round_map[ST_ROUND_MAP_LEN + 1]; /* stats_run_round_map */
+	struct st_diag_tally diag; /* the run's warnings under stats_diag_defaults() */
 };
 /* Summarise run r (y without its warm-up prefix, with rounds as loaded). Never fails;
  * with r->n == 0 the fields are NAN or 0. */

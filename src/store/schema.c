@@ -119,6 +119,13 @@ static const char *const migrations[] = {
 	/* issue 17: a sample the source itself discarded (UnixBench's worst third), kept for the
 	 * statistics but left out of the source's own score */
 	"ALTER TABLE sample ADD COLUMN dropped INTEGER NOT NULL DEFAULT 0;\n",
+	/* issue 18: what analysis still took from the samples: the source's score (kept_y),
+	 * the samples' time, the run's rounding map and its diagnostics tally. Rows without
+	 * them are stale: ST_SUMMARY_METHOD 2 recomputes them. */
+	"ALTER TABLE run_summary ADD COLUMN kept_y REAL;\n"
+	"ALTER TABLE run_summary ADD COLUMN elapsed_s REAL;\n"
+	"ALTER TABLE run_summary ADD COLUMN round_map TEXT;\n"
+	"ALTER TABLE run_summary ADD COLUMN diag TEXT;\n",
 };
 
 #define BUILTIN_STEPS ((int)(sizeof migrations / sizeof migrations[0]))

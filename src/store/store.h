@@ -258,6 +258,9 @@ struct store_summary {
 	int autocorr;
 	double halfwidth, median_y, mad_y;
 	double median, mean, cv, min, max; /* of the values, ops/s */
+	double kept_y, elapsed_s; /* as store_series_run has them (schema step 6) */
+	char *round_map;          /* stats_run_round_map; owned when read from the store */
+	char *diag;               /* stats_diag_tally_format; owned when read from the store */
 };
 /* Insert or replace x. x->warmup is ignored: the store counts the slot's samples
  * flagged as warm-up, so mark them first. Returns 0 or -1 with e set. */

@@ -20,7 +20,7 @@ static double col_real(sqlite3_stmt *st, int i)
 
 #define SUMMARY_COLS                                                                                       \
 	"run, workload, copies, method, n, warmup, mean_y, nbatches, batch_size, tau2, var_mean, df, r1, " \
-	"autocorr, halfwidth, median_y, mad_y, median, mean, cv, min, max"
+	"autocorr, halfwidth, median_y, mad_y, median, mean, cv, min, max, kept_y, elapsed_s, round_map, diag"
 
 int store_summary_put(struct store *s, const struct store_summary *x, struct err *e)
 {
@@ -28,7 +28,7 @@ int store_summary_put(struct store *s, const struct store_summary *x, struct err
 	    store_prepare(s,
 			  "INSERT OR REPLACE INTO run_summary(" SUMMARY_COLS ") VALUES(?1, ?2, ?3, ?4, ?5, "
 			  "(SELECT count(*) FROM sample WHERE run = ?1 AND workload = ?2 AND copies = ?3 AND warmup = 1), "
-			  "?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)",
+			  "?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)",
 			  &s->summary_put, e))
 		return -1;
 	sqlite3_stmt *st = s->summary_put;
@@ -53,6 +53,10 @@ int store_summary_put(struct store *s, const struct store_summary *x, struct err
 	bind_real(st, 19, x->cv);
 	bind_real(st, 20, x->min);
 	bind_real(st, 21, x->max);
+	bind_real(st, 22, x->kept_y);
+	bind_real(st, 23, x->elapsed_s);
+	store_bind_text(st, 24, x->round_map);
+	store_bind_text(st, 25, x->diag);
 	int rc = sqlite3_step(st);
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
@@ -112,6 +116,10 @@ int store_summaries_get(struct store *s, const int64_t *ids, size_t n, struct st
 		x->cv = col_real(st, 19);
 		x->min = col_real(st, 20);
 		x->max = col_real(st, 21);
+		x->kept_y = col_real(st, 22);
+		x->elapsed_s = col_real(st, 23);
+		x->round_map = store_col_text(st, 24);
+		x->diag = store_col_text(st, 25);
 	}
 	sqlite3_finalize(st);
 	free(js);
@@ -126,8 +134,11 @@ int store_summaries_get(struct store *s, const int64_t *ids, size_t n, struct st
 
 void store_summaries_free(struct store_summary *v, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		free(v[i].workload);
+		free(v[i].round_map);
+		free(v[i].diag);
+	}
 	free(v);
 }
 

@@ -26,7 +26,7 @@ contains "$OUT" "all match"
 
 # a database from before the summaries (the schema version before their step): reading commands ask for a
 # migration, the first writing command migrates and computes every run's summaries
-prev=$(($(sqlite3 "$SYSAB_DB" "PRAGMA user_version") - 2)) # the summaries' step, then issue 17's dropped flag
+prev=$(($(sqlite3 "$SYSAB_DB" "PRAGMA user_version") - 3)) # the summaries' step, issue 17's dropped flag, the summaries' new columns
 sqlite3 "$SYSAB_DB" "DROP TABLE run_summary; DROP TABLE summary_meta; ALTER TABLE sample DROP COLUMN dropped; PRAGMA user_version = $prev"
 expect 2 "$SYSAB" check-db
 contains "$ERR" "written by an older sysab"
