@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -142,6 +143,33 @@ static int make_rows(const struct store_set *sets, size_t ns, const struct strv 
 	return 0;
 }
 
+/* ---------------------------------------------------------------- stored summaries */
+
+bool an_run_summary_of(const struct store_run_sum *x, struct st_run_summary *out)
+{
+	memset(out, 0, sizeof *out);
+	out->b = (struct st_runstat){
+		.n = (size_t)x->n, .mean = x->mean_y, .nbatches = (size_t)x->nbatches,
+		.batch_size = (size_t)x->batch_size, .tau2 = x->tau2, .var_mean = x->var_mean,
+		.df = x->df, .r1 = x->r1, .autocorr = x->autocorr != 0,
+	};
+	out->halfwidth = out->median_y = out->mad_y = NAN;
+	stats_summary(NULL, 0, &out->v);
+	int k = 9;
+	bool ok = strlen(x->round_map) == ST_ROUND_MAP_LEN && stats_round_map_apply(x->round_map, &k);
+	snprintf(out->round_map, sizeof out->round_map, "%s", ok ? x->round_map : "");
+	return stats_diag_tally_parse(x->diag, &out->diag) && ok;
+}
+
+bool an_set_summaries_ok(const struct store_set *set)
+{
+	struct st_run_summary s;
+	for (size_t i = 0; i < set->nsums; i++)
+		if (!an_run_summary_of(&set->sums[i], &s))
+			return false;
+	return true;
+}
+
 /* ---------------------------------------------------------------- group data */
 
 /* One group's data for one row, as stats wants it. */
@@ -150,6 +178,7 @@ struct gdata {
 	struct st_boot *boots;
 	struct st_run *runs;
 	double *y;   /* composite values, owned */
+	struct st_run_summary *sums; /* runs loaded from their summaries: what they point to */
 	bool have;
 };
 
@@ -157,6 +186,7 @@ static void gdata_free(struct gdata *d)
 {
 	free(d->boots);
 	free(d->runs);
+	free(d->sums);
 	free(d->y);
 	memset(d, 0, sizeof *d);
 }
@@ -177,7 +207,14 @@ static void gdata_series(const struct store_series *x, struct gdata *d)
 		d->boots[b].nruns = x->boots[b].nruns;
 		for (size_t r = 0; r < x->boots[b].nruns; r++) {
 			const struct store_series_run *sr = &x->boots[b].runs[r];
-			d->runs[k++] = (struct st_run){sr->y, sr->round, sr->n};
+			d->runs[k] = (struct st_run){sr->y, sr->round, sr->n, NULL};
+			if (sr->sum) {
+				if (!d->sums)
+					d->sums = xcalloc(nr, sizeof *d->sums);
+				an_run_summary_of(sr->sum, &d->sums[k]);
+				d->runs[k].sum = &d->sums[k];
+			}
+			k++;
 		}
 	}
 	d->g = (struct st_group){d->boots, x->nboots};
@@ -196,7 +233,7 @@ static void gdata_composite(const struct store_set *set, const struct rowkey *k,
 	size_t nb = 0;
 	for (size_t i = 0; i < n; i++) {
 		d->y[i] = v[i].y;
-		d->runs[i] = (struct st_run){&d->y[i], NULL, 1};
+		d->runs[i] = (struct st_run){&d->y[i], NULL, 1, NULL};
 		if (!nb || v[i].boot != v[i - 1].boot) {
 			d->boots[nb].runs = &d->runs[i];
 			d->boots[nb++].nruns = 0;
@@ -216,28 +253,40 @@ static void gdata_row(const struct store_set *set, const struct rowkey *k, struc
 		gdata_series(store_set_find(set, k->workload, k->copies), d);
 }
 
+/* The warnings of the group's runs in order: a run loaded from its summary gives its stored
+ * tally, any other its samples' warnings (the same fold, stats.h). */
 static void diag_group(const struct gdata *d, struct an_diag *out)
 {
 	memset(out, 0, sizeof *out);
 	if (!d->have)
 		return;
-	struct st_warnings w = {0};
 	struct st_diag_opts o = stats_diag_defaults();
 	struct st_diag_tally t = {0};
-	stats_diagnose_group(&d->g, &o, &w);
-	stats_diag_tally_add(&t, &w);
-	stats_warnings_free(&w);
+	for (size_t b = 0; b < d->g.nboots; b++)
+		for (size_t r = 0; r < d->g.boots[b].nruns; r++) {
+			const struct st_run *run = &d->g.boots[b].runs[r];
+			if (run->sum) {
+				stats_diag_tally_merge(&t, &run->sum->diag);
+				continue;
+			}
+			struct st_warnings w = {0};
+			stats_diagnose_run(run, b, r, &o, &w);
+			stats_diag_tally_add(&t, &w);
+			stats_warnings_free(&w);
+		}
 	memcpy(out->count, t.count, sizeof out->count);
 	memcpy(out->worst, t.worst, sizeof out->worst);
 	memcpy(out->limit, t.limit, sizeof out->limit);
 }
 
-/* Strip-plot data of one group: per run the samples in ops/s and their geometric mean. */
+/* Strip-plot data of one group: per run the samples in ops/s and their geometric mean.
+ * None when the group was loaded from summaries (only the page draws them, and the page
+ * loads the samples). */
 static void points_of(const struct gdata *d, struct an_points *out)
 {
 	memset(out, 0, sizeof *out);
 	out->min = out->max = NAN;
-	if (!d->have)
+	if (!d->have || d->sums)
 		return;
 	size_t nr = 0, ns = 0;
 	for (size_t b = 0; b < d->g.nboots; b++) {

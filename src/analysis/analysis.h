@@ -67,6 +67,13 @@ struct an_points {
 };
 void an_points_free(struct an_points *p);
 
+/* A stored run summary as stats takes it (stats_run_summary's fields the estimators and
+ * diagnostics use; the rest NAN). Returns false when its round map or diagnostics tally
+ * is not one stats wrote: then the run's samples must be used. */
+bool an_run_summary_of(const struct store_run_sum *x, struct st_run_summary *out);
+/* True when every run of set (loaded by store_load_summaries) converts. */
+bool an_set_summaries_ok(const struct store_set *set);
+
 /* The environment of several groups side by side: one row per key, with the
  * value the group's runs have ("-" when none records it; "mixed: a, b" when its
  * runs differ, with "-" among the values when some lack it) and whether groups

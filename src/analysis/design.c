@@ -146,7 +146,10 @@ int an_analyze_job_build(struct store *st, const struct strv *filter, const stru
 		sb_addf(&text, "%s%s", i ? " " : "", filter->v[i]);
 	int prc = select_parse(sb_str(&text), &j->sel, e);
 	sb_free(&text);
-	if (prc || an_db_open(st, &j->d, e) || select_runs(&j->sel, j->d.runs, j->d.n, &j->idx, &j->nidx, e) ||
+	if (prc || an_db_open(st, &j->d, e))
+		return -1;
+	j->d.samples = with_env;
+	if (select_runs(&j->sel, j->d.runs, j->d.n, &j->idx, &j->nidx, e) ||
 	    an_design_build(j->d.runs, j->idx, j->nidx, factors, refs, &j->design, &j->kept, e))
 		return -1;
 	size_t nc = j->design.ncells, kept = j->kept;

@@ -20,6 +20,8 @@ struct an_db {
 	struct store *st;
 	struct store_run_info *runs;
 	size_t n;
+	bool samples; /* groups load their raw samples (for the page's strip plots), not the
+	                 runs' stored summaries; set by the *_build functions */
 };
 
 /* Read the runs of st into *d; d owns st from here on, also on error (an_db_close closes it).
@@ -27,7 +29,10 @@ struct an_db {
 int an_db_open(struct store *st, struct an_db *d, struct err *e);
 void an_db_close(struct an_db *d);
 
-/* One group: the runs a selector picked and their samples. */
+/* One group: the runs a selector picked and their samples, or, unless an_db.samples, their
+ * stored summaries when those are current (store_load_summaries): the same results from
+ * one row per (run, workload, copies). SYSAB_TEST_SAMPLES=1 in the environment always
+ * loads the samples, so tests can hold both paths against each other. */
 struct an_group {
 	struct selector sel;
 	size_t *idx, n;                    /* indexes into an_db.runs */
@@ -90,7 +95,8 @@ struct an_compare_job {
 };
 
 /* Compare the runs of selector sb against those of sa (sb NULL: the estimates of sa
- * alone). patterns (may be empty) filter rows; with_env builds the environment table.
+ * alone). patterns (may be empty) filter rows; with_env (the page) builds the environment
+ * table and the strip plots, which need the samples.
  * Takes st. Returns 0 or -1 with e set; free j with an_compare_job_free either way. */
 int an_compare_job_build(struct store *st, const char *sa, const char *sb, const struct strv *patterns,
 			 const struct st_compare_opts *co, bool with_env, struct an_compare_job *j, struct err *e);

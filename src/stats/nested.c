@@ -23,6 +23,10 @@ static size_t batch_count(size_t k, size_t n)
 
 void stats_run_batches(const struct st_run *r, struct st_runstat *out)
 {
+	if (r->sum) {
+		*out = r->sum->b;
+		return;
+	}
 	memset(out, 0, sizeof *out);
 	out->n = r->n;
 	out->mean = NAN;
@@ -120,6 +124,10 @@ struct gwork {
  * values all equal 100 says nothing about its own precision. */
 static void run_round_exp(const struct st_run *run, int *k)
 {
+	if (run->sum && *k <= 9) {
+		stats_round_map_apply(run->sum->round_map, k);
+		return;
+	}
 	for (size_t i = 0; i < run->n && *k >= -6; i++) {
 		double x = exp(run->y[i]);
 		/* More than 8 significant digits is a measurement, not a rounded value. */
@@ -173,7 +181,7 @@ static int check_group(const struct st_group *g, size_t gi, struct err *e)
 			const struct st_run *run = &g->boots[b].runs[r];
 			if (run->n == 0)
 				return errf(e, "group %zu, boot %zu, run %zu has no samples", gi + 1, b + 1, r + 1);
-			for (size_t i = 0; i < run->n; i++)
+			for (size_t i = 0; !run->sum && i < run->n; i++)
 				if (!isfinite(run->y[i]))
 					return errf(e, "group %zu, boot %zu, run %zu: sample %zu is not a finite number",
 						    gi + 1, b + 1, r + 1, i + 1);

@@ -53,11 +53,17 @@ double stats_seq_nominal(double alpha, const double *t, size_t k);
 /* ---------------------------------------------------------------- input model */
 
 /* One run: samples y[0..n-1] = ln(ops/s) in time order. round, when not NULL,
- * gives each sample's round index (non-decreasing); batches never split a round. */
+ * gives each sample's round index (non-decreasing); batches never split a round.
+ * Or, with sum set, the run's stored summary instead of its samples (y and round NULL,
+ * n = sum->b.n): the estimators take its batch means, rounding map and diagnostics
+ * tally, which equal what its samples give; what needs the samples themselves
+ * (stats_diagnose_run, stats_nested_anova, strip plots) must not be given such a run. */
+struct st_run_summary;
 struct st_run {
 	const double *y;
 	const int *round;
 	size_t n;
+	const struct st_run_summary *sum;
 };
 struct st_boot {
 	const struct st_run *runs;

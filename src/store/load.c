@@ -2,6 +2,7 @@
 #include "store_impl.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,11 @@ static char *ids_json(const int64_t *ids, size_t n)
 		sb_addf(&b, "%s%lld", i ? "," : "", (long long)ids[i]);
 	sb_add(&b, "]");
 	return b.s;
+}
+
+static double col_real(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
 }
 
 /* The samples of one run for one (workload, copies), before grouping. */
@@ -291,6 +297,9 @@ void store_set_free(struct store_set *set)
 {
 	if (!set)
 		return;
+	for (size_t i = 0; i < set->nsums; i++)
+		free(set->sums[i].diag);
+	free(set->sums);
 	for (size_t i = 0; i < set->nseries; i++) {
 		struct store_series *x = &set->series[i];
 		for (size_t b = 0; b < x->nboots; b++) {
@@ -306,6 +315,103 @@ void store_set_free(struct store_set *set)
 	}
 	free(set->series);
 	memset(set, 0, sizeof *set);
+}
+
+/* One summary row read: its key and what analysis takes of it. */
+struct sumrow {
+	size_t wl;
+	int copies;
+	int64_t run;
+};
+
+/* Read the summary rows of the runs in ids (JSON) into sums/keys; *current false when one
+ * is stamped with another method or has no finite mean. */
+static int read_sums(struct store *s, const char *ids, int method, struct strv *names, struct store_run_sum **sums,
+		     struct sumrow **keys, size_t *n, bool *current, struct err *e)
+{
+	sqlite3_stmt *st;
+	if (store_prepare(s,
+			  "SELECT run, workload, copies, method, n, mean_y, nbatches, batch_size, tau2, var_mean, df, r1, "
+			  "autocorr, kept_y, elapsed_s, round_map, diag FROM run_summary "
+			  "WHERE run IN (SELECT value FROM json_each(?1)) ORDER BY run, workload, copies",
+			  &st, e))
+		return -1;
+	sqlite3_bind_text(st, 1, ids, -1, SQLITE_STATIC);
+	size_t cap = 0, kcap = 0;
+	int rc;
+	*current = true;
+	while (*current && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*sums = xgrow(*sums, &cap, *n + 1, sizeof **sums);
+		*keys = xgrow(*keys, &kcap, *n + 1, sizeof **keys);
+		struct store_run_sum *x = &(*sums)[*n];
+		const char *wl = (const char *)sqlite3_column_text(st, 1), *map = (const char *)sqlite3_column_text(st, 15),
+			   *diag = (const char *)sqlite3_column_text(st, 16);
+		(*keys)[*n] = (struct sumrow){intern(names, wl ? wl : ""), sqlite3_column_int(st, 2),
+					      sqlite3_column_int64(st, 0)};
+		*x = (struct store_run_sum){
+			.n = sqlite3_column_int64(st, 4), .nbatches = sqlite3_column_int64(st, 6),
+			.batch_size = sqlite3_column_int64(st, 7), .mean_y = col_real(st, 5), .tau2 = col_real(st, 8),
+			.var_mean = col_real(st, 9), .df = col_real(st, 10), .r1 = col_real(st, 11),
+			.kept_y = col_real(st, 13), .elapsed_s = col_real(st, 14), .autocorr = sqlite3_column_int(st, 12),
+			.diag = diag && *diag ? xstrdup(diag) : NULL,
+		};
+		snprintf(x->round_map, sizeof x->round_map, "%s", map ? map : "");
+		(*n)++;
+		*current = sqlite3_column_int(st, 3) == method && isfinite(x->mean_y) && x->n > 0 &&
+			   !isnan(x->kept_y) && !isnan(x->elapsed_s);
+	}
+	sqlite3_finalize(st);
+	if (*current && rc != SQLITE_DONE)
+		return store_fail(s, "cannot read run summaries", e);
+	return 0;
+}
+
+int store_load_summaries(struct store *s, const int64_t *ids, size_t n, int method, struct store_set *out, bool *ok,
+			 struct err *e)
+{
+	memset(out, 0, sizeof *out);
+	*ok = false;
+	int m;
+	if (store_summary_method(s, &m, e))
+		return -1;
+	if (m != method)
+		return 0;
+	char *js = ids_json(ids, n);
+	struct run_boot *rb = NULL;
+	size_t nrb, ns = 0;
+	struct strv names = {0};
+	struct sumrow *keys = NULL;
+	int rc = load_boots(s, js, &rb, &nrb, e);
+	if (!rc)
+		rc = read_sums(s, js, method, &names, &out->sums, &keys, &ns, ok, e);
+	out->nsums = ns;
+	if (rc || !*ok) {
+		*ok = false;
+		store_set_free(out);
+		goto done;
+	}
+	struct chunk *c = xcalloc(ns ? ns : 1, sizeof *c);
+	for (size_t i = 0; i < ns; i++) {
+		const struct store_run_sum *x = &out->sums[i];
+		const struct run_boot *b = boot_of(rb, nrb, keys[i].run);
+		c[i] = (struct chunk){.wl = keys[i].wl, .copies = keys[i].copies, .run = keys[i].run,
+				      .boot = b ? b->boot : 0};
+		c[i].r = (struct store_series_run){.run = keys[i].run, .n = (size_t)x->n, .elapsed_s = x->elapsed_s,
+						   .kept_y = x->kept_y, .ub_log = b && b->ub_log, .sum = x};
+	}
+	if (ns)
+		qsort_r(c, ns, sizeof *c, chunk_cmp, names.v);
+	build(c, ns, &names, out);
+	free(c);
+	rc = load_units(s, js, out, e);
+	if (rc)
+		store_set_free(out);
+done:
+	free(keys);
+	free(rb);
+	strv_free(&names);
+	free(js);
+	return rc;
 }
 
 static int run_cmp(const void *a, const void *b)

@@ -198,6 +198,7 @@ int store_samples_get(struct store *s, int64_t run_id, struct store_sample_info 
 void store_samples_free(struct store_sample_info *samples, size_t n);
 
 /* --- reading samples of many runs at once, for analysis --- */
+struct store_run_sum;
 
 /* The samples of one run for one (workload, copies): y = ln(value) in seq order,
  * warm-up samples left out. round is NULL when the run recorded no rounds. */
@@ -210,6 +211,7 @@ struct store_series_run {
 	double kept_y;    /* mean of y over the samples the source kept for its own score (all of
 	                     them unless it discarded some, as UnixBench does): the run's score */
 	bool ub_log;      /* the run was imported from a UnixBench log (source "unixbench") */
+	const struct store_run_sum *sum; /* loaded from the summaries: the run's (y, round NULL) */
 };
 /* The runs of one boot (boot row id), runs in id order. */
 struct store_series_boot {
@@ -229,6 +231,8 @@ struct store_series {
 struct store_set {
 	struct store_series *series; /* sorted by (workload, copies) */
 	size_t nseries;
+	struct store_run_sum *sums;  /* store_load_summaries: what the runs' sum point to */
+	size_t nsums;
 };
 
 /* Load the measured (not warm-up) samples of runs ids[0..n-1] grouped as
@@ -238,6 +242,23 @@ struct store_set {
  * with store_set_free); on error -1 with e set and *out empty. */
 int store_load_set(struct store *s, const int64_t *ids, size_t n, struct store_set *out, struct err *e);
 void store_set_free(struct store_set *set);
+
+/* What analysis reads of one stored summary (struct store_summary has them all). */
+struct store_run_sum {
+	int64_t n, nbatches, batch_size;
+	double mean_y, tau2, var_mean, df, r1, kept_y, elapsed_s;
+	int autocorr;
+	char round_map[24]; /* as stored, cut to 23 bytes */
+	char *diag;         /* as stored; NULL when empty */
+};
+/* The same set as store_load_set gives, with each run's samples replaced by its stored
+ * summary (store_series_run.sum; y and round NULL, n, kept_y and elapsed_s from it): one
+ * row per (run, workload, copies), never a sample. Only when the summaries are current:
+ * summary_meta records `method` and every row of these runs is stamped with it with a
+ * finite mean_y; otherwise *ok is false and *out empty, and the caller loads the samples.
+ * Returns 0 or -1 with e set. */
+int store_load_summaries(struct store *s, const int64_t *ids, size_t n, int method, struct store_set *out, bool *ok,
+			 struct err *e);
 /* The series of (workload, copies) in a loaded set, or NULL (binary search). */
 const struct store_series *store_set_find(const struct store_set *set, const char *workload, int copies);
 
