@@ -1,0 +1,61 @@
+# compare, analyze and plan read the stored run summaries (issue 18): their text and JSON
+# are byte for byte those of the samples path (SYSAB_TEST_SAMPLES=1); a tampered summary
+# shows that the summaries are what is read; stale ones are not used.
+fx="$REPO/tests/fixtures/unixbench"
+expect 0 "$SYSAB" import csv "$REPO/examples/pernode-pie-boots.csv"
+expect 0 "$SYSAB" import unixbench "$fx/host-2026-12-02-pass1.log" "$fx/host-2026-12-02-pass2.log" \
+	"$fx/host-2026-12-02-pass3.log" -l set=a --kernel 6.1.0-a
+expect 0 "$SYSAB" import unixbench "$fx/host-2026-12-02-pass4.log" "$fx/host-2026-12-02-pass5.log" \
+	-l set=b --kernel 6.1.0-b
+expect 0 "$SYSAB" run -w kernel.syscall.null -w cpu.int --samples 12 --sample-ms 2 --warmup-ms 0 -c 1 -l own=1
+expect 0 "$SYSAB" run -w kernel.syscall.null -w cpu.int --samples 12 --sample-ms 2 --warmup-ms 0 -c 1 -l own=2
+
+# every case: summaries and samples give the same bytes (stdout, stderr and exit code)
+same_both() {
+	"$SYSAB" "$@" >"$T/sum.out" 2>"$T/sum.err"
+	a=$?
+	SYSAB_TEST_SAMPLES=1 "$SYSAB" "$@" >"$T/smp.out" 2>"$T/smp.err"
+	b=$?
+	[ "$a" = "$b" ] || fail "exit $a from the summaries, $b from the samples: $*"
+	cmp -s "$T/sum.out" "$T/smp.out" || { diff "$T/smp.out" "$T/sum.out" | head -20 >&2; fail "stdout differs: $*"; }
+	cmp -s "$T/sum.err" "$T/smp.err" || fail "stderr differs: $*"
+}
+for f in "" --json --format=markdown -v; do
+	same_both compare 'pernode=no pie=yes' 'pernode=yes pie=yes' $f
+	same_both compare set=a set=b $f
+	same_both compare 'pie=yes' $f
+	same_both compare own=1 own=2 $f
+	same_both analyze --factors pernode,pie $f
+	same_both plan 'pie=yes' --target 1% $f
+	same_both plan set=a set=b --target 2% $f
+	same_both plan own=1 own=2 --target 5% $f
+done
+same_both report set=a --format text -o /dev/stdout
+same_both compare set=a set=b -w unixbench.pipe --json
+same_both analyze --factors nosuch
+
+# a summary changed behind the store's back: the summaries path shows it, so it read them
+sqlite3 "$SYSAB_DB" "UPDATE run_summary SET mean_y = mean_y + 0.5 WHERE run IN (SELECT id FROM run WHERE source = 'csv')"
+"$SYSAB" compare 'pernode=no pie=yes' 'pernode=yes pie=yes' >"$T/sum.out" 2>&1
+SYSAB_TEST_SAMPLES=1 "$SYSAB" compare 'pernode=no pie=yes' 'pernode=yes pie=yes' >"$T/smp.out" 2>&1
+cmp -s "$T/sum.out" "$T/smp.out" && fail "a tampered summary changed nothing: the summaries were not read"
+# the page draws every sample: it reads the samples
+expect 0 "$SYSAB" compare 'pernode=no pie=yes' 'pernode=yes pie=yes' --format html -o "$T/sum.html"
+SYSAB_TEST_SAMPLES=1 "$SYSAB" compare 'pernode=no pie=yes' 'pernode=yes pie=yes' --format html -o "$T/smp.html" ||
+	fail "html from the samples"
+cmp -s "$T/sum.html" "$T/smp.html" || fail "the page did not read the samples"
+
+# stale: summary_meta names another method, so nothing reads the rows
+sqlite3 "$SYSAB_DB" "UPDATE summary_meta SET method = 0"
+same_both compare 'pernode=no pie=yes' 'pernode=yes pie=yes'
+# ... or the rows of these runs carry another stamp
+sqlite3 "$SYSAB_DB" "UPDATE summary_meta SET method = (SELECT max(method) FROM run_summary); UPDATE run_summary SET method = 0 WHERE run IN (SELECT id FROM run WHERE source = 'csv')"
+same_both compare 'pernode=no pie=yes' 'pernode=yes pie=yes'
+# after a method change (summary_meta differs) a writing command recomputes them: the
+# summaries path again, and correct
+sqlite3 "$SYSAB_DB" "UPDATE summary_meta SET method = 0"
+expect 0 "$SYSAB" run -w kernel.syscall.null --samples 4 --sample-ms 2 --warmup-ms 0 -c 1 -l own=3
+v=$(sqlite3 "$SYSAB_DB" "SELECT count(*) FROM run_summary WHERE method = 0")
+[ "$v" = 0 ] || fail "stale summaries left after a writing command: $v"
+same_both compare 'pernode=no pie=yes' 'pernode=yes pie=yes' --json
+true
