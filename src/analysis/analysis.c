@@ -161,11 +161,11 @@ bool an_run_summary_of(const struct store_run_sum *x, struct st_run_summary *out
 	return stats_diag_tally_parse(x->diag, &out->diag) && ok;
 }
 
-bool an_set_summaries_ok(const struct store_set *set)
+bool an_sums_ok(const struct store_sums *all)
 {
 	struct st_run_summary s;
-	for (size_t i = 0; i < set->nsums; i++)
-		if (!an_run_summary_of(&set->sums[i], &s))
+	for (size_t i = 0; i < all->n; i++)
+		if (!an_run_summary_of(&all->v[i], &s))
 			return false;
 	return true;
 }

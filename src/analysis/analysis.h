@@ -71,8 +71,8 @@ void an_points_free(struct an_points *p);
  * diagnostics use; the rest NAN). Returns false when its round map or diagnostics tally
  * is not one stats wrote: then the run's samples must be used. */
 bool an_run_summary_of(const struct store_run_sum *x, struct st_run_summary *out);
-/* True when every run of set (loaded by store_load_summaries) converts. */
-bool an_set_summaries_ok(const struct store_set *set);
+/* True when every stored summary of all converts. */
+bool an_sums_ok(const struct store_sums *all);
 
 /* The environment of several groups side by side: one row per key, with the
  * value the group's runs have ("-" when none records it; "mixed: a, b" when its

@@ -15,6 +15,7 @@ int an_db_open(struct store *st, struct an_db *d, struct err *e)
 
 void an_db_close(struct an_db *d)
 {
+	store_sums_free(&d->sums);
 	store_runs_free(d->runs, d->n);
 	store_close(d->st);
 	memset(d, 0, sizeof *d);
@@ -73,14 +74,16 @@ static int group_load(struct an_db *d, struct an_group *g, size_t *idx, size_t n
 	}
 	g->info = (struct an_group_info){name, g->sel.text ? g->sel.text : "", n, an_count_boots(g->runs, n)};
 	const char *force = getenv("SYSAB_TEST_SAMPLES");
-	if (!d->samples && !(force && !strcmp(force, "1"))) {
+	if (!d->samples && !(force && !strcmp(force, "1")) && !d->sums_state) {
 		bool ok;
-		if (store_load_summaries(d->st, g->ids, n, ST_SUMMARY_METHOD, &g->set, &ok, e))
+		if (store_sums_load(d->st, ST_SUMMARY_METHOD, &d->sums, &ok, e))
 			return -1;
-		if (ok && an_set_summaries_ok(&g->set))
-			return 0;
-		store_set_free(&g->set);
+		d->sums_state = ok && an_sums_ok(&d->sums) ? 1 : -1;
+		if (d->sums_state < 0)
+			store_sums_free(&d->sums);
 	}
+	if (d->sums_state > 0)
+		return store_set_of_sums(d->st, &d->sums, g->ids, n, &g->set, e);
 	return store_load_set(d->st, g->ids, n, &g->set, e);
 }
 

@@ -22,6 +22,8 @@ struct an_db {
 	size_t n;
 	bool samples; /* groups load their raw samples (for the page's strip plots), not the
 	                 runs' stored summaries; set by the *_build functions */
+	int sums_state;         /* 0: not read yet, 1: sums holds every current summary, -1: not current */
+	struct store_sums sums; /* read once, at the first group */
 };
 
 /* Read the runs of st into *d; d owns st from here on, also on error (an_db_close closes it).
@@ -30,7 +32,7 @@ int an_db_open(struct store *st, struct an_db *d, struct err *e);
 void an_db_close(struct an_db *d);
 
 /* One group: the runs a selector picked and their samples, or, unless an_db.samples, their
- * stored summaries when those are current (store_load_summaries): the same results from
+ * stored summaries when those are current (store_sums_load, store_set_of_sums): the same results from
  * one row per (run, workload, copies). SYSAB_TEST_SAMPLES=1 in the environment always
  * loads the samples, so tests can hold both paths against each other. */
 struct an_group {

@@ -45,6 +45,14 @@ int store_counters_load(struct store *s, const int64_t *ids, size_t nids, struct
 			  &st, e))
 		return -1;
 	int rc = 0;
+	sqlite3_stmt *any;
+	if (store_prepare(s, "SELECT EXISTS(SELECT 1 FROM sample_counter)", &any, e)) {
+		sqlite3_finalize(st);
+		return -1;
+	}
+	if (sqlite3_step(any) == SQLITE_ROW && sqlite3_column_int(any, 0) == 0)
+		nids = 0; /* no counters anywhere: do not walk every sample of every run */
+	sqlite3_finalize(any);
 	for (size_t r = 0; r < nids && !rc; r++) {
 		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, ids[r]);

@@ -141,7 +141,7 @@ static int load_units(struct store *s, const char *ids, struct store_set *set, s
 }
 
 /* Turn chunks sorted by (workload, copies, boot, run) into the nested set; takes their arrays. */
-static void build(struct chunk *c, size_t n, struct strv *names, struct store_set *out)
+static void build(struct chunk *c, size_t n, const struct strv *names, struct store_set *out)
 {
 	size_t cap = 0;
 	for (size_t i = 0; i < n;) {
@@ -183,10 +183,15 @@ static int load_boots(struct store *s, const char *ids, struct run_boot **out, s
 	sqlite3_stmt *st;
 	*out = NULL;
 	*n = 0;
-	if (store_prepare(s, "SELECT id, boot, source = 'unixbench' FROM run WHERE id IN (SELECT value FROM json_each(?1)) ORDER BY id", &st,
-			  e))
+	/* ids NULL: every run */
+	if (store_prepare(s,
+			  ids ? "SELECT id, boot, source = 'unixbench' FROM run WHERE id IN (SELECT value FROM json_each(?1)) "
+				"ORDER BY id"
+			      : "SELECT id, boot, source = 'unixbench' FROM run ORDER BY id",
+			  &st, e))
 		return -1;
-	sqlite3_bind_text(st, 1, ids, -1, SQLITE_STATIC);
+	if (ids)
+		sqlite3_bind_text(st, 1, ids, -1, SQLITE_STATIC);
 	size_t cap = 0;
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -297,9 +302,6 @@ void store_set_free(struct store_set *set)
 {
 	if (!set)
 		return;
-	for (size_t i = 0; i < set->nsums; i++)
-		free(set->sums[i].diag);
-	free(set->sums);
 	for (size_t i = 0; i < set->nseries; i++) {
 		struct store_series *x = &set->series[i];
 		for (size_t b = 0; b < x->nboots; b++) {
@@ -317,48 +319,50 @@ void store_set_free(struct store_set *set)
 	memset(set, 0, sizeof *set);
 }
 
-/* One summary row read: its key and what analysis takes of it. */
-struct sumrow {
-	size_t wl;
-	int copies;
-	int64_t run;
-};
+static int id_cmp(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
 
-/* Read the summary rows of the runs in ids (JSON) into sums/keys; *current false when one
- * is stamped with another method or has no finite mean. */
-static int read_sums(struct store *s, const char *ids, int method, struct strv *names, struct store_run_sum **sums,
-		     struct sumrow **keys, size_t *n, bool *current, struct err *e)
+/* One row of run_summary into x and k (k->boot, k->ub_log left); false when it is not
+ * current for method. */
+static bool sum_row(sqlite3_stmt *st, int method, struct strv *names, struct store_run_sum *x,
+		    struct store_sum_key *k)
+{
+	const char *wl = (const char *)sqlite3_column_text(st, 1), *map = (const char *)sqlite3_column_text(st, 15),
+		   *diag = (const char *)sqlite3_column_text(st, 16);
+	*k = (struct store_sum_key){.run = sqlite3_column_int64(st, 0), .wl = intern(names, wl ? wl : ""),
+				    .copies = sqlite3_column_int(st, 2)};
+	*x = (struct store_run_sum){
+		.n = sqlite3_column_int64(st, 4), .nbatches = sqlite3_column_int64(st, 6),
+		.batch_size = sqlite3_column_int64(st, 7), .mean_y = col_real(st, 5), .tau2 = col_real(st, 8),
+		.var_mean = col_real(st, 9), .df = col_real(st, 10), .r1 = col_real(st, 11),
+		.kept_y = col_real(st, 13), .elapsed_s = col_real(st, 14), .autocorr = sqlite3_column_int(st, 12),
+		.diag = diag && *diag ? xstrdup(diag) : NULL,
+	};
+	snprintf(x->round_map, sizeof x->round_map, "%s", map ? map : "");
+	return sqlite3_column_int(st, 3) == method && isfinite(x->mean_y) && x->n > 0 && !isnan(x->kept_y) &&
+	       !isnan(x->elapsed_s);
+}
+
+/* Every row, in storage order (one pass: much faster than a lookup per key). */
+static int read_sums(struct store *s, int method, struct store_sums *out, bool *current, struct err *e)
 {
 	sqlite3_stmt *st;
 	if (store_prepare(s,
 			  "SELECT run, workload, copies, method, n, mean_y, nbatches, batch_size, tau2, var_mean, df, r1, "
-			  "autocorr, kept_y, elapsed_s, round_map, diag FROM run_summary "
-			  "WHERE run IN (SELECT value FROM json_each(?1)) ORDER BY run, workload, copies",
+			  "autocorr, kept_y, elapsed_s, round_map, diag FROM run_summary",
 			  &st, e))
 		return -1;
-	sqlite3_bind_text(st, 1, ids, -1, SQLITE_STATIC);
 	size_t cap = 0, kcap = 0;
-	int rc;
+	int rc = SQLITE_DONE;
 	*current = true;
 	while (*current && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		*sums = xgrow(*sums, &cap, *n + 1, sizeof **sums);
-		*keys = xgrow(*keys, &kcap, *n + 1, sizeof **keys);
-		struct store_run_sum *x = &(*sums)[*n];
-		const char *wl = (const char *)sqlite3_column_text(st, 1), *map = (const char *)sqlite3_column_text(st, 15),
-			   *diag = (const char *)sqlite3_column_text(st, 16);
-		(*keys)[*n] = (struct sumrow){intern(names, wl ? wl : ""), sqlite3_column_int(st, 2),
-					      sqlite3_column_int64(st, 0)};
-		*x = (struct store_run_sum){
-			.n = sqlite3_column_int64(st, 4), .nbatches = sqlite3_column_int64(st, 6),
-			.batch_size = sqlite3_column_int64(st, 7), .mean_y = col_real(st, 5), .tau2 = col_real(st, 8),
-			.var_mean = col_real(st, 9), .df = col_real(st, 10), .r1 = col_real(st, 11),
-			.kept_y = col_real(st, 13), .elapsed_s = col_real(st, 14), .autocorr = sqlite3_column_int(st, 12),
-			.diag = diag && *diag ? xstrdup(diag) : NULL,
-		};
-		snprintf(x->round_map, sizeof x->round_map, "%s", map ? map : "");
-		(*n)++;
-		*current = sqlite3_column_int(st, 3) == method && isfinite(x->mean_y) && x->n > 0 &&
-			   !isnan(x->kept_y) && !isnan(x->elapsed_s);
+		out->v = xgrow(out->v, &cap, out->n + 1, sizeof *out->v);
+		out->k = xgrow(out->k, &kcap, out->n + 1, sizeof *out->k);
+		*current = sum_row(st, method, &out->names, &out->v[out->n], &out->k[out->n]);
+		out->n++;
 	}
 	sqlite3_finalize(st);
 	if (*current && rc != SQLITE_DONE)
@@ -366,8 +370,17 @@ static int read_sums(struct store *s, const char *ids, int method, struct strv *
 	return 0;
 }
 
-int store_load_summaries(struct store *s, const int64_t *ids, size_t n, int method, struct store_set *out, bool *ok,
-			 struct err *e)
+void store_sums_free(struct store_sums *x)
+{
+	for (size_t i = 0; i < x->n; i++)
+		free(x->v[i].diag);
+	free(x->v);
+	free(x->k);
+	strv_free(&x->names);
+	memset(x, 0, sizeof *x);
+}
+
+int store_sums_load(struct store *s, int method, struct store_sums *out, bool *ok, struct err *e)
 {
 	memset(out, 0, sizeof *out);
 	*ok = false;
@@ -376,41 +389,56 @@ int store_load_summaries(struct store *s, const int64_t *ids, size_t n, int meth
 		return -1;
 	if (m != method)
 		return 0;
-	char *js = ids_json(ids, n);
+	int rc = read_sums(s, method, out, ok, e);
 	struct run_boot *rb = NULL;
-	size_t nrb, ns = 0;
-	struct strv names = {0};
-	struct sumrow *keys = NULL;
-	int rc = load_boots(s, js, &rb, &nrb, e);
-	if (!rc)
-		rc = read_sums(s, js, method, &names, &out->sums, &keys, &ns, ok, e);
-	out->nsums = ns;
+	size_t nrb = 0;
+	if (!rc && *ok)
+		rc = load_boots(s, NULL, &rb, &nrb, e);
+	for (size_t i = 0; !rc && *ok && i < out->n; i++) {
+		const struct run_boot *b = boot_of(rb, nrb, out->k[i].run);
+		out->k[i].boot = b ? b->boot : 0;
+		out->k[i].ub_log = b && b->ub_log;
+	}
+	free(rb);
 	if (rc || !*ok) {
 		*ok = false;
-		store_set_free(out);
-		goto done;
+		store_sums_free(out);
 	}
-	struct chunk *c = xcalloc(ns ? ns : 1, sizeof *c);
-	for (size_t i = 0; i < ns; i++) {
-		const struct store_run_sum *x = &out->sums[i];
-		const struct run_boot *b = boot_of(rb, nrb, keys[i].run);
-		c[i] = (struct chunk){.wl = keys[i].wl, .copies = keys[i].copies, .run = keys[i].run,
-				      .boot = b ? b->boot : 0};
-		c[i].r = (struct store_series_run){.run = keys[i].run, .n = (size_t)x->n, .elapsed_s = x->elapsed_s,
-						   .kept_y = x->kept_y, .ub_log = b && b->ub_log, .sum = x};
+	return rc;
+}
+
+int store_set_of_sums(struct store *s, const struct store_sums *all, const int64_t *ids, size_t n,
+		      struct store_set *out, struct err *e)
+{
+	memset(out, 0, sizeof *out);
+	int64_t *sel = xcalloc(n ? n : 1, sizeof *sel);
+	if (n)
+		memcpy(sel, ids, n * sizeof *sel);
+	qsort(sel, n, sizeof *sel, id_cmp);
+	struct chunk *c = NULL;
+	size_t nc = 0, cap = 0;
+	for (size_t i = 0; i < all->n; i++) {
+		const struct store_sum_key *k = &all->k[i];
+		const struct store_run_sum *x = &all->v[i];
+		if (!bsearch(&k->run, sel, n, sizeof *sel, id_cmp))
+			continue;
+		c = xgrow(c, &cap, nc + 1, sizeof *c);
+		c[nc++] = (struct chunk){
+			.wl = k->wl, .copies = k->copies, .run = k->run, .boot = k->boot,
+			.r = {.run = k->run, .n = (size_t)x->n, .elapsed_s = x->elapsed_s, .kept_y = x->kept_y,
+			      .ub_log = k->ub_log, .sum = x},
+		};
 	}
-	if (ns)
-		qsort_r(c, ns, sizeof *c, chunk_cmp, names.v);
-	build(c, ns, &names, out);
+	free(sel);
+	if (nc)
+		qsort_r(c, nc, sizeof *c, chunk_cmp, all->names.v);
+	build(c, nc, &all->names, out);
 	free(c);
-	rc = load_units(s, js, out, e);
+	char *js = ids_json(ids, n);
+	int rc = load_units(s, js, out, e);
+	free(js);
 	if (rc)
 		store_set_free(out);
-done:
-	free(keys);
-	free(rb);
-	strv_free(&names);
-	free(js);
 	return rc;
 }
 

@@ -231,8 +231,6 @@ struct store_series {
 struct store_set {
 	struct store_series *series; /* sorted by (workload, copies) */
 	size_t nseries;
-	struct store_run_sum *sums;  /* store_load_summaries: what the runs' sum point to */
-	size_t nsums;
 };
 
 /* Load the measured (not warm-up) samples of runs ids[0..n-1] grouped as
@@ -251,14 +249,31 @@ struct store_run_sum {
 	char round_map[24]; /* as stored, cut to 23 bytes */
 	char *diag;         /* as stored; NULL when empty */
 };
-/* The same set as store_load_set gives, with each run's samples replaced by its stored
- * summary (store_series_run.sum; y and round NULL, n, kept_y and elapsed_s from it): one
- * row per (run, workload, copies), never a sample. Only when the summaries are current:
- * summary_meta records `method` and every row of these runs is stamped with it with a
- * finite mean_y; otherwise *ok is false and *out empty, and the caller loads the samples.
- * Returns 0 or -1 with e set. */
-int store_load_summaries(struct store *s, const int64_t *ids, size_t n, int method, struct store_set *out, bool *ok,
-			 struct err *e);
+/* Every stored summary of the database, read once per command (one pass over the table)
+ * for store_set_of_sums to pick groups from. */
+struct store_sum_key {
+	int64_t run, boot;
+	size_t wl;   /* index into names */
+	int copies;
+	bool ub_log; /* the run came from a UnixBench log */
+};
+struct store_sums {
+	struct store_run_sum *v;
+	struct store_sum_key *k;
+	size_t n;
+	struct strv names;
+};
+/* Read them when they are current: summary_meta records `method` and every row carries
+ * that stamp, a finite mean and its score and time; otherwise *ok is false and *out empty
+ * (the caller loads samples). Returns 0 or -1 with e set; free with store_sums_free. */
+int store_sums_load(struct store *s, int method, struct store_sums *out, bool *ok, struct err *e);
+void store_sums_free(struct store_sums *x);
+/* The same set as store_load_set gives for runs ids[0..n-1], with each run's samples
+ * replaced by its summary in all (store_series_run.sum points into all, which must outlive
+ * the set; y and round NULL; n, kept_y and elapsed_s from the summary). Returns 0 or -1
+ * with e set (units are read from the store). */
+int store_set_of_sums(struct store *s, const struct store_sums *all, const int64_t *ids, size_t n,
+		      struct store_set *out, struct err *e);
 /* The series of (workload, copies) in a loaded set, or NULL (binary search). */
 const struct store_series *store_set_find(const struct store_set *set, const char *workload, int copies);
 
