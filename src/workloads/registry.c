@@ -16,6 +16,7 @@
 	X(wl_kernel_syscall_write) \
 	X(wl_kernel_syscall_stat)  \
 	X(wl_kernel_syscall_openclose) \
+	X(wl_kernel_syscall_mix)   \
 	X(wl_kernel_fault_anon)    \
 	X(wl_kernel_fault_cow)     \
 	X(wl_kernel_fault_file)    \
