@@ -34,6 +34,7 @@
 	X(wl_kernel_signal_catch)  \
 	X(wl_kernel_trap_break)    \
 	X(wl_kernel_trap_undef)    \
+	X(wl_kernel_trap_emul)     \
 	X(wl_kernel_ctx_pipe)      \
 	X(wl_kernel_ctx_pipe_cross) \
 	X(wl_kernel_futex_pingpong) \
