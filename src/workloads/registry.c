@@ -27,7 +27,7 @@
 	X(wl_kernel_tlb_walk_huge) \
 	X(wl_kernel_tlb_walk_control) \
 	X(wl_kernel_tlb_shootdown) \
-	X(wl_kernel_itlb_syscall)  \
+	X(wl_kernel_itlb_null)     \
 	X(wl_kernel_itlb_control)  \
 	X(wl_kernel_mm_mmap)       \
 	X(wl_kernel_mm_dontneed)   \

@@ -1,4 +1,4 @@
-/* itlb.c - kernel.itlb.syscall and kernel.itlb.control: a syscall between user code walks that evict the iTLB. */
+/* itlb.c - kernel.itlb.null and kernel.itlb.control: a syscall between user code walks that evict the iTLB. */
 #include "../util.h"
 
 #include <errno.h>
@@ -13,7 +13,7 @@
  * memfd of that page is mapped ITLB_RING times, one virtual page per mapping, read and
  * execute, so every virtual page runs the same cached instructions through its own
  * page-table entry: the walk costs iTLB misses, not instruction-cache misses. One op of
- * kernel.itlb.syscall calls the next ITLB_WALK stubs of a fixed random order of the ring,
+ * kernel.itlb.null calls the next ITLB_WALK stubs of a fixed random order of the ring,
  * then makes one getppid syscall; kernel.itlb.control is the same walk without the
  * syscall, so syscall minus control is the syscall's cost when the iTLB holds none of
  * its entries. ITLB_WALK equals the largest first-level iTLB documented for 4 KiB pages
@@ -198,7 +198,7 @@ static inline uint64_t itlb_walk(struct itlb *t)
 
 /* count[0] gets the stubs that answered from their own page, count[1] the syscalls
  * that named the right parent. */
-static int itlb_syscall_run(struct wl_ctx *ctx, uint64_t n)
+static int itlb_null_run(struct wl_ctx *ctx, uint64_t n)
 {
 	struct itlb *t = ctx->priv;
 	uint64_t walked = 0, right = 0;
@@ -226,8 +226,8 @@ static void itlb_teardown(struct wl_ctx *ctx)
 	itlb_free(ctx->priv);
 }
 
-const struct workload wl_kernel_itlb_syscall = {
-	.name = "kernel.itlb.syscall",
+const struct workload wl_kernel_itlb_null = {
+	.name = "kernel.itlb.null",
 	.group = "kernel",
 	.summary = "a getppid syscall after calls into 256 distinct code pages (aliases of one cached page) that evict the iTLB",
 	.kernel_path = "syscall entry/exit with the iTLB holding none of the kernel's entries (text placement, "
@@ -237,15 +237,15 @@ const struct workload wl_kernel_itlb_syscall = {
 	.checks = {WL_CHECK("stub pages walked per op", WL_M_COUNT0, ITLB_WALK, ITLB_WALK),
 		   WL_CHECK("syscalls naming the right parent per op", WL_M_COUNT1, 1, 1)},
 	.setup = itlb_setup,
-	.run = itlb_syscall_run,
+	.run = itlb_null_run,
 	.teardown = itlb_teardown,
 };
 
 const struct workload wl_kernel_itlb_control = {
 	.name = "kernel.itlb.control",
 	.group = "kernel",
-	.summary = "the kernel.itlb.syscall walk of 256 code pages without the syscall (itlb.syscall minus this is the syscall)",
-	.kernel_path = "none: the control for kernel.itlb.syscall (user-space iTLB misses only)",
+	.summary = "the kernel.itlb.null walk of 256 code pages without the syscall (itlb.null minus this is the syscall)",
+	.kernel_path = "none: the control for kernel.itlb.null (user-space iTLB misses only)",
 	.unit = "walk",
 	.flags = WL_LATENCY,
 	.checks = {WL_CHECK("stub pages walked per op", WL_M_COUNT0, ITLB_WALK, ITLB_WALK)},
