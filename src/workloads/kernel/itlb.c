@@ -33,12 +33,16 @@
 
 #if defined(__x86_64__)
 static const unsigned char itlb_stub[] = {0x48, 0x8d, 0x05, 0xf9, 0xff, 0xff, 0xff, 0xc3};
+#define ITLB_ARCH_OK 1
 #elif defined(__aarch64__) && !defined(__AARCH64EB__)
 static const unsigned char itlb_stub[] = {0x00, 0x00, 0x00, 0x10, 0xc0, 0x03, 0x5f, 0xd6};
+#define ITLB_ARCH_OK 1
 #elif defined(__riscv) && __riscv_xlen == 64
 static const unsigned char itlb_stub[] = {0x17, 0x05, 0x00, 0x00, 0x67, 0x80, 0x00, 0x00};
+#define ITLB_ARCH_OK 1
 #elif defined(__loongarch__) && __loongarch_grlen == 64
 static const unsigned char itlb_stub[] = {0x04, 0x00, 0x00, 0x18, 0x20, 0x00, 0x00, 0x4c};
+#define ITLB_ARCH_OK 1
 #endif
 
 #ifndef MFD_EXEC
@@ -65,16 +69,6 @@ static void itlb_free(struct itlb *t)
 	free(t->order);
 	free(t);
 }
-
-#ifdef __x86_64__
-#define ITLB_ARCH_OK 1
-#elif defined(__aarch64__) && !defined(__AARCH64EB__)
-#define ITLB_ARCH_OK 1
-#elif defined(__riscv) && __riscv_xlen == 64
-#define ITLB_ARCH_OK 1
-#elif defined(__loongarch__) && __loongarch_grlen == 64
-#define ITLB_ARCH_OK 1
-#endif
 
 #ifdef ITLB_ARCH_OK
 /* The memfd holding one page with the stub at offset 0. Returns the fd or a WL_* code. */
