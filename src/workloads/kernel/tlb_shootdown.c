@@ -81,6 +81,8 @@ static int sd_setup(struct wl_ctx *ctx)
 	if (!s->ipis)
 		wl_cannot_check(ctx, SD_CHECK_IPIS, "/proc/interrupts is unreadable or has no function-call line for CPU %d",
 				partner);
+#else
+	/* no IPI check elsewhere: remote TLBs are flushed by broadcast instructions */
 #endif
 	wl_affinity_save(&s->aff);
 	if (wl_pin_self(caller) < 0) {
