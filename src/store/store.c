@@ -363,12 +363,36 @@ static int check_unversioned(struct store *s, enum store_mode mode, int *v, stru
 	return 0;
 }
 
+/* How long a statement waits for another process's lock, and, after a stop signal, how
+ * long all statements together still wait (so that a short write by another sysab does not
+ * lose the end of a stopped run, and a lock held for minutes does not delay the stop). */
+#define STORE_BUSY_NS 60000000000ull
+#define STORE_STOP_GRACE_NS 2000000000ull
+
+/* A new database to WAL journaling. That needs the file to itself, and SQLite may answer
+ * SQLITE_BUSY at once, without its busy handler, while another sysab creates the same new
+ * database (three concurrent first runs: t_database); so retry for as long as a statement
+ * would wait (STORE_BUSY_NS), or until a stop signal. */
+static int switch_to_wal(struct store *s, struct err *e)
+{
+	uint64_t start = clock_raw_ns();
+	for (;;) {
+		int rc = sqlite3_exec(s->db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL);
+		if (rc == SQLITE_OK)
+			return 0;
+		if (rc != SQLITE_BUSY || sig_stop || clock_raw_ns() - start >= STORE_BUSY_NS)
+			return store_fail(s, "cannot switch to WAL journaling", e);
+		struct timespec ts = {.tv_nsec = 10000000L};
+		nanosleep(&ts, NULL);
+	}
+}
+
 /* The schema at version v made ready for mode: created or migrated for STORE_RW, else it
  * must be current. */
 static int ready_schema(struct store *s, enum store_mode mode, int v, struct err *e)
 {
 	if (mode == STORE_RW) {
-		if (v == 0 && exec_sql(s, "PRAGMA journal_mode=WAL", "cannot switch to WAL journaling", e))
+		if (v == 0 && switch_to_wal(s, e))
 			return -1;
 		if (migrate(s, v, e))
 			return -1;
@@ -381,11 +405,6 @@ static int ready_schema(struct store *s, enum store_mode mode, int v, struct err
 	return 0;
 }
 
-/* How long a statement waits for another process's lock, and, after a stop signal, how
- * long all statements together still wait (so that a short write by another sysab does not
- * lose the end of a stopped run, and a lock held for minutes does not delay the stop). */
-#define STORE_BUSY_NS 60000000000ull
-#define STORE_STOP_GRACE_NS 2000000000ull
 
 /* SQLite's busy handler: 1 to try again after a short sleep (5 ms, growing to 100 ms), 0 to
  * give up with SQLITE_BUSY: after STORE_BUSY_NS of one wait, or once a stop signal has been
