@@ -390,6 +390,16 @@ int store_sums_load(struct store *s, int method, struct store_sums *out, bool *o
 	if (m != method)
 		return 0;
 	int rc = read_sums(s, method, out, ok, e);
+	if (!rc && *ok) {
+		/* current only when complete too: a run merged or imported since the last writing
+		 * command (a campaign's guest databases) has no summary rows yet, and every row
+		 * being current says nothing about the rows that are missing */
+		int64_t *stale = NULL;
+		size_t nstale = 0;
+		rc = store_summary_stale(s, method, 0, &stale, &nstale, e);
+		*ok = !rc && nstale == 0;
+		free(stale);
+	}
 	struct run_boot *rb = NULL;
 	size_t nrb = 0;
 	if (!rc && *ok)
