@@ -62,8 +62,13 @@ all: deps $(B)/sysab $(B)/sysab-exec-helper
 deps:
 	@sh scripts/deps.sh $(DEPS_BUILD)
 
-deps-test:
-	@sh scripts/deps.sh $(DEPS_BUILD) $(DEPS_TEST)
+deps-test: deps
+	@sh scripts/deps.sh $(DEPS_TEST)
+
+# On a fresh machine the packages go in before anything compiles, also under make -j (the
+# compilers would otherwise race apt-get for jansson.h), and one apt-get runs at a time.
+$(OBJ) $(AOBJ) $(B)/obj/src/main.o $(B)/asan/obj/src/main.o: | deps
+$(UNITBIN) $(AUNITBIN): | deps-test
 
 $(B)/obj/%.o: %.c $(HDR) Makefile
 	@mkdir -p $(dir $@)
