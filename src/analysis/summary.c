@@ -47,10 +47,13 @@ static void checks_decode(struct summary_row *r, const char *text)
 		const char *name = json_string_value(json_object_get(c, "name"));
 		r->checks[r->nchecks++] = (struct summary_check){
 			.name = xstrdup(name ? name : "?"),
-			.value = json_real_value(json_object_get(c, "value")),
-			.lo = json_real_value(json_object_get(c, "lo")),
-			.hi = json_real_value(json_object_get(c, "hi")),
+			.value = json_number_value(json_object_get(c, "value")),
+			.lo = json_number_value(json_object_get(c, "lo")),
+			.hi = json_number_value(json_object_get(c, "hi")),
 			.ok = json_is_true(json_object_get(c, "ok")),
+			.batches = (int)json_integer_value(json_object_get(c, "batches")),
+			.failed_batches = (int)json_integer_value(json_object_get(c, "failed_batches")),
+			.worst = json_number_value(json_object_get(c, "worst")),
 		};
 		if (json_is_false(json_object_get(c, "checked"))) { /* a counter check without its counter */
 			const char *why = json_string_value(json_object_get(c, "why"));

@@ -13,6 +13,11 @@ struct summary_check {
 	bool ok;
 	char *why;      /* set when the check could not be made (a counter it needs was not
 	                   counted): why; value, lo, hi and ok then mean nothing */
+	int batches;    /* sampled batches (one per copy and sample) judged one by one (0: not
+	                   judged so: a per-second check, a counter check, or a run stored
+	                   before they were) */
+	int failed_batches; /* of them, those outside [lo, hi] */
+	double worst;   /* of those, the value farthest outside (when failed_batches > 0) */
 };
 
 struct summary_row {

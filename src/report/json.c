@@ -112,9 +112,17 @@ char *report_summary_json(const struct summary *s, bool with_env)
 			if (c->why)
 				json_array_append_new(chk, json_pack("{s:s, s:b, s:s}", "name", c->name, "checked", 0, "why",
 								     c->why));
-			else
-				json_array_append_new(chk, json_pack("{s:s, s:f, s:f, s:f, s:b}", "name", c->name, "value",
-								     c->value, "lo", c->lo, "hi", c->hi, "ok", c->ok));
+			else {
+				json_t *co = json_pack("{s:s, s:f, s:f, s:f, s:b}", "name", c->name, "value", c->value, "lo",
+						       c->lo, "hi", c->hi, "ok", c->ok);
+				if (c->batches) {
+					json_object_set_new(co, "batches", json_integer(c->batches));
+					json_object_set_new(co, "failed_batches", json_integer(c->failed_batches));
+					if (c->failed_batches)
+						json_object_set_new(co, "worst", json_real(c->worst));
+				}
+				json_array_append_new(chk, co);
+			}
 		}
 		json_object_set_new(o, "checks", chk);
 		json_array_append_new(res, o);

@@ -27,6 +27,8 @@ static void checks_text(struct sb *b, const struct summary_row *r, bool *failed,
 			continue;
 		sb_addf(b, "%s%s %.3g%s%s%s", b->len ? "; " : "", c->name, c->value, c->ok || !color ? "" : "\033[31m",
 			c->ok ? "" : " FAILED", c->ok || !color ? "" : "\033[0m");
+		if (c->failed_batches) /* some sampled batches measured something else */
+			sb_addf(b, " (in %d of %d sampled batches; worst %.3g)", c->failed_batches, c->batches, c->worst);
 		if (!c->ok)
 			*failed = true;
 	}

@@ -63,10 +63,18 @@ static char *checks_json(const struct workload *w, const struct slot_checks *c, 
 			json_array_append_new(a, json_pack("{s:s, s:n, s:f, s:f, s:b, s:b, s:s}", "name", w->checks[i].name,
 							   "value", "lo", w->checks[i].lo, "hi", w->checks[i].hi, "ok",
 							   true, "checked", false, "why", c->why[i]));
-		else
-			json_array_append_new(a, json_pack("{s:s, s:f, s:f, s:f, s:b}", "name", w->checks[i].name,
-							   "value", c->value[i], "lo", w->checks[i].lo, "hi",
-							   w->checks[i].hi, "ok", c->ok[i]));
+		else {
+			json_t *o = json_pack("{s:s, s:f, s:f, s:f, s:b}", "name", w->checks[i].name, "value",
+					      c->value[i], "lo", w->checks[i].lo, "hi", w->checks[i].hi, "ok", c->ok[i]);
+			/* each sampled batch judged on its own (not for per-second checks) */
+			if (c->tally.batches && w->checks[i].metric != WL_M_COUNT1_PER_S) {
+				json_object_set_new(o, "batches", json_integer(c->tally.batches));
+				json_object_set_new(o, "failed_batches", json_integer(c->tally.failed[i]));
+				if (c->tally.failed[i])
+					json_object_set_new(o, "worst", json_real(c->tally.worst[i]));
+			}
+			json_array_append_new(a, o);
+		}
 	counter_checks(w->name, cnt, ncnt, a);
 	char *s = json_array_size(a) ? json_dumps(a, JSON_COMPACT) : NULL;
 	json_decref(a);

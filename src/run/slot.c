@@ -39,13 +39,15 @@ struct totals {
 	uint64_t ops;
 	struct wl_usage usage;
 	uint64_t count[2];
+	struct wl_check_tally tally; /* each sampled batch judged on its own */
 };
 
 static void eval_checks(const struct workload *w, const struct wl_ctx *ctx, const struct totals *t,
 			struct slot_checks *out)
 {
 	memset(out, 0, sizeof *out);
-	wl_check_eval(w, ctx, &t->usage, t->count, t->ops, out->value, out->ok);
+	wl_check_judge(w, ctx, &t->usage, t->count, t->ops, &t->tally, out->value, out->ok);
+	out->tally = t->tally;
 	while (out->n < WL_MAX_CHECKS && w->checks[out->n].metric != WL_M_NONE)
 		out->n++;
 	memcpy(out->why, ctx->cannot_check, sizeof out->why);
@@ -136,11 +138,19 @@ static __attribute__((noreturn)) void worker(const struct slot_cfg *cfg, int cop
 			qsort(t, 51, sizeof t[0], cmp_u64);
 			rep.elapsed_ns = t[25];
 		} else {
-			rep.rc = wl_batch(w, &ctx, c.n, barrier_wait, barrier, &rep.t0, &rep.t1, c.sampled, &tot.usage,
-					  tot.count);
+			struct wl_usage bu = {0};
+			uint64_t bc[2] = {0, 0};
+			rep.rc = wl_batch(w, &ctx, c.n, barrier_wait, barrier, &rep.t0, &rep.t1, c.sampled, &bu, bc);
 			rep.elapsed_ns = rep.t1 - rep.t0;
-			if (c.sampled)
+			if (c.sampled && !rep.rc) {
+				static const struct wl_usage none;
+				wl_check_tally_add(w, &ctx, &bu, bc, c.n, &tot.tally);
+				wl_usage_add_delta(&tot.usage, &none, &bu);
+				tot.usage.run_ns += bu.run_ns;
+				tot.count[0] += bc[0];
+				tot.count[1] += bc[1];
 				tot.ops += c.n;
+			}
 			memcpy(rep.why, ctx.why, sizeof rep.why);
 		}
 		if (!write_all(res_fd, &rep, sizeof rep))
@@ -509,13 +519,15 @@ void slot_close(struct slot *s, struct slot_checks *checks)
 		rc = collect(s, reps, 30000000000ull);
 	if (!rc && checks) {
 		*checks = reps[0].checks;
-		for (int i = 1; i < s->cfg.copies; i++)
+		for (int i = 1; i < s->cfg.copies; i++) {
+			wl_check_tally_merge(s->cfg.w, &checks->tally, &reps[i].checks.tally);
 			for (int j = 0; j < checks->n; j++)
 				if (!reps[i].checks.ok[j] && checks->ok[j]) {
 					checks->ok[j] = false;
 					checks->value[j] = reps[i].checks.value[j];
 					checks->why[j][0] = '\0'; /* judged, and failed, in this copy */
 				}
+		}
 	}
 	free(reps);
 	if (rc)

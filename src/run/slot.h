@@ -30,6 +30,7 @@ struct slot_checks {
 	double value[WL_MAX_CHECKS];
 	bool ok[WL_MAX_CHECKS];
 	char why[WL_MAX_CHECKS][WL_WHY_MAX]; /* non-empty: the check could not be judged ("cannot check: ...") */
+	struct wl_check_tally tally;        /* the sampled batches, each judged on its own, of every copy */
 };
 
 struct slot {

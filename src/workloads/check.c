@@ -41,6 +41,55 @@ int wl_check_eval(const struct workload *w, const struct wl_ctx *ctx, const stru
 	return ops == 0 ? -1 : failed;
 }
 
+/* How far v lies outside [lo, hi]; 0 inside. */
+static double outside(double v, double lo, double hi)
+{
+	return v < lo ? lo - v : v > hi ? v - hi : 0;
+}
+
+void wl_check_tally_add(const struct workload *w, const struct wl_ctx *ctx, const struct wl_usage *batch,
+			const uint64_t count[2], uint64_t ops, struct wl_check_tally *t)
+{
+	double v[WL_MAX_CHECKS];
+	bool ok[WL_MAX_CHECKS];
+	if (wl_check_eval(w, ctx, batch, count, ops, v, ok) < 0)
+		return;
+	t->batches++;
+	for (int i = 0; i < WL_MAX_CHECKS; i++) {
+		const struct wl_check *c = &w->checks[i];
+		if (ok[i] || c->metric == WL_M_COUNT1_PER_S)
+			continue;
+		if (!t->failed[i]++ || outside(v[i], c->lo, c->hi) > outside(t->worst[i], c->lo, c->hi))
+			t->worst[i] = v[i];
+	}
+}
+
+void wl_check_tally_merge(const struct workload *w, struct wl_check_tally *a, const struct wl_check_tally *b)
+{
+	a->batches += b->batches;
+	for (int i = 0; i < WL_MAX_CHECKS; i++) {
+		const struct wl_check *c = &w->checks[i];
+		if (b->failed[i] &&
+		    (!a->failed[i] || outside(b->worst[i], c->lo, c->hi) > outside(a->worst[i], c->lo, c->hi)))
+			a->worst[i] = b->worst[i];
+		a->failed[i] += b->failed[i];
+	}
+}
+
+int wl_check_judge(const struct workload *w, const struct wl_ctx *ctx, const struct wl_usage *total,
+		   const uint64_t count[2], uint64_t ops, const struct wl_check_tally *t, double *values, bool *ok)
+{
+	int failed = wl_check_eval(w, ctx, total, count, ops, values, ok);
+	if (failed < 0)
+		return failed;
+	for (int i = 0; i < WL_MAX_CHECKS; i++)
+		if (ok[i] && t->failed[i] && !(ctx && ctx->cannot_check[i][0])) {
+			ok[i] = false;
+			failed++;
+		}
+	return failed;
+}
+
 void wl_cannot_check(struct wl_ctx *ctx, int check, const char *fmt, ...)
 {
 	char *p = ctx->cannot_check[check];

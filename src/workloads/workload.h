@@ -73,6 +73,9 @@ struct wl_ctx {
 	char why[WL_WHY_MAX];/* reason, when setup/run returns an error or unsupported */
 	char cannot_check[WL_MAX_CHECKS][WL_WHY_MAX]; /* set by setup (wl_cannot_check): why check i
 			      * cannot be judged here, "cannot check: ..."; it then fails nothing */
+	bool omit;           /* tests only: leave out what one op exists to exercise (the trap, the
+			      * emulation, the walk, a right answer); the workloads that honour it
+			      * (WORKLOADS.md) must then fail a check (test_workloads) */
 };
 
 /* Return values of setup and run besides 0. */
@@ -146,6 +149,27 @@ bool wl_matches(const struct workload *w, const char *pattern);
  * when ops is 0 (nothing is evaluated then; values and ok are still filled as unused). */
 int wl_check_eval(const struct workload *w, const struct wl_ctx *ctx, const struct wl_usage *total,
 		  const uint64_t count[2], uint64_t ops, double *values, bool *ok);
+
+/* Each sampled batch judged on its own (issue 19 item 7): a check whose value over all
+ * sampled batches passes can still hide batches that measured the wrong thing (a child on
+ * the other CPU now and then, a batch whose faults went missing). Per-second checks
+ * (WL_M_COUNT1_PER_S) are judged over all batches only: one preemption in a 40 ms sample
+ * is already 25 a second. */
+struct wl_check_tally {
+	int batches;                 /* sampled batches judged (one per copy and sample) */
+	int failed[WL_MAX_CHECKS];   /* of them, those whose value lay outside the check's range */
+	double worst[WL_MAX_CHECKS]; /* of those, the value farthest outside the range */
+};
+
+/* Judge one sampled batch (its usage delta, its count growth and its ops) into t. */
+void wl_check_tally_add(const struct workload *w, const struct wl_ctx *ctx, const struct wl_usage *batch,
+			const uint64_t count[2], uint64_t ops, struct wl_check_tally *t);
+/* Add tally b (another copy's) to a. */
+void wl_check_tally_merge(const struct workload *w, struct wl_check_tally *a, const struct wl_check_tally *b);
+/* wl_check_eval over the sampled batches' total, then a check also fails when any sampled
+ * batch of t failed it. Returns the number of failed checks, or -1 as wl_check_eval. */
+int wl_check_judge(const struct workload *w, const struct wl_ctx *ctx, const struct wl_usage *total,
+		   const uint64_t count[2], uint64_t ops, const struct wl_check_tally *t, double *values, bool *ok);
 
 /* This process's resource usage now (getrusage RUSAGE_SELF plus RUSAGE_CHILDREN), as a wl_usage. */
 void wl_usage_now(struct wl_usage *u);

@@ -155,6 +155,54 @@ static void cannot_check_reaches_the_runner(void **state)
 	free(dir);
 }
 
+/* A workload that measures the wrong thing in one batch size only (n = 10: half the
+ * count per op), as a child on the wrong CPU now and then would. */
+static int lapse_run(struct wl_ctx *ctx, uint64_t n)
+{
+	ctx->count[0] += n == 10 ? n / 2 : n;
+	return 0;
+}
+
+static const struct workload lapse = {
+	.name = "test.lapse",
+	.group = "test",
+	.unit = "op",
+	.checks = {{"count0 per op", WL_M_COUNT0, 0.9, 1.1}, {"count0 again", WL_M_COUNT0, 0, 2}},
+	.run = lapse_run,
+};
+
+/* Each sampled batch is judged on its own (issue 19 item 7): nine batches of 100 at 1 per
+ * op and one of 10 at 0.5 give 0.9945 over all, inside [0.9, 1.1], so the old judgment over
+ * the slot passed. Now the check fails in 1 sample of each copy's 10, worst 0.5; the check
+ * every batch passes still passes. */
+static void checks_judge_each_sample(void **state)
+{
+	(void)state;
+	static int cpus[CPU_SETSIZE];
+	int ncpus = cpu_list(cpus);
+	char *dir;
+	struct err e;
+	assert_int_equal(tmpdir_create(&dir, &e), 0);
+	struct slot s;
+	open_slot(&s, &lapse, 2, dir, cpus, ncpus);
+	struct slot_batch b;
+	for (int i = 0; i < 10; i++)
+		assert_int_equal(slot_batch(&s, i == 4 ? 10 : 100, 0, true, &b), 0);
+	assert_int_equal(slot_batch(&s, 10, 0, false, &b), 0); /* unsampled: not judged */
+	struct slot_checks c;
+	slot_close(&s, &c);
+	assert_int_equal(c.n, 2);
+	assert_float_equal(c.value[0], 905.0 / 910.0, 1e-12);
+	assert_false(c.ok[0]);
+	assert_int_equal(c.tally.batches, 20);
+	assert_int_equal(c.tally.failed[0], 2);
+	assert_float_equal(c.tally.worst[0], 0.5, 1e-12);
+	assert_true(c.ok[1]);
+	assert_int_equal(c.tally.failed[1], 0);
+	tmpdir_remove(dir);
+	free(dir);
+}
+
 /* Real workers, more copies than CPUs: whatever the scheduler does, a sample is the total
  * ops over one window that contains every copy's batch, so ops / window is its value. */
 static void more_copies_than_cpus_use_one_window(void **state)
@@ -184,6 +232,7 @@ int main(void)
 		cmocka_unit_test(three_copies_on_two_cpus_never_exceed_two_cpus),
 		cmocka_unit_test(window_spans_earliest_start_to_latest_end),
 		cmocka_unit_test(checks_judge_sampled_batches_only),
+		cmocka_unit_test(checks_judge_each_sample),
 		cmocka_unit_test(more_copies_than_cpus_use_one_window),
 		cmocka_unit_test(cannot_check_reaches_the_runner),
 	};

@@ -403,6 +403,45 @@ static void vdso_fallback_fails_its_check(void **state)
 	assert_false(ok[1]);
 }
 
+/* Each workload that honours ctx->omit (a seam for this test) leaves out what one op exists
+ * to exercise: the trap, the emulation, the walk over distinct pages, a right answer. Its
+ * checks must then fail: a check that passes without them proves nothing. (Run normally,
+ * the same workloads pass their checks in workload_runs_and_checks.) */
+static void omitted_op_fails_its_check(void **state)
+{
+	(void)state;
+	static int cpus[CPU_SETSIZE];
+	int ncpus = online_cpus(cpus);
+	static const char *const names[] = {"kernel.trap.break", "kernel.trap.undef", "kernel.trap.emul",
+					    "kernel.syscall.mix", "kernel.itlb.null", "kernel.itlb.control"};
+	int judged = 0;
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		const struct workload *w = wl_find(names[i]);
+		assert_non_null(w);
+		struct wl_ctx ctx = {.ncopies = 1, .page_size = sysconf(_SC_PAGESIZE), .ncpus = ncpus, .cpus = cpus,
+				     .param = w->param, .omit = true};
+		int rc = wl_enter(w, &ctx);
+		if (rc == WL_UNSUPPORTED) {
+			print_message("[   SKIP   ] %s: %s\n", w->name, ctx.why);
+			continue;
+		}
+		assert_int_equal(rc, 0);
+		struct wl_usage total = {0};
+		uint64_t count[2] = {0, 0}, t0, t1;
+		assert_int_equal(wl_batch(w, &ctx, 50, NULL, NULL, &t0, &t1, true, &total, count), 0);
+		wl_leave(w, &ctx);
+		double v[WL_MAX_CHECKS];
+		bool ok[WL_MAX_CHECKS];
+		int failed = wl_check_eval(w, &ctx, &total, count, 50, v, ok);
+		print_message("[   INFO   ] %s without its op: %s %g\n", w->name, w->checks[0].name, v[0]);
+		if (failed < 1)
+			fail_msg("%s: every check passed with its op left out", w->name);
+		assert_false(ok[0]);
+		judged++;
+	}
+	assert_true(judged >= 4); /* trap.emul needs UMIP (x86_64) or ID register emulation (arm64) */
+}
+
 /* walk-huge reports "no huge pages" when THP is [never] or when smaps shows the buffer
  * was not given huge pages (both simulated through its param). */
 static void walk_huge_without_huge_pages_is_unsupported(void **state)
@@ -537,7 +576,7 @@ static void workload_runs_and_checks(void **state)
 int main(void)
 {
 	size_t n = wl_count();
-	struct CMUnitTest *tests = xcalloc(n + 11, sizeof *tests);
+	struct CMUnitTest *tests = xcalloc(n + 12, sizeof *tests);
 	tests[0] = (struct CMUnitTest)cmocka_unit_test(registry_is_consistent);
 	tests[1] = (struct CMUnitTest)cmocka_unit_test(check_eval_divides_by_ops);
 	tests[2] = (struct CMUnitTest)cmocka_unit_test(ipi_count_reads_the_function_call_line);
@@ -550,7 +589,8 @@ int main(void)
 	tests[8] = (struct CMUnitTest)cmocka_unit_test(check_eval_rates_per_second);
 	tests[9] = (struct CMUnitTest)cmocka_unit_test(membarrier_without_interrupts_cannot_check);
 	tests[10] = (struct CMUnitTest)cmocka_unit_test(cpu_pairs_are_disjoint);
-	size_t k = 11;
+	tests[11] = (struct CMUnitTest)cmocka_unit_test(omitted_op_fails_its_check);
+	size_t k = 12;
 	for (size_t i = 0; i < n; i++) {
 		const struct workload *w = wl_at(i);
 		if (only && !wl_matches(w, only))

@@ -67,7 +67,7 @@ static int mix_setup(struct wl_ctx *ctx)
 	}
 	m->zero_rdev = m->st.st_rdev;
 	m->nofile = rl.rlim_cur;
-	m->ppid = getppid();
+	m->ppid = ctx->omit ? -1 : getppid(); /* tests only: one call per op then answers wrong */
 	ctx->priv = m;
 	return 0;
 }
