@@ -81,31 +81,37 @@ static int cpu_list(int *cpus)
 	return n;
 }
 
-/* Calibration and warm-up batches (unsampled, odd n here) must not reach the checks. */
-static void checks_judge_sampled_batches_only(void **state)
+/* Open a slot of w with copies copies, give it the batches n[0..k) (a negative n is an
+ * unsampled batch of -n ops: calibration or warm-up), close it into *c and return the ops of
+ * the last batch. */
+static uint64_t slot_with_batches(const struct workload *w, int copies, const int *n, size_t k, struct slot_checks *c)
 {
-	(void)state;
 	static int cpus[CPU_SETSIZE];
 	int ncpus = cpu_list(cpus);
 	char *dir;
 	struct err e;
 	assert_int_equal(tmpdir_create(&dir, &e), 0);
 	struct slot s;
-	open_slot(&s, &odd, 2, dir, cpus, ncpus);
-	struct slot_batch b;
-	assert_int_equal(slot_batch(&s, 7, 0, false, &b), 0);
-	assert_int_equal(slot_batch(&s, 10, 0, true, &b), 0);
-	assert_int_equal(slot_batch(&s, 3, 0, false, &b), 0);
-	assert_int_equal(slot_batch(&s, 4, 0, true, &b), 0);
-	assert_int_equal(b.ops, 8); /* two copies of 4 */
+	open_slot(&s, w, copies, dir, cpus, ncpus);
+	struct slot_batch b = {0};
+	for (size_t i = 0; i < k; i++)
+		assert_int_equal(slot_batch(&s, (uint64_t)abs(n[i]), 0, n[i] > 0, &b), 0);
+	slot_close(&s, c);
+	tmpdir_remove(dir);
+	free(dir);
+	return b.ops;
+}
+
+/* Calibration and warm-up batches (unsampled, odd n here) must not reach the checks. */
+static void checks_judge_sampled_batches_only(void **state)
+{
+	(void)state;
 	struct slot_checks c;
-	slot_close(&s, &c);
+	assert_int_equal(slot_with_batches(&odd, 2, (const int[]){-7, 10, -3, 4}, 4, &c), 8); /* two copies of 4 */
 	assert_int_equal(c.n, 2);
 	assert_true(c.ok[0]);
 	assert_true(c.value[0] > 0.99 && c.value[0] < 1.01);
 	assert_true(c.ok[1]);
-	tmpdir_remove(dir);
-	free(dir);
 }
 
 /* A workload whose setup says its second check cannot be made here; judged, that check
@@ -135,24 +141,13 @@ static const struct workload uncheckable = {
 static void cannot_check_reaches_the_runner(void **state)
 {
 	(void)state;
-	static int cpus[CPU_SETSIZE];
-	int ncpus = cpu_list(cpus);
-	char *dir;
-	struct err e;
-	assert_int_equal(tmpdir_create(&dir, &e), 0);
-	struct slot s;
-	open_slot(&s, &uncheckable, 1, dir, cpus, ncpus);
-	struct slot_batch b;
-	assert_int_equal(slot_batch(&s, 10, 0, true, &b), 0);
 	struct slot_checks c;
-	slot_close(&s, &c);
+	slot_with_batches(&uncheckable, 1, (const int[]){10}, 1, &c);
 	assert_int_equal(c.n, 2);
 	assert_true(c.ok[0]);
 	assert_string_equal(c.why[0], "");
 	assert_true(c.ok[1]);
 	assert_string_equal(c.why[1], "cannot check: copy 0 has no such counter");
-	tmpdir_remove(dir);
-	free(dir);
 }
 
 /* A workload that measures the wrong thing in one batch size only (n = 10: half the
@@ -178,19 +173,9 @@ static const struct workload lapse = {
 static void checks_judge_each_sample(void **state)
 {
 	(void)state;
-	static int cpus[CPU_SETSIZE];
-	int ncpus = cpu_list(cpus);
-	char *dir;
-	struct err e;
-	assert_int_equal(tmpdir_create(&dir, &e), 0);
-	struct slot s;
-	open_slot(&s, &lapse, 2, dir, cpus, ncpus);
-	struct slot_batch b;
-	for (int i = 0; i < 10; i++)
-		assert_int_equal(slot_batch(&s, i == 4 ? 10 : 100, 0, true, &b), 0);
-	assert_int_equal(slot_batch(&s, 10, 0, false, &b), 0); /* unsampled: not judged */
 	struct slot_checks c;
-	slot_close(&s, &c);
+	/* ten sampled batches, the fifth of 10 ops; then an unsampled one of 10, not judged */
+	slot_with_batches(&lapse, 2, (const int[]){100, 100, 100, 100, 10, 100, 100, 100, 100, 100, -10}, 11, &c);
 	assert_int_equal(c.n, 2);
 	assert_float_equal(c.value[0], 905.0 / 910.0, 1e-12);
 	assert_false(c.ok[0]);
@@ -199,8 +184,6 @@ static void checks_judge_each_sample(void **state)
 	assert_float_equal(c.tally.worst[0], 0.5, 1e-12);
 	assert_true(c.ok[1]);
 	assert_int_equal(c.tally.failed[1], 0);
-	tmpdir_remove(dir);
-	free(dir);
 }
 
 /* Real workers, more copies than CPUs: whatever the scheduler does, a sample is the total
