@@ -593,18 +593,25 @@ int an_compare(const struct store_set *a, const struct store_set *b, const struc
 	return rc;
 }
 
+static void rows_free(struct an_row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(rows[i].workload);
+		free(rows[i].event);
+		free(rows[i].unit);
+		free(rows[i].composite);
+		an_points_free(&rows[i].pa);
+		an_points_free(&rows[i].pb);
+	}
+	free(rows);
+}
+
 void an_compare_free(struct an_compare *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->nrows; i++) {
-		free(c->rows[i].workload);
-		free(c->rows[i].unit);
-		free(c->rows[i].composite);
-		an_points_free(&c->rows[i].pa);
-		an_points_free(&c->rows[i].pb);
-	}
-	free(c->rows);
+	rows_free(c->rows, c->nrows);
+	rows_free(c->crows, c->ncrows);
 	for (size_t i = 0; i < c->nconf; i++) {
 		free(c->conf[i].key);
 		free(c->conf[i].a);
@@ -612,6 +619,118 @@ void an_compare_free(struct an_compare *c)
 	}
 	free(c->conf);
 	memset(c, 0, sizeof *c);
+}
+
+/* ---------------------------------------------------------------- counter rows */
+
+/* A group estimate on the linear scale: the mean count per op, its (1-alpha) interval and
+ * absolute half-width (an_value_of's rules for df). */
+static void value_linear(const struct st_estimate *est, double alpha, struct an_value *out)
+{
+	out->ops = out->lo = out->hi = out->hw = out->df = NAN;
+	out->low_df = false;
+	if (!est || !est->nsamples)
+		return;
+	out->ops = est->mean;
+	if (!est->has_interval || !(est->se >= 0))
+		return;
+	out->df = est->df;
+	if (est->df < AN_MIN_INTERVAL_DF) {
+		out->low_df = true;
+		return;
+	}
+	double h = stats_t_quantile(1 - alpha / 2, est->df) * est->se;
+	out->lo = est->mean - h;
+	out->hi = est->mean + h;
+	out->hw = h;
+}
+
+/* True when every sample of the series is 0. */
+static bool series_all_zero(const struct store_series *x)
+{
+	for (size_t b = 0; b < x->nboots; b++)
+		for (size_t r = 0; r < x->boots[b].nruns; r++)
+			for (size_t i = 0; i < x->boots[b].runs[r].n; i++)
+				if (x->boots[b].runs[r].y[i] != 0)
+					return false;
+	return true;
+}
+
+/* Is (workload, copies) one of c's timing rows (so -w filters counter rows too)? */
+static bool has_row(const struct an_compare *c, const char *workload, int copies)
+{
+	for (size_t i = 0; i < c->nrows; i++)
+		if (c->rows[i].copies == copies && !strcmp(c->rows[i].workload, workload))
+			return true;
+	return false;
+}
+
+static const struct store_series *counter_find(const struct store_set *set, const struct store_series *x)
+{
+	for (size_t i = 0; i < set->nseries; i++)
+		if (set->series[i].copies == x->copies && !strcmp(set->series[i].workload, x->workload) &&
+		    !strcmp(set->series[i].event, x->event))
+			return &set->series[i];
+	return NULL;
+}
+
+int an_compare_counters(const struct store_set *a, const struct store_set *b, struct an_compare *out, struct err *e)
+{
+	/* Counters explain, they do not gate: no equivalence margin (never "equivalent" or
+	 * "negligible"); alpha, --unit and the sequential look as for the timing rows. */
+	struct st_compare_opts o = out->o;
+	o.margin = 0;
+	out->crows = xcalloc(a->nseries ? a->nseries : 1, sizeof *out->crows);
+	out->ncrows = 0;
+	struct st_comparison *cs = xcalloc(a->nseries ? a->nseries : 1, sizeof *cs);
+	int rc = 0;
+	for (size_t i = 0; i < a->nseries && !rc; i++) {
+		const struct store_series *xa = &a->series[i], *xb = counter_find(b, xa);
+		if (!xb || !has_row(out, xa->workload, xa->copies) || (series_all_zero(xa) && series_all_zero(xb)))
+			continue;
+		struct gdata ga, gb;
+		gdata_series(xa, &ga);
+		gdata_series(xb, &gb);
+		struct st_group g[2] = {ga.g, gb.g};
+		struct st_estimate est[2];
+		if (stats_estimate_groups_scale(g, 2, true, est, e)) {
+			err_prefix(e, "%s, %s per op", xa->workload, xa->event);
+			rc = -1;
+		} else {
+			struct an_row *r = &out->crows[out->ncrows];
+			memset(r, 0, sizeof *r);
+			r->workload = xstrdup(xa->workload);
+			r->event = xstrdup(xa->event);
+			r->copies = xa->copies;
+			r->unit = xstrdup("op");
+			r->have_a = r->have_b = true;
+			r->a = est[0];
+			r->b = est[1];
+			stats_compare(&r->a, &r->b, &o, &r->c);
+			cs[out->ncrows++] = r->c;
+		}
+		gdata_free(&ga);
+		gdata_free(&gb);
+	}
+	if (rc) {
+		rows_free(out->crows, out->ncrows);
+		out->crows = NULL;
+		out->ncrows = 0;
+		free(cs);
+		return -1;
+	}
+	stats_compare_adjust(cs, out->ncrows); /* their own family: the timing rows' q stay as they are */
+	for (size_t i = 0; i < out->ncrows; i++) {
+		struct an_row *r = &out->crows[i];
+		r->c = cs[i];
+		value_linear(&r->a, o.alpha, &r->va);
+		value_linear(&r->b, o.alpha, &r->vb);
+		/* B - A per op and its interval at the level the comparison used */
+		r->chg = (struct an_change){r->c.d, r->c.lo, r->c.hi};
+		r->rel = r->a.mean > 0 ? r->b.mean / r->a.mean - 1 : NAN;
+	}
+	free(cs);
+	return 0;
 }
 
 /* ---------------------------------------------------------------- factorial */

@@ -95,8 +95,18 @@ void an_envtab_build(const struct store_run_info *const *const *runs, const size
 void an_envtab_free(struct an_envtab *t);
 void an_change_of(const struct st_comparison *c, int latency, struct an_change *out);
 
+/* A compare row: a timing row of a (workload, copies), or a counter row (event set) of one
+ * event of it. A counter row is estimated on the linear scale (per sample y = count / op,
+ * stats_estimate_groups_scale) with the same nested estimator, levels and --unit rule:
+ * va/vb hold the mean count per op (ops), its interval (lo, hi) and the absolute half-width
+ * (hw); chg holds B - A in counts per op and its interval (pct, lo, hi); rel is B/A - 1
+ * (a point figure, NAN when A's mean is not > 0). c.verdict ST_FASTER means more per op in
+ * B, ST_SLOWER fewer; never equivalent (no margin); q comes from the counter rows' own
+ * Benjamini-Hochberg family. No diagnostics, points or more_boots. */
 struct an_row {
 	char *workload;
+	char *event; /* counter rows: the event; NULL for timing rows */
+	double rel;  /* counter rows: B/A - 1 */
 	int copies;
 	char *unit;
 	int latency;
@@ -122,6 +132,8 @@ struct an_compare {
 	size_t ngroups;       /* 2: b against a; 1: the estimates of a alone (no b, no comparisons) */
 	struct an_row *rows;
 	size_t nrows;
+	struct an_row *crows; /* counter rows (an_compare_counters), sorted by workload, copies, event */
+	size_t ncrows;
 	struct an_confounder *conf;
 	size_t nconf;
 	bool env_missing; /* some runs (imports) record no environment: confounders not checked */
@@ -137,6 +149,12 @@ int an_compare(const struct store_set *a, const struct store_set *b, const struc
 	       size_t nra, const struct store_run_info *const *runs_b, size_t nrb, const struct strv *patterns,
 	       const struct st_compare_opts *o, struct an_compare *out, struct err *e);
 void an_compare_free(struct an_compare *c);
+/* Add the counter rows of b against a to out (a finished an_compare of the same groups):
+ * one per (workload, copies, event) present in both counter sets (store_load_counter_set)
+ * whose workload is one of out's rows, and that is not 0 in every sample of both. The
+ * rows' q-values are Benjamini-Hochberg over the counter rows alone, so the timing rows'
+ * q and verdicts are never changed. Returns 0 or -1 with e set (out then keeps no counter rows). */
+int an_compare_counters(const struct store_set *a, const struct store_set *b, struct an_compare *out, struct err *e);
 
 /* ---------------------------------------------------------------- factorial */
 

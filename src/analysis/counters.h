@@ -12,28 +12,14 @@ struct ctr_row {
 	size_t n;        /* samples */
 	double median;   /* per op */
 	double cv;       /* of the per-sample figures; NaN with fewer than 2 */
-	double mean;
-	double se;       /* standard error of the mean (samples taken as independent) */
 };
+/* (A comparison's counters are rows of the comparison itself: an_compare_counters.) */
 
 /* The per-op rows of the runs ids[0..nids) pooled, sorted by workload, copies, event.
  * *rows newly allocated (ctr_rows_free). Returns 0 or -1 with e set. */
 int ctr_rows_load(struct store *st, const int64_t *ids, size_t nids, struct ctr_row **rows, size_t *n,
 		  struct err *e);
 void ctr_rows_free(struct ctr_row *rows, size_t n);
-
-/* One event of one (workload, copies) in both groups of a comparison. */
-struct ctr_cmp {
-	const struct ctr_row *a, *b;  /* point into the rows given */
-	double change;                /* mean per op of B over A, minus 1 */
-	double lo, hi;                /* its 95% interval (Welch, samples taken as independent); NaN
-	                                 when a side has < 2 samples or a zero mean */
-};
-
-/* Pair the rows of A and B by (workload, copies, event), in A's order. *out newly
- * allocated (free()). */
-void ctr_compare(const struct ctr_row *a, size_t na, const struct ctr_row *b, size_t nb, struct ctr_cmp **out,
-		 size_t *n);
 
 /* Count how many of runs[0..n) had each noise.level into out (key: the level, value: the
  * count as text), adding to the counts out already has; runs without a probe are not

@@ -221,20 +221,23 @@ int an_compare_job_build(struct store *st, const char *sa, const char *sb, const
 		size_t n[2] = {g[0].n, g[1].n};
 		an_envtab_build(runs, n, j->ng, &j->env);
 	}
-	if (sb) {
-		if (ctr_rows_load(st, g[0].ids, g[0].n, &j->ctr[0], &j->nctr[0], e) ||
-		    ctr_rows_load(st, g[1].ids, g[1].n, &j->ctr[1], &j->nctr[1], e))
+	if (sb) { /* the counter rows: always from the samples, which hold the counts */
+		struct store_set ca, cb;
+		if (store_load_counter_set(st, g[0].ids, g[0].n, &ca, e))
 			return -1;
-		ctr_compare(j->ctr[0], j->nctr[0], j->ctr[1], j->nctr[1], &j->cc, &j->ncc);
+		int rc = store_load_counter_set(st, g[1].ids, g[1].n, &cb, e);
+		if (!rc) {
+			rc = an_compare_counters(&ca, &cb, &j->c, e);
+			store_set_free(&cb);
+		}
+		store_set_free(&ca);
+		return rc;
 	}
 	return 0;
 }
 
 void an_compare_job_free(struct an_compare_job *j)
 {
-	free(j->cc);
-	ctr_rows_free(j->ctr[0], j->nctr[0]);
-	ctr_rows_free(j->ctr[1], j->nctr[1]);
 	an_envtab_free(&j->env);
 	an_compare_free(&j->c);
 	an_group_free(&j->g[0]);

@@ -87,13 +87,9 @@ struct an_compare_job {
 	struct an_db d;
 	struct an_group g[2];
 	size_t ng;
-	struct an_compare c;
+	struct an_compare c;          /* with B: its counter rows too (an_compare_counters) */
 	struct an_group_info info[2]; /* g[i].info */
 	struct an_envtab env;         /* filled when asked for */
-	struct ctr_row *ctr[2];       /* per-op counter figures of each group */
-	size_t nctr[2];
-	struct ctr_cmp *cc;           /* the counters of B against A, by event (none without B) */
-	size_t ncc;
 };
 
 /* Compare the runs of selector sb against those of sa (sb NULL: the estimates of sa

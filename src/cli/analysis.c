@@ -287,8 +287,7 @@ int cmd_compare(const struct cli_cmd *cmd, int argc, char **argv)
 		an_campaign_look(st, (const char *const *)pos.v, pos.n, &a.co, &look);
 	if (!st || an_compare_job_build(st, pos.v[0], pos.v[1], &a.patterns, &a.co, a.out.fmt == &report_format_html, &j, &e) ||
 	    cli_emit(&a.out,
-		     &(struct report_doc){.compare = &j.c, .groups = j.info, .ngroups = 2, .envtab = &j.env,
-					  .counters = j.cc, .ncounters = j.ncc},
+		     &(struct report_doc){.compare = &j.c, .groups = j.info, .ngroups = 2, .envtab = &j.env},
 		     &e) ||
 	    count_look(cmd, &a, j.d.st, &look, &e)) {
 		rc = cli_fail(cmd, &e);
@@ -474,8 +473,7 @@ int cmd_report(const struct cli_cmd *cmd, int argc, char **argv)
 					       &a.co, true, &cj, &e);
 		sb_free(&sel);
 		if (brc || cli_emit(&a.out,
-				    &(struct report_doc){.compare = &cj.c, .groups = cj.info, .ngroups = cj.ng, .envtab = &cj.env,
-							 .counters = cj.cc, .ncounters = cj.ncc},
+				    &(struct report_doc){.compare = &cj.c, .groups = cj.info, .ngroups = cj.ng, .envtab = &cj.env},
 				    &e))
 			goto fail;
 	}

@@ -95,45 +95,6 @@ char *report_add_json(char *doc, const char *key, json_t *arr)
 	return s;
 }
 
-static json_t *num(double x)
-{
-	return isnan(x) || isinf(x) ? json_null() : json_real(x);
-}
-
-void report_counters_compare_text(FILE *f, const struct ctr_cmp *c, size_t n)
-{
-	if (!n)
-		return;
-	fprintf(f, "\ncounters per op, B vs A (mean over samples; 95%% interval with samples taken as\n"
-		   "independent, so narrower than the run-level intervals above):\n");
-	fprintf(f, "  %-22s %-19s %11s %11s %8s  %s\n", "workload", "event", "A", "B", "change", "95% CI");
-	for (size_t i = 0; i < n; i++) {
-		char name[64], ch[16], ci[40];
-		report_short_name(name, sizeof name, c[i].a->workload, c[i].a->copies, 22);
-		if (isnan(c[i].change))
-			snprintf(ch, sizeof ch, "-");
-		else
-			snprintf(ch, sizeof ch, "%+.1f%%", 100 * c[i].change);
-		if (isnan(c[i].lo))
-			snprintf(ci, sizeof ci, "-");
-		else
-			snprintf(ci, sizeof ci, "[%+.1f%%, %+.1f%%]", 100 * c[i].lo, 100 * c[i].hi);
-		fprintf(f, "  %-22s %-19s %11.4g %11.4g %8s  %s\n", name, c[i].a->event, c[i].a->mean, c[i].b->mean, ch,
-			ci);
-	}
-}
-
-json_t *report_counters_compare_json(const struct ctr_cmp *c, size_t n)
-{
-	json_t *a = json_array();
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(a, json_pack("{s:s, s:i, s:s, s:o, s:o, s:o, s:o, s:o}", "workload", c[i].a->workload,
-						   "copies", c[i].a->copies, "event", c[i].a->event, "per_op_a",
-						   num(c[i].a->mean), "per_op_b", num(c[i].b->mean), "change", num(c[i].change),
-						   "ci95_lo", num(c[i].lo), "ci95_hi", num(c[i].hi)));
-	return a;
-}
-
 void report_noise_levels_text(FILE *f, const struct kvlist *levels)
 {
 	if (levels->n < 2)

@@ -17,10 +17,6 @@ json_t *report_noise_json(const struct kvlist *env);
 /* The per-op counter table of one run; nothing when rows is empty. */
 void report_counters_text(FILE *f, const struct ctr_row *rows, size_t n);
 json_t *report_counters_json(const struct ctr_row *rows, size_t n);
-/* The counters of a comparison: per op in A and B, the change and its interval. Nothing
- * when n is 0. */
-void report_counters_compare_text(FILE *f, const struct ctr_cmp *c, size_t n);
-json_t *report_counters_compare_json(const struct ctr_cmp *c, size_t n);
 /* A warning when the runs of an analysis had different noise floors (levels: level → count,
  * from ctr_noise_levels); nothing when they had one level or none. */
 void report_noise_levels_text(FILE *f, const struct kvlist *levels);

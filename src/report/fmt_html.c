@@ -4,8 +4,7 @@
 static int render(FILE *f, const struct report_doc *d)
 {
 	if (d->kind == REPORT_COMPARE)
-		return report_html_compare(f, d->compare, d->groups, d->ngroups, d->envtab, d->counters,
-					   d->ncounters);
+		return report_html_compare(f, d->compare, d->groups, d->ngroups, d->envtab);
 	if (d->kind == REPORT_ANALYZE)
 		return report_html_analyze(f, d->analyze, d->groups, d->envtab);
 	return -1;

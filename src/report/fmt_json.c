@@ -12,11 +12,7 @@ static int render(FILE *f, const struct report_doc *d)
 	case REPORT_RUN: s = report_summary_json(d->summary, d->with_env); break;
 	case REPORT_WORKLOADS: s = report_workloads_json(); break;
 	case REPORT_ENV: s = report_env_json(d->env); break;
-	case REPORT_COMPARE:
-		s = report_compare_json(d->compare, d->groups);
-		if (d->ncounters)
-			s = report_add_json(s, "counters", report_counters_compare_json(d->counters, d->ncounters));
-		break;
+	case REPORT_COMPARE: s = report_compare_json(d->compare, d->groups); break;
 	case REPORT_ANALYZE:
 		s = report_analyze_json(d->analyze, d->groups);
 		if (d->noise_levels && d->noise_levels->n > 1)

@@ -57,6 +57,36 @@ static void group_md(FILE *f, const struct an_compare *c, const struct an_group_
 	}
 }
 
+/* A counter row: counts per op (linear scale), B - A with its interval, more/fewer. */
+static void counter_md(FILE *f, const struct an_row *r)
+{
+	char name[300], v[16], h[16], e[64], ch[16], ci[48] = "", q[16] = "";
+	report_counter_name(name, sizeof name, r);
+	fputs("|", f);
+	cell(f, name);
+	cell(f, "count/op");
+	for (int k = 0; k < 2; k++) {
+		const struct an_value *x = k ? &r->vb : &r->va;
+		report_count(v, sizeof v, x->ops, false);
+		report_count(h, sizeof h, x->hw, false);
+		snprintf(e, sizeof e, isfinite(x->hw) ? "%s ±%s" : "%s", v, h);
+		cell(f, e);
+	}
+	report_count(ch, sizeof ch, r->chg.pct, true);
+	if (isfinite(r->chg.lo) && isfinite(r->chg.hi)) {
+		report_count(v, sizeof v, r->chg.lo, true);
+		report_count(h, sizeof h, r->chg.hi, true);
+		snprintf(ci, sizeof ci, "[%s, %s]", v, h);
+	}
+	if (isfinite(r->c.q))
+		snprintf(q, sizeof q, r->c.q < 0.001 ? "<0.001" : "%.3f", r->c.q);
+	cell(f, ch);
+	cell(f, ci);
+	cell(f, q);
+	cell(f, report_counter_verdict_name(&r->c));
+	fputs("\n", f);
+}
+
 static void compare_md(FILE *f, const struct an_compare *c, const struct an_group_info *g)
 {
 	if (c->ngroups == 1) {
@@ -89,12 +119,19 @@ static void compare_md(FILE *f, const struct an_compare *c, const struct an_grou
 		cell(f, v);
 		fputs("\n", f);
 	}
+	for (size_t i = 0; i < c->ncrows; i++)
+		counter_md(f, &c->crows[i]);
 	char tally[160];
 	report_verdict_tally(tally, sizeof tally, c);
 	fprintf(f, "\n**%s**. Change: %s vs %s; for time/op rows the change in time (negative = faster). "
 		   "(negligible): significant but inside the ±%g%% margin. `sysab compare` prints each "
 		   "row's caveats.\n",
 		tally, g[1].name, g[0].name, c->o.margin * 100);
+	if (c->ncrows) {
+		char ct[200];
+		report_counter_tally(ct, sizeof ct, c);
+		fprintf(f, "\nCounters: %s. %s\n", ct, report_counter_rows_text);
+	}
 }
 
 static void run_md(FILE *f, const struct summary *s)

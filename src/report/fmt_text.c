@@ -10,10 +10,7 @@ static int render(FILE *f, const struct report_doc *d)
 	case REPORT_RUN: report_summary_text(f, d->summary, d->with_env, &st); break;
 	case REPORT_WORKLOADS: report_workloads_text(f); break;
 	case REPORT_ENV: report_env_text(f, d->env); break;
-	case REPORT_COMPARE:
-		report_compare_text(f, d->compare, d->groups, &st);
-		report_counters_compare_text(f, d->counters, d->ncounters);
-		break;
+	case REPORT_COMPARE: report_compare_text(f, d->compare, d->groups, &st); break;
 	case REPORT_ANALYZE:
 		report_analyze_text(f, d->analyze, d->groups, d->color);
 		if (d->noise_levels)

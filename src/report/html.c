@@ -403,33 +403,6 @@ static int write_out(FILE *f, struct sb *b)
 	return rc;
 }
 
-/* The per-op counters of B against A: a table, nothing when none were counted. */
-static void counters_section(struct sb *b, const struct ctr_cmp *cc, size_t n)
-{
-	if (!n)
-		return;
-	sb_add(b, "<section id=\"counters\">\n<h2>Counters per op</h2>\n<p class=\"note\">Mean per op over the "
-		  "samples; the 95% interval takes samples as independent, so it is narrower than the run-level "
-		  "intervals above.</p>\n<table class=\"results\"><tr><th>workload</th><th>copies</th><th>event</th>"
-		  "<th>A</th><th>B</th><th>change</th><th>95% CI</th></tr>\n");
-	for (size_t i = 0; i < n; i++) {
-		sb_add(b, "<tr><td>");
-		html_esc(b, cc[i].a->workload);
-		sb_addf(b, "</td><td>%d</td><td>", cc[i].a->copies);
-		html_esc(b, cc[i].a->event);
-		sb_addf(b, "</td><td>%.4g</td><td>%.4g</td>", cc[i].a->mean, cc[i].b->mean);
-		if (isnan(cc[i].change))
-			sb_add(b, "<td>-</td>");
-		else
-			sb_addf(b, "<td>%+.1f%%</td>", 100 * cc[i].change);
-		if (isnan(cc[i].lo))
-			sb_add(b, "<td>-</td></tr>\n");
-		else
-			sb_addf(b, "<td>[%+.1f%%, %+.1f%%]</td></tr>\n", 100 * cc[i].lo, 100 * cc[i].hi);
-	}
-	sb_add(b, "</table>\n</section>\n");
-}
-
 /* ---------------------------------------------------------------- compare / one group */
 
 /* Long by design: the page top to bottom (header, table, forest, strips, environment), one section after another. */
@@ -491,6 +464,38 @@ static void results_row(struct sb *b, const struct an_row *r, const struct an_gr
 	strv_free(&dl);
 }
 
+/* One counter row of the results table (linear scale: counts per op, B - A), its caveats into warns. */
+static void counter_row(struct sb *b, const struct an_row *r, struct strv *warns)
+{
+	char name[300], v[24], h[24], e[2][64], ch[24], ci[64] = "", q[16] = "", cls[48];
+	report_counter_name(name, sizeof name, r);
+	for (int k = 0; k < 2; k++) {
+		const struct an_value *x = k ? &r->vb : &r->va;
+		report_count(v, sizeof v, x->ops, false);
+		report_count(h, sizeof h, x->hw, false);
+		snprintf(e[k], sizeof e[k], isfinite(x->hw) ? "%s ±%s" : "%s", v, h);
+	}
+	report_count(ch, sizeof ch, r->chg.pct, true);
+	if (isfinite(r->chg.lo) && isfinite(r->chg.hi)) {
+		report_count(v, sizeof v, r->chg.lo, true);
+		report_count(h, sizeof h, r->chg.hi, true);
+		snprintf(ci, sizeof ci, "[%s, %s]", v, h);
+	}
+	if (isfinite(r->c.q))
+		snprintf(q, sizeof q, r->c.q < 0.001 ? "<.001" : "%.3f", r->c.q);
+	sb_add(b, "<tr class=\"row counter\">");
+	td(b, "wl", name);
+	td(b, "num", e[0]);
+	td(b, "num", e[1]);
+	td(b, "num", ch);
+	td(b, "num", ci);
+	td(b, "num", q);
+	snprintf(cls, sizeof cls, "verdict v-%s", report_counter_verdict_name(&r->c));
+	td(b, cls, report_counter_verdict_name(&r->c));
+	sb_add(b, "</tr>\n");
+	caveat_warns(warns, name, r->c.caveats);
+}
+
 static void results_section(struct sb *b, const struct an_compare *c, const struct an_group_info *g, size_t ng,
 			    struct strv *warns)
 {
@@ -506,7 +511,20 @@ static void results_section(struct sb *b, const struct an_compare *c, const stru
 	sb_add(b, "</tr>\n");
 	for (size_t i = 0; i < c->nrows; i++)
 		results_row(b, &c->rows[i], g, two, warns);
+	if (two && c->ncrows)
+		sb_add(b, "<tr><th colspan=\"7\" class=\"wl\">counters, per op</th></tr>\n");
+	for (size_t i = 0; two && i < c->ncrows; i++)
+		counter_row(b, &c->crows[i], warns);
 	sb_add(b, "</table>\n");
+	if (two && c->ncrows) {
+		char ct[200];
+		report_counter_tally(ct, sizeof ct, c);
+		sb_add(b, "<p class=\"note\">counters: ");
+		html_esc(b, ct);
+		sb_add(b, ". ");
+		html_esc(b, report_counter_rows_text);
+		sb_add(b, "</p>\n");
+	}
 	if (two)
 		sb_addf(b, "<p class=\"note\">change: %s vs %s with its %d%% interval; for time/op rows the change in "
 			   "time (negative = faster). q: Benjamini-Hochberg across rows. Verdicts: faster/slower when the "
@@ -572,7 +590,7 @@ static void samples_section(struct sb *b, const struct an_compare *c, const stru
 }
 
 int report_html_compare(FILE *f, const struct an_compare *c, const struct an_group_info *g, size_t ng,
-			const struct an_envtab *env, const struct ctr_cmp *cc, size_t ncc)
+			const struct an_envtab *env)
 {
 	struct sb b = {0};
 	struct strv warns = {0};
@@ -595,7 +613,6 @@ int report_html_compare(FILE *f, const struct an_compare *c, const struct an_gro
 		strv_add(&warns, "confounders not checked: imported runs record no environment");
 	}
 	const char *names[2] = {g[0].name, ng > 1 ? g[1].name : ""};
-	counters_section(&b, cc, ncc);
 	env_section(&b, env, names);
 	warnings_section(&b, &warns);
 	strv_free(&warns);

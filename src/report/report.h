@@ -53,8 +53,6 @@ struct report_doc {
 	const struct an_group_info *groups; /* COMPARE, PLAN: ngroups; ANALYZE: the filter */
 	size_t ngroups;
 	const struct an_envtab *envtab;     /* COMPARE, ANALYZE: the groups' environment (html) */
-	const struct ctr_cmp *counters;     /* COMPARE: per-op counters of B against A */
-	size_t ncounters;
 	const struct kvlist *noise_levels;  /* ANALYZE: noise.level → runs (a warning when > 1) */
 };
 
@@ -167,6 +165,19 @@ void report_verdict_tally(char *buf, size_t size, const struct an_compare *c);
 void report_pct(char *buf, size_t size, double pct);
 /* "faster", "slower~" (negligible), "no data". */
 void report_verdict_word(char *buf, size_t size, const struct st_comparison *c);
+/* Counter rows (an_row.event set): the verdict in words, "more" or "fewer" (per op in B than
+ * in A), "inconclusive", "no verdict", "no data"; never "faster" or "slower". */
+const char *report_counter_verdict_name(const struct st_comparison *c);
+/* A count per op for a cell, 4 significant digits ("1.002", "1616", "4.497e-09"); sign:
+ * with "+" for positive values (a difference); "-" when not finite. */
+void report_count(char *buf, size_t size, double v, bool sign);
+/* A counter row's name: "kernel.fault.anon · page-faults/op" ("/COPIES" after the workload when > 1). */
+void report_counter_name(char *buf, size_t size, const struct an_row *r);
+/* The one-line summary of the counter rows' verdicts: "1 more, 3 inconclusive (BH q<0.05
+ * among the 4 counter rows)"; empty when there are none. */
+void report_counter_tally(char *buf, size_t size, const struct an_compare *c);
+/* What the counter rows of a comparison are, in words, for the note under a table. */
+extern const char report_counter_rows_text[];
 /* A warning kind (enum st_warn) as a JSON key: "drift", "warmup", "cv", ... */
 const char *report_warn_name(int kind);
 /* The warnings of one group's diagnostics, one line each, appended to out. */
@@ -191,11 +202,11 @@ char *report_plan_json(const struct an_plan *p, const struct an_group_info *g, s
 
 /* A self-contained HTML page (inline CSS and SVG, no script, nothing fetched) for a
  * comparison (c->ngroups == 2) or one group's estimates (c->ngroups == 1), with the
- * groups' environment (g and env have ng == c->ngroups entries) and the per-op counters
- * of B against A (cc[0..ncc), none when ncc is 0). Returns 0, or -1 when
- * writing fails. */
+ * groups' environment (g and env have ng == c->ngroups entries) and the counter rows of
+ * B against A (c->crows, a section of their own when there are any). Returns 0, or -1
+ * when writing fails. */
 int report_html_compare(FILE *f, const struct an_compare *c, const struct an_group_info *g, size_t ng,
-			const struct an_envtab *env, const struct ctr_cmp *cc, size_t ncc);
+			const struct an_envtab *env);
 /* The same for a factorial analysis; env has one column per cell. */
 int report_html_analyze(FILE *f, const struct an_analyze *a, const struct an_group_info *filter,
 			const struct an_envtab *env);

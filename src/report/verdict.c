@@ -369,6 +369,60 @@ void report_verdict_word(char *buf, size_t size, const struct st_comparison *c)
 		snprintf(buf, size, "%s%s", report_verdict_name(c->verdict), c->negligible ? " (negligible)" : "");
 }
 
+const char *report_counter_verdict_name(const struct st_comparison *c)
+{
+	switch (c->verdict) {
+	case ST_FASTER: return "more";
+	case ST_SLOWER: return "fewer";
+	case ST_EQUIVALENT: return "equivalent"; /* not given: counter rows have no margin */
+	case ST_INCONCLUSIVE: return "inconclusive";
+	case ST_NO_DATA: break;
+	}
+	return (c->caveats & ST_CAVEAT_LOW_DF) ? "no verdict" : "no data";
+}
+
+void report_count(char *buf, size_t size, double v, bool sign)
+{
+	if (!isfinite(v))
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, sign ? "%+.4g" : "%.4g", v);
+}
+
+void report_counter_name(char *buf, size_t size, const struct an_row *r)
+{
+	if (r->copies > 1)
+		snprintf(buf, size, "%s/%d · %s/op", r->workload, r->copies, r->event ? r->event : "?");
+	else
+		snprintf(buf, size, "%s · %s/op", r->workload, r->event ? r->event : "?");
+}
+
+void report_counter_tally(char *buf, size_t size, const struct an_compare *c)
+{
+	static const enum st_verdict order[] = {ST_FASTER, ST_SLOWER, ST_INCONCLUSIVE, ST_NO_DATA};
+	static const char *const word[] = {"more", "fewer", "inconclusive", "without a verdict"};
+	size_t cnt[4] = {0};
+	for (size_t i = 0; i < c->ncrows; i++)
+		for (size_t k = 0; k < 4; k++)
+			cnt[k] += c->crows[i].c.verdict == order[k];
+	struct sb t = {0};
+	for (size_t k = 0; k < 4; k++)
+		if (cnt[k])
+			sb_addf(&t, "%s%zu %s", t.len ? ", " : "", cnt[k], word[k]);
+	if (c->ncrows)
+		sb_addf(&t, " (BH q<%g among the %zu counter row%s)", c->o.alpha, c->ncrows, c->ncrows == 1 ? "" : "s");
+	snprintf(buf, size, "%s", t.len ? sb_str(&t) : "");
+	sb_free(&t);
+}
+
+const char report_counter_rows_text[] =
+	"counter rows (workload · event/op): the mean count per op with the half-width of its interval, and "
+	"the change as B - A in counts per op with its interval. They are estimated like the time rows "
+	"(boots, runs and batches of samples, the same df and --unit rules) but on the linear scale, from the "
+	"samples that have counts; their q is Benjamini-Hochberg among the counter rows alone, so they never "
+	"change a time row's verdict. more/fewer say which side counts more per op; they have no equivalence "
+	"margin and never trigger --fail-on.";
+
 const char *report_verdict_color(enum st_verdict v, bool color)
 {
 	if (!color)
@@ -496,14 +550,54 @@ static void compare_line(struct cmp_line *l, const struct an_row *r, const struc
 		sb_add(m, "]");
 }
 
+/* A counter row's cells (linear scale: counts per op, B - A) and notes. */
+static void counter_line(struct cmp_line *l, const struct an_row *r, const struct an_group_info g[2], struct notes *n)
+{
+	struct sb *m = &l->marks;
+	char v[16], h[16];
+	l->r = r;
+	report_counter_name(l->name, sizeof l->name, r);
+	for (int s = 0; s < 2; s++) {
+		const struct an_value *x = s ? &r->vb : &r->va;
+		report_count(v, sizeof v, x->ops, false);
+		report_count(h, sizeof h, x->hw, false);
+		snprintf(s ? l->b : l->a, sizeof l->a, isfinite(x->hw) ? "%s ±%s" : "%s", v, h);
+	}
+	if (r->va.low_df || r->vb.low_df)
+		notef(n, m, "no interval for %s: fewer than %d degrees of freedom (add boots or runs)",
+		      r->va.low_df && r->vb.low_df ? "A or B" : r->va.low_df ? g[0].name : g[1].name, AN_MIN_INTERVAL_DF);
+	report_count(l->ch, sizeof l->ch, r->chg.pct, true);
+	if (isfinite(r->chg.lo) && isfinite(r->chg.hi)) {
+		report_count(v, sizeof v, r->chg.lo, true);
+		report_count(h, sizeof h, r->chg.hi, true);
+		snprintf(l->ci, sizeof l->ci, "[%s,%s]", v, h);
+	}
+	if (isfinite(r->c.q))
+		snprintf(l->q, sizeof l->q, r->c.q < 0.001 ? "<.001" : "%.3f", r->c.q);
+	caveat_notes(n, m, r->c.caveats);
+	if (r->c.verdict == ST_NO_DATA)
+		notef(n, m, "no interval: needs %s", report_need_text(r->c.need));
+	snprintf(l->v, sizeof l->v, "%s", report_counter_verdict_name(&r->c));
+	if (m->len)
+		sb_add(m, "]");
+}
+
+/* A row's verdict colour: counter rows' more/fewer are neither good nor bad. */
+static const char *line_color(const struct cmp_line *l, bool color)
+{
+	if (l->r->event && (l->r->c.verdict == ST_FASTER || l->r->c.verdict == ST_SLOWER))
+		return color ? "\033[36m" : "";
+	return report_verdict_color(l->r->c.verdict, color);
+}
+
 /* -v: a row in the fixed layout of NAME_W, a longer name on a line of its own. */
 static void compare_row_verbose(FILE *f, const struct cmp_line *l, bool color)
 {
-	char name[64];
-	short_name(f, name, sizeof name, l->r->workload, l->r->copies);
+	char name[256];
+	short_name(f, name, sizeof name, l->r->event ? l->name : l->r->workload, l->r->event ? 1 : l->r->copies);
 	struct sb line = {0};
 	sb_addf(&line, "%-*s %12s %12s %6s %-12s %5s %s%s%s", NAME_W, name, l->a, l->b, l->ch, l->ci, l->q,
-		report_verdict_color(l->r->c.verdict, color), l->v, report_color_reset(color));
+		line_color(l, color), l->v, report_color_reset(color));
 	row_out(f, sb_str(&line), &l->marks, REPORT_WIDTH);
 	sb_free(&line);
 }
@@ -580,7 +674,7 @@ static void compare_row_compact(FILE *f, const struct cmp_line *l, const struct 
 	sb_add(&line, " ");
 	const char *v = l ? l->v : "verdict";
 	bool marks = l && l->marks.len;
-	sb_addf(&line, "%s", l ? report_verdict_color(l->r->c.verdict, color) : "");
+	sb_addf(&line, "%s", l ? line_color(l, color) : "");
 	cell(&line, v, marks ? w->v : 0, false);
 	sb_add(&line, l ? report_color_reset(color) : "");
 	struct sb none = {0};
@@ -609,6 +703,12 @@ static void compare_footer(FILE *f, const struct an_compare *c, const struct an_
 	if (negl)
 		fprintf(f, "(negligible): significant, but the %d%% interval lies within ±%g%%.\n",
 			(int)lround((1 - 2 * c->o.alpha) * 100), c->o.margin * 100);
+	if (c->ncrows) {
+		char ct[200];
+		report_counter_tally(ct, sizeof ct, c);
+		fprintf(f, "\ncounters: %s\n", ct);
+		report_wrap(f, "", "", report_counter_rows_text);
+	}
 	if (c->nconf) {
 		fprintf(f, "\nconfounders (environment differing between %s and %s, not labels):\n", g[0].name, g[1].name);
 		for (size_t i = 0; i < c->nconf; i++) {
@@ -639,7 +739,7 @@ static void compare_units(struct strv *units, const struct an_compare *c)
 static struct cmp_line *compare_lines(const struct an_compare *c, const struct an_group_info g[2],
 				      const struct strv *units, struct notes *n, bool *negl, bool verbose)
 {
-	struct cmp_line *l = xcalloc(c->nrows, sizeof *l);
+	struct cmp_line *l = xcalloc(c->nrows + c->ncrows + 1, sizeof *l);
 	size_t k = 0;
 	for (size_t ui = 0; ui < units->n; ui++)
 		for (size_t i = 0; i < c->nrows; i++) {
@@ -648,6 +748,8 @@ static struct cmp_line *compare_lines(const struct an_compare *c, const struct a
 			if (!strcmp(u, units->v[ui]))
 				compare_line(&l[k++], &c->rows[i], g, n, negl, verbose);
 		}
+	for (size_t i = 0; i < c->ncrows; i++) /* the counter rows: a block of their own, last */
+		counter_line(&l[k++], &c->crows[i], g, n);
 	return l;
 }
 
@@ -729,7 +831,8 @@ void report_compare_text(FILE *f, const struct an_compare *c, const struct an_gr
 	int conf = (int)lround((1 - c->o.alpha) * 100);
 	const char *ci_head = conf == 95 ? "95% CI" : "CI";
 	struct cmp_widths w = compare_widths(l, c->nrows, &units, g, ci_head, st->width);
-	for (size_t ui = 0, k = 0; ui < units.n; ui++) {
+	size_t k = 0;
+	for (size_t ui = 0; ui < units.n; ui++) {
 		if (st->verbose)
 			fprintf(f, "\n%-*s %12s %12s %6s %-12s %5s %s\n", NAME_W, units.v[ui], g[0].name, g[1].name,
 				"change", ci_head, "q", "verdict");
@@ -748,7 +851,26 @@ void report_compare_text(FILE *f, const struct an_compare *c, const struct an_gr
 				compare_row_compact(f, &l[k], &w, NULL, g, ci_head, st->color, st->width);
 		}
 	}
-	for (size_t i = 0; i < c->nrows; i++)
+	if (c->ncrows) { /* laid out on their own, so the time rows read the same with or without them */
+		const char *head = "counters, per op";
+		struct strv cu = {0};
+		strv_add(&cu, head);
+		w = compare_widths(l + c->nrows, c->ncrows, &cu, g, ci_head, st->width);
+		strv_free(&cu);
+		if (st->verbose)
+			fprintf(f, "\n%-*s %12s %12s %6s %-12s %5s %s\n", NAME_W, head, g[0].name, g[1].name, "change",
+				ci_head, "q", "verdict");
+		else {
+			fprintf(f, "\n");
+			compare_row_compact(f, NULL, &w, head, g, ci_head, false, st->width);
+		}
+		for (; k < c->nrows + c->ncrows; k++)
+			if (st->verbose)
+				compare_row_verbose(f, &l[k], st->color);
+			else
+				compare_row_compact(f, &l[k], &w, NULL, g, ci_head, st->color, st->width);
+	}
+	for (size_t i = 0; i < c->nrows + c->ncrows; i++)
 		sb_free(&l[i].marks);
 	free(l);
 	strv_free(&units);

@@ -137,6 +137,54 @@ static void more_boots(json_t *o, size_t more, enum st_verdict as)
 	json_object_set_new(o, "sequential_design", json_boolean(more != ST_MORE_UNPLANNED));
 }
 
+/* A counter row's group estimate: the mean count per op and its interval (linear scale). */
+static json_t *count_est_json(const struct st_estimate *e, const struct an_value *v)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "per_op", num(v->ops));
+	json_object_set_new(o, "ci_lo", num(v->lo));
+	json_object_set_new(o, "ci_hi", num(v->hi));
+	json_object_set_new(o, "no_interval_low_df", json_boolean(v->low_df));
+	json_object_set_new(o, "se", num(e->se));
+	json_object_set_new(o, "df", num(e->df));
+	json_object_set_new(o, "boots", json_integer((json_int_t)e->nboots));
+	json_object_set_new(o, "runs", json_integer((json_int_t)e->nruns));
+	json_object_set_new(o, "samples", json_integer((json_int_t)e->nsamples));
+	json_object_set_new(o, "var_boot", num(e->used.var_boot));
+	json_object_set_new(o, "var_run", num(e->used.var_run));
+	json_object_set_new(o, "var_within", num(e->used.var_within));
+	json_object_set_new(o, "caveats", caveats_json(e->caveats));
+	return o;
+}
+
+/* The counter rows of a comparison (docs/FORMATS.md, "counters"). */
+static json_t *counters_json(const struct an_compare *c)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < c->ncrows; i++) {
+		const struct an_row *r = &c->crows[i];
+		json_t *o = json_object();
+		json_object_set_new(o, "workload", json_string(r->workload));
+		json_object_set_new(o, "copies", json_integer(r->copies));
+		json_object_set_new(o, "event", json_string(r->event));
+		json_object_set_new(o, "a", count_est_json(&r->a, &r->va));
+		json_object_set_new(o, "b", count_est_json(&r->b, &r->vb));
+		json_object_set_new(o, "diff", num(r->c.d));
+		json_object_set_new(o, "diff_lo", num(r->c.lo));
+		json_object_set_new(o, "diff_hi", num(r->c.hi));
+		json_object_set_new(o, "rel_change", num(r->rel));
+		json_object_set_new(o, "p", num(r->c.p));
+		json_object_set_new(o, "q", num(r->c.q));
+		json_object_set_new(o, "df", num(r->c.df));
+		json_object_set_new(o, "alpha", num(r->c.alpha));
+		json_object_set_new(o, "unit", json_string(r->c.unit == ST_LEVEL_RUN ? "run" : "boot"));
+		json_object_set_new(o, "caveats", caveats_json(r->c.caveats));
+		json_object_set_new(o, "verdict", json_string(report_counter_verdict_name(&r->c)));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
 char *report_compare_json(const struct an_compare *c, const struct an_group_info g[2])
 {
 	json_t *d = doc("compare");
@@ -166,6 +214,8 @@ char *report_compare_json(const struct an_compare *c, const struct an_group_info
 		json_array_append_new(rows, o);
 	}
 	json_object_set_new(d, "rows", rows);
+	if (c->ncrows) /* absent without counter rows, as in databases without counts */
+		json_object_set_new(d, "counters", counters_json(c));
 	json_t *cf = json_array();
 	for (size_t i = 0; i < c->nconf; i++) {
 		json_t *o = json_object();

@@ -449,13 +449,21 @@ static void group_interval(const struct gwork *w, struct st_estimate *o, const b
 
 int stats_estimate_groups(const struct st_group *groups, size_t ngroups, struct st_estimate *out, struct err *e)
 {
+	return stats_estimate_groups_scale(groups, ngroups, false, out, e);
+}
+
+int stats_estimate_groups_scale(const struct st_group *groups, size_t ngroups, bool linear, struct st_estimate *out,
+				struct err *e)
+{
 	for (size_t g = 0; g < ngroups; g++) {
 		if (check_group(&groups[g], g, e) < 0)
 			return -1;
 	}
 	struct gwork *w = xcalloc(ngroups ? ngroups : 1, sizeof *w);
-	int round_exp = 9;
-	for (size_t g = 0; g < ngroups; g++)
+	/* The rounding step is looked for in e^y, which only means something on the log scale;
+	 * linear values (counts per op) are exact, so they never get a rounding floor. */
+	int round_exp = linear ? -7 : 9;
+	for (size_t g = 0; g < ngroups && !linear; g++)
 		group_round_exp(&groups[g], &round_exp);
 	for (size_t g = 0; g < ngroups; g++) {
 		struct st_estimate *o = &out[g];

@@ -6,7 +6,8 @@
  * Everything here works on in-memory data and returns plain structs. Nothing
  * prints, reads files or touches the store. All values y are ln(ops/s), so a
  * larger y is always better and a difference d = y_B - y_A > 0 means B is
- * faster. docs/METHOD.md gives every formula in words.
+ * faster; the one exception is stats_estimate_groups_scale(linear), which counter rows
+ * use for counts per op (then d > 0 means more per op). docs/METHOD.md gives every formula in words.
  */
 
 #include <stdbool.h>
@@ -201,6 +202,12 @@ struct st_estimate {
  * set when the input is malformed (a boot without runs, a non-finite y). */
 int stats_estimate_groups(const struct st_group *groups, size_t ngroups, struct st_estimate *out,
 			  struct err *e);
+/* The same for values on any scale: with linear set, y is taken as it is (e.g. an event's
+ * count per op, where 0 is a valid value) and no rounding step is looked for in e^y, so
+ * resolution is 0 and ST_CAVEAT_QUANTISED never set. Everything else, the levels, batch
+ * means, borrowing and df, is the same estimator. */
+int stats_estimate_groups_scale(const struct st_group *groups, size_t ngroups, bool linear, struct st_estimate *out,
+				struct err *e);
 
 /* The estimate of a mean from independent observations x[0..n-1] (for example
  * boot means, or published numbers known to be independent): mean, se =

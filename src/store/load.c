@@ -26,21 +26,29 @@ static double col_real(sqlite3_stmt *st, int i)
 struct chunk {
 	size_t wl; /* index into the interned names */
 	int copies;
+	size_t ev; /* counter sets: index into the interned events; 0 otherwise */
 	int64_t run, boot;
 	struct store_series_run r;
 	double kept_sum; /* sum of y over the samples the source kept */
 	size_t nkept;
 };
 
+/* The interned names chunks point into: workloads, and events (counter sets only). */
+struct chunk_names {
+	const struct strv *wl, *ev;
+};
+
 static int chunk_cmp(const void *pa, const void *pb, void *names)
 {
 	const struct chunk *a = pa, *b = pb;
-	char **nm = names;
-	int c = strcmp(nm[a->wl], nm[b->wl]);
+	const struct chunk_names *nm = names;
+	int c = strcmp(nm->wl->v[a->wl], nm->wl->v[b->wl]);
 	if (c)
 		return c;
 	if (a->copies != b->copies)
 		return a->copies < b->copies ? -1 : 1;
+	if (nm->ev && (c = strcmp(nm->ev->v[a->ev], nm->ev->v[b->ev])))
+		return c;
 	if (a->boot != b->boot)
 		return a->boot < b->boot ? -1 : 1;
 	return a->run < b->run ? -1 : a->run > b->run;
@@ -140,19 +148,22 @@ static int load_units(struct store *s, const char *ids, struct store_set *set, s
 	return 0;
 }
 
-/* Turn chunks sorted by (workload, copies, boot, run) into the nested set; takes their arrays. */
-static void build(struct chunk *c, size_t n, const struct strv *names, struct store_set *out)
+/* Turn chunks sorted by (workload, copies[, event], boot, run) into the nested set; takes
+ * their arrays. events: the interned events of a counter set, else NULL. */
+static void build(struct chunk *c, size_t n, const struct strv *names, const struct strv *events,
+		  struct store_set *out)
 {
 	size_t cap = 0;
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
-		while (j < n && c[j].wl == c[i].wl && c[j].copies == c[i].copies)
+		while (j < n && c[j].wl == c[i].wl && c[j].copies == c[i].copies && c[j].ev == c[i].ev)
 			j++;
 		out->series = xgrow(out->series, &cap, out->nseries + 1, sizeof *out->series);
 		struct store_series *x = &out->series[out->nseries++];
 		memset(x, 0, sizeof *x);
 		x->workload = xstrdup(names->v[c[i].wl]);
 		x->copies = c[i].copies;
+		x->event = events ? xstrdup(events->v[c[i].ev]) : NULL;
 		size_t nb = 0;
 		for (size_t k = i; k < j; k++)
 			nb += k == i || c[k].boot != c[k - 1].boot;
@@ -284,9 +295,10 @@ int store_load_set(struct store *s, const int64_t *ids, size_t n, struct store_s
 		free(js);
 		return store_fail(s, "cannot read samples", e);
 	}
+	struct chunk_names cn = {&names, NULL};
 	if (nc)
-		qsort_r(c, nc, sizeof *c, chunk_cmp, names.v);
-	build(c, nc, &names, out);
+		qsort_r(c, nc, sizeof *c, chunk_cmp, &cn);
+	build(c, nc, &names, NULL, out);
 	free(c);
 	strv_free(&names);
 	rc = load_units(s, js, out, e);
@@ -295,6 +307,94 @@ int store_load_set(struct store *s, const int64_t *ids, size_t n, struct store_s
 		store_set_free(out);
 		return -1;
 	}
+	return 0;
+}
+
+/* Free the arrays of chunks c[0..n) (after an error, before build took them). */
+static void chunks_free(struct chunk *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(c[i].r.y);
+		free(c[i].r.round);
+	}
+	free(c);
+}
+
+int store_load_counter_set(struct store *s, const int64_t *ids, size_t n, struct store_set *out, struct err *e)
+{
+	memset(out, 0, sizeof *out);
+	sqlite3_stmt *st;
+	if (store_prepare(s, "SELECT EXISTS(SELECT 1 FROM sample_counter)", &st, e))
+		return -1;
+	bool any = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (!any || !n)
+		return 0; /* no counters anywhere: do not walk the samples */
+	char *js = ids_json(ids, n);
+	struct run_boot *rb;
+	size_t nrb;
+	if (load_boots(s, js, &rb, &nrb, e)) {
+		free(js);
+		return -1;
+	}
+	if (store_prepare(s,
+			  "SELECT sample.run, sample.workload, sample.copies, sample.round, "
+			  "CAST(c.value AS REAL) / sample.ops, c.event FROM sample_counter c JOIN sample ON sample.id = c.sample "
+			  "WHERE sample.warmup = 0 AND sample.ops > 0 AND sample.run IN (SELECT value FROM json_each(?1)) "
+			  "ORDER BY sample.run, sample.workload, sample.copies, c.event, sample.seq",
+			  &st, e)) {
+		free(rb);
+		free(js);
+		return -1;
+	}
+	sqlite3_bind_text(st, 1, js, -1, SQLITE_STATIC);
+	struct strv names = {0}, events = {0};
+	struct chunk *c = NULL;
+	size_t nc = 0, ccap = 0, ycap = 0;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t run = sqlite3_column_int64(st, 0);
+		const char *wl = (const char *)sqlite3_column_text(st, 1);
+		int copies = sqlite3_column_int(st, 2);
+		const char *ev = (const char *)sqlite3_column_text(st, 5);
+		struct chunk *cur = nc ? &c[nc - 1] : NULL;
+		if (!cur || cur->run != run || cur->copies != copies || strcmp(names.v[cur->wl], wl ? wl : "") ||
+		    strcmp(events.v[cur->ev], ev ? ev : "")) {
+			if (cur)
+				chunk_finish(cur);
+			c = xgrow(c, &ccap, nc + 1, sizeof *c);
+			cur = &c[nc++];
+			memset(cur, 0, sizeof *cur);
+			cur->wl = intern(&names, wl ? wl : "");
+			cur->ev = intern(&events, ev ? ev : "");
+			cur->copies = copies;
+			cur->run = cur->r.run = run;
+			const struct run_boot *b = boot_of(rb, nrb, run);
+			cur->boot = b ? b->boot : 0;
+			ycap = 0;
+		}
+		chunk_push(cur, sqlite3_column_double(st, 4), sqlite3_column_int(st, 3), 0, false, &ycap);
+	}
+	sqlite3_finalize(st);
+	free(rb);
+	free(js);
+	if (nc)
+		chunk_finish(&c[nc - 1]);
+	if (rc != SQLITE_DONE) {
+		chunks_free(c, nc);
+		strv_free(&names);
+		strv_free(&events);
+		return store_fail(s, "cannot read the counters of the samples", e);
+	}
+	struct chunk_names cn = {&names, &events};
+	if (nc)
+		qsort_r(c, nc, sizeof *c, chunk_cmp, &cn);
+	build(c, nc, &names, &events, out);
+	free(c);
+	strv_free(&names);
+	strv_free(&events);
+	for (size_t i = 0; i < out->nseries; i++)
+		out->series[i].unit = xstrdup("op");
 	return 0;
 }
 
@@ -313,6 +413,7 @@ void store_set_free(struct store_set *set)
 		}
 		free(x->boots);
 		free(x->workload);
+		free(x->event);
 		free(x->unit);
 	}
 	free(set->series);
@@ -440,9 +541,10 @@ int store_set_of_sums(struct store *s, const struct store_sums *all, const int64
 		};
 	}
 	free(sel);
+	struct chunk_names cn = {&all->names, NULL};
 	if (nc)
-		qsort_r(c, nc, sizeof *c, chunk_cmp, all->names.v);
-	build(c, nc, &all->names, out);
+		qsort_r(c, nc, sizeof *c, chunk_cmp, &cn);
+	build(c, nc, &all->names, NULL, out);
 	free(c);
 	char *js = ids_json(ids, n);
 	int rc = load_units(s, js, out, e);

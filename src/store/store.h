@@ -223,6 +223,8 @@ struct store_series_boot {
 struct store_series {
 	char *workload;
 	int copies;
+	char *event; /* a counter series (store_load_counter_set): the event, and y is the count
+	                per op on the linear scale, not ln(ops/s); NULL for timing series */
 	char *unit;  /* unit of one op, from the first run's slot ("op" when none) */
 	int latency; /* 1 = shown as time per op */
 	struct store_series_boot *boots; /* in boot id order */
@@ -240,6 +242,12 @@ struct store_set {
  * with store_set_free); on error -1 with e set and *out empty. */
 int store_load_set(struct store *s, const int64_t *ids, size_t n, struct store_set *out, struct err *e);
 void store_set_free(struct store_set *set);
+/* The per-sample event counts of runs ids[0..n-1] as a set of counter series, one per
+ * (workload, copies, event), sorted so, nested like store_load_set: boot -> run -> samples
+ * (measured, not warm-up, ops > 0) with their rounds; y = count / ops. Samples without a
+ * count of an event are not in its series. unit is "op", latency 0. Returns 0 (free with
+ * store_set_free) or -1 with e set and *out empty. */
+int store_load_counter_set(struct store *s, const int64_t *ids, size_t n, struct store_set *out, struct err *e);
 
 /* What analysis reads of one stored summary (struct store_summary has them all). */
 struct store_run_sum {

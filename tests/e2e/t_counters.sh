@@ -54,20 +54,20 @@ sqlite3 "$SYSAB_DB" "UPDATE environment SET value = 'low' WHERE run = 1 AND key 
 expect 0 "$SYSAB" compare run:1 run:2
 contains "$OUT" "noise.level"
 case $OUT in *probe.cv*) fail "probe.cv reported as a confounder" ;; esac
-# the counters of both sides, per op, with the change
+# the counters of both sides, per op, as extra rows of the comparison (t_counter_rows holds
+# their intervals and verdicts against known data)
 expect 0 "$SYSAB" run -w kernel.fault.anon -c 1 --quick --samples 4 --warmup-ms 0 -q --no-probe
 expect 0 "$SYSAB" compare run:1 run:4
-contains "$OUT" "counters per op, B vs A"
-contains "$OUT" "page-faults"
+contains "$OUT" "counters, per op"
+contains "$OUT" "kernel.fault.anon · page-faults/op"
 expect 0 "$SYSAB" compare run:1 run:4 --json
 printf '%s' "$OUT" | jq -e '.counters | map(select(.workload == "kernel.fault.anon" and .event == "page-faults"))
-	| .[0] | (.per_op_a > 0.95 and .per_op_b < 1.05 and (.change | fabs) < 0.05)' >/dev/null ||
+	| .[0] | (.a.per_op > 0.95 and .b.per_op < 1.05 and (.diff | fabs) < 0.05)' >/dev/null ||
 	fail "compare --json lacks the page-fault counter row"
-# the HTML report has the same counter table
+# the HTML report has the same rows in its results table
 expect 0 "$SYSAB" report compare run:1 run:4 -o "$T/c.html"
-grep -q '<section id="counters">' "$T/c.html" || fail "the HTML report has no counters section"
-tr -d '\n' <"$T/c.html" | grep -q '<td>kernel.fault.anon</td><td>1</td><td>page-faults</td>' ||
-	fail "the HTML counters table lacks the page-fault row"
+tr -d '\n' <"$T/c.html" | grep -q '<tr class="row counter"><td class="wl">kernel.fault.anon · page-faults/op</td>' ||
+	fail "the HTML results table lacks the page-fault counter row"
 
 # unprivileged: the run works and says what it could not count
 if unpriv_setup; then
