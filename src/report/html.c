@@ -491,6 +491,9 @@ static void counter_row(struct sb *b, const struct an_row *r, struct strv *warns
 	td(b, "num", ci);
 	td(b, "num", q);
 	snprintf(cls, sizeof cls, "verdict v-%s", report_counter_verdict_name(&r->c));
+	for (char *p = cls + 10; *p; p++) /* "v-no data": one class name */
+		if (*p == ' ')
+			*p = '_';
 	td(b, cls, report_counter_verdict_name(&r->c));
 	sb_add(b, "</tr>\n");
 	caveat_warns(warns, name, r->c.caveats);

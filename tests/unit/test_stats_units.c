@@ -239,6 +239,36 @@ static void rounded_values_carry_their_rounding_variance(void **state)
 	assert_false(e[0].caveats & ST_CAVEAT_QUANTISED);
 }
 
+/* Counts per op on the linear scale (counter rows): 0 is a valid value, no rounding step is
+ * looked for in e^y, and the estimate equals the log-free arithmetic of the boot means. */
+static void linear_scale_counts_are_exact(void **state)
+{
+	(void)state;
+	/* A: 0 per op in every sample (e^0 = 1 would look like a rounded 1 on the log scale);
+	 * B: 1, 1.5 per op in boot 1 and 2, 2.5 in boot 2. */
+	double ya[2][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}}, yb[2][4] = {{1, 1.5, 1, 1.5}, {2, 2.5, 2, 2.5}};
+	struct st_run ra[2] = {{.y = ya[0], .n = 4}, {.y = ya[1], .n = 4}};
+	struct st_run rb[2] = {{.y = yb[0], .n = 4}, {.y = yb[1], .n = 4}};
+	struct st_boot ba[2] = {{&ra[0], 1}, {&ra[1], 1}}, bb[2] = {{&rb[0], 1}, {&rb[1], 1}};
+	struct st_group g[2] = {{ba, 2}, {bb, 2}};
+	struct st_estimate e[2];
+	struct err err;
+	assert_int_equal(stats_estimate_groups_scale(g, 2, true, e, &err), 0);
+	assert_false(e[0].caveats & ST_CAVEAT_QUANTISED);
+	assert_float_equal(e[0].resolution, 0, 0);
+	assert_float_equal(e[0].mean, 0, 0);
+	assert_float_equal(e[1].mean, 1.75, 1e-12);
+	/* the boot means 1.25 and 2.25: se of their mean 0.5, from the boot level */
+	assert_true(e[1].covered & ST_BIT(ST_LEVEL_BOOT));
+	assert_float_equal(e[1].se, 0.5, 1e-9);
+	/* A alone on the log-scale path: its zeros read as a rounded 1, with a rounding floor */
+	assert_int_equal(stats_estimate_groups(g, 1, e, &err), 0);
+	assert_true(e[0].caveats & ST_CAVEAT_QUANTISED);
+	assert_int_equal(stats_estimate_groups_scale(g, 1, true, e, &err), 0);
+	assert_false(e[0].caveats & ST_CAVEAT_QUANTISED);
+	assert_float_equal(e[0].se, 0, 0);
+}
+
 /* 2 boots against 5: the df weights each term by its upper confidence bound, so it
  * lies between the classical Welch df and the smaller group's df. */
 static void unbalanced_df_is_below_welch(void **state)
@@ -660,6 +690,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(batch_rule_follows_sqrt_n),
+		cmocka_unit_test(linear_scale_counts_are_exact),
 		cmocka_unit_test(autocorrelated_batches_are_flagged),
 		cmocka_unit_test(single_observation_has_no_verdict),
 		cmocka_unit_test(one_boot_everywhere_is_a_caveat_and_borrowing_is_recorded),
