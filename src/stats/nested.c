@@ -299,19 +299,19 @@ static void components(const struct gwork *w, struct st_components *c)
 		if (isnan(c->df_boot))
 			c->df_boot = (double)(w->nb - 1);
 	}
-	/* Upper bounds: the level's mean square at its ST_PLAN_UCB bound, less the levels below. */
+	/* Upper bounds: the level's mean square at its ST_PLAN_COMPONENT_UCB bound, less the levels below. */
 	double run0 = isnan(c->raw_run) ? 0 : (c->raw_run > 0 ? c->raw_run : 0);
 	if (df_w > 0 && isfinite(df_w) && (c->have & ST_BIT(ST_LEVEL_WITHIN)))
-		c->ub_within = tau2 * df_w / stats_chisq_quantile(1 - ST_PLAN_UCB, df_w);
+		c->ub_within = tau2 * df_w / stats_chisq_quantile(1 - ST_PLAN_COMPONENT_UCB, df_w);
 	else if (!isnan(c->raw_within))
 		c->ub_within = c->raw_within > 0 ? c->raw_within : 0;
 	if (w->R > w->nb) {
 		double f = (double)(w->R - w->nb);
-		c->ub_run = w->ms_run * f / stats_chisq_quantile(1 - ST_PLAN_UCB, f) - w->c_run * tau2;
+		c->ub_run = w->ms_run * f / stats_chisq_quantile(1 - ST_PLAN_COMPONENT_UCB, f) - w->c_run * tau2;
 	}
 	if (w->nb >= 2) {
 		double f = (double)(w->nb - 1);
-		c->ub_boot = w->s2m * f / stats_chisq_quantile(1 - ST_PLAN_UCB, f) - w->m1 * run0 - w->k_boot * tau2;
+		c->ub_boot = w->s2m * f / stats_chisq_quantile(1 - ST_PLAN_COMPONENT_UCB, f) - w->m1 * run0 - w->k_boot * tau2;
 	}
 	if (!(c->ub_run > 0))
 		c->ub_run = NAN;
@@ -343,12 +343,12 @@ static void own_components(const struct gwork *w, struct st_components *c)
 		c->raw_boot = c->var_boot = c->df_boot = c->ub_boot = NAN;
 }
 
-/* The ST_PLAN_UCB upper bound of a borrowed (pooled) estimate raw with df degrees of freedom. */
+/* The ST_PLAN_COMPONENT_UCB upper bound of a borrowed (pooled) estimate raw with df degrees of freedom. */
 static double borrowed_ub(double raw, double df)
 {
 	if (!(raw > 0) || !(df > 0))
 		return NAN;
-	return isinf(df) ? raw : raw * df / stats_chisq_quantile(1 - ST_PLAN_UCB, df);
+	return isinf(df) ? raw : raw * df / stats_chisq_quantile(1 - ST_PLAN_COMPONENT_UCB, df);
 }
 
 /* Pooled raw estimate of a level over the groups that have it: df-weighted. */
