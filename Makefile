@@ -182,7 +182,7 @@ bench: deps-test $(B)/sysab $(B)/sysab-exec-helper $(B)/bench/gen_db
 
 # The statistics part alone (make bench runs it last): the whole simulation design grid
 # (its table is in docs/METHOD.md) and 10,000 random CSV designs through the analysis
-# under AddressSanitizer and UBSan. About 10-15 CPU minutes (the grid about 1 CPU minute at
+# under AddressSanitizer and UBSan. About 10-15 CPU minutes (the grid about 2.5 CPU minutes at
 # 20,000 replicates per design; 1,000 fuzz designs take 40-90 CPU s under ASan); needs no
 # quiet machine.
 .PHONY: bench-stats
