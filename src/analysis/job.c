@@ -8,9 +8,12 @@ int an_db_open(struct store *st, struct an_db *d, struct err *e)
 {
 	memset(d, 0, sizeof *d);
 	d->st = st;
-	if (store_runs_list(d->st, &d->runs, &d->n, e) || store_runs_env(d->st, d->runs, d->n, e))
-		return -1;
-	return 0;
+	return store_runs_list_bare(d->st, &d->runs, &d->n, e);
+}
+
+int an_db_env(struct an_db *d, const char *key, struct err *e)
+{
+	return key ? store_runs_env_key(d->st, d->runs, d->n, key, e) : store_runs_env(d->st, d->runs, d->n, e);
 }
 
 void an_db_close(struct an_db *d)
@@ -202,7 +205,7 @@ int an_compare_job_build(struct store *st, const char *sa, const char *sb, const
 	if (an_db_open(st, &j->d, e))
 		return -1;
 	j->d.samples = with_env;
-	if (an_group_select(&j->d, sa, sb ? "A" : "runs", &g[0], e) ||
+	if ((with_env && an_db_env(&j->d, NULL, e)) || an_group_select(&j->d, sa, sb ? "A" : "runs", &g[0], e) ||
 	    (sb && an_group_select(&j->d, sb, "B", &g[1], e)))
 		return -1;
 	for (size_t i = 0; i < g[0].n; i++)
@@ -213,8 +216,16 @@ int an_compare_job_build(struct store *st, const char *sa, const char *sb, const
 					    (long long)g[0].ids[i], sa, sb);
 	j->info[0] = g[0].info;
 	j->info[1] = g[1].info;
-	if (an_compare(&g[0].set, sb ? &g[1].set : NULL, g[0].runs, g[0].n, sb ? g[1].runs : NULL, g[1].n, patterns,
-		       co, &j->c, e))
+	struct store_env env[2] = {{0}};
+	int rc = store_env_values(st, g[0].ids, g[0].n, &env[0], e);
+	if (!rc && sb)
+		rc = store_env_values(st, g[1].ids, g[1].n, &env[1], e);
+	if (!rc)
+		rc = an_compare(&g[0].set, sb ? &g[1].set : NULL, g[0].runs, g[0].n, sb ? g[1].runs : NULL, g[1].n,
+				&env[0], &env[1], patterns, co, &j->c, e);
+	store_env_free(&env[0]);
+	store_env_free(&env[1]);
+	if (rc)
 		return -1;
 	if (with_env) {
 		const struct store_run_info *const *runs[2] = {g[0].runs, g[1].runs};

@@ -15,7 +15,7 @@
  * releases it and closes the database. Nothing here prints.
  */
 
-/* The database and its runs, oldest first, with labels and environment. */
+/* The database and its runs, oldest first, with labels (environment: an_db_env). */
 struct an_db {
 	struct store *st;
 	struct store_run_info *runs;
@@ -30,6 +30,8 @@ struct an_db {
  * Returns 0 or -1 with e set. */
 int an_db_open(struct store *st, struct an_db *d, struct err *e);
 void an_db_close(struct an_db *d);
+/* Fill the runs' environment: every key (key NULL), or only key. Returns 0 or -1 with e set. */
+int an_db_env(struct an_db *d, const char *key, struct err *e);
 
 /* One group: the runs a selector picked and their samples, or, unless an_db.samples, their
  * stored summaries when those are current (store_sums_load, store_set_of_sums): the same results from

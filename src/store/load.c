@@ -113,25 +113,73 @@ static struct store_series *find_series(struct store_set *set, const char *wl, i
 	return (struct store_series *)store_set_find(set, wl, copies);
 }
 
-static int load_units(struct store *s, const char *ids, struct store_set *set, struct err *e)
+static int id_cmp(const void *a, const void *b)
 {
-	sqlite3_stmt *st;
-	if (store_prepare(s,
-			  "SELECT workload, copies, unit, latency FROM slot "
-			  "WHERE run IN (SELECT value FROM json_each(?1)) ORDER BY run",
-			  &st, e))
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* A series' unit and latency come from the slot of its first run (lowest id) among
+ * ids[0..n-1] that has one, "op" when none: probed by key from the first run on (the
+ * first run nearly always has it), and for a series that the first UNITS_PROBES runs lack,
+ * from one pass over the slots of all the runs. */
+#define UNITS_PROBES 64
+static int load_units(struct store *s, const int64_t *ids, size_t n, struct store_set *set, struct err *e)
+{
+	int64_t *sorted = xcalloc(n ? n : 1, sizeof *sorted);
+	if (n)
+		memcpy(sorted, ids, n * sizeof *sorted);
+	qsort(sorted, n, sizeof *sorted, id_cmp);
+	sqlite3_stmt *st = NULL;
+	int rc = SQLITE_DONE;
+	bool rest = false;
+	if (set->nseries &&
+	    store_prepare(s, "SELECT unit, latency FROM slot WHERE run = ?1 AND workload = ?2 AND copies = ?3", &st, e)) {
+		free(sorted);
 		return -1;
-	sqlite3_bind_text(st, 1, ids, -1, SQLITE_STATIC);
-	int rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct store_series *x = find_series(set, (const char *)sqlite3_column_text(st, 0),
-						     sqlite3_column_int(st, 1));
-		if (x && !x->unit) {
-			x->unit = store_col_text(st, 2);
-			x->latency = sqlite3_column_int(st, 3);
+	}
+	for (size_t i = 0; i < set->nseries && rc == SQLITE_DONE; i++) {
+		struct store_series *x = &set->series[i];
+		for (size_t k = 0; k < n && k < UNITS_PROBES && !x->unit; k++) {
+			sqlite3_bind_int64(st, 1, sorted[k]);
+			store_bind_text(st, 2, x->workload);
+			sqlite3_bind_int(st, 3, x->copies);
+			rc = sqlite3_step(st);
+			if (rc == SQLITE_ROW) {
+				x->unit = store_col_text(st, 0);
+				x->latency = sqlite3_column_int(st, 1);
+				rc = SQLITE_DONE;
+			}
+			sqlite3_reset(st);
+			if (rc != SQLITE_DONE)
+				break;
 		}
+		rest |= !x->unit && n > UNITS_PROBES;
 	}
 	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE && rest) {
+		char *js = ids_json(sorted, n);
+		if (store_prepare(s,
+				  "SELECT workload, copies, unit, latency FROM slot "
+				  "WHERE run IN (SELECT value FROM json_each(?1)) ORDER BY run",
+				  &st, e)) {
+			free(js);
+			free(sorted);
+			return -1;
+		}
+		sqlite3_bind_text(st, 1, js, -1, SQLITE_STATIC);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			struct store_series *x = find_series(set, (const char *)sqlite3_column_text(st, 0),
+							     sqlite3_column_int(st, 1));
+			if (x && !x->unit) {
+				x->unit = store_col_text(st, 2);
+				x->latency = sqlite3_column_int(st, 3);
+			}
+		}
+		sqlite3_finalize(st);
+		free(js);
+	}
+	free(sorted);
 	if (rc != SQLITE_DONE)
 		return store_fail(s, "cannot read the workloads of the runs", e);
 	for (size_t i = 0; i < set->nseries; i++)
@@ -289,8 +337,8 @@ int store_load_set(struct store *s, const int64_t *ids, size_t n, struct store_s
 	build(c, nc, &names, out);
 	free(c);
 	strv_free(&names);
-	rc = load_units(s, js, out, e);
 	free(js);
+	rc = load_units(s, ids, n, out, e);
 	if (rc) {
 		store_set_free(out);
 		return -1;
@@ -317,12 +365,6 @@ void store_set_free(struct store_set *set)
 	}
 	free(set->series);
 	memset(set, 0, sizeof *set);
-}
-
-static int id_cmp(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return x < y ? -1 : x > y;
 }
 
 /* One row of run_summary into x and k (k->boot, k->ub_log left); false when it is not
@@ -380,6 +422,29 @@ void store_sums_free(struct store_sums *x)
 	memset(x, 0, sizeof *x);
 }
 
+/* *ok: every finished run's (workload, copies) with measured samples has a summary row, as
+ * store_summary_stale asks, once every row is known to carry the current method (read_sums):
+ * then the row's key alone answers, from the index of its primary key, and one such slot is
+ * enough to say no. */
+static int sums_complete(struct store *s, bool *ok, struct err *e)
+{
+	sqlite3_stmt *st;
+	if (store_prepare(s,
+			  "SELECT 1 FROM slot sl WHERE NOT EXISTS(SELECT 1 FROM run_summary m WHERE m.run = sl.run "
+			  "AND m.workload = sl.workload AND m.copies = sl.copies) "
+			  "AND (SELECT r.status FROM run r WHERE r.id = sl.run) <> 'running' "
+			  "AND EXISTS(SELECT 1 FROM sample x WHERE x.run = sl.run AND x.workload = sl.workload "
+			  "AND x.copies = sl.copies AND x.warmup = 0) LIMIT 1",
+			  &st, e))
+		return -1;
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_fail(s, "cannot look for stale run summaries", e);
+	*ok = rc == SQLITE_DONE;
+	return 0;
+}
+
 int store_sums_load(struct store *s, int method, struct store_sums *out, bool *ok, struct err *e)
 {
 	memset(out, 0, sizeof *out);
@@ -394,11 +459,7 @@ int store_sums_load(struct store *s, int method, struct store_sums *out, bool *o
 		/* current only when complete too: a run merged or imported since the last writing
 		 * command (a campaign's guest databases) has no summary rows yet, and every row
 		 * being current says nothing about the rows that are missing */
-		int64_t *stale = NULL;
-		size_t nstale = 0;
-		rc = store_summary_stale(s, method, 0, &stale, &nstale, e);
-		*ok = !rc && nstale == 0;
-		free(stale);
+		rc = sums_complete(s, ok, e);
 	}
 	struct run_boot *rb = NULL;
 	size_t nrb = 0;
@@ -444,9 +505,7 @@ int store_set_of_sums(struct store *s, const struct store_sums *all, const int64
 		qsort_r(c, nc, sizeof *c, chunk_cmp, all->names.v);
 	build(c, nc, &all->names, out);
 	free(c);
-	char *js = ids_json(ids, n);
-	int rc = load_units(s, js, out, e);
-	free(js);
+	int rc = load_units(s, ids, n, out, e);
 	if (rc)
 		store_set_free(out);
 	return rc;
@@ -458,7 +517,7 @@ static int run_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-int store_runs_env(struct store *s, struct store_run_info *runs, size_t n, struct err *e)
+static int runs_env(struct store *s, struct store_run_info *runs, size_t n, const char *only, struct err *e)
 {
 	int64_t *ids = xcalloc(n ? n : 1, sizeof *ids);
 	for (size_t i = 0; i < n; i++)
@@ -467,13 +526,17 @@ int store_runs_env(struct store *s, struct store_run_info *runs, size_t n, struc
 	free(ids);
 	sqlite3_stmt *st;
 	if (store_prepare(s,
-			  "SELECT run, key, value FROM environment WHERE run IN (SELECT value FROM json_each(?1)) "
-			  "ORDER BY run, key",
+			  only ? "SELECT run, key, value FROM environment WHERE key = ?2 AND run IN (SELECT value FROM "
+				 "json_each(?1)) ORDER BY run"
+			       : "SELECT run, key, value FROM environment WHERE run IN (SELECT value FROM json_each(?1)) "
+				 "ORDER BY run, key",
 			  &st, e)) {
 		free(js);
 		return -1;
 	}
 	sqlite3_bind_text(st, 1, js, -1, SQLITE_STATIC);
+	if (only)
+		store_bind_text(st, 2, only);
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct store_run_info key = {.id = sqlite3_column_int64(st, 0)};
@@ -491,6 +554,16 @@ int store_runs_env(struct store *s, struct store_run_info *runs, size_t n, struc
 	return 0;
 }
 
+int store_runs_env(struct store *s, struct store_run_info *runs, size_t n, struct err *e)
+{
+	return runs_env(s, runs, n, NULL, e);
+}
+
+int store_runs_env_key(struct store *s, struct store_run_info *runs, size_t n, const char *key, struct err *e)
+{
+	return runs_env(s, runs, n, key, e);
+}
+
 int store_boot_exists(struct store *s, const char *boot_id, struct err *e)
 {
 	sqlite3_stmt *st;
@@ -504,4 +577,207 @@ int store_boot_exists(struct store *s, const char *boot_id, struct err *e)
 	if (rc == SQLITE_DONE)
 		return 0;
 	return store_fail(s, "cannot look up a boot", e);
+}
+
+/* A string table for store_env_values: open addressing over indexes into a growing array. */
+struct env_tab {
+	uint32_t *slot; /* entry index + 1, 0: empty */
+	size_t cap;     /* a power of two */
+	size_t n;
+};
+
+static uint64_t env_hash(uint64_t h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return h;
+}
+
+/* The slot of the entry that eq() finds for hash h, or an empty slot where it belongs;
+ * grows the table (rehash(i) gives entry i's hash) before it is half full. */
+static uint32_t *env_tab_find(struct env_tab *t, uint64_t h, bool (*eq)(size_t, const void *), const void *arg,
+			      uint64_t (*rehash)(size_t, const void *), const void *ctx)
+{
+	if (2 * (t->n + 1) > t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 64;
+		uint32_t *slot = xcalloc(cap, sizeof *slot);
+		for (size_t i = 0; i < t->cap; i++)
+			if (t->slot[i]) {
+				size_t j = rehash(t->slot[i] - 1, ctx) & (cap - 1);
+				while (slot[j])
+					j = (j + 1) & (cap - 1);
+				slot[j] = t->slot[i];
+			}
+		free(t->slot);
+		t->slot = slot;
+		t->cap = cap;
+	}
+	size_t j = h & (t->cap - 1);
+	while (t->slot[j] && !eq(t->slot[j] - 1, arg))
+		j = (j + 1) & (t->cap - 1);
+	return &t->slot[j];
+}
+
+/* What store_env_values gathers: the keys (with the position after the last run of the
+ * unbroken prefix of runs that have it) and the distinct (key, value) pairs. */
+struct env_acc {
+	struct store_env_key *k;
+	size_t nk, kcap;
+	size_t *prefix; /* [nk] */
+	uint64_t *khash;
+	struct env_pair {
+		size_t key;
+		uint64_t hash;
+		struct store_env_value v;
+	} *p;
+	size_t np, pcap;
+	const char *want_key; /* for the eq callbacks */
+	size_t want_kidx;
+	const char *want_value;
+};
+
+static bool key_eq(size_t i, const void *arg)
+{
+	const struct env_acc *a = arg;
+	return !strcmp(a->k[i].key, a->want_key);
+}
+
+static uint64_t key_rehash(size_t i, const void *ctx)
+{
+	return ((const struct env_acc *)ctx)->khash[i];
+}
+
+static bool pair_eq(size_t i, const void *arg)
+{
+	const struct env_acc *a = arg;
+	return a->p[i].key == a->want_kidx && !strcmp(a->p[i].v.value, a->want_value);
+}
+
+static uint64_t pair_rehash(size_t i, const void *ctx)
+{
+	return ((const struct env_acc *)ctx)->p[i].hash;
+}
+
+static int env_value_cmp(const void *pa, const void *pb)
+{
+	const struct store_env_value *a = pa, *b = pb;
+	return a->first < b->first ? -1 : a->first > b->first;
+}
+
+static int env_key_cmp(const void *pa, const void *pb)
+{
+	return strcmp(((const struct store_env_key *)pa)->key, ((const struct store_env_key *)pb)->key);
+}
+
+int store_env_values(struct store *s, const int64_t *ids, size_t n, struct store_env *out, struct err *e)
+{
+	memset(out, 0, sizeof *out);
+	out->nruns = n;
+	int64_t *sorted = xcalloc(n ? n : 1, sizeof *sorted);
+	if (n)
+		memcpy(sorted, ids, n * sizeof *sorted);
+	qsort(sorted, n, sizeof *sorted, id_cmp);
+	char *js = ids_json(sorted, n);
+	sqlite3_stmt *st;
+	if (store_prepare(s,
+			  "SELECT run, key, value FROM environment WHERE run IN (SELECT value FROM json_each(?1)) "
+			  "ORDER BY run",
+			  &st, e)) {
+		free(js);
+		free(sorted);
+		return -1;
+	}
+	sqlite3_bind_text(st, 1, js, -1, SQLITE_STATIC);
+	struct env_acc a = {0};
+	struct env_tab kt = {0}, pt = {0};
+	size_t pos = 0; /* the position in sorted of the current row's run */
+	int64_t last = 0;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t run = sqlite3_column_int64(st, 0);
+		const char *k = (const char *)sqlite3_column_text(st, 1), *v = (const char *)sqlite3_column_text(st, 2);
+		k = k ? k : "";
+		v = v ? v : "";
+		while (pos < n && sorted[pos] < run)
+			pos++;
+		if (!out->nenv || run != last)
+			out->nenv++;
+		last = run;
+		uint64_t kh = env_hash(14695981039346656037u, k);
+		a.want_key = k;
+		uint32_t *ks = env_tab_find(&kt, kh, key_eq, &a, key_rehash, &a);
+		if (!*ks) {
+			a.k = xgrow(a.k, &a.kcap, a.nk + 1, sizeof *a.k);
+			size_t cap = a.kcap;
+			a.prefix = xrealloc(a.prefix, cap * sizeof *a.prefix);
+			a.khash = xrealloc(a.khash, cap * sizeof *a.khash);
+			a.k[a.nk] = (struct store_env_key){.key = xstrdup(k)};
+			a.prefix[a.nk] = 0;
+			a.khash[a.nk] = kh;
+			*ks = (uint32_t)++a.nk;
+			kt.n++;
+		}
+		size_t ki = *ks - 1;
+		a.k[ki].nruns++;
+		if (a.prefix[ki] == pos)
+			a.prefix[ki] = pos + 1;
+		uint64_t ph = env_hash(kh ^ ki, v);
+		a.want_kidx = ki;
+		a.want_value = v;
+		uint32_t *ps = env_tab_find(&pt, ph, pair_eq, &a, pair_rehash, &a);
+		if (!*ps) {
+			a.p = xgrow(a.p, &a.pcap, a.np + 1, sizeof *a.p);
+			a.p[a.np] = (struct env_pair){.key = ki, .hash = ph, .v = {.value = xstrdup(v), .first = run}};
+			*ps = (uint32_t)++a.np;
+			pt.n++;
+		}
+	}
+	sqlite3_finalize(st);
+	free(js);
+	free(kt.slot);
+	free(pt.slot);
+	if (rc == SQLITE_DONE) {
+		/* each key's values, in the order of their first run; then the keys in byte order */
+		for (size_t i = 0; i < a.nk; i++) {
+			a.k[i].first_without = a.prefix[i] < n ? sorted[a.prefix[i]] : 0;
+			a.k[i].v = xcalloc(a.k[i].nruns, sizeof *a.k[i].v);
+		}
+		for (size_t i = 0; i < a.np; i++) {
+			struct store_env_key *k = &a.k[a.p[i].key];
+			k->v[k->nv++] = a.p[i].v;
+		}
+		for (size_t i = 0; i < a.nk; i++)
+			qsort(a.k[i].v, a.k[i].nv, sizeof *a.k[i].v, env_value_cmp);
+		if (a.nk)
+			qsort(a.k, a.nk, sizeof *a.k, env_key_cmp);
+		out->k = a.k;
+		out->nk = a.nk;
+	} else {
+		for (size_t i = 0; i < a.np; i++)
+			free(a.p[i].v.value);
+		for (size_t i = 0; i < a.nk; i++)
+			free(a.k[i].key);
+		free(a.k);
+	}
+	free(a.p);
+	free(a.prefix);
+	free(a.khash);
+	free(sorted);
+	if (rc != SQLITE_DONE)
+		return store_fail(s, "cannot read the environment of the runs", e);
+	return 0;
+}
+
+void store_env_free(struct store_env *x)
+{
+	if (!x)
+		return;
+	for (size_t i = 0; i < x->nk; i++) {
+		for (size_t j = 0; j < x->k[i].nv; j++)
+			free(x->k[i].v[j].value);
+		free(x->k[i].v);
+		free(x->k[i].key);
+	}
+	free(x->k);
+	memset(x, 0, sizeof *x);
 }
