@@ -369,13 +369,17 @@ void store_set_free(struct store_set *set)
 
 /* One row of run_summary into x and k (k->boot, k->ub_log left); false when it is not
  * current for method. */
-static bool sum_row(sqlite3_stmt *st, int method, struct strv *names, struct store_run_sum *x,
+static bool sum_row(sqlite3_stmt *st, int method, struct strv *names, size_t *hint, struct store_run_sum *x,
 		    struct store_sum_key *k)
 {
 	const char *wl = (const char *)sqlite3_column_text(st, 1), *map = (const char *)sqlite3_column_text(st, 15),
 		   *diag = (const char *)sqlite3_column_text(st, 16);
-	*k = (struct store_sum_key){.run = sqlite3_column_int64(st, 0), .wl = intern(names, wl ? wl : ""),
-				    .copies = sqlite3_column_int(st, 2)};
+	/* a run's rows come in the same workload order as the run's before: try the name after
+	 * the previous row's first */
+	wl = wl ? wl : "";
+	size_t w = *hint + 1 < names->n && !strcmp(names->v[*hint + 1], wl) ? *hint + 1 : intern(names, wl);
+	*hint = w;
+	*k = (struct store_sum_key){.run = sqlite3_column_int64(st, 0), .wl = w, .copies = sqlite3_column_int(st, 2)};
 	*x = (struct store_run_sum){
 		.n = sqlite3_column_int64(st, 4), .nbatches = sqlite3_column_int64(st, 6),
 		.batch_size = sqlite3_column_int64(st, 7), .mean_y = col_real(st, 5), .tau2 = col_real(st, 8),
@@ -383,7 +387,10 @@ static bool sum_row(sqlite3_stmt *st, int method, struct strv *names, struct sto
 		.kept_y = col_real(st, 13), .elapsed_s = col_real(st, 14), .autocorr = sqlite3_column_int(st, 12),
 		.diag = diag && *diag ? xstrdup(diag) : NULL,
 	};
-	snprintf(x->round_map, sizeof x->round_map, "%s", map ? map : "");
+	size_t nmap = map ? (size_t)sqlite3_column_bytes(st, 15) : 0;
+	nmap = nmap < sizeof x->round_map ? nmap : sizeof x->round_map - 1; /* cut as snprintf would */
+	memcpy(x->round_map, map ? map : "", nmap);
+	x->round_map[nmap] = 0;
 	return sqlite3_column_int(st, 3) == method && isfinite(x->mean_y) && x->n > 0 && !isnan(x->kept_y) &&
 	       !isnan(x->elapsed_s);
 }
@@ -397,13 +404,13 @@ static int read_sums(struct store *s, int method, struct store_sums *out, bool *
 			  "autocorr, kept_y, elapsed_s, round_map, diag FROM run_summary",
 			  &st, e))
 		return -1;
-	size_t cap = 0, kcap = 0;
+	size_t cap = 0, kcap = 0, hint = 0;
 	int rc = SQLITE_DONE;
 	*current = true;
 	while (*current && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		out->v = xgrow(out->v, &cap, out->n + 1, sizeof *out->v);
 		out->k = xgrow(out->k, &kcap, out->n + 1, sizeof *out->k);
-		*current = sum_row(st, method, &out->names, &out->v[out->n], &out->k[out->n]);
+		*current = sum_row(st, method, &out->names, &hint, &out->v[out->n], &out->k[out->n]);
 		out->n++;
 	}
 	sqlite3_finalize(st);
