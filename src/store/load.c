@@ -22,19 +22,32 @@ static double col_real(sqlite3_stmt *st, int i)
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
 }
 
+/* Where one run's series goes in a set: the key that build() groups by, first in each item
+ * it groups (struct chunk, struct sum_ref). */
+struct ckey {
+	uint32_t wl; /* index into the interned names */
+	int32_t copies;
+	int64_t run, boot;
+};
+
 /* The samples of one run for one (workload, copies), before grouping. */
 struct chunk {
-	size_t wl; /* index into the interned names */
-	int copies;
-	int64_t run, boot;
+	struct ckey k;
 	struct store_series_run r;
 	double kept_sum; /* sum of y over the samples the source kept */
 	size_t nkept;
 };
 
+/* One stored summary picked for a set: its key and its row in store_sums. */
+struct sum_ref {
+	struct ckey k;
+	size_t row;
+};
+
+/* Orders items that start with a struct ckey by (workload, copies, boot, run). */
 static int chunk_cmp(const void *pa, const void *pb, void *names)
 {
-	const struct chunk *a = pa, *b = pb;
+	const struct ckey *a = pa, *b = pb;
 	char **nm = names;
 	int c = strcmp(nm[a->wl], nm[b->wl]);
 	if (c)
@@ -188,36 +201,48 @@ static int load_units(struct store *s, const int64_t *ids, size_t n, struct stor
 	return 0;
 }
 
-/* Turn chunks sorted by (workload, copies, boot, run) into the nested set; takes their arrays. */
-static void build(struct chunk *c, size_t n, const struct strv *names, struct store_set *out)
+/* Turn items sorted by (workload, copies, boot, run) into the nested set: n items of stride
+ * bytes, each starting with its struct ckey; run(item, ctx, out) gives the run's series. */
+static void build(const void *items, size_t stride, size_t n, const struct strv *names,
+		  void (*run)(const void *item, const void *ctx, struct store_series_run *out), const void *ctx,
+		  struct store_set *out)
 {
+#define KEY(i) ((const struct ckey *)((const char *)items + (i) * stride))
 	size_t cap = 0;
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
-		while (j < n && c[j].wl == c[i].wl && c[j].copies == c[i].copies)
+		while (j < n && KEY(j)->wl == KEY(i)->wl && KEY(j)->copies == KEY(i)->copies)
 			j++;
 		out->series = xgrow(out->series, &cap, out->nseries + 1, sizeof *out->series);
 		struct store_series *x = &out->series[out->nseries++];
 		memset(x, 0, sizeof *x);
-		x->workload = xstrdup(names->v[c[i].wl]);
-		x->copies = c[i].copies;
+		x->workload = xstrdup(names->v[KEY(i)->wl]);
+		x->copies = KEY(i)->copies;
 		size_t nb = 0;
 		for (size_t k = i; k < j; k++)
-			nb += k == i || c[k].boot != c[k - 1].boot;
+			nb += k == i || KEY(k)->boot != KEY(k - 1)->boot;
 		x->boots = xcalloc(nb, sizeof *x->boots);
 		for (size_t k = i; k < j;) {
 			size_t m = k;
-			while (m < j && c[m].boot == c[k].boot)
+			while (m < j && KEY(m)->boot == KEY(k)->boot)
 				m++;
 			struct store_series_boot *b = &x->boots[x->nboots++];
-			b->boot = c[k].boot;
+			b->boot = KEY(k)->boot;
 			b->runs = xcalloc(m - k, sizeof *b->runs);
 			for (size_t r = k; r < m; r++)
-				b->runs[b->nruns++] = c[r].r;
+				run(KEY(r), ctx, &b->runs[b->nruns++]);
 			k = m;
 		}
 		i = j;
 	}
+#undef KEY
+}
+
+/* The samples path: a chunk's series, its arrays taken. */
+static void chunk_run(const void *item, const void *ctx, struct store_series_run *out)
+{
+	(void)ctx;
+	*out = ((const struct chunk *)item)->r;
 }
 
 /* The boot row id of each run, sorted by run id: one small query instead of a join per sample. */
@@ -301,17 +326,17 @@ int store_load_set(struct store *s, const int64_t *ids, size_t n, struct store_s
 		const char *wl = (const char *)sqlite3_column_text(st, 1);
 		int copies = sqlite3_column_int(st, 2);
 		struct chunk *cur = nc ? &c[nc - 1] : NULL;
-		if (!cur || cur->run != run || cur->copies != copies || strcmp(names.v[cur->wl], wl ? wl : "")) {
+		if (!cur || cur->k.run != run || cur->k.copies != copies || strcmp(names.v[cur->k.wl], wl ? wl : "")) {
 			if (cur)
 				chunk_finish(cur);
 			c = xgrow(c, &ccap, nc + 1, sizeof *c);
 			cur = &c[nc++];
 			memset(cur, 0, sizeof *cur);
-			cur->wl = intern(&names, wl ? wl : "");
-			cur->copies = copies;
-			cur->run = cur->r.run = run;
+			cur->k.wl = (uint32_t)intern(&names, wl ? wl : "");
+			cur->k.copies = copies;
+			cur->k.run = cur->r.run = run;
 			const struct run_boot *b = boot_of(rb, nrb, run);
-			cur->boot = b ? b->boot : 0;
+			cur->k.boot = b ? b->boot : 0;
 			cur->r.ub_log = b && b->ub_log;
 			ycap = 0;
 		}
@@ -334,7 +359,7 @@ int store_load_set(struct store *s, const int64_t *ids, size_t n, struct store_s
 	}
 	if (nc)
 		qsort_r(c, nc, sizeof *c, chunk_cmp, names.v);
-	build(c, nc, &names, out);
+	build(c, sizeof *c, nc, &names, chunk_run, NULL, out);
 	free(c);
 	strv_free(&names);
 	free(js);
@@ -429,26 +454,80 @@ void store_sums_free(struct store_sums *x)
 	memset(x, 0, sizeof *x);
 }
 
-/* *ok: every finished run's (workload, copies) with measured samples has a summary row, as
- * store_summary_stale asks, once every row is known to carry the current method (read_sums):
- * then the row's key alone answers, from the index of its primary key, and one such slot is
- * enough to say no. */
-static int sums_complete(struct store *s, bool *ok, struct err *e)
+/* The index of name among names, or names->n; hint: the index to try first. */
+static size_t name_index(const struct strv *names, const char *name, size_t hint)
 {
-	sqlite3_stmt *st;
-	if (store_prepare(s,
-			  "SELECT 1 FROM slot sl WHERE NOT EXISTS(SELECT 1 FROM run_summary m WHERE m.run = sl.run "
-			  "AND m.workload = sl.workload AND m.copies = sl.copies) "
-			  "AND (SELECT r.status FROM run r WHERE r.id = sl.run) <> 'running' "
-			  "AND EXISTS(SELECT 1 FROM sample x WHERE x.run = sl.run AND x.workload = sl.workload "
-			  "AND x.copies = sl.copies AND x.warmup = 0) LIMIT 1",
-			  &st, e))
-		return -1;
-	int rc = sqlite3_step(st);
+	if (hint < names->n && !strcmp(names->v[hint], name))
+		return hint;
+	for (size_t i = 0; i < names->n; i++)
+		if (!strcmp(names->v[i], name))
+			return i;
+	return names->n;
+}
+
+static uint64_t key_hash(int64_t run, size_t wl, int copies)
+{
+	uint64_t h = (uint64_t)run * 0x9E3779B97F4A7C15u ^ (uint64_t)wl * 0xC2B2AE3D27D4EB4Fu ^ (uint64_t)copies;
+	return h ^ (h >> 29);
+}
+
+/* *ok: every finished run's (workload, copies) with measured samples has a summary row in
+ * sums, as store_summary_stale asks (every row read carries the current method: read_sums).
+ * One pass over the slots' keys (the index of their primary key) against a hash of the rows
+ * read; the samples and the run's status are asked only for a slot without a row. */
+static int sums_complete(struct store *s, const struct store_sums *sums, bool *ok, struct err *e)
+{
+	size_t cap = 64;
+	while (cap < 2 * sums->n + 2)
+		cap *= 2;
+	uint32_t *tab = xcalloc(cap, sizeof *tab); /* row index + 1, 0: empty */
+	for (size_t i = 0; i < sums->n; i++) {
+		const struct store_sum_key *k = &sums->k[i];
+		size_t j = key_hash(k->run, k->wl, k->copies) & (cap - 1);
+		while (tab[j])
+			j = (j + 1) & (cap - 1);
+		tab[j] = (uint32_t)i + 1;
+	}
+	sqlite3_stmt *st = NULL, *miss = NULL;
+	*ok = true;
+	int rc = store_prepare(s, "SELECT run, workload, copies FROM slot", &st, e) ||
+			 store_prepare(s,
+				       "SELECT 1 FROM run r WHERE r.id = ?1 AND r.status <> 'running' AND EXISTS(SELECT 1 "
+				       "FROM sample x WHERE x.run = ?1 AND x.workload = ?2 AND x.copies = ?3 AND x.warmup = 0)",
+				       &miss, e)
+		 ? -1
+		 : SQLITE_DONE;
+	size_t hint = 0;
+	while (rc == SQLITE_DONE && *ok && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t run = sqlite3_column_int64(st, 0);
+		const char *wl = (const char *)sqlite3_column_text(st, 1);
+		int copies = sqlite3_column_int(st, 2);
+		size_t w = name_index(&sums->names, wl ? wl : "", hint + 1);
+		hint = w;
+		bool found = false;
+		if (w < sums->names.n)
+			for (size_t j = key_hash(run, w, copies) & (cap - 1); tab[j] && !found; j = (j + 1) & (cap - 1)) {
+				const struct store_sum_key *k = &sums->k[tab[j] - 1];
+				found = k->run == run && k->wl == w && k->copies == copies;
+			}
+		rc = SQLITE_DONE;
+		if (!found) {
+			sqlite3_bind_int64(miss, 1, run);
+			store_bind_text(miss, 2, wl ? wl : "");
+			sqlite3_bind_int(miss, 3, copies);
+			rc = sqlite3_step(miss);
+			*ok = rc != SQLITE_ROW;
+			rc = rc == SQLITE_ROW ? SQLITE_DONE : rc;
+			sqlite3_reset(miss);
+		}
+	}
 	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+	sqlite3_finalize(miss);
+	free(tab);
+	if (rc == -1)
+		return -1;
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
 		return store_fail(s, "cannot look for stale run summaries", e);
-	*ok = rc == SQLITE_DONE;
 	return 0;
 }
 
@@ -466,7 +545,7 @@ int store_sums_load(struct store *s, int method, struct store_sums *out, bool *o
 		/* current only when complete too: a run merged or imported since the last writing
 		 * command (a campaign's guest databases) has no summary rows yet, and every row
 		 * being current says nothing about the rows that are missing */
-		rc = sums_complete(s, ok, e);
+		rc = sums_complete(s, out, ok, e);
 	}
 	struct run_boot *rb = NULL;
 	size_t nrb = 0;
@@ -485,6 +564,17 @@ int store_sums_load(struct store *s, int method, struct store_sums *out, bool *o
 	return rc;
 }
 
+/* The summaries path: the run's series from its stored summary. */
+static void sum_run(const void *item, const void *ctx, struct store_series_run *out)
+{
+	const struct store_sums *all = ctx;
+	size_t i = ((const struct sum_ref *)item)->row;
+	const struct store_sum_key *k = &all->k[i];
+	const struct store_run_sum *x = &all->v[i];
+	*out = (struct store_series_run){.run = k->run, .n = (size_t)x->n, .elapsed_s = x->elapsed_s,
+					 .kept_y = x->kept_y, .ub_log = k->ub_log, .sum = x};
+}
+
 int store_set_of_sums(struct store *s, const struct store_sums *all, const int64_t *ids, size_t n,
 		      struct store_set *out, struct err *e)
 {
@@ -493,24 +583,19 @@ int store_set_of_sums(struct store *s, const struct store_sums *all, const int64
 	if (n)
 		memcpy(sel, ids, n * sizeof *sel);
 	qsort(sel, n, sizeof *sel, id_cmp);
-	struct chunk *c = NULL;
+	struct sum_ref *c = NULL;
 	size_t nc = 0, cap = 0;
 	for (size_t i = 0; i < all->n; i++) {
 		const struct store_sum_key *k = &all->k[i];
-		const struct store_run_sum *x = &all->v[i];
 		if (!bsearch(&k->run, sel, n, sizeof *sel, id_cmp))
 			continue;
 		c = xgrow(c, &cap, nc + 1, sizeof *c);
-		c[nc++] = (struct chunk){
-			.wl = k->wl, .copies = k->copies, .run = k->run, .boot = k->boot,
-			.r = {.run = k->run, .n = (size_t)x->n, .elapsed_s = x->elapsed_s, .kept_y = x->kept_y,
-			      .ub_log = k->ub_log, .sum = x},
-		};
+		c[nc++] = (struct sum_ref){{.wl = (uint32_t)k->wl, .copies = k->copies, .run = k->run, .boot = k->boot}, i};
 	}
 	free(sel);
 	if (nc)
 		qsort_r(c, nc, sizeof *c, chunk_cmp, all->names.v);
-	build(c, nc, &all->names, out);
+	build(c, sizeof *c, nc, &all->names, sum_run, all, out);
 	free(c);
 	int rc = load_units(s, ids, n, out, e);
 	if (rc)
@@ -745,9 +830,12 @@ int store_env_values(struct store *s, const int64_t *ids, size_t n, struct store
 	free(pt.slot);
 	if (rc == SQLITE_DONE) {
 		/* each key's values, in the order of their first run; then the keys in byte order */
+		for (size_t i = 0; i < a.np; i++)
+			a.k[a.p[i].key].nv++;
 		for (size_t i = 0; i < a.nk; i++) {
 			a.k[i].first_without = a.prefix[i] < n ? sorted[a.prefix[i]] : 0;
-			a.k[i].v = xcalloc(a.k[i].nruns, sizeof *a.k[i].v);
+			a.k[i].v = xcalloc(a.k[i].nv, sizeof *a.k[i].v);
+			a.k[i].nv = 0;
 		}
 		for (size_t i = 0; i < a.np; i++) {
 			struct store_env_key *k = &a.k[a.p[i].key];
