@@ -24,14 +24,22 @@ void an_db_close(struct an_db *d)
 	memset(d, 0, sizeof *d);
 }
 
+static int boot_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 size_t an_count_boots(const struct store_run_info *const *runs, size_t n)
 {
-	struct strv b = {0};
+	/* sorted, so that a fleet's thousands of boots are counted in n log n */
+	const char **b = xcalloc(n ? n : 1, sizeof *b);
 	for (size_t i = 0; i < n; i++)
-		if (!strv_has(&b, runs[i]->boot_id))
-			strv_add(&b, runs[i]->boot_id);
-	size_t k = b.n;
-	strv_free(&b);
+		b[i] = runs[i]->boot_id;
+	qsort(b, n, sizeof *b, boot_cmp);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		k += i == 0 || strcmp(b[i], b[i - 1]);
+	free(b);
 	return k;
 }
 
