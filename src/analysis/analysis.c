@@ -157,7 +157,9 @@ bool an_run_summary_of(const struct store_run_sum *x, struct st_run_summary *out
 	stats_summary(NULL, 0, &out->v);
 	int k = 9;
 	bool ok = strlen(x->round_map) == ST_ROUND_MAP_LEN && stats_round_map_apply(x->round_map, &k);
-	snprintf(out->round_map, sizeof out->round_map, "%.*s", ST_ROUND_MAP_LEN, ok ? x->round_map : "");
+	/* ok: exactly ST_ROUND_MAP_LEN bytes (a copy per row and look: no snprintf) */
+	memcpy(out->round_map, x->round_map, ok ? ST_ROUND_MAP_LEN : 0);
+	out->round_map[ok ? ST_ROUND_MAP_LEN : 0] = 0;
 	return stats_diag_tally_parse(x->diag, &out->diag) && ok;
 }
 

@@ -44,19 +44,42 @@ struct sum_ref {
 	size_t row;
 };
 
-/* Orders items that start with a struct ckey by (workload, copies, boot, run). */
-static int chunk_cmp(const void *pa, const void *pb, void *names)
+/* Orders items that start with a struct ckey by (workload, copies, boot, run); rank: each
+ * interned name's place in byte order (names_rank). */
+static int chunk_cmp(const void *pa, const void *pb, void *rank)
 {
 	const struct ckey *a = pa, *b = pb;
-	char **nm = names;
-	int c = strcmp(nm[a->wl], nm[b->wl]);
-	if (c)
-		return c;
+	const uint32_t *rk = rank;
+	if (a->wl != b->wl)
+		return rk[a->wl] < rk[b->wl] ? -1 : 1;
 	if (a->copies != b->copies)
 		return a->copies < b->copies ? -1 : 1;
 	if (a->boot != b->boot)
 		return a->boot < b->boot ? -1 : 1;
 	return a->run < b->run ? -1 : a->run > b->run;
+}
+
+static int name_cmp(const void *pa, const void *pb, void *names)
+{
+	char **nm = names;
+	return strcmp(nm[*(const uint32_t *)pa], nm[*(const uint32_t *)pb]);
+}
+
+/* Sort items (nc of them, each size bytes, starting with a struct ckey) for build(): the
+ * names ranked once, so that items compare by numbers. */
+static void sort_items(void *items, size_t nc, size_t size, const struct strv *names)
+{
+	uint32_t *order = xcalloc(names->n ? names->n : 1, sizeof *order),
+		 *rank = xcalloc(names->n ? names->n : 1, sizeof *rank);
+	for (size_t i = 0; i < names->n; i++)
+		order[i] = (uint32_t)i;
+	qsort_r(order, names->n, sizeof *order, name_cmp, names->v);
+	for (size_t i = 0; i < names->n; i++)
+		rank[order[i]] = (uint32_t)i;
+	if (nc)
+		qsort_r(items, nc, size, chunk_cmp, rank);
+	free(order);
+	free(rank);
 }
 
 static size_t intern(struct strv *names, const char *s)
@@ -358,7 +381,7 @@ int store_load_set(struct store *s, const int64_t *ids, size_t n, struct store_s
 		return store_fail(s, "cannot read samples", e);
 	}
 	if (nc)
-		qsort_r(c, nc, sizeof *c, chunk_cmp, names.v);
+		sort_items(c, nc, sizeof *c, &names);
 	build(c, sizeof *c, nc, &names, chunk_run, NULL, out);
 	free(c);
 	strv_free(&names);
@@ -400,9 +423,15 @@ static bool sum_row(sqlite3_stmt *st, int method, struct strv *names, size_t *hi
 	const char *wl = (const char *)sqlite3_column_text(st, 1), *map = (const char *)sqlite3_column_text(st, 15),
 		   *diag = (const char *)sqlite3_column_text(st, 16);
 	/* a run's rows come in the same workload order as the run's before: try the name after
-	 * the previous row's first */
+	 * the previous row's, then the first name (a new run), before a search */
 	wl = wl ? wl : "";
-	size_t w = *hint + 1 < names->n && !strcmp(names->v[*hint + 1], wl) ? *hint + 1 : intern(names, wl);
+	size_t w;
+	if (*hint + 1 < names->n && !strcmp(names->v[*hint + 1], wl))
+		w = *hint + 1;
+	else if (names->n && !strcmp(names->v[0], wl))
+		w = 0;
+	else
+		w = intern(names, wl);
 	*hint = w;
 	*k = (struct store_sum_key){.run = sqlite3_column_int64(st, 0), .wl = w, .copies = sqlite3_column_int(st, 2)};
 	*x = (struct store_run_sum){
@@ -583,18 +612,33 @@ int store_set_of_sums(struct store *s, const struct store_sums *all, const int64
 	if (n)
 		memcpy(sel, ids, n * sizeof *sel);
 	qsort(sel, n, sizeof *sel, id_cmp);
+	/* which runs are picked: a bit per id between the lowest and the highest picked when
+	 * that span is not much wider than the picked runs, else a binary search */
+	uint64_t span = n ? (uint64_t)(sel[n - 1] - sel[0]) + 1 : 0;
+	uint8_t *bit = n && span <= 64 * (uint64_t)n ? xcalloc(span / 8 + 1, 1) : NULL;
+	for (size_t i = 0; bit && i < n; i++) {
+		uint64_t o = (uint64_t)(sel[i] - sel[0]);
+		bit[o / 8] |= (uint8_t)(1u << (o % 8));
+	}
 	struct sum_ref *c = NULL;
 	size_t nc = 0, cap = 0;
 	for (size_t i = 0; i < all->n; i++) {
 		const struct store_sum_key *k = &all->k[i];
-		if (!bsearch(&k->run, sel, n, sizeof *sel, id_cmp))
+		bool picked;
+		if (bit) {
+			uint64_t o = (uint64_t)(k->run - sel[0]);
+			picked = k->run >= sel[0] && o < span && (bit[o / 8] >> (o % 8) & 1);
+		} else {
+			picked = n && bsearch(&k->run, sel, n, sizeof *sel, id_cmp);
+		}
+		if (!picked)
 			continue;
 		c = xgrow(c, &cap, nc + 1, sizeof *c);
 		c[nc++] = (struct sum_ref){{.wl = (uint32_t)k->wl, .copies = k->copies, .run = k->run, .boot = k->boot}, i};
 	}
 	free(sel);
-	if (nc)
-		qsort_r(c, nc, sizeof *c, chunk_cmp, all->names.v);
+	free(bit);
+	sort_items(c, nc, sizeof *c, &all->names);
 	build(c, sizeof *c, nc, &all->names, sum_run, all, out);
 	free(c);
 	int rc = load_units(s, ids, n, out, e);
