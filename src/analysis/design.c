@@ -154,6 +154,7 @@ int an_analyze_job_build(struct store *st, const struct strv *filter, const stru
 	    an_design_build(j->d.runs, j->idx, j->nidx, factors, refs, &j->design, &j->kept, e))
 		return -1;
 	size_t nc = j->design.ncells, kept = j->kept;
+	an_db_want(&j->d, j->idx, kept);
 	j->cells = xcalloc(nc ? nc : 1, sizeof *j->cells);
 	j->sets = xcalloc(nc ? nc : 1, sizeof *j->sets);
 	for (size_t c = 0; c < nc; c++) {

@@ -155,6 +155,57 @@ static int id_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* A set of run ids for membership tests: a bit per id between the lowest and the highest
+ * when that span is not much wider than the set, else a binary search. all: every id. */
+struct idset {
+	int64_t *ids; /* sorted */
+	size_t n;
+	uint8_t *bit;
+	int64_t lo;
+	uint64_t span;
+	bool all;
+};
+
+static void idset_init(struct idset *x, const int64_t *ids, size_t n, bool all)
+{
+	memset(x, 0, sizeof *x);
+	x->all = all;
+	if (all)
+		return;
+	x->ids = xcalloc(n ? n : 1, sizeof *x->ids);
+	if (n)
+		memcpy(x->ids, ids, n * sizeof *x->ids);
+	qsort(x->ids, n, sizeof *x->ids, id_cmp);
+	x->n = n;
+	x->lo = n ? x->ids[0] : 0;
+	x->span = n ? (uint64_t)(x->ids[n - 1] - x->lo) + 1 : 0;
+	if (n && x->span <= 64 * (uint64_t)n) {
+		x->bit = xcalloc(x->span / 8 + 1, 1);
+		for (size_t i = 0; i < n; i++) {
+			uint64_t o = (uint64_t)(x->ids[i] - x->lo);
+			x->bit[o / 8] |= (uint8_t)(1u << (o % 8));
+		}
+	}
+}
+
+static bool idset_has(const struct idset *x, int64_t run)
+{
+	if (x->all)
+		return true;
+	if (x->bit) {
+		uint64_t o = (uint64_t)(run - x->lo);
+		return run >= x->lo && o < x->span && (x->bit[o / 8] >> (o % 8) & 1);
+	}
+	return x->n && bsearch(&run, x->ids, x->n, sizeof *x->ids, id_cmp);
+}
+
+static void idset_free(struct idset *x)
+{
+	free(x->ids);
+	free(x->bit);
+	memset(x, 0, sizeof *x);
+}
+
 /* A series' unit and latency come from the slot of its first run (lowest id) among
  * ids[0..n-1] that has one, "op" when none: probed by key from the first run on (the
  * first run nearly always has it), and for a series that the first UNITS_PROBES runs lack,
@@ -450,7 +501,8 @@ static bool sum_row(sqlite3_stmt *st, int method, struct strv *names, size_t *hi
 }
 
 /* Every row, in storage order (one pass: much faster than a lookup per key). */
-static int read_sums(struct store *s, int method, struct store_sums *out, bool *current, struct err *e)
+static int read_sums(struct store *s, int method, const struct idset *want, struct store_sums *out, bool *current,
+		     struct err *e)
 {
 	sqlite3_stmt *st;
 	if (store_prepare(s,
@@ -462,6 +514,8 @@ static int read_sums(struct store *s, int method, struct store_sums *out, bool *
 	int rc = SQLITE_DONE;
 	*current = true;
 	while (*current && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (!idset_has(want, sqlite3_column_int64(st, 0)))
+			continue;
 		out->v = xgrow(out->v, &cap, out->n + 1, sizeof *out->v);
 		out->k = xgrow(out->k, &kcap, out->n + 1, sizeof *out->k);
 		*current = sum_row(st, method, &out->names, &hint, &out->v[out->n], &out->k[out->n]);
@@ -504,7 +558,8 @@ static uint64_t key_hash(int64_t run, size_t wl, int copies)
  * sums, as store_summary_stale asks (every row read carries the current method: read_sums).
  * One pass over the slots' keys (the index of their primary key) against a hash of the rows
  * read; the samples and the run's status are asked only for a slot without a row. */
-static int sums_complete(struct store *s, const struct store_sums *sums, bool *ok, struct err *e)
+static int sums_complete(struct store *s, const struct store_sums *sums, const struct idset *want, bool *ok,
+			 struct err *e)
 {
 	size_t cap = 64;
 	while (cap < 2 * sums->n + 2)
@@ -529,6 +584,9 @@ static int sums_complete(struct store *s, const struct store_sums *sums, bool *o
 	size_t hint = 0;
 	while (rc == SQLITE_DONE && *ok && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t run = sqlite3_column_int64(st, 0);
+		rc = SQLITE_DONE;
+		if (!idset_has(want, run))
+			continue;
 		const char *wl = (const char *)sqlite3_column_text(st, 1);
 		int copies = sqlite3_column_int(st, 2);
 		size_t w = name_index(&sums->names, wl ? wl : "", hint + 1);
@@ -560,7 +618,8 @@ static int sums_complete(struct store *s, const struct store_sums *sums, bool *o
 	return 0;
 }
 
-int store_sums_load(struct store *s, int method, struct store_sums *out, bool *ok, struct err *e)
+int store_sums_load(struct store *s, int method, const int64_t *ids, size_t n, struct store_sums *out, bool *ok,
+		    struct err *e)
 {
 	memset(out, 0, sizeof *out);
 	*ok = false;
@@ -569,13 +628,16 @@ int store_sums_load(struct store *s, int method, struct store_sums *out, bool *o
 		return -1;
 	if (m != method)
 		return 0;
-	int rc = read_sums(s, method, out, ok, e);
+	struct idset want;
+	idset_init(&want, ids, n, !ids);
+	int rc = read_sums(s, method, &want, out, ok, e);
 	if (!rc && *ok) {
 		/* current only when complete too: a run merged or imported since the last writing
 		 * command (a campaign's guest databases) has no summary rows yet, and every row
 		 * being current says nothing about the rows that are missing */
-		rc = sums_complete(s, out, ok, e);
+		rc = sums_complete(s, out, &want, ok, e);
 	}
+	idset_free(&want);
 	struct run_boot *rb = NULL;
 	size_t nrb = 0;
 	if (!rc && *ok)
@@ -608,36 +670,18 @@ int store_set_of_sums(struct store *s, const struct store_sums *all, const int64
 		      struct store_set *out, struct err *e)
 {
 	memset(out, 0, sizeof *out);
-	int64_t *sel = xcalloc(n ? n : 1, sizeof *sel);
-	if (n)
-		memcpy(sel, ids, n * sizeof *sel);
-	qsort(sel, n, sizeof *sel, id_cmp);
-	/* which runs are picked: a bit per id between the lowest and the highest picked when
-	 * that span is not much wider than the picked runs, else a binary search */
-	uint64_t span = n ? (uint64_t)(sel[n - 1] - sel[0]) + 1 : 0;
-	uint8_t *bit = n && span <= 64 * (uint64_t)n ? xcalloc(span / 8 + 1, 1) : NULL;
-	for (size_t i = 0; bit && i < n; i++) {
-		uint64_t o = (uint64_t)(sel[i] - sel[0]);
-		bit[o / 8] |= (uint8_t)(1u << (o % 8));
-	}
+	struct idset sel;
+	idset_init(&sel, ids, n, false);
 	struct sum_ref *c = NULL;
 	size_t nc = 0, cap = 0;
 	for (size_t i = 0; i < all->n; i++) {
 		const struct store_sum_key *k = &all->k[i];
-		bool picked;
-		if (bit) {
-			uint64_t o = (uint64_t)(k->run - sel[0]);
-			picked = k->run >= sel[0] && o < span && (bit[o / 8] >> (o % 8) & 1);
-		} else {
-			picked = n && bsearch(&k->run, sel, n, sizeof *sel, id_cmp);
-		}
-		if (!picked)
+		if (!idset_has(&sel, k->run))
 			continue;
 		c = xgrow(c, &cap, nc + 1, sizeof *c);
 		c[nc++] = (struct sum_ref){{.wl = (uint32_t)k->wl, .copies = k->copies, .run = k->run, .boot = k->boot}, i};
 	}
-	free(sel);
-	free(bit);
+	idset_free(&sel);
 	sort_items(c, nc, sizeof *c, &all->names);
 	build(c, sizeof *c, nc, &all->names, sum_run, all, out);
 	free(c);

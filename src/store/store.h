@@ -265,10 +265,13 @@ struct store_sums {
 	size_t n;
 	struct strv names;
 };
-/* Read them when they are current: summary_meta records `method` and every row carries
- * that stamp, a finite mean and its score and time; otherwise *ok is false and *out empty
- * (the caller loads samples). Returns 0 or -1 with e set; free with store_sums_free. */
-int store_sums_load(struct store *s, int method, struct store_sums *out, bool *ok, struct err *e);
+/* Read those of runs ids[0..n-1] (ids NULL: of every run) when they are current:
+ * summary_meta records `method`, every row of those runs carries that stamp, a finite mean
+ * and its score and time, and each of their finished slots with measured samples has its
+ * row; otherwise *ok is false and *out empty (the caller loads samples). Returns 0 or -1
+ * with e set; free with store_sums_free. */
+int store_sums_load(struct store *s, int method, const int64_t *ids, size_t n, struct store_sums *out, bool *ok,
+		    struct err *e);
 void store_sums_free(struct store_sums *x);
 /* The same set as store_load_set gives for runs ids[0..n-1], with each run's samples
  * replaced by its summary in all (store_series_run.sum points into all, which must outlive
