@@ -19,7 +19,9 @@ static char *ids_json(const int64_t *ids, size_t n)
 
 static double col_real(sqlite3_stmt *st, int i)
 {
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+	/* one column call, not two: read for every real of every summary row */
+	sqlite3_value *v = sqlite3_column_value(st, i);
+	return sqlite3_value_type(v) == SQLITE_NULL ? NAN : sqlite3_value_double(v);
 }
 
 /* Where one run's series goes in a set: the key that build() groups by, first in each item
