@@ -22,7 +22,8 @@ struct an_db {
 	size_t n;
 	bool samples; /* groups load their raw samples (for the page's strip plots), not the
 	                 runs' stored summaries; set by the *_build functions */
-	int sums_state;         /* 0: not read yet, 1: sums holds every current summary, -1: not current */
+	int sums_state;         /* 0: not read yet, 1: sums holds the current summaries (of the wanted
+	                           runs), -1: not current */
 	struct store_sums sums; /* read once, at the first group */
 	int64_t *want;          /* the runs whose summaries to read (an_db_want); NULL: every run's */
 	size_t nwant;
