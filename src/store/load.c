@@ -47,7 +47,7 @@ struct sum_ref {
 };
 
 /* Orders items that start with a struct ckey by (workload, copies, boot, run); rank: each
- * interned name's place in byte order (names_rank). */
+ * interned name's place in byte order (sort_items). */
 static int chunk_cmp(const void *pa, const void *pb, void *rank)
 {
 	const struct ckey *a = pa, *b = pb;
