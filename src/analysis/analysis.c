@@ -157,7 +157,9 @@ bool an_run_summary_of(const struct store_run_sum *x, struct st_run_summary *out
 	stats_summary(NULL, 0, &out->v);
 	int k = 9;
 	bool ok = strlen(x->round_map) == ST_ROUND_MAP_LEN && stats_round_map_apply(x->round_map, &k);
-	snprintf(out->round_map, sizeof out->round_map, "%.*s", ST_ROUND_MAP_LEN, ok ? x->round_map : "");
+	/* ok: exactly ST_ROUND_MAP_LEN bytes (a copy per row and look: no snprintf) */
+	memcpy(out->round_map, x->round_map, ok ? ST_ROUND_MAP_LEN : 0);
+	out->round_map[ok ? ST_ROUND_MAP_LEN : 0] = 0;
 	return stats_diag_tally_parse(x->diag, &out->diag) && ok;
 }
 
@@ -426,16 +428,33 @@ void an_envtab_free(struct an_envtab *t)
 
 /* ---------------------------------------------------------------- compare */
 
-static char *values_of(const struct store_run_info *const *runs, size_t n, const char *key)
+static const struct store_env_key *env_key(const struct store_env *x, const char *key)
 {
+	for (size_t i = 0; i < x->nk; i++)
+		if (!strcmp(x->k[i].key, key))
+			return &x->k[i];
+	return NULL;
+}
+
+/* The first three values of key over a group's runs in the order of the first run that has
+ * each ("absent" for runs without it), and how many more. */
+static char *values_of(const struct store_env *x, const char *key)
+{
+	const struct store_env_key *k = env_key(x, key);
 	struct strv v = {0};
-	for (size_t i = 0; i < n; i++) {
-		const char *x = kv_get(&runs[i]->env, key);
-		if (!x)
-			x = "absent";
-		if (!strv_has(&v, x))
-			strv_add(&v, x);
+	bool absent = k ? k->nruns < x->nruns : x->nruns > 0;
+	int64_t at = k ? k->first_without : 0;
+	for (size_t i = 0; k && i <= k->nv; i++) {
+		if (absent && (i == k->nv || at < k->v[i].first)) {
+			if (!strv_has(&v, "absent"))
+				strv_add(&v, "absent");
+			absent = false;
+		}
+		if (i < k->nv && !strv_has(&v, k->v[i].value))
+			strv_add(&v, k->v[i].value);
 	}
+	if (absent)
+		strv_add(&v, "absent");
 	struct sb b = {0};
 	for (size_t i = 0; i < v.n && i < 3; i++)
 		sb_addf(&b, "%s%s", i ? ", " : "", v.v[i]);
@@ -454,40 +473,49 @@ static bool always_differs(const char *key)
 }
 
 static void confounders(const struct store_run_info *const *ra, size_t na, const struct store_run_info *const *rb,
-			size_t nb, struct an_compare *out)
+			size_t nb, const struct store_env *ea, const struct store_env *eb, struct an_compare *out)
 {
-	struct kvlist *ea = xcalloc(na ? na : 1, sizeof *ea), *eb = xcalloc(nb ? nb : 1, sizeof *eb);
 	struct strv skip = {0};
+	const struct store_env *env[2] = {ea, eb};
+	struct st_env_set *sets[2];
 	for (size_t s = 0; s < 2; s++) {
 		const struct store_run_info *const *r = s ? rb : ra;
 		size_t n = s ? nb : na;
-		for (size_t i = 0; i < n; i++) {
-			(s ? eb : ea)[i] = r[i]->env; /* shallow: stats_confounders only reads */
-			if (!r[i]->env.n)
-				out->env_missing = true;
+		if (env[s]->nenv < n)
+			out->env_missing = true;
+		for (size_t i = 0; i < n; i++)
 			for (size_t j = 0; j < r[i]->labels.n; j++)
 				if (!strv_has(&skip, r[i]->labels.v[j].key))
 					strv_add(&skip, r[i]->labels.v[j].key);
-			for (size_t j = 0; j < r[i]->env.n; j++)
-				if (always_differs(r[i]->env.v[j].key) && !strv_has(&skip, r[i]->env.v[j].key))
-					strv_add(&skip, r[i]->env.v[j].key);
+		sets[s] = xcalloc(env[s]->nk ? env[s]->nk : 1, sizeof *sets[s]);
+		for (size_t k = 0; k < env[s]->nk; k++) {
+			const struct store_env_key *x = &env[s]->k[k];
+			if (always_differs(x->key) && !strv_has(&skip, x->key))
+				strv_add(&skip, x->key);
+			const char **v = xcalloc(x->nv ? x->nv : 1, sizeof *v);
+			for (size_t i = 0; i < x->nv; i++)
+				v[i] = x->v[i].value;
+			sets[s][k] = (struct st_env_set){x->key, v, x->nv, x->nruns < n};
 		}
 	}
 	if (!out->env_missing) {
 		struct strv keys = {0};
-		stats_confounders(ea, na, eb, nb, &skip, &keys);
+		stats_confounder_sets(sets[0], ea->nk, na, sets[1], eb->nk, nb, &skip, &keys);
 		out->conf = xcalloc(keys.n ? keys.n : 1, sizeof *out->conf);
 		for (size_t i = 0; i < keys.n; i++) {
 			struct an_confounder *c = &out->conf[out->nconf++];
 			c->key = xstrdup(keys.v[i]);
-			c->a = values_of(ra, na, keys.v[i]);
-			c->b = values_of(rb, nb, keys.v[i]);
+			c->a = values_of(ea, keys.v[i]);
+			c->b = values_of(eb, keys.v[i]);
 		}
 		strv_free(&keys);
 	}
+	for (size_t s = 0; s < 2; s++) {
+		for (size_t k = 0; k < env[s]->nk; k++)
+			free((void *)sets[s][k].values);
+		free(sets[s]);
+	}
 	strv_free(&skip);
-	free(ea);
-	free(eb);
 }
 
 /* A composite row's members and scale in words, or NULL for a plain row. */
@@ -514,8 +542,9 @@ static void row_init(struct an_row *r, const struct rowkey *k)
 }
 
 int an_compare(const struct store_set *a, const struct store_set *b, const struct store_run_info *const *runs_a,
-	       size_t nra, const struct store_run_info *const *runs_b, size_t nrb, const struct strv *patterns,
-	       const struct st_compare_opts *o, struct an_compare *out, struct err *e)
+	       size_t nra, const struct store_run_info *const *runs_b, size_t nrb, const struct store_env *env_a,
+	       const struct store_env *env_b, const struct strv *patterns, const struct st_compare_opts *o,
+	       struct an_compare *out, struct err *e)
 {
 	memset(out, 0, sizeof *out);
 	out->o = *o;
@@ -583,7 +612,7 @@ int an_compare(const struct store_set *a, const struct store_set *b, const struc
 			an_value_of(r->have_b ? &r->b : NULL, o->alpha, &r->vb);
 			an_change_of(&r->c, r->latency, &r->chg);
 		}
-		confounders(runs_a, nra, runs_b, nrb, out);
+		confounders(runs_a, nra, runs_b, nrb, env_a, env_b, out);
 	}
 	free(cs);
 	free(ci);
@@ -909,33 +938,56 @@ static double series_sample_cost(const struct store_series *x)
 	return n ? t / (double)n : 0;
 }
 
-/* Per run: duration minus the time of its samples, shared among its series. */
+/* A run's id and the sums of its series' sample time, for run_overhead. */
+struct run_time {
+	int64_t id;
+	double smp;
+	size_t nser;
+};
+
+static int run_time_cmp(const void *a, const void *b)
+{
+	int64_t x = ((const struct run_time *)a)->id, y = ((const struct run_time *)b)->id;
+	return x < y ? -1 : x > y;
+}
+
+/* Per run: duration minus the time of its samples, shared among its series. One pass over
+ * the series (each run's time summed in the same order as a walk per run would). */
 static double run_overhead(const struct store_set *sets, size_t ns, const struct store_run_info *const *runs,
 			   size_t nruns)
 {
+	struct run_time *t = xcalloc(nruns ? nruns : 1, sizeof *t);
+	for (size_t i = 0; i < nruns; i++)
+		t[i].id = runs[i]->id;
+	qsort(t, nruns, sizeof *t, run_time_cmp);
+	for (size_t s = 0; s < ns; s++)
+		for (size_t j = 0; j < sets[s].nseries; j++) {
+			const struct store_series *x = &sets[s].series[j];
+			for (size_t b = 0; b < x->nboots; b++)
+				for (size_t r = 0; r < x->boots[b].nruns; r++) {
+					struct run_time key = {.id = x->boots[b].runs[r].run};
+					struct run_time *rt = bsearch(&key, t, nruns, sizeof *t, run_time_cmp);
+					if (rt) {
+						rt->smp += x->boots[b].runs[r].elapsed_s;
+						rt->nser++;
+					}
+				}
+		}
 	double sum = 0;
 	size_t n = 0;
 	for (size_t i = 0; i < nruns; i++) {
 		const struct store_run_info *ri = runs[i];
 		if (!ri->finished_ns || ri->finished_ns <= ri->started_ns)
 			continue;
-		double dur = (double)(ri->finished_ns - ri->started_ns) * 1e-9, smp = 0;
-		size_t nser = 0;
-		for (size_t s = 0; s < ns; s++)
-			for (size_t j = 0; j < sets[s].nseries; j++) {
-				const struct store_series *x = &sets[s].series[j];
-				for (size_t b = 0; b < x->nboots; b++)
-					for (size_t r = 0; r < x->boots[b].nruns; r++)
-						if (x->boots[b].runs[r].run == ri->id) {
-							smp += x->boots[b].runs[r].elapsed_s;
-							nser++;
-						}
-			}
-		if (nser && dur > smp) {
-			sum += (dur - smp) / (double)nser;
+		struct run_time key = {.id = ri->id};
+		const struct run_time *rt = bsearch(&key, t, nruns, sizeof *t, run_time_cmp);
+		double dur = (double)(ri->finished_ns - ri->started_ns) * 1e-9;
+		if (rt->nser && dur > rt->smp) {
+			sum += (dur - rt->smp) / (double)rt->nser;
 			n++;
 		}
 	}
+	free(t);
 	return n ? sum / (double)n : 0;
 }
 

@@ -140,14 +140,16 @@ struct an_compare {
 	struct st_compare_opts o;
 };
 
-/* Compare b against a for every row; with b NULL (runs_b NULL, nrb 0), the record of one
- * group: its estimates, diagnostics and points, no comparisons. runs_a/runs_b (with env filled) are the
- * groups' runs, for confounders; labels are keys never to count as confounders.
+/* Compare b against a for every row; with b NULL (runs_b NULL, nrb 0, env_b empty), the record of
+ * one group: its estimates, diagnostics and points, no comparisons. runs_a/runs_b are the
+ * groups' runs (their labels are keys never to count as confounders) and env_a/env_b their
+ * environment (store_env_values), for confounders.
  * patterns (may be empty) filter rows; a pattern matching no row is an error.
  * Returns 0 (free *out with an_compare_free) or -1 with e set. */
 int an_compare(const struct store_set *a, const struct store_set *b, const struct store_run_info *const *runs_a,
-	       size_t nra, const struct store_run_info *const *runs_b, size_t nrb, const struct strv *patterns,
-	       const struct st_compare_opts *o, struct an_compare *out, struct err *e);
+	       size_t nra, const struct store_run_info *const *runs_b, size_t nrb, const struct store_env *env_a,
+	       const struct store_env *env_b, const struct strv *patterns, const struct st_compare_opts *o,
+	       struct an_compare *out, struct err *e);
 void an_compare_free(struct an_compare *c);
 /* Add the counter rows of b against a to out (a finished an_compare of the same groups):
  * one per (workload, copies, event) present in both counter sets (store_load_counter_set)

@@ -50,14 +50,29 @@ struct holding {
 	uint32_t ub, sy; /* bit i: member i of the UnixBench table / of sysab-index */
 };
 
-static struct holding *hold_of(struct holding **h, size_t *n, size_t *cap, int64_t run, bool ub_log)
+static int holding_cmp(const void *pa, const void *pb)
 {
-	for (size_t i = 0; i < *n; i++)
-		if ((*h)[i].run == run)
-			return &(*h)[i];
-	*h = xgrow(*h, cap, *n + 1, sizeof **h);
-	(*h)[*n] = (struct holding){run, ub_log, 0, 0};
-	return &(*h)[(*n)++];
+	const struct holding *a = pa, *b = pb;
+	return a->run < b->run ? -1 : a->run > b->run;
+}
+
+/* Merge the entries of h[0..n-1] by run (one per run: the members' bits or-ed); returns
+ * how many runs remain. Their order is by run id (the rules below only ask whether all agree). */
+static size_t holdings_merge(struct holding *h, size_t n)
+{
+	if (!n)
+		return 0;
+	qsort(h, n, sizeof *h, holding_cmp);
+	size_t k = 0;
+	for (size_t i = 1; i < n; i++) {
+		if (h[i].run == h[k].run) {
+			h[k].ub |= h[i].ub;
+			h[k].sy |= h[i].sy;
+		} else {
+			h[++k] = h[i];
+		}
+	}
+	return k + 1;
 }
 
 /* Long by design: one pass gathers what each run holds, then each kind's rule in turn. */
@@ -87,11 +102,11 @@ size_t an_composites(const struct store_set *sets, size_t ns, int copies, struct
 			for (size_t b = 0; b < x->nboots; b++)
 				for (size_t r = 0; r < x->boots[b].nruns; r++) {
 					const struct store_series_run *sr = &x->boots[b].runs[r];
-					struct holding *o = hold_of(&h, &nh, &cap, sr->run, sr->ub_log);
-					o->ub |= ubit;
-					o->sy |= sbit;
+					h = xgrow(h, &cap, nh + 1, sizeof *h);
+					h[nh++] = (struct holding){sr->run, sr->ub_log, ubit, sbit};
 				}
 		}
+	nh = holdings_merge(h, nh);
 	size_t k = 0;
 	bool any_ub = false, any_sy = false;
 	for (size_t i = 0; i < nh; i++) {

@@ -146,13 +146,15 @@ int an_analyze_job_build(struct store *st, const struct strv *filter, const stru
 		sb_addf(&text, "%s%s", i ? " " : "", filter->v[i]);
 	int prc = select_parse(sb_str(&text), &j->sel, e);
 	sb_free(&text);
-	if (prc || an_db_open(st, &j->d, e))
+	/* the noise levels need one key of the environment; the page's table all of it */
+	if (prc || an_db_open(st, &j->d, e) || an_db_env(&j->d, with_env ? NULL : "noise.level", e))
 		return -1;
 	j->d.samples = with_env;
 	if (select_runs(&j->sel, j->d.runs, j->d.n, &j->idx, &j->nidx, e) ||
 	    an_design_build(j->d.runs, j->idx, j->nidx, factors, refs, &j->design, &j->kept, e))
 		return -1;
 	size_t nc = j->design.ncells, kept = j->kept;
+	an_db_want(&j->d, j->idx, kept);
 	j->cells = xcalloc(nc ? nc : 1, sizeof *j->cells);
 	j->sets = xcalloc(nc ? nc : 1, sizeof *j->sets);
 	for (size_t c = 0; c < nc; c++) {

@@ -8,27 +8,75 @@ int an_db_open(struct store *st, struct an_db *d, struct err *e)
 {
 	memset(d, 0, sizeof *d);
 	d->st = st;
-	if (store_runs_list(d->st, &d->runs, &d->n, e) || store_runs_env(d->st, d->runs, d->n, e))
-		return -1;
-	return 0;
+	return store_runs_list_bare(d->st, &d->runs, &d->n, e);
+}
+
+int an_db_env(struct an_db *d, const char *key, struct err *e)
+{
+	return key ? store_runs_env_key(d->st, d->runs, d->n, key, e) : store_runs_env(d->st, d->runs, d->n, e);
+}
+
+void an_db_want(struct an_db *d, const size_t *idx, size_t n)
+{
+	free(d->want);
+	d->want = xcalloc(n ? n : 1, sizeof *d->want);
+	d->nwant = 0;
+	for (size_t i = 0; i < n; i++)
+		d->want[d->nwant++] = d->runs[idx[i]].id;
+}
+
+/* an_db_want of the union of the runs that the selectors texts[0..n-1] pick; a selector in
+ * error is left to an_group_select to report. */
+static void want_selected(struct an_db *d, const char *const *texts, size_t n)
+{
+	bool *pick = xcalloc(d->n ? d->n : 1, sizeof *pick);
+	for (size_t t = 0; t < n; t++) {
+		struct selector sel;
+		struct err e;
+		size_t *idx, k;
+		if (select_parse(texts[t], &sel, &e))
+			continue;
+		if (!select_runs(&sel, d->runs, d->n, &idx, &k, &e)) {
+			for (size_t i = 0; i < k; i++)
+				pick[idx[i]] = true;
+			free(idx);
+		}
+		select_free(&sel);
+	}
+	size_t *idx = xcalloc(d->n ? d->n : 1, sizeof *idx), k = 0;
+	for (size_t i = 0; i < d->n; i++)
+		if (pick[i])
+			idx[k++] = i;
+	an_db_want(d, idx, k);
+	free(idx);
+	free(pick);
 }
 
 void an_db_close(struct an_db *d)
 {
+	free(d->want);
 	store_sums_free(&d->sums);
 	store_runs_free(d->runs, d->n);
 	store_close(d->st);
 	memset(d, 0, sizeof *d);
 }
 
+static int boot_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 size_t an_count_boots(const struct store_run_info *const *runs, size_t n)
 {
-	struct strv b = {0};
+	/* sorted, so that a fleet's thousands of boots are counted in n log n */
+	const char **b = xcalloc(n ? n : 1, sizeof *b);
 	for (size_t i = 0; i < n; i++)
-		if (!strv_has(&b, runs[i]->boot_id))
-			strv_add(&b, runs[i]->boot_id);
-	size_t k = b.n;
-	strv_free(&b);
+		b[i] = runs[i]->boot_id;
+	qsort(b, n, sizeof *b, boot_cmp);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		k += i == 0 || strcmp(b[i], b[i - 1]);
+	free(b);
 	return k;
 }
 
@@ -76,7 +124,7 @@ static int group_load(struct an_db *d, struct an_group *g, size_t *idx, size_t n
 	const char *force = getenv("SYSAB_TEST_SAMPLES");
 	if (!d->samples && !(force && !strcmp(force, "1")) && !d->sums_state) {
 		bool ok;
-		if (store_sums_load(d->st, ST_SUMMARY_METHOD, &d->sums, &ok, e))
+		if (store_sums_load(d->st, ST_SUMMARY_METHOD, d->want, d->nwant, &d->sums, &ok, e))
 			return -1;
 		d->sums_state = ok && an_sums_ok(&d->sums) ? 1 : -1;
 		if (d->sums_state < 0)
@@ -202,7 +250,9 @@ int an_compare_job_build(struct store *st, const char *sa, const char *sb, const
 	if (an_db_open(st, &j->d, e))
 		return -1;
 	j->d.samples = with_env;
-	if (an_group_select(&j->d, sa, sb ? "A" : "runs", &g[0], e) ||
+	const char *texts[2] = {sa, sb};
+	want_selected(&j->d, texts, sb ? 2 : 1);
+	if ((with_env && an_db_env(&j->d, NULL, e)) || an_group_select(&j->d, sa, sb ? "A" : "runs", &g[0], e) ||
 	    (sb && an_group_select(&j->d, sb, "B", &g[1], e)))
 		return -1;
 	for (size_t i = 0; i < g[0].n; i++)
@@ -213,8 +263,16 @@ int an_compare_job_build(struct store *st, const char *sa, const char *sb, const
 					    (long long)g[0].ids[i], sa, sb);
 	j->info[0] = g[0].info;
 	j->info[1] = g[1].info;
-	if (an_compare(&g[0].set, sb ? &g[1].set : NULL, g[0].runs, g[0].n, sb ? g[1].runs : NULL, g[1].n, patterns,
-		       co, &j->c, e))
+	struct store_env env[2] = {{0}};
+	int rc = store_env_values(st, g[0].ids, g[0].n, &env[0], e);
+	if (!rc && sb)
+		rc = store_env_values(st, g[1].ids, g[1].n, &env[1], e);
+	if (!rc)
+		rc = an_compare(&g[0].set, sb ? &g[1].set : NULL, g[0].runs, g[0].n, sb ? g[1].runs : NULL, g[1].n,
+				&env[0], &env[1], patterns, co, &j->c, e);
+	store_env_free(&env[0]);
+	store_env_free(&env[1]);
+	if (rc)
 		return -1;
 	if (with_env) {
 		const struct store_run_info *const *runs[2] = {g[0].runs, g[1].runs};
@@ -254,6 +312,8 @@ int an_plan_job_build(struct store *st, const char *const *sel, size_t nsel, con
 	j->ng = nsel ? nsel : 1;
 	if (an_db_open(st, &j->d, e))
 		return -1;
+	const char *every = "";
+	want_selected(&j->d, nsel ? sel : &every, j->ng);
 	for (size_t i = 0; i < j->ng; i++)
 		if (an_group_select(&j->d, nsel ? sel[i] : "", i ? "B" : "A", &g[i], e))
 			return -1;

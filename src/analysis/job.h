@@ -15,21 +15,29 @@
  * releases it and closes the database. Nothing here prints.
  */
 
-/* The database and its runs, oldest first, with labels and environment. */
+/* The database and its runs, oldest first, with labels (environment: an_db_env). */
 struct an_db {
 	struct store *st;
 	struct store_run_info *runs;
 	size_t n;
 	bool samples; /* groups load their raw samples (for the page's strip plots), not the
 	                 runs' stored summaries; set by the *_build functions */
-	int sums_state;         /* 0: not read yet, 1: sums holds every current summary, -1: not current */
+	int sums_state;         /* 0: not read yet, 1: sums holds the current summaries (of the wanted
+	                           runs), -1: not current */
 	struct store_sums sums; /* read once, at the first group */
+	int64_t *want;          /* the runs whose summaries to read (an_db_want); NULL: every run's */
+	size_t nwant;
 };
 
 /* Read the runs of st into *d; d owns st from here on, also on error (an_db_close closes it).
  * Returns 0 or -1 with e set. */
 int an_db_open(struct store *st, struct an_db *d, struct err *e);
 void an_db_close(struct an_db *d);
+/* Read only the summaries of runs[idx[0..n-1]] (before the first group is loaded): the
+ * groups and cells to come hold no other run. */
+void an_db_want(struct an_db *d, const size_t *idx, size_t n);
+/* Fill the runs' environment: every key (key NULL), or only key. Returns 0 or -1 with e set. */
+int an_db_env(struct an_db *d, const char *key, struct err *e);
 
 /* One group: the runs a selector picked and their samples, or, unless an_db.samples, their
  * stored summaries when those are current (store_sums_load, store_set_of_sums): the same results from

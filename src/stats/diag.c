@@ -348,47 +348,80 @@ static void value_set(const struct kvlist *l, size_t n, const char *key, struct 
 	}
 }
 
-static bool same_set(const struct strv *a, bool absent_a, const struct strv *b, bool absent_b)
-{
-	if (a->n != b->n || absent_a != absent_b)
-		return false;
-	for (size_t i = 0; i < a->n; i++)
-		if (!strv_has(b, a->v[i]))
-			return false;
-	return true;
-}
-
 static int scmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-void stats_confounders(const struct kvlist *a, size_t na, const struct kvlist *b, size_t nb,
-		       const struct strv *labels, struct strv *out)
+static const struct st_env_set *set_of(const struct st_env_set *s, size_t n, const char *key)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(s[i].key, key))
+			return &s[i];
+	return NULL;
+}
+
+static bool has_value(const struct st_env_set *s, const char *v)
+{
+	for (size_t i = 0; i < s->nvalues; i++)
+		if (!strcmp(s->values[i], v))
+			return true;
+	return false;
+}
+
+void stats_confounder_sets(const struct st_env_set *a, size_t nka, size_t nruns_a, const struct st_env_set *b,
+			   size_t nkb, size_t nruns_b, const struct strv *labels, struct strv *out)
 {
 	struct strv keys = {0};
-	const struct kvlist *side[2] = {a, b};
-	size_t ns[2] = {na, nb};
-	for (int s = 0; s < 2; s++)
-		for (size_t i = 0; i < ns[s]; i++)
-			for (size_t j = 0; j < side[s][i].n; j++) {
-				const char *k = side[s][i].v[j].key;
-				if (!strv_has(&keys, k) && !(labels && strv_has(labels, k)))
-					strv_add(&keys, k);
-			}
+	for (size_t i = 0; i < nka + nkb; i++) {
+		const char *k = i < nka ? a[i].key : b[i - nka].key;
+		if (!strv_has(&keys, k) && !(labels && strv_has(labels, k)))
+			strv_add(&keys, k);
+	}
 	if (keys.n)
 		qsort(keys.v, keys.n, sizeof *keys.v, scmp);
 	for (size_t i = 0; i < keys.n; i++) {
-		struct strv sa = {0}, sb = {0};
-		bool xa, xb;
-		value_set(a, na, keys.v[i], &sa, &xa);
-		value_set(b, nb, keys.v[i], &sb, &xb);
-		if (!same_set(&sa, xa, &sb, xb))
+		const struct st_env_set *sa = set_of(a, nka, keys.v[i]), *sb = set_of(b, nkb, keys.v[i]);
+		bool xa = sa ? sa->absent : nruns_a > 0, xb = sb ? sb->absent : nruns_b > 0;
+		size_t na = sa ? sa->nvalues : 0, nb = sb ? sb->nvalues : 0;
+		bool same = na == nb && xa == xb;
+		for (size_t j = 0; same && j < na; j++)
+			same = has_value(sb, sa->values[j]);
+		if (!same)
 			strv_add(out, keys.v[i]);
-		strv_free(&sa);
-		strv_free(&sb);
 	}
 	strv_free(&keys);
+}
+
+void stats_confounders(const struct kvlist *a, size_t na, const struct kvlist *b, size_t nb,
+		       const struct strv *labels, struct strv *out)
+{
+	const struct kvlist *side[2] = {a, b};
+	size_t ns[2] = {na, nb};
+	struct strv keys[2] = {{0}};
+	struct st_env_set *sets[2] = {NULL, NULL};
+	struct strv *sv[2];
+	for (int s = 0; s < 2; s++) {
+		for (size_t i = 0; i < ns[s]; i++)
+			for (size_t j = 0; j < side[s][i].n; j++)
+				if (!strv_has(&keys[s], side[s][i].v[j].key))
+					strv_add(&keys[s], side[s][i].v[j].key);
+		sets[s] = xcalloc(keys[s].n ? keys[s].n : 1, sizeof *sets[s]);
+		sv[s] = xcalloc(keys[s].n ? keys[s].n : 1, sizeof *sv[s]);
+		for (size_t k = 0; k < keys[s].n; k++) {
+			bool absent;
+			value_set(side[s], ns[s], keys[s].v[k], &sv[s][k], &absent);
+			sets[s][k] = (struct st_env_set){keys[s].v[k], (const char *const *)sv[s][k].v, sv[s][k].n, absent};
+		}
+	}
+	stats_confounder_sets(sets[0], keys[0].n, na, sets[1], keys[1].n, nb, labels, out);
+	for (int s = 0; s < 2; s++) {
+		for (size_t k = 0; k < keys[s].n; k++)
+			strv_free(&sv[s][k]);
+		free(sv[s]);
+		free(sets[s]);
+		strv_free(&keys[s]);
+	}
 }
 
 void stats_summary(const double *x, size_t n, struct st_summary *out)

@@ -466,6 +466,17 @@ bool stats_diag_tally_parse(const char *text, struct st_diag_tally *t);
  * counting as the value "absent". Keys are appended to out in sorted order. */
 void stats_confounders(const struct kvlist *a, size_t na, const struct kvlist *b, size_t nb,
 		       const struct strv *labels, struct strv *out);
+/* The same from each group's value sets: one st_env_set per key that some run of the group
+ * records (its distinct values, and whether some run lacks it); a key none of a group's
+ * nruns runs records takes "absent" there (when nruns > 0). */
+struct st_env_set {
+	const char *key;
+	const char *const *values;
+	size_t nvalues;
+	bool absent;
+};
+void stats_confounder_sets(const struct st_env_set *a, size_t nka, size_t nruns_a, const struct st_env_set *b,
+			   size_t nkb, size_t nruns_b, const struct strv *labels, struct strv *out);
 
 /* ---------------------------------------------------------------- per-run summary */
 

@@ -19,39 +19,86 @@ static char *ids_json(const int64_t *ids, size_t n)
 
 static double col_real(sqlite3_stmt *st, int i)
 {
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+	/* one column call, not two: read for every real of every summary row */
+	sqlite3_value *v = sqlite3_column_value(st, i);
+	return sqlite3_value_type(v) == SQLITE_NULL ? NAN : sqlite3_value_double(v);
 }
+
+/* Where one run's series goes in a set: the key that build() groups by, first in each item
+ * it groups (struct chunk, struct sum_ref). */
+struct ckey {
+	uint32_t wl; /* index into the interned names */
+	int32_t copies;
+	int64_t run, boot;
+	uint32_t ev; /* counter sets: index into the interned events; 0 otherwise */
+};
 
 /* The samples of one run for one (workload, copies), before grouping. */
 struct chunk {
-	size_t wl; /* index into the interned names */
-	int copies;
-	size_t ev; /* counter sets: index into the interned events; 0 otherwise */
-	int64_t run, boot;
+	struct ckey k;
 	struct store_series_run r;
 	double kept_sum; /* sum of y over the samples the source kept */
 	size_t nkept;
 };
 
-/* The interned names chunks point into: workloads, and events (counter sets only). */
-struct chunk_names {
-	const struct strv *wl, *ev;
+/* One stored summary picked for a set: its key and its row in store_sums. */
+struct sum_ref {
+	struct ckey k;
+	size_t row;
 };
 
-static int chunk_cmp(const void *pa, const void *pb, void *names)
+/* Each interned name's place in byte order (sort_items): workloads, and events (counter
+ * sets only, else NULL). */
+struct ranks {
+	const uint32_t *wl, *ev;
+};
+
+/* Orders items that start with a struct ckey by (workload, copies[, event], boot, run). */
+static int chunk_cmp(const void *pa, const void *pb, void *ranks)
 {
-	const struct chunk *a = pa, *b = pb;
-	const struct chunk_names *nm = names;
-	int c = strcmp(nm->wl->v[a->wl], nm->wl->v[b->wl]);
-	if (c)
-		return c;
+	const struct ckey *a = pa, *b = pb;
+	const struct ranks *rk = ranks;
+	if (a->wl != b->wl)
+		return rk->wl[a->wl] < rk->wl[b->wl] ? -1 : 1;
 	if (a->copies != b->copies)
 		return a->copies < b->copies ? -1 : 1;
-	if (nm->ev && (c = strcmp(nm->ev->v[a->ev], nm->ev->v[b->ev])))
-		return c;
+	if (rk->ev && a->ev != b->ev)
+		return rk->ev[a->ev] < rk->ev[b->ev] ? -1 : 1;
 	if (a->boot != b->boot)
 		return a->boot < b->boot ? -1 : 1;
 	return a->run < b->run ? -1 : a->run > b->run;
+}
+
+static int name_cmp(const void *pa, const void *pb, void *names)
+{
+	char **nm = names;
+	return strcmp(nm[*(const uint32_t *)pa], nm[*(const uint32_t *)pb]);
+}
+
+/* Each of names' place in byte order, newly allocated. */
+static uint32_t *rank_names(const struct strv *names)
+{
+	uint32_t *order = xcalloc(names->n ? names->n : 1, sizeof *order),
+		 *rank = xcalloc(names->n ? names->n : 1, sizeof *rank);
+	for (size_t i = 0; i < names->n; i++)
+		order[i] = (uint32_t)i;
+	qsort_r(order, names->n, sizeof *order, name_cmp, names->v);
+	for (size_t i = 0; i < names->n; i++)
+		rank[order[i]] = (uint32_t)i;
+	free(order);
+	return rank;
+}
+
+/* Sort items (nc of them, each size bytes, starting with a struct ckey) for build(): the
+ * names (and events, for a counter set; else NULL) ranked once, so that items compare by
+ * numbers. */
+static void sort_items(void *items, size_t nc, size_t size, const struct strv *names, const struct strv *events)
+{
+	struct ranks rk = {rank_names(names), events ? rank_names(events) : NULL};
+	if (nc)
+		qsort_r(items, nc, size, chunk_cmp, &rk);
+	free((void *)rk.wl);
+	free((void *)rk.ev);
 }
 
 static size_t intern(struct strv *names, const char *s)
@@ -121,25 +168,124 @@ static struct store_series *find_series(struct store_set *set, const char *wl, i
 	return (struct store_series *)store_set_find(set, wl, copies);
 }
 
-static int load_units(struct store *s, const char *ids, struct store_set *set, struct err *e)
+static int id_cmp(const void *a, const void *b)
 {
-	sqlite3_stmt *st;
-	if (store_prepare(s,
-			  "SELECT workload, copies, unit, latency FROM slot "
-			  "WHERE run IN (SELECT value FROM json_each(?1)) ORDER BY run",
-			  &st, e))
-		return -1;
-	sqlite3_bind_text(st, 1, ids, -1, SQLITE_STATIC);
-	int rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct store_series *x = find_series(set, (const char *)sqlite3_column_text(st, 0),
-						     sqlite3_column_int(st, 1));
-		if (x && !x->unit) {
-			x->unit = store_col_text(st, 2);
-			x->latency = sqlite3_column_int(st, 3);
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* A set of run ids for membership tests: a bit per id between the lowest and the highest
+ * when that span is not much wider than the set, else a binary search. all: every id. */
+struct idset {
+	int64_t *ids; /* sorted */
+	size_t n;
+	uint8_t *bit;
+	int64_t lo;
+	uint64_t span;
+	bool all;
+};
+
+static void idset_init(struct idset *x, const int64_t *ids, size_t n, bool all)
+{
+	memset(x, 0, sizeof *x);
+	x->all = all;
+	if (all)
+		return;
+	x->ids = xcalloc(n ? n : 1, sizeof *x->ids);
+	if (n)
+		memcpy(x->ids, ids, n * sizeof *x->ids);
+	qsort(x->ids, n, sizeof *x->ids, id_cmp);
+	x->n = n;
+	x->lo = n ? x->ids[0] : 0;
+	x->span = n ? (uint64_t)(x->ids[n - 1] - x->lo) + 1 : 0;
+	if (n && x->span <= 64 * (uint64_t)n) {
+		x->bit = xcalloc(x->span / 8 + 1, 1);
+		for (size_t i = 0; i < n; i++) {
+			uint64_t o = (uint64_t)(x->ids[i] - x->lo);
+			x->bit[o / 8] |= (uint8_t)(1u << (o % 8));
 		}
 	}
+}
+
+static bool idset_has(const struct idset *x, int64_t run)
+{
+	if (x->all)
+		return true;
+	if (x->bit) {
+		uint64_t o = (uint64_t)(run - x->lo);
+		return run >= x->lo && o < x->span && (x->bit[o / 8] >> (o % 8) & 1);
+	}
+	return x->n && bsearch(&run, x->ids, x->n, sizeof *x->ids, id_cmp);
+}
+
+static void idset_free(struct idset *x)
+{
+	free(x->ids);
+	free(x->bit);
+	memset(x, 0, sizeof *x);
+}
+
+/* A series' unit and latency come from the slot of its first run (lowest id) among
+ * ids[0..n-1] that has one, "op" when none: probed by key from the first run on (the
+ * first run nearly always has it), and for a series that the first UNITS_PROBES runs lack,
+ * from one pass over the slots of all the runs. */
+#define UNITS_PROBES 64
+static int load_units(struct store *s, const int64_t *ids, size_t n, struct store_set *set, struct err *e)
+{
+	int64_t *sorted = xcalloc(n ? n : 1, sizeof *sorted);
+	if (n)
+		memcpy(sorted, ids, n * sizeof *sorted);
+	qsort(sorted, n, sizeof *sorted, id_cmp);
+	sqlite3_stmt *st = NULL;
+	int rc = SQLITE_DONE;
+	bool rest = false;
+	if (set->nseries &&
+	    store_prepare(s, "SELECT unit, latency FROM slot WHERE run = ?1 AND workload = ?2 AND copies = ?3", &st, e)) {
+		free(sorted);
+		return -1;
+	}
+	for (size_t i = 0; i < set->nseries && rc == SQLITE_DONE; i++) {
+		struct store_series *x = &set->series[i];
+		for (size_t k = 0; k < n && k < UNITS_PROBES && !x->unit; k++) {
+			sqlite3_bind_int64(st, 1, sorted[k]);
+			store_bind_text(st, 2, x->workload);
+			sqlite3_bind_int(st, 3, x->copies);
+			rc = sqlite3_step(st);
+			if (rc == SQLITE_ROW) {
+				x->unit = store_col_text(st, 0);
+				x->latency = sqlite3_column_int(st, 1);
+				rc = SQLITE_DONE;
+			}
+			sqlite3_reset(st);
+			if (rc != SQLITE_DONE)
+				break;
+		}
+		rest |= !x->unit && n > UNITS_PROBES;
+	}
 	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE && rest) {
+		char *js = ids_json(sorted, n);
+		if (store_prepare(s,
+				  "SELECT workload, copies, unit, latency FROM slot "
+				  "WHERE run IN (SELECT value FROM json_each(?1)) ORDER BY run",
+				  &st, e)) {
+			free(js);
+			free(sorted);
+			return -1;
+		}
+		sqlite3_bind_text(st, 1, js, -1, SQLITE_STATIC);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			struct store_series *x = find_series(set, (const char *)sqlite3_column_text(st, 0),
+							     sqlite3_column_int(st, 1));
+			if (x && !x->unit) {
+				x->unit = store_col_text(st, 2);
+				x->latency = sqlite3_column_int(st, 3);
+			}
+		}
+		sqlite3_finalize(st);
+		free(js);
+	}
+	free(sorted);
 	if (rc != SQLITE_DONE)
 		return store_fail(s, "cannot read the workloads of the runs", e);
 	for (size_t i = 0; i < set->nseries; i++)
@@ -148,39 +294,50 @@ static int load_units(struct store *s, const char *ids, struct store_set *set, s
 	return 0;
 }
 
-/* Turn chunks sorted by (workload, copies[, event], boot, run) into the nested set; takes
- * their arrays. events: the interned events of a counter set, else NULL. */
-static void build(struct chunk *c, size_t n, const struct strv *names, const struct strv *events,
+/* Turn items sorted by (workload, copies[, event], boot, run) into the nested set: n items
+ * of stride bytes, each starting with its struct ckey; run(item, ctx, out) gives the run's
+ * series. events: the interned events of a counter set, else NULL. */
+static void build(const void *items, size_t stride, size_t n, const struct strv *names, const struct strv *events,
+		  void (*run)(const void *item, const void *ctx, struct store_series_run *out), const void *ctx,
 		  struct store_set *out)
 {
+#define KEY(i) ((const struct ckey *)((const char *)items + (i) * stride))
 	size_t cap = 0;
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
-		while (j < n && c[j].wl == c[i].wl && c[j].copies == c[i].copies && c[j].ev == c[i].ev)
+		while (j < n && KEY(j)->wl == KEY(i)->wl && KEY(j)->copies == KEY(i)->copies && KEY(j)->ev == KEY(i)->ev)
 			j++;
 		out->series = xgrow(out->series, &cap, out->nseries + 1, sizeof *out->series);
 		struct store_series *x = &out->series[out->nseries++];
 		memset(x, 0, sizeof *x);
-		x->workload = xstrdup(names->v[c[i].wl]);
-		x->copies = c[i].copies;
-		x->event = events ? xstrdup(events->v[c[i].ev]) : NULL;
+		x->workload = xstrdup(names->v[KEY(i)->wl]);
+		x->copies = KEY(i)->copies;
+		x->event = events ? xstrdup(events->v[KEY(i)->ev]) : NULL;
 		size_t nb = 0;
 		for (size_t k = i; k < j; k++)
-			nb += k == i || c[k].boot != c[k - 1].boot;
+			nb += k == i || KEY(k)->boot != KEY(k - 1)->boot;
 		x->boots = xcalloc(nb, sizeof *x->boots);
 		for (size_t k = i; k < j;) {
 			size_t m = k;
-			while (m < j && c[m].boot == c[k].boot)
+			while (m < j && KEY(m)->boot == KEY(k)->boot)
 				m++;
 			struct store_series_boot *b = &x->boots[x->nboots++];
-			b->boot = c[k].boot;
+			b->boot = KEY(k)->boot;
 			b->runs = xcalloc(m - k, sizeof *b->runs);
 			for (size_t r = k; r < m; r++)
-				b->runs[b->nruns++] = c[r].r;
+				run(KEY(r), ctx, &b->runs[b->nruns++]);
 			k = m;
 		}
 		i = j;
 	}
+#undef KEY
+}
+
+/* The samples path: a chunk's series, its arrays taken. */
+static void chunk_run(const void *item, const void *ctx, struct store_series_run *out)
+{
+	(void)ctx;
+	*out = ((const struct chunk *)item)->r;
 }
 
 /* The boot row id of each run, sorted by run id: one small query instead of a join per sample. */
@@ -264,17 +421,17 @@ int store_load_set(struct store *s, const int64_t *ids, size_t n, struct store_s
 		const char *wl = (const char *)sqlite3_column_text(st, 1);
 		int copies = sqlite3_column_int(st, 2);
 		struct chunk *cur = nc ? &c[nc - 1] : NULL;
-		if (!cur || cur->run != run || cur->copies != copies || strcmp(names.v[cur->wl], wl ? wl : "")) {
+		if (!cur || cur->k.run != run || cur->k.copies != copies || strcmp(names.v[cur->k.wl], wl ? wl : "")) {
 			if (cur)
 				chunk_finish(cur);
 			c = xgrow(c, &ccap, nc + 1, sizeof *c);
 			cur = &c[nc++];
 			memset(cur, 0, sizeof *cur);
-			cur->wl = intern(&names, wl ? wl : "");
-			cur->copies = copies;
-			cur->run = cur->r.run = run;
+			cur->k.wl = (uint32_t)intern(&names, wl ? wl : "");
+			cur->k.copies = copies;
+			cur->k.run = cur->r.run = run;
 			const struct run_boot *b = boot_of(rb, nrb, run);
-			cur->boot = b ? b->boot : 0;
+			cur->k.boot = b ? b->boot : 0;
 			cur->r.ub_log = b && b->ub_log;
 			ycap = 0;
 		}
@@ -295,14 +452,13 @@ int store_load_set(struct store *s, const int64_t *ids, size_t n, struct store_s
 		free(js);
 		return store_fail(s, "cannot read samples", e);
 	}
-	struct chunk_names cn = {&names, NULL};
 	if (nc)
-		qsort_r(c, nc, sizeof *c, chunk_cmp, &cn);
-	build(c, nc, &names, NULL, out);
+		sort_items(c, nc, sizeof *c, &names, NULL);
+	build(c, sizeof *c, nc, &names, NULL, chunk_run, NULL, out);
 	free(c);
 	strv_free(&names);
-	rc = load_units(s, js, out, e);
 	free(js);
+	rc = load_units(s, ids, n, out, e);
 	if (rc) {
 		store_set_free(out);
 		return -1;
@@ -358,19 +514,19 @@ int store_load_counter_set(struct store *s, const int64_t *ids, size_t n, struct
 		int copies = sqlite3_column_int(st, 2);
 		const char *ev = (const char *)sqlite3_column_text(st, 5);
 		struct chunk *cur = nc ? &c[nc - 1] : NULL;
-		if (!cur || cur->run != run || cur->copies != copies || strcmp(names.v[cur->wl], wl ? wl : "") ||
-		    strcmp(events.v[cur->ev], ev ? ev : "")) {
+		if (!cur || cur->k.run != run || cur->k.copies != copies || strcmp(names.v[cur->k.wl], wl ? wl : "") ||
+		    strcmp(events.v[cur->k.ev], ev ? ev : "")) {
 			if (cur)
 				chunk_finish(cur);
 			c = xgrow(c, &ccap, nc + 1, sizeof *c);
 			cur = &c[nc++];
 			memset(cur, 0, sizeof *cur);
-			cur->wl = intern(&names, wl ? wl : "");
-			cur->ev = intern(&events, ev ? ev : "");
-			cur->copies = copies;
-			cur->run = cur->r.run = run;
+			cur->k.wl = (uint32_t)intern(&names, wl ? wl : "");
+			cur->k.ev = (uint32_t)intern(&events, ev ? ev : "");
+			cur->k.copies = copies;
+			cur->k.run = cur->r.run = run;
 			const struct run_boot *b = boot_of(rb, nrb, run);
-			cur->boot = b ? b->boot : 0;
+			cur->k.boot = b ? b->boot : 0;
 			ycap = 0;
 		}
 		chunk_push(cur, sqlite3_column_double(st, 4), sqlite3_column_int(st, 3), 0, false, &ycap);
@@ -386,10 +542,8 @@ int store_load_counter_set(struct store *s, const int64_t *ids, size_t n, struct
 		strv_free(&events);
 		return store_fail(s, "cannot read the counters of the samples", e);
 	}
-	struct chunk_names cn = {&names, &events};
-	if (nc)
-		qsort_r(c, nc, sizeof *c, chunk_cmp, &cn);
-	build(c, nc, &names, &events, out);
+	sort_items(c, nc, sizeof *c, &names, &events);
+	build(c, sizeof *c, nc, &names, &events, chunk_run, NULL, out);
 	free(c);
 	strv_free(&names);
 	strv_free(&events);
@@ -420,21 +574,25 @@ void store_set_free(struct store_set *set)
 	memset(set, 0, sizeof *set);
 }
 
-static int id_cmp(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* One row of run_summary into x and k (k->boot, k->ub_log left); false when it is not
  * current for method. */
-static bool sum_row(sqlite3_stmt *st, int method, struct strv *names, struct store_run_sum *x,
+static bool sum_row(sqlite3_stmt *st, int method, struct strv *names, size_t *hint, struct store_run_sum *x,
 		    struct store_sum_key *k)
 {
 	const char *wl = (const char *)sqlite3_column_text(st, 1), *map = (const char *)sqlite3_column_text(st, 15),
 		   *diag = (const char *)sqlite3_column_text(st, 16);
-	*k = (struct store_sum_key){.run = sqlite3_column_int64(st, 0), .wl = intern(names, wl ? wl : ""),
-				    .copies = sqlite3_column_int(st, 2)};
+	/* a run's rows come in the same workload order as the run's before: try the name after
+	 * the previous row's, then the first name (a new run), before a search */
+	wl = wl ? wl : "";
+	size_t w;
+	if (*hint + 1 < names->n && !strcmp(names->v[*hint + 1], wl))
+		w = *hint + 1;
+	else if (names->n && !strcmp(names->v[0], wl))
+		w = 0;
+	else
+		w = intern(names, wl);
+	*hint = w;
+	*k = (struct store_sum_key){.run = sqlite3_column_int64(st, 0), .wl = w, .copies = sqlite3_column_int(st, 2)};
 	*x = (struct store_run_sum){
 		.n = sqlite3_column_int64(st, 4), .nbatches = sqlite3_column_int64(st, 6),
 		.batch_size = sqlite3_column_int64(st, 7), .mean_y = col_real(st, 5), .tau2 = col_real(st, 8),
@@ -442,13 +600,17 @@ static bool sum_row(sqlite3_stmt *st, int method, struct strv *names, struct sto
 		.kept_y = col_real(st, 13), .elapsed_s = col_real(st, 14), .autocorr = sqlite3_column_int(st, 12),
 		.diag = diag && *diag ? xstrdup(diag) : NULL,
 	};
-	snprintf(x->round_map, sizeof x->round_map, "%s", map ? map : "");
+	size_t nmap = map ? (size_t)sqlite3_column_bytes(st, 15) : 0;
+	nmap = nmap < sizeof x->round_map ? nmap : sizeof x->round_map - 1; /* cut as snprintf would */
+	memcpy(x->round_map, map ? map : "", nmap);
+	x->round_map[nmap] = 0;
 	return sqlite3_column_int(st, 3) == method && isfinite(x->mean_y) && x->n > 0 && !isnan(x->kept_y) &&
 	       !isnan(x->elapsed_s);
 }
 
 /* Every row, in storage order (one pass: much faster than a lookup per key). */
-static int read_sums(struct store *s, int method, struct store_sums *out, bool *current, struct err *e)
+static int read_sums(struct store *s, int method, const struct idset *want, struct store_sums *out, bool *current,
+		     struct err *e)
 {
 	sqlite3_stmt *st;
 	if (store_prepare(s,
@@ -456,13 +618,15 @@ static int read_sums(struct store *s, int method, struct store_sums *out, bool *
 			  "autocorr, kept_y, elapsed_s, round_map, diag FROM run_summary",
 			  &st, e))
 		return -1;
-	size_t cap = 0, kcap = 0;
+	size_t cap = 0, kcap = 0, hint = 0;
 	int rc = SQLITE_DONE;
 	*current = true;
 	while (*current && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (!idset_has(want, sqlite3_column_int64(st, 0)))
+			continue;
 		out->v = xgrow(out->v, &cap, out->n + 1, sizeof *out->v);
 		out->k = xgrow(out->k, &kcap, out->n + 1, sizeof *out->k);
-		*current = sum_row(st, method, &out->names, &out->v[out->n], &out->k[out->n]);
+		*current = sum_row(st, method, &out->names, &hint, &out->v[out->n], &out->k[out->n]);
 		out->n++;
 	}
 	sqlite3_finalize(st);
@@ -481,7 +645,89 @@ void store_sums_free(struct store_sums *x)
 	memset(x, 0, sizeof *x);
 }
 
-int store_sums_load(struct store *s, int method, struct store_sums *out, bool *ok, struct err *e)
+/* The index of name among names, or names->n; hint: the index to try first. */
+static size_t name_index(const struct strv *names, const char *name, size_t hint)
+{
+	if (hint < names->n && !strcmp(names->v[hint], name))
+		return hint;
+	for (size_t i = 0; i < names->n; i++)
+		if (!strcmp(names->v[i], name))
+			return i;
+	return names->n;
+}
+
+static uint64_t key_hash(int64_t run, size_t wl, int copies)
+{
+	uint64_t h = (uint64_t)run * 0x9E3779B97F4A7C15u ^ (uint64_t)wl * 0xC2B2AE3D27D4EB4Fu ^ (uint64_t)copies;
+	return h ^ (h >> 29);
+}
+
+/* *ok: every finished run's (workload, copies) with measured samples has a summary row in
+ * sums, as store_summary_stale asks (every row read carries the current method: read_sums).
+ * One pass over the slots' keys (the index of their primary key) against a hash of the rows
+ * read; the samples and the run's status are asked only for a slot without a row. */
+static int sums_complete(struct store *s, const struct store_sums *sums, const struct idset *want, bool *ok,
+			 struct err *e)
+{
+	size_t cap = 64;
+	while (cap < 2 * sums->n + 2)
+		cap *= 2;
+	uint32_t *tab = xcalloc(cap, sizeof *tab); /* row index + 1, 0: empty */
+	for (size_t i = 0; i < sums->n; i++) {
+		const struct store_sum_key *k = &sums->k[i];
+		size_t j = key_hash(k->run, k->wl, k->copies) & (cap - 1);
+		while (tab[j])
+			j = (j + 1) & (cap - 1);
+		tab[j] = (uint32_t)i + 1;
+	}
+	sqlite3_stmt *st = NULL, *miss = NULL;
+	*ok = true;
+	int rc = store_prepare(s, "SELECT run, workload, copies FROM slot", &st, e) ||
+			 store_prepare(s,
+				       "SELECT 1 FROM run r WHERE r.id = ?1 AND r.status <> 'running' AND EXISTS(SELECT 1 "
+				       "FROM sample x WHERE x.run = ?1 AND x.workload = ?2 AND x.copies = ?3 AND x.warmup = 0)",
+				       &miss, e)
+		 ? -1
+		 : SQLITE_DONE;
+	size_t hint = 0;
+	while (rc == SQLITE_DONE && *ok && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t run = sqlite3_column_int64(st, 0);
+		rc = SQLITE_DONE;
+		if (!idset_has(want, run))
+			continue;
+		const char *wl = (const char *)sqlite3_column_text(st, 1);
+		int copies = sqlite3_column_int(st, 2);
+		size_t w = name_index(&sums->names, wl ? wl : "", hint + 1);
+		hint = w;
+		bool found = false;
+		if (w < sums->names.n)
+			for (size_t j = key_hash(run, w, copies) & (cap - 1); tab[j] && !found; j = (j + 1) & (cap - 1)) {
+				const struct store_sum_key *k = &sums->k[tab[j] - 1];
+				found = k->run == run && k->wl == w && k->copies == copies;
+			}
+		rc = SQLITE_DONE;
+		if (!found) {
+			sqlite3_bind_int64(miss, 1, run);
+			store_bind_text(miss, 2, wl ? wl : "");
+			sqlite3_bind_int(miss, 3, copies);
+			rc = sqlite3_step(miss);
+			*ok = rc != SQLITE_ROW;
+			rc = rc == SQLITE_ROW ? SQLITE_DONE : rc;
+			sqlite3_reset(miss);
+		}
+	}
+	sqlite3_finalize(st);
+	sqlite3_finalize(miss);
+	free(tab);
+	if (rc == -1)
+		return -1;
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return store_fail(s, "cannot look for stale run summaries", e);
+	return 0;
+}
+
+int store_sums_load(struct store *s, int method, const int64_t *ids, size_t n, struct store_sums *out, bool *ok,
+		    struct err *e)
 {
 	memset(out, 0, sizeof *out);
 	*ok = false;
@@ -490,17 +736,16 @@ int store_sums_load(struct store *s, int method, struct store_sums *out, bool *o
 		return -1;
 	if (m != method)
 		return 0;
-	int rc = read_sums(s, method, out, ok, e);
+	struct idset want;
+	idset_init(&want, ids, n, !ids);
+	int rc = read_sums(s, method, &want, out, ok, e);
 	if (!rc && *ok) {
 		/* current only when complete too: a run merged or imported since the last writing
 		 * command (a campaign's guest databases) has no summary rows yet, and every row
 		 * being current says nothing about the rows that are missing */
-		int64_t *stale = NULL;
-		size_t nstale = 0;
-		rc = store_summary_stale(s, method, 0, &stale, &nstale, e);
-		*ok = !rc && nstale == 0;
-		free(stale);
+		rc = sums_complete(s, out, &want, ok, e);
 	}
+	idset_free(&want);
 	struct run_boot *rb = NULL;
 	size_t nrb = 0;
 	if (!rc && *ok)
@@ -518,37 +763,37 @@ int store_sums_load(struct store *s, int method, struct store_sums *out, bool *o
 	return rc;
 }
 
+/* The summaries path: the run's series from its stored summary. */
+static void sum_run(const void *item, const void *ctx, struct store_series_run *out)
+{
+	const struct store_sums *all = ctx;
+	size_t i = ((const struct sum_ref *)item)->row;
+	const struct store_sum_key *k = &all->k[i];
+	const struct store_run_sum *x = &all->v[i];
+	*out = (struct store_series_run){.run = k->run, .n = (size_t)x->n, .elapsed_s = x->elapsed_s,
+					 .kept_y = x->kept_y, .ub_log = k->ub_log, .sum = x};
+}
+
 int store_set_of_sums(struct store *s, const struct store_sums *all, const int64_t *ids, size_t n,
 		      struct store_set *out, struct err *e)
 {
 	memset(out, 0, sizeof *out);
-	int64_t *sel = xcalloc(n ? n : 1, sizeof *sel);
-	if (n)
-		memcpy(sel, ids, n * sizeof *sel);
-	qsort(sel, n, sizeof *sel, id_cmp);
-	struct chunk *c = NULL;
+	struct idset sel;
+	idset_init(&sel, ids, n, false);
+	struct sum_ref *c = NULL;
 	size_t nc = 0, cap = 0;
 	for (size_t i = 0; i < all->n; i++) {
 		const struct store_sum_key *k = &all->k[i];
-		const struct store_run_sum *x = &all->v[i];
-		if (!bsearch(&k->run, sel, n, sizeof *sel, id_cmp))
+		if (!idset_has(&sel, k->run))
 			continue;
 		c = xgrow(c, &cap, nc + 1, sizeof *c);
-		c[nc++] = (struct chunk){
-			.wl = k->wl, .copies = k->copies, .run = k->run, .boot = k->boot,
-			.r = {.run = k->run, .n = (size_t)x->n, .elapsed_s = x->elapsed_s, .kept_y = x->kept_y,
-			      .ub_log = k->ub_log, .sum = x},
-		};
+		c[nc++] = (struct sum_ref){{.wl = (uint32_t)k->wl, .copies = k->copies, .run = k->run, .boot = k->boot}, i};
 	}
-	free(sel);
-	struct chunk_names cn = {&all->names, NULL};
-	if (nc)
-		qsort_r(c, nc, sizeof *c, chunk_cmp, &cn);
-	build(c, nc, &all->names, NULL, out);
+	idset_free(&sel);
+	sort_items(c, nc, sizeof *c, &all->names, NULL);
+	build(c, sizeof *c, nc, &all->names, NULL, sum_run, all, out);
 	free(c);
-	char *js = ids_json(ids, n);
-	int rc = load_units(s, js, out, e);
-	free(js);
+	int rc = load_units(s, ids, n, out, e);
 	if (rc)
 		store_set_free(out);
 	return rc;
@@ -560,7 +805,7 @@ static int run_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-int store_runs_env(struct store *s, struct store_run_info *runs, size_t n, struct err *e)
+static int runs_env(struct store *s, struct store_run_info *runs, size_t n, const char *only, struct err *e)
 {
 	int64_t *ids = xcalloc(n ? n : 1, sizeof *ids);
 	for (size_t i = 0; i < n; i++)
@@ -569,13 +814,17 @@ int store_runs_env(struct store *s, struct store_run_info *runs, size_t n, struc
 	free(ids);
 	sqlite3_stmt *st;
 	if (store_prepare(s,
-			  "SELECT run, key, value FROM environment WHERE run IN (SELECT value FROM json_each(?1)) "
-			  "ORDER BY run, key",
+			  only ? "SELECT run, key, value FROM environment WHERE key = ?2 AND run IN (SELECT value FROM "
+				 "json_each(?1)) ORDER BY run"
+			       : "SELECT run, key, value FROM environment WHERE run IN (SELECT value FROM json_each(?1)) "
+				 "ORDER BY run, key",
 			  &st, e)) {
 		free(js);
 		return -1;
 	}
 	sqlite3_bind_text(st, 1, js, -1, SQLITE_STATIC);
+	if (only)
+		store_bind_text(st, 2, only);
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct store_run_info key = {.id = sqlite3_column_int64(st, 0)};
@@ -593,6 +842,16 @@ int store_runs_env(struct store *s, struct store_run_info *runs, size_t n, struc
 	return 0;
 }
 
+int store_runs_env(struct store *s, struct store_run_info *runs, size_t n, struct err *e)
+{
+	return runs_env(s, runs, n, NULL, e);
+}
+
+int store_runs_env_key(struct store *s, struct store_run_info *runs, size_t n, const char *key, struct err *e)
+{
+	return runs_env(s, runs, n, key, e);
+}
+
 int store_boot_exists(struct store *s, const char *boot_id, struct err *e)
 {
 	sqlite3_stmt *st;
@@ -606,4 +865,210 @@ int store_boot_exists(struct store *s, const char *boot_id, struct err *e)
 	if (rc == SQLITE_DONE)
 		return 0;
 	return store_fail(s, "cannot look up a boot", e);
+}
+
+/* A string table for store_env_values: open addressing over indexes into a growing array. */
+struct env_tab {
+	uint32_t *slot; /* entry index + 1, 0: empty */
+	size_t cap;     /* a power of two */
+	size_t n;
+};
+
+static uint64_t env_hash(uint64_t h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return h;
+}
+
+/* The slot of the entry that eq() finds for hash h, or an empty slot where it belongs;
+ * grows the table (rehash(i) gives entry i's hash) before it is half full. */
+static uint32_t *env_tab_find(struct env_tab *t, uint64_t h, bool (*eq)(size_t, const void *), const void *arg,
+			      uint64_t (*rehash)(size_t, const void *), const void *ctx)
+{
+	if (2 * (t->n + 1) > t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 64;
+		uint32_t *slot = xcalloc(cap, sizeof *slot);
+		for (size_t i = 0; i < t->cap; i++)
+			if (t->slot[i]) {
+				size_t j = rehash(t->slot[i] - 1, ctx) & (cap - 1);
+				while (slot[j])
+					j = (j + 1) & (cap - 1);
+				slot[j] = t->slot[i];
+			}
+		free(t->slot);
+		t->slot = slot;
+		t->cap = cap;
+	}
+	size_t j = h & (t->cap - 1);
+	while (t->slot[j] && !eq(t->slot[j] - 1, arg))
+		j = (j + 1) & (t->cap - 1);
+	return &t->slot[j];
+}
+
+/* What store_env_values gathers: the keys (with the position after the last run of the
+ * unbroken prefix of runs that have it) and the distinct (key, value) pairs. */
+struct env_acc {
+	struct store_env_key *k;
+	size_t nk, kcap;
+	size_t *prefix; /* [nk] */
+	uint64_t *khash;
+	struct env_pair {
+		size_t key;
+		uint64_t hash;
+		struct store_env_value v;
+	} *p;
+	size_t np, pcap;
+	const char *want_key; /* for the eq callbacks */
+	size_t want_kidx;
+	const char *want_value;
+};
+
+static bool key_eq(size_t i, const void *arg)
+{
+	const struct env_acc *a = arg;
+	return !strcmp(a->k[i].key, a->want_key);
+}
+
+static uint64_t key_rehash(size_t i, const void *ctx)
+{
+	return ((const struct env_acc *)ctx)->khash[i];
+}
+
+static bool pair_eq(size_t i, const void *arg)
+{
+	const struct env_acc *a = arg;
+	return a->p[i].key == a->want_kidx && !strcmp(a->p[i].v.value, a->want_value);
+}
+
+static uint64_t pair_rehash(size_t i, const void *ctx)
+{
+	return ((const struct env_acc *)ctx)->p[i].hash;
+}
+
+static int env_value_cmp(const void *pa, const void *pb)
+{
+	const struct store_env_value *a = pa, *b = pb;
+	return a->first < b->first ? -1 : a->first > b->first;
+}
+
+static int env_key_cmp(const void *pa, const void *pb)
+{
+	return strcmp(((const struct store_env_key *)pa)->key, ((const struct store_env_key *)pb)->key);
+}
+
+int store_env_values(struct store *s, const int64_t *ids, size_t n, struct store_env *out, struct err *e)
+{
+	memset(out, 0, sizeof *out);
+	out->nruns = n;
+	int64_t *sorted = xcalloc(n ? n : 1, sizeof *sorted);
+	if (n)
+		memcpy(sorted, ids, n * sizeof *sorted);
+	qsort(sorted, n, sizeof *sorted, id_cmp);
+	char *js = ids_json(sorted, n);
+	sqlite3_stmt *st;
+	if (store_prepare(s,
+			  "SELECT run, key, value FROM environment WHERE run IN (SELECT value FROM json_each(?1)) "
+			  "ORDER BY run",
+			  &st, e)) {
+		free(js);
+		free(sorted);
+		return -1;
+	}
+	sqlite3_bind_text(st, 1, js, -1, SQLITE_STATIC);
+	struct env_acc a = {0};
+	struct env_tab kt = {0}, pt = {0};
+	size_t pos = 0; /* the position in sorted of the current row's run */
+	int64_t last = 0;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t run = sqlite3_column_int64(st, 0);
+		const char *k = (const char *)sqlite3_column_text(st, 1), *v = (const char *)sqlite3_column_text(st, 2);
+		k = k ? k : "";
+		v = v ? v : "";
+		while (pos < n && sorted[pos] < run)
+			pos++;
+		if (!out->nenv || run != last)
+			out->nenv++;
+		last = run;
+		uint64_t kh = env_hash(14695981039346656037u, k);
+		a.want_key = k;
+		uint32_t *ks = env_tab_find(&kt, kh, key_eq, &a, key_rehash, &a);
+		if (!*ks) {
+			a.k = xgrow(a.k, &a.kcap, a.nk + 1, sizeof *a.k);
+			size_t cap = a.kcap;
+			a.prefix = xrealloc(a.prefix, cap * sizeof *a.prefix);
+			a.khash = xrealloc(a.khash, cap * sizeof *a.khash);
+			a.k[a.nk] = (struct store_env_key){.key = xstrdup(k)};
+			a.prefix[a.nk] = 0;
+			a.khash[a.nk] = kh;
+			*ks = (uint32_t)++a.nk;
+			kt.n++;
+		}
+		size_t ki = *ks - 1;
+		a.k[ki].nruns++;
+		if (a.prefix[ki] == pos)
+			a.prefix[ki] = pos + 1;
+		uint64_t ph = env_hash(kh ^ ki, v);
+		a.want_kidx = ki;
+		a.want_value = v;
+		uint32_t *ps = env_tab_find(&pt, ph, pair_eq, &a, pair_rehash, &a);
+		if (!*ps) {
+			a.p = xgrow(a.p, &a.pcap, a.np + 1, sizeof *a.p);
+			a.p[a.np] = (struct env_pair){.key = ki, .hash = ph, .v = {.value = xstrdup(v), .first = run}};
+			*ps = (uint32_t)++a.np;
+			pt.n++;
+		}
+	}
+	sqlite3_finalize(st);
+	free(js);
+	free(kt.slot);
+	free(pt.slot);
+	if (rc == SQLITE_DONE) {
+		/* each key's values, in the order of their first run; then the keys in byte order */
+		for (size_t i = 0; i < a.np; i++)
+			a.k[a.p[i].key].nv++;
+		for (size_t i = 0; i < a.nk; i++) {
+			a.k[i].first_without = a.prefix[i] < n ? sorted[a.prefix[i]] : 0;
+			a.k[i].v = xcalloc(a.k[i].nv, sizeof *a.k[i].v);
+			a.k[i].nv = 0;
+		}
+		for (size_t i = 0; i < a.np; i++) {
+			struct store_env_key *k = &a.k[a.p[i].key];
+			k->v[k->nv++] = a.p[i].v;
+		}
+		for (size_t i = 0; i < a.nk; i++)
+			qsort(a.k[i].v, a.k[i].nv, sizeof *a.k[i].v, env_value_cmp);
+		if (a.nk)
+			qsort(a.k, a.nk, sizeof *a.k, env_key_cmp);
+		out->k = a.k;
+		out->nk = a.nk;
+	} else {
+		for (size_t i = 0; i < a.np; i++)
+			free(a.p[i].v.value);
+		for (size_t i = 0; i < a.nk; i++)
+			free(a.k[i].key);
+		free(a.k);
+	}
+	free(a.p);
+	free(a.prefix);
+	free(a.khash);
+	free(sorted);
+	if (rc != SQLITE_DONE)
+		return store_fail(s, "cannot read the environment of the runs", e);
+	return 0;
+}
+
+void store_env_free(struct store_env *x)
+{
+	if (!x)
+		return;
+	for (size_t i = 0; i < x->nk; i++) {
+		for (size_t j = 0; j < x->k[i].nv; j++)
+			free(x->k[i].v[j].value);
+		free(x->k[i].v);
+		free(x->k[i].key);
+	}
+	free(x->k);
+	memset(x, 0, sizeof *x);
 }

@@ -103,7 +103,7 @@ static int read_workloads(struct store *s, int64_t only, struct store_run_info *
 	return 0;
 }
 
-int store_runs_list(struct store *s, struct store_run_info **out, size_t *nout, struct err *e)
+static int runs_list(struct store *s, bool workloads, struct store_run_info **out, size_t *nout, struct err *e)
 {
 	sqlite3_stmt *st;
 	if (store_prepare(s, "SELECT " RUN_COLUMNS "ORDER BY run.id", &st, e))
@@ -121,13 +121,23 @@ int store_runs_list(struct store *s, struct store_run_info **out, size_t *nout, 
 		return store_fail(s, "cannot list runs", e);
 	}
 	if (read_kv(s, "SELECT run, key, value FROM label ORDER BY run, key", 0, runs, n, false, e) ||
-	    read_workloads(s, 0, runs, n, e)) {
+	    (workloads && read_workloads(s, 0, runs, n, e))) {
 		store_runs_free(runs, n);
 		return -1;
 	}
 	*out = runs;
 	*nout = n;
 	return 0;
+}
+
+int store_runs_list(struct store *s, struct store_run_info **out, size_t *nout, struct err *e)
+{
+	return runs_list(s, true, out, nout, e);
+}
+
+int store_runs_list_bare(struct store *s, struct store_run_info **out, size_t *nout, struct err *e)
+{
+	return runs_list(s, false, out, nout, e);
 }
 
 int store_run_get(struct store *s, int64_t id, struct store_run_info *r, struct err *e)

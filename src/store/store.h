@@ -162,6 +162,8 @@ struct store_run_info {
 
 /* All runs, oldest first, without environment. *runs is freed with store_runs_free. */
 int store_runs_list(struct store *s, struct store_run_info **runs, size_t *n, struct err *e);
+/* The same without the workloads (left empty), which analysis never reads. */
+int store_runs_list_bare(struct store *s, struct store_run_info **runs, size_t *n, struct err *e);
 /* One run with its environment; error naming the id when it does not exist. */
 int store_run_get(struct store *s, int64_t id, struct store_run_info *run, struct err *e);
 void store_run_info_free(struct store_run_info *r);
@@ -271,10 +273,13 @@ struct store_sums {
 	size_t n;
 	struct strv names;
 };
-/* Read them when they are current: summary_meta records `method` and every row carries
- * that stamp, a finite mean and its score and time; otherwise *ok is false and *out empty
- * (the caller loads samples). Returns 0 or -1 with e set; free with store_sums_free. */
-int store_sums_load(struct store *s, int method, struct store_sums *out, bool *ok, struct err *e);
+/* Read those of runs ids[0..n-1] (ids NULL: of every run) when they are current:
+ * summary_meta records `method`, every row of those runs carries that stamp, a finite mean
+ * and its score and time, and each of their finished slots with measured samples has its
+ * row; otherwise *ok is false and *out empty (the caller loads samples). Returns 0 or -1
+ * with e set; free with store_sums_free. */
+int store_sums_load(struct store *s, int method, const int64_t *ids, size_t n, struct store_sums *out, bool *ok,
+		    struct err *e);
 void store_sums_free(struct store_sums *x);
 /* The same set as store_load_set gives for runs ids[0..n-1], with each run's samples
  * replaced by its summary in all (store_series_run.sum points into all, which must outlive
@@ -352,6 +357,33 @@ void store_export_free(struct store_export *x);
 
 /* Fill the env of runs[0..n-1] (sorted by id) with one query. Returns 0 or -1 with e set. */
 int store_runs_env(struct store *s, struct store_run_info *runs, size_t n, struct err *e);
+/* The same, only the entries of one key. */
+int store_runs_env_key(struct store *s, struct store_run_info *runs, size_t n, const char *key, struct err *e);
+
+/* The environment of a set of runs as distinct values, for the confounder check: each key
+ * with the runs that record it, the lowest run id without it, and its distinct values in
+ * the order of the first run (lowest id) that has each. */
+struct store_env_value {
+	char *value;
+	int64_t first; /* the lowest run id with this value */
+};
+struct store_env_key {
+	char *key;
+	size_t nruns;          /* runs that record the key */
+	int64_t first_without; /* the lowest run id without it; 0 when every run has it */
+	struct store_env_value *v;
+	size_t nv;
+};
+struct store_env {
+	struct store_env_key *k; /* sorted by key (strcmp) */
+	size_t nk;
+	size_t nruns; /* the runs asked about */
+	size_t nenv;  /* of them, those that record any environment */
+};
+/* The environment of runs ids[0..n-1] (distinct ids) in one pass over their entries, holding
+ * each distinct value once. Returns 0 (free with store_env_free) or -1 with e set. */
+int store_env_values(struct store *s, const int64_t *ids, size_t n, struct store_env *out, struct err *e);
+void store_env_free(struct store_env *x);
 
 /* 1 with *id set when a run with this uuid is stored, 0 when not, -1 with e set on error. */
 int store_run_by_uuid(struct store *s, const char *uuid, int64_t *id, struct err *e);

@@ -1,5 +1,5 @@
 /* test_load.c - store_load_set groups samples by (workload, copies) -> boot -> run, skips warm-up,
- * keeps seq order and rounds; store_runs_env and store_boot_exists. */
+ * keeps seq order and rounds; store_runs_env, store_env_values and store_boot_exists. */
 #include "unit.h"
 #include "core/tmp.h"
 #include "store/store.h"
@@ -95,10 +95,64 @@ static void groups_by_series_boot_run(void **state)
 	free(path);
 }
 
+/* The environment of a set of runs as each key's distinct values in the order of their
+ * first run, with how many runs have the key and the first run without it. */
+static void env_values_are_distinct_sets_in_run_order(void **state)
+{
+	(void)state;
+	struct err e = {{0}};
+	char *path = xasprintf("%s/env.db", dir);
+	struct store *s;
+	assert_int_equal(store_open(path, STORE_RW, &s, &e), 0);
+	/* thp.enabled: y, x, y, (r4 asked for: z), r5 not asked for */
+	int64_t r1 = add_run(s, "y", 0), r2 = add_run(s, "x", 0), r3 = add_run(s, "y", 0), r4 = add_run(s, "z", 0);
+	int64_t r5 = add_run(s, "w", 0);
+	assert_int_equal(store_run_env(s, r3, "late.key", "v", &e), 0); /* only r3 and r4: first without is r1 */
+	assert_int_equal(store_run_env(s, r4, "late.key", "v", &e), 0);
+	assert_int_equal(store_run_env(s, r1, "gone.key", "a", &e), 0); /* r1, r2: first without is r3 */
+	assert_int_equal(store_run_env(s, r2, "gone.key", "b", &e), 0);
+	assert_int_equal(store_run_env(s, r5, "other.key", "q", &e), 0);
+	int64_t ids[] = {r4, r2, r1, r3};
+	struct store_env x;
+	assert_int_equal(store_env_values(s, ids, 4, &x, &e), 0);
+	assert_int_equal(x.nruns, 4);
+	assert_int_equal(x.nenv, 4);
+	assert_int_equal(x.nk, 3); /* gone.key, late.key, thp.enabled: byte order; other.key is r5's */
+	assert_string_equal(x.k[0].key, "gone.key");
+	assert_int_equal(x.k[0].nruns, 2);
+	assert_int_equal(x.k[0].first_without, r3);
+	assert_int_equal(x.k[0].nv, 2);
+	assert_string_equal(x.k[0].v[0].value, "a");
+	assert_int_equal(x.k[0].v[0].first, r1);
+	assert_string_equal(x.k[0].v[1].value, "b");
+	assert_string_equal(x.k[1].key, "late.key");
+	assert_int_equal(x.k[1].nruns, 2);
+	assert_int_equal(x.k[1].first_without, r1);
+	assert_int_equal(x.k[1].nv, 1);
+	assert_int_equal(x.k[1].v[0].first, r3);
+	assert_string_equal(x.k[2].key, "thp.enabled");
+	assert_int_equal(x.k[2].nruns, 4);
+	assert_int_equal(x.k[2].first_without, 0);
+	assert_int_equal(x.k[2].nv, 3); /* y (r1), x (r2), z (r4): y once */
+	assert_string_equal(x.k[2].v[0].value, "y");
+	assert_string_equal(x.k[2].v[1].value, "x");
+	assert_string_equal(x.k[2].v[2].value, "z");
+	assert_int_equal(x.k[2].v[2].first, r4);
+	store_env_free(&x);
+	store_env_free(NULL);
+	assert_int_equal(store_env_values(s, ids, 0, &x, &e), 0);
+	assert_int_equal(x.nk, 0);
+	assert_int_equal(x.nenv, 0);
+	store_env_free(&x);
+	store_close(s);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(groups_by_series_boot_run),
+		cmocka_unit_test(env_values_are_distinct_sets_in_run_order),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
