@@ -283,7 +283,7 @@ int an_compare_job_build(struct store *st, const char *sa, const char *sb, const
 		struct store_set ca, cb;
 		if (store_load_counter_set(st, g[0].ids, g[0].n, &ca, e))
 			return -1;
-		int rc = store_load_counter_set(st, g[1].ids, g[1].n, &cb, e);
+		rc = store_load_counter_set(st, g[1].ids, g[1].n, &cb, e);
 		if (!rc) {
 			rc = an_compare_counters(&ca, &cb, &j->c, e);
 			store_set_free(&cb);

@@ -361,9 +361,11 @@ static bool job_satisfied(const struct run_opts *o, struct job *j)
 		j->halfwidth = job_halfwidth(j);
 		return j->halfwidth <= o->target_ci;
 	}
-	/* A workload whose op outlasts the sample target (a shell script, say) would take
-	 * samples × op time; past its time budget it stops at the minimum count. */
-	if (o->slot_budget_ns && j->sampled_ns >= o->slot_budget_ns && j->nsamples >= RUN_MIN_SAMPLES)
+	/* A workload whose op outlasts the sample target (a shell script, say: one op a
+	 * sample) would take samples × op time; past its time budget it stops at the minimum
+	 * count. Samples that only ran slow (a loaded machine) are not cut: their count would
+	 * depend on the load. */
+	if (o->slot_budget_ns && j->n <= 1 && j->sampled_ns >= o->slot_budget_ns && j->nsamples >= RUN_MIN_SAMPLES)
 		return true;
 	return j->nsamples >= o->samples;
 }

@@ -194,6 +194,44 @@ static void adaptive_stops_when_precise(void **state)
 	free(json);
 }
 
+/* Samples of budget_run: 28 asked for, 2 ms each, a 20 ms budget per workload. */
+static size_t budget_run(const char *name, struct sim *sim)
+{
+	struct err e = {{0}};
+	struct store *st = open_db(name);
+	const struct workload *wl[] = {&steady};
+	int copies[] = {1};
+	struct kvlist labels = {0};
+	struct run_timing tm = {.arg = sim, .now = sim_now, .batch = sim_batch};
+	struct run_opts o = {.labels = &labels, .wl = wl, .nwl = 1, .copies = copies, .ncopies = 1, .samples = 28,
+			     .sample_ns = 2000000, .slot_budget_ns = 20000000, .seed = 1, .order = ORDER_ROUNDS,
+			     .profile = "test", .timing = &tm};
+	struct run_outcome out;
+	struct summary s;
+	assert_int_equal(runner_run(st, &o, &out, &e), 0);
+	assert_int_equal(summary_load(st, out.run_id, &s, &e), 0);
+	size_t n = s.rows[0].n + s.rows[0].warmup;
+	summary_free(&s);
+	store_close(st);
+	return n;
+}
+
+/* The per-workload time budget stops a workload whose single op outlasts the sample target
+ * (a shell script) at the minimum count; it must not cut a workload whose samples only got
+ * slower (a loaded machine): --quick then took 26 samples instead of 28 on a shared machine
+ * (t_run_list_show failed so). */
+static void budget_cuts_only_ops_that_outlast_a_sample(void **state)
+{
+	(void)state;
+	/* 1 us ops, 2,000 a sample, each batch 5% slower than the one before (under 4x the target
+	 * by the end, so never recalibrated): 28 samples, about 100 ms in all, past the budget */
+	struct sim loaded = {.op_ns = 1000, .drift = 0.05, .rng = 1};
+	assert_int_equal(budget_run("budget-loaded", &loaded), 28);
+	/* 5 ms ops, one a sample: the budget stops it at the minimum */
+	struct sim slow = {.op_ns = 5000000, .rng = 1};
+	assert_int_equal(budget_run("budget-slow", &slow), RUN_MIN_SAMPLES);
+}
+
 /* Issue 17 item 5: the per-workload time budget (2 s by default) ended the sampling before
  * the target was checked, so --target-ci did nothing. With a target, the target governs. */
 static void target_overrides_slot_budget(void **state)
@@ -339,6 +377,7 @@ int main(void)
 		cmocka_unit_test(rounds_spread_drift_evenly),
 		cmocka_unit_test(adaptive_stops_when_precise),
 		cmocka_unit_test(target_overrides_slot_budget),
+		cmocka_unit_test(budget_cuts_only_ops_that_outlast_a_sample),
 		cmocka_unit_test(short_of_target_says_so),
 		cmocka_unit_test(failed_batch_is_not_short),
 		cmocka_unit_test(summaries_match_samples),
