@@ -391,13 +391,69 @@ static const struct run_boot *boot_of(const struct run_boot *rb, size_t n, int64
 	return NULL;
 }
 
+/* The chunks of a loader whose rows come ordered by run, workload, copies (and event, for
+ * counters): each row goes to the last chunk, or to a new one when its key differs. */
+struct chunks {
+	struct chunk *c;
+	size_t n, cap, ycap;
+	struct strv names, events;
+	struct run_boot *rb; /* the runs' boots (load_boots) */
+	size_t nrb;
+};
+
+/* The chunk for a row of (run, wl, copies[, ev]): the last one, or a new one after finishing it. */
+static struct chunk *chunks_at(struct chunks *cs, int64_t run, const char *wl, int copies, const char *ev)
+{
+	struct chunk *cur = cs->n ? &cs->c[cs->n - 1] : NULL;
+	wl = wl ? wl : "";
+	if (cur && cur->k.run == run && cur->k.copies == copies && !strcmp(cs->names.v[cur->k.wl], wl) &&
+	    (!ev || !strcmp(cs->events.v[cur->k.ev], ev)))
+		return cur;
+	if (cur)
+		chunk_finish(cur);
+	cs->c = xgrow(cs->c, &cs->cap, cs->n + 1, sizeof *cs->c);
+	cur = &cs->c[cs->n++];
+	memset(cur, 0, sizeof *cur);
+	cur->k.wl = (uint32_t)intern(&cs->names, wl);
+	cur->k.ev = ev ? (uint32_t)intern(&cs->events, ev) : 0;
+	cur->k.copies = copies;
+	cur->k.run = cur->r.run = run;
+	const struct run_boot *b = boot_of(cs->rb, cs->nrb, run);
+	cur->k.boot = b ? b->boot : 0;
+	cur->r.ub_log = !ev && b && b->ub_log; /* a UnixBench log's score: its samples, not counts */
+	cs->ycap = 0;
+	return cur;
+}
+
+/* Close a loader's reading (rc: the last sqlite3_step): on SQLITE_DONE, the chunks sorted and
+ * built into out (events: for a counter set); else everything freed and what failed said. */
+static int chunks_done(struct store *s, struct chunks *cs, int rc, bool events, struct store_set *out,
+		       const char *what, struct err *e)
+{
+	free(cs->rb);
+	if (cs->n)
+		chunk_finish(&cs->c[cs->n - 1]);
+	if (rc == SQLITE_DONE) {
+		sort_items(cs->c, cs->n, sizeof *cs->c, &cs->names, events ? &cs->events : NULL);
+		build(cs->c, sizeof *cs->c, cs->n, &cs->names, events ? &cs->events : NULL, chunk_run, NULL, out);
+	} else {
+		for (size_t i = 0; i < cs->n; i++) {
+			free(cs->c[i].r.y);
+			free(cs->c[i].r.round);
+		}
+	}
+	free(cs->c);
+	strv_free(&cs->names);
+	strv_free(&cs->events);
+	return rc == SQLITE_DONE ? 0 : store_fail(s, what, e);
+}
+
 int store_load_set(struct store *s, const int64_t *ids, size_t n, struct store_set *out, struct err *e)
 {
 	memset(out, 0, sizeof *out);
 	char *js = ids_json(ids, n);
-	struct run_boot *rb;
-	size_t nrb;
-	if (load_boots(s, js, &rb, &nrb, e)) {
+	struct chunks cs = {0};
+	if (load_boots(s, js, &cs.rb, &cs.nrb, e)) {
 		free(js);
 		return -1;
 	}
@@ -407,73 +463,27 @@ int store_load_set(struct store *s, const int64_t *ids, size_t n, struct store_s
 			  "WHERE warmup = 0 AND run IN (SELECT value FROM json_each(?1)) "
 			  "ORDER BY run, workload, copies, seq",
 			  &st, e)) {
-		free(rb);
+		free(cs.rb);
 		free(js);
 		return -1;
 	}
 	sqlite3_bind_text(st, 1, js, -1, SQLITE_STATIC);
-	struct strv names = {0};
-	struct chunk *c = NULL;
-	size_t nc = 0, ccap = 0, ycap = 0;
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t run = sqlite3_column_int64(st, 0);
-		const char *wl = (const char *)sqlite3_column_text(st, 1);
-		int copies = sqlite3_column_int(st, 2);
-		struct chunk *cur = nc ? &c[nc - 1] : NULL;
-		if (!cur || cur->k.run != run || cur->k.copies != copies || strcmp(names.v[cur->k.wl], wl ? wl : "")) {
-			if (cur)
-				chunk_finish(cur);
-			c = xgrow(c, &ccap, nc + 1, sizeof *c);
-			cur = &c[nc++];
-			memset(cur, 0, sizeof *cur);
-			cur->k.wl = (uint32_t)intern(&names, wl ? wl : "");
-			cur->k.copies = copies;
-			cur->k.run = cur->r.run = run;
-			const struct run_boot *b = boot_of(rb, nrb, run);
-			cur->k.boot = b ? b->boot : 0;
-			cur->r.ub_log = b && b->ub_log;
-			ycap = 0;
-		}
+		struct chunk *cur = chunks_at(&cs, sqlite3_column_int64(st, 0), (const char *)sqlite3_column_text(st, 1),
+					      sqlite3_column_int(st, 2), NULL);
 		chunk_push(cur, log(sqlite3_column_double(st, 4)), sqlite3_column_int(st, 3),
-			   (double)sqlite3_column_int64(st, 5) * 1e-9, sqlite3_column_int(st, 6) != 0, &ycap);
+			   (double)sqlite3_column_int64(st, 5) * 1e-9, sqlite3_column_int(st, 6) != 0, &cs.ycap);
 	}
 	sqlite3_finalize(st);
-	free(rb);
-	if (nc)
-		chunk_finish(&c[nc - 1]);
-	if (rc != SQLITE_DONE) {
-		for (size_t i = 0; i < nc; i++) {
-			free(c[i].r.y);
-			free(c[i].r.round);
-		}
-		free(c);
-		strv_free(&names);
-		free(js);
-		return store_fail(s, "cannot read samples", e);
-	}
-	if (nc)
-		sort_items(c, nc, sizeof *c, &names, NULL);
-	build(c, sizeof *c, nc, &names, NULL, chunk_run, NULL, out);
-	free(c);
-	strv_free(&names);
 	free(js);
-	rc = load_units(s, ids, n, out, e);
-	if (rc) {
+	if (chunks_done(s, &cs, rc, false, out, "cannot read samples", e))
+		return -1;
+	if (load_units(s, ids, n, out, e)) {
 		store_set_free(out);
 		return -1;
 	}
 	return 0;
-}
-
-/* Free the arrays of chunks c[0..n) (after an error, before build took them). */
-static void chunks_free(struct chunk *c, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(c[i].r.y);
-		free(c[i].r.round);
-	}
-	free(c);
 }
 
 int store_load_counter_set(struct store *s, const int64_t *ids, size_t n, struct store_set *out, struct err *e)
@@ -487,9 +497,8 @@ int store_load_counter_set(struct store *s, const int64_t *ids, size_t n, struct
 	if (!any || !n)
 		return 0; /* no counters anywhere: do not walk the samples */
 	char *js = ids_json(ids, n);
-	struct run_boot *rb;
-	size_t nrb;
-	if (load_boots(s, js, &rb, &nrb, e)) {
+	struct chunks cs = {0};
+	if (load_boots(s, js, &cs.rb, &cs.nrb, e)) {
 		free(js);
 		return -1;
 	}
@@ -499,54 +508,22 @@ int store_load_counter_set(struct store *s, const int64_t *ids, size_t n, struct
 			  "WHERE sample.warmup = 0 AND sample.ops > 0 AND sample.run IN (SELECT value FROM json_each(?1)) "
 			  "ORDER BY sample.run, sample.workload, sample.copies, c.event, sample.seq",
 			  &st, e)) {
-		free(rb);
+		free(cs.rb);
 		free(js);
 		return -1;
 	}
 	sqlite3_bind_text(st, 1, js, -1, SQLITE_STATIC);
-	struct strv names = {0}, events = {0};
-	struct chunk *c = NULL;
-	size_t nc = 0, ccap = 0, ycap = 0;
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t run = sqlite3_column_int64(st, 0);
-		const char *wl = (const char *)sqlite3_column_text(st, 1);
-		int copies = sqlite3_column_int(st, 2);
 		const char *ev = (const char *)sqlite3_column_text(st, 5);
-		struct chunk *cur = nc ? &c[nc - 1] : NULL;
-		if (!cur || cur->k.run != run || cur->k.copies != copies || strcmp(names.v[cur->k.wl], wl ? wl : "") ||
-		    strcmp(events.v[cur->k.ev], ev ? ev : "")) {
-			if (cur)
-				chunk_finish(cur);
-			c = xgrow(c, &ccap, nc + 1, sizeof *c);
-			cur = &c[nc++];
-			memset(cur, 0, sizeof *cur);
-			cur->k.wl = (uint32_t)intern(&names, wl ? wl : "");
-			cur->k.ev = (uint32_t)intern(&events, ev ? ev : "");
-			cur->k.copies = copies;
-			cur->k.run = cur->r.run = run;
-			const struct run_boot *b = boot_of(rb, nrb, run);
-			cur->k.boot = b ? b->boot : 0;
-			ycap = 0;
-		}
-		chunk_push(cur, sqlite3_column_double(st, 4), sqlite3_column_int(st, 3), 0, false, &ycap);
+		struct chunk *cur = chunks_at(&cs, sqlite3_column_int64(st, 0), (const char *)sqlite3_column_text(st, 1),
+					      sqlite3_column_int(st, 2), ev ? ev : "");
+		chunk_push(cur, sqlite3_column_double(st, 4), sqlite3_column_int(st, 3), 0, false, &cs.ycap);
 	}
 	sqlite3_finalize(st);
-	free(rb);
 	free(js);
-	if (nc)
-		chunk_finish(&c[nc - 1]);
-	if (rc != SQLITE_DONE) {
-		chunks_free(c, nc);
-		strv_free(&names);
-		strv_free(&events);
-		return store_fail(s, "cannot read the counters of the samples", e);
-	}
-	sort_items(c, nc, sizeof *c, &names, &events);
-	build(c, sizeof *c, nc, &names, &events, chunk_run, NULL, out);
-	free(c);
-	strv_free(&names);
-	strv_free(&events);
+	if (chunks_done(s, &cs, rc, true, out, "cannot read the counters of the samples", e))
+		return -1;
 	for (size_t i = 0; i < out->nseries; i++)
 		out->series[i].unit = xstrdup("op");
 	return 0;
