@@ -64,6 +64,19 @@ static json_t *row_head(const char *workload, int copies, const char *unit, int 
 	return o;
 }
 
+/* What an estimate rests on: its boots, runs and samples, the variance components it used,
+ * and its caveats (time rows and counter rows alike). */
+static void design_json(json_t *o, const struct st_estimate *e)
+{
+	json_object_set_new(o, "boots", json_integer((json_int_t)e->nboots));
+	json_object_set_new(o, "runs", json_integer((json_int_t)e->nruns));
+	json_object_set_new(o, "samples", json_integer((json_int_t)e->nsamples));
+	json_object_set_new(o, "var_boot", num(e->used.var_boot));
+	json_object_set_new(o, "var_run", num(e->used.var_run));
+	json_object_set_new(o, "var_within", num(e->used.var_within));
+	json_object_set_new(o, "caveats", caveats_json(e->caveats));
+}
+
 /* A group estimate: ops/s (SI base) and its interval, plus what the interval covers. */
 static json_t *est_json(const struct st_estimate *e, const struct an_value *vp, int latency)
 {
@@ -78,13 +91,7 @@ static json_t *est_json(const struct st_estimate *e, const struct an_value *vp, 
 	json_object_set_new(o, "mean_ln", num(e->mean));
 	json_object_set_new(o, "se_ln", num(e->se));
 	json_object_set_new(o, "df", num(e->df));
-	json_object_set_new(o, "boots", json_integer((json_int_t)e->nboots));
-	json_object_set_new(o, "runs", json_integer((json_int_t)e->nruns));
-	json_object_set_new(o, "samples", json_integer((json_int_t)e->nsamples));
-	json_object_set_new(o, "var_boot", num(e->used.var_boot));
-	json_object_set_new(o, "var_run", num(e->used.var_run));
-	json_object_set_new(o, "var_within", num(e->used.var_within));
-	json_object_set_new(o, "caveats", caveats_json(e->caveats));
+	design_json(o, e);
 	json_object_set_new(o, "need", json_string(report_need_name(e->need)));
 	return o;
 }
@@ -147,13 +154,7 @@ static json_t *count_est_json(const struct st_estimate *e, const struct an_value
 	json_object_set_new(o, "no_interval_low_df", json_boolean(v->low_df));
 	json_object_set_new(o, "se", num(e->se));
 	json_object_set_new(o, "df", num(e->df));
-	json_object_set_new(o, "boots", json_integer((json_int_t)e->nboots));
-	json_object_set_new(o, "runs", json_integer((json_int_t)e->nruns));
-	json_object_set_new(o, "samples", json_integer((json_int_t)e->nsamples));
-	json_object_set_new(o, "var_boot", num(e->used.var_boot));
-	json_object_set_new(o, "var_run", num(e->used.var_run));
-	json_object_set_new(o, "var_within", num(e->used.var_within));
-	json_object_set_new(o, "caveats", caveats_json(e->caveats));
+	design_json(o, e);
 	return o;
 }
 
