@@ -15,13 +15,15 @@ static bool name_matches(const char *name, const char *pattern)
 	return wl_matches(&(const struct workload){.name = name}, pattern);
 }
 
-void an_value_of(const struct st_estimate *est, double alpha, struct an_value *out)
+/* A group's value and interval: on the log scale (y = ln ops/s, linear false: ops/s and the
+ * relative half-width) or as it is (counts per op: the mean and the absolute half-width). */
+static void value_on(const struct st_estimate *est, double alpha, bool linear, struct an_value *out)
 {
 	out->ops = out->lo = out->hi = out->hw = out->df = NAN;
 	out->low_df = false;
 	if (!est || !est->nsamples)
 		return;
-	out->ops = exp(est->mean);
+	out->ops = linear ? est->mean : exp(est->mean);
 	if (!est->has_interval || !(est->se >= 0))
 		return;
 	out->df = est->df;
@@ -30,9 +32,14 @@ void an_value_of(const struct st_estimate *est, double alpha, struct an_value *o
 		return;
 	}
 	double h = stats_t_quantile(1 - alpha / 2, est->df) * est->se;
-	out->lo = exp(est->mean - h);
-	out->hi = exp(est->mean + h);
-	out->hw = exp(h) - 1;
+	out->lo = linear ? est->mean - h : exp(est->mean - h);
+	out->hi = linear ? est->mean + h : exp(est->mean + h);
+	out->hw = linear ? h : exp(h) - 1;
+}
+
+void an_value_of(const struct st_estimate *est, double alpha, struct an_value *out)
+{
+	value_on(est, alpha, false, out);
 }
 
 void an_change_of(const struct st_comparison *c, int latency, struct an_change *out)
@@ -652,28 +659,6 @@ void an_compare_free(struct an_compare *c)
 
 /* ---------------------------------------------------------------- counter rows */
 
-/* A group estimate on the linear scale: the mean count per op, its (1-alpha) interval and
- * absolute half-width (an_value_of's rules for df). */
-static void value_linear(const struct st_estimate *est, double alpha, struct an_value *out)
-{
-	out->ops = out->lo = out->hi = out->hw = out->df = NAN;
-	out->low_df = false;
-	if (!est || !est->nsamples)
-		return;
-	out->ops = est->mean;
-	if (!est->has_interval || !(est->se >= 0))
-		return;
-	out->df = est->df;
-	if (est->df < AN_MIN_INTERVAL_DF) {
-		out->low_df = true;
-		return;
-	}
-	double h = stats_t_quantile(1 - alpha / 2, est->df) * est->se;
-	out->lo = est->mean - h;
-	out->hi = est->mean + h;
-	out->hw = h;
-}
-
 /* True when every sample of the series is 0. */
 static bool series_all_zero(const struct store_series *x)
 {
@@ -752,8 +737,8 @@ int an_compare_counters(const struct store_set *a, const struct store_set *b, st
 	for (size_t i = 0; i < out->ncrows; i++) {
 		struct an_row *r = &out->crows[i];
 		r->c = cs[i];
-		value_linear(&r->a, o.alpha, &r->va);
-		value_linear(&r->b, o.alpha, &r->vb);
+		value_on(&r->a, o.alpha, true, &r->va);
+		value_on(&r->b, o.alpha, true, &r->vb);
 		/* B - A per op and its interval at the level the comparison used */
 		r->chg = (struct an_change){r->c.d, r->c.lo, r->c.hi};
 		r->rel = r->a.mean > 0 ? r->b.mean / r->a.mean - 1 : NAN;
