@@ -61,15 +61,16 @@ int cmd_check_db(const struct cli_cmd *cmd, int argc, char **argv)
 	}
 	if (a.fix)
 		printf("recomputed the summaries of %zu runs\n", fixed);
-	bool bad = c.missing || c.stale || c.differ || c.orphans || c.warmup;
+	bool bad = c.missing || c.stale || c.differ || c.orphans || c.warmup || c.unreadable;
 	printf("%zu runs, %zu summaries checked against their samples (method %d): ", c.runs, c.checked,
 	       ST_SUMMARY_METHOD);
 	if (!bad)
 		printf("all match\n");
 	else
 		printf("%zu missing, %zu stamped with another method, %zu differ, %lld without samples, %lld with a "
-		       "wrong warm-up count\nfirst: %s\nrun `sysab check-db --fix` to recompute them from the samples\n",
-		       c.missing, c.stale, c.differ, (long long)c.orphans, (long long)c.warmup, c.first);
+		       "wrong warm-up count, %zu rows unreadable\nfirst: %s\nrun `sysab check-db --fix` to recompute "
+		       "them from the samples\n",
+		       c.missing, c.stale, c.differ, (long long)c.orphans, (long long)c.warmup, c.unreadable, c.first);
 	rc = bad ? EXIT_GATE : EXIT_OK;
 out:
 	store_close(st);

@@ -407,7 +407,7 @@ static int finish(struct runctx *rc, struct job *j, struct err *e)
 	}
 	int r = put_slot(rc, j, cj, e);
 	free(cj);
-	return r ? r : runsum_put(rc->st, rc->run_id, j->w->name, j->copies, e);
+	return r ? r : runsum_put(rc->st, rc->run_id, e);
 }
 
 /* A stop signal cut a wait for the database short (another process holds its lock): record
@@ -624,6 +624,10 @@ static int finish_run(struct store *st, const struct run_opts *o, const struct r
 	}
 	int rc = store_run_finish(st, out->run_id, status, reason, min_overhead, werr ? &e2 : e);
 	free(reason);
+	/* the run's summaries once more: load.after is in its environment now, and the schema's
+	 * triggers deleted the row written as the last slot finished */
+	if (!rc && !werr)
+		rc = runsum_put(st, out->run_id, e);
 	return rc;
 }
 

@@ -52,28 +52,91 @@ static void fill(struct store_summary *x, const struct store_series *ser, const 
 	};
 }
 
-static int put_one(struct store *st, const struct store_series *ser, const struct store_series_run *sr,
-		   struct err *e)
+/* The summaries of every run of a loaded set, ordered by run and within a run as the set's
+ * series are, (workload, copies) in byte order; x[i]'s strings point into s[i] and diag[i]. */
+struct sums {
+	struct store_summary *x;
+	struct st_run_summary *s;
+	struct sb *diag;
+	size_t n;
+};
+
+struct order {
+	int64_t run;
+	size_t i;
+};
+
+static int order_cmp(const void *pa, const void *pb)
 {
-	struct store_summary x;
-	struct st_run_summary s;
-	struct sb diag = {0};
-	fill(&x, ser, sr, &s, &diag);
-	int rc = store_summary_put(st, &x, e);
-	sb_free(&diag);
-	return rc;
+	const struct order *a = pa, *b = pb;
+	if (a->run != b->run)
+		return a->run < b->run ? -1 : 1;
+	return a->i < b->i ? -1 : a->i > b->i;
 }
 
-int runsum_put(struct store *st, int64_t run, const char *workload, int copies, struct err *e)
+static void summarise(const struct store_set *set, struct sums *out)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < set->nseries; k++)
+		for (size_t b = 0; b < set->series[k].nboots; b++)
+			n += set->series[k].boots[b].nruns;
+	struct order *o = xcalloc(n ? n : 1, sizeof *o);
+	struct store_summary *x = xcalloc(n ? n : 1, sizeof *x);
+	*out = (struct sums){.x = xcalloc(n ? n : 1, sizeof *out->x), .s = xcalloc(n ? n : 1, sizeof *out->s),
+			     .diag = xcalloc(n ? n : 1, sizeof *out->diag), .n = n};
+	size_t i = 0;
+	for (size_t k = 0; k < set->nseries; k++) {
+		const struct store_series *ser = &set->series[k];
+		for (size_t b = 0; b < ser->nboots; b++)
+			for (size_t r = 0; r < ser->boots[b].nruns; r++, i++) {
+				fill(&x[i], ser, &ser->boots[b].runs[r], &out->s[i], &out->diag[i]);
+				o[i] = (struct order){x[i].run, i};
+			}
+	}
+	qsort(o, n, sizeof *o, order_cmp);
+	for (i = 0; i < n; i++)
+		out->x[i] = x[o[i].i];
+	free(x);
+	free(o);
+}
+
+static void sums_free(struct sums *x)
+{
+	for (size_t i = 0; i < x->n; i++)
+		sb_free(&x->diag[i]);
+	free(x->x);
+	free(x->s);
+	free(x->diag);
+	memset(x, 0, sizeof *x);
+}
+
+/* Store the summaries of runs ids[0..n-1] (ascending) from all, a summarise() of them; a run
+ * without any is given none (its row, if any, is deleted). */
+static int put_runs(struct store *st, const int64_t *ids, size_t n, const struct sums *all, struct err *e)
+{
+	size_t i = 0;
+	for (size_t r = 0; r < n; r++) {
+		while (i < all->n && all->x[i].run < ids[r])
+			i++;
+		size_t k = i;
+		while (k < all->n && all->x[k].run == ids[r])
+			k++;
+		if (store_summary_put_run(st, ids[r], ST_SUMMARY_METHOD, all->x + i, k - i, e))
+			return -1;
+		i = k;
+	}
+	return 0;
+}
+
+int runsum_put(struct store *st, int64_t run, struct err *e)
 {
 	struct store_set set;
 	if (store_load_set(st, &run, 1, &set, e))
 		return -1;
-	const struct store_series *x = store_set_find(&set, workload, copies);
-	int rc = 0;
-	for (size_t b = 0; x && b < x->nboots && !rc; b++)
-		for (size_t r = 0; r < x->boots[b].nruns && !rc; r++)
-			rc = put_one(st, x, &x->boots[b].runs[r], e);
+	struct sums all;
+	summarise(&set, &all);
+	int rc = put_runs(st, &run, 1, &all, e);
+	sums_free(&all);
 	store_set_free(&set);
 	return rc;
 }
@@ -100,31 +163,28 @@ int runsum_refresh(struct store *st, bool all, int64_t min_run, size_t *nruns, s
 	int64_t *ids;
 	size_t n;
 	*nruns = 0;
-	if (all ? finished_runs(st, &ids, &n, e) || store_summary_prune(st, e)
-		: store_summary_stale(st, ST_SUMMARY_METHOD, min_run, &ids, &n, e))
+	if (all ? finished_runs(st, &ids, &n, e) : store_summary_stale(st, ST_SUMMARY_METHOD, min_run, &ids, &n, e))
 		return -1;
 	int rc = -1;
 	for (size_t i = 0; i < n; i += RUNSUM_CHUNK) {
 		size_t k = n - i < RUNSUM_CHUNK ? n - i : RUNSUM_CHUNK;
+		/* read and written in one transaction: no sample can come in between */
+		if (store_begin(st, e))
+			goto out;
 		struct store_set set;
-		if (store_load_set(st, ids + i, k, &set, e))
-			goto out;
-		if (store_begin(st, e)) {
-			store_set_free(&set);
+		if (store_load_set(st, ids + i, k, &set, e)) {
+			store_rollback(st);
 			goto out;
 		}
-		for (size_t s = 0; s < set.nseries; s++) {
-			const struct store_series *x = &set.series[s];
-			for (size_t b = 0; b < x->nboots; b++)
-				for (size_t r = 0; r < x->boots[b].nruns; r++) {
-					if (put_one(st, x, &x->boots[b].runs[r], e)) {
-						store_rollback(st);
-						store_set_free(&set);
-						goto out;
-					}
-				}
-		}
+		struct sums sums;
+		summarise(&set, &sums);
+		int put = put_runs(st, ids + i, k, &sums, e);
+		sums_free(&sums);
 		store_set_free(&set);
+		if (put) {
+			store_rollback(st);
+			goto out;
+		}
 		if (store_commit(st, e))
 			goto out;
 		*nruns += k;
@@ -204,60 +264,76 @@ static void note(struct runsum_check *out, int64_t run, const char *wl, int copi
 		snprintf(out->first, sizeof out->first, "run %lld %s (%d copies): %s", (long long)run, wl, copies, what);
 }
 
-/* Check the runs ids[0..n-1]. */
+/* Check the runs ids[0..n-1] (ascending). */
 static int check_chunk(struct store *st, const int64_t *ids, size_t n, struct runsum_check *out, struct err *e)
 {
 	struct store_set set;
 	struct store_summary *m;
-	size_t nm;
+	size_t nm, unreadable;
 	if (store_load_set(st, ids, n, &set, e))
 		return -1;
-	if (store_summaries_get(st, ids, n, &m, &nm, e)) {
+	if (store_summaries_get(st, ids, n, &m, &nm, &unreadable, e)) {
 		store_set_free(&set);
 		return -1;
 	}
-	for (size_t s = 0; s < set.nseries; s++) {
-		const struct store_series *x = &set.series[s];
-		for (size_t b = 0; b < x->nboots; b++)
-			for (size_t r = 0; r < x->boots[b].nruns; r++) {
-				const struct store_series_run *sr = &x->boots[b].runs[r];
-				/* binary search: m is ordered by (run, workload, copies) */
-				size_t lo = 0, hi = nm;
-				while (lo < hi) {
-					size_t mid = (lo + hi) / 2;
-					if (key_cmp(sr->run, x->workload, x->copies, &m[mid]) > 0)
-						lo = mid + 1;
-					else
-						hi = mid;
-				}
-				out->checked++;
-				if (lo == nm || key_cmp(sr->run, x->workload, x->copies, &m[lo])) {
-					out->missing++;
-					note(out, sr->run, x->workload, x->copies, "no summary");
-					continue;
-				}
-				if (m[lo].method != ST_SUMMARY_METHOD) {
-					out->stale++;
-					note(out, sr->run, x->workload, x->copies, "summary stamped with another method");
-					continue;
-				}
-				struct store_summary want;
-				struct st_run_summary sum;
-				struct sb diag = {0};
-				fill(&want, x, sr, &sum, &diag);
-				const char *d = differs(&want, &m[lo]);
-				sb_free(&diag);
-				if (d) {
-					out->differ++;
-					char what[64];
-					snprintf(what, sizeof what, "stored %s differs from the samples'", d);
-					note(out, sr->run, x->workload, x->copies, what);
-				}
-			}
+	out->unreadable += unreadable;
+	if (unreadable && !out->first[0])
+		snprintf(out->first, sizeof out->first, "%zu summary rows are not readable", unreadable);
+	struct sums want;
+	summarise(&set, &want);
+	bool *matched = xcalloc(nm ? nm : 1, sizeof *matched);
+	int rc = 0;
+	for (size_t i = 0; i < want.n && !rc; i++) {
+		struct store_summary *w = &want.x[i];
+		if (i == 0 || w->run != want.x[i - 1].run) { /* the run's warm-up counts, as stored */
+			size_t k = i;
+			while (k < want.n && want.x[k].run == w->run)
+				k++;
+			rc = store_summary_warmup(st, w->run, w, k - i, e);
+		}
+		/* binary search: m is ordered by (run, workload, copies) */
+		size_t lo = 0, hi = nm;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			if (key_cmp(w->run, w->workload, w->copies, &m[mid]) > 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		out->checked++;
+		if (lo == nm || key_cmp(w->run, w->workload, w->copies, &m[lo])) {
+			out->missing++;
+			note(out, w->run, w->workload, w->copies, "no summary");
+			continue;
+		}
+		matched[lo] = true;
+		if (m[lo].method != ST_SUMMARY_METHOD) {
+			out->stale++;
+			note(out, w->run, w->workload, w->copies, "summary stamped with another method");
+			continue;
+		}
+		if (m[lo].warmup != w->warmup) {
+			out->warmup++;
+			note(out, w->run, w->workload, w->copies, "warm-up count differs from the samples'");
+		}
+		const char *d = differs(w, &m[lo]);
+		if (d) {
+			out->differ++;
+			char what[64];
+			snprintf(what, sizeof what, "stored %s differs from the samples'", d);
+			note(out, w->run, w->workload, w->copies, what);
+		}
 	}
+	for (size_t i = 0; i < nm; i++)
+		if (!matched[i]) {
+			out->orphans++;
+			note(out, m[i].run, m[i].workload, m[i].copies, "summary without measured samples");
+		}
+	free(matched);
+	sums_free(&want);
 	store_summaries_free(m, nm);
 	store_set_free(&set);
-	return 0;
+	return rc;
 }
 
 int runsum_check(struct store *st, struct runsum_check *out, struct err *e)
@@ -272,13 +348,13 @@ int runsum_check(struct store *st, struct runsum_check *out, struct err *e)
 		if (check_chunk(st, ids + i, n - i < RUNSUM_CHUNK ? n - i : RUNSUM_CHUNK, out, e))
 			goto out;
 	out->runs = n;
-	if (store_summary_orphans(st, &out->orphans, &out->warmup, e))
+	int64_t rows;
+	if (store_summary_orphans(st, &rows, e))
 		goto out;
-	if (!out->first[0] && out->orphans)
-		snprintf(out->first, sizeof out->first, "%lld summaries have no samples", (long long)out->orphans);
-	if (!out->first[0] && out->warmup)
-		snprintf(out->first, sizeof out->first, "%lld summaries count warm-up samples wrongly",
-			 (long long)out->warmup);
+	out->orphans += rows;
+	if (!out->first[0] && rows)
+		snprintf(out->first, sizeof out->first, "%lld runs without measured samples have summaries",
+			 (long long)rows);
 	rc = 0;
 out:
 	free(ids);

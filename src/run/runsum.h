@@ -6,15 +6,16 @@
 #include "stats/stats.h"
 #include "store/store.h"
 
-/* Summarise the measured samples of (run, workload, copies) as analysis loads them from
- * the store (warm-up left out, rounds kept), and store it stamped ST_SUMMARY_METHOD. Put
- * the samples and mark the warm-up ones first. Returns 0 or -1 with e set. */
-int runsum_put(struct store *st, int64_t run, const char *workload, int copies, struct err *e);
+/* Summarise the measured samples of every (workload, copies) of run as analysis loads them
+ * from the store (warm-up left out, rounds kept), and store them as the run's summaries
+ * stamped ST_SUMMARY_METHOD. Put the samples and mark the warm-up ones first. Returns 0 or
+ * -1 with e set. */
+int runsum_put(struct store *st, int64_t run, struct err *e);
 
-/* Compute every missing or stale (other method) summary of the runs with id >= min_run
- * from the raw samples: after an import or a merge, after a run. With all, recompute
- * every finished run's summaries, drop those without samples and record the method as
- * current (check-db --fix). *nruns = runs refreshed. Each batch of runs is one
+/* Compute the summaries of every finished run with id >= min_run that has measured samples
+ * and no current (this method's) summary row, from the raw samples: after an import or a
+ * merge, after a run. With all, recompute every finished run's summaries (deleting the row
+ * of a run without measured samples) and record the method as current (check-db --fix). *nruns = runs refreshed. Each batch of runs is one
  * transaction. Returns 0 or -1 with e set. */
 int runsum_refresh(struct store *st, bool all, int64_t min_run, size_t *nruns, struct err *e);
 
@@ -31,7 +32,8 @@ struct runsum_check {
 	size_t missing;   /* (run, workload, copies) with samples and no summary */
 	size_t stale;     /* summaries stamped with another method */
 	size_t differ;    /* current summaries that do not match their samples */
-	int64_t orphans;  /* summaries without samples */
+	size_t unreadable; /* rows that are not a run summary blob */
+	int64_t orphans;  /* summaries without measured samples: a slot's, or a whole run's */
 	int64_t warmup;   /* summaries whose warm-up count disagrees with the samples */
 	char first[256];  /* the first problem, for the message; "" when none */
 };

@@ -2,6 +2,7 @@
 #include "store_impl.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,13 +16,6 @@ static char *ids_json(const int64_t *ids, size_t n)
 		sb_addf(&b, "%s%lld", i ? "," : "", (long long)ids[i]);
 	sb_add(&b, "]");
 	return b.s;
-}
-
-static double col_real(sqlite3_stmt *st, int i)
-{
-	/* one column call, not two: read for every real of every summary row */
-	sqlite3_value *v = sqlite3_column_value(st, i);
-	return sqlite3_value_type(v) == SQLITE_NULL ? NAN : sqlite3_value_double(v);
 }
 
 /* Where one run's series goes in a set: the key that build() groups by, first in each item
@@ -551,16 +545,14 @@ void store_set_free(struct store_set *set)
 	memset(set, 0, sizeof *set);
 }
 
-/* One row of run_summary into x and k (k->boot, k->ub_log left); false when it is not
- * current for method. */
-static bool sum_row(sqlite3_stmt *st, int method, struct strv *names, size_t *hint, struct store_run_sum *x,
-		    struct store_sum_key *k)
+/* One slot of a run's summary row into x and k (k->boot, k->ub_log left); false when it is
+ * not usable (no finite mean, no samples, no score or time). */
+static bool sum_of(const struct sum_slot *v, int64_t run, struct strv *names, size_t *hint, struct store_run_sum *x,
+		   struct store_sum_key *k)
 {
-	const char *wl = (const char *)sqlite3_column_text(st, 1), *map = (const char *)sqlite3_column_text(st, 15),
-		   *diag = (const char *)sqlite3_column_text(st, 16);
-	/* a run's rows come in the same workload order as the run's before: try the name after
-	 * the previous row's, then the first name (a new run), before a search */
-	wl = wl ? wl : "";
+	/* a run's slots come in the same workload order as the run's before: try the name after
+	 * the previous slot's, then the first name (a new run), before a search */
+	const char *wl = v->workload;
 	size_t w;
 	if (*hint + 1 < names->n && !strcmp(names->v[*hint + 1], wl))
 		w = *hint + 1;
@@ -569,42 +561,48 @@ static bool sum_row(sqlite3_stmt *st, int method, struct strv *names, size_t *hi
 	else
 		w = intern(names, wl);
 	*hint = w;
-	*k = (struct store_sum_key){.run = sqlite3_column_int64(st, 0), .wl = w, .copies = sqlite3_column_int(st, 2)};
+	const struct store_summary *m = &v->x;
+	*k = (struct store_sum_key){.run = run, .wl = w, .copies = m->copies};
 	*x = (struct store_run_sum){
-		.n = sqlite3_column_int64(st, 4), .nbatches = sqlite3_column_int64(st, 6),
-		.batch_size = sqlite3_column_int64(st, 7), .mean_y = col_real(st, 5), .tau2 = col_real(st, 8),
-		.var_mean = col_real(st, 9), .df = col_real(st, 10), .r1 = col_real(st, 11),
-		.kept_y = col_real(st, 13), .elapsed_s = col_real(st, 14), .autocorr = sqlite3_column_int(st, 12),
-		.diag = diag && *diag ? xstrdup(diag) : NULL,
+		.n = m->n, .nbatches = m->nbatches, .batch_size = m->batch_size, .mean_y = m->mean_y, .tau2 = m->tau2,
+		.var_mean = m->var_mean, .df = m->df, .r1 = m->r1, .kept_y = m->kept_y, .elapsed_s = m->elapsed_s,
+		.autocorr = m->autocorr, .diag = *v->diag ? xstrdup(v->diag) : NULL,
 	};
-	size_t nmap = map ? (size_t)sqlite3_column_bytes(st, 15) : 0;
-	nmap = nmap < sizeof x->round_map ? nmap : sizeof x->round_map - 1; /* cut as snprintf would */
-	memcpy(x->round_map, map ? map : "", nmap);
+	size_t nmap = strlen(v->round_map); /* cut as snprintf would */
+	nmap = nmap < sizeof x->round_map ? nmap : sizeof x->round_map - 1;
+	memcpy(x->round_map, v->round_map, nmap);
 	x->round_map[nmap] = 0;
-	return sqlite3_column_int(st, 3) == method && isfinite(x->mean_y) && x->n > 0 && !isnan(x->kept_y) &&
-	       !isnan(x->elapsed_s);
+	return isfinite(x->mean_y) && x->n > 0 && !isnan(x->kept_y) && !isnan(x->elapsed_s);
 }
 
-/* Every row, in storage order (one pass: much faster than a lookup per key). */
+/* Every row, in storage order (one pass: much faster than a lookup per run); *current is
+ * false at the first row of another method or a slot that is not usable. */
 static int read_sums(struct store *s, int method, const struct idset *want, struct store_sums *out, bool *current,
 		     struct err *e)
 {
 	sqlite3_stmt *st;
-	if (store_prepare(s,
-			  "SELECT run, workload, copies, method, n, mean_y, nbatches, batch_size, tau2, var_mean, df, r1, "
-			  "autocorr, kept_y, elapsed_s, round_map, diag FROM run_summary",
-			  &st, e))
+	if (store_prepare(s, "SELECT run, method, slots FROM run_summary", &st, e))
 		return -1;
 	size_t cap = 0, kcap = 0, hint = 0;
 	int rc = SQLITE_DONE;
 	*current = true;
 	while (*current && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (!idset_has(want, sqlite3_column_int64(st, 0)))
+		int64_t run = sqlite3_column_int64(st, 0);
+		if (!idset_has(want, run))
 			continue;
-		out->v = xgrow(out->v, &cap, out->n + 1, sizeof *out->v);
-		out->k = xgrow(out->k, &kcap, out->n + 1, sizeof *out->k);
-		*current = sum_row(st, method, &out->names, &hint, &out->v[out->n], &out->k[out->n]);
-		out->n++;
+		struct sum_blob b;
+		struct sum_slot v;
+		int got = sqlite3_column_int(st, 1) == method &&
+				  sum_blob_open(&b, sqlite3_column_blob(st, 2), (size_t)sqlite3_column_bytes(st, 2))
+			  ? 1
+			  : -1;
+		while (got > 0 && *current && (got = sum_blob_next(&b, &v)) > 0) {
+			out->v = xgrow(out->v, &cap, out->n + 1, sizeof *out->v);
+			out->k = xgrow(out->k, &kcap, out->n + 1, sizeof *out->k);
+			*current = sum_of(&v, run, &out->names, &hint, &out->v[out->n], &out->k[out->n]);
+			out->n++;
+		}
+		*current = *current && got >= 0;
 	}
 	sqlite3_finalize(st);
 	if (*current && rc != SQLITE_DONE)
@@ -622,83 +620,27 @@ void store_sums_free(struct store_sums *x)
 	memset(x, 0, sizeof *x);
 }
 
-/* The index of name among names, or names->n; hint: the index to try first. */
-static size_t name_index(const struct strv *names, const char *name, size_t hint)
+/* *ok: no finished run of want with measured samples lacks its summary row. A row that is
+ * there covers every slot of its run as the samples are now: the schema's triggers delete
+ * it when any of the run's samples is added, changed or deleted. */
+static int sums_complete(struct store *s, const struct idset *want, bool *ok, struct err *e)
 {
-	if (hint < names->n && !strcmp(names->v[hint], name))
-		return hint;
-	for (size_t i = 0; i < names->n; i++)
-		if (!strcmp(names->v[i], name))
-			return i;
-	return names->n;
-}
-
-static uint64_t key_hash(int64_t run, size_t wl, int copies)
-{
-	uint64_t h = (uint64_t)run * 0x9E3779B97F4A7C15u ^ (uint64_t)wl * 0xC2B2AE3D27D4EB4Fu ^ (uint64_t)copies;
-	return h ^ (h >> 29);
-}
-
-/* *ok: every finished run's (workload, copies) with measured samples has a summary row in
- * sums, as store_summary_stale asks (every row read carries the current method: read_sums).
- * One pass over the slots' keys (the index of their primary key) against a hash of the rows
- * read; the samples and the run's status are asked only for a slot without a row. */
-static int sums_complete(struct store *s, const struct store_sums *sums, const struct idset *want, bool *ok,
-			 struct err *e)
-{
-	size_t cap = 64;
-	while (cap < 2 * sums->n + 2)
-		cap *= 2;
-	uint32_t *tab = xcalloc(cap, sizeof *tab); /* row index + 1, 0: empty */
-	for (size_t i = 0; i < sums->n; i++) {
-		const struct store_sum_key *k = &sums->k[i];
-		size_t j = key_hash(k->run, k->wl, k->copies) & (cap - 1);
-		while (tab[j])
-			j = (j + 1) & (cap - 1);
-		tab[j] = (uint32_t)i + 1;
-	}
-	sqlite3_stmt *st = NULL, *miss = NULL;
-	*ok = true;
-	int rc = store_prepare(s, "SELECT run, workload, copies FROM slot", &st, e) ||
-			 store_prepare(s,
-				       "SELECT 1 FROM run r WHERE r.id = ?1 AND r.status <> 'running' AND EXISTS(SELECT 1 "
-				       "FROM sample x WHERE x.run = ?1 AND x.workload = ?2 AND x.copies = ?3 AND x.warmup = 0)",
-				       &miss, e)
-		 ? -1
-		 : SQLITE_DONE;
-	size_t hint = 0;
-	while (rc == SQLITE_DONE && *ok && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t run = sqlite3_column_int64(st, 0);
-		rc = SQLITE_DONE;
-		if (!idset_has(want, run))
-			continue;
-		const char *wl = (const char *)sqlite3_column_text(st, 1);
-		int copies = sqlite3_column_int(st, 2);
-		size_t w = name_index(&sums->names, wl ? wl : "", hint + 1);
-		hint = w;
-		bool found = false;
-		if (w < sums->names.n)
-			for (size_t j = key_hash(run, w, copies) & (cap - 1); tab[j] && !found; j = (j + 1) & (cap - 1)) {
-				const struct store_sum_key *k = &sums->k[tab[j] - 1];
-				found = k->run == run && k->wl == w && k->copies == copies;
-			}
-		rc = SQLITE_DONE;
-		if (!found) {
-			sqlite3_bind_int64(miss, 1, run);
-			store_bind_text(miss, 2, wl ? wl : "");
-			sqlite3_bind_int(miss, 3, copies);
-			rc = sqlite3_step(miss);
-			*ok = rc != SQLITE_ROW;
-			rc = rc == SQLITE_ROW ? SQLITE_DONE : rc;
-			sqlite3_reset(miss);
-		}
-	}
-	sqlite3_finalize(st);
-	sqlite3_finalize(miss);
-	free(tab);
-	if (rc == -1)
+	sqlite3_stmt *st;
+	if (store_prepare(s,
+			  "SELECT r.id FROM run r WHERE r.status <> 'running' AND NOT EXISTS(SELECT 1 FROM run_summary m "
+			  "WHERE m.run = r.id) AND EXISTS(SELECT 1 FROM sample x WHERE x.run = r.id AND x.warmup = 0)",
+			  &st, e))
 		return -1;
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+	*ok = true;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (idset_has(want, sqlite3_column_int64(st, 0))) {
+			*ok = false;
+			rc = SQLITE_DONE;
+			break;
+		}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
 		return store_fail(s, "cannot look for stale run summaries", e);
 	return 0;
 }
@@ -720,7 +662,7 @@ int store_sums_load(struct store *s, int method, const int64_t *ids, size_t n, s
 		/* current only when complete too: a run merged or imported since the last writing
 		 * command (a campaign's guest databases) has no summary rows yet, and every row
 		 * being current says nothing about the rows that are missing */
-		rc = sums_complete(s, out, &want, ok, e);
+		rc = sums_complete(s, &want, ok, e);
 	}
 	idset_free(&want);
 	struct run_boot *rb = NULL;
@@ -934,6 +876,155 @@ static int env_key_cmp(const void *pa, const void *pb)
 	return strcmp(((const struct store_env_key *)pa)->key, ((const struct store_env_key *)pb)->key);
 }
 
+/* Add one (run, key, value) of the runs sorted[0..n-1], given in ascending run order. */
+static void env_add(struct env_acc *a, struct env_tab *kt, struct env_tab *pt, const int64_t *sorted, size_t n,
+		    size_t *pos, int64_t run, const char *k, const char *v, struct store_env *out, int64_t *last)
+{
+	while (*pos < n && sorted[*pos] < run)
+		(*pos)++;
+	if (!out->nenv || run != *last)
+		out->nenv++;
+	*last = run;
+	uint64_t kh = env_hash(14695981039346656037u, k);
+	a->want_key = k;
+	uint32_t *ks = env_tab_find(kt, kh, key_eq, a, key_rehash, a);
+	if (!*ks) {
+		a->k = xgrow(a->k, &a->kcap, a->nk + 1, sizeof *a->k);
+		size_t cap = a->kcap;
+		a->prefix = xrealloc(a->prefix, cap * sizeof *a->prefix);
+		a->khash = xrealloc(a->khash, cap * sizeof *a->khash);
+		a->k[a->nk] = (struct store_env_key){.key = xstrdup(k)};
+		a->prefix[a->nk] = 0;
+		a->khash[a->nk] = kh;
+		*ks = (uint32_t)++a->nk;
+		kt->n++;
+	}
+	size_t ki = *ks - 1;
+	a->k[ki].nruns++;
+	if (a->prefix[ki] == *pos)
+		a->prefix[ki] = *pos + 1;
+	uint64_t ph = env_hash(kh ^ ki, v);
+	a->want_kidx = ki;
+	a->want_value = v;
+	uint32_t *ps = env_tab_find(pt, ph, pair_eq, a, pair_rehash, a);
+	if (!*ps) {
+		a->p = xgrow(a->p, &a->pcap, a->np + 1, sizeof *a->p);
+		a->p[a->np] = (struct env_pair){.key = ki, .hash = ph, .v = {.value = xstrdup(v), .first = run}};
+		*ps = (uint32_t)++a->np;
+		pt->n++;
+	}
+}
+
+/* The ids (ascending) among sorted[0..n-1] whose run has no summary row: their environment
+ * is read from the environment table, the others' from the copy in their row. */
+static int env_missing(struct store *s, const char *js, const int64_t *sorted, size_t n, int64_t **out, size_t *nout,
+		       struct err *e)
+{
+	sqlite3_stmt *st;
+	*out = xcalloc(n ? n : 1, sizeof **out);
+	*nout = 0;
+	if (store_prepare(s, "SELECT run FROM run_summary WHERE run IN (SELECT value FROM json_each(?1)) ORDER BY run",
+			  &st, e))
+		return -1;
+	sqlite3_bind_text(st, 1, js, -1, SQLITE_STATIC);
+	size_t pos = 0;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t run = sqlite3_column_int64(st, 0);
+		while (pos < n && sorted[pos] < run)
+			(*out)[(*nout)++] = sorted[pos++];
+		pos += pos < n && sorted[pos] == run;
+	}
+	while (pos < n)
+		(*out)[(*nout)++] = sorted[pos++];
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return store_fail(s, "cannot read the environment of the runs", e);
+	return 0;
+}
+
+/* One pass over the environment of sorted[0..n-1] into a: from the summary rows (the
+ * schema's triggers delete a row when its run's environment changes) and, for the runs
+ * without one, from the environment table, merged in run order. *bad: a row's copy is not
+ * readable (a is then incomplete). */
+static int env_pass(struct store *s, const int64_t *sorted, size_t n, bool from_rows, struct env_acc *a,
+		    struct store_env *out, bool *bad, struct err *e)
+{
+	char *js = ids_json(sorted, n), *mjs = NULL;
+	int64_t *missing = NULL;
+	size_t nmissing = n;
+	sqlite3_stmt *rows = NULL, *env = NULL;
+	*bad = false;
+	int rc = from_rows ? env_missing(s, js, sorted, n, &missing, &nmissing, e) : 0;
+	if (!rc) {
+		mjs = from_rows ? ids_json(missing, nmissing) : NULL;
+		rc = (from_rows && store_prepare(s,
+						 "SELECT run, env FROM run_summary WHERE run IN (SELECT value FROM "
+						 "json_each(?1)) ORDER BY run",
+						 &rows, e)) ||
+				     store_prepare(s,
+						   "SELECT run, key, value FROM environment WHERE run IN (SELECT value "
+						   "FROM json_each(?1)) ORDER BY run",
+						   &env, e)
+			     ? -1
+			     : 0;
+	}
+	struct env_tab kt = {0}, pt = {0};
+	size_t pos = 0;
+	int64_t last = 0;
+	int rr = SQLITE_DONE, re = SQLITE_DONE;
+	if (!rc) {
+		if (rows)
+			sqlite3_bind_text(rows, 1, js, -1, SQLITE_STATIC);
+		sqlite3_bind_text(env, 1, from_rows ? mjs : js, -1, SQLITE_STATIC);
+		rr = rows ? sqlite3_step(rows) : SQLITE_DONE;
+		re = nmissing ? sqlite3_step(env) : SQLITE_DONE;
+	}
+	while (!rc && !*bad && (rr == SQLITE_ROW || re == SQLITE_ROW)) {
+		int64_t r1 = rr == SQLITE_ROW ? sqlite3_column_int64(rows, 0) : INT64_MAX;
+		int64_t r2 = re == SQLITE_ROW ? sqlite3_column_int64(env, 0) : INT64_MAX;
+		if (r2 < r1) {
+			const char *k = (const char *)sqlite3_column_text(env, 1),
+				   *v = (const char *)sqlite3_column_text(env, 2);
+			env_add(a, &kt, &pt, sorted, n, &pos, r2, k ? k : "", v ? v : "", out, &last);
+			re = sqlite3_step(env);
+			continue;
+		}
+		struct sum_blob b;
+		const char *k, *v;
+		int got = sum_env_open(&b, sqlite3_column_blob(rows, 1), (size_t)sqlite3_column_bytes(rows, 1)) ? 1 : -1;
+		while (got > 0 && (got = sum_env_next(&b, &k, &v)) > 0)
+			env_add(a, &kt, &pt, sorted, n, &pos, r1, k, v, out, &last);
+		*bad = got < 0;
+		rr = sqlite3_step(rows);
+	}
+	if (rows)
+		sqlite3_finalize(rows);
+	if (env)
+		sqlite3_finalize(env);
+	free(kt.slot);
+	free(pt.slot);
+	free(js);
+	free(mjs);
+	free(missing);
+	if (!rc && !*bad && ((rr != SQLITE_DONE && rr != SQLITE_ROW) || (re != SQLITE_DONE && re != SQLITE_ROW)))
+		return store_fail(s, "cannot read the environment of the runs", e);
+	return rc;
+}
+
+static void env_acc_free(struct env_acc *a)
+{
+	for (size_t i = 0; i < a->np; i++)
+		free(a->p[i].v.value);
+	for (size_t i = 0; i < a->nk; i++)
+		free(a->k[i].key);
+	free(a->k);
+	free(a->p);
+	free(a->prefix);
+	free(a->khash);
+	memset(a, 0, sizeof *a);
+}
+
 int store_env_values(struct store *s, const int64_t *ids, size_t n, struct store_env *out, struct err *e)
 {
 	memset(out, 0, sizeof *out);
@@ -942,66 +1033,15 @@ int store_env_values(struct store *s, const int64_t *ids, size_t n, struct store
 	if (n)
 		memcpy(sorted, ids, n * sizeof *sorted);
 	qsort(sorted, n, sizeof *sorted, id_cmp);
-	char *js = ids_json(sorted, n);
-	sqlite3_stmt *st;
-	if (store_prepare(s,
-			  "SELECT run, key, value FROM environment WHERE run IN (SELECT value FROM json_each(?1)) "
-			  "ORDER BY run",
-			  &st, e)) {
-		free(js);
-		free(sorted);
-		return -1;
-	}
-	sqlite3_bind_text(st, 1, js, -1, SQLITE_STATIC);
 	struct env_acc a = {0};
-	struct env_tab kt = {0}, pt = {0};
-	size_t pos = 0; /* the position in sorted of the current row's run */
-	int64_t last = 0;
-	int rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t run = sqlite3_column_int64(st, 0);
-		const char *k = (const char *)sqlite3_column_text(st, 1), *v = (const char *)sqlite3_column_text(st, 2);
-		k = k ? k : "";
-		v = v ? v : "";
-		while (pos < n && sorted[pos] < run)
-			pos++;
-		if (!out->nenv || run != last)
-			out->nenv++;
-		last = run;
-		uint64_t kh = env_hash(14695981039346656037u, k);
-		a.want_key = k;
-		uint32_t *ks = env_tab_find(&kt, kh, key_eq, &a, key_rehash, &a);
-		if (!*ks) {
-			a.k = xgrow(a.k, &a.kcap, a.nk + 1, sizeof *a.k);
-			size_t cap = a.kcap;
-			a.prefix = xrealloc(a.prefix, cap * sizeof *a.prefix);
-			a.khash = xrealloc(a.khash, cap * sizeof *a.khash);
-			a.k[a.nk] = (struct store_env_key){.key = xstrdup(k)};
-			a.prefix[a.nk] = 0;
-			a.khash[a.nk] = kh;
-			*ks = (uint32_t)++a.nk;
-			kt.n++;
-		}
-		size_t ki = *ks - 1;
-		a.k[ki].nruns++;
-		if (a.prefix[ki] == pos)
-			a.prefix[ki] = pos + 1;
-		uint64_t ph = env_hash(kh ^ ki, v);
-		a.want_kidx = ki;
-		a.want_value = v;
-		uint32_t *ps = env_tab_find(&pt, ph, pair_eq, &a, pair_rehash, &a);
-		if (!*ps) {
-			a.p = xgrow(a.p, &a.pcap, a.np + 1, sizeof *a.p);
-			a.p[a.np] = (struct env_pair){.key = ki, .hash = ph, .v = {.value = xstrdup(v), .first = run}};
-			*ps = (uint32_t)++a.np;
-			pt.n++;
-		}
+	bool bad;
+	int rc = env_pass(s, sorted, n, true, &a, out, &bad, e);
+	if (!rc && bad) { /* a row's copy is not readable: the environment table alone */
+		env_acc_free(&a);
+		out->nenv = 0;
+		rc = env_pass(s, sorted, n, false, &a, out, &bad, e);
 	}
-	sqlite3_finalize(st);
-	free(js);
-	free(kt.slot);
-	free(pt.slot);
-	if (rc == SQLITE_DONE) {
+	if (!rc) {
 		/* each key's values, in the order of their first run; then the keys in byte order */
 		for (size_t i = 0; i < a.np; i++)
 			a.k[a.p[i].key].nv++;
@@ -1020,20 +1060,14 @@ int store_env_values(struct store *s, const int64_t *ids, size_t n, struct store
 			qsort(a.k, a.nk, sizeof *a.k, env_key_cmp);
 		out->k = a.k;
 		out->nk = a.nk;
+		free(a.p);
+		free(a.prefix);
+		free(a.khash);
 	} else {
-		for (size_t i = 0; i < a.np; i++)
-			free(a.p[i].v.value);
-		for (size_t i = 0; i < a.nk; i++)
-			free(a.k[i].key);
-		free(a.k);
+		env_acc_free(&a);
 	}
-	free(a.p);
-	free(a.prefix);
-	free(a.khash);
 	free(sorted);
-	if (rc != SQLITE_DONE)
-		return store_fail(s, "cannot read the environment of the runs", e);
-	return 0;
+	return rc;
 }
 
 void store_env_free(struct store_env *x)

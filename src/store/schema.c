@@ -106,6 +106,34 @@ static const char summary_step[] =
 	"  PRIMARY KEY(run, workload, copies));\n"
 	"CREATE TABLE summary_meta(method INTEGER NOT NULL);\n";
 
+/* Issue 18, at fleet scale: a run's summaries are one row (run_summary.slots, a blob of
+ * every (workload, copies) of the run, docs/FORMATS.md) rather than one row of 25 columns
+ * per slot, so analysis reads runs rather than slots; the row also holds a copy of the
+ * run's environment (env), which compare's confounder check reads. The triggers delete a
+ * run's row when any of its samples or environment entries is added, changed or deleted,
+ * by sysab or anything else: a row that exists was computed from the run as it is. The rows are recomputed from the
+ * samples by the next writing command (summary_meta is emptied). */
+static const char summary_per_run[] =
+	"DROP TABLE run_summary;\n"
+	"CREATE TABLE run_summary(\n"
+	"  run INTEGER PRIMARY KEY REFERENCES run(id) ON DELETE CASCADE,\n"
+	"  method INTEGER NOT NULL,\n"
+	"  env BLOB NOT NULL,\n"
+	"  slots BLOB NOT NULL);\n"
+	"DELETE FROM summary_meta;\n"
+	"CREATE TRIGGER sample_added_summary AFTER INSERT ON sample\n"
+	"  BEGIN DELETE FROM run_summary WHERE run = NEW.run; END;\n"
+	"CREATE TRIGGER sample_changed_summary AFTER UPDATE ON sample\n"
+	"  BEGIN DELETE FROM run_summary WHERE run IN (OLD.run, NEW.run); END;\n"
+	"CREATE TRIGGER sample_deleted_summary AFTER DELETE ON sample\n"
+	"  BEGIN DELETE FROM run_summary WHERE run = OLD.run; END;\n"
+	"CREATE TRIGGER environment_added_summary AFTER INSERT ON environment\n"
+	"  BEGIN DELETE FROM run_summary WHERE run = NEW.run; END;\n"
+	"CREATE TRIGGER environment_changed_summary AFTER UPDATE ON environment\n"
+	"  BEGIN DELETE FROM run_summary WHERE run IN (OLD.run, NEW.run); END;\n"
+	"CREATE TRIGGER environment_deleted_summary AFTER DELETE ON environment\n"
+	"  BEGIN DELETE FROM run_summary WHERE run = OLD.run; END;\n";
+
 /* migrations[v] upgrades a database at user_version v to v + 1. */
 static const char *const migrations[] = {
 	schema_v1,
@@ -126,6 +154,7 @@ static const char *const migrations[] = {
 	"ALTER TABLE run_summary ADD COLUMN elapsed_s REAL;\n"
 	"ALTER TABLE run_summary ADD COLUMN round_map TEXT;\n"
 	"ALTER TABLE run_summary ADD COLUMN diag TEXT;\n",
+	summary_per_run, /* issue 18: one summary row per run, kept current by triggers */
 };
 
 #define BUILTIN_STEPS ((int)(sizeof migrations / sizeof migrations[0]))

@@ -311,16 +311,24 @@ struct store_summary {
 	char *round_map;          /* stats_run_round_map; owned when read from the store */
 	char *diag;               /* stats_diag_tally_format; owned when read from the store */
 };
-/* Insert or replace x. x->warmup is ignored: the store counts the slot's samples
- * flagged as warm-up, so mark them first. Returns 0 or -1 with e set. */
-int store_summary_put(struct store *s, const struct store_summary *x, struct err *e);
-/* The summaries of runs ids[0..n-1] ordered by (run, workload, copies), with one query.
+/* Store x[0..n-1], the summaries of every (workload, copies) of run with measured samples
+ * in (workload, copies) byte order, as the run's one row stamped method, replacing the row
+ * before (n = 0: delete it). x->warmup is set here from the samples flagged as warm-up, so
+ * mark them first. The schema's triggers delete the row again when any sample of the run
+ * is added, changed or deleted. Returns 0 or -1 with e set. */
+int store_summary_put_run(struct store *s, int64_t run, int method, struct store_summary *x, size_t n,
+			  struct err *e);
+/* Set x[i].warmup, for the summaries x[0..n-1] of run, to the count of the slot's samples
+ * flagged as warm-up. Returns 0 or -1 with e set. */
+int store_summary_warmup(struct store *s, int64_t run, struct store_summary *x, size_t n, struct err *e);
+/* The summaries of runs ids[0..n-1] ordered by (run, workload, copies), with one query;
+ * *unreadable = rows that are not a run summary blob (none of their slots is given).
  * Returns 0 (free with store_summaries_free) or -1 with e set. */
 int store_summaries_get(struct store *s, const int64_t *ids, size_t n, struct store_summary **out, size_t *nout,
-			struct err *e);
+			size_t *unreadable, struct err *e);
 void store_summaries_free(struct store_summary *v, size_t n);
-/* The ids (ascending, >= min_run) of finished runs with a (workload, copies) that has
- * measured samples but no summary stamped `method`. Returns 0 (free *ids) or -1 with e set. */
+/* The ids (ascending, >= min_run) of finished runs with measured samples but no summary row
+ * stamped `method`. Returns 0 (free *ids) or -1 with e set. */
 int store_summary_stale(struct store *s, int method, int64_t min_run, int64_t **ids, size_t *n, struct err *e);
 /* The method with which every run's summaries were last brought up to date, 0 for never
  * (summary_meta); and setting it. Return 0 or -1 with e set. */
@@ -328,13 +336,8 @@ int store_summary_method(struct store *s, int *method, struct err *e);
 int store_summary_method_set(struct store *s, int method, struct err *e);
 /* The highest run id, 0 when there are no runs. Returns 0 or -1 with e set. */
 int store_run_max_id(struct store *s, int64_t *id, struct err *e);
-/* Delete the summary rows whose (run, workload, copies) has no measured samples.
- * Returns 0 or -1 with e set. */
-int store_summary_prune(struct store *s, struct err *e);
-/* Count the summary rows whose (run, workload, copies) has no measured samples left
- * (*orphans) and those whose warm-up count differs from the samples' flags (*warmup).
- * Returns 0 or -1 with e set. */
-int store_summary_orphans(struct store *s, int64_t *orphans, int64_t *warmup, struct err *e);
+/* Count the summary rows of runs without measured samples left. Returns 0 or -1 with e set. */
+int store_summary_orphans(struct store *s, int64_t *orphans, struct err *e);
 
 /* --- export --- */
 

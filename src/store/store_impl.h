@@ -16,7 +16,7 @@ struct store {
 	ino_t ino, wal_ino;
 	bool have_wal, lost;
 	char *tmpdir; /* STORE_COPY of an older file: the private copy's directory, removed on close */
-	sqlite3_stmt *summary_put; /* store_summary_put's statement, kept for bulk refreshes */
+	sqlite3_stmt *summary_put; /* store_summary_put_run's statement, kept for bulk refreshes */
 	sqlite3_stmt *slot_put, *sample_add; /* kept: an import stores one of each per row */
 	/* waiting for another process's lock (store_busy_wait) */
 	uint64_t busy_since;    /* when the current wait began */
@@ -46,5 +46,24 @@ int store_fail(struct store *s, const char *what, struct err *e);
 void store_bind_text(sqlite3_stmt *st, int i, const char *v);
 /* Column text as a new string ("" for NULL). */
 char *store_col_text(sqlite3_stmt *st, int i);
+
+/* Reading the blob of a run's summaries (run_summary.slots, docs/FORMATS.md). */
+struct sum_blob {
+	const unsigned char *p, *end;
+	uint32_t left; /* slots not read yet */
+};
+/* One slot of it: x with its strings NULL; theirs point into the blob, NUL-terminated. */
+struct sum_slot {
+	struct store_summary x;
+	const char *workload, *round_map, *diag;
+};
+/* Start reading data[0..len-1]; false when it is not a blob of this format. */
+bool sum_blob_open(struct sum_blob *b, const void *data, size_t len);
+/* The next slot into *out: 1, or 0 at the end, or -1 when the blob is malformed. */
+int sum_blob_next(struct sum_blob *b, struct sum_slot *out);
+/* The same for the copy of the run's environment (run_summary.env), key by key in byte
+ * order; *key and *value point into the blob. */
+bool sum_env_open(struct sum_blob *b, const void *data, size_t len);
+int sum_env_next(struct sum_blob *b, const char **key, const char **value);
 
 #endif

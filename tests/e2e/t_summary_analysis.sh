@@ -35,7 +35,8 @@ same_both compare set=a set=b -w unixbench.pipe --json
 same_both analyze --factors nosuch
 
 # a summary changed behind the store's back: the summaries path shows it, so it read them
-sqlite3 "$SYSAB_DB" "UPDATE run_summary SET mean_y = mean_y + 0.5 WHERE run IN (SELECT id FROM run WHERE source = 'csv')"
+# (the first slot's mean_y, bytes 49 to 56 of the row's blob, set to 1.0: docs/FORMATS.md)
+sqlite3 "$SYSAB_DB" "UPDATE run_summary SET slots = CAST(substr(slots, 1, 48) || x'000000000000F03F' || substr(slots, 57) AS BLOB) WHERE run IN (SELECT id FROM run WHERE source = 'csv')"
 "$SYSAB" compare 'pernode=no pie=yes' 'pernode=yes pie=yes' >"$T/sum.out" 2>&1
 SYSAB_TEST_SAMPLES=1 "$SYSAB" compare 'pernode=no pie=yes' 'pernode=yes pie=yes' >"$T/smp.out" 2>&1
 cmp -s "$T/sum.out" "$T/smp.out" && fail "a tampered summary changed nothing: the summaries were not read"
@@ -64,4 +65,28 @@ sqlite3 "$SYSAB_DB" "DELETE FROM run_summary WHERE run IN (SELECT id FROM run WH
 same_both compare 'pernode=no pie=yes' 'pernode=yes pie=yes'
 "$SYSAB" analyze --factors pernode,pie >"$T/sum.out" 2>&1
 contains "$(cat "$T/sum.out")" "kernel.syscall.null"
+
+# one row per run, deleted by the schema's triggers when anything of its run changes behind
+# the store's back: a sample added, or an environment entry changed
+own2=$(sqlite3 "$SYSAB_DB" "SELECT run FROM label WHERE key = 'own' AND value = '2'")
+[ "$(sqlite3 "$SYSAB_DB" "SELECT count(*) FROM run_summary WHERE run = $own2")" = 1 ] || fail "no summary row of run $own2"
+same_both compare own=1 own=2 --unit run
+was=$(cat "$T/sum.out")
+sqlite3 "$SYSAB_DB" "INSERT INTO sample(run, workload, copies, seq, ops, elapsed_ns, value) VALUES($own2, 'cpu.int', 1, 999, 1, 1000, 1.0)"
+[ "$(sqlite3 "$SYSAB_DB" "SELECT count(*) FROM run_summary WHERE run = $own2")" = 0 ] || fail "a sample added, the row stayed"
+same_both compare own=1 own=2 --unit run
+[ "$(cat "$T/sum.out")" != "$was" ] || fail "the added sample changed nothing"
+expect 0 "$SYSAB" check-db --fix
+same_both compare own=1 own=2 --unit run
+# the row's copy of the environment is what compare's confounder check reads
+ok=$(cat "$T/sum.out")
+sqlite3 "$SYSAB_DB" "UPDATE environment SET value = 'changed' WHERE run = $own2 AND key = 'thp.enabled'"
+[ "$(sqlite3 "$SYSAB_DB" "SELECT count(*) FROM run_summary WHERE run = $own2")" = 0 ] || fail "the environment changed, the row stayed"
+same_both compare own=1 own=2 --unit run
+contains "$(cat "$T/sum.out")" "thp.enabled"
+expect 0 "$SYSAB" check-db --fix
+[ "$(sqlite3 "$SYSAB_DB" "SELECT count(*) FROM run_summary WHERE run = $own2")" = 1 ] || fail "no summary row of run $own2 again"
+same_both compare own=1 own=2 --unit run
+contains "$(cat "$T/sum.out")" "thp.enabled"
+[ "$(cat "$T/sum.out")" != "$ok" ] || fail "the changed environment is not shown"
 true

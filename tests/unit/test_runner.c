@@ -331,8 +331,10 @@ static void summaries_match_samples(void **state)
 	assert_int_equal(runner_run(st, &o, &out, &e), 0);
 	struct store_summary *m;
 	size_t nm;
-	assert_int_equal(store_summaries_get(st, &out.run_id, 1, &m, &nm, &e), 0);
+	size_t unreadable;
+	assert_int_equal(store_summaries_get(st, &out.run_id, 1, &m, &nm, &unreadable, &e), 0);
 	assert_int_equal(nm, 4);
+	assert_int_equal(unreadable, 0);
 	for (size_t i = 0; i < nm; i++) {
 		assert_int_equal(m[i].method, ST_SUMMARY_METHOD);
 		assert_int_equal(m[i].n + m[i].warmup, 16);
@@ -344,29 +346,38 @@ static void summaries_match_samples(void **state)
 	assert_int_equal(c.checked, 4);
 	assert_int_equal(c.missing + c.stale + c.differ + (size_t)c.orphans + (size_t)c.warmup, 0);
 
-	/* the same row as written by another method version: stale until refreshed */
-	m[1].method = ST_SUMMARY_METHOD + 1;
-	assert_int_equal(store_summary_put(st, &m[1], &e), 0);
+	/* the run's row as written by another method version: stale until refreshed */
 	m[2].tau2 *= 1.000001;
-	assert_int_equal(store_summary_put(st, &m[2], &e), 0);
+	for (size_t i = 0; i < nm; i++)
+		m[i].warmup = 99; /* the store counts the warm-up samples itself */
+	assert_int_equal(store_summary_put_run(st, out.run_id, ST_SUMMARY_METHOD + 1, m, nm, &e), 0);
 	assert_int_equal(runsum_check(st, &c, &e), 0);
-	assert_int_equal(c.stale, 1);
-	assert_int_equal(c.differ, 1);
+	assert_int_equal(c.stale, 4);
+	assert_int_equal(c.differ + c.warmup, 0);
 	assert_non_null(strstr(c.first, "another method"));
 	size_t n;
-	assert_int_equal(runsum_refresh(st, false, 0, &n, &e), 0); /* the stale run, all its rows */
+	assert_int_equal(runsum_refresh(st, false, 0, &n, &e), 0); /* the stale run, all its slots */
 	assert_int_equal(n, 1);
 	assert_int_equal(runsum_check(st, &c, &e), 0);
 	assert_int_equal(c.stale + c.differ, 0);
 	/* a wrong row with the current stamp is not stale: only a full recompute repairs it */
-	assert_int_equal(store_summary_put(st, &m[2], &e), 0);
+	assert_int_equal(store_summary_put_run(st, out.run_id, ST_SUMMARY_METHOD, m, nm, &e), 0);
 	assert_int_equal(runsum_refresh(st, false, 0, &n, &e), 0);
 	assert_int_equal(n, 0);
 	assert_int_equal(runsum_check(st, &c, &e), 0);
 	assert_int_equal(c.differ, 1);
+	assert_int_equal(c.warmup, 0);
+	/* a slot the samples do not have, and one of theirs left out */
+	struct store_summary extra = m[0];
+	extra.workload = "zz.none";
+	struct store_summary two[] = {m[1], extra};
+	assert_int_equal(store_summary_put_run(st, out.run_id, ST_SUMMARY_METHOD, two, 2, &e), 0);
+	assert_int_equal(runsum_check(st, &c, &e), 0);
+	assert_int_equal(c.missing, 3);
+	assert_int_equal(c.orphans, 1);
 	assert_int_equal(runsum_refresh(st, true, 0, &n, &e), 0); /* everything: check-db --fix */
 	assert_int_equal(runsum_check(st, &c, &e), 0);
-	assert_int_equal(c.missing + c.stale + c.differ + (size_t)c.orphans + (size_t)c.warmup, 0);
+	assert_int_equal(c.missing + c.stale + c.differ + (size_t)c.orphans + (size_t)c.warmup + c.unreadable, 0);
 	store_summaries_free(m, nm);
 	store_close(st);
 }
