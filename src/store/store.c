@@ -184,22 +184,52 @@ static int check_sysab_tables(struct store *s, int v, struct err *e)
 	return 0;
 }
 
-static int copy_file(const char *from, const char *to, struct err *e)
+/* Copy from to a new file to (what it is, for messages), a block at a time: a database of
+ * any size, in constant memory. Synced; an incomplete copy is removed. */
+static int copy_file(const char *from, const char *to, const char *what, struct err *e)
 {
-	size_t len;
-	char *data = read_whole_file(from, (size_t)1 << 40, &len, e);
-	if (!data)
-		return -1;
-	int fd = open(to, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	int in = open(from, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return errf(e, "%s: cannot read it to back it up: %s", from, strerror(errno));
+	int out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (out < 0) {
+		int err = errno;
+		close(in);
+		return errf(e, "%s: cannot write %s: %s%s", to, what, strerror(err),
+			    err == EEXIST ? "; move the old backup away and retry" : "");
+	}
+	size_t cap = (size_t)1 << 20;
+	char *buf = xcalloc(cap, 1);
 	int rc = 0;
-	if (fd < 0 || write(fd, data, len) != (ssize_t)len || fsync(fd) < 0)
-		rc = errf(e, "%s: cannot write the backup before migrating: %s%s", to, strerror(errno),
-			  errno == EEXIST ? "; move the old backup away and retry" : "");
-	if (fd >= 0)
-		close(fd);
-	if (fd >= 0 && rc)
+	for (;;) {
+		ssize_t n = read(in, buf, cap);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = errf(e, "%s: cannot read it to back it up: %s", from, strerror(errno));
+			break;
+		}
+		if (n == 0)
+			break;
+		for (ssize_t off = 0; off < n && !rc;) {
+			ssize_t w = write(out, buf + off, (size_t)(n - off));
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0)
+				rc = errf(e, "%s: cannot write %s: %s", to, what, w < 0 ? strerror(errno) : "nothing written");
+			else
+				off += w;
+		}
+		if (rc)
+			break;
+	}
+	if (!rc && fsync(out) < 0)
+		rc = errf(e, "%s: cannot write %s: %s", to, what, strerror(errno));
+	free(buf);
+	close(in);
+	close(out);
+	if (rc)
 		unlink(to); /* ours and incomplete */
-	free(data);
 	return rc;
 }
 
@@ -217,7 +247,7 @@ static int migrate(struct store *s, int from, struct err *e)
 		if (exec_sql(s, "PRAGMA wal_checkpoint(TRUNCATE)", "cannot checkpoint before migrating", e))
 			return -1;
 		bak = xasprintf("%s.v%d.bak", s->path, from);
-		if (copy_file(s->path, bak, e)) {
+		if (copy_file(s->path, bak, "the backup before migrating", e)) {
 			free(bak);
 			return -1;
 		}
@@ -284,7 +314,7 @@ static int open_copy(const char *path, struct store **out, struct err *e)
 	if (tmpdir_create(&dir, e))
 		return -1;
 	copy = xasprintf("%s/copy.db", dir);
-	if (copy_file(path, copy, e) || store_open(copy, STORE_RW, out, e))
+	if (copy_file(path, copy, "a private copy to migrate", e) || store_open(copy, STORE_RW, out, e))
 		goto out;
 	(*out)->tmpdir = dir;
 	dir = NULL;

@@ -181,11 +181,18 @@ static void migration_backs_up_then_upgrades(void **state)
 	int base = store_schema_target(); /* the built-in version a new file gets */
 	static const char *const step[] = {"CREATE TABLE extra(x INTEGER); ALTER TABLE run ADD COLUMN note TEXT;"};
 	char *path = v1_database("migrate.db");
-	size_t n0, n1;
-	char *orig = slurp(path, &n0);
-	store_schema_test_steps(step, 1);
 	struct err e = {{0}};
 	struct store *s;
+	/* bigger than a block of the copy, so the backup takes several */
+	assert_int_equal(store_open(path, STORE_RW, &s, &e), 0);
+	assert_int_equal(sqlite3_exec(s->db, "CREATE TABLE pad(x BLOB); INSERT INTO pad VALUES(randomblob(3500000))",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	store_close(s);
+	size_t n0, n1;
+	char *orig = slurp(path, &n0);
+	assert_true(n0 > 3500000);
+	store_schema_test_steps(step, 1);
 	assert_int_equal(store_open(path, STORE_RW, &s, &e), 0);
 	assert_int_equal(pragma_int(s, "PRAGMA user_version"), store_schema_target());
 	assert_int_equal(pragma_int(s, "SELECT count(note IS NULL) FROM run"), 1);
