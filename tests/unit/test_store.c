@@ -5,6 +5,7 @@
 #include "store/store_impl.h"
 #include "core/core.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -287,6 +288,71 @@ static void status_words_round_trip(void **state)
 	assert_int_equal(store_slot_status_of(NULL), STORE_SLOT_UNKNOWN);
 }
 
+/* Issue 18: a run's summaries blob reads back what was put, NaN and the warm-up count (the
+ * store's) included; every cut of it and every one-byte change is read without a fault
+ * (run under ASan by make asan), and every cut is refused. */
+static void summary_blob_round_trip_and_damage(void **state)
+{
+	(void)state;
+	char *path = v1_database("blob.db");
+	struct err e = {{0}};
+	struct store *s;
+	assert_int_equal(store_open(path, STORE_RW, &s, &e), 0);
+	struct store_summary x[2] = {
+		{.workload = "a.one", .copies = 1, .n = 20, .warmup = 7, .mean_y = 14.5, .nbatches = 4, .batch_size = 5,
+		 .tau2 = 1e-4, .var_mean = NAN, .df = 3, .r1 = -0.25, .autocorr = 1, .kept_y = 14.5, .elapsed_s = 1,
+		 .round_map = "abc", .diag = ""},
+		{.workload = "b.two", .copies = 2, .n = 3, .mean_y = -1, .nbatches = 3, .batch_size = 1, .tau2 = NAN,
+		 .kept_y = NAN, .elapsed_s = 0.5, .round_map = "", .diag = "4 1 0x1p-1 0x1p-2;"},
+	};
+	assert_int_equal(store_summary_put_run(s, 1, 7, x, 2, &e), 0);
+	struct store_summary *m;
+	size_t nm, bad;
+	assert_int_equal(store_summaries_get(s, (int64_t[]){1}, 1, &m, &nm, &bad, &e), 0);
+	assert_int_equal(nm, 2);
+	assert_int_equal(bad, 0);
+	assert_int_equal(m[0].method, 7);
+	assert_int_equal(m[0].warmup, 0); /* no sample is flagged: the store counts them */
+	assert_string_equal(m[0].workload, "a.one");
+	assert_true(m[0].mean_y == 14.5 && isnan(m[0].var_mean) && m[0].r1 == -0.25 && m[0].autocorr == 1);
+	assert_string_equal(m[0].round_map, "abc");
+	assert_int_equal(m[1].copies, 2);
+	assert_true(m[1].mean_y == -1 && isnan(m[1].tau2) && isnan(m[1].kept_y));
+	assert_string_equal(m[1].diag, "4 1 0x1p-1 0x1p-2;");
+	store_summaries_free(m, nm);
+
+	sqlite3_stmt *st;
+	assert_int_equal(store_prepare(s, "SELECT slots FROM run_summary WHERE run = 1", &st, &e), 0);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	size_t len = (size_t)sqlite3_column_bytes(st, 0);
+	unsigned char *blob = xcalloc(len, 1);
+	memcpy(blob, sqlite3_column_blob(st, 0), len);
+	sqlite3_finalize(st);
+	struct sum_blob b;
+	struct sum_slot v;
+	for (size_t cut = 0; cut < len; cut++) {
+		unsigned char *part = xcalloc(cut ? cut : 1, 1); /* exactly cut bytes: ASan sees a read past them */
+		memcpy(part, blob, cut);
+		int got = sum_blob_open(&b, part, cut) ? 1 : -1;
+		while (got > 0)
+			got = sum_blob_next(&b, &v);
+		assert_int_equal(got, -1);
+		free(part);
+	}
+	for (size_t i = 0; i < len; i++)
+		for (int bit = 0; bit < 8; bit++) {
+			blob[i] ^= (unsigned char)(1u << bit);
+			int got = sum_blob_open(&b, blob, len) ? 1 : -1, slots = 0;
+			while (got > 0 && (got = sum_blob_next(&b, &v)) > 0)
+				slots++;
+			assert_true(slots <= 2 || got == 0);
+			blob[i] ^= (unsigned char)(1u << bit);
+		}
+	free(blob);
+	store_close(s);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -297,6 +363,7 @@ int main(void)
 		cmocka_unit_test(migration_backs_up_then_upgrades),
 		cmocka_unit_test(failed_migration_changes_nothing),
 		cmocka_unit_test(existing_backup_stops_migration),
+		cmocka_unit_test(summary_blob_round_trip_and_damage),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
