@@ -241,6 +241,34 @@ int an_campaign_look_count(struct store *st, struct an_look *l, struct err *e)
 	return store_campaign_look(st, l->campaign, (int)l->k, e);
 }
 
+static int run_id_cmp(const void *pa, const void *pb)
+{
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+	return a < b ? -1 : a > b;
+}
+
+/* The lowest run id in both a[0..na-1] and b[0..nb-1], or 0: sorted copies, merged (a fleet's
+ * groups hold 50,000 runs each). */
+static int64_t common_run(const int64_t *a, size_t na, const int64_t *b, size_t nb)
+{
+	int64_t *x = xcalloc(na + nb + 1, sizeof *x), *y = x + na;
+	memcpy(x, a, na * sizeof *x);
+	memcpy(y, b, nb * sizeof *y);
+	qsort(x, na, sizeof *x, run_id_cmp);
+	qsort(y, nb, sizeof *y, run_id_cmp);
+	int64_t both = 0;
+	for (size_t i = 0, k = 0; i < na && k < nb && !both;) {
+		if (x[i] == y[k])
+			both = x[i];
+		else if (x[i] < y[k])
+			i++;
+		else
+			k++;
+	}
+	free(x);
+	return both;
+}
+
 int an_compare_job_build(struct store *st, const char *sa, const char *sb, const struct strv *patterns,
 			 const struct st_compare_opts *co, bool with_env, struct an_compare_job *j, struct err *e)
 {
@@ -255,12 +283,11 @@ int an_compare_job_build(struct store *st, const char *sa, const char *sb, const
 	if ((with_env && an_db_env(&j->d, NULL, e)) || an_group_select(&j->d, sa, sb ? "A" : "runs", &g[0], e) ||
 	    (sb && an_group_select(&j->d, sb, "B", &g[1], e)))
 		return -1;
-	for (size_t i = 0; i < g[0].n; i++)
-		for (size_t k = 0; k < g[1].n; k++)
-			if (g[0].ids[i] == g[1].ids[k])
-				return errf(e, "run %lld matches both A '%s' and B '%s'; make the selectors exclusive, e.g. "
-					       "with a label that differs",
-					    (long long)g[0].ids[i], sa, sb);
+	int64_t both = sb ? common_run(g[0].ids, g[0].n, g[1].ids, g[1].n) : 0;
+	if (both)
+		return errf(e, "run %lld matches both A '%s' and B '%s'; make the selectors exclusive, e.g. "
+			       "with a label that differs",
+			    (long long)both, sa, sb);
 	j->info[0] = g[0].info;
 	j->info[1] = g[1].info;
 	struct store_env env[2] = {{0}};

@@ -548,7 +548,7 @@ void store_set_free(struct store_set *set)
 /* One slot of a run's summary row into x and k (k->boot, k->ub_log left); false when it is
  * not usable (no finite mean, no samples, no score or time). */
 static bool sum_of(const struct sum_slot *v, int64_t run, struct strv *names, size_t *hint, struct store_run_sum *x,
-		   struct store_sum_key *k)
+		   struct store_sum_key *k, struct sb *text, size_t *diag_at)
 {
 	/* a run's slots come in the same workload order as the run's before: try the name after
 	 * the previous slot's, then the first name (a new run), before a search */
@@ -566,8 +566,13 @@ static bool sum_of(const struct sum_slot *v, int64_t run, struct strv *names, si
 	*x = (struct store_run_sum){
 		.n = m->n, .nbatches = m->nbatches, .batch_size = m->batch_size, .mean_y = m->mean_y, .tau2 = m->tau2,
 		.var_mean = m->var_mean, .df = m->df, .r1 = m->r1, .kept_y = m->kept_y, .elapsed_s = m->elapsed_s,
-		.autocorr = m->autocorr, .diag = *v->diag ? xstrdup(v->diag) : NULL,
+		.autocorr = m->autocorr,
 	};
+	*diag_at = 0; /* 0: none, else its offset in text + 1 (text moves as it grows) */
+	if (*v->diag) {
+		*diag_at = text->len + 1;
+		sb_addn(text, v->diag, strlen(v->diag) + 1);
+	}
 	size_t nmap = strlen(v->round_map); /* cut as snprintf would */
 	nmap = nmap < sizeof x->round_map ? nmap : sizeof x->round_map - 1;
 	memcpy(x->round_map, v->round_map, nmap);
@@ -583,7 +588,7 @@ static int read_sums(struct store *s, int method, const struct idset *want, stru
 	sqlite3_stmt *st;
 	if (store_prepare(s, "SELECT run, method, slots FROM run_summary", &st, e))
 		return -1;
-	size_t cap = 0, kcap = 0, hint = 0;
+	size_t cap = 0, kcap = 0, acap = 0, hint = 0, *at = NULL;
 	int rc = SQLITE_DONE;
 	*current = true;
 	while (*current && (rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -599,23 +604,112 @@ static int read_sums(struct store *s, int method, const struct idset *want, stru
 		while (got > 0 && *current && (got = sum_blob_next(&b, &v)) > 0) {
 			out->v = xgrow(out->v, &cap, out->n + 1, sizeof *out->v);
 			out->k = xgrow(out->k, &kcap, out->n + 1, sizeof *out->k);
-			*current = sum_of(&v, run, &out->names, &hint, &out->v[out->n], &out->k[out->n]);
+			at = xgrow(at, &acap, out->n + 1, sizeof *at);
+			*current = sum_of(&v, run, &out->names, &hint, &out->v[out->n], &out->k[out->n], &out->text,
+					  &at[out->n]);
 			out->n++;
 		}
 		*current = *current && got >= 0;
 	}
 	sqlite3_finalize(st);
+	for (size_t i = 0; i < out->n; i++)
+		out->v[i].diag = at[i] ? out->text.s + at[i] - 1 : NULL;
+	free(at);
 	if (*current && rc != SQLITE_DONE)
 		return store_fail(s, "cannot read run summaries", e);
 	return 0;
 }
 
+/* One (workload, copies) of the stored summaries: rows, and where they begin in order. */
+struct series_slot {
+	size_t wl;
+	int copies;
+	size_t n, at;
+};
+
+static uint64_t series_hash(size_t wl, int copies)
+{
+	uint64_t h = (uint64_t)wl * 0x9E3779B97F4A7C15u ^ (uint64_t)(uint32_t)copies * 0xC2B2AE3D27D4EB4Fu;
+	return h ^ (h >> 29);
+}
+
+static int series_slot_cmp(const void *pa, const void *pb, void *rank)
+{
+	const struct series_slot *a = pa, *b = pb;
+	const uint32_t *rk = rank;
+	if (a->wl != b->wl)
+		return rk[a->wl] < rk[b->wl] ? -1 : 1;
+	return a->copies < b->copies ? -1 : a->copies > b->copies;
+}
+
+/* x->order: a counting sort of the rows (read in run order) by series, so that a set picks
+ * its runs' rows already grouped as build() wants them (a few hundred series at most, found
+ * by a hash; a run's rows come in the same series order as the run's before, tried first). */
+static void sums_order(struct store_sums *x)
+{
+	struct series_slot *sl = NULL;
+	size_t ns = 0, scap = 0, tcap = 64;
+	uint32_t *tab = xcalloc(tcap, sizeof *tab); /* series index + 1, 0: empty */
+	uint32_t *of = xcalloc(x->n ? x->n : 1, sizeof *of);
+	size_t prev = 0;
+	for (size_t i = 0; i < x->n; i++) {
+		const struct store_sum_key *k = &x->k[i];
+		size_t s = prev + 1;
+		if (!(i && s < ns && sl[s].wl == k->wl && sl[s].copies == k->copies)) {
+			if (2 * (ns + 1) > tcap) { /* grow and rehash */
+				tcap *= 2;
+				free(tab);
+				tab = xcalloc(tcap, sizeof *tab);
+				for (size_t j = 0; j < ns; j++) {
+					size_t h = series_hash(sl[j].wl, sl[j].copies) & (tcap - 1);
+					while (tab[h])
+						h = (h + 1) & (tcap - 1);
+					tab[h] = (uint32_t)j + 1;
+				}
+			}
+			size_t h = series_hash(k->wl, k->copies) & (tcap - 1);
+			while (tab[h] && !(sl[tab[h] - 1].wl == k->wl && sl[tab[h] - 1].copies == k->copies))
+				h = (h + 1) & (tcap - 1);
+			if (!tab[h]) {
+				sl = xgrow(sl, &scap, ns + 1, sizeof *sl);
+				sl[ns] = (struct series_slot){.wl = k->wl, .copies = k->copies};
+				tab[h] = (uint32_t)++ns;
+			}
+			s = tab[h] - 1;
+		}
+		of[i] = (uint32_t)s;
+		sl[s].n++;
+		prev = s;
+	}
+	/* the series in (workload, copies) order, each one's place */
+	uint32_t *rank = rank_names(&x->names);
+	struct series_slot *sorted = xcalloc(ns ? ns : 1, sizeof *sorted);
+	for (size_t j = 0; j < ns; j++) {
+		sorted[j] = sl[j];
+		sorted[j].at = j; /* its index in sl */
+	}
+	qsort_r(sorted, ns, sizeof *sorted, series_slot_cmp, rank);
+	size_t at = 0;
+	for (size_t j = 0; j < ns; j++) {
+		sl[sorted[j].at].at = at;
+		at += sorted[j].n;
+	}
+	x->order = xcalloc(x->n ? x->n : 1, sizeof *x->order);
+	for (size_t i = 0; i < x->n; i++)
+		x->order[sl[of[i]].at++] = (uint32_t)i;
+	free(sorted);
+	free(rank);
+	free(of);
+	free(tab);
+	free(sl);
+}
+
 void store_sums_free(struct store_sums *x)
 {
-	for (size_t i = 0; i < x->n; i++)
-		free(x->v[i].diag);
 	free(x->v);
 	free(x->k);
+	free(x->order);
+	sb_free(&x->text);
 	strv_free(&x->names);
 	memset(x, 0, sizeof *x);
 }
@@ -675,6 +769,8 @@ int store_sums_load(struct store *s, int method, const int64_t *ids, size_t n, s
 		out->k[i].ub_log = b && b->ub_log;
 	}
 	free(rb);
+	if (!rc && *ok)
+		sums_order(out);
 	if (rc || !*ok) {
 		*ok = false;
 		store_sums_free(out);
@@ -701,7 +797,8 @@ int store_set_of_sums(struct store *s, const struct store_sums *all, const int64
 	idset_init(&sel, ids, n, false);
 	struct sum_ref *c = NULL;
 	size_t nc = 0, cap = 0;
-	for (size_t i = 0; i < all->n; i++) {
+	for (size_t j = 0; j < all->n; j++) { /* by series, each in run order (all->order) */
+		size_t i = all->order[j];
 		const struct store_sum_key *k = &all->k[i];
 		if (!idset_has(&sel, k->run))
 			continue;
@@ -709,7 +806,16 @@ int store_set_of_sums(struct store *s, const struct store_sums *all, const int64
 		c[nc++] = (struct sum_ref){{.wl = (uint32_t)k->wl, .copies = k->copies, .run = k->run, .boot = k->boot}, i};
 	}
 	idset_free(&sel);
-	sort_items(c, nc, sizeof *c, &all->names, NULL);
+	/* then by (boot, run) within each series: a series already so (run ids that grow with
+	 * their boots) is left as it is */
+	struct ranks rk = {0}; /* items of one series never compare their names */
+	for (size_t a = 0, b; a < nc; a = b) {
+		bool in_order = true;
+		for (b = a + 1; b < nc && c[b].k.wl == c[a].k.wl && c[b].k.copies == c[a].k.copies; b++)
+			in_order = in_order && chunk_cmp(&c[b - 1], &c[b], &rk) <= 0;
+		if (!in_order)
+			qsort_r(c + a, b - a, sizeof *c, chunk_cmp, &rk);
+	}
 	build(c, sizeof *c, nc, &all->names, NULL, sum_run, all, out);
 	free(c);
 	int rc = load_units(s, ids, n, out, e);

@@ -257,7 +257,7 @@ struct store_run_sum {
 	double mean_y, tau2, var_mean, df, r1, kept_y, elapsed_s;
 	int autocorr;
 	char round_map[24]; /* as stored, cut to 23 bytes */
-	char *diag;         /* as stored; NULL when empty */
+	char *diag;         /* as stored; NULL when empty (points into store_sums.text) */
 };
 /* Every stored summary of the database, read once per command (one pass over the table)
  * for store_set_of_sums to pick groups from. */
@@ -272,6 +272,8 @@ struct store_sums {
 	struct store_sum_key *k;
 	size_t n;
 	struct strv names;
+	uint32_t *order; /* the rows by (workload, copies) in byte order, each series in run order */
+	struct sb text;  /* the rows' diag strings, one after another */
 };
 /* Read those of runs ids[0..n-1] (ids NULL: of every run) when they are current:
  * summary_meta records `method`, every row of those runs carries that stamp, a finite mean
