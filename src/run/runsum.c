@@ -201,11 +201,12 @@ int runsum_ensure(struct store *st, struct err *e)
 	size_t n;
 	if (store_summary_method(st, &m, e))
 		return -1;
-	if (m == ST_SUMMARY_METHOD)
-		return 0;
+	/* the runs without a current row: every run after a method change; otherwise those
+	 * whose row the schema's triggers deleted (their samples or environment changed behind
+	 * sysab's back) or that were merged in: one query over the runs finds them */
 	if (runsum_refresh(st, false, 0, &n, e))
 		return -1;
-	return store_summary_method_set(st, ST_SUMMARY_METHOD, e);
+	return m == ST_SUMMARY_METHOD ? 0 : store_summary_method_set(st, ST_SUMMARY_METHOD, e);
 }
 
 /* Equal, NAN equal to NAN: both come from the same code on the same numbers. */

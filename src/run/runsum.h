@@ -19,10 +19,11 @@ int runsum_put(struct store *st, int64_t run, struct err *e);
  * transaction. Returns 0 or -1 with e set. */
 int runsum_refresh(struct store *st, bool all, int64_t min_run, size_t *nruns, struct err *e);
 
-/* Unless the database records that every run's summaries are current for
- * ST_SUMMARY_METHOD (summary_meta), bring them all up to date and record it: after the
- * migration that added the table, after the method changed. Otherwise one tiny query.
- * For writing commands; returns 0 or -1 with e set. */
+/* Bring every finished run's summaries up to date (runsum_refresh without all): after the
+ * migration that added the table, after the method changed, after a merge, after a change
+ * behind sysab's back that the schema's triggers answered by deleting a run's row. Then
+ * record ST_SUMMARY_METHOD as current (summary_meta). When nothing is stale, one query
+ * over the runs. For writing commands; returns 0 or -1 with e set. */
 int runsum_ensure(struct store *st, struct err *e);
 
 /* What runsum_check found. */

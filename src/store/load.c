@@ -586,6 +586,10 @@ static int read_sums(struct store *s, int method, const struct idset *want, stru
 		     struct err *e)
 {
 	sqlite3_stmt *st;
+	if (store_prepare(s, "SELECT count(*) FROM run_summary", &st, e))
+		return -1;
+	size_t rows = sqlite3_step(st) == SQLITE_ROW ? (size_t)sqlite3_column_int64(st, 0) : 0;
+	sqlite3_finalize(st);
 	if (store_prepare(s, "SELECT run, method, slots FROM run_summary", &st, e))
 		return -1;
 	size_t cap = 0, kcap = 0, acap = 0, hint = 0, *at = NULL;
@@ -601,6 +605,12 @@ static int read_sums(struct store *s, int method, const struct idset *want, stru
 				  sum_blob_open(&b, sqlite3_column_blob(st, 2), (size_t)sqlite3_column_bytes(st, 2))
 			  ? 1
 			  : -1;
+		if (got > 0 && !cap) { /* room for every wanted run with as many slots as this one */
+			size_t est = (size_t)b.left * (want->all ? rows : want->n);
+			out->v = xgrow(out->v, &cap, est, sizeof *out->v);
+			out->k = xgrow(out->k, &kcap, est, sizeof *out->k);
+			at = xgrow(at, &acap, est, sizeof *at);
+		}
 		while (got > 0 && *current && (got = sum_blob_next(&b, &v)) > 0) {
 			out->v = xgrow(out->v, &cap, out->n + 1, sizeof *out->v);
 			out->k = xgrow(out->k, &kcap, out->n + 1, sizeof *out->k);
