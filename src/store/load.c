@@ -7,17 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The run ids as a JSON array text, bound to json_each() so one statement serves any count. */
-static char *ids_json(const int64_t *ids, size_t n)
-{
-	struct sb b = {0};
-	sb_add(&b, "[");
-	for (size_t i = 0; i < n; i++)
-		sb_addf(&b, "%s%lld", i ? "," : "", (long long)ids[i]);
-	sb_add(&b, "]");
-	return b.s;
-}
-
 /* Where one run's series goes in a set: the key that build() groups by, first in each item
  * it groups (struct chunk, struct sum_ref). */
 struct ckey {
@@ -258,7 +247,7 @@ static int load_units(struct store *s, const int64_t *ids, size_t n, struct stor
 	}
 	sqlite3_finalize(st);
 	if (rc == SQLITE_DONE && rest) {
-		char *js = ids_json(sorted, n);
+		char *js = store_ids_json(sorted, n);
 		if (store_prepare(s,
 				  "SELECT workload, copies, unit, latency FROM slot "
 				  "WHERE run IN (SELECT value FROM json_each(?1)) ORDER BY run",
@@ -445,7 +434,7 @@ static int chunks_done(struct store *s, struct chunks *cs, int rc, bool events, 
 int store_load_set(struct store *s, const int64_t *ids, size_t n, struct store_set *out, struct err *e)
 {
 	memset(out, 0, sizeof *out);
-	char *js = ids_json(ids, n);
+	char *js = store_ids_json(ids, n);
 	struct chunks cs = {0};
 	if (load_boots(s, js, &cs.rb, &cs.nrb, e)) {
 		free(js);
@@ -490,7 +479,7 @@ int store_load_counter_set(struct store *s, const int64_t *ids, size_t n, struct
 	sqlite3_finalize(st);
 	if (!any || !n)
 		return 0; /* no counters anywhere: do not walk the samples */
-	char *js = ids_json(ids, n);
+	char *js = store_ids_json(ids, n);
 	struct chunks cs = {0};
 	if (load_boots(s, js, &cs.rb, &cs.nrb, e)) {
 		free(js);
@@ -606,7 +595,10 @@ static int read_sums(struct store *s, int method, const struct idset *want, stru
 			  ? 1
 			  : -1;
 		if (got > 0 && !cap) { /* room for every wanted run with as many slots as this one */
-			size_t est = (size_t)b.left * (want->all ? rows : want->n);
+			size_t len = (size_t)(b.end - b.p), slots = b.left;
+			if (slots > len / SUM_SLOT_MIN) /* a damaged count cannot ask for more than fits */
+				slots = len / SUM_SLOT_MIN;
+			size_t est = slots * (want->all ? rows : want->n);
 			out->v = xgrow(out->v, &cap, est, sizeof *out->v);
 			out->k = xgrow(out->k, &kcap, est, sizeof *out->k);
 			at = xgrow(at, &acap, est, sizeof *at);
@@ -845,7 +837,7 @@ static int runs_env(struct store *s, struct store_run_info *runs, size_t n, cons
 	int64_t *ids = xcalloc(n ? n : 1, sizeof *ids);
 	for (size_t i = 0; i < n; i++)
 		ids[i] = runs[i].id;
-	char *js = ids_json(ids, n);
+	char *js = store_ids_json(ids, n);
 	free(ids);
 	sqlite3_stmt *st;
 	if (store_prepare(s,
@@ -1066,14 +1058,14 @@ static int env_missing(struct store *s, const char *js, const int64_t *sorted, s
 static int env_pass(struct store *s, const int64_t *sorted, size_t n, bool from_rows, struct env_acc *a,
 		    struct store_env *out, bool *bad, struct err *e)
 {
-	char *js = ids_json(sorted, n), *mjs = NULL;
+	char *js = store_ids_json(sorted, n), *mjs = NULL;
 	int64_t *missing = NULL;
 	size_t nmissing = n;
 	sqlite3_stmt *rows = NULL, *env = NULL;
 	*bad = false;
 	int rc = from_rows ? env_missing(s, js, sorted, n, &missing, &nmissing, e) : 0;
 	if (!rc) {
-		mjs = from_rows ? ids_json(missing, nmissing) : NULL;
+		mjs = from_rows ? store_ids_json(missing, nmissing) : NULL;
 		rc = (from_rows && store_prepare(s,
 						 "SELECT run, env FROM run_summary WHERE run IN (SELECT value FROM "
 						 "json_each(?1)) ORDER BY run",

@@ -91,6 +91,16 @@ void store_bind_text(sqlite3_stmt *st, int i, const char *v)
 		sqlite3_bind_null(st, i);
 }
 
+char *store_ids_json(const int64_t *ids, size_t n)
+{
+	struct sb b = {0};
+	sb_add(&b, "[");
+	for (size_t i = 0; i < n; i++)
+		sb_addf(&b, "%s%lld", i ? "," : "", (long long)ids[i]);
+	sb_add(&b, "]");
+	return b.s;
+}
+
 char *store_col_text(sqlite3_stmt *st, int i)
 {
 	const unsigned char *t = sqlite3_column_text(st, i);

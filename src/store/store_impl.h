@@ -44,6 +44,8 @@ int store_prepare(struct store *s, const char *sql, sqlite3_stmt **st, struct er
 int store_fail(struct store *s, const char *what, struct err *e);
 /* Bind text or NULL. */
 void store_bind_text(sqlite3_stmt *st, int i, const char *v);
+/* The run ids as a JSON array text, bound to json_each() so one statement serves any count. */
+char *store_ids_json(const int64_t *ids, size_t n);
 /* Column text as a new string ("" for NULL). */
 char *store_col_text(sqlite3_stmt *st, int i);
 
@@ -57,6 +59,8 @@ struct sum_slot {
 	struct store_summary x;
 	const char *workload, *round_map, *diag;
 };
+/* The fewest bytes a slot takes in it: the fixed-size fields, three strings of one byte. */
+#define SUM_SLOT_MIN (2 * 4 + 4 * 8 + 15 * 8 + 3 * (4 + 1))
 /* Start reading data[0..len-1]; false when it is not a blob of this format. */
 bool sum_blob_open(struct sum_blob *b, const void *data, size_t len);
 /* The next slot into *out: 1, or 0 at the end, or -1 when the blob is malformed. */

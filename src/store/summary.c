@@ -263,17 +263,6 @@ int store_summary_put_run(struct store *s, int64_t run, int method, struct store
 	return 0;
 }
 
-/* The run ids as a JSON array text, bound to json_each() so one statement serves any count. */
-static char *ids_json(const int64_t *ids, size_t n)
-{
-	struct sb b = {0};
-	sb_add(&b, "[");
-	for (size_t i = 0; i < n; i++)
-		sb_addf(&b, "%s%lld", i ? "," : "", (long long)ids[i]);
-	sb_add(&b, "]");
-	return b.s;
-}
-
 static void free_fields(struct store_summary *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -294,7 +283,7 @@ int store_summaries_get(struct store *s, const int64_t *ids, size_t n, struct st
 			  "ORDER BY run",
 			  &st, e))
 		return -1;
-	char *js = ids_json(ids, n);
+	char *js = store_ids_json(ids, n);
 	sqlite3_bind_text(st, 1, js, -1, SQLITE_STATIC);
 	size_t cap = 0;
 	int rc;

@@ -92,3 +92,8 @@ same_both compare own=1 own=2 --unit run
 contains "$(cat "$T/sum.out")" "thp.enabled"
 [ "$(cat "$T/sum.out")" != "$ok" ] || fail "the changed environment is not shown"
 true
+# a damaged slot count (0xFFFFFFFF) asks for no memory: the row is unreadable, the samples are
+# read (it aborted on a 4-billion-slot allocation before)
+sqlite3 "$SYSAB_DB" "UPDATE run_summary SET slots = CAST(substr(slots, 1, 4) || x'FFFFFFFF' || substr(slots, 9) AS BLOB) WHERE run = $own2"
+same_both compare own=1 own=2 --unit run
+same_both analyze --factors own
