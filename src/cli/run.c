@@ -377,14 +377,15 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 	sig_install();
 	struct run_outcome res;
 	int r = runner_run(st, &o, &res, &e);
-	/* the runner stores each slot's summary as it finishes; this catches any that a
-	 * database error in between left out */
+	/* the runner stores the run's summary row as it ends; when it could not, once more. A
+	 * recorded run stays recorded: without its row analysis reads its samples, and the next
+	 * writing command (or check-db --fix) tries again */
 	size_t nsum;
-	struct err esum;
-	if (res.run_id && runsum_refresh(st, false, res.run_id, &nsum, &esum) && !r) {
-		e = esum;
-		r = -1;
-	}
+	if (!r && res.summary_lost && runsum_refresh(st, false, res.run_id, &nsum, &res.summary_why))
+		fprintf(stderr,
+			"sysab %s: warning: run %lld is recorded, but its summary row could not be written: %s; "
+			"analysis reads its samples until the next writing command writes it\n",
+			cmd->name, (long long)res.run_id, res.summary_why.msg);
 	if (o.progress)
 		report_progress_done(stderr);
 	if (res.run_id)

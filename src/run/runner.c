@@ -407,7 +407,7 @@ static int finish(struct runctx *rc, struct job *j, struct err *e)
 	}
 	int r = put_slot(rc, j, cj, e);
 	free(cj);
-	return r ? r : runsum_put(rc->st, rc->run_id, e);
+	return r;
 }
 
 /* A stop signal cut a wait for the database short (another process holds its lock): record
@@ -600,13 +600,18 @@ static int begin_run(struct store *st, const struct run_opts *o, const char *tmp
  * out->stop_cut), or complete with the workloads that stopped short
  * of the precision target. Returns 0, or -1 with e set when the database failed (after an
  * error of the run, e keeps that error). */
-static int finish_run(struct store *st, const struct run_opts *o, const struct run_outcome *out, double min_overhead,
+static int finish_run(struct store *st, const struct run_opts *o, struct run_outcome *out, double min_overhead,
 		      int werr, struct err *e)
 {
 	char *load = env_loadavg();
 	struct err e2;
 	store_run_env(st, out->run_id, "load.after", load, &e2);
 	free(load);
+	/* The run's summary row, once, with everything of the run stored (a slot's samples or an
+	 * environment entry written after it would delete it: the schema's triggers), and before
+	 * the run counts as finished, so that no reader sees it finished without its row. */
+	if (!werr && runsum_put(st, out->run_id, &out->summary_why))
+		out->summary_lost = true;
 	const char *status = "complete";
 	char *reason = NULL;
 	if (werr && !out->stop_cut) {
@@ -624,10 +629,6 @@ static int finish_run(struct store *st, const struct run_opts *o, const struct r
 	}
 	int rc = store_run_finish(st, out->run_id, status, reason, min_overhead, werr ? &e2 : e);
 	free(reason);
-	/* the run's summaries once more: load.after is in its environment now, and the schema's
-	 * triggers deleted the row written as the last slot finished */
-	if (!rc && !werr)
-		rc = runsum_put(st, out->run_id, e);
 	return rc;
 }
 

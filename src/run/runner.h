@@ -85,6 +85,10 @@ struct run_outcome {
 	bool stop_cut;
 	int slots_unrecorded; /* (workload, copies) whose end could not be recorded */
 	bool end_recorded;    /* the run's final status was recorded */
+	/* The run's summary row (issue 18) could not be written: why. The run is recorded all the
+	 * same; analysis reads its samples until a writing command recomputes the row. */
+	bool summary_lost;
+	struct err summary_why;
 };
 
 /* Run everything in o into the store. Returns 0 when the run was recorded (whatever

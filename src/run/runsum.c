@@ -131,14 +131,20 @@ static int put_runs(struct store *st, const int64_t *ids, size_t n, const struct
 int runsum_put(struct store *st, int64_t run, struct err *e)
 {
 	struct store_set set;
-	if (store_load_set(st, &run, 1, &set, e))
+	if (store_begin(st, e))
 		return -1;
+	if (store_load_set(st, &run, 1, &set, e)) {
+		store_rollback(st);
+		return -1;
+	}
 	struct sums all;
 	summarise(&set, &all);
 	int rc = put_runs(st, &run, 1, &all, e);
 	sums_free(&all);
 	store_set_free(&set);
-	return rc;
+	if (rc)
+		store_rollback(st);
+	return rc ? rc : store_commit(st, e);
 }
 
 /* The ids of every run that is not still running, ascending. */

@@ -8,8 +8,8 @@
 
 /* Summarise the measured samples of every (workload, copies) of run as analysis loads them
  * from the store (warm-up left out, rounds kept), and store them as the run's summaries
- * stamped ST_SUMMARY_METHOD. Put the samples and mark the warm-up ones first. Returns 0 or
- * -1 with e set. */
+ * stamped ST_SUMMARY_METHOD, read and written in one transaction. Put the samples and mark
+ * the warm-up ones first. Returns 0 or -1 with e set (nothing written). */
 int runsum_put(struct store *st, int64_t run, struct err *e);
 
 /* Compute the summaries of every finished run with id >= min_run that has measured samples

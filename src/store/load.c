@@ -753,7 +753,10 @@ int store_sums_load(struct store *s, int method, const int64_t *ids, size_t n, s
 		return 0;
 	struct idset want;
 	idset_init(&want, ids, n, !ids);
-	int rc = read_sums(s, method, &want, out, ok, e);
+	bool began;
+	int rc = store_snapshot_begin(s, &began, e);
+	if (!rc)
+		rc = read_sums(s, method, &want, out, ok, e);
 	if (!rc && *ok) {
 		/* current only when complete too: a run merged or imported since the last writing
 		 * command (a campaign's guest databases) has no summary rows yet, and every row
@@ -765,6 +768,7 @@ int store_sums_load(struct store *s, int method, const int64_t *ids, size_t n, s
 	size_t nrb = 0;
 	if (!rc && *ok)
 		rc = load_boots(s, NULL, &rb, &nrb, e);
+	store_snapshot_end(s, began);
 	for (size_t i = 0; !rc && *ok && i < out->n; i++) {
 		const struct run_boot *b = boot_of(rb, nrb, out->k[i].run);
 		out->k[i].boot = b ? b->boot : 0;
@@ -1041,7 +1045,8 @@ static int env_missing(struct store *s, const char *js, const int64_t *sorted, s
 		int64_t run = sqlite3_column_int64(st, 0);
 		while (pos < n && sorted[pos] < run)
 			(*out)[(*nout)++] = sorted[pos++];
-		pos += pos < n && sorted[pos] == run;
+		while (pos < n && sorted[pos] == run) /* every copy of a repeated id */
+			pos++;
 	}
 	while (pos < n)
 		(*out)[(*nout)++] = sorted[pos++];
@@ -1142,13 +1147,17 @@ int store_env_values(struct store *s, const int64_t *ids, size_t n, struct store
 		memcpy(sorted, ids, n * sizeof *sorted);
 	qsort(sorted, n, sizeof *sorted, id_cmp);
 	struct env_acc a = {0};
-	bool bad;
-	int rc = env_pass(s, sorted, n, true, &a, out, &bad, e);
+	bool bad = false, began;
+	/* one snapshot: which runs have a row, and what the rows and the table hold */
+	int rc = store_snapshot_begin(s, &began, e);
+	if (!rc)
+		rc = env_pass(s, sorted, n, true, &a, out, &bad, e);
 	if (!rc && bad) { /* a row's copy is not readable: the environment table alone */
 		env_acc_free(&a);
 		out->nenv = 0;
 		rc = env_pass(s, sorted, n, false, &a, out, &bad, e);
 	}
+	store_snapshot_end(s, began);
 	if (!rc) {
 		/* each key's values, in the order of their first run; then the keys in byte order */
 		for (size_t i = 0; i < a.np; i++)

@@ -598,6 +598,23 @@ void store_rollback(struct store *s)
 	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
+int store_snapshot_begin(struct store *s, bool *began, struct err *e)
+{
+	*began = false;
+	if (s->in_tx || !sqlite3_get_autocommit(s->db))
+		return 0;
+	if (exec_sql(s, "BEGIN", "cannot start a read transaction", e))
+		return -1;
+	*began = true;
+	return 0;
+}
+
+void store_snapshot_end(struct store *s, bool began)
+{
+	if (began) /* nothing was written: ending it cannot lose anything */
+		sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+}
+
 /* Run one statement that returns no rows. */
 static int step_done(struct store *s, sqlite3_stmt *st, const char *what, struct err *e)
 {

@@ -29,6 +29,13 @@ struct store {
  * lost, and from then on the connection never checkpoints into the path again. */
 int store_check_files(struct store *s, struct err *e);
 
+/* One snapshot for several reads: BEGIN (deferred) unless a transaction is already open, so
+ * that queries that must agree (the summary rows and the runs without one) see the same
+ * database although another process commits between them. *began says whether to end it
+ * with store_snapshot_end. */
+int store_snapshot_begin(struct store *s, bool *began, struct err *e);
+void store_snapshot_end(struct store *s, bool began);
+
 /* The newest schema version, and the SQL taking a database from `from` to from + 1. */
 int store_schema_target(void);
 const char *store_schema_step(int from);

@@ -19,6 +19,14 @@ contains "$OUT" "1 differ"
 contains "$OUT" "run 1 cpu.int (1 copies): stored mean_y differs"
 expect 0 "$SYSAB" check-db --fix
 contains "$OUT" "all match"
+# a wrong warm-up count in run 1's first slot: the eight bytes 25 to 32 of the blob (after the
+# format, the slot count, copies, the lag-1 flag and n: docs/FORMATS.md) set to 3
+sqlite3 "$SYSAB_DB" "UPDATE run_summary SET slots = CAST(substr(slots, 1, 24) || x'0300000000000000' || substr(slots, 33) AS BLOB) WHERE run = 1"
+expect 1 "$SYSAB" check-db
+contains "$OUT" "1 with a wrong warm-up count"
+contains "$OUT" "0 differ"
+expect 0 "$SYSAB" check-db --fix
+contains "$OUT" "all match"
 # a row that is not a summary blob at all: reported, and --fix rewrites it
 sqlite3 "$SYSAB_DB" "UPDATE run_summary SET slots = x'0100000005000000' WHERE run = 1"
 expect 1 "$SYSAB" check-db

@@ -7,6 +7,7 @@
 #include "run/runsum.h"
 #include "analysis/summary.h"
 #include "store/store.h"
+#include "store/store_impl.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -382,6 +383,140 @@ static void summaries_match_samples(void **state)
 	store_close(st);
 }
 
+/* Another process writes a run's summary row while this one reads: once `when` (the start of
+ * a statement's text) is running on the reading connection, the writer stores the row. */
+struct writer {
+	struct store *rd, *wr;
+	const char *when;
+	int64_t run;
+	struct store_summary *m;
+	size_t nm;
+	bool fired;
+};
+
+static int write_midway(void *arg)
+{
+	struct writer *w = arg;
+	if (!w->when)
+		return 0;
+	for (sqlite3_stmt *st = sqlite3_next_stmt(w->rd->db, NULL); !w->fired && st; st = sqlite3_next_stmt(w->rd->db, st))
+		if (sqlite3_stmt_busy(st) && !strncmp(sqlite3_sql(st), w->when, strlen(w->when))) {
+			struct err e = {{0}};
+			w->fired = true;
+			assert_int_equal(store_summary_put_run(w->wr, w->run, ST_SUMMARY_METHOD, w->m, w->nm, &e), 0);
+		}
+	return 0;
+}
+
+/* Issue 18: the summary rows and the check that no finished run lacks one are read from one
+ * snapshot. Before, a row written between the two reads (a runner finishing) left its run out
+ * of the analysis while the summaries counted as complete; and the environment of a run whose
+ * row appeared between the two reads of store_env_values was read twice. */
+static void summaries_read_one_snapshot(void **state)
+{
+	(void)state;
+	struct err e = {{0}};
+	struct store *st = open_db("snapshot");
+	const struct workload *wl[] = {&steady};
+	int copies[] = {1, 2};
+	struct kvlist labels = {0};
+	struct sim sim = {.op_ns = 1000, .noise = 0.05, .rng = 4};
+	struct run_timing tm = {.arg = &sim, .now = sim_now, .batch = sim_batch};
+	struct run_opts o = {
+		.labels = &labels, .wl = wl, .nwl = 1, .copies = copies, .ncopies = 2, .samples = 8,
+		.sample_ns = 2000000, .seed = 3, .order = ORDER_ROUNDS, .profile = "test", .timing = &tm,
+	};
+	struct run_outcome out;
+	assert_int_equal(runner_run(st, &o, &out, &e), 0);
+	assert_int_equal(store_summary_method_set(st, ST_SUMMARY_METHOD, &e), 0); /* as runsum_ensure does */
+	struct writer w = {.rd = st, .run = out.run_id};
+	size_t unreadable;
+	assert_int_equal(store_summaries_get(st, &out.run_id, 1, &w.m, &w.nm, &unreadable, &e), 0);
+	assert_int_equal(w.nm, 2);
+	struct store_env whole;
+	assert_int_equal(store_env_values(st, &out.run_id, 1, &whole, &e), 0);
+	assert_true(whole.nk > 0);
+
+	char *path = xasprintf("%s/snapshot.db", dir);
+	assert_int_equal(store_open(path, STORE_RW, &w.wr, &e), 0);
+	free(path);
+	sqlite3_progress_handler(st->db, 1, write_midway, &w);
+	const char *at[] = {"SELECT run, method, slots FROM run_summary", "SELECT run FROM run_summary"};
+	for (size_t k = 0; k < 2; k++) {
+		w.when = NULL;
+		assert_int_equal(sqlite3_exec(st->db, "DELETE FROM run_summary", NULL, NULL, NULL), SQLITE_OK);
+		w.when = at[k];
+		w.fired = false;
+		if (!k) {
+			struct store_sums sums;
+			bool ok;
+			assert_int_equal(store_sums_load(st, ST_SUMMARY_METHOD, NULL, 0, &sums, &ok, &e), 0);
+			assert_true(w.fired);
+			/* either the row is read or the summaries are not complete (the samples are read) */
+			assert_true(ok ? sums.n == 2 : sums.n == 0);
+			store_sums_free(&sums);
+		} else {
+			struct store_env env;
+			assert_int_equal(store_env_values(st, &out.run_id, 1, &env, &e), 0);
+			assert_true(w.fired);
+			assert_int_equal(env.nenv, 1);
+			assert_int_equal(env.nk, whole.nk);
+			for (size_t i = 0; i < env.nk; i++) {
+				assert_string_equal(env.k[i].key, whole.k[i].key);
+				assert_int_equal(env.k[i].nruns, 1);
+				assert_int_equal(env.k[i].nv, 1);
+				assert_string_equal(env.k[i].v[0].value, whole.k[i].v[0].value);
+			}
+			store_env_free(&env);
+		}
+	}
+	sqlite3_progress_handler(st->db, 0, NULL, NULL);
+	store_env_free(&whole);
+	store_summaries_free(w.m, w.nm);
+	store_close(w.wr);
+	store_close(st);
+}
+
+/* A run whose summary row cannot be written is recorded all the same: the runner says why in
+ * its outcome (the CLI warns) and analysis falls back to the samples. */
+static void summary_row_lost_is_not_a_failed_run(void **state)
+{
+	(void)state;
+	struct err e = {{0}};
+	struct store *st = open_db("rowlost");
+	assert_int_equal(sqlite3_exec(st->db,
+				      "CREATE TRIGGER no_rows BEFORE INSERT ON run_summary BEGIN "
+				      "SELECT RAISE(ABORT, 'summary rows refused by the test'); END",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	const struct workload *wl[] = {&steady};
+	int copies[] = {1};
+	struct kvlist labels = {0};
+	struct sim sim = {.op_ns = 1000, .noise = 0.05, .rng = 6};
+	struct run_timing tm = {.arg = &sim, .now = sim_now, .batch = sim_batch};
+	struct run_opts o = {
+		.labels = &labels, .wl = wl, .nwl = 1, .copies = copies, .ncopies = 1, .samples = 8,
+		.sample_ns = 2000000, .seed = 3, .order = ORDER_ROUNDS, .profile = "test", .timing = &tm,
+	};
+	struct run_outcome out;
+	assert_int_equal(runner_run(st, &o, &out, &e), 0);
+	assert_true(out.end_recorded);
+	assert_true(out.summary_lost);
+	assert_non_null(strstr(out.summary_why.msg, "refused by the test"));
+	struct store_run_info *runs;
+	size_t nr;
+	assert_int_equal(store_runs_list(st, &runs, &nr, &e), 0);
+	assert_int_equal(nr, 1);
+	assert_int_equal(runs[0].state, STORE_RUN_COMPLETE);
+	store_runs_free(runs, nr);
+	assert_int_equal(store_summary_method_set(st, ST_SUMMARY_METHOD, &e), 0);
+	struct store_sums sums;
+	bool ok;
+	assert_int_equal(store_sums_load(st, ST_SUMMARY_METHOD, NULL, 0, &sums, &ok, &e), 0);
+	assert_false(ok); /* the run has no row: the samples are read */
+	store_close(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -392,6 +527,8 @@ int main(void)
 		cmocka_unit_test(short_of_target_says_so),
 		cmocka_unit_test(failed_batch_is_not_short),
 		cmocka_unit_test(summaries_match_samples),
+		cmocka_unit_test(summaries_read_one_snapshot),
+		cmocka_unit_test(summary_row_lost_is_not_a_failed_run),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
