@@ -312,6 +312,23 @@ static void failed_batch_is_not_short(void **state)
 	free(json);
 }
 
+/* One run of wl[0..nwl-1] at copies 1 (and 2 when ncopies is 2), samples each, on simulated
+ * timing seeded by rng: the runs of the summary tests. */
+static void sim_run(struct store *st, const struct workload **wl, size_t nwl, size_t ncopies, int samples,
+		    uint64_t rng, struct run_outcome *out)
+{
+	struct err e = {{0}};
+	int copies[] = {1, 2};
+	struct kvlist labels = {0};
+	struct sim sim = {.op_ns = 1000, .noise = 0.05, .rng = rng};
+	struct run_timing tm = {.arg = &sim, .now = sim_now, .batch = sim_batch};
+	struct run_opts o = {
+		.labels = &labels, .wl = wl, .nwl = nwl, .copies = copies, .ncopies = ncopies, .samples = samples,
+		.sample_ns = 2000000, .seed = 3, .order = ORDER_ROUNDS, .profile = "test", .timing = &tm,
+	};
+	assert_int_equal(runner_run(st, &o, out, &e), 0);
+}
+
 /* Issue 18: the runner stores each slot's summary as it finishes; it equals what the
  * samples give (runsum_check recomputes it); a stale method stamp is found and refreshed. */
 static void summaries_match_samples(void **state)
@@ -320,16 +337,8 @@ static void summaries_match_samples(void **state)
 	struct err e = {{0}};
 	struct store *st = open_db("summaries");
 	const struct workload *wl[] = {&drift_a, &steady};
-	int copies[] = {1, 2};
-	struct kvlist labels = {0};
-	struct sim sim = {.op_ns = 1000, .noise = 0.05, .rng = 9};
-	struct run_timing tm = {.arg = &sim, .now = sim_now, .batch = sim_batch};
-	struct run_opts o = {
-		.labels = &labels, .wl = wl, .nwl = 2, .copies = copies, .ncopies = 2, .samples = 16,
-		.sample_ns = 2000000, .seed = 3, .order = ORDER_ROUNDS, .profile = "test", .timing = &tm,
-	};
 	struct run_outcome out;
-	assert_int_equal(runner_run(st, &o, &out, &e), 0);
+	sim_run(st, wl, 2, 2, 16, 9, &out);
 	struct store_summary *m;
 	size_t nm;
 	size_t unreadable;
@@ -418,16 +427,8 @@ static void summaries_read_one_snapshot(void **state)
 	struct err e = {{0}};
 	struct store *st = open_db("snapshot");
 	const struct workload *wl[] = {&steady};
-	int copies[] = {1, 2};
-	struct kvlist labels = {0};
-	struct sim sim = {.op_ns = 1000, .noise = 0.05, .rng = 4};
-	struct run_timing tm = {.arg = &sim, .now = sim_now, .batch = sim_batch};
-	struct run_opts o = {
-		.labels = &labels, .wl = wl, .nwl = 1, .copies = copies, .ncopies = 2, .samples = 8,
-		.sample_ns = 2000000, .seed = 3, .order = ORDER_ROUNDS, .profile = "test", .timing = &tm,
-	};
 	struct run_outcome out;
-	assert_int_equal(runner_run(st, &o, &out, &e), 0);
+	sim_run(st, wl, 1, 2, 8, 4, &out);
 	assert_int_equal(store_summary_method_set(st, ST_SUMMARY_METHOD, &e), 0); /* as runsum_ensure does */
 	struct writer w = {.rd = st, .run = out.run_id};
 	size_t unreadable;
@@ -490,16 +491,8 @@ static void summary_row_lost_is_not_a_failed_run(void **state)
 				      NULL, NULL, NULL),
 			 SQLITE_OK);
 	const struct workload *wl[] = {&steady};
-	int copies[] = {1};
-	struct kvlist labels = {0};
-	struct sim sim = {.op_ns = 1000, .noise = 0.05, .rng = 6};
-	struct run_timing tm = {.arg = &sim, .now = sim_now, .batch = sim_batch};
-	struct run_opts o = {
-		.labels = &labels, .wl = wl, .nwl = 1, .copies = copies, .ncopies = 1, .samples = 8,
-		.sample_ns = 2000000, .seed = 3, .order = ORDER_ROUNDS, .profile = "test", .timing = &tm,
-	};
 	struct run_outcome out;
-	assert_int_equal(runner_run(st, &o, &out, &e), 0);
+	sim_run(st, wl, 1, 1, 8, 6, &out);
 	assert_true(out.end_recorded);
 	assert_true(out.summary_lost);
 	assert_non_null(strstr(out.summary_why.msg, "refused by the test"));
