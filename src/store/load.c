@@ -622,6 +622,46 @@ static int read_sums(struct store *s, int method, const struct idset *want, stru
 	return 0;
 }
 
+/* A hash table of indexes into a growing array, by open addressing: the series of sums_order,
+ * the keys and values of store_env_values. */
+struct idx_tab {
+	uint32_t *slot; /* entry index + 1, 0: empty */
+	size_t cap;     /* a power of two */
+	size_t n;
+};
+
+static uint64_t str_hash(uint64_t h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return h;
+}
+
+/* The slot of the entry that eq() finds for hash h, or an empty slot where it belongs;
+ * grows the table (rehash(i) gives entry i's hash) before it is half full. */
+static uint32_t *idx_tab_find(struct idx_tab *t, uint64_t h, bool (*eq)(size_t, const void *), const void *arg,
+			      uint64_t (*rehash)(size_t, const void *), const void *ctx)
+{
+	if (2 * (t->n + 1) > t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 64;
+		uint32_t *slot = xcalloc(cap, sizeof *slot);
+		for (size_t i = 0; i < t->cap; i++)
+			if (t->slot[i]) {
+				size_t j = rehash(t->slot[i] - 1, ctx) & (cap - 1);
+				while (slot[j])
+					j = (j + 1) & (cap - 1);
+				slot[j] = t->slot[i];
+			}
+		free(t->slot);
+		t->slot = slot;
+		t->cap = cap;
+	}
+	size_t j = h & (t->cap - 1);
+	while (t->slot[j] && !eq(t->slot[j] - 1, arg))
+		j = (j + 1) & (t->cap - 1);
+	return &t->slot[j];
+}
+
 /* One (workload, copies) of the stored summaries: rows, and where they begin in order. */
 struct series_slot {
 	size_t wl;
@@ -633,6 +673,18 @@ static uint64_t series_hash(size_t wl, int copies)
 {
 	uint64_t h = (uint64_t)wl * 0x9E3779B97F4A7C15u ^ (uint64_t)(uint32_t)copies * 0xC2B2AE3D27D4EB4Fu;
 	return h ^ (h >> 29);
+}
+
+static bool series_eq(size_t i, const void *arg)
+{
+	const struct series_slot *const *q = arg; /* {the table's series, the one looked for} */
+	return q[0][i].wl == q[1]->wl && q[0][i].copies == q[1]->copies;
+}
+
+static uint64_t series_rehash(size_t i, const void *ctx)
+{
+	const struct series_slot *sl = *(const struct series_slot *const *)ctx;
+	return series_hash(sl[i].wl, sl[i].copies);
 }
 
 static int series_slot_cmp(const void *pa, const void *pb, void *rank)
@@ -650,34 +702,24 @@ static int series_slot_cmp(const void *pa, const void *pb, void *rank)
 static void sums_order(struct store_sums *x)
 {
 	struct series_slot *sl = NULL;
-	size_t ns = 0, scap = 0, tcap = 64;
-	uint32_t *tab = xcalloc(tcap, sizeof *tab); /* series index + 1, 0: empty */
+	size_t ns = 0, scap = 0;
+	struct idx_tab tab = {0};
 	uint32_t *of = xcalloc(x->n ? x->n : 1, sizeof *of);
 	size_t prev = 0;
 	for (size_t i = 0; i < x->n; i++) {
 		const struct store_sum_key *k = &x->k[i];
 		size_t s = prev + 1;
 		if (!(i && s < ns && sl[s].wl == k->wl && sl[s].copies == k->copies)) {
-			if (2 * (ns + 1) > tcap) { /* grow and rehash */
-				tcap *= 2;
-				free(tab);
-				tab = xcalloc(tcap, sizeof *tab);
-				for (size_t j = 0; j < ns; j++) {
-					size_t h = series_hash(sl[j].wl, sl[j].copies) & (tcap - 1);
-					while (tab[h])
-						h = (h + 1) & (tcap - 1);
-					tab[h] = (uint32_t)j + 1;
-				}
-			}
-			size_t h = series_hash(k->wl, k->copies) & (tcap - 1);
-			while (tab[h] && !(sl[tab[h] - 1].wl == k->wl && sl[tab[h] - 1].copies == k->copies))
-				h = (h + 1) & (tcap - 1);
-			if (!tab[h]) {
+			struct series_slot want = {.wl = k->wl, .copies = k->copies};
+			const struct series_slot *q[2] = {sl, &want};
+			uint32_t *at = idx_tab_find(&tab, series_hash(k->wl, k->copies), series_eq, q, series_rehash, &sl);
+			if (!*at) {
 				sl = xgrow(sl, &scap, ns + 1, sizeof *sl);
-				sl[ns] = (struct series_slot){.wl = k->wl, .copies = k->copies};
-				tab[h] = (uint32_t)++ns;
+				sl[ns] = want;
+				*at = (uint32_t)++ns;
+				tab.n++;
 			}
-			s = tab[h] - 1;
+			s = *at - 1;
 		}
 		of[i] = (uint32_t)s;
 		sl[s].n++;
@@ -702,7 +744,7 @@ static void sums_order(struct store_sums *x)
 	free(sorted);
 	free(rank);
 	free(of);
-	free(tab);
+	free(tab.slot);
 	free(sl);
 }
 
@@ -898,45 +940,6 @@ int store_boot_exists(struct store *s, const char *boot_id, struct err *e)
 	return store_fail(s, "cannot look up a boot", e);
 }
 
-/* A string table for store_env_values: open addressing over indexes into a growing array. */
-struct env_tab {
-	uint32_t *slot; /* entry index + 1, 0: empty */
-	size_t cap;     /* a power of two */
-	size_t n;
-};
-
-static uint64_t env_hash(uint64_t h, const char *s)
-{
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211u;
-	return h;
-}
-
-/* The slot of the entry that eq() finds for hash h, or an empty slot where it belongs;
- * grows the table (rehash(i) gives entry i's hash) before it is half full. */
-static uint32_t *env_tab_find(struct env_tab *t, uint64_t h, bool (*eq)(size_t, const void *), const void *arg,
-			      uint64_t (*rehash)(size_t, const void *), const void *ctx)
-{
-	if (2 * (t->n + 1) > t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 64;
-		uint32_t *slot = xcalloc(cap, sizeof *slot);
-		for (size_t i = 0; i < t->cap; i++)
-			if (t->slot[i]) {
-				size_t j = rehash(t->slot[i] - 1, ctx) & (cap - 1);
-				while (slot[j])
-					j = (j + 1) & (cap - 1);
-				slot[j] = t->slot[i];
-			}
-		free(t->slot);
-		t->slot = slot;
-		t->cap = cap;
-	}
-	size_t j = h & (t->cap - 1);
-	while (t->slot[j] && !eq(t->slot[j] - 1, arg))
-		j = (j + 1) & (t->cap - 1);
-	return &t->slot[j];
-}
-
 /* What store_env_values gathers: the keys (with the position after the last run of the
  * unbroken prefix of runs that have it) and the distinct (key, value) pairs. */
 struct env_acc {
@@ -989,7 +992,7 @@ static int env_key_cmp(const void *pa, const void *pb)
 }
 
 /* Add one (run, key, value) of the runs sorted[0..n-1], given in ascending run order. */
-static void env_add(struct env_acc *a, struct env_tab *kt, struct env_tab *pt, const int64_t *sorted, size_t n,
+static void env_add(struct env_acc *a, struct idx_tab *kt, struct idx_tab *pt, const int64_t *sorted, size_t n,
 		    size_t *pos, int64_t run, const char *k, const char *v, struct store_env *out, int64_t *last)
 {
 	while (*pos < n && sorted[*pos] < run)
@@ -997,9 +1000,9 @@ static void env_add(struct env_acc *a, struct env_tab *kt, struct env_tab *pt, c
 	if (!out->nenv || run != *last)
 		out->nenv++;
 	*last = run;
-	uint64_t kh = env_hash(14695981039346656037u, k);
+	uint64_t kh = str_hash(14695981039346656037u, k);
 	a->want_key = k;
-	uint32_t *ks = env_tab_find(kt, kh, key_eq, a, key_rehash, a);
+	uint32_t *ks = idx_tab_find(kt, kh, key_eq, a, key_rehash, a);
 	if (!*ks) {
 		a->k = xgrow(a->k, &a->kcap, a->nk + 1, sizeof *a->k);
 		size_t cap = a->kcap;
@@ -1015,10 +1018,10 @@ static void env_add(struct env_acc *a, struct env_tab *kt, struct env_tab *pt, c
 	a->k[ki].nruns++;
 	if (a->prefix[ki] == *pos)
 		a->prefix[ki] = *pos + 1;
-	uint64_t ph = env_hash(kh ^ ki, v);
+	uint64_t ph = str_hash(kh ^ ki, v);
 	a->want_kidx = ki;
 	a->want_value = v;
-	uint32_t *ps = env_tab_find(pt, ph, pair_eq, a, pair_rehash, a);
+	uint32_t *ps = idx_tab_find(pt, ph, pair_eq, a, pair_rehash, a);
 	if (!*ps) {
 		a->p = xgrow(a->p, &a->pcap, a->np + 1, sizeof *a->p);
 		a->p[a->np] = (struct env_pair){.key = ki, .hash = ph, .v = {.value = xstrdup(v), .first = run}};
@@ -1082,7 +1085,7 @@ static int env_pass(struct store *s, const int64_t *sorted, size_t n, bool from_
 			     ? -1
 			     : 0;
 	}
-	struct env_tab kt = {0}, pt = {0};
+	struct idx_tab kt = {0}, pt = {0};
 	size_t pos = 0;
 	int64_t last = 0;
 	int rr = SQLITE_DONE, re = SQLITE_DONE;
