@@ -611,8 +611,10 @@ int store_snapshot_begin(struct store *s, bool *began, struct err *e)
 
 void store_snapshot_end(struct store *s, bool began)
 {
-	if (began) /* nothing was written: ending it cannot lose anything */
-		sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	/* nothing was written: ending it cannot lose anything, and it must end (a writing
+	 * command's next BEGIN IMMEDIATE would fail inside it) */
+	if (began && sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
 /* Run one statement that returns no rows. */
