@@ -185,7 +185,8 @@ int wl_ipi_count_at(const char *path, int cpu, uint64_t *out)
 	return rc;
 }
 
-int wl_proc_switches(pid_t pid, uint64_t *vol, uint64_t *invol)
+/* One read of /proc/PID/status: the switch counts, and whether the task is asleep. */
+static int proc_switches_once(pid_t pid, uint64_t *vol, uint64_t *invol, bool *asleep)
 {
 	char path[64], line[256];
 	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
@@ -193,15 +194,40 @@ int wl_proc_switches(pid_t pid, uint64_t *vol, uint64_t *invol)
 	if (!f)
 		return -1;
 	int found = 0;
+	*asleep = false;
 	while (fgets(line, sizeof line, f)) {
 		unsigned long long v;
+		char st;
 		if (sscanf(line, "voluntary_ctxt_switches: %llu", &v) == 1)
 			*vol = v, found |= 1;
 		else if (sscanf(line, "nonvoluntary_ctxt_switches: %llu", &v) == 1)
 			*invol = v, found |= 2;
+		else if (sscanf(line, "State: %c", &st) == 1)
+			*asleep = st == 'S';
 	}
 	fclose(f);
 	return found == 3 ? 0 : -1;
+}
+
+int wl_proc_switches(pid_t pid, uint64_t *vol, uint64_t *invol)
+{
+	bool asleep;
+	return proc_switches_once(pid, vol, invol, &asleep);
+}
+
+int wl_proc_switches_asleep(pid_t pid, uint64_t *vol, uint64_t *invol)
+{
+	bool asleep = false;
+	int rc = -1;
+	/* at most ~20 ms: a task preempted on its way to block comes back within a tick or two */
+	for (int i = 0; i < 400 && !asleep; i++) {
+		if (i)
+			nanosleep(&(struct timespec){.tv_nsec = 50000}, NULL);
+		rc = proc_switches_once(pid, vol, invol, &asleep);
+		if (rc)
+			return rc;
+	}
+	return rc;
 }
 
 uint64_t wl_fault_batch_cap(long page_size)
