@@ -377,11 +377,12 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 	sig_install();
 	struct run_outcome res;
 	int r = runner_run(st, &o, &res, &e);
-	/* the runner stores the run's summary row as it ends; when it could not, once more. A
-	 * recorded run stays recorded: without its row analysis reads its samples, and the next
-	 * writing command (or check-db --fix) tries again */
+	/* the runner stores the run's summary row as it ends; when it could not, once more (also
+	 * after an error of the run: a lock held too long may be free now). A recorded run stays
+	 * recorded: without its row analysis reads its samples, and the next writing command (or
+	 * check-db --fix) tries again */
 	size_t nsum;
-	if (!r && res.summary_lost && runsum_refresh(st, false, res.run_id, &nsum, &res.summary_why))
+	if (res.summary_lost && !res.stop_cut && runsum_refresh(st, false, res.run_id, &nsum, &res.summary_why) && !r)
 		fprintf(stderr,
 			"sysab %s: warning: run %lld is recorded, but its summary row could not be written: %s; "
 			"analysis reads its samples until the next writing command writes it\n",

@@ -609,8 +609,10 @@ static int finish_run(struct store *st, const struct run_opts *o, struct run_out
 	free(load);
 	/* The run's summary row, once, with everything of the run stored (a slot's samples or an
 	 * environment entry written after it would delete it: the schema's triggers), and before
-	 * the run counts as finished, so that no reader sees it finished without its row. */
-	if (!werr && runsum_put(st, out->run_id, &out->summary_why))
+	 * the run counts as finished, so that no reader sees it finished without its row. Also
+	 * after an error of the run (its samples so far are kept), but not when a stop signal
+	 * cut a wait for the database's lock short: the store no longer waits. */
+	if (!out->stop_cut && runsum_put(st, out->run_id, &out->summary_why))
 		out->summary_lost = true;
 	const char *status = "complete";
 	char *reason = NULL;

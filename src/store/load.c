@@ -788,17 +788,18 @@ int store_sums_load(struct store *s, int method, const int64_t *ids, size_t n, s
 {
 	memset(out, 0, sizeof *out);
 	*ok = false;
-	int m;
-	if (store_summary_method(s, &m, e))
+	bool began;
+	int m = 0;
+	if (store_snapshot_begin(s, &began, e))
 		return -1;
-	if (m != method)
-		return 0;
+	int rc = store_summary_method(s, &m, e);
+	if (rc || m != method) { /* an error, or rows of another method: none is read */
+		store_snapshot_end(s, began);
+		return rc;
+	}
 	struct idset want;
 	idset_init(&want, ids, n, !ids);
-	bool began;
-	int rc = store_snapshot_begin(s, &began, e);
-	if (!rc)
-		rc = read_sums(s, method, &want, out, ok, e);
+	rc = read_sums(s, method, &want, out, ok, e);
 	if (!rc && *ok) {
 		/* current only when complete too: a run merged or imported since the last writing
 		 * command (a campaign's guest databases) has no summary rows yet, and every row

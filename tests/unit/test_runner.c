@@ -329,7 +329,7 @@ static void sim_run(struct store *st, const struct workload **wl, size_t nwl, si
 	assert_int_equal(runner_run(st, &o, out, &e), 0);
 }
 
-/* Issue 18: the runner stores each slot's summary as it finishes; it equals what the
+/* Issue 18: the runner stores the run's summaries once, as the run ends; they equal what the
  * samples give (runsum_check recomputes it); a stale method stamp is found and refreshed. */
 static void summaries_match_samples(void **state)
 {
