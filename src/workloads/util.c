@@ -209,12 +209,6 @@ static int proc_switches_once(pid_t pid, uint64_t *vol, uint64_t *invol, bool *a
 	return found == 3 ? 0 : -1;
 }
 
-int wl_proc_switches(pid_t pid, uint64_t *vol, uint64_t *invol)
-{
-	bool asleep;
-	return proc_switches_once(pid, vol, invol, &asleep);
-}
-
 int wl_proc_switches_asleep(pid_t pid, uint64_t *vol, uint64_t *invol)
 {
 	bool asleep = false;

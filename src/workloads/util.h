@@ -52,12 +52,10 @@ int wl_ipi_count_from(FILE *f, int cpu, uint64_t *out);
 /* The same from the file at path, a file of /proc/interrupts' format. */
 int wl_ipi_count_at(const char *path, int cpu, uint64_t *out);
 
-/* The context switches of process pid so far, from /proc/pid/status (voluntary and
- * involuntary). Returns 0, or -1 when they cannot be read. */
-int wl_proc_switches(pid_t pid, uint64_t *vol, uint64_t *invol);
-/* The same, once the task is asleep (it blocks next, e.g. a peer on its way back to read()),
- * or after about 20 ms if it never is: its last switch belongs to the batch just ended. Call
- * only outside the timed region. */
+/* The context switches of process pid so far (voluntary and involuntary, from
+ * /proc/pid/status), read once it is asleep, or after about 20 ms if it never is: a peer on
+ * its way back to read() has then made the switch that belongs to the batch just ended. Call
+ * only outside the timed region. Returns 0, or -1 when they cannot be read. */
 int wl_proc_switches_asleep(pid_t pid, uint64_t *vol, uint64_t *invol);
 
 /* The most pages a page-fault workload prepares for one batch: 64 MiB worth, at least 64

@@ -124,11 +124,11 @@ static int pp_run(struct wl_ctx *ctx, uint64_t n)
 	return 0;
 }
 
-/* The peer's switches that count: voluntary ones, and on one CPU involuntary ones too; read
- * once it blocks again in read(): read while it is still on its way there
- * (on the other CPU, after the last reply), its last switch fell into no batch (between this
- * batch's finish and the next one's prepare), and a short batch then showed 0.8 switches per
- * op against the bound 0.9 (1 of 6 quick runs). */
+/* The peer's switches that count: voluntary ones, and on one CPU involuntary ones too. They
+ * are read once the peer blocks in read() again. Read while it was still on its way there (on
+ * the other CPU, after the last reply), its last switch fell between this batch's finish and
+ * the next one's prepare, and a short batch showed 0.8 switches per op against the bound 0.9
+ * (1 of 6 quick runs). */
 static int pp_peer_switches(struct wl_ctx *ctx, const struct pp *p, uint64_t *sw)
 {
 	uint64_t vol, invol;
