@@ -122,6 +122,7 @@ struct runctx {
 	const char *self_exe;
 	const int *cpus;
 	int ncpus;
+	bool emulated;     /* env_emulated, read once per run */
 	uint64_t t_start;
 	int step, steps;
 	double min_overhead;
@@ -219,6 +220,7 @@ static int prepare(struct runctx *rc, struct job *j, struct err *e)
 		.self_exe = rc->self_exe,
 		.cpus = rc->cpus,
 		.ncpus = rc->ncpus,
+		.emulated = rc->emulated,
 		.timeout_ns = o->hang_ns ? o->hang_ns : o->sample_ns * 200 + 60000000000ull,
 	};
 	progress(rc, "preparing", j, 0, 0);
@@ -690,6 +692,8 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 		.rng = rng,
 		.plan = plan,
 	};
+	char emu_why[256];
+	ctx.emulated = env_emulated(emu_why, sizeof emu_why);
 	ctx.t_start = now(&ctx);
 	int werr = o->order == ORDER_ROUNDS ? run_rounds(&ctx, jobs, nj, &out->rounds, e)
 					    : run_blocked(&ctx, jobs, nj, e);

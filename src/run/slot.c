@@ -114,6 +114,7 @@ static __attribute__((noreturn)) void worker(const struct slot_cfg *cfg, int cop
 		.page_size = sysconf(_SC_PAGESIZE),
 		.ncpus = cfg->ncpus,
 		.cpus = cpus,
+		.emulated = cfg->emulated,
 		.param = w->param,
 	};
 	struct reply rep = {0};

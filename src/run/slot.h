@@ -13,6 +13,7 @@ struct slot_cfg {
 	const char *self_exe;
 	const int *cpus;  /* CPUs the run may use */
 	int ncpus;
+	bool emulated;    /* a user-mode emulator runs the workers (wl_ctx.emulated) */
 	uint64_t timeout_ns; /* a batch taking longer than this is a hung workload */
 };
 

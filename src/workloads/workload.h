@@ -65,6 +65,9 @@ struct wl_ctx {
 	long page_size;      /* sysconf(_SC_PAGESIZE) */
 	int ncpus;           /* online CPUs the run may use */
 	const int *cpus;     /* their ids (ncpus of them) */
+	bool emulated;       /* a user-mode emulator (qemu-user) runs this code (env_emulated): a
+			      * check that hinges on how fast one code path runs against another
+			      * (ctx.pipe-cross's switches) cannot be judged then */
 	const void *param;   /* the descriptor's param, for parameterised workloads */
 	void *priv;          /* the workload's own state, from setup */
 	void *saved_affinity;/* wl_enter's record of the affinity before WL_PIN */

@@ -17,7 +17,15 @@
  * Across CPUs each side blocks in read once per round trip: at least one
  * voluntary switch per op on each side. On one CPU the wakeup often preempts
  * the writer, whose switch is then involuntary and whose read finds the answer
- * already there; so the same-CPU checks count voluntary + involuntary switches. */
+ * already there; so the same-CPU checks count voluntary + involuntary switches.
+ *
+ * Across CPUs a side blocks because its few instructions from write to read are done before
+ * the other CPU has woken up and answered. Under a user-mode emulator both are emulated code,
+ * and a CI run under qemu-user riscv64 saw the caller block in 0.42 of its round trips (0.996
+ * in 12 runs here): the race is the emulator's, so the two switch checks are not judged there
+ * (one CPU leaves no race: the other side cannot run until this one leaves the CPU). */
+enum { PP_CHECK_ANSWERS, PP_CHECK_CALLER, PP_CHECK_PEER }; /* the checks, as in the descriptors */
+
 struct pp {
 	int to_peer, from_peer;
 	pid_t peer;
@@ -84,6 +92,10 @@ static int pp_setup_common(struct wl_ctx *ctx, bool cross)
 	p->peer = pid;
 	p->cross = cross;
 	ctx->priv = p;
+	if (cross && ctx->emulated)
+		for (int c = PP_CHECK_CALLER; c <= PP_CHECK_PEER; c++)
+			wl_cannot_check(ctx, c, "under a user-mode emulator, whether a side blocks in read is a race "
+						"between two emulated code paths, not the kernel's cross-CPU wakeup");
 	if (wl_pin_self(ctx->cpus[0]) < 0) {
 		rc = wl_sys_fail(ctx, "sched_setaffinity");
 		close(p->to_peer);
@@ -173,9 +185,9 @@ const struct workload wl_kernel_ctx_pipe = {
 	.kernel_path = "pipe read/write, wakeup, and a context switch on one CPU each way",
 	.unit = "round trip",
 	.flags = WL_LATENCY | WL_FORKS,
-	.checks = {WL_CHECK("checked round trips per op", WL_M_COUNT0, 1, 1),
-		   WL_CHECK("context switches per op, caller", WL_M_CSW, 0.9, 3),
-		   WL_CHECK("context switches per op, peer", WL_M_COUNT1, 0.9, 3)},
+	.checks = {[PP_CHECK_ANSWERS] = WL_CHECK("checked round trips per op", WL_M_COUNT0, 1, 1),
+		   [PP_CHECK_CALLER] = WL_CHECK("context switches per op, caller", WL_M_CSW, 0.9, 3),
+		   [PP_CHECK_PEER] = WL_CHECK("context switches per op, peer", WL_M_COUNT1, 0.9, 3)},
 	.setup = pp_setup,
 	.prepare = pp_prepare,
 	.run = pp_run,
@@ -190,9 +202,9 @@ const struct workload wl_kernel_ctx_pipe_cross = {
 	.kernel_path = "pipe read/write, cross-CPU wakeup (IPI or idle poll), idle exit and entry on both CPUs",
 	.unit = "round trip",
 	.flags = WL_LATENCY | WL_FORKS | WL_NEEDS_2CPU,
-	.checks = {WL_CHECK("checked round trips per op", WL_M_COUNT0, 1, 1),
-		   WL_CHECK("voluntary switches per op, caller", WL_M_NVCSW, 0.9, 3),
-		   WL_CHECK("voluntary switches per op, peer", WL_M_COUNT1, 0.9, 3)},
+	.checks = {[PP_CHECK_ANSWERS] = WL_CHECK("checked round trips per op", WL_M_COUNT0, 1, 1),
+		   [PP_CHECK_CALLER] = WL_CHECK("voluntary switches per op, caller", WL_M_NVCSW, 0.9, 3),
+		   [PP_CHECK_PEER] = WL_CHECK("voluntary switches per op, peer", WL_M_COUNT1, 0.9, 3)},
 	.setup = pp_cross_setup,
 	.prepare = pp_prepare,
 	.run = pp_run,
