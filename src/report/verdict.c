@@ -54,9 +54,13 @@ static const struct {
 	 "a one-boot group cannot borrow boot-to-boot variance: the other groups estimate it with under 1 "
 	 "degree of freedom"},
 	{ST_CAVEAT_SEQUENTIAL, "sequential",
-	 "a look of a group-sequential design: verdicts and intervals use this look's level (Lan-DeMets spending)"},
+	 "a look of a group-sequential design: verdicts use this look's level (Lan-DeMets spending), and so do "
+	 "intervals, but where the design ends"},
 	{ST_CAVEAT_POOLED, "pooled",
 	 "cell variances pooled across the factorial (they do not differ detectably, Bartlett p >= 0.1)"},
+	{ST_CAVEAT_STAGEWISE, "stagewise",
+	 "the sequential design ends at this look: the interval is the stage-wise one, exact for the looks "
+	 "taken (the verdict used this look's level; earlier looks showed repeated intervals)"},
 };
 
 const char *report_caveat_text(unsigned bit)
@@ -695,7 +699,8 @@ static void compare_footer(FILE *f, const struct an_compare *c, const struct an_
 		g[1].name, g[0].name);
 	if (stats_is_sequential(&c->o))
 		sb_addf(&t, " Look %zu of a group-sequential design of at most %zu boots per group: each row's "
-			    "verdict and interval use that look's Lan-DeMets level, not %g.",
+			    "verdict uses that look's Lan-DeMets level, not %g; so does its interval, unless the "
+			    "design ends there (a crossing, or the last look), where the interval is the stage-wise one.",
 			c->o.look, c->o.max_boots, c->o.alpha);
 	fprintf(f, "\n");
 	report_wrap(f, "", "", sb_str(&t));

@@ -115,9 +115,12 @@ static json_t *cmp_json(const struct st_comparison *c, const struct an_change *c
 	json_object_set_new(o, "df", num(c->df));
 	json_object_set_new(o, "alpha", num(c->alpha));
 	json_object_set_new(o, "unit", json_string(c->unit == ST_LEVEL_RUN ? "run" : "boot"));
-	/* The interval is adjusted for repeated looks (its level is the look's), never for multiplicity. */
+	/* The interval is adjusted for repeated looks (its level is the look's, or stage-wise where
+	 * the design ends), never for multiplicity. */
 	json_object_set_new(o, "interval_adjusted_for",
-			    json_string((c->caveats & ST_CAVEAT_SEQUENTIAL) ? "sequential_look" : "nothing"));
+			    json_string((c->caveats & ST_CAVEAT_STAGEWISE)    ? "sequential_stagewise"
+					: (c->caveats & ST_CAVEAT_SEQUENTIAL) ? "sequential_look"
+									      : "nothing"));
 	json_object_set_new(o, "caveats", caveats_json(c->caveats));
 	json_object_set_new(o, "need", json_string(report_need_name(c->need)));
 	return o;

@@ -18,21 +18,69 @@ bool stats_is_sequential(const struct st_compare_opts *o)
 	return o->look > 0 && o->max_boots > 0;
 }
 
-double stats_look_alpha(const struct st_compare_opts *o, double info)
+/* The information fractions of looks 1..o->look, the last at info (clamped to 1): earlier
+ * looks are taken as evenly spaced in information up to it. NULL when info is not > 0. */
+static double *look_times(const struct st_compare_opts *o, double info)
 {
-	if (!stats_is_sequential(o))
-		return o->alpha;
 	double tk = info > 1 ? 1 : info;
 	if (!(tk > 0))
-		return o->alpha;
+		return NULL;
 	size_t k = o->look;
-	/* Earlier looks are taken as evenly spaced in information up to this one. */
 	double *t = xmalloc(k * sizeof *t);
 	for (size_t j = 0; j < k; j++)
 		t[j] = tk * (double)(j + 1) / (double)k;
-	double a = stats_seq_nominal(o->alpha, t, k);
+	return t;
+}
+
+/* The design of o with its last look at info: false (s empty) when o is a fixed design
+ * or the design cannot be worked out, which then uses o->alpha. */
+static bool look_design(const struct st_compare_opts *o, double info, struct st_seq *s)
+{
+	memset(s, 0, sizeof *s);
+	if (!stats_is_sequential(o))
+		return false;
+	double *t = look_times(o, info);
+	bool ok = t && stats_seq_make(s, o->alpha, t, o->look);
 	free(t);
+	return ok;
+}
+
+double stats_look_alpha(const struct st_compare_opts *o, double info)
+{
+	struct st_seq s;
+	if (!look_design(o, info, &s))
+		return o->alpha;
+	double a = stats_seq_level(&s);
+	stats_seq_free(&s);
 	return isnan(a) ? o->alpha : a;
+}
+
+/* The t quantile at probability Phi(x), from the nearer tail. */
+static double t_at_normal(double x, double df)
+{
+	return x > 0 ? -stats_t_quantile(gsl_cdf_ugaussian_Q(x), df) : stats_t_quantile(gsl_cdf_ugaussian_P(x), df);
+}
+
+/* The stage-wise (1 - alpha) interval of d for a design that ends at this look
+ * (stats_seq_stagewise), on the t scale: t = d / se is carried to the z scale by its
+ * probability, and each bound mu of the mean of Z back by d - se t_df^{-1}(Phi(z - mu)),
+ * which for one look is d -/+ t_{df, 1-alpha/2} se. */
+static void stagewise(struct st_comparison *c, const struct st_seq *s)
+{
+	c->sw_lo = c->sw_hi = NAN;
+	if (!s->k || !(c->se > 0) || !isfinite(c->t))
+		return;
+	double z = c->t; /* the t statistic's z, from the nearer tail */
+	if (!isinf(c->df))
+		z = c->t > 0 ? gsl_cdf_ugaussian_Qinv(gsl_cdf_tdist_Q(c->t, c->df))
+			     : gsl_cdf_ugaussian_Pinv(gsl_cdf_tdist_P(c->t, c->df));
+	double mlo, mhi;
+	if (!isfinite(z) || !stats_seq_stagewise(s, z, &mlo, &mhi))
+		return;
+	c->sw_lo = c->d - c->se * t_at_normal(z - mlo, c->df);
+	c->sw_hi = c->d - c->se * t_at_normal(z - mhi, c->df);
+	if (!isfinite(c->sw_lo) || !isfinite(c->sw_hi))
+		c->sw_lo = c->sw_hi = NAN;
 }
 
 static double pct(double x)
@@ -65,6 +113,14 @@ static void decide(struct st_comparison *c)
 	} else {
 		c->verdict = ST_INCONCLUSIVE;
 	}
+	/* A sequential design that ends here (it crossed, or this is its last look) shows the
+	 * stage-wise interval; a look it goes on from shows its repeated interval. */
+	bool sw = !isnan(c->sw_lo) && (c->verdict == ST_FASTER || c->verdict == ST_SLOWER || c->last_look);
+	c->lo = sw ? c->sw_lo : c->rci_lo;
+	c->hi = sw ? c->sw_hi : c->rci_hi;
+	c->pct_lo = pct(c->lo);
+	c->pct_hi = pct(c->hi);
+	c->caveats = sw ? c->caveats | ST_CAVEAT_STAGEWISE : c->caveats & ~ST_CAVEAT_STAGEWISE;
 }
 
 static enum st_need worse_need(enum st_need a, enum st_need b)
@@ -78,7 +134,12 @@ static void finish(struct st_comparison *c, double d, double se, double df, doub
 		   const struct st_compare_opts *o)
 {
 	c->alpha_design = o->alpha;
-	c->alpha = stats_look_alpha(o, info);
+	c->sw_lo = c->sw_hi = NAN;
+	/* A sequential look: its design, worked out once for its level and its stage-wise interval. */
+	struct st_seq seq;
+	c->alpha = look_design(o, info, &seq) ? stats_seq_level(&seq) : o->alpha;
+	if (isnan(c->alpha))
+		c->alpha = o->alpha;
 	c->unit = o->unit;
 	if (stats_is_sequential(o))
 		c->caveats |= ST_CAVEAT_SEQUENTIAL;
@@ -101,6 +162,7 @@ static void finish(struct st_comparison *c, double d, double se, double df, doub
 		c->lo = c->hi = c->lo2 = c->hi2 = NAN;
 		c->pct_lo = c->pct_hi = c->pct_lo2 = c->pct_hi2 = NAN;
 		decide(c);
+		stats_seq_free(&seq);
 		return;
 	}
 	/* Fewer than 1 df: the t quantile explodes (or GSL cannot invert it); no verdict. */
@@ -121,6 +183,7 @@ static void finish(struct st_comparison *c, double d, double se, double df, doub
 		c->lo = c->hi = c->lo2 = c->hi2 = NAN;
 		c->pct_lo = c->pct_hi = c->pct_lo2 = c->pct_hi2 = NAN;
 		decide(c);
+		stats_seq_free(&seq);
 		return;
 	}
 	if (se > 0) {
@@ -131,12 +194,18 @@ static void finish(struct st_comparison *c, double d, double se, double df, doub
 		c->p = d == 0 ? 1 : 0;
 	}
 	c->q = c->p;
-	c->lo = d - t1 * se;
-	c->hi = d + t1 * se;
+	c->lo = c->rci_lo = d - t1 * se;
+	c->hi = c->rci_hi = d + t1 * se;
 	c->lo2 = d - t2 * se;
 	c->hi2 = d + t2 * se;
 	c->pct_lo = pct(c->lo);
 	c->pct_hi = pct(c->hi);
+	c->last_look = info >= 1;
+	/* Only a look that crosses (q >= p, so the BH step can only take a crossing away) or
+	 * the last can end the design. */
+	if (c->p < c->alpha || c->last_look)
+		stagewise(c, &seq);
+	stats_seq_free(&seq);
 	c->pct_lo2 = pct(c->lo2);
 	c->pct_hi2 = pct(c->hi2);
 	decide(c);

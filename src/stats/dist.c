@@ -3,10 +3,12 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_randist.h>
+#include <gsl/gsl_roots.h>
 
 void stats_gsl_quiet(void)
 {
@@ -79,14 +81,31 @@ static double cross_from(double s, double du, double lim)
 	return gsl_cdf_ugaussian_Q((lim - s) / sd) + gsl_cdf_ugaussian_P((-lim - s) / sd);
 }
 
-double stats_seq_nominal(double alpha, const double *t, size_t k)
+void stats_seq_free(struct st_seq *s)
+{
+	free(s->t);
+	free(s->bound);
+	free(s->cont);
+	free(s->step);
+	memset(s, 0, sizeof *s);
+}
+
+bool stats_seq_make(struct st_seq *s, double alpha, const double *t, size_t k)
 {
 	stats_gsl_quiet();
+	memset(s, 0, sizeof *s);
 	if (k == 0 || !(alpha > 0 && alpha < 1))
-		return NAN;
+		return false;
 	for (size_t j = 0; j < k; j++)
 		if (!(t[j] > 0 && t[j] <= 1) || (j > 0 && !(t[j] > t[j - 1])))
-			return NAN;
+			return false;
+	s->k = k;
+	s->alpha = alpha;
+	s->t = xmalloc(k * sizeof *s->t);
+	memcpy(s->t, t, k * sizeof *t);
+	s->bound = xmalloc(k * sizeof *s->bound);
+	s->cont = xmalloc(k * SEQ_GRID * sizeof *s->cont);
+	s->step = xmalloc(k * sizeof *s->step);
 	/* f[i]: density of S (the Brownian path, S_t ~ N(0, t)) at look j on grid x[i]
 	 * over the continuation region, trapezoid weights; h: grid step. */
 	double *x = xmalloc(SEQ_GRID * sizeof *x), *f = xmalloc(SEQ_GRID * sizeof *f);
@@ -110,6 +129,7 @@ double stats_seq_nominal(double alpha, const double *t, size_t k)
 				hi = mid;
 		}
 		c = (lo + hi) / 2;
+		s->bound[j] = c;
 		double lim = c * sqrt(t[j]);
 		/* Crossing at this look, exactly as spent: */
 		spent = stats_obf_spent(alpha, t[j]);
@@ -132,11 +152,108 @@ double stats_seq_nominal(double alpha, const double *t, size_t k)
 			f[i] = g[i];
 		}
 		h = nh;
+		memcpy(s->cont + j * SEQ_GRID, f, SEQ_GRID * sizeof *f);
+		s->step[j] = h;
 	}
 	free(x);
 	free(f);
 	free(g);
-	return isfinite(c) ? 2 * gsl_cdf_ugaussian_Q(c) : NAN;
+	if (!isfinite(c)) {
+		stats_seq_free(s);
+		return false;
+	}
+	return true;
+}
+
+double stats_seq_level(const struct st_seq *s)
+{
+	return s->k ? 2 * gsl_cdf_ugaussian_Q(s->bound[s->k - 1]) : NAN;
+}
+
+double stats_seq_nominal(double alpha, const double *t, size_t k)
+{
+	struct st_seq s;
+	if (!stats_seq_make(&s, alpha, t, k))
+		return NAN;
+	double a = stats_seq_level(&s);
+	stats_seq_free(&s);
+	return a;
+}
+
+/* Under drift theta (S_t ~ N(theta t, t)): the probability of an outcome at least as
+ * high as (look k, z) in the stage-wise order, i.e. of leaving through an upper boundary
+ * at a look before k, or of reaching look k and Z_k >= z there. A path's law under drift
+ * is its law under H0 tilted by exp(theta S_t - theta^2 t / 2), so the H0 sub-densities
+ * (s->cont) serve every theta. */
+static double seq_above(const struct st_seq *s, double theta, double z)
+{
+	const double *t = s->t;
+	double pr = 0;
+	for (size_t j = 0; j < s->k; j++) {
+		double edge = (j + 1 < s->k ? s->bound[j] : z) * sqrt(t[j]);
+		if (j == 0) {
+			pr += gsl_cdf_ugaussian_Q(edge / sqrt(t[0]) - theta * sqrt(t[0]));
+			continue;
+		}
+		double du = t[j] - t[j - 1], sd = sqrt(du), h = s->step[j - 1];
+		double lim = s->bound[j - 1] * sqrt(t[j - 1]);
+		const double *f = s->cont + (j - 1) * SEQ_GRID;
+		for (size_t i = 0; i < SEQ_GRID; i++) {
+			double x = -lim + h * (double)i, w = h * (i == 0 || i == SEQ_GRID - 1 ? 0.5 : 1);
+			pr += w * f[i] * exp(theta * x - theta * theta * t[j - 1] / 2) *
+			      gsl_cdf_ugaussian_Q((edge - x - theta * du) / sd);
+		}
+	}
+	return pr;
+}
+
+struct seq_tail {
+	const struct st_seq *s;
+	double z, want;
+};
+
+static double seq_tail_gap(double theta, void *arg)
+{
+	const struct seq_tail *a = arg;
+	return seq_above(a->s, theta, a->z) - a->want;
+}
+
+bool stats_seq_stagewise(const struct st_seq *s, double z, double *lo, double *hi)
+{
+	stats_gsl_quiet();
+	*lo = *hi = NAN;
+	if (!s->k || !isfinite(z))
+		return false;
+	/* The drift whose stage-wise tail at the outcome is alpha/2 (lo) and 1 - alpha/2 (hi);
+	 * the tail grows with the drift. Reported as the mean of Z_k, theta sqrt(t_k). */
+	double tk = sqrt(s->t[s->k - 1]);
+	bool ok = true;
+	gsl_root_fsolver *solver = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+	for (int side = 0; ok && side < 2; side++) {
+		struct seq_tail arg = {s, z, side ? 1 - s->alpha / 2 : s->alpha / 2};
+		gsl_function fn = {seq_tail_gap, &arg};
+		double a = (z - 40) / tk, b = (z + 40) / tk, r = NAN;
+		if (!(seq_tail_gap(a, &arg) < 0 && seq_tail_gap(b, &arg) > 0) ||
+		    gsl_root_fsolver_set(solver, &fn, a, b) != GSL_SUCCESS) {
+			ok = false;
+			break;
+		}
+		for (int it = 0; it < 100; it++) {
+			if (gsl_root_fsolver_iterate(solver) != GSL_SUCCESS)
+				break;
+			r = gsl_root_fsolver_root(solver);
+			if (gsl_root_test_interval(gsl_root_fsolver_x_lower(solver), gsl_root_fsolver_x_upper(solver), 1e-11,
+						   0) == GSL_SUCCESS)
+				break;
+		}
+		*(side ? hi : lo) = r * tk;
+	}
+	gsl_root_fsolver_free(solver);
+	if (!ok || !isfinite(*lo) || !isfinite(*hi)) {
+		*lo = *hi = NAN;
+		return false;
+	}
+	return true;
 }
 
 double stats_satterthwaite(const double *v, const double *df, size_t n)

@@ -50,6 +50,26 @@ double stats_obf_spent(double alpha, double t);
  * probability of crossing by look j is stats_obf_spent(alpha, t[j-1]); the
  * result is 2 (1 - Phi(c_k)). NAN for bad input. */
 double stats_seq_nominal(double alpha, const double *t, size_t k);
+/* Such a design (alpha, looks t[0..k-1]) worked out once: its boundaries on the z scale
+ * and, for each look but the last, the sub-density under H0 of the paths still going on. */
+struct st_seq {
+	size_t k;
+	double alpha;
+	double *t, *bound; /* k each */
+	double *cont, *step; /* the sub-densities on their grids (dist.c) */
+};
+/* false (s empty) for bad input, as stats_seq_nominal's NAN. */
+bool stats_seq_make(struct st_seq *s, double alpha, const double *t, size_t k);
+void stats_seq_free(struct st_seq *s);
+/* The nominal two-sided level of the last look: stats_seq_nominal. */
+double stats_seq_level(const struct st_seq *s);
+/* The stage-wise (1 - alpha) confidence bounds of the mean of Z_k when the design ended
+ * at its last look k with the statistic z there (a look that crossed, or the final one).
+ * Outcomes are ordered by the look they end at, an earlier upper crossing being more
+ * extreme, then by z (Jennison and Turnbull, ch. 8); the bounds are the drifts at which
+ * the outcome is the upper and the lower alpha/2 point. One look gives z -/+ z_{1-alpha/2}.
+ * false (and NAN) when they cannot be found. */
+bool stats_seq_stagewise(const struct st_seq *s, double z, double *lo, double *hi);
 
 /* ---------------------------------------------------------------- input model */
 
@@ -132,9 +152,10 @@ enum st_caveat {
 	ST_CAVEAT_BORROW_REFUSED = 1u << 13, /* a one-boot group could not borrow: donors' boot df < ST_MIN_BORROW_DF */
 	ST_CAVEAT_SEQUENTIAL = 1u << 14,     /* a look of a group-sequential design: alpha is the look's nominal level */
 	ST_CAVEAT_POOLED = 1u << 15,         /* factorial: cell variances pooled (Bartlett p >= ST_POOL_P) */
+	ST_CAVEAT_STAGEWISE = 1u << 16,      /* the sequential design ends at this look: lo, hi are stage-wise */
 };
 
-#define ST_CAVEAT_LAST ST_CAVEAT_POOLED
+#define ST_CAVEAT_LAST ST_CAVEAT_STAGEWISE
 
 /* Cells' variances are pooled when Bartlett's test of their equality gives p >= this. */
 #define ST_POOL_P 0.1
@@ -265,7 +286,10 @@ struct st_comparison {
 	enum st_verdict verdict;
 	bool negligible;           /* significant, yet the (1-2alpha) CI is inside the margin */
 	double d, se, df, t, p, q; /* q == p until stats_compare_adjust() */
-	double lo, hi;             /* (1-alpha) CI of d */
+	double lo, hi;             /* (1-alpha) CI of d: rci_* or, where the design ends, sw_* */
+	double rci_lo, rci_hi;     /* at this look's level: a fixed design's CI, or the look's repeated CI */
+	double sw_lo, sw_hi;       /* the stage-wise CI, should a sequential design end here; else NAN */
+	bool last_look;            /* this look has the design's maximum information */
 	double lo2, hi2;           /* (1-2alpha) CI of d */
 	double pct, pct_lo, pct_hi, pct_lo2, pct_hi2; /* 100(e^x - 1) of the above */
 	double alpha, margin, eq_lo, eq_hi;           /* eq_*: margin bounds on d; alpha as used (a look's nominal level) */

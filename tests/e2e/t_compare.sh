@@ -99,6 +99,29 @@ contains "$OUT" "inconclusive: no boot replication"
 expect 1 "$SYSAB" compare cfg=a cfg=b --fail-on change --unit run
 contains "$OUT" "--unit run: runs are the replication unit"
 
+# a sequential design shows the repeated interval at a look it goes on from, and the
+# stage-wise one where it ends (here: the last look, 3 boots of at most 3)
+printf 'workload,unit,value,run,boot,cfg\n' >"$T/seq.csv"
+for c in a b; do
+	for bt in 1 2 3; do
+		for r in 1 2; do
+			for i in 1 2 3 4 5; do
+				echo "w.x,ops/s,$([ $c = a ] && echo 1000 || echo 1001).$bt$r$i,$c$bt$r,$c-boot$bt,$c" >>"$T/seq.csv"
+			done
+		done
+	done
+done
+export SYSAB_DB="$T/seq.db"
+expect 0 "$SYSAB" import csv "$T/seq.csv"
+expect 0 "$SYSAB" compare cfg=a cfg=b --look 1 --max-boots 12 --json
+v=$(printf '%s' "$OUT" | jq -r '.rows[0].comparison | .interval_adjusted_for + " " + (.caveats | index("stagewise") != null | tostring)')
+[ "$v" = "sequential_look false" ] || fail "a look the design goes on from: $v"
+expect 0 "$SYSAB" compare cfg=a cfg=b --look 2 --max-boots 3 --json
+v=$(printf '%s' "$OUT" | jq -r '.rows[0].comparison | .interval_adjusted_for + " " + (.caveats | index("stagewise") != null | tostring) + " " + ((.pct_lo < .pct) and (.pct < .pct_hi) | tostring)')
+[ "$v" = "sequential_stagewise true true" ] || fail "the last look: $v"
+expect 0 "$SYSAB" compare cfg=a cfg=b --look 2 --max-boots 3
+contains "$OUT" "the sequential design ends at this look: the interval is the stage-wise one"
+
 # values that repeat at their precision (published scores): a rounding variance, never p = 0
 printf 'workload,unit,value,run,boot,cfg\nw.x,ops/s,100,a1,b1,a\nw.x,ops/s,100,a2,b2,a\nw.x,ops/s,103,b1,b3,b\nw.x,ops/s,103,b2,b4,b\n' >"$T/round.csv"
 export SYSAB_DB="$T/round.db"

@@ -338,6 +338,108 @@ static void sequential_boundaries_spend_alpha(void **state)
 	assert_float_equal(stats_look_alpha(&o, 0.5), 0.05, 0);
 }
 
+/* The stage-wise interval after a design ends: one look gives z -/+ 1.96; at the last
+ * look exactly on its boundary the lower bound is 0 (the whole alpha is spent there);
+ * and a Monte Carlo of 4 looks (Brownian motion, stopping at the first crossing) covers
+ * the drift 95% of the time, where the repeated interval z -/+ c_k over-covers. */
+static void stagewise_interval_covers_after_stopping(void **state)
+{
+	(void)state;
+	double t[4] = {0.25, 0.5, 0.75, 1}, lo, hi;
+	struct st_seq s[4];
+	for (size_t k = 1; k <= 4; k++)
+		assert_true(stats_seq_make(&s[k - 1], 0.05, t, k));
+	assert_true(stats_seq_stagewise(&s[0], 2.5, &lo, &hi));
+	assert_float_equal(lo, 2.5 - 1.959963985, 1e-8);
+	assert_float_equal(hi, 2.5 + 1.959963985, 1e-8);
+	assert_true(stats_seq_stagewise(&s[3], s[3].bound[3], &lo, &hi));
+	assert_float_equal(lo, 0, 1e-6);
+	/* an interim crossing on its boundary has spent less than alpha: the bound is above 0 */
+	assert_true(stats_seq_stagewise(&s[1], s[1].bound[1], &lo, &hi));
+	assert_true(lo > 0.01);
+	assert_false(stats_seq_stagewise(&s[3], NAN, &lo, &hi));
+	assert_true(isnan(lo) && isnan(hi));
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 23);
+	const double theta = 2.8; /* drift per unit information: about 80% power */
+	size_t n = 3000, cover = 0, repeated = 0, early = 0;
+	for (size_t i = 0; i < n; i++) {
+		double sum = 0, z = 0;
+		size_t k = 0;
+		for (; k < 4; k++) {
+			sum += theta * 0.25 + gsl_ran_gaussian_ziggurat(rng, sqrt(0.25));
+			z = sum / sqrt(t[k]);
+			if (fabs(z) > s[3].bound[k] || k == 3)
+				break;
+		}
+		early += k < 3;
+		double mu = theta * sqrt(t[k]);
+		assert_true(stats_seq_stagewise(&s[k], z, &lo, &hi));
+		cover += lo <= mu && mu <= hi;
+		repeated += z - s[3].bound[k] <= mu && mu <= z + s[3].bound[k];
+	}
+	gsl_rng_free(rng);
+	for (size_t k = 0; k < 4; k++)
+		stats_seq_free(&s[k]);
+	double cov = (double)cover / (double)n, rep = (double)repeated / (double)n; /* binomial sd 0.4 points */
+	printf("  stage-wise interval: %.1f%% of %zu designs stopped early; coverage %.4f, repeated interval %.4f\n",
+	       100.0 * (double)early / (double)n, n, cov, rep);
+	assert_true(cov > 0.938 && cov < 0.962);
+	assert_true(rep > 0.97);
+}
+
+/* compare at a look that crosses shows the stage-wise interval (and says so); at a look
+ * the design goes on from, the repeated one; when the BH step takes the crossing away,
+ * the repeated one again. */
+static void compare_shows_stagewise_where_the_design_ends(void **state)
+{
+	(void)state;
+	struct st_compare_opts o = stats_compare_defaults();
+	o.look = 2;
+	o.max_boots = 8;
+	struct st_estimate a = est(7, 0.004, 10), b = est(7.03, 0.004, 10);
+	a.nboots = b.nboots = 4; /* information 0.5 */
+	struct st_comparison c;
+	stats_compare(&a, &b, &o, &c);
+	assert_int_equal(c.verdict, ST_FASTER);
+	assert_true(c.caveats & ST_CAVEAT_STAGEWISE);
+	assert_float_equal(c.lo, c.sw_lo, 0);
+	assert_float_equal(c.hi, c.sw_hi, 0);
+	assert_true(c.rci_lo < c.lo && c.lo > 0); /* narrower than the repeated interval at this level */
+	assert_float_equal(c.pct_lo, 100 * expm1(c.lo), 1e-12);
+	struct st_estimate b2 = est(7.006, 0.004, 10);
+	b2.nboots = 4;
+	stats_compare(&a, &b2, &o, &c);
+	assert_int_equal(c.verdict, ST_INCONCLUSIVE);
+	assert_false(c.caveats & ST_CAVEAT_STAGEWISE);
+	assert_true(isnan(c.sw_lo));
+	assert_float_equal(c.lo, c.rci_lo, 0);
+	/* crossing alone, not after BH over 40 comparisons: back to the repeated interval */
+	struct st_comparison many[40];
+	struct st_estimate b3 = est(7.0187, 0.004, 10);
+	b3.nboots = 4;
+	stats_compare(&a, &b3, &o, &many[0]);
+	assert_true(many[0].caveats & ST_CAVEAT_STAGEWISE);
+	for (size_t i = 1; i < 40; i++)
+		stats_compare(&a, &a, &o, &many[i]);
+	assert_true(many[0].p < many[0].alpha && 40 * many[0].p > many[0].alpha);
+	stats_compare_adjust(many, 40);
+	assert_int_equal(many[0].verdict, ST_INCONCLUSIVE);
+	assert_false(many[0].caveats & ST_CAVEAT_STAGEWISE);
+	assert_float_equal(many[0].lo, many[0].rci_lo, 0);
+	/* the last look ends the design whatever its verdict */
+	o.look = 4;
+	a.nboots = b2.nboots = 8;
+	stats_compare(&a, &b2, &o, &c);
+	assert_true(c.last_look && (c.caveats & ST_CAVEAT_STAGEWISE));
+	assert_float_equal(c.lo, c.sw_lo, 0);
+	/* a fixed design has none */
+	o.look = 0;
+	o.max_boots = 0;
+	stats_compare(&a, &b, &o, &c);
+	assert_true(isnan(c.sw_lo) && !(c.caveats & ST_CAVEAT_STAGEWISE));
+}
+
 static void malformed_input_is_an_error(void **state)
 {
 	(void)state;
@@ -700,6 +802,8 @@ int main(void)
 		cmocka_unit_test(rounded_values_carry_their_rounding_variance),
 		cmocka_unit_test(unbalanced_df_is_below_welch),
 		cmocka_unit_test(sequential_boundaries_spend_alpha),
+		cmocka_unit_test(stagewise_interval_covers_after_stopping),
+		cmocka_unit_test(compare_shows_stagewise_where_the_design_ends),
 		cmocka_unit_test(malformed_input_is_an_error),
 		cmocka_unit_test(verdicts_follow_intervals),
 		cmocka_unit_test(bh_adjusts_verdicts),
