@@ -59,8 +59,8 @@ static const struct {
 	{ST_CAVEAT_POOLED, "pooled",
 	 "cell variances pooled across the factorial (they do not differ detectably, Bartlett p >= 0.1)"},
 	{ST_CAVEAT_STAGEWISE, "stagewise",
-	 "the sequential design ends at this look: the interval is the stage-wise one, exact for the looks "
-	 "taken (the verdict used this look's level; earlier looks showed repeated intervals)"},
+	 "the sequential design ends at this look: the interval is the stage-wise one, which accounts for the "
+	 "looks before it (the verdict used this look's level; the looks before showed repeated intervals)"},
 };
 
 const char *report_caveat_text(unsigned bit)
