@@ -181,14 +181,16 @@ bench: deps-test $(B)/sysab $(B)/sysab-exec-helper $(B)/bench/gen_db
 	@$(MAKE) --no-print-directory bench-stats
 
 # The statistics part alone (make bench runs it last): the whole simulation design grid
-# (its table is in docs/METHOD.md) and 10,000 random CSV designs through the analysis
-# under AddressSanitizer and UBSan. About 10-15 CPU minutes (the grid about 2.5 CPU minutes at
+# (its table is in docs/METHOD.md), the exact level of B against A at every ratio of
+# boot variances (METHOD.md, "Comparing B with A"; about 1 CPU minute) and 10,000
+# random CSV designs through the analysis under AddressSanitizer and UBSan. About 10-15 CPU minutes (the grid about 2.5 CPU minutes at
 # 20,000 replicates per design; 1,000 fuzz designs take 40-90 CPU s under ASan); needs no
 # quiet machine.
 .PHONY: bench-stats
-bench-stats: deps-test $(B)/tests/test_stats_grid $(B)/asan/tests/test_analysis_fuzz
+bench-stats: deps-test $(B)/tests/test_stats_grid $(B)/tests/test_stats_bf $(B)/asan/tests/test_analysis_fuzz
 	@mkdir -p $(B)/bench
 	SYSAB_GRID=full $(B)/tests/test_stats_grid | tee $(B)/bench/stats-grid.txt
+	SYSAB_BF=full $(B)/tests/test_stats_bf | tee $(B)/bench/stats-bf.txt
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 SYSAB_FUZZ_N=10000 \
 		$(B)/asan/tests/test_analysis_fuzz
 

@@ -128,10 +128,33 @@ static enum st_need worse_need(enum st_need a, enum st_need b)
 	return a > b ? a : b;
 }
 
+/* The two variance terms of B against A, for the dominance guard (stats_bf_df). */
+struct two_terms {
+	bool on;
+	double v1, f1, v2, f2;
+};
+
+double stats_welch_df(const double *v, const double *df, size_t n)
+{
+	double *w = xmalloc((n ? n : 1) * sizeof *w);
+	for (size_t i = 0; i < n; i++) {
+		w[i] = v[i];
+		if (df[i] > 0 && isfinite(df[i])) {
+			double q = stats_chisq_quantile(ST_DF_UCB_Q, df[i]);
+			if (q > 0)
+				w[i] *= df[i] / q;
+		}
+	}
+	double r = stats_satterthwaite(w, df, n);
+	free(w);
+	return r;
+}
+
 /* Fill c from d, se, df and the options; se NAN means no interval. info: the
- * information fraction of this look in a sequential design. */
+ * information fraction of this look in a sequential design; g: the two terms of
+ * B against A (NULL or off for a pooled or classic df, or any other contrast). */
 static void finish(struct st_comparison *c, double d, double se, double df, double info,
-		   const struct st_compare_opts *o)
+		   const struct st_compare_opts *o, const struct two_terms *g)
 {
 	c->alpha_design = o->alpha;
 	c->sw_lo = c->sw_hi = NAN;
@@ -148,6 +171,8 @@ static void finish(struct st_comparison *c, double d, double se, double df, doub
 	c->margin = o->margin;
 	c->eq_lo = log1p(-o->margin);
 	c->eq_hi = log1p(o->margin);
+	if (g && g->on)
+		df = stats_bf_df(g->v1, g->f1, g->v2, g->f2, df, c->alpha);
 	c->d = d;
 	c->pct = pct(d);
 	c->se = se;
@@ -244,23 +269,19 @@ void stats_contrast(const struct st_estimate *const *est, const double *c, size_
 		v[nv] = c[i] * c[i] * est[i]->se * est[i]->se;
 		df[nv] = est[i]->df;
 		se2 += v[nv];
-		/* The df weights each term by its 90% upper confidence bound v df / chi2_{df,0.1}:
-		 * a term whose variance came out small by chance then cannot hand the df to the
-		 * other terms (Welch's df is biased high exactly then; METHOD.md). The se is not changed. */
-		if (!o->classic_df && df[nv] > 0 && isfinite(df[nv])) {
-			double q = stats_chisq_quantile(ST_DF_UCB_Q, df[nv]);
-			if (q > 0)
-				v[nv] *= df[nv] / q;
-		}
 		nv++;
 	}
-	double ddf = ok ? stats_satterthwaite(v, df, nv) : NAN;
+	double ddf = !ok ? NAN : o->classic_df ? stats_satterthwaite(v, df, nv) : stats_welch_df(v, df, nv);
 	if (ok && isnan(ddf)) /* every se is 0 */
 		ddf = INFINITY;
+	/* B against A: the dominance guard, at the look's level (finish). */
+	struct two_terms g = {.on = ok && nv == 2 && !o->classic_df};
+	if (g.on)
+		g = (struct two_terms){true, v[0], df[0], v[1], df[1]};
 	free(v);
 	free(df);
 	double info = o->max_boots && fewest != SIZE_MAX ? (double)fewest / (double)o->max_boots : 1;
-	finish(out, d, ok ? sqrt(se2) : NAN, ddf, info, o);
+	finish(out, d, ok ? sqrt(se2) : NAN, ddf, info, o, &g);
 }
 
 void stats_compare_adjust(struct st_comparison *c, size_t n)
@@ -340,6 +361,6 @@ bool stats_contrast_pooled(const struct st_estimate *const *est, const double *c
 	free(s2);
 	free(df);
 	double info = o->max_boots && fewest != SIZE_MAX ? (double)fewest / (double)o->max_boots : 1;
-	finish(out, d, sqrt(sp * w), sdf, info, o);
+	finish(out, d, sqrt(sp * w), sdf, info, o, NULL);
 	return true;
 }

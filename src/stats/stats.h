@@ -36,6 +36,17 @@ double stats_normal_quantile(double p);
  * Terms with v_i == 0 are ignored; returns INFINITY when every df is infinite
  * and NAN when the sum is not positive. */
 double stats_satterthwaite(const double *v, const double *df, size_t n);
+/* The df of sum_i v_i that sysab uses (stats_contrast): Satterthwaite's, with each term
+ * weighted by its ST_DF_UCB_Q upper confidence bound v df / chi2_{df,q}, so that a term whose
+ * variance came out small by chance cannot hand the df to the others. */
+double stats_welch_df(const double *v, const double *df, size_t n);
+/* The dominance guard of B against A (bf.c): the share tau in [0.5, 1] of v1 + v2 above
+ * which a term's own df replaces the df, the largest for which the two-sided level alpha
+ * holds at every ratio 1e-4..1e4 of the terms' true variances (computed exactly over their
+ * chi-square laws; 1 when no guard is needed, e.g. both df above 50). Cached per key. */
+double stats_bf_tau(double f1, double f2, double alpha);
+/* df after the guard for terms v1, v2 with f1, f2 df whose df (stats_welch_df) is df. */
+double stats_bf_df(double v1, double f1, double v2, double f2, double df, double alpha);
 /* Benjamini-Hochberg q-values of p[0..n-1] into q[0..n-1] (may alias p). NaN
  * p-values are passed through as NaN and not counted in n. */
 void stats_bh(const double *p, size_t n, double *q);

@@ -234,15 +234,17 @@ static void rep_plan(gsl_rng *rng, const struct gd *d, struct cell *c, struct ta
 
 static const struct gd grid[] = {
 	/* name, kind, boots a, b, runs, samples, sd boot a, b, run, within, round, effect, fast, bounds */
-	{"balanced 2 boots", TWO, 2, 2, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.93, 0.985, 0.05},
-	{"balanced 3 boots", TWO, 3, 3, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.975, 0.05},
+	{"balanced 2 boots", TWO, 2, 2, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.93, 0.99, 0.05},
+	{"balanced 3 boots", TWO, 3, 3, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.98, 0.05},
 	{"balanced 4 boots", TWO, 4, 4, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05},
 	{"balanced 6 boots", TWO, 6, 6, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.975, 0.05},
-	{"2 boots against 5", TWO, 2, 5, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.985, 0.05},
+	{"2 boots against 5", TWO, 2, 5, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.99, 0.05},
 	{"boot sd 1% against 3%, 3 boots", TWO, 3, 3, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, true, 0.935, 0.975, 0.05},
 	{"boot sd 1% against 3%, 2 boots", TWO, 2, 2, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05},
 	{"boot sd 1% against 4%, 2 boots", TWO, 2, 2, 2, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05},
 	{"boot sd 1% against 3%, 4 boots", TWO, 4, 4, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05},
+	{"boot sd 1% against 10%, 2 boots", TWO, 2, 2, 2, 10, 0.01, 0.10, 0.005, 0.03, 0, 0.10, false, 0.935, 0.975, 0.05},
+	{"boot sd 1% against 10%, 3 boots", TWO, 3, 3, 2, 10, 0.01, 0.10, 0.005, 0.03, 0, 0.10, false, 0.935, 0.975, 0.05},
 	{"1 boot borrows from 4", TWO, 1, 4, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.985, 0.05},
 	{"1 boot borrows from 6", TWO, 1, 6, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 0.975, 0.05},
 	{"2 boots (sd 3%) against 5 (sd 1%)", TWO, 2, 5, 2, 10, 0.03, 0.01, 0.005, 0.03, 0, 0.04, true, 0.935, 0.975, 0.05},

@@ -184,15 +184,16 @@ static void coverage_4_to_6_boots_equal_components(void **state)
 static void coverage_2_to_6_boots_unequal_components(void **state)
 {
 	(void)state;
-	check_set(unequal, N(unequal), 0.93, 0.97, 200);
+	check_set(unequal, N(unequal), 0.93, 0.975, 200); /* 2 boots: the guard (bf.c) */
 }
 
-/* With 1-2 df per group and equal variances, Welch's df is biased low, so the
- * interval is wider than needed: coverage about 97-98%, never below 95%. */
+/* With 1-2 df per group and equal variances, Welch's df is biased low, and the
+ * dominance guard that holds the level at every ratio of boot variances (bf.c) widens
+ * 2-boot intervals further: coverage about 97-99%, never below 95%. */
 static void coverage_2_3_boots_equal_components_is_conservative(void **state)
 {
 	(void)state;
-	check_set(few_equal, N(few_equal), 0.93, 0.985, 300);
+	check_set(few_equal, N(few_equal), 0.93, 0.99, 300);
 }
 
 static void aa_false_positives_at_most_6_percent(void **state)

@@ -270,7 +270,8 @@ static void linear_scale_counts_are_exact(void **state)
 }
 
 /* 2 boots against 5: the df weights each term by its upper confidence bound, so it
- * lies between the classical Welch df and the smaller group's df. */
+ * lies between the classical Welch df and the smaller group's df; where one term holds
+ * more than the guard's share of the variance, the df is that term's own. */
 static void unbalanced_df_is_below_welch(void **state)
 {
 	(void)state;
@@ -285,7 +286,11 @@ static void unbalanced_df_is_below_welch(void **state)
 	assert_float_equal(c.se, w.se, 1e-15);
 	/* 90% upper bounds (chi2 quantile 0.1); at 80% a noisier 2-boot group called 6.1% of A/A (METHOD.md). */
 	double ua = 0.004 * 0.004 * 1 / gsl_cdf_chisq_Pinv(0.1, 1), ub = 0.002 * 0.002 * 4 / gsl_cdf_chisq_Pinv(0.1, 4);
-	assert_float_equal(c.df, (ua + ub) * (ua + ub) / (ua * ua / 1 + ub * ub / 4), 1e-9);
+	double v[2] = {0.004 * 0.004, 0.002 * 0.002}, f[2] = {1, 4};
+	assert_float_equal(stats_welch_df(v, f, 2), (ua + ub) * (ua + ub) / (ua * ua / 1 + ub * ub / 4), 1e-9);
+	/* A holds 80% of the variance, above the guard's share for 1 against 4 df: A's own df. */
+	assert_true(0.8 > stats_bf_tau(1, 4, 0.05));
+	assert_float_equal(c.df, 1, 0);
 	/* Balanced: the weighting cancels. */
 	struct st_estimate a3 = est(7, 0.004, 3), b3 = est(7.01, 0.002, 3);
 	o.classic_df = false;
