@@ -38,15 +38,15 @@ struct calib {
 	double x1[QN], x2[QN];
 	double cu[UN + 1]; /* the unguarded quantile at share u = i / UN */
 	double c1, c2;     /* the quantiles at f1 and f2 */
+	size_t last_bad;   /* the ratio index that failed last */
 };
 
-/* The unguarded df of shares u, 1 - u (stats_welch_df is scale-free). */
-static double unguarded_q(const struct calib *k, double u)
+/* The unguarded quantile at shares u, 1 - u: stats_welch_df for two terms (scale-free),
+ * with the weights w1, w2 worked out once. */
+static double unguarded_q(const struct calib *k, double u, double w1, double w2)
 {
-	double v[2] = {u, 1 - u}, f[2] = {k->f1, k->f2};
-	double df = stats_welch_df(v, f, 2);
-	if (isnan(df))
-		df = u > 0.5 ? k->f1 : k->f2;
+	double a = u * w1, b = (1 - u) * w2;
+	double df = u <= 0 ? k->f2 : u >= 1 ? k->f1 : (a + b) * (a + b) / (a * a / k->f1 + b * b / k->f2);
 	return -stats_t_quantile(k->alpha / 2, df);
 }
 
@@ -77,11 +77,17 @@ static double aa_at(const struct calib *k, double r, double tau)
 	return 2 * s / (QN * QN);
 }
 
-static bool holds(const struct calib *k, double tau)
+/* Whether the level holds at every ratio under tau; the ratio that failed last is tried
+ * first (a failing tau then costs one ratio, not up to all of them). */
+static bool holds(struct calib *k, double tau)
 {
-	for (size_t i = 0; i < NRATIO; i++)
-		if (aa_at(k, pow(10, -4 + 8 * (double)i / (NRATIO - 1)), tau) > k->alpha)
+	for (size_t j = 0; j < NRATIO; j++) {
+		size_t i = (k->last_bad + j) % NRATIO;
+		if (aa_at(k, pow(10, -4 + 8 * (double)i / (NRATIO - 1)), tau) > k->alpha) {
+			k->last_bad = i;
 			return false;
+		}
+	}
 	return true;
 }
 
@@ -93,13 +99,15 @@ static double calibrate(double f1, double f2, double alpha)
 	k->f1 = f1;
 	k->f2 = f2;
 	k->alpha = alpha;
+	k->last_bad = NRATIO / 2;
 	for (size_t i = 0; i < QN; i++) {
 		double p = ((double)i + 0.5) / QN;
 		k->x1[i] = stats_chisq_quantile(p, f1);
 		k->x2[i] = stats_chisq_quantile(p, f2);
 	}
+	double w1 = stats_ucb_weight(f1), w2 = stats_ucb_weight(f2);
 	for (size_t i = 0; i <= UN; i++)
-		k->cu[i] = unguarded_q(k, (double)i / UN);
+		k->cu[i] = unguarded_q(k, (double)i / UN, w1, w2);
 	k->c1 = -stats_t_quantile(alpha / 2, f1);
 	k->c2 = -stats_t_quantile(alpha / 2, f2);
 	double tau = 1;

@@ -134,17 +134,19 @@ struct two_terms {
 	double v1, f1, v2, f2;
 };
 
+double stats_ucb_weight(double df)
+{
+	if (!(df > 0) || !isfinite(df))
+		return 1;
+	double q = stats_chisq_quantile(ST_DF_UCB_Q, df);
+	return q > 0 ? df / q : 1;
+}
+
 double stats_welch_df(const double *v, const double *df, size_t n)
 {
 	double *w = xmalloc((n ? n : 1) * sizeof *w);
-	for (size_t i = 0; i < n; i++) {
-		w[i] = v[i];
-		if (df[i] > 0 && isfinite(df[i])) {
-			double q = stats_chisq_quantile(ST_DF_UCB_Q, df[i]);
-			if (q > 0)
-				w[i] *= df[i] / q;
-		}
-	}
+	for (size_t i = 0; i < n; i++)
+		w[i] = v[i] * stats_ucb_weight(df[i]);
 	double r = stats_satterthwaite(w, df, n);
 	free(w);
 	return r;

@@ -40,6 +40,8 @@ double stats_satterthwaite(const double *v, const double *df, size_t n);
  * weighted by its ST_DF_UCB_Q upper confidence bound v df / chi2_{df,q}, so that a term whose
  * variance came out small by chance cannot hand the df to the others. */
 double stats_welch_df(const double *v, const double *df, size_t n);
+/* That weight, df / chi2_{df,q} (1 for a df that is not finite and positive). */
+double stats_ucb_weight(double df);
 /* The dominance guard of B against A (bf.c): the share tau in [0.5, 1] of v1 + v2 above
  * which a term's own df replaces the df, the largest for which the two-sided level alpha
  * holds at every ratio 1e-4..1e4 of the terms' true variances (computed exactly over their
