@@ -45,9 +45,8 @@ struct calib {
  * with the weights w1, w2 worked out once. */
 static double unguarded_q(const struct calib *k, double u, double w1, double w2)
 {
-	double a = u * w1, b = (1 - u) * w2;
-	double df = u <= 0 ? k->f2 : u >= 1 ? k->f1 : (a + b) * (a + b) / (a * a / k->f1 + b * b / k->f2);
-	return -stats_t_quantile(k->alpha / 2, df);
+	double v[2] = {u * w1, (1 - u) * w2}, f[2] = {k->f1, k->f2};
+	return -stats_t_quantile(k->alpha / 2, stats_satterthwaite(v, f, 2));
 }
 
 static double quantile_at(const struct calib *k, double u, double tau)
@@ -93,9 +92,7 @@ static bool holds(struct calib *k, double tau)
 
 static double calibrate(double f1, double f2, double alpha)
 {
-	struct calib *k = malloc(sizeof *k);
-	if (!k)
-		return 0.5;
+	struct calib *k = xmalloc(sizeof *k);
 	k->f1 = f1;
 	k->f2 = f2;
 	k->alpha = alpha;
