@@ -49,18 +49,23 @@ static double unguarded_q(const struct calib *k, double u, double w1, double w2)
 	return -stats_t_quantile(k->alpha / 2, stats_satterthwaite(v, f, 2));
 }
 
+/* The quantile stats_bf_df gives at share u: past tau the dominant term's own, unless the
+ * unguarded one is larger (the guard only ever lowers the df). */
 static double quantile_at(const struct calib *k, double u, double tau)
 {
-	if (u > tau)
-		return k->c1;
-	if (1 - u > tau)
-		return k->c2;
-	double x = u * UN;
+	double x = u * UN, q;
 	size_t i = (size_t)x;
-	if (i >= UN)
-		return k->cu[UN];
-	double w = x - (double)i;
-	return (1 - w) * k->cu[i] + w * k->cu[i + 1];
+	if (i >= UN) {
+		q = k->cu[UN];
+	} else {
+		double w = x - (double)i;
+		q = (1 - w) * k->cu[i] + w * k->cu[i + 1];
+	}
+	if (u > tau)
+		return fmax(k->c1, q);
+	if (1 - u > tau)
+		return fmax(k->c2, q);
+	return q;
 }
 
 /* The A/A rate at ratio r (v1 true r, v2 true 1; equal coefficients) under tau. */

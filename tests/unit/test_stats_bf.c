@@ -200,6 +200,45 @@ static void guard_uses_the_dominant_terms_df(void **state)
 	assert_true(isnan(stats_bf_df(0.99, 4, 0.01, 1, NAN, 0.05))); /* no df stays no df */
 }
 
+/* The guard's rule with its share moved to tau_try (the test's own copy of stats_bf_df). */
+static double tau_try;
+
+static double shifted_rule(double v1, double f1, double v2, double f2)
+{
+	double v[2] = {v1, v2}, f[2] = {f1, f2}, df = stats_welch_df(v, f, 2), u = v1 / (v1 + v2);
+	if (u > tau_try)
+		df = fmin(df, f1);
+	else if (1 - u > tau_try)
+		df = fmin(df, f2);
+	return -stats_t_quantile(0.025, df);
+}
+
+/* tau is the largest share that holds the level, not merely a safe one: 0.02 more breaks
+ * it (on the calibration's 40 x 40 quadrature). With unequal df this fails if the
+ * calibration models a rule other than the one stats_bf_df applies (until 2026-12-05 it
+ * assumed the dominant term's df throughout, and tau came out 0.5 for 1 against 2 and 4). */
+static void guard_is_no_stricter_than_needed(void **state)
+{
+	(void)state;
+	static const size_t pairs[][2] = {{2, 2}, {2, 3}, {2, 5}, {3, 3}};
+	for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+		double f1 = (double)(pairs[i][0] - 1), f2 = (double)(pairs[i][1] - 1), at = NAN;
+		double tau = stats_bf_tau(f1, f2, 0.05);
+		struct quad q;
+		quad_init(&q, pairs[i][0], pairs[i][1], 40);
+		tau_try = tau;
+		double held = worst(&q, shifted_rule, &at);
+		tau_try = fmin(tau + 0.02, 1);
+		double looser = worst(&q, shifted_rule, &at);
+		quad_free(&q);
+		print_message("%zu against %zu boots: tau %.4f, worst A/A %.4f; at tau + 0.02 %.4f\n", pairs[i][0],
+			      pairs[i][1], tau, held, looser);
+		assert_true(held <= 0.0501);
+		assert_true(looser > 0.05);
+	}
+	assert_true(stats_bf_tau(1, 4, 0.05) > 0.9);
+}
+
 static void print_table(void)
 {
 	static const size_t pairs[][2] = {{2, 2}, {3, 3}, {4, 4}, {6, 6}, {2, 3}, {2, 5}, {3, 5}, {2, 8}};
@@ -236,6 +275,7 @@ int main(void)
 		cmocka_unit_test(guard_holds_alpha_at_every_ratio),
 		cmocka_unit_test(two_boots_pay_for_it),
 		cmocka_unit_test(guard_uses_the_dominant_terms_df),
+		cmocka_unit_test(guard_is_no_stricter_than_needed),
 		cmocka_unit_test(full_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

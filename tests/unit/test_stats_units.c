@@ -288,8 +288,14 @@ static void unbalanced_df_is_below_welch(void **state)
 	double ua = 0.004 * 0.004 * 1 / gsl_cdf_chisq_Pinv(0.1, 1), ub = 0.002 * 0.002 * 4 / gsl_cdf_chisq_Pinv(0.1, 4);
 	double v[2] = {0.004 * 0.004, 0.002 * 0.002}, f[2] = {1, 4};
 	assert_float_equal(stats_welch_df(v, f, 2), (ua + ub) * (ua + ub) / (ua * ua / 1 + ub * ub / 4), 1e-9);
-	/* A holds 80% of the variance, above the guard's share for 1 against 4 df: A's own df. */
-	assert_true(0.8 > stats_bf_tau(1, 4, 0.05));
+	/* A holds 80% of the variance, below the guard's share for 1 against 4 df (0.990):
+	 * the weighted df stands. Past that share, A's own df. */
+	double tau = stats_bf_tau(1, 4, 0.05);
+	assert_true(tau > 0.8 && tau < 0.995);
+	assert_float_equal(c.df, stats_welch_df(v, f, 2), 1e-12);
+	struct st_estimate b_quiet = est(7.01, 0.0003, 4);
+	o.classic_df = false;
+	stats_compare(&a, &b_quiet, &o, &c);
 	assert_float_equal(c.df, 1, 0);
 	/* Balanced: the weighting cancels. */
 	struct st_estimate a3 = est(7, 0.004, 3), b3 = est(7.01, 0.002, 3);
