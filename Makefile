@@ -182,7 +182,8 @@ bench: deps-test $(B)/sysab $(B)/sysab-exec-helper $(B)/bench/gen_db
 
 # The statistics part alone (make bench runs it last): the whole simulation design grid
 # (its table is in docs/METHOD.md), the exact level of B against A at every ratio of
-# boot variances (METHOD.md, "Comparing B with A"; about 1 CPU minute) and 10,000
+# boot variances (METHOD.md, "Comparing B with A"; about 1 CPU minute), the bound on
+# any such test (bench/bf_bound.py, SciPy, about 4 CPU minutes) and 10,000
 # random CSV designs through the analysis under AddressSanitizer and UBSan. About 10-15 CPU minutes (the grid about 2.5 CPU minutes at
 # 20,000 replicates per design; 1,000 fuzz designs take 40-90 CPU s under ASan); needs no
 # quiet machine.
@@ -191,6 +192,8 @@ bench-stats: deps-test $(B)/tests/test_stats_grid $(B)/tests/test_stats_bf $(B)/
 	@mkdir -p $(B)/bench
 	SYSAB_GRID=full $(B)/tests/test_stats_grid | tee $(B)/bench/stats-grid.txt
 	SYSAB_BF=full $(B)/tests/test_stats_bf | tee $(B)/bench/stats-bf.txt
+	@sh scripts/deps.sh python3-scipy
+	bench/bf_bound.py | tee $(B)/bench/stats-bf-bound.txt
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 SYSAB_FUZZ_N=10000 \
 		$(B)/asan/tests/test_analysis_fuzz
 
