@@ -43,7 +43,7 @@ double stats_welch_df(const double *v, const double *df, size_t n);
 /* That weight, df / chi2_{df,q} (1 for a df that is not finite and positive). */
 double stats_ucb_weight(double df);
 /* The dominance guard of B against A (bf.c): the share tau in [0.5, 1] of v1 + v2 above
- * which a term's own df replaces the df, the largest for which the two-sided level alpha
+ * which a term's own df caps the df, the largest for which the two-sided level alpha
  * holds at every ratio 1e-4..1e4 of the terms' true variances (computed exactly over their
  * chi-square laws; 1 when no guard is needed, e.g. both df above 50). Cached per key. */
 double stats_bf_tau(double f1, double f2, double alpha);
