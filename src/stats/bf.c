@@ -12,11 +12,11 @@
  * came out large by chance: with 2 or 3 boots per group the A/A rate reaches 6.4% and
  * 5.9% at a ratio of boot variances near 30-300 (docs/METHOD.md, "At every ratio of
  * boot variances"). The guard: where one term holds more than tau of v1 + v2, the df
- * is that term's own, or the unguarded one if lower (the t quantile at the term's own df
- * is exact in the limit). tau is the largest
- * share for which the rule's A/A rate, computed exactly over the two chi-square laws
- * (midpoint rule on QN x QN quantiles), stays at or below alpha at each of the ratios
- * 1e-4..1e4. It depends on f1, f2 and alpha only, so it is worked out once per key.
+ * is that term's own, or the unguarded one if lower (the t quantile at the term's own
+ * df is exact in the limit). tau is the largest share for which the rule's A/A rate,
+ * computed exactly over the two chi-square laws (midpoint rule on QN x QN quantiles),
+ * stays at or below alpha at each of the ratios 1e-4..1e4. It depends on f1, f2 and
+ * alpha only, so it is worked out once per key.
  */
 
 #define QN 40          /* quadrature nodes per term */
