@@ -14,16 +14,17 @@
  * peer's context switches over the batch (from /proc/PID/status, read by prepare
  * and finish, untimed) to count[1].
  *
- * Across CPUs each side blocks in read once per round trip: at least one
- * voluntary switch per op on each side. On one CPU the wakeup often preempts
- * the writer, whose switch is then involuntary and whose read finds the answer
- * already there; so the same-CPU checks count voluntary + involuntary switches.
+ * Across CPUs each side blocks in read once per round trip, because its few
+ * instructions from write to read are done before the other CPU has woken up and
+ * answered: at least one voluntary switch per op on each side. Under a user-mode
+ * emulator both sides are emulated code, and a CI run under qemu-user riscv64 saw the
+ * caller block in 0.42 of its round trips (0.996 in 12 runs natively): the race is the
+ * emulator's, so the two switch checks are not judged there.
  *
- * Across CPUs a side blocks because its few instructions from write to read are done before
- * the other CPU has woken up and answered. Under a user-mode emulator both are emulated code,
- * and a CI run under qemu-user riscv64 saw the caller block in 0.42 of its round trips (0.996
- * in 12 runs here): the race is the emulator's, so the two switch checks are not judged there
- * (one CPU leaves no race: the other side cannot run until this one leaves the CPU). */
+ * On one CPU there is no race (the other side cannot run until this one leaves the
+ * CPU), but the wakeup often preempts the writer, whose switch is then involuntary and
+ * whose read finds the answer already there; so the same-CPU checks count voluntary +
+ * involuntary switches. */
 enum { PP_CHECK_ANSWERS, PP_CHECK_CALLER, PP_CHECK_PEER }; /* the checks, as in the descriptors */
 
 struct pp {
