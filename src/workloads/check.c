@@ -59,6 +59,14 @@ void wl_check_tally_add(const struct workload *w, const struct wl_ctx *ctx, cons
 		const struct wl_check *c = &w->checks[i];
 		if (ok[i] || c->metric == WL_M_COUNT1_PER_S)
 			continue;
+		/* Under a user-mode emulator the emulator's own page faults (its code cache, its
+		 * records of the guest's mappings) land in the same rusage: they amortise over a
+		 * run but can put one small batch above the bound (kernel.tlb.shootdown under
+		 * qemu-user riscv64: 1.0075 per op over the run, one batch above 1.1). There a
+		 * batch fails a minor-fault check only below it; the run's total is judged as
+		 * everywhere. */
+		if (c->metric == WL_M_MINFLT && ctx && ctx->emulated && v[i] > c->hi)
+			continue;
 		if (!t->failed[i]++ || outside(v[i], c->lo, c->hi) > outside(t->worst[i], c->lo, c->hi))
 			t->worst[i] = v[i];
 	}

@@ -157,7 +157,8 @@ int wl_check_eval(const struct workload *w, const struct wl_ctx *ctx, const stru
  * sampled batches passes can still hide batches that measured the wrong thing (a child on
  * the other CPU now and then, a batch whose faults went missing). Per-second checks
  * (WL_M_COUNT1_PER_S) are judged over all batches only: one preemption in a 40 ms sample
- * is already 25 a second. */
+ * is already 25 a second. Under a user-mode emulator a batch fails a minor-fault check
+ * only below its range (the emulator's own faults share the rusage; check.c). */
 struct wl_check_tally {
 	int batches;                 /* sampled batches judged (one per copy and sample) */
 	int failed[WL_MAX_CHECKS];   /* of them, those whose value lay outside the check's range */

@@ -102,6 +102,33 @@ static void check_eval_divides_by_ops(void **state)
 	assert_int_equal(wl_check_eval(&w, NULL, &u, count, 0, v, ok), -1);
 }
 
+/* Under a user-mode emulator a batch with extra minor faults (the emulator's own) does not
+ * fail the check on its own, one with too few still does, and the run's total is judged
+ * as everywhere. Natively the same batch fails. */
+static void emulated_batches_fail_minflt_only_below(void **state)
+{
+	(void)state;
+	const struct workload w = {.name = "t.t", .checks = {{"faults", WL_M_MINFLT, 0.9, 1.1}}};
+	uint64_t count[2] = {0, 0};
+	struct wl_usage high = {.minflt = 150}, low = {.minflt = 50}, total = {.minflt = 1010};
+	double v[WL_MAX_CHECKS];
+	bool ok[WL_MAX_CHECKS];
+	for (int emulated = 0; emulated <= 1; emulated++) {
+		struct wl_ctx ctx = {.emulated = emulated};
+		struct wl_check_tally t = {0};
+		wl_check_tally_add(&w, &ctx, &high, count, 100, &t); /* 1.5 per op in this batch */
+		assert_int_equal(t.batches, 1);
+		assert_int_equal(t.failed[0], emulated ? 0 : 1);
+		assert_int_equal(wl_check_judge(&w, &ctx, &total, count, 1000, &t, v, ok), emulated ? 0 : 1);
+		wl_check_tally_add(&w, &ctx, &low, count, 100, &t); /* 0.5: faults went missing */
+		assert_int_equal(t.failed[0], emulated ? 1 : 2);
+		assert_int_equal(wl_check_judge(&w, &ctx, &total, count, 1000, &t, v, ok), 1);
+		struct wl_check_tally none = {0};
+		struct wl_usage over = {.minflt = 1500};
+		assert_int_equal(wl_check_judge(&w, &ctx, &over, count, 1000, &none, v, ok), 1);
+	}
+}
+
 /* Each copy gets its own two CPUs, disjoint from every other copy's: copy i sees the run's
  * CPUs rotated by i (as the slot gives them) and takes the run's 2i and 2i+1. More copies
  * than pairs are refused. */
@@ -623,7 +650,7 @@ static void workload_runs_and_checks(void **state)
 int main(void)
 {
 	size_t n = wl_count();
-	struct CMUnitTest *tests = xcalloc(n + 13, sizeof *tests);
+	struct CMUnitTest *tests = xcalloc(n + 14, sizeof *tests);
 	tests[0] = (struct CMUnitTest)cmocka_unit_test(registry_is_consistent);
 	tests[1] = (struct CMUnitTest)cmocka_unit_test(check_eval_divides_by_ops);
 	tests[2] = (struct CMUnitTest)cmocka_unit_test(ipi_count_reads_the_function_call_line);
@@ -638,7 +665,8 @@ int main(void)
 	tests[10] = (struct CMUnitTest)cmocka_unit_test(cpu_pairs_are_disjoint);
 	tests[11] = (struct CMUnitTest)cmocka_unit_test(omitted_op_fails_its_check);
 	tests[12] = (struct CMUnitTest)cmocka_unit_test(pipe_cross_emulated_leaves_switches_unjudged);
-	size_t k = 13;
+	tests[13] = (struct CMUnitTest)cmocka_unit_test(emulated_batches_fail_minflt_only_below);
+	size_t k = 14;
 	for (size_t i = 0; i < n; i++) {
 		const struct workload *w = wl_at(i);
 		if (only && !wl_matches(w, only))
