@@ -35,7 +35,7 @@ static int anon_prepare(struct wl_ctx *ctx, uint64_t n)
 	return 0;
 }
 
-static int anon_run(struct wl_ctx *ctx, uint64_t n)
+WL_TOUCH_UNCHECKED static int anon_run(struct wl_ctx *ctx, uint64_t n)
 {
 	const struct anon *a = ctx->priv;
 	uint64_t ps = (uint64_t)ctx->page_size;

@@ -73,7 +73,7 @@ static int cow_prepare(struct wl_ctx *ctx, uint64_t n)
 	return c->pages - c->next < n ? cow_share(ctx, c) : 0;
 }
 
-static int cow_run(struct wl_ctx *ctx, uint64_t n)
+WL_TOUCH_UNCHECKED static int cow_run(struct wl_ctx *ctx, uint64_t n)
 {
 	struct cow *c = ctx->priv;
 	size_t ps = (size_t)ctx->page_size;

@@ -94,7 +94,7 @@ static int ff_prepare(struct wl_ctx *ctx, uint64_t n)
 	return 0;
 }
 
-static int ff_run(struct wl_ctx *ctx, uint64_t n)
+WL_TOUCH_UNCHECKED static int ff_run(struct wl_ctx *ctx, uint64_t n)
 {
 	struct ff *f = ctx->priv;
 	size_t ps = (size_t)ctx->page_size;

@@ -56,7 +56,7 @@ static int zf_prepare(struct wl_ctx *ctx, uint64_t n)
 	return 0;
 }
 
-static int zf_run(struct wl_ctx *ctx, uint64_t n)
+WL_TOUCH_UNCHECKED static int zf_run(struct wl_ctx *ctx, uint64_t n)
 {
 	const struct zf *z = ctx->priv;
 	uint64_t ps = (uint64_t)ctx->page_size, zeros = 0;
