@@ -183,10 +183,10 @@ bench: deps-test $(B)/sysab $(B)/sysab-exec-helper $(B)/bench/gen_db
 # The statistics part alone (make bench runs it last): the whole simulation design grid
 # (its table is in docs/METHOD.md), the exact level of B against A at every ratio of
 # boot variances (METHOD.md, "Comparing B with A"; about 1 CPU minute), the bound on
-# any such test (bench/bf_bound.py, SciPy, about 4 CPU minutes) and 10,000
-# random CSV designs through the analysis under AddressSanitizer and UBSan. About 10-15 CPU minutes (the grid about 2.5 CPU minutes at
-# 20,000 replicates per design; 1,000 fuzz designs take 40-90 CPU s under ASan); needs no
-# quiet machine.
+# any such test (bench/bf_bound.py, SciPy, about 4 CPU minutes) and 10,000 random CSV
+# designs through the analysis under AddressSanitizer and UBSan. About 15-25 CPU minutes
+# (the grid 1-3 CPU minutes at 20,000 replicates per design; 1,000 fuzz designs take
+# 40-90 CPU s under ASan); needs no quiet machine.
 .PHONY: bench-stats
 bench-stats: deps-test $(B)/tests/test_stats_grid $(B)/tests/test_stats_bf $(B)/asan/tests/test_analysis_fuzz
 	@mkdir -p $(B)/bench

@@ -154,16 +154,21 @@ double stats_bf_tau(double f1, double f2, double alpha)
 	return tau;
 }
 
+double stats_bf_cap(double v1, double f1, double v2, double f2, double df, double tau)
+{
+	if (!(v1 >= 0) || !(v2 >= 0) || !(v1 + v2 > 0) || isnan(df) || tau >= 1)
+		return df;
+	double u = v1 / (v1 + v2);
+	if (u > tau)
+		return fmin(f1, df);
+	if (1 - u > tau)
+		return fmin(f2, df);
+	return df;
+}
+
 double stats_bf_df(double v1, double f1, double v2, double f2, double df, double alpha)
 {
 	if (!(v1 >= 0) || !(v2 >= 0) || !(v1 + v2 > 0) || isnan(df))
 		return df;
-	double tau = stats_bf_tau(f1, f2, alpha), u = v1 / (v1 + v2);
-	if (tau >= 1)
-		return df;
-	if (u > tau)
-		return f1 < df ? f1 : df;
-	if (1 - u > tau)
-		return f2 < df ? f2 : df;
-	return df;
+	return stats_bf_cap(v1, f1, v2, f2, df, stats_bf_tau(f1, f2, alpha));
 }

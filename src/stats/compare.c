@@ -130,7 +130,6 @@ static enum st_need worse_need(enum st_need a, enum st_need b)
 
 /* The two variance terms of B against A, for the dominance guard (stats_bf_df). */
 struct two_terms {
-	bool on;
 	double v1, f1, v2, f2;
 };
 
@@ -154,7 +153,7 @@ double stats_welch_df(const double *v, const double *df, size_t n)
 
 /* Fill c from d, se, df and the options; se NAN means no interval. info: the
  * information fraction of this look in a sequential design; g: the two terms of
- * B against A (NULL or off for a pooled or classic df, or any other contrast). */
+ * B against A (NULL for a pooled or classic df, or any other contrast). */
 static void finish(struct st_comparison *c, double d, double se, double df, double info,
 		   const struct st_compare_opts *o, const struct two_terms *g)
 {
@@ -173,7 +172,7 @@ static void finish(struct st_comparison *c, double d, double se, double df, doub
 	c->margin = o->margin;
 	c->eq_lo = log1p(-o->margin);
 	c->eq_hi = log1p(o->margin);
-	if (g && g->on)
+	if (g)
 		df = stats_bf_df(g->v1, g->f1, g->v2, g->f2, df, c->alpha);
 	c->d = d;
 	c->pct = pct(d);
@@ -277,13 +276,14 @@ void stats_contrast(const struct st_estimate *const *est, const double *c, size_
 	if (ok && isnan(ddf)) /* every se is 0 */
 		ddf = INFINITY;
 	/* B against A: the dominance guard, at the look's level (finish). */
-	struct two_terms g = {.on = ok && nv == 2 && !o->classic_df};
-	if (g.on)
-		g = (struct two_terms){true, v[0], df[0], v[1], df[1]};
+	bool guard = ok && nv == 2 && !o->classic_df;
+	struct two_terms g = {0};
+	if (guard)
+		g = (struct two_terms){v[0], df[0], v[1], df[1]};
 	free(v);
 	free(df);
 	double info = o->max_boots && fewest != SIZE_MAX ? (double)fewest / (double)o->max_boots : 1;
-	finish(out, d, ok ? sqrt(se2) : NAN, ddf, info, o, &g);
+	finish(out, d, ok ? sqrt(se2) : NAN, ddf, info, o, guard ? &g : NULL);
 }
 
 void stats_compare_adjust(struct st_comparison *c, size_t n)

@@ -49,6 +49,8 @@ double stats_ucb_weight(double df);
 double stats_bf_tau(double f1, double f2, double alpha);
 /* df after the guard for terms v1, v2 with f1, f2 df whose df (stats_welch_df) is df. */
 double stats_bf_df(double v1, double f1, double v2, double f2, double df, double alpha);
+/* The guard's rule at a given share tau: past it, the dominant term's df caps df. */
+double stats_bf_cap(double v1, double f1, double v2, double f2, double df, double tau);
 /* Benjamini-Hochberg q-values of p[0..n-1] into q[0..n-1] (may alias p). NaN
  * p-values are passed through as NaN and not counted in n. */
 void stats_bh(const double *p, size_t n, double *q);

@@ -200,17 +200,13 @@ static void guard_uses_the_dominant_terms_df(void **state)
 	assert_true(isnan(stats_bf_df(0.99, 4, 0.01, 1, NAN, 0.05))); /* no df stays no df */
 }
 
-/* The guard's rule with its share moved to tau_try (the test's own copy of stats_bf_df). */
+/* The guard's rule with its share moved to tau_try. */
 static double tau_try;
 
 static double shifted_rule(double v1, double f1, double v2, double f2)
 {
-	double v[2] = {v1, v2}, f[2] = {f1, f2}, df = stats_welch_df(v, f, 2), u = v1 / (v1 + v2);
-	if (u > tau_try)
-		df = fmin(df, f1);
-	else if (1 - u > tau_try)
-		df = fmin(df, f2);
-	return -stats_t_quantile(0.025, df);
+	double v[2] = {v1, v2}, f[2] = {f1, f2};
+	return -stats_t_quantile(0.025, stats_bf_cap(v1, f1, v2, f2, stats_welch_df(v, f, 2), tau_try));
 }
 
 /* tau is the largest share that holds the level, not merely a safe one: 0.02 more breaks
