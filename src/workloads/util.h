@@ -82,6 +82,14 @@ struct wl_tlb_param {
 	long anon_huge_kb;
 };
 
+/* kernel.fault.zero's param, a seam for tests: probe_added (>= 0) replaces the resident
+ * pages that reading WL_ZERO_PROBE_PAGES fresh anonymous pages added in its probe, so that
+ * both answers (zero page present, or every read fault allocating) are tested everywhere. */
+#define WL_ZERO_PROBE_PAGES 64
+struct wl_zero_param {
+	long probe_added;
+};
+
 /* kernel.ipi.membarrier's param, a seam for tests: interrupts replaces the path
  * /proc/interrupts (a file that does not exist makes the IPI check "cannot check"). */
 struct wl_mb_param {

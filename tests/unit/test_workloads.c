@@ -526,6 +526,30 @@ static void walk_huge_without_huge_pages_is_unsupported(void **state)
 	}
 }
 
+/* fault.zero probes for the zero page before it runs: where reading fresh pages adds
+ * resident pages (no zero page), it is unsupported and says so; where it adds none, it
+ * enters. Both answers go through its param, so both paths run on every kernel. */
+static void zero_page_probe_decides(void **state)
+{
+	(void)state;
+	static int cpus[CPU_SETSIZE];
+	int ncpus = online_cpus(cpus);
+	static const struct wl_zero_param none = {.probe_added = WL_ZERO_PROBE_PAGES + 1};
+	static const struct wl_zero_param zero = {.probe_added = 0};
+	struct workload w = *wl_find("kernel.fault.zero");
+	w.param = &none;
+	struct wl_ctx ctx = {.ncopies = 1, .page_size = sysconf(_SC_PAGESIZE), .ncpus = ncpus, .cpus = cpus,
+			     .param = &none};
+	assert_int_equal(wl_enter(&w, &ctx), WL_UNSUPPORTED);
+	print_message("[   INFO   ] %s\n", ctx.why);
+	assert_non_null(strstr(ctx.why, "read faults allocate pages on this kernel: no zero page"));
+	w.param = &zero;
+	struct wl_ctx ok = {.ncopies = 1, .page_size = sysconf(_SC_PAGESIZE), .ncpus = ncpus, .cpus = cpus,
+			    .param = &zero};
+	assert_int_equal(wl_enter(&w, &ok), 0);
+	wl_leave(&w, &ok);
+}
+
 static bool dir_is_empty(const char *path)
 {
 	DIR *d = opendir(path);
@@ -650,7 +674,7 @@ static void workload_runs_and_checks(void **state)
 int main(void)
 {
 	size_t n = wl_count();
-	struct CMUnitTest *tests = xcalloc(n + 14, sizeof *tests);
+	struct CMUnitTest *tests = xcalloc(n + 15, sizeof *tests);
 	tests[0] = (struct CMUnitTest)cmocka_unit_test(registry_is_consistent);
 	tests[1] = (struct CMUnitTest)cmocka_unit_test(check_eval_divides_by_ops);
 	tests[2] = (struct CMUnitTest)cmocka_unit_test(ipi_count_reads_the_function_call_line);
@@ -666,7 +690,8 @@ int main(void)
 	tests[11] = (struct CMUnitTest)cmocka_unit_test(omitted_op_fails_its_check);
 	tests[12] = (struct CMUnitTest)cmocka_unit_test(pipe_cross_emulated_leaves_switches_unjudged);
 	tests[13] = (struct CMUnitTest)cmocka_unit_test(emulated_batches_fail_minflt_only_below);
-	size_t k = 14;
+	tests[14] = (struct CMUnitTest)cmocka_unit_test(zero_page_probe_decides);
+	size_t k = 15;
 	for (size_t i = 0; i < n; i++) {
 		const struct workload *w = wl_at(i);
 		if (only && !wl_matches(w, only))
