@@ -1,5 +1,6 @@
 /* import_store.c - turning parsed CSV rows and UnixBench logs into stored runs. */
 #include "import/import_store.h"
+#include "import/import_check.h"
 #include "import/import_util.h"
 #include "workloads/workload.h"
 
@@ -189,7 +190,7 @@ static int store_csv_run(struct store *s, const char *name, const char *hash, co
 		.labels = &labels,
 	};
 	int64_t id;
-	rc = store_run_begin(s, &rn, &id, e);
+	rc = import_put_run(s, name, &rn, &id, e);
 	note_boot(boots, boot, res);
 	free(boot);
 	free(settings);
@@ -215,7 +216,7 @@ static int store_csv_run(struct store *s, const char *name, const char *hash, co
 			csv_unit(r->unit, &unit, &latency);
 		struct store_slot sl = {r->workload, (int)r->copies, unit, latency, store_slot_status_word(STORE_SLOT_OK), NULL, 0, 0, NULL};
 		struct store_sample x = {r->workload, (int)r->copies, (int)seq[ord[j]], -1, 0, 0, r->value, r->warmup, r->dropped};
-		rc = store_slot_put(s, id, &sl, e) || store_sample_add(s, id, &x, e) ? -1 : 0;
+		rc = import_put_slot(s, name, id, &sl, e) || import_put_sample(s, name, id, &x, e) ? -1 : 0;
 		res->nvalues++;
 	}
 out:
@@ -306,7 +307,7 @@ int import_store_unixbench(struct store *s, const char *name, const char *hash, 
 	int64_t run;
 	int rc = store_begin(s, e);
 	if (!rc)
-		rc = store_run_begin(s, &rn, &run, e);
+		rc = import_put_run(s, name, &rn, &run, e);
 	free(settings);
 	kv_free(&labels);
 	free(boot);
@@ -330,7 +331,7 @@ int import_store_unixbench(struct store *s, const char *name, const char *hash, 
 		/* a known test is stored in ops/s of its workload: UnixBench's unit / wl_unixbench_units */
 		const struct workload *w = t->unknown ? NULL : wl_find(t->workload);
 		struct store_slot sl = {t->workload, (int)t->copies, unit, latency, store_slot_status_word(STORE_SLOT_OK), NULL, 0, 0, NULL};
-		rc = store_slot_put(s, run, &sl, e);
+		rc = import_put_slot(s, name, run, &sl, e);
 		for (size_t p = 0; p < t->npass && !rc; p++) {
 			const struct ub_pass *ps = &t->pass[p];
 			double value = w ? ps->score / wl_unixbench_units(w) : ps->ops_per_s;
@@ -345,9 +346,9 @@ int import_store_unixbench(struct store *s, const char *name, const char *hash, 
 				el += ps->copy[k].elapsed;
 			el = ps->ncopy ? el / (double)ps->ncopy : 0;
 			struct store_sample x = {t->workload, (int)t->copies, seq0 + (int)p, -1,
-						 ps->count > 0 && ps->count < 1.8e19 ? (uint64_t)ps->count : 0,
+						 ps->count > 0 && ps->count < 9.2e18 ? (uint64_t)ps->count : 0,
 						 el > 0 ? (uint64_t)(el * 1e9) : 0, value, 0, ps->discarded};
-			rc = store_sample_add(s, run, &x, e);
+			rc = import_put_sample(s, name, run, &x, e);
 			res->nvalues++;
 		}
 	}
