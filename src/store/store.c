@@ -616,6 +616,8 @@ void store_close(struct store *s)
 {
 	if (!s)
 		return;
+	for (size_t i = 0; i < sizeof s->kept / sizeof s->kept[0]; i++)
+		sqlite3_finalize(s->kept[i].st);
 	sqlite3_finalize(s->summary_put);
 	sqlite3_finalize(s->slot_put);
 	sqlite3_finalize(s->sample_add);
@@ -706,27 +708,46 @@ static int step_kept(struct store *s, sqlite3_stmt *st, const char *what, struct
 	return r;
 }
 
+/* The kept statement for the constant text sql (prepared on first use), ready to bind.
+ * After use it goes back with sqlite3_reset (step_kept does that); store_close finalizes it. */
+static int prepare_kept(struct store *s, const char *sql, sqlite3_stmt **st, struct err *e)
+{
+	size_t n = sizeof s->kept / sizeof s->kept[0], i;
+	for (i = 0; i < n && s->kept[i].sql; i++)
+		if (s->kept[i].sql == sql) {
+			*st = s->kept[i].st;
+			return 0;
+		}
+	if (i == n)
+		abort(); /* more kept statements than room: a programming error */
+	if (store_prepare(s, sql, st, e))
+		return -1;
+	s->kept[i].sql = sql;
+	s->kept[i].st = *st;
+	return 0;
+}
+
 static int get_or_insert_id(struct store *s, const char *select_sql, const char *insert_sql,
 			    int (*bind)(sqlite3_stmt *, const struct store_host *, int64_t), const struct store_host *h,
 			    int64_t extra, int64_t *id, struct err *e)
 {
 	sqlite3_stmt *st;
-	if (store_prepare(s, select_sql, &st, e))
+	if (prepare_kept(s, select_sql, &st, e))
 		return -1;
 	bind(st, h, extra);
 	int rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
+	if (rc == SQLITE_ROW)
 		*id = sqlite3_column_int64(st, 0);
-		sqlite3_finalize(st);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (rc == SQLITE_ROW)
 		return 0;
-	}
-	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return store_fail(s, "cannot look up the machine or boot", e);
-	if (store_prepare(s, insert_sql, &st, e))
+	if (prepare_kept(s, insert_sql, &st, e))
 		return -1;
 	bind(st, h, extra);
-	if (step_done(s, st, "cannot record the machine or boot", e))
+	if (step_kept(s, st, "cannot record the machine or boot", e))
 		return -1;
 	*id = sqlite3_last_insert_rowid(s->db);
 	return 0;
@@ -758,23 +779,18 @@ static int put_kv(struct store *s, const char *table, int64_t run, const struct 
 {
 	if (!l)
 		return 0;
-	char *sql = xasprintf("INSERT OR REPLACE INTO %s(run, key, value) VALUES(?, ?, ?)", table);
+	static const char label_sql[] = "INSERT OR REPLACE INTO label(run, key, value) VALUES(?, ?, ?)";
+	static const char env_sql[] = "INSERT OR REPLACE INTO environment(run, key, value) VALUES(?, ?, ?)";
 	sqlite3_stmt *st;
-	int rc = store_prepare(s, sql, &st, e);
-	free(sql);
-	if (rc)
+	if (prepare_kept(s, !strcmp(table, "label") ? label_sql : env_sql, &st, e))
 		return -1;
 	for (size_t i = 0; i < l->n; i++) {
-		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, run);
 		store_bind_text(st, 2, l->v[i].key);
 		store_bind_text(st, 3, l->v[i].value);
-		if (sqlite3_step(st) != SQLITE_DONE) {
-			sqlite3_finalize(st);
-			return store_fail(s, "cannot record labels or environment", e);
-		}
+		if (step_kept(s, st, "cannot record labels or environment", e))
+			return -1;
 	}
-	sqlite3_finalize(st);
 	return 0;
 }
 
@@ -795,10 +811,10 @@ int store_run_begin(struct store *s, const struct store_run_new *r, int64_t *run
 			     bind_boot, &r->host, machine, &boot, e))
 		goto fail;
 	sqlite3_stmt *st;
-	if (store_prepare(s,
-			  "INSERT INTO run(boot, started_ns, status, source, seed, settings, pid, uuid) "
-			  "VALUES(?, ?, ?, ?, ?, ?, ?, coalesce(?, lower(hex(randomblob(16)))))",
-			  &st, e))
+	if (prepare_kept(s,
+			 "INSERT INTO run(boot, started_ns, status, source, seed, settings, pid, uuid) "
+			 "VALUES(?, ?, ?, ?, ?, ?, ?, coalesce(?, lower(hex(randomblob(16)))))",
+			 &st, e))
 		goto fail;
 	sqlite3_bind_int64(st, 1, boot);
 	sqlite3_bind_int64(st, 2, (int64_t)r->started_ns);
@@ -808,7 +824,7 @@ int store_run_begin(struct store *s, const struct store_run_new *r, int64_t *run
 	store_bind_text(st, 6, r->settings ? r->settings : "{}");
 	sqlite3_bind_int64(st, 7, (int64_t)getpid());
 	store_bind_text(st, 8, r->uuid);
-	if (step_done(s, st, "cannot record the run", e))
+	if (step_kept(s, st, "cannot record the run", e))
 		goto fail;
 	*run_id = sqlite3_last_insert_rowid(s->db);
 	if (put_kv(s, "label", *run_id, r->labels, e) || put_kv(s, "environment", *run_id, r->env, e))
