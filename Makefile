@@ -233,7 +233,7 @@ FUZZ_CC    ?= clang
 FUZZ_FLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
               -fno-omit-frame-pointer -D_GNU_SOURCE -Isrc $(WARN)
 FUZZ_CORE  := src/core/core.c src/core/parse.c src/core/termsafe.c
-FUZZ_BINS  := $(B)/fuzz/fuzz_unixbench $(B)/fuzz/fuzz_csv $(B)/fuzz/fuzz_label $(B)/fuzz/fuzz_text
+FUZZ_BINS  := $(B)/fuzz/fuzz_unixbench $(B)/fuzz/fuzz_csv $(B)/fuzz/fuzz_label $(B)/fuzz/fuzz_text $(B)/fuzz/fuzz_db
 
 FUZZ_SECONDS ?= 20
 
@@ -254,9 +254,13 @@ $(B)/fuzz/fuzz_unixbench: src/import/import_unixbench.c src/import/import_util.c
 	src/core/file.c src/core/tmp.c
 $(B)/fuzz/fuzz_csv: src/import/import_csv.c src/import/import_util.c
 $(B)/fuzz/fuzz_text: src/report/export.c
+# import db: the store (SQLite) and the import gate on mutated database files
+$(B)/fuzz/fuzz_db: src/import/import_db.c src/import/import_check.c src/import/import_util.c \
+	$(wildcard src/store/*.c) src/core/file.c src/core/tmp.c src/core/outfile.c
+$(B)/fuzz/fuzz_db: FUZZ_LIBS = $(LIBS)
 $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_CORE) $(HDR) Makefile
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(filter %.c,$^) -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null) -o $@ $(filter %.c,$^) -lm $(FUZZ_LIBS)
 
 # ---- bench: analysis speed (compare and analyze on a synthetic 1,000-run database) ----
 $(B)/bench/gen_db: bench/gen_db.c $(B)/libsysab.a

@@ -10,6 +10,11 @@ DB=${DB:-sysab-results.db}
 BUILD=${BUILD:-yes}
 DB_UPLOAD=${DB_UPLOAD:-}
 DB_LOG=${DB_LOG:-log}
+# WORKLOADS, LABELS and RUN_ARGS are lists separated by spaces, as sysab.yaml documents: split
+# on spaces only, and never expanded as globs (WORKLOADS='*' is sysab's pattern, not the
+# files of this checkout; a tab or newline stays inside a word, where sysab refuses it)
+set -f
+IFS=' '
 
 # sysab: on PATH, else built from this checkout into ./sysab-install
 if ! command -v sysab >/dev/null 2>&1; then

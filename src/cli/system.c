@@ -13,7 +13,7 @@ enum { O_ROOT = 1, O_STATE };
 
 const struct cli_opt cli_system_opts[] = {
 	CLI_OPT("json", 0, NULL, "print JSON instead of a table", OPT_JSON),
-	CLI_OPT("root", 0, "DIR", "read (and tune) the sysfs/procfs tree under DIR instead of / (for tests)", O_ROOT),
+	CLI_OPT("root", 0, "DIR", "read, tune and reset the sysfs/procfs tree under DIR instead of / (for tests)", O_ROOT),
 	CLI_OPT("state-file", 0, "FILE",
 	 "where tune saves the original values and reset reads them (default $XDG_STATE_HOME/sysab/tune.json, "
 	 "else ~/.local/state/sysab/tune.json)",
@@ -69,7 +69,11 @@ int cmd_system(const struct cli_cmd *cmd, int argc, char **argv)
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}
-	state = a.state ? xstrdup(a.state) : system_state_file_default();
+	state = !strcmp(verb, "show") ? xstrdup("") : a.state ? xstrdup(a.state) : system_state_file_default(&e);
+	if (!state) {
+		rc = cli_fail(cmd, &e);
+		goto out;
+	}
 	if (strcmp(verb, "show") && !a.root && geteuid() != 0) {
 		errf(&e, "%s changes kernel settings and needs root; run it with sudo (show needs no root)", verb);
 		rc = cli_fail(cmd, &e);
@@ -77,7 +81,7 @@ int cmd_system(const struct cli_cmd *cmd, int argc, char **argv)
 	}
 	if (!strcmp(verb, "reset")) {
 		bool ok;
-		if (system_reset(state, &ch, &ok, &e)) {
+		if (system_reset(root, state, &ch, &ok, &e)) {
 			rc = cli_fail(cmd, &e);
 			goto out;
 		}

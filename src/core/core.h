@@ -143,7 +143,8 @@ char *read_text_file(const char *path);
 char *read_whole_file(const char *path, size_t max, size_t *len, struct err *e);
 
 /* Write an output file given with option opt ("-o"): render(f, arg) writes into a new temporary file next to
- * path (created with O_EXCL | O_NOFOLLOW, so a planted file or link is never followed), which is
+ * path (created by mkostemps with O_EXCL and an unpredictable name, so a planted file or link is
+ * never followed and planted names cannot block it), which is
  * renamed over path only when render returned 0 and every byte was written. A target that is a
  * character device, a FIFO or a symbolic link (such as /dev/stdout) is written directly and
  * never replaced; a directory, a socket or a dangling link is refused. Returns 0, or -1 with

@@ -10,26 +10,21 @@
 #include <unistd.h>
 
 /* Open a fresh temporary file next to path, never one that exists already (a planted file or
- * symbolic link): O_CREAT | O_EXCL | O_NOFOLLOW with a random suffix. Returns the fd and sets
- * *tmp (owned by the caller), or -1 with errno set. */
-static int open_temp(const char *path, mode_t mode, char **tmp)
+ * symbolic link): mkostemps, O_CREAT | O_EXCL with an unpredictable name "PATH.XXXXXX.tmp"
+ * (random bits from the C library, not a sequence anyone can compute, so planted names cannot
+ * deny the write). Returns the fd and sets *tmp (owned by the caller), or -1 with errno set. */
+static int open_temp(const char *path, char **tmp)
 {
-	for (int tries = 0; tries < 100; tries++) {
-		char *name = xasprintf("%s.%ld.%08lx.tmp", path, (long)getpid(), (unsigned long)random());
-		int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
-		if (fd >= 0) {
-			*tmp = name;
-			return fd;
-		}
+	char *name = xasprintf("%s.XXXXXX.tmp", path);
+	int fd = mkostemps(name, 4, O_CLOEXEC); /* mode 0600 */
+	if (fd < 0) {
 		int saved = errno;
 		free(name);
-		if (saved != EEXIST && saved != ELOOP) {
-			errno = saved;
-			return -1;
-		}
+		errno = saved;
+		return -1;
 	}
-	errno = EEXIST;
-	return -1;
+	*tmp = name;
+	return fd;
 }
 
 /* Write to a target that must not be replaced (a device, a FIFO, a symbolic link such as
@@ -85,7 +80,7 @@ int file_write_atomic(const char *path, const char *opt, int (*render)(FILE *, c
 	}
 
 	char *tmp = NULL;
-	int fd = open_temp(path, 0600, &tmp);
+	int fd = open_temp(path, &tmp);
 	if (fd < 0)
 		return errf(e, "%s %s: cannot create it (%s); check the directory exists and is writable", opt, path,
 			    strerror(errno));

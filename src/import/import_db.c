@@ -1,5 +1,6 @@
 /* import_db.c - merging another sysab database into this one, run by run, idempotent by run UUID. */
 #include "import/import_db.h"
+#include "import/import_check.h"
 #include "store/counters.h"
 
 #include <limits.h>
@@ -18,9 +19,10 @@ void import_db_result_free(struct import_db_result *r)
 }
 
 /* Copy one run (already listed with its env) of src into dst as a new run. */
-static int copy_run(struct store *src, struct store *dst, const struct store_run_info *r, int64_t *id, size_t *nsamples,
-		    struct err *e)
+static int copy_run(struct store *src, struct store *dst, const char *path, const struct store_run_info *r, int64_t *id,
+		    size_t *nsamples, struct err *e)
 {
+	char *what = xasprintf("%s: run %.40s", path, text_is_clean(r->uuid, false) ? r->uuid : "?");
 	struct store_slot_info *slots = NULL;
 	struct store_sample_info *samples = NULL;
 	struct store_counter_raw *cnt = NULL;
@@ -42,7 +44,7 @@ static int copy_run(struct store *src, struct store *dst, const struct store_run
 		.env = &r->env,
 		.uuid = r->uuid,
 	};
-	if (store_run_begin(dst, &n, id, e))
+	if (import_put_run(dst, what, &n, id, e))
 		goto out;
 	if (store_run_set_end(dst, *id, live ? "interrupted" : r->status,
 			      live ? "still running in the imported database" : *r->reason ? r->reason : NULL,
@@ -53,24 +55,30 @@ static int copy_run(struct store *src, struct store *dst, const struct store_run
 		struct store_slot y = {x->workload, x->copies, x->unit, x->latency, x->status,
 				       *x->reason ? x->reason : NULL, x->batch_ops, x->overhead_ns,
 				       *x->checks ? x->checks : NULL};
-		if (store_slot_put(dst, *id, &y, e))
+		if (import_put_slot(dst, what, *id, &y, e))
 			goto out;
 	}
 	for (size_t i = 0; i < nsam; i++) {
 		const struct store_sample_info *x = &samples[i];
 		struct store_sample y = {x->workload, x->copies, x->seq, x->round, x->ops, x->elapsed_ns, x->value,
 					 x->warmup, x->dropped};
-		if (store_sample_add(dst, *id, &y, e))
+		if (import_put_sample(dst, what, *id, &y, e))
 			goto out;
 	}
 	for (size_t i = 0; i < ncnt; i++) {
 		const char *ev = cnt[i].event;
+		if (!ev || strlen(ev) > 64 || !text_is_clean(ev, false)) {
+			errf(e, "%s: a counter event name is not clean text of at most 64 bytes; refused, nothing of the "
+				"file was stored: fix or remove that record", what);
+			goto out;
+		}
 		if (store_counters_add(dst, *id, cnt[i].workload, cnt[i].copies, cnt[i].seq, &ev, &cnt[i].value, 1, e))
 			goto out;
 	}
 	*nsamples += nsam;
 	rc = 0;
 out:
+	free(what);
 	store_counters_raw_free(cnt, ncnt);
 	store_slots_free(slots, nslots);
 	store_samples_free(samples, nsam);
@@ -133,6 +141,29 @@ out:
 	return rc;
 }
 
+static int cmp_uuid(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Two runs of one file with one uuid: the file is damaged (or forged), and which of them
+ * "is" the run cannot be told; refused rather than one of them silently "already stored". */
+static int duplicate_uuid(const struct store_run_info *runs, size_t n, const char *path, struct err *e)
+{
+	char **u = xcalloc(n + 1, sizeof *u);
+	for (size_t i = 0; i < n; i++)
+		u[i] = runs[i].uuid;
+	qsort(u, n, sizeof *u, cmp_uuid);
+	int rc = 0;
+	for (size_t i = 1; i < n && !rc; i++)
+		if (!strcmp(u[i - 1], u[i]))
+			rc = errf(e, "%s: two runs share the uuid '%.40s'; the file is damaged or was not written by "
+				     "sysab: remove one of them, then import it",
+				  path, text_is_clean(u[i], false) ? u[i] : "?");
+	free(u);
+	return rc;
+}
+
 int import_db_file(struct store *dst, const char *path, struct import_db_result *res, struct err *e)
 {
 	struct store *src = NULL;
@@ -153,6 +184,8 @@ int import_db_file(struct store *dst, const char *path, struct import_db_result 
 		goto out;
 	if (store_runs_list(src, &runs, &n, e) || store_runs_env(src, runs, n, e))
 		goto out;
+	if (duplicate_uuid(runs, n, path, e))
+		goto out;
 	if (store_begin(dst, e))
 		goto out;
 	tx = true;
@@ -165,7 +198,7 @@ int import_db_file(struct store *dst, const char *path, struct import_db_result 
 			res->nknown++;
 			continue;
 		}
-		if (copy_run(src, dst, &runs[i], &id, &res->nsamples, e))
+		if (copy_run(src, dst, path, &runs[i], &id, &res->nsamples, e))
 			goto out;
 		res->ids = xgrow(res->ids, &cap, res->nruns + 1, sizeof *res->ids);
 		res->uuids = xrealloc(res->uuids, cap * sizeof *res->uuids);

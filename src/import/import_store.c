@@ -1,5 +1,6 @@
 /* import_store.c - turning parsed CSV rows and UnixBench logs into stored runs. */
 #include "import/import_store.h"
+#include "import/import_check.h"
 #include "import/import_util.h"
 #include "workloads/workload.h"
 
@@ -82,12 +83,60 @@ static bool same_labels(const struct kvlist *a, const struct kvlist *b)
 	return true;
 }
 
-static void note_boot(struct strv *boots, const char *id, struct import_result *res)
+/* The boots a file's runs were stored on so far: a hash set of owned strings (open
+ * addressing, at most half full), so that a file of n rows each on its own boot (no run
+ * and no boot column) is counted in O(n), not O(n^2) (issue 34 item 6). */
+struct boot_set {
+	char **slot;
+	size_t cap, n;
+};
+
+static uint64_t str_hash(const char *s)
 {
-	if (!strv_has(boots, id)) {
-		strv_add(boots, id);
-		res->nboots++;
+	uint64_t h = 14695981039346656037ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+/* Add id; true when it was new. */
+static bool boot_set_add(struct boot_set *b, const char *id)
+{
+	if (2 * (b->n + 1) > b->cap) {
+		size_t cap = b->cap ? 2 * b->cap : 64;
+		char **slot = xcalloc(cap, sizeof *slot);
+		for (size_t i = 0; i < b->cap; i++)
+			if (b->slot[i]) {
+				size_t j = str_hash(b->slot[i]) & (cap - 1);
+				while (slot[j])
+					j = (j + 1) & (cap - 1);
+				slot[j] = b->slot[i];
+			}
+		free(b->slot);
+		b->slot = slot;
+		b->cap = cap;
 	}
+	size_t j = str_hash(id) & (b->cap - 1);
+	for (; b->slot[j]; j = (j + 1) & (b->cap - 1))
+		if (!strcmp(b->slot[j], id))
+			return false;
+	b->slot[j] = xstrdup(id);
+	b->n++;
+	return true;
+}
+
+static void boot_set_free(struct boot_set *b)
+{
+	for (size_t i = 0; i < b->cap; i++)
+		free(b->slot[i]);
+	free(b->slot);
+	memset(b, 0, sizeof *b);
+}
+
+static void note_boot(struct boot_set *boots, const char *id, struct import_result *res)
+{
+	if (boot_set_add(boots, id))
+		res->nboots++;
 }
 
 static void note_run(int64_t id, struct import_result *res)
@@ -171,7 +220,7 @@ static void group_rows(const struct csv_import *c, size_t **ord, size_t **seq, s
 /* Store one run of the file: its rows ord[run->start..run->end). */
 static int store_csv_run(struct store *s, const char *name, const char *hash, const struct csv_import *c,
 			 const struct import_opts *o, const size_t *ord, const size_t *seq, const struct csv_run *run,
-			 struct strv *boots, struct import_result *res, struct err *e)
+			 struct boot_set *boots, struct import_result *res, struct err *e)
 {
 	const struct csv_row *r0 = &c->row[ord[run->start]];
 	struct kvlist labels = {0}, other = {0};
@@ -189,7 +238,7 @@ static int store_csv_run(struct store *s, const char *name, const char *hash, co
 		.labels = &labels,
 	};
 	int64_t id;
-	rc = store_run_begin(s, &rn, &id, e);
+	rc = import_put_run(s, name, &rn, &id, e);
 	note_boot(boots, boot, res);
 	free(boot);
 	free(settings);
@@ -215,7 +264,7 @@ static int store_csv_run(struct store *s, const char *name, const char *hash, co
 			csv_unit(r->unit, &unit, &latency);
 		struct store_slot sl = {r->workload, (int)r->copies, unit, latency, store_slot_status_word(STORE_SLOT_OK), NULL, 0, 0, NULL};
 		struct store_sample x = {r->workload, (int)r->copies, (int)seq[ord[j]], -1, 0, 0, r->value, r->warmup, r->dropped};
-		rc = store_slot_put(s, id, &sl, e) || store_sample_add(s, id, &x, e) ? -1 : 0;
+		rc = import_put_slot(s, name, id, &sl, e) || import_put_sample(s, name, id, &x, e) ? -1 : 0;
 		res->nvalues++;
 	}
 out:
@@ -243,11 +292,11 @@ int import_store_csv(struct store *s, const char *name, const char *hash, const 
 	size_t *ord, *seq, nruns;
 	struct csv_run *runs;
 	group_rows(c, &ord, &seq, &runs, &nruns);
-	struct strv boots = {0};
+	struct boot_set boots = {0};
 	int rc = 0;
 	for (size_t i = 0; i < nruns && !rc; i++)
 		rc = store_csv_run(s, name, hash, c, o, ord, seq, &runs[i], &boots, res, e);
-	strv_free(&boots);
+	boot_set_free(&boots);
 	free(ord);
 	free(seq);
 	free(runs);
@@ -306,7 +355,7 @@ int import_store_unixbench(struct store *s, const char *name, const char *hash, 
 	int64_t run;
 	int rc = store_begin(s, e);
 	if (!rc)
-		rc = store_run_begin(s, &rn, &run, e);
+		rc = import_put_run(s, name, &rn, &run, e);
 	free(settings);
 	kv_free(&labels);
 	free(boot);
@@ -330,7 +379,7 @@ int import_store_unixbench(struct store *s, const char *name, const char *hash, 
 		/* a known test is stored in ops/s of its workload: UnixBench's unit / wl_unixbench_units */
 		const struct workload *w = t->unknown ? NULL : wl_find(t->workload);
 		struct store_slot sl = {t->workload, (int)t->copies, unit, latency, store_slot_status_word(STORE_SLOT_OK), NULL, 0, 0, NULL};
-		rc = store_slot_put(s, run, &sl, e);
+		rc = import_put_slot(s, name, run, &sl, e);
 		for (size_t p = 0; p < t->npass && !rc; p++) {
 			const struct ub_pass *ps = &t->pass[p];
 			double value = w ? ps->score / wl_unixbench_units(w) : ps->ops_per_s;
@@ -345,9 +394,9 @@ int import_store_unixbench(struct store *s, const char *name, const char *hash, 
 				el += ps->copy[k].elapsed;
 			el = ps->ncopy ? el / (double)ps->ncopy : 0;
 			struct store_sample x = {t->workload, (int)t->copies, seq0 + (int)p, -1,
-						 ps->count > 0 && ps->count < 1.8e19 ? (uint64_t)ps->count : 0,
+						 ps->count > 0 && ps->count < 9.2e18 ? (uint64_t)ps->count : 0,
 						 el > 0 ? (uint64_t)(el * 1e9) : 0, value, 0, ps->discarded};
-			rc = store_sample_add(s, run, &x, e);
+			rc = import_put_sample(s, name, run, &x, e);
 			res->nvalues++;
 		}
 	}

@@ -262,6 +262,11 @@ static int parse_command(struct ctx *c, struct ub_test *t)
 	if (ntok == 0)
 		return fail(c, c->lineno, "'==>' line names no program; the log is corrupt");
 	struct span prog = basename_of(tok[0]);
+	if (prog.n > UB_MAX_PROG)
+		return fail(c, c->lineno,
+			    "program name '%.*s...' in the '==>' line is %zu bytes, longer than the %d a UnixBench "
+			    "program has; the log is corrupt",
+			    40, prog.p, prog.n, UB_MAX_PROG);
 	if (!plain_name(prog))
 		return fail(c, c->lineno,
 			    "program '%.*s' in the '==>' line is not a plain file name; the log is corrupt",

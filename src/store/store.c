@@ -200,7 +200,7 @@ static int copy_file(const char *from, const char *to, const char *what, struct 
 {
 	int in = open(from, O_RDONLY | O_CLOEXEC);
 	if (in < 0)
-		return errf(e, "%s: cannot read it to back it up: %s", from, strerror(errno));
+		return errf(e, "%s: cannot read it to make %s: %s", from, what, strerror(errno));
 	int out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (out < 0) {
 		int err = errno;
@@ -216,7 +216,7 @@ static int copy_file(const char *from, const char *to, const char *what, struct 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			rc = errf(e, "%s: cannot read it to back it up: %s", from, strerror(errno));
+			rc = errf(e, "%s: cannot read it to make %s: %s", from, what, strerror(errno));
 			break;
 		}
 		if (n == 0)
@@ -287,20 +287,74 @@ fail_nobegin:
 	return -1;
 }
 
-/* The schema version of a file, read without writing it; -1 with e set when unreadable. */
-static int file_version(const char *path, int *v, struct err *e)
+/* A stop signal (Ctrl-C) ends a statement on another program's database at once. */
+static int copy_progress(void *arg)
 {
-	struct store tmp = {.path = (char *)path};
-	int rc = 0;
-	if (sqlite3_open_v2(path, &tmp.db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK)
-		rc = store_fail(&tmp, "cannot open the database", e);
-	else
-		rc = user_version(&tmp, v, e);
-	sqlite3_close(tmp.db);
+	(void)arg;
+	return sig_stop != 0;
+}
+
+/* The private copy of a source, made safe to read and migrate: a view or a virtual table
+ * (sysab's schema has neither; one named like a table of sysab's can run an endless query
+ * or return anything) is refused, and every trigger is dropped from the copy (only the
+ * migration writes it, and a hostile trigger would run there; reading needs none). name
+ * (the source) is what messages name. *v gets the schema version, read after SQLite has
+ * applied the copied write-ahead log. Returns 0 or -1 with e set. */
+static int copy_make_safe(const char *copy, const char *name, int *v, struct err *e)
+{
+	struct store t = {.path = (char *)name};
+	sqlite3_stmt *st = NULL;
+	struct strv trig = {0};
+	int rc = -1;
+	if (sqlite3_open_v2(copy, &t.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
+		store_fail(&t, "cannot open the database", e);
+		goto out;
+	}
+	sqlite3_progress_handler(t.db, 10000, copy_progress, NULL);
+	if (exec_sql(&t, "PRAGMA trusted_schema=OFF", "cannot read the database", e) || user_version(&t, v, e))
+		goto out;
+	if (store_prepare(&t, "SELECT type, name, sql LIKE 'CREATE VIRTUAL%' FROM sqlite_master "
+			      "WHERE type IN ('view', 'trigger') OR sql LIKE 'CREATE VIRTUAL%'",
+			  &st, e))
+		goto out;
+	int r;
+	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *type = (const char *)sqlite3_column_text(st, 0);
+		const char *obj = (const char *)sqlite3_column_text(st, 1);
+		bool virt = sqlite3_column_int(st, 2);
+		if (!type || !obj || virt || strcmp(type, "trigger")) {
+			errf(e, "%s: holds a %s named '%.40s', which no sysab database has; it was not written by "
+				"sysab (or was altered): give a database sysab wrote",
+			     name, virt ? "virtual table" : "view", obj && text_is_clean(obj, false) ? obj : "?");
+			goto out;
+		}
+		strv_add(&trig, obj);
+	}
+	if (r != SQLITE_DONE) {
+		store_fail(&t, "cannot read the list of tables", e);
+		goto out;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	for (size_t i = 0; i < trig.n; i++) {
+		char *sql = sqlite3_mprintf("DROP TRIGGER \"%w\"", trig.v[i]); /* %w: a quoted identifier */
+		int x = exec_sql(&t, sql, "cannot prepare the private copy", e);
+		sqlite3_free(sql);
+		if (x)
+			goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	strv_free(&trig);
+	sqlite3_close(t.db); /* the last connection: the log is checkpointed into the copy */
 	return rc;
 }
 
-/* STORE_COPY: see store.h. */
+/* STORE_COPY: see store.h. The source is never opened by SQLite: it is copied, with its
+ * write-ahead log, into a private temporary directory, where SQLite applies the log (runs
+ * that sit only in FILE-wal are read, also from a read-only mount) and a migration, if one
+ * is needed, runs. */
 static int open_copy(const char *path, struct store **out, struct err *e)
 {
 	struct stat sb;
@@ -309,23 +363,35 @@ static int open_copy(const char *path, struct store **out, struct err *e)
 		return errf(e, "%s: %s; give the path of a sysab database", path, strerror(errno));
 	if (!S_ISREG(sb.st_mode))
 		return errf(e, "%s: not a regular file; give the path of a sysab database", path);
-	if (check_header(path, &sb, e) || file_version(path, &v, e))
+	if (check_header(path, &sb, e))
 		return -1;
-	if (v > store_schema_target())
-		return errf(e, "%s: written by a newer sysab (schema version %d, this one knows %d); import it with a "
-			       "newer sysab",
-			    path, v, store_schema_target());
-	if (v == store_schema_target())
-		return store_open(path, STORE_RO, out, e);
-	if (v <= 0)
-		return errf(e, "%s: not a sysab database (no schema version); give a database written by sysab", path);
-	char *dir = NULL, *copy = NULL;
+	char *dir = NULL, *copy = NULL, *wal = xasprintf("%s-wal", path), *cwal = NULL;
 	int rc = -1;
 	if (tmpdir_create(&dir, e))
-		return -1;
-	copy = xasprintf("%s/copy.db", dir);
-	if (copy_file(path, copy, "a private copy to migrate", e) || store_open(copy, STORE_RW, out, e))
 		goto out;
+	copy = xasprintf("%s/copy.db", dir);
+	cwal = xasprintf("%s-wal", copy);
+	if (copy_file(path, copy, "a private copy to read", e) ||
+	    (stat(wal, &sb) == 0 && S_ISREG(sb.st_mode) && copy_file(wal, cwal, "a private copy to read", e)) ||
+	    copy_make_safe(copy, path, &v, e))
+		goto out;
+	if (v > store_schema_target()) {
+		errf(e, "%s: written by a newer sysab (schema version %d, this one knows %d); import it with a newer sysab",
+		     path, v, store_schema_target());
+		goto out;
+	}
+	if (v <= 0) {
+		errf(e, "%s: not a sysab database (no schema version); give a database written by sysab", path);
+		goto out;
+	}
+	if (store_open(copy, v == store_schema_target() ? STORE_RO : STORE_RW, out, e)) {
+		if (!strstr(e->msg, path))
+			err_prefix(e, "%s", path);
+		goto out;
+	}
+	sqlite3_progress_handler((*out)->db, 10000, copy_progress, NULL);
+	free((*out)->path);
+	(*out)->path = xstrdup(path); /* messages name the source */
 	(*out)->tmpdir = dir;
 	dir = NULL;
 	rc = 0;
@@ -334,6 +400,8 @@ out:
 		tmpdir_remove(dir);
 	free(dir);
 	free(copy);
+	free(cwal);
+	free(wal);
 	return rc;
 }
 
@@ -548,6 +616,8 @@ void store_close(struct store *s)
 {
 	if (!s)
 		return;
+	for (size_t i = 0; i < sizeof s->kept / sizeof s->kept[0]; i++)
+		sqlite3_finalize(s->kept[i].st);
 	sqlite3_finalize(s->summary_put);
 	sqlite3_finalize(s->slot_put);
 	sqlite3_finalize(s->sample_add);
@@ -638,27 +708,46 @@ static int step_kept(struct store *s, sqlite3_stmt *st, const char *what, struct
 	return r;
 }
 
+/* The kept statement for the constant text sql (prepared on first use), ready to bind.
+ * After use it goes back with sqlite3_reset (step_kept does that); store_close finalizes it. */
+static int prepare_kept(struct store *s, const char *sql, sqlite3_stmt **st, struct err *e)
+{
+	size_t n = sizeof s->kept / sizeof s->kept[0], i;
+	for (i = 0; i < n && s->kept[i].sql; i++)
+		if (s->kept[i].sql == sql) {
+			*st = s->kept[i].st;
+			return 0;
+		}
+	if (i == n)
+		abort(); /* more kept statements than room: a programming error */
+	if (store_prepare(s, sql, st, e))
+		return -1;
+	s->kept[i].sql = sql;
+	s->kept[i].st = *st;
+	return 0;
+}
+
 static int get_or_insert_id(struct store *s, const char *select_sql, const char *insert_sql,
 			    int (*bind)(sqlite3_stmt *, const struct store_host *, int64_t), const struct store_host *h,
 			    int64_t extra, int64_t *id, struct err *e)
 {
 	sqlite3_stmt *st;
-	if (store_prepare(s, select_sql, &st, e))
+	if (prepare_kept(s, select_sql, &st, e))
 		return -1;
 	bind(st, h, extra);
 	int rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
+	if (rc == SQLITE_ROW)
 		*id = sqlite3_column_int64(st, 0);
-		sqlite3_finalize(st);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (rc == SQLITE_ROW)
 		return 0;
-	}
-	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return store_fail(s, "cannot look up the machine or boot", e);
-	if (store_prepare(s, insert_sql, &st, e))
+	if (prepare_kept(s, insert_sql, &st, e))
 		return -1;
 	bind(st, h, extra);
-	if (step_done(s, st, "cannot record the machine or boot", e))
+	if (step_kept(s, st, "cannot record the machine or boot", e))
 		return -1;
 	*id = sqlite3_last_insert_rowid(s->db);
 	return 0;
@@ -690,23 +779,18 @@ static int put_kv(struct store *s, const char *table, int64_t run, const struct 
 {
 	if (!l)
 		return 0;
-	char *sql = xasprintf("INSERT OR REPLACE INTO %s(run, key, value) VALUES(?, ?, ?)", table);
+	static const char label_sql[] = "INSERT OR REPLACE INTO label(run, key, value) VALUES(?, ?, ?)";
+	static const char env_sql[] = "INSERT OR REPLACE INTO environment(run, key, value) VALUES(?, ?, ?)";
 	sqlite3_stmt *st;
-	int rc = store_prepare(s, sql, &st, e);
-	free(sql);
-	if (rc)
+	if (prepare_kept(s, !strcmp(table, "label") ? label_sql : env_sql, &st, e))
 		return -1;
 	for (size_t i = 0; i < l->n; i++) {
-		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, run);
 		store_bind_text(st, 2, l->v[i].key);
 		store_bind_text(st, 3, l->v[i].value);
-		if (sqlite3_step(st) != SQLITE_DONE) {
-			sqlite3_finalize(st);
-			return store_fail(s, "cannot record labels or environment", e);
-		}
+		if (step_kept(s, st, "cannot record labels or environment", e))
+			return -1;
 	}
-	sqlite3_finalize(st);
 	return 0;
 }
 
@@ -727,10 +811,10 @@ int store_run_begin(struct store *s, const struct store_run_new *r, int64_t *run
 			     bind_boot, &r->host, machine, &boot, e))
 		goto fail;
 	sqlite3_stmt *st;
-	if (store_prepare(s,
-			  "INSERT INTO run(boot, started_ns, status, source, seed, settings, pid, uuid) "
-			  "VALUES(?, ?, ?, ?, ?, ?, ?, coalesce(?, lower(hex(randomblob(16)))))",
-			  &st, e))
+	if (prepare_kept(s,
+			 "INSERT INTO run(boot, started_ns, status, source, seed, settings, pid, uuid) "
+			 "VALUES(?, ?, ?, ?, ?, ?, ?, coalesce(?, lower(hex(randomblob(16)))))",
+			 &st, e))
 		goto fail;
 	sqlite3_bind_int64(st, 1, boot);
 	sqlite3_bind_int64(st, 2, (int64_t)r->started_ns);
@@ -740,7 +824,7 @@ int store_run_begin(struct store *s, const struct store_run_new *r, int64_t *run
 	store_bind_text(st, 6, r->settings ? r->settings : "{}");
 	sqlite3_bind_int64(st, 7, (int64_t)getpid());
 	store_bind_text(st, 8, r->uuid);
-	if (step_done(s, st, "cannot record the run", e))
+	if (step_kept(s, st, "cannot record the run", e))
 		goto fail;
 	*run_id = sqlite3_last_insert_rowid(s->db);
 	if (put_kv(s, "label", *run_id, r->labels, e) || put_kv(s, "environment", *run_id, r->env, e))

@@ -15,9 +15,11 @@ enum store_mode {
 	STORE_READ,   /* the file must exist; opened read-write when the file and its directory
 	                 are writable (so store_reap_interrupted can mark dead runs), else
 	                 read-only; never created or migrated */
-	STORE_COPY,   /* another database to read (import db): opened read-only when it has the
-	                 current schema; an older one is copied into a private temporary directory
-	                 and migrated there (removed on close); the file itself is never written */
+	STORE_COPY,   /* another database to read (import db): copied with its write-ahead log
+	                 into a private temporary directory (removed on close) and read there,
+	                 migrated first when its schema is older; a view or virtual table is
+	                 refused, triggers are dropped from the copy; the file itself is never
+	                 opened by SQLite nor written; a stop signal interrupts any statement */
 };
 
 /* Where the database is: --db PATH, else $SYSAB_DB, else $XDG_DATA_HOME/sysab/results.db,

@@ -18,6 +18,12 @@ struct store {
 	char *tmpdir; /* STORE_COPY of an older file: the private copy's directory, removed on close */
 	sqlite3_stmt *summary_put; /* store_summary_put_run's statement, kept for bulk refreshes */
 	sqlite3_stmt *slot_put, *sample_add; /* kept: an import stores one of each per row */
+	/* statements of store_run_begin kept for reuse (an import of n one-row runs prepares
+	 * them once, not n times), keyed by the address of their constant text */
+	struct {
+		const char *sql;
+		sqlite3_stmt *st;
+	} kept[8];
 	/* waiting for another process's lock (store_busy_wait) */
 	uint64_t busy_since;    /* when the current wait began */
 	uint64_t stop_deadline; /* after a stop signal: when waiting ends for good (0: no signal seen) */

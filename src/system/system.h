@@ -90,13 +90,25 @@ void system_changes_free(struct sys_changes *c);
 int system_tune(const char *root, const struct sys_state *s, const char *state_file, struct sys_changes *out,
 		struct err *e);
 
-/* Write back every original value saved in the state file (at the absolute paths tune
- * saved) and check each reads back byte-identical; the file is removed when all are restored. No state file: nothing
- * to do. Returns 0 (out lists what was restored or why not), or -1 with e set when the
- * state file is unreadable. *all_ok tells whether every value is back. */
-int system_reset(const char *state_file, struct sys_changes *out, bool *all_ok, struct err *e);
+/* Write back every original value saved in the state file and check each reads back
+ * byte-identical; the file is removed when all are restored. No state file: nothing to do.
+ * The state file is trusted only when it is a regular file (not a link) owned by the
+ * effective user and writable by nobody else; otherwise -1 with e set and nothing written.
+ * Each entry is written only when its path is a knob file of tune's table
+ * (system_knob_file_check) under root ("/" for this machine), not a link, and its value is
+ * one that knob can hold; any other entry is refused (out says why), nothing is written to
+ * it, and *all_ok is false. Returns 0 (out lists what was restored or why not), or -1 with e
+ * set when the state file is unreadable or untrusted. */
+int system_reset(const char *root, const char *state_file, struct sys_changes *out, bool *all_ok, struct err *e);
 
-/* The default state file: $XDG_STATE_HOME/sysab/tune.json, else ~/.local/state/sysab/tune.json. */
-char *system_state_file_default(void);
+/* Is rel (relative to the root, no leading '/') a file of the fixed table of knobs tune sets,
+ * belonging to knob (NULL: any), and value (NULL: not judged) one that knob can hold? Returns
+ * NULL when it is, else why not (static text). */
+const char *system_knob_file_check(const char *knob, const char *rel, const char *value);
+
+/* The default state file: $XDG_STATE_HOME/sysab/tune.json, else $HOME/.local/state/sysab/tune.json,
+ * else (HOME unset) the password database's home for the effective user; never the current
+ * directory. Newly allocated, or NULL with e set (HOME relative, or no home at all). */
+char *system_state_file_default(struct err *e);
 
 #endif

@@ -88,6 +88,19 @@ expect 0 "$SYSAB" export --db "$T/back.db" --format lava
 [ "$(printf '%s\n' "$OUT" | sed 's/^lava-test-case/CASE/')" = "$(grep '\.c1 ' "$T/cases.log")" ] ||
 	fail "the cases differ from the database's: $OUT vs $(cat "$T/cases.log")"
 [ "$(sqlite3 "$T/back.db" "SELECT value FROM label WHERE key = 'kernel.commit'")" = abc123 ] || fail "label lost"
+# issue 34 item 8: the parameters are split on spaces only and never globbed against the
+# checkout: files named like what a glob would match are ignored, a tab stays inside its word
+touch "$T/dut/harness.null-planted" "$T/dut/k=planted"
+rm -f "$T/dut/sysab-results.db" "$T/cases.log"
+(cd "$T/dut" && PATH="$T/bin:$PATH" WORKLOADS="harness.nul*" PROFILE=quick LABELS="k=* t=a$(printf '\t')b" \
+	RUN_ARGS="--samples 3" sh ./contrib/lava/sysab-lava.sh >"$T/dut.log" 2>&1)
+grep -q '^CASE sysab-run --result fail$' "$T/cases.log" || fail "a label with a tab was not refused by sysab: $(cat "$T/dut.log")"
+contains "$(cat "$T/dut.log")" "-w harness.nul* -l k=* -l t=a"
+(cd "$T/dut" && PATH="$T/bin:$PATH" WORKLOADS="harness.nul*" PROFILE=quick LABELS="k=*" \
+	RUN_ARGS="--samples 3" sh ./contrib/lava/sysab-lava.sh >"$T/dut.log" 2>&1)
+grep -q '^CASE sysab-run --result pass$' "$T/cases.log" || fail "WORKLOADS='harness.nul*' did not run: $(cat "$T/dut.log")"
+[ "$(sqlite3 "$T/dut/sysab-results.db" "SELECT value FROM label WHERE key = 'k'")" = '*' ] || fail "LABELS k=* was globbed"
+[ "$(sqlite3 "$T/dut/sysab-results.db" "SELECT DISTINCT workload FROM sample")" = harness.null ] || fail "WORKLOADS was globbed"
 
 # a fleet database: two machines' databases merged; a selector spanning both is refused
 # naming machine=, one machine per side compares (docs/FLEET.md, section 4)

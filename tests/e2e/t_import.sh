@@ -66,3 +66,13 @@ printf 'workload,unit,value,run,boot\nw1,ops/s,1,B,b1\nw2,ops/s,2,A,b1\nw1,ops/s
 expect 0 "$SYSAB" import --db "$T/il.db" csv "$T/interleaved.csv"
 v=$(sqlite3 "$T/il.db" "SELECT (s.run - (SELECT min(id) FROM run)) || s.workload || s.seq || ':' || CAST(s.value AS INT) FROM sample s ORDER BY s.id" | tr '\n' ' ')
 [ "$v" = "0w10:1 0w11:3 0w12:7 1w20:2 1w10:4 1w21:5 1w22:8 2w10:6 " ] || fail "interleaved runs stored as: $v"
+# rows without run and boot columns (issue 34 item 6): each its own run on its own boot,
+# counted by a hash set; the boots come out right and a repeated boot is counted once
+awk 'BEGIN { print "workload,unit,value,cfg"; for (i = 0; i < 3000; i++) printf "w%d,ops/s,%d,%s\n", i % 7, 100 + i, i % 2 ? "a" : "b" }' >"$T/noboot.csv"
+expect 0 "$SYSAB" import --db "$T/noboot.db" csv "$T/noboot.csv"
+contains "$OUT" "3000 values as runs"
+contains "$OUT" "on 3000 boots"
+[ "$(sqlite3 "$T/noboot.db" "SELECT count(DISTINCT boot) FROM run")" = 3000 ] || fail "want 3000 boots"
+printf 'workload,unit,value,run,boot\nw1,ops/s,1,r1,b\nw1,ops/s,2,r2,b\nw1,ops/s,3,r3,c\n' >"$T/twoboots.csv"
+expect 0 "$SYSAB" import --db "$T/twoboots.db" csv "$T/twoboots.csv"
+contains "$OUT" "on 2 boots"

@@ -33,18 +33,18 @@ contains "$OUT" "performance"
 expect 0 "$SYSAB" system tune --root "$T/tree" --state-file "$st"
 contains "$OUT" "nothing to set"
 jq -e '.saved | length == 10' "$st" >/dev/null || fail "the state file does not hold the 10 original values"
-expect 0 "$SYSAB" system reset --state-file "$st" --json
+expect 0 "$SYSAB" system reset --root "$T/tree" --state-file "$st" --json
 printf '%s' "$OUT" | jq -e '[.changes[] | select(.changed)] | length == 10' >/dev/null || fail "reset restored fewer than 10"
 diff -r "$T/orig" "$T/tree" || fail "reset did not restore the tree byte-identical"
 [ ! -e "$st" ] || fail "reset left the state file"
-expect 0 "$SYSAB" system reset --state-file "$st"
+expect 0 "$SYSAB" system reset --root "$T/tree" --state-file "$st"
 contains "$OUT" "nothing to restore"
 
 # amd-pstate: boost off, per-CPU governors
 cp -a "$F/amd-nosmt" "$T/amd"
 expect 0 "$SYSAB" system tune --root "$T/amd" --state-file "$st"
 [ "$(cat "$T/amd/sys/devices/system/cpu/cpufreq/boost")" = 0 ] || fail "tune did not turn boost off"
-expect 0 "$SYSAB" system reset --state-file "$st"
+expect 0 "$SYSAB" system reset --root "$T/amd" --state-file "$st"
 diff -r "$F/amd-nosmt" "$T/amd" || fail "reset did not restore the amd tree"
 
 # a knob the kernel does not take (reads back otherwise) is refused and left as it was
@@ -55,7 +55,7 @@ ln -s /dev/null "$T/acpi/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor"
 expect 0 "$SYSAB" system tune --root "$T/acpi" --state-file "$st"
 contains "$OUT" "did not take the value"
 [ "$(cat "$T/acpi/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")" = performance ] || fail "cpu0 not tuned"
-expect 0 "$SYSAB" system reset --state-file "$st"
+expect 0 "$SYSAB" system reset --root "$T/acpi" --state-file "$st"
 [ "$(cat "$T/acpi/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")" = schedutil ] || fail "cpu0 not reset"
 
 # nothing settable: says so, exit 0, no state saved
@@ -69,6 +69,64 @@ mkdir -p "$T/state" && echo 'not json' >"$st"
 expect 2 "$SYSAB" system reset --state-file "$st"
 contains "$ERR" "not a sysab tune state file"
 rm -f "$st"
+
+# issue 34 item 1: reset trusts nothing but tune's table. A planted state file names a victim
+# outside the knob table, a knob path that is a link to the victim, a path escaping the tree
+# with "..", another knob's file and a value no knob holds; reset writes none of them.
+cp -a "$F/intel-smt" "$T/t1"
+printf 'precious\n' >"$T/victim"
+ln -s "$T/victim" "$T/t1/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor.lnk"
+rm "$T/t1/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor"
+mv "$T/t1/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor.lnk" "$T/t1/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor"
+cpu1=$T/t1/sys/devices/system/cpu
+plant() { # plant FILE: a state file with the hostile entries
+	jq -n --arg v "$T/victim" --arg c "$cpu1" --arg t "$T/t1" '{version: 1, saved: [
+		{knob: "cpufreq.governor", path: $v, original: "owned\n"},
+		{knob: "cpufreq.governor", path: ($c + "/cpu1/cpufreq/scaling_governor"), original: "owned\n"},
+		{knob: "cpufreq.governor", path: ($c + "/cpu0/../../../../../victim"), original: "owned\n"},
+		{knob: "turbo", path: ($c + "/cpu0/cpufreq/scaling_governor"), original: "owned\n"},
+		{knob: "cpufreq.governor", path: ($c + "/cpu0/cpufreq/scaling_governor"), original: "a;b\n"},
+		{knob: "perf_event_max_sample_rate", path: ($t + "/proc/sys/kernel/perf_event_max_sample_rate"),
+		 original: "-1\n"}]}' >"$1"
+	chmod 600 "$1"
+}
+cp -a "$T/t1" "$T/t1.orig"
+plant "$T/evil.json"
+expect 2 "$SYSAB" system reset --root "$T/t1" --state-file "$T/evil.json"
+contains "$OUT" "not a file of any knob"
+contains "$OUT" "not under the tree being reset"
+contains "$OUT" "not a regular file"
+contains "$OUT" "belongs to another knob"
+contains "$OUT" "not one this knob can hold"
+[ "$(cat "$T/victim")" = precious ] || fail "reset wrote the victim"
+diff -r "$T/t1.orig" "$T/t1" || fail "reset wrote a hostile value into the tree"
+[ -e "$T/evil.json" ] || fail "reset removed a state file it did not restore"
+# the state file itself: a link, world-writable, another user's: refused before anything
+ln -s "$T/evil.json" "$T/link.json"
+expect 2 "$SYSAB" system reset --root "$T/t1" --state-file "$T/link.json"
+contains "$ERR" "symbolic link"
+chmod 666 "$T/evil.json"
+expect 2 "$SYSAB" system reset --root "$T/t1" --state-file "$T/evil.json"
+contains "$ERR" "writable by its group or by others"
+expect 2 "$SYSAB" system tune --root "$T/t1" --state-file "$T/evil.json"
+contains "$ERR" "cannot be trusted"
+if [ "$(id -u)" = 0 ]; then
+	chmod 600 "$T/evil.json" && chown 65534 "$T/evil.json"
+	expect 2 "$SYSAB" system reset --root "$T/t1" --state-file "$T/evil.json"
+	contains "$ERR" "owned by another user"
+else
+	echo "skip: the other-owner state file needs root to chown"
+fi
+[ "$(cat "$T/victim")" = precious ] || fail "reset wrote the victim"
+# HOME unset (cron): never the state file under the current directory
+mkdir -p "$T/cwd/.local/state/sysab"
+plant "$T/cwd/.local/state/sysab/tune.json"
+(cd "$T/cwd" && env -u HOME -u XDG_STATE_HOME "$SYSAB" system reset --root "$T/t1" >"$T/out" 2>&1) || true
+case "$(cat "$T/out")" in *"$T/cwd"*) fail "reset read the state file under the current directory" ;; esac
+[ "$(cat "$T/victim")" = precious ] || fail "reset wrote the victim"
+diff -r "$T/t1.orig" "$T/t1" || fail "reset wrote into the tree"
+expect 2 env HOME=rel "$SYSAB" system reset --root "$T/t1"
+contains "$ERR" "not an absolute path"
 
 # this machine, as root: tune what is settable, reset in a trap, byte-identical
 if [ "$(id -u)" = 0 ] && [ -z "${SYSAB_NO_REAL_TUNE:-}" ]; then

@@ -4,7 +4,7 @@
 # FUZZ_SECONDS=N   seconds per target; FUZZ_TARGETS="csv label" to run only some.
 set -u
 secs=${FUZZ_SECONDS:-20}
-targets=${FUZZ_TARGETS:-unixbench csv label text}
+targets=${FUZZ_TARGETS:-unixbench csv label text db}
 bin=${FUZZ_BIN:-build/fuzz}
 status=0
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sysab-fuzz.XXXXXX") || exit 2
@@ -21,7 +21,9 @@ for t in $targets; do
 	cp tests/fuzz/corpus/"$t"/* "$tmp/$t/corpus/" && chmod -R u+w "$tmp/$t/corpus"
 	dict=
 	[ -f "tests/fuzz/$t.dict" ] && dict=-dict=tests/fuzz/$t.dict
-	if "$exe" -max_total_time="$secs" -max_len=8192 -timeout=10 -rss_limit_mb=2048 $dict \
+	maxlen=8192
+	[ "$t" = db ] && maxlen=65536 # a whole (small-page) database file
+	if "$exe" -max_total_time="$secs" -max_len=$maxlen -timeout=10 -rss_limit_mb=2048 $dict \
 		-artifact_prefix="$tmp/$t/artifacts/" "$tmp/$t/corpus" >"$tmp/$t/log" 2>&1 &&
 		! grep -qE 'ERROR: (AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer)|runtime error:' "$tmp/$t/log"; then
 		echo "smoke: $t ok ($(grep -o 'Done [0-9]* runs' "$tmp/$t/log" | tail -n 1))"

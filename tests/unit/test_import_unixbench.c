@@ -263,6 +263,9 @@ static void malformed_logs_name_the_line(void **state)
 		{"Pipe Throughput -- 1 copy", "Pipe Throughput", "m.log:3: expected a test title"},
 		{"==> ", "=> ", "m.log:4: expected the '==>"},
 		{"\"/x/pgms/pipe\"", "\"/x/pgms/p\xffpe\"", "m.log:4: program"},
+		/* issue 34 item 5: a long name is said to be long, not "not a plain file name" */
+		{"\"/x/pgms/pipe\"", "\"/x/pgms/pipeaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"",
+		 "m.log:4: program name 'pipeaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...' in the '==>' line is 68 bytes, longer than"},
 		{"Pipe Throughput", "Pipe\x01Throughput", "m.log:3: test title is not clean"},
 		{">>>> score: 100\n", "", "m.log:18: expected '>>>> score:'"},
 		{"\n#", "garbage\n#", "m.log:1: expected a '####...' test separator"},

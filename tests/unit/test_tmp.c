@@ -179,6 +179,48 @@ static void remove_does_not_follow_symlinks(void **state)
 	free(d), free(outside), free(victim), free(sub), free(l1), free(l2);
 }
 
+static int render_hello(FILE *f, const void *arg)
+{
+	(void)arg;
+	return fputs("hello\n", f) < 0 ? -1 : 0;
+}
+
+/* Issue 34 item 7: the -o temporary name was PATH.PID.RANDOM.tmp with an unseeded random(),
+ * so its every try could be planted in advance; now mkostemps picks it. The first 100 names
+ * of the old sequence are planted (links to a victim): the write still succeeds, follows none
+ * and leaves no temporary file. */
+static void output_temp_names_cannot_be_planted(void **state)
+{
+	(void)state;
+	char *dir = NULL;
+	struct err e;
+	assert_int_equal(tmpdir_create(&dir, &e), 0);
+	char *victim = xasprintf("%s/victim", dir), *out = xasprintf("%s/out.csv", dir);
+	FILE *f = fopen(victim, "w");
+	fputs("precious\n", f);
+	fclose(f);
+	srandom(1);
+	for (int i = 0; i < 100; i++) {
+		char *name = xasprintf("%s.%ld.%08lx.tmp", out, (long)getpid(), (unsigned long)random());
+		assert_int_equal(symlink(victim, name), 0);
+		free(name);
+	}
+	srandom(1);
+	assert_int_equal(file_write_atomic(out, "-o", render_hello, NULL, &e), 0);
+	char *text = read_text_file(out), *v = read_text_file(victim);
+	assert_string_equal(text, "hello");
+	assert_string_equal(v, "precious");
+	free(text);
+	free(v);
+	char *cmd = xasprintf("test $(ls -A '%s' | wc -l) = 102", dir);
+	assert_int_equal(system(cmd), 0); /* 100 planted links, the victim, the output: no temp left */
+	free(cmd);
+	tmpdir_remove(dir);
+	free(dir);
+	free(victim);
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -186,6 +228,7 @@ int main(void)
 		cmocka_unit_test(workload_files_refuse_planted_names),
 		cmocka_unit_test(reaper_removes_only_dead_runs_of_this_user),
 		cmocka_unit_test(remove_does_not_follow_symlinks),
+		cmocka_unit_test(output_temp_names_cannot_be_planted),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
