@@ -30,7 +30,8 @@ static const struct {
 	{ST_CAVEAT_NO_RUN_LEVEL, "no_run_level",
 	 "1 run per boot: run-to-run variation is not covered by this interval"},
 	{ST_CAVEAT_BORROWED_BOOT, "borrowed_boot",
-	 "boot-to-boot variance borrowed from the other group(s) for a group with one boot"},
+	 "boot-to-boot variance borrowed from the other group(s) for a group with one boot: this assumes its "
+	 "boots vary as much as theirs (not so for a KASLR kernel against a fixed one)"},
 	{ST_CAVEAT_BORROWED_RUN, "borrowed_run",
 	 "run-to-run variance borrowed from the other group(s) for a group with one run per boot"},
 	{ST_CAVEAT_AUTOCORR, "autocorrelated",
@@ -56,8 +57,9 @@ static const struct {
 	{ST_CAVEAT_SEQUENTIAL, "sequential",
 	 "a look of a group-sequential design: verdicts use this look's level (Lan-DeMets spending), and so do "
 	 "intervals, but where the design ends"},
-	{ST_CAVEAT_POOLED, "pooled",
-	 "cell variances pooled across the factorial (they do not differ detectably, Bartlett p >= 0.1)"},
+	{ST_CAVEAT_BORROW_NONPOS, "borrow_nonpositive",
+	 "a one-boot group cannot borrow boot-to-boot variance: the other groups' estimate of it is 0 or "
+	 "below (their boot means vary less than their runs explain), so there is none to lend"},
 	{ST_CAVEAT_STAGEWISE, "stagewise",
 	 "the sequential design ends at this look: the interval is the stage-wise one, which accounts for the "
 	 "looks before it (the verdict used this look's level; the looks before showed repeated intervals)"},

@@ -564,7 +564,10 @@ static void factorial_2x2_known_means(void **state)
 	/* se^2 = sum c^2 se^2: main c = 1/2 each -> 4 * 0.25e-6; interaction c = 1 -> 4e-6 */
 	assert_float_equal(fa.effects[0].c.se, 0.001, 1e-15);
 	assert_float_equal(fa.effects[2].c.se, 0.002, 1e-15);
-	assert_float_equal(fa.effects[0].c.df, 40, 1e-9);
+	/* df: B against A's rule between one term (10 df) and the other three as one term (30) */
+	double v2[2] = {0.25e-6, 0.75e-6}, f2[2] = {10, 30};
+	assert_float_equal(fa.effects[0].c.df, stats_welch_df(v2, f2, 2), 1e-9);
+	assert_true(fa.effects[0].c.df > 38 && fa.effects[0].c.df < 40);
 	assert_true(fa.effects[0].available);
 	assert_int_equal(fa.effects[0].c.verdict, ST_FASTER);
 	stats_factorial_free(&fa);
