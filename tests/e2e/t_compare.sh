@@ -79,13 +79,14 @@ bad "--look and --max-boots go together" compare cfg=a cfg=b --look 2
 bad "--unit: 'boots' is not a replication unit" compare cfg=a cfg=b --unit boots
 bad "--look: 'x'" compare cfg=a cfg=b --look x --max-boots 4
 
-# one boot per configuration: no verdict, and --fail-on never fires; --unit run says what it skips
+# one boot per configuration (the same boot): no verdict, and --fail-on never fires; --unit run
+# says what it skips
 printf 'workload,unit,value,run,boot,cfg\n' >"$T/oneboot.csv"
 for c in a b; do
 	for r in 1 2 3; do
 		for i in 1 2 3 4 5 6; do
 			v=$([ $c = a ] && echo 1000 || echo 1100)
-			echo "w.x,ops/s,$v.$r$i,$c$r,$c-boot,$c" >>"$T/oneboot.csv"
+			echo "w.x,ops/s,$v.$r$i,$c$r,shared-boot,$c" >>"$T/oneboot.csv"
 		done
 	done
 done
@@ -98,6 +99,28 @@ expect 0 "$SYSAB" compare cfg=a cfg=b
 contains "$OUT" "inconclusive: no boot replication"
 expect 1 "$SYSAB" compare cfg=a cfg=b --fail-on change --unit run
 contains "$OUT" "--unit run: runs are the replication unit"
+# --unit run across boots compares configuration plus boot: refused, with the boot named (issue 31
+# item 3), by compare and by analyze alike
+printf 'workload,unit,value,run,boot,cfg\n' >"$T/twoboots.csv"
+for c in a b; do
+	for r in 1 2 3; do
+		for i in 1 2 3 4 5 6; do
+			echo "w.x,ops/s,1000.$r$i,$c$r,$c-boot,$c" >>"$T/twoboots.csv"
+		done
+	done
+done
+echo "w.x,ops/s,1000.5,a9,b-boot,a" >>"$T/twoboots.csv" # A also on B's boot: still not the same boots
+export SYSAB_DB="$T/twoboots.db"
+expect 0 "$SYSAB" import csv "$T/twoboots.csv"
+expect 2 "$SYSAB" compare cfg=a cfg=b --unit run
+contains "$ERR" "--unit run compares runs within the same boots, but A ran on boot import:"
+contains "$ERR" " and B did not"
+contains "$ERR" "(A: 2 boots, B: 1)"
+expect 2 "$SYSAB" analyze --factors cfg --unit run
+contains "$ERR" "--unit run compares runs within the same boots, but cell 'cfg=a' ran on boot import:"
+expect 0 "$SYSAB" compare cfg=a cfg=b
+export SYSAB_DB="$T/oneboot.db"
+expect 0 "$SYSAB" analyze --factors cfg --unit run
 
 # a sequential design shows the repeated interval at a look it goes on from, and the
 # stage-wise one where it ends (here: the last look, 3 boots of at most 3)
