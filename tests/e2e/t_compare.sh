@@ -95,6 +95,9 @@ expect 0 "$SYSAB" import csv "$T/oneboot.csv"
 expect 0 "$SYSAB" compare cfg=a cfg=b --fail-on change --json
 v=$(printf '%s' "$OUT" | jq -r '.rows[0].verdict + " " + (.rows[0].comparison.caveats | index("no_boot_replication") != null | tostring)')
 [ "$v" = "inconclusive true" ] || fail "one boot per group: $v"
+# a fixed design offers no count of boots, in JSON too (FORMATS.md: null, and no sequential design)
+v=$(printf '%s' "$OUT" | jq -r '.rows[0].comparison | "\(.more_boots) \(.settles_as) \(.sequential_design)"')
+[ "$v" = "null null false" ] || fail "fixed design, more_boots settles_as sequential_design: $v"
 expect 0 "$SYSAB" compare cfg=a cfg=b
 contains "$OUT" "inconclusive: no boot replication"
 expect 1 "$SYSAB" compare cfg=a cfg=b --fail-on change --unit run
@@ -144,6 +147,11 @@ v=$(printf '%s' "$OUT" | jq -r '.rows[0].comparison | .interval_adjusted_for + "
 [ "$v" = "sequential_stagewise true true" ] || fail "the last look: $v"
 expect 0 "$SYSAB" compare cfg=a cfg=b --look 2 --max-boots 3
 contains "$OUT" "the sequential design ends at this look: the interval is the stage-wise one"
+# an early look of a long design spends almost no alpha: its interval prints as unbounded, never
+# as the first digits of 1e78 (issue 31 item 5)
+expect 0 "$SYSAB" compare cfg=a cfg=b --look 1 --max-boots 200
+contains "$OUT" ",unbounded]"
+printf '%s' "$OUT" | grep -Eq '[0-9]{8}' && fail "a bound printed as a long number: $OUT"
 
 # values that repeat at their precision (published scores): a rounding variance, never p = 0
 printf 'workload,unit,value,run,boot,cfg\nw.x,ops/s,100,a1,b1,a\nw.x,ops/s,100,a2,b2,a\nw.x,ops/s,103,b1,b3,b\nw.x,ops/s,103,b2,b4,b\n' >"$T/round.csv"
