@@ -80,7 +80,7 @@ size_t an_count_boots(const struct store_run_info *const *runs, size_t n)
 	return k;
 }
 
-/* The sorted boot ids of runs[0..n-1] (borrowed strings), duplicates kept; *out newly allocated. */
+/* The boot ids of runs[0..n-1], sorted, duplicates kept: a new array of borrowed strings. */
 static const char **sorted_boots(const struct store_run_info *const *runs, size_t n)
 {
 	const char **b = xcalloc(n ? n : 1, sizeof *b);
