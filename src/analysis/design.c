@@ -157,13 +157,16 @@ int an_analyze_job_build(struct store *st, const struct strv *filter, const stru
 	an_db_want(&j->d, j->idx, kept);
 	j->cells = xcalloc(nc ? nc : 1, sizeof *j->cells);
 	j->sets = xcalloc(nc ? nc : 1, sizeof *j->sets);
+	struct strv names = {0}; /* each cell's name, for errors */
 	for (size_t c = 0; c < nc; c++) {
 		size_t *ci = xcalloc(kept ? kept : 1, sizeof *ci), n = 0;
 		for (size_t i = 0; i < kept; i++)
 			if (j->design.run_cell[i] == c)
 				ci[n++] = j->idx[i];
-		if (an_group_of(&j->d, ci, n, &j->cells[c], e))
+		if (an_group_of(&j->d, ci, n, &j->cells[c], e)) {
+			strv_free(&names);
 			return -1;
+		}
 		struct sb what = {0};
 		sb_add(&what, "cell '");
 		for (size_t k = 0; k < j->design.nf; k++)
@@ -171,11 +174,18 @@ int an_analyze_job_build(struct store *st, const struct strv *filter, const stru
 				j->design.levels[k].v[j->design.cell_level[c * j->design.nf + k]]);
 		sb_add(&what, "'");
 		int orc = an_group_one_origin(&j->cells[c], sb_str(&what), e);
+		strv_add(&names, sb_str(&what));
 		sb_free(&what);
-		if (orc)
+		if (orc) {
+			strv_free(&names);
 			return -1;
+		}
 		j->sets[c] = j->cells[c].set;
 	}
+	int brc = co->unit == ST_LEVEL_RUN ? an_groups_share_boots(j->cells, (const char *const *)names.v, nc, e) : 0;
+	strv_free(&names);
+	if (brc)
+		return -1;
 	if (an_analyze(j->sets, nc, j->design.cell_level, j->design.f, j->design.nf, patterns, co, &j->an, e))
 		return -1;
 	const struct store_run_info **kr = xcalloc(kept ? kept : 1, sizeof *kr);

@@ -80,6 +80,52 @@ size_t an_count_boots(const struct store_run_info *const *runs, size_t n)
 	return k;
 }
 
+/* The boot ids of runs[0..n-1], sorted, duplicates kept: a new array of borrowed strings. */
+static const char **sorted_boots(const struct store_run_info *const *runs, size_t n)
+{
+	const char **b = xcalloc(n ? n : 1, sizeof *b);
+	for (size_t i = 0; i < n; i++)
+		b[i] = runs[i]->boot_id;
+	qsort(b, n, sizeof *b, boot_cmp);
+	return b;
+}
+
+/* A boot in x[0..nx-1] that is not in y[0..ny-1] (both sorted), or NULL. */
+static const char *boot_missing(const char *const *x, size_t nx, const char *const *y, size_t ny)
+{
+	for (size_t i = 0, k = 0; i < nx; i++) {
+		while (k < ny && strcmp(y[k], x[i]) < 0)
+			k++;
+		if (k == ny || strcmp(y[k], x[i]))
+			return x[i];
+	}
+	return NULL;
+}
+
+int an_groups_share_boots(const struct an_group *g, const char *const *names, size_t n, struct err *e)
+{
+	const char ***b = xcalloc(n ? n : 1, sizeof *b);
+	for (size_t i = 0; i < n; i++)
+		b[i] = sorted_boots(g[i].runs, g[i].n);
+	int rc = 0;
+	for (size_t i = 1; i < n && !rc; i++)
+		for (int way = 0; way < 2 && !rc; way++) {
+			size_t x = way ? i : 0, y = way ? 0 : i; /* group 0 against group i, both ways */
+			const char *boot = boot_missing(b[x], g[x].n, b[y], g[y].n);
+			if (boot)
+				rc = errf(e, "--unit run compares runs within the same boots, but %s ran on boot %s and "
+					     "%s did not (%s: %zu boot%s, %s: %zu): across boots it would compare "
+					     "configuration plus boot; run every configuration on each boot, or compare "
+					     "boots (the default --unit boot)",
+					  names[x], boot, names[y], names[x], g[x].info.nboots,
+					  g[x].info.nboots == 1 ? "" : "s", names[y], g[y].info.nboots);
+		}
+	for (size_t i = 0; i < n; i++)
+		free(b[i]);
+	free(b);
+	return rc;
+}
+
 int an_group_one_origin(const struct an_group *g, const char *what, struct err *e)
 {
 	bool mixed = false;
@@ -288,6 +334,9 @@ int an_compare_job_build(struct store *st, const char *sa, const char *sb, const
 		return errf(e, "run %lld matches both A '%s' and B '%s'; make the selectors exclusive, e.g. "
 			       "with a label that differs",
 			    (long long)both, sa, sb);
+	static const char *const ab[2] = {"A", "B"};
+	if (sb && co->unit == ST_LEVEL_RUN && an_groups_share_boots(g, ab, 2, e))
+		return -1;
 	j->info[0] = g[0].info;
 	j->info[1] = g[1].info;
 	struct store_env env[2] = {{0}};

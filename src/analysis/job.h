@@ -66,6 +66,11 @@ void an_group_free(struct an_group *g);
 int an_group_one_origin(const struct an_group *g, const char *what, struct err *e);
 /* The number of distinct boots among runs[0..n-1]. */
 size_t an_count_boots(const struct store_run_info *const *runs, size_t n);
+/* The rule of --unit run: runs are the unit only within boots, so every group g[0..n-1] (named
+ * names[i] in the error) must have run on the same boots; else a comparison of runs would
+ * compare configuration plus boot. Returns 0, or -1 with e naming a boot that one group ran on
+ * and another did not, and what to do. */
+int an_groups_share_boots(const struct an_group *g, const char *const *names, size_t n, struct err *e);
 
 /* ---------------------------------------------------------------- campaign looks */
 

@@ -70,8 +70,9 @@ const struct cli_cmd cli_cmds[] = {
 		       "Verdicts: faster/slower (CI excludes 0; '(negligible)': inside the margin), equivalent\n"
 		       "(90% CI inside the margin), inconclusive (with what to add), no data or no verdict.\n"
 		       "A verdict needs the replication unit: >= 2 boots per configuration (or a supported\n"
-		       "borrowed boot variance), or >= 2 runs with --unit run. To add boots and look again,\n"
-		       "declare a group-sequential design from the first look: --max-boots N --look K.\n"
+		       "borrowed boot variance), or >= 2 runs with --unit run (A and B on the same boots).\n"
+		       "To add boots and look again, declare a group-sequential design from the first look:\n"
+		       "--max-boots N --look K.\n"
 		       "Exit 1 when --fail-on matches a significant, non-negligible change (the rows that\n"
 		       "matched are named on stderr); 0 otherwise.",
 	 cli_compare_opts, cmd_compare},

@@ -30,7 +30,8 @@ static const struct {
 	{ST_CAVEAT_NO_RUN_LEVEL, "no_run_level",
 	 "1 run per boot: run-to-run variation is not covered by this interval"},
 	{ST_CAVEAT_BORROWED_BOOT, "borrowed_boot",
-	 "boot-to-boot variance borrowed from the other group(s) for a group with one boot"},
+	 "boot-to-boot variance borrowed from the other group(s) for a group with one boot: this assumes its "
+	 "boots vary as much as theirs (not so for a KASLR kernel against a fixed one)"},
 	{ST_CAVEAT_BORROWED_RUN, "borrowed_run",
 	 "run-to-run variance borrowed from the other group(s) for a group with one run per boot"},
 	{ST_CAVEAT_AUTOCORR, "autocorrelated",
@@ -56,8 +57,9 @@ static const struct {
 	{ST_CAVEAT_SEQUENTIAL, "sequential",
 	 "a look of a group-sequential design: verdicts use this look's level (Lan-DeMets spending), and so do "
 	 "intervals, but where the design ends"},
-	{ST_CAVEAT_POOLED, "pooled",
-	 "cell variances pooled across the factorial (they do not differ detectably, Bartlett p >= 0.1)"},
+	{ST_CAVEAT_BORROW_NONPOS, "borrow_nonpositive",
+	 "a one-boot group cannot borrow boot-to-boot variance: the other groups' estimate of it is 0 or "
+	 "below (their boot means vary less than their runs explain), so there is none to lend"},
 	{ST_CAVEAT_STAGEWISE, "stagewise",
 	 "the sequential design ends at this look: the interval is the stage-wise one, which accounts for the "
 	 "looks before it (the verdict used this look's level; the looks before showed repeated intervals)"},
@@ -180,6 +182,28 @@ void report_pct(char *buf, size_t size, double p)
 		snprintf(buf, size, "%+.1f%%", p);
 	else
 		snprintf(buf, size, "%+.0f%%", p);
+}
+
+/* An interval [lo,hi] of percent changes: a bound past +1e6% (a factor of 10,000, e.g. an early
+ * look of a sequential design that spent almost no alpha) prints as "unbounded", never as the
+ * first digits of a number too wide for the cell. Empty when a bound is NaN. */
+static void interval_text(char *buf, size_t size, double lo, double hi)
+{
+	char b[2][16];
+	double x[2] = {lo, hi};
+	if (isnan(lo) || isnan(hi)) {
+		buf[0] = 0;
+		return;
+	}
+	for (int i = 0; i < 2; i++) {
+		if (fabs(x[i]) >= 1e6) {
+			snprintf(b[i], sizeof b[i], "unbounded");
+			continue;
+		}
+		report_pct(b[i], sizeof b[i], x[i]);
+		b[i][strlen(b[i]) - 1] = 0; /* the % */
+	}
+	snprintf(buf, size, "[%s,%s]", b[0], b[1]);
 }
 
 void report_interval_cell(char *buf, size_t size, double hw)
@@ -471,14 +495,7 @@ static void compare_cells(const struct an_row *r, char ch[16], char ci[40], char
 {
 	if (isfinite(r->chg.pct))
 		report_pct(ch, 16, r->chg.pct);
-	if (isfinite(r->chg.lo) && isfinite(r->chg.hi)) {
-		char lo[16], hi[16];
-		report_pct(lo, sizeof lo, r->chg.lo);
-		report_pct(hi, sizeof hi, r->chg.hi);
-		lo[strlen(lo) - 1] = 0;
-		hi[strlen(hi) - 1] = 0;
-		snprintf(ci, 40, "[%s,%s]", lo, hi);
-	}
+	interval_text(ci, 40, r->chg.lo, r->chg.hi);
 	if (isfinite(r->c.q))
 		snprintf(q, 16, r->c.q < 0.001 ? "<.001" : "%.3f", r->c.q);
 	caveat_notes(n, m, r->c.caveats);
@@ -925,12 +942,7 @@ static void effect_text(FILE *f, const struct an_analyze *a, const struct an_fro
 	const struct an_change *chg = &r->chg[k];
 	if (ef->available && ef->c.verdict != ST_NO_DATA) {
 		report_pct(ch, sizeof ch, chg->pct);
-		char lo[16], hi[16];
-		report_pct(lo, sizeof lo, chg->lo);
-		report_pct(hi, sizeof hi, chg->hi);
-		lo[strlen(lo) - 1] = 0;
-		hi[strlen(hi) - 1] = 0;
-		snprintf(ci, sizeof ci, "[%s,%s]", lo, hi);
+		interval_text(ci, sizeof ci, chg->lo, chg->hi);
 		snprintf(q, sizeof q, ef->c.q < 0.001 ? "<.001" : "%.3f", ef->c.q);
 		caveat_notes(n, &mk, ef->c.caveats);
 		*negl |= ef->c.negligible;

@@ -139,8 +139,13 @@ static json_t *diag_json(const struct an_diag *d)
 	return o;
 }
 
-static void more_boots(json_t *o, size_t more, enum st_verdict as)
+/* A fixed design (no sequential caveat) offers no count of boots: more_boots null and
+ * sequential_design false, whatever stats_more_boots said (it gives 0 to a row without
+ * replication before it looks at the design). */
+static void more_boots(json_t *o, const struct st_comparison *c, size_t more, enum st_verdict as)
 {
+	if (!(c->caveats & ST_CAVEAT_SEQUENTIAL))
+		more = ST_MORE_UNPLANNED;
 	bool count = more != ST_MORE_NONE && more != ST_MORE_UNPLANNED;
 	json_object_set_new(o, "more_boots", count ? json_integer((json_int_t)more) : json_null());
 	json_object_set_new(o, "settles_as", count && more ? json_string(report_verdict_name(as)) : json_null());
@@ -205,7 +210,7 @@ char *report_compare_json(const struct an_compare *c, const struct an_group_info
 		if (r->have_a && r->have_b) {
 			json_t *cj = cmp_json(&r->c, &r->chg);
 			if (r->c.verdict == ST_INCONCLUSIVE)
-				more_boots(cj, r->more_boots, r->settles_as);
+				more_boots(cj, &r->c, r->more_boots, r->settles_as);
 			json_object_set_new(o, "comparison", cj);
 		} else {
 			json_object_set_new(o, "comparison", json_null());
@@ -352,7 +357,7 @@ char *report_plan_json(const struct an_plan *p, const struct an_group_info *g, s
 			if (r->compared) {
 				json_t *cj = cmp_json(&r->c, &r->chg);
 				if (r->c.verdict == ST_INCONCLUSIVE)
-					more_boots(cj, r->more_boots, r->settles_as);
+					more_boots(cj, &r->c, r->more_boots, r->settles_as);
 				json_object_set_new(o, "comparison", cj);
 			}
 		}

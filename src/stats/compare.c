@@ -133,6 +133,30 @@ struct two_terms {
 	double v1, f1, v2, f2;
 };
 
+/* The guard's two terms of a contrast with nv >= 2 terms: for two, as they are (B against
+ * A); for more, the largest term against the sum of the others with its Satterthwaite df. */
+static struct two_terms two_terms_of(const double *v, const double *df, size_t nv)
+{
+	if (nv == 2)
+		return (struct two_terms){v[0], df[0], v[1], df[1]};
+	size_t big = 0;
+	for (size_t i = 1; i < nv; i++)
+		if (v[i] > v[big])
+			big = i;
+	double *rv = xmalloc(nv * sizeof *rv), *rf = xmalloc(nv * sizeof *rf), rest = 0;
+	size_t n = 0;
+	for (size_t i = 0; i < nv; i++)
+		if (i != big) {
+			rv[n] = v[i];
+			rf[n++] = df[i];
+			rest += v[i];
+		}
+	double frest = stats_satterthwaite(rv, rf, n);
+	free(rv);
+	free(rf);
+	return (struct two_terms){v[big], df[big], rest, isnan(frest) ? INFINITY : frest};
+}
+
 double stats_ucb_weight(double df)
 {
 	if (!(df > 0) || !isfinite(df))
@@ -152,8 +176,8 @@ double stats_welch_df(const double *v, const double *df, size_t n)
 }
 
 /* Fill c from d, se, df and the options; se NAN means no interval. info: the
- * information fraction of this look in a sequential design; g: the two terms of
- * B against A (NULL for a pooled or classic df, or any other contrast). */
+ * information fraction of this look in a sequential design; g: the two terms of the
+ * dominance guard (NULL for a classic df). */
 static void finish(struct st_comparison *c, double d, double se, double df, double info,
 		   const struct st_compare_opts *o, const struct two_terms *g)
 {
@@ -272,14 +296,19 @@ void stats_contrast(const struct st_estimate *const *est, const double *c, size_
 		se2 += v[nv];
 		nv++;
 	}
-	double ddf = !ok ? NAN : o->classic_df ? stats_satterthwaite(v, df, nv) : stats_welch_df(v, df, nv);
-	if (ok && isnan(ddf)) /* every se is 0 */
-		ddf = INFINITY;
-	/* B against A: the dominance guard, at the look's level (finish). */
-	bool guard = ok && nv == 2 && !o->classic_df;
+	/* More than two terms: the largest against the rest taken as one term with its
+	 * Satterthwaite df, so that the df and the dominance guard (finish, at the look's
+	 * level) are B against A's rule, whose level is calibrated at every ratio. */
+	bool guard = ok && nv >= 2 && !o->classic_df;
 	struct two_terms g = {0};
 	if (guard)
-		g = (struct two_terms){v[0], df[0], v[1], df[1]};
+		g = two_terms_of(v, df, nv);
+	double ddf = !ok ? NAN
+		     : o->classic_df ? stats_satterthwaite(v, df, nv)
+		     : guard ? stats_welch_df((double[]){g.v1, g.v2}, (double[]){g.f1, g.f2}, 2)
+			     : stats_welch_df(v, df, nv);
+	if (ok && isnan(ddf)) /* every se is 0 */
+		ddf = INFINITY;
 	free(v);
 	free(df);
 	double info = o->max_boots && fewest != SIZE_MAX ? (double)fewest / (double)o->max_boots : 1;
@@ -297,72 +326,4 @@ void stats_compare_adjust(struct st_comparison *c, size_t n)
 		decide(&c[i]);
 	}
 	free(p);
-}
-
-/* Bartlett's test of equal variances s2[i] with df[i] each; the p-value, NAN if any is 0. */
-static double bartlett_p(const double *s2, const double *df, size_t k)
-{
-	double sdf = 0, sp = 0, sl = 0, sinv = 0;
-	for (size_t i = 0; i < k; i++) {
-		if (!(s2[i] > 0))
-			return NAN;
-		sdf += df[i];
-		sp += df[i] * s2[i];
-		sl += df[i] * log(s2[i]);
-		sinv += 1 / df[i];
-	}
-	sp /= sdf;
-	double m = sdf * log(sp) - sl, cc = 1 + (sinv - 1 / sdf) / (3 * (double)(k - 1));
-	double x = m / cc;
-	return x > 0 ? gsl_cdf_chisq_Q(x, (double)(k - 1)) : 1;
-}
-
-bool stats_contrast_pooled(const struct st_estimate *const *est, const double *c, size_t n,
-			   const struct st_compare_opts *o, struct st_comparison *out)
-{
-	stats_gsl_quiet();
-	double *s2 = xmalloc((n ? n : 1) * sizeof *s2), *df = xmalloc((n ? n : 1) * sizeof *df);
-	size_t k = 0;
-	bool ok = n >= 2;
-	for (size_t i = 0; i < n && ok; i++) {
-		const struct st_estimate *e = est[i];
-		/* Only cells replicated by their own boots, nothing borrowed, no rounding floor. */
-		ok = e->has_interval && e->nboots >= 2 && e->df >= 1 && isfinite(e->df) && (e->covered & ST_BIT(ST_LEVEL_BOOT)) &&
-		     !(e->caveats & (ST_CAVEAT_BORROWED_BOOT | ST_CAVEAT_BORROWED_RUN | ST_CAVEAT_QUANTISED));
-		if (ok) {
-			s2[k] = e->se * e->se * (double)e->nboots; /* variance of one boot mean */
-			df[k++] = e->df; /* nboots - 1 when nothing is borrowed */
-		}
-	}
-	double p = ok ? bartlett_p(s2, df, k) : NAN;
-	if (!(p >= ST_POOL_P)) {
-		free(s2);
-		free(df);
-		return false;
-	}
-	double sp = 0, sdf = 0, d = 0, w = 0;
-	for (size_t i = 0; i < k; i++) {
-		sp += df[i] * s2[i];
-		sdf += df[i];
-	}
-	sp /= sdf;
-	memset(out, 0, sizeof *out);
-	out->covered = ST_BIT(ST_LEVEL_BOOT) | ST_BIT(ST_LEVEL_RUN) | ST_BIT(ST_LEVEL_WITHIN);
-	size_t fewest = SIZE_MAX;
-	for (size_t i = 0; i < n; i++) {
-		out->caveats |= est[i]->caveats;
-		out->covered &= est[i]->covered;
-		if (c[i] == 0)
-			continue;
-		d += c[i] * est[i]->mean;
-		w += c[i] * c[i] / (double)est[i]->nboots;
-		if (est[i]->nboots < fewest)
-			fewest = est[i]->nboots;
-	}
-	out->caveats |= ST_CAVEAT_POOLED;
-	free(s2);
-	free(df);
-	double info = o->max_boots && fewest != SIZE_MAX ? (double)fewest / (double)o->max_boots : 1;
-	finish(out, d, sqrt(sp * w), sdf, info, o, NULL);
-	return true;
 }

@@ -45,24 +45,23 @@ static void unavailable(struct st_effect *ef, const struct st_compare_opts *o)
 static void effect(struct st_effect *ef, const struct st_estimate *const *cell, const double *coef, size_t ncombo,
 		   const struct st_compare_opts *o)
 {
+	ef->available = true;
 	for (size_t k = 0; k < ncombo; k++)
-		if (coef[k] != 0 && (!cell[k] || !cell[k]->has_interval)) {
+		if (coef[k] != 0 && !cell[k]) {
 			unavailable(ef, o);
 			return;
+		} else if (coef[k] != 0 && !cell[k]->has_interval) {
+			ef->available = false; /* no data, with the cells' caveats, as compare says it */
 		}
-	ef->available = true;
-	/* stats_contrast skips zero coefficients, so missing cells there are never read. */
+	/* stats_contrast skips zero coefficients, so missing cells there are never read. Cell
+	 * variances are never pooled: a pretest of their equality has no power at 1-3 df a cell
+	 * (METHOD.md, "Factorial analysis"), so a one-factor, two-level effect is exactly
+	 * stats_compare of its two cells. */
 	static const struct st_estimate none = {.mean = 0};
 	const struct st_estimate **e = xmalloc(ncombo * sizeof *e);
 	for (size_t k = 0; k < ncombo; k++)
 		e[k] = cell[k] ? cell[k] : &none;
-	/* Pooling needs every combination present (missing cells were excluded above only
-	 * where their coefficient is 0). */
-	bool all = true;
-	for (size_t k = 0; k < ncombo; k++)
-		all &= cell[k] != NULL;
-	if (!all || !stats_contrast_pooled(e, coef, ncombo, o, &ef->c))
-		stats_contrast(e, coef, ncombo, o, &ef->c);
+	stats_contrast(e, coef, ncombo, o, &ef->c);
 	free(e);
 }
 

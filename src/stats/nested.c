@@ -425,14 +425,18 @@ static void group_interval(const struct gwork *w, struct st_estimate *o, const b
 		}
 	}
 	if (!(o->covered & ST_BIT(ST_LEVEL_BOOT))) {
-		if (can[ST_LEVEL_BOOT] && !isnan(u->var_boot)) {
+		/* Only a positive estimate is lent: a pooled estimate <= 0 (truncated) would lend
+		 * nothing, and the row would get a verdict with no boot level at all. */
+		if (can[ST_LEVEL_BOOT] && u->var_boot > 0) {
 			v[nv] = u->var_boot; /* one boot */
 			df[nv++] = u->df_boot;
 			o->covered |= ST_BIT(ST_LEVEL_BOOT);
 			o->caveats |= ST_CAVEAT_BORROWED_BOOT;
 		} else {
 			o->caveats |= ST_CAVEAT_NO_BOOT_LEVEL;
-			if (can_refused)
+			if (can[ST_LEVEL_BOOT])
+				o->caveats |= ST_CAVEAT_BORROW_NONPOS;
+			else if (can_refused)
 				o->caveats |= ST_CAVEAT_BORROW_REFUSED;
 		}
 		o->need = ST_NEED_BOOTS;

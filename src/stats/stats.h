@@ -166,14 +166,11 @@ enum st_caveat {
 	ST_CAVEAT_QUANTISED = 1u << 12,      /* spread below the input's rounding: step^2/12 variance used */
 	ST_CAVEAT_BORROW_REFUSED = 1u << 13, /* a one-boot group could not borrow: donors' boot df < ST_MIN_BORROW_DF */
 	ST_CAVEAT_SEQUENTIAL = 1u << 14,     /* a look of a group-sequential design: alpha is the look's nominal level */
-	ST_CAVEAT_POOLED = 1u << 15,         /* factorial: cell variances pooled (Bartlett p >= ST_POOL_P) */
+	ST_CAVEAT_BORROW_NONPOS = 1u << 15,  /* a one-boot group could not borrow: the donors' boot variance estimate is <= 0 */
 	ST_CAVEAT_STAGEWISE = 1u << 16,      /* the sequential design ends at this look: lo, hi are stage-wise */
 };
 
 #define ST_CAVEAT_LAST ST_CAVEAT_STAGEWISE
-
-/* Cells' variances are pooled when Bartlett's test of their equality gives p >= this. */
-#define ST_POOL_P 0.1
 
 /* Smallest pooled df of a boot variance that a one-boot group may borrow;
  * a donor whose own boot df is below 1 is never pooled. */
@@ -367,19 +364,16 @@ int stats_factorial(const struct st_factor *f, size_t nf, const struct st_cell *
 		    const struct st_compare_opts *o, struct st_factorial *out, struct err *e);
 void stats_factorial_free(struct st_factorial *fa);
 
-/* A linear contrast sum_i c[i] * est[i]->mean: se^2 = sum c_i^2 se_i^2,
- * Satterthwaite df; reported like a comparison. Cells with c[i] == 0 are
- * ignored. Without an interval in a used cell the verdict is ST_NO_DATA. */
+/* A linear contrast sum_i c[i] * est[i]->mean: se^2 = sum c_i^2 se_i^2 (no equal
+ * variances assumed). Its df is B against A's rule, stats_welch_df then the dominance
+ * guard (stats_bf_df), applied to the largest term against the others taken as one term
+ * with their Satterthwaite df; two terms are B and A themselves (stats_compare is the
+ * contrast -1, +1, so a one-factor, two-level effect is exactly compare's row). With
+ * classic_df, plain Satterthwaite over all terms and no guard. Reported like a comparison.
+ * Cells with c[i] == 0 are ignored. Without an interval in a used cell the verdict is
+ * ST_NO_DATA. */
 void stats_contrast(const struct st_estimate *const *est, const double *c, size_t n,
 		    const struct st_compare_opts *o, struct st_comparison *out);
-
-/* The same contrast with the cells' boot-mean variances pooled, as in a balanced
- * ANOVA: se^2 = s_p^2 sum c_i^2 / boots_i with df = sum (boots_i - 1) over all n cells (each cell's own df).
- * Only when every cell is replicated by its own boots (nothing borrowed, no rounding
- * floor) and Bartlett's test does not reject equal variances (p >= ST_POOL_P); returns
- * false (out untouched) otherwise, and the caller uses stats_contrast. */
-bool stats_contrast_pooled(const struct st_estimate *const *est, const double *c, size_t n,
-			   const struct st_compare_opts *o, struct st_comparison *out);
 
 /* ---------------------------------------------------------------- plan */
 

@@ -79,13 +79,14 @@ bad "--look and --max-boots go together" compare cfg=a cfg=b --look 2
 bad "--unit: 'boots' is not a replication unit" compare cfg=a cfg=b --unit boots
 bad "--look: 'x'" compare cfg=a cfg=b --look x --max-boots 4
 
-# one boot per configuration: no verdict, and --fail-on never fires; --unit run says what it skips
+# one boot per configuration (the same boot): no verdict, and --fail-on never fires; --unit run
+# says what it skips
 printf 'workload,unit,value,run,boot,cfg\n' >"$T/oneboot.csv"
 for c in a b; do
 	for r in 1 2 3; do
 		for i in 1 2 3 4 5 6; do
 			v=$([ $c = a ] && echo 1000 || echo 1100)
-			echo "w.x,ops/s,$v.$r$i,$c$r,$c-boot,$c" >>"$T/oneboot.csv"
+			echo "w.x,ops/s,$v.$r$i,$c$r,shared-boot,$c" >>"$T/oneboot.csv"
 		done
 	done
 done
@@ -94,10 +95,35 @@ expect 0 "$SYSAB" import csv "$T/oneboot.csv"
 expect 0 "$SYSAB" compare cfg=a cfg=b --fail-on change --json
 v=$(printf '%s' "$OUT" | jq -r '.rows[0].verdict + " " + (.rows[0].comparison.caveats | index("no_boot_replication") != null | tostring)')
 [ "$v" = "inconclusive true" ] || fail "one boot per group: $v"
+# a fixed design offers no count of boots, in JSON too (FORMATS.md: null, and no sequential design)
+v=$(printf '%s' "$OUT" | jq -r '.rows[0].comparison | "\(.more_boots) \(.settles_as) \(.sequential_design)"')
+[ "$v" = "null null false" ] || fail "fixed design, more_boots settles_as sequential_design: $v"
 expect 0 "$SYSAB" compare cfg=a cfg=b
 contains "$OUT" "inconclusive: no boot replication"
 expect 1 "$SYSAB" compare cfg=a cfg=b --fail-on change --unit run
 contains "$OUT" "--unit run: runs are the replication unit"
+# --unit run across boots compares configuration plus boot: refused, with the boot named (issue 31
+# item 3), by compare and by analyze alike
+printf 'workload,unit,value,run,boot,cfg\n' >"$T/twoboots.csv"
+for c in a b; do
+	for r in 1 2 3; do
+		for i in 1 2 3 4 5 6; do
+			echo "w.x,ops/s,1000.$r$i,$c$r,$c-boot,$c" >>"$T/twoboots.csv"
+		done
+	done
+done
+echo "w.x,ops/s,1000.5,a9,b-boot,a" >>"$T/twoboots.csv" # A also on B's boot: still not the same boots
+export SYSAB_DB="$T/twoboots.db"
+expect 0 "$SYSAB" import csv "$T/twoboots.csv"
+expect 2 "$SYSAB" compare cfg=a cfg=b --unit run
+contains "$ERR" "--unit run compares runs within the same boots, but A ran on boot import:"
+contains "$ERR" " and B did not"
+contains "$ERR" "(A: 2 boots, B: 1)"
+expect 2 "$SYSAB" analyze --factors cfg --unit run
+contains "$ERR" "--unit run compares runs within the same boots, but cell 'cfg=a' ran on boot import:"
+expect 0 "$SYSAB" compare cfg=a cfg=b
+export SYSAB_DB="$T/oneboot.db"
+expect 0 "$SYSAB" analyze --factors cfg --unit run
 
 # a sequential design shows the repeated interval at a look it goes on from, and the
 # stage-wise one where it ends (here: the last look, 3 boots of at most 3)
@@ -121,6 +147,11 @@ v=$(printf '%s' "$OUT" | jq -r '.rows[0].comparison | .interval_adjusted_for + "
 [ "$v" = "sequential_stagewise true true" ] || fail "the last look: $v"
 expect 0 "$SYSAB" compare cfg=a cfg=b --look 2 --max-boots 3
 contains "$OUT" "the sequential design ends at this look: the interval is the stage-wise one"
+# an early look of a long design spends almost no alpha: its interval prints as unbounded, never
+# as the first digits of 1e78 (issue 31 item 5)
+expect 0 "$SYSAB" compare cfg=a cfg=b --look 1 --max-boots 200
+contains "$OUT" ",unbounded]"
+printf '%s' "$OUT" | grep -Eq '[0-9]{8}' && fail "a bound printed as a long number: $OUT"
 
 # values that repeat at their precision (published scores): a rounding variance, never p = 0
 printf 'workload,unit,value,run,boot,cfg\nw.x,ops/s,100,a1,b1,a\nw.x,ops/s,100,a2,b2,a\nw.x,ops/s,103,b1,b3,b\nw.x,ops/s,103,b2,b4,b\n' >"$T/round.csv"

@@ -36,6 +36,10 @@
 #define MAXS 1000
 
 enum kind { TWO, FACT, SEQ, PLAN };
+/* TWO rows: ONEF also analyses the two groups as a one-factor, two-level factorial and counts
+ * every number that differs from compare's (must be none); TRUNC keeps only replicates whose
+ * donor group (B) estimates its boot variance at <= 0, the case a borrower must not lend. */
+enum mode { PLAIN, ONEF, TRUNC };
 
 struct gd {
 	const char *name;
@@ -47,6 +51,7 @@ struct gd {
 	double effect;  /* relative effect for power */
 	bool fast;      /* in make check */
 	double cov_lo, cov_hi, aa_max; /* bounds asserted in the fast subset */
+	enum mode mode; /* TWO: also a one-factor analyze, or only donors whose estimate is <= 0 */
 };
 
 struct cell {
@@ -80,7 +85,7 @@ static void draw(gsl_rng *rng, const struct gd *d, size_t boots, double mu, doub
 }
 
 struct tally {
-	size_t n, ncov, cover, aa, power, equiv, noverdict;
+	size_t n, ncov, cover, aa, aa2, power, equiv, noverdict, differ;
 	double assurance;
 	size_t nplan;
 };
@@ -88,6 +93,33 @@ struct tally {
 static bool called(const struct st_comparison *c)
 {
 	return c->verdict == ST_FASTER || c->verdict == ST_SLOWER;
+}
+
+static bool same_num(double x, double y)
+{
+	return (isnan(x) && isnan(y)) || x == y;
+}
+
+/* Whether the one-factor, two-level analyze of groups est[0] (reference level) and est[1]
+ * gives exactly compare's row r: estimate, intervals, df, p, verdict and caveats. */
+static bool same_as_analyze(const struct st_estimate *est, const struct st_compare_opts *o,
+			    const struct st_comparison *r)
+{
+	static const char *lv[] = {"a", "b"};
+	struct st_factor f = {"variant", lv, 2};
+	size_t l[2] = {0, 1};
+	struct st_cell cells[2] = {{&l[0], &est[0]}, {&l[1], &est[1]}};
+	struct st_factorial fa;
+	struct err e;
+	assert_int_equal(stats_factorial(&f, 1, cells, 2, o, &fa, &e), 0);
+	assert_int_equal(fa.neffects, 1);
+	const struct st_comparison *x = &fa.effects[0].c;
+	bool same = x->verdict == r->verdict && x->caveats == r->caveats && same_num(x->d, r->d) &&
+		    same_num(x->se, r->se) && same_num(x->df, r->df) && same_num(x->p, r->p) &&
+		    same_num(x->lo, r->lo) && same_num(x->hi, r->hi) && same_num(x->lo2, r->lo2) &&
+		    same_num(x->hi2, r->hi2);
+	stats_factorial_free(&fa);
+	return same;
 }
 
 /* Two groups: one A/A and one A/B replicate. */
@@ -102,8 +134,14 @@ static void rep_two(gsl_rng *rng, const struct gd *d, struct cell *c, struct tal
 		struct st_group g[2] = {c[0].g, c[1].g};
 		struct st_estimate est[2];
 		assert_int_equal(stats_estimate_groups(g, 2, est, &e), 0);
+		if (d->mode == TRUNC && !(est[1].own.raw_boot <= 0)) {
+			ab--; /* draw again: only donors estimating <= 0 */
+			continue;
+		}
 		struct st_comparison r;
 		stats_compare(&est[0], &est[1], &o, &r);
+		if (d->mode == ONEF)
+			t->differ += !same_as_analyze(est, &o, &r);
 		if (!ab) {
 			t->aa += called(&r);
 			t->equiv += r.verdict == ST_EQUIVALENT;
@@ -128,7 +166,8 @@ static void rep_fact(gsl_rng *rng, const struct gd *d, struct cell *c, struct ta
 	double eff = log1p(d->effect);
 	struct st_group g[4];
 	for (int k = 0; k < 4; k++) {
-		draw(rng, d, d->boots_a, 7 + eff * (double)l[k][0], d->sd_boot_a, 0, &c[k]);
+		/* the last cell (x and z high) has boot sd sd_boot_b, the others sd_boot_a */
+		draw(rng, d, d->boots_a, 7 + eff * (double)l[k][0], k == 3 ? d->sd_boot_b : d->sd_boot_a, 0, &c[k]);
 		g[k] = c[k].g;
 	}
 	struct st_estimate est[4];
@@ -140,9 +179,10 @@ static void rep_fact(gsl_rng *rng, const struct gd *d, struct cell *c, struct ta
 	struct st_compare_opts o = stats_compare_defaults();
 	struct st_factorial fa;
 	assert_int_equal(stats_factorial(f, 2, cells, 4, &o, &fa, &e), 0);
-	const struct st_comparison *x = &fa.effects[0].c, *z = &fa.effects[1].c;
+	const struct st_comparison *x = &fa.effects[0].c, *z = &fa.effects[1].c, *xz = &fa.effects[2].c;
 	t->power += x->verdict == ST_FASTER;
 	t->aa += called(z);
+	t->aa2 += called(xz);
 	t->equiv += z->verdict == ST_EQUIVALENT;
 	if (!isnan(x->lo)) {
 		t->ncov++;
@@ -233,30 +273,38 @@ static void rep_plan(gsl_rng *rng, const struct gd *d, struct cell *c, struct ta
 #define PCT(x, n) (n ? 100.0 * (double)(x) / (double)(n) : NAN)
 
 static const struct gd grid[] = {
-	/* name, kind, boots a, b, runs, samples, sd boot a, b, run, within, round, effect, fast, bounds */
-	{"balanced 2 boots", TWO, 2, 2, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.93, 0.99, 0.05},
-	{"balanced 3 boots", TWO, 3, 3, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.98, 0.05},
-	{"balanced 4 boots", TWO, 4, 4, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05},
-	{"balanced 6 boots", TWO, 6, 6, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.975, 0.05},
-	{"2 boots against 5", TWO, 2, 5, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.99, 0.05},
-	{"boot sd 1% against 3%, 3 boots", TWO, 3, 3, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, true, 0.935, 0.975, 0.05},
-	{"boot sd 1% against 3%, 2 boots", TWO, 2, 2, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05},
-	{"boot sd 1% against 4%, 2 boots", TWO, 2, 2, 2, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05},
-	{"boot sd 1% against 3%, 4 boots", TWO, 4, 4, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05},
-	{"boot sd 1% against 10%, 2 boots", TWO, 2, 2, 2, 10, 0.01, 0.10, 0.005, 0.03, 0, 0.10, false, 0.935, 0.975, 0.05},
-	{"boot sd 1% against 10%, 3 boots", TWO, 3, 3, 2, 10, 0.01, 0.10, 0.005, 0.03, 0, 0.10, false, 0.935, 0.975, 0.05},
-	{"1 boot borrows from 4", TWO, 1, 4, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.985, 0.05},
-	{"1 boot borrows from 6", TWO, 1, 6, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 0.975, 0.05},
-	{"2 boots (sd 3%) against 5 (sd 1%)", TWO, 2, 5, 2, 10, 0.03, 0.01, 0.005, 0.03, 0, 0.04, true, 0.935, 0.975, 0.05},
-	{"1 boot (sd 2%) borrows from 4 (sd 1%)", TWO, 1, 4, 2, 10, 0.02, 0.01, 0.005, 0.03, 0, 0.03, false, 0, 1, 1},
-	{"1 boot each (no replication)", TWO, 1, 1, 3, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0, 1, 0.0},
-	{"2x2 factorial, 2 boots per cell", FACT, 2, 2, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.0276, true, 0.935, 0.975, 0.05},
-	{"2x2 factorial, 4 boots per cell", FACT, 4, 4, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.0276, false, 0.935, 0.975, 0.05},
-	{"rounded to 4 digits, 3 boots x 1 value", TWO, 3, 3, 1, 1, 0.0005, 0.0005, 0, 0, 4, 0.003, true, 0.935, 0.99, 0.05},
-	{"sequential: 2 to 8 boots, advice", SEQ, 2, 8, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.975, 0.05},
-	{"fixed: 8 boots (sequential's maximum)", TWO, 8, 8, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05},
-	{"plan from small pilot (3x2x10)", PLAN, 3, 3, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0, false, 0, 1, 1},
-	{"plan from large pilot (10x4x30)", PLAN, 10, 10, 4, 30, 0.01, 0.01, 0.005, 0.03, 0, 0, false, 0, 1, 1},
+	/* name, kind, boots a, b, runs, samples, sd boot a, b (FACT: of the last cell), run, within, round, effect,
+	 * fast, bounds, mode */
+	{"balanced 2 boots", TWO, 2, 2, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.93, 0.99, 0.05, PLAIN},
+	{"balanced 3 boots", TWO, 3, 3, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.98, 0.05, PLAIN},
+	{"balanced 4 boots", TWO, 4, 4, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN},
+	{"balanced 6 boots", TWO, 6, 6, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.975, 0.05, PLAIN},
+	{"2 boots against 5", TWO, 2, 5, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.99, 0.05, PLAIN},
+	{"boot sd 1% against 3%, 3 boots", TWO, 3, 3, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, true, 0.935, 0.975, 0.05, PLAIN},
+	{"boot sd 1% against 3%, 2 boots", TWO, 2, 2, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05, PLAIN},
+	{"boot sd 1% against 4%, 2 boots", TWO, 2, 2, 2, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05, PLAIN},
+	{"boot sd 1% against 3%, 4 boots", TWO, 4, 4, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05, PLAIN},
+	{"boot sd 1% against 10%, 2 boots", TWO, 2, 2, 2, 10, 0.01, 0.10, 0.005, 0.03, 0, 0.10, false, 0.935, 0.975, 0.05, PLAIN},
+	{"boot sd 1% against 10%, 3 boots", TWO, 3, 3, 2, 10, 0.01, 0.10, 0.005, 0.03, 0, 0.10, false, 0.935, 0.975, 0.05, PLAIN},
+	{"1 boot borrows from 4", TWO, 1, 4, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.995, 0.05, PLAIN},
+	{"1 boot borrows from 6", TWO, 1, 6, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 0.975, 0.05, PLAIN},
+	{"2 boots (sd 3%) against 5 (sd 1%)", TWO, 2, 5, 2, 10, 0.03, 0.01, 0.005, 0.03, 0, 0.04, true, 0.935, 0.975, 0.05, PLAIN},
+	{"1 boot (sd 2%) borrows from 4 (sd 1%)", TWO, 1, 4, 2, 10, 0.02, 0.01, 0.005, 0.03, 0, 0.03, false, 0, 1, 1, PLAIN},
+	{"1 boot each (no replication)", TWO, 1, 1, 3, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0, 1, 0.0, PLAIN},
+	{"2x2 factorial, 2 boots per cell", FACT, 2, 2, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.0276, true, 0.935, 1, 0.05, PLAIN},
+	{"2x2 factorial, 4 boots per cell", FACT, 4, 4, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.0276, false, 0.935, 0.975, 0.05, PLAIN},
+	{"2x2, one cell boot sd 3%, 2 boots per cell", FACT, 2, 2, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.0276, false, 0.935, 1, 0.05, PLAIN},
+	{"2x2, one cell boot sd 4%, 2 boots per cell", FACT, 2, 2, 2, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.0276, true, 0.935, 1, 0.05, PLAIN},
+	{"2x2, one cell boot sd 3%, 3 boots per cell", FACT, 3, 3, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.0276, false, 0.935, 1, 0.05, PLAIN},
+	{"2x2, one cell boot sd 4%, 3 boots per cell", FACT, 3, 3, 2, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.0276, true, 0.935, 1, 0.05, PLAIN},
+	{"one-factor analyze = compare, 3 boots x 3 runs, sd 1% against 3%", TWO, 3, 3, 3, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, true, 0.935, 0.99, 0.05, ONEF},
+	{"one-factor analyze = compare, 2 boots against 5", TWO, 2, 5, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 0.99, 0.05, ONEF},
+	{"1 boot borrows from 4, donor estimate <= 0", TWO, 1, 4, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0, 1, 0.05, TRUNC},
+	{"rounded to 4 digits, 3 boots x 1 value", TWO, 3, 3, 1, 1, 0.0005, 0.0005, 0, 0, 4, 0.003, true, 0.935, 0.99, 0.05, PLAIN},
+	{"sequential: 2 to 8 boots, advice", SEQ, 2, 8, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.975, 0.05, PLAIN},
+	{"fixed: 8 boots (sequential's maximum)", TWO, 8, 8, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN},
+	{"plan from small pilot (3x2x10)", PLAN, 3, 3, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0, false, 0, 1, 1, PLAIN},
+	{"plan from large pilot (10x4x30)", PLAN, 10, 10, 4, 30, 0.01, 0.01, 0.005, 0.03, 0, 0, false, 0, 1, 1, PLAIN},
 };
 
 /* A row's seed: FNV-1a of its name. */
@@ -275,8 +323,8 @@ static void run_grid(bool full)
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	struct cell *c = malloc(4 * sizeof *c);
 	if (full)
-		printf("| design | coverage | A/A | power (effect) | equivalent at 0 | no verdict (A/A) | plan assurance |\n"
-		       "|---|---|---|---|---|---|---|\n");
+		printf("| design | coverage | A/A | power (effect) | equivalent at 0 | no verdict (A/A) | plan assurance | replicates |\n"
+		       "|---|---|---|---|---|---|---|---|\n");
 	for (size_t i = 0; i < sizeof grid / sizeof grid[0]; i++) {
 		const struct gd *d = &grid[i];
 		if (!full && !d->fast)
@@ -301,19 +349,31 @@ static void run_grid(bool full)
 			case PLAN: rep_plan(rng, d, c, &t); break;
 			}
 		double cov = PCT(t.cover, t.ncov), aa = PCT(t.aa, t.n), pw = PCT(t.power, t.n);
+		double aa2 = d->kind == FACT ? PCT(t.aa2, t.n) : NAN; /* the interaction's A/A */
 		double eq = PCT(t.equiv, t.n), nv = PCT(t.noverdict, t.n);
 		double as = t.nplan ? 100 * t.assurance / (double)t.nplan : NAN;
-		if (full)
-			printf("| %s | %.1f%% | %.1f%% | %.1f%% (%+.2f%%) | %.1f%% | %.1f%% | %s%.0f%s |\n", d->name, cov,
-			       aa, pw, 100 * d->effect, eq, nv, d->kind == PLAN ? "" : "(", as, d->kind == PLAN ? "%" : ")");
+		char aas[48];
+		if (d->kind == FACT) /* main effect of z / the interaction, both null */
+			snprintf(aas, sizeof aas, "%.1f%% / %.1f%%", aa, aa2);
 		else
-			printf("  %-40s coverage %.3f  A/A %.3f  power %.3f  equivalent %.3f\n", d->name, cov / 100,
-			       aa / 100, pw / 100, eq / 100);
+			snprintf(aas, sizeof aas, "%.1f%%", aa);
+		if (full)
+			printf("| %s | %.1f%% | %s | %.1f%% (%+.2f%%) | %.1f%% | %.1f%% | %s%.0f%s | %zu |\n", d->name, cov,
+			       aas, pw, 100 * d->effect, eq, nv, d->kind == PLAN ? "" : "(", as, d->kind == PLAN ? "%" : ")",
+			       reps);
+		else
+			printf("  %-40s coverage %.3f  A/A %s  power %.3f  equivalent %.3f\n", d->name, cov / 100, aas,
+			       pw / 100, eq / 100);
+		if (d->mode == ONEF)
+			printf("  one-factor analyze differs from compare in %zu of %zu replicates\n", t.differ, 2 * t.n);
 		fflush(stdout);
+		assert_int_equal(t.differ, 0); /* ONEF: analyze and compare agree on every replicate */
 		if (!full) {
 			if (t.ncov)
 				assert_true(cov / 100 >= d->cov_lo && cov / 100 <= d->cov_hi);
 			assert_true(aa / 100 <= d->aa_max + 0.01); /* + 1 point: about 2 binomial sd at 1,500 */
+			if (d->kind == FACT)
+				assert_true(aa2 / 100 <= d->aa_max + 0.01);
 		}
 	}
 	free(c);

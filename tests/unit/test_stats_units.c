@@ -538,6 +538,68 @@ static void bh_adjusts_verdicts(void **state)
 	assert_int_equal(c[0].verdict, ST_INCONCLUSIVE);
 }
 
+static bool same_num(double x, double y)
+{
+	return (isnan(x) && isnan(y)) || x == y;
+}
+
+/* Two commands asked the same question give the same answer (issue 31 item 1): on random
+ * two-group designs (1-5 boots, 1-3 runs a boot, 1-12 samples a run, boot sd ratios up to
+ * 10, and the audit's 3 runs per group on 3 boots with unequal variances), the one-factor,
+ * two-level analyze equals compare in every number, caveat and verdict. */
+static void one_factor_analyze_is_compare(void **state)
+{
+	(void)state;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 31);
+	static double y[2][5 * 3 * 12];
+	static struct st_run runs[2][5 * 3];
+	static struct st_boot boots[2][5];
+	static const char *lv[] = {"a", "b"};
+	struct st_factor f = {"variant", lv, 2};
+	size_t l[2] = {0, 1};
+	for (int rep = 0; rep < 400; rep++) {
+		bool audit = rep % 4 == 0; /* 3 boots x 1 run each per group, unequal boot sd */
+		struct st_group g[2];
+		for (int k = 0; k < 2; k++) {
+			size_t nb = audit ? 3 : 1 + gsl_rng_uniform_int(rng, 5), yi = 0, ri = 0;
+			double sdb = k && !rep ? 0 : 0.01 * pow(10, gsl_rng_uniform(rng) * (k ? 1 : 0));
+			for (size_t b = 0; b < nb; b++) {
+				size_t nr = audit ? 1 : 1 + gsl_rng_uniform_int(rng, 3);
+				double bo = 7 + sdb * gsl_ran_gaussian(rng, 1);
+				boots[k][b] = (struct st_boot){&runs[k][ri], nr};
+				for (size_t r = 0; r < nr; r++, ri++) {
+					size_t ns = audit ? 10 : 1 + gsl_rng_uniform_int(rng, 12);
+					double ro = bo + 0.005 * gsl_ran_gaussian(rng, 1);
+					runs[k][ri] = (struct st_run){.y = &y[k][yi], .n = ns};
+					for (size_t i = 0; i < ns; i++)
+						y[k][yi++] = ro + 0.03 * gsl_ran_gaussian(rng, 1);
+				}
+			}
+			g[k] = (struct st_group){boots[k], nb};
+		}
+		struct st_estimate est[2];
+		struct err e;
+		assert_int_equal(stats_estimate_groups(g, 2, est, &e), 0);
+		struct st_compare_opts o = stats_compare_defaults();
+		if (rep % 3 == 1)
+			o.unit = ST_LEVEL_RUN;
+		struct st_comparison c;
+		stats_compare(&est[0], &est[1], &o, &c);
+		struct st_cell cells[2] = {{&l[0], &est[0]}, {&l[1], &est[1]}};
+		struct st_factorial fa;
+		assert_int_equal(stats_factorial(&f, 1, cells, 2, &o, &fa, &e), 0);
+		const struct st_comparison *x = &fa.effects[0].c;
+		assert_int_equal(x->verdict, c.verdict);
+		assert_int_equal(x->caveats, c.caveats);
+		assert_true(same_num(x->d, c.d) && same_num(x->se, c.se) && same_num(x->df, c.df));
+		assert_true(same_num(x->p, c.p) && same_num(x->lo, c.lo) && same_num(x->hi, c.hi));
+		assert_true(same_num(x->lo2, c.lo2) && same_num(x->hi2, c.hi2));
+		stats_factorial_free(&fa);
+	}
+	gsl_rng_free(rng);
+}
+
 /* 2x2: cell means A0B0 = 0, A1B0 = 0.02, A0B1 = 0.01, A1B1 = 0.05. */
 static void factorial_2x2_known_means(void **state)
 {
@@ -564,7 +626,10 @@ static void factorial_2x2_known_means(void **state)
 	/* se^2 = sum c^2 se^2: main c = 1/2 each -> 4 * 0.25e-6; interaction c = 1 -> 4e-6 */
 	assert_float_equal(fa.effects[0].c.se, 0.001, 1e-15);
 	assert_float_equal(fa.effects[2].c.se, 0.002, 1e-15);
-	assert_float_equal(fa.effects[0].c.df, 40, 1e-9);
+	/* df: B against A's rule between one term (10 df) and the other three as one term (30) */
+	double v2[2] = {0.25e-6, 0.75e-6}, f2[2] = {10, 30};
+	assert_float_equal(fa.effects[0].c.df, stats_welch_df(v2, f2, 2), 1e-9);
+	assert_true(fa.effects[0].c.df > 38 && fa.effects[0].c.df < 40);
 	assert_true(fa.effects[0].available);
 	assert_int_equal(fa.effects[0].c.verdict, ST_FASTER);
 	stats_factorial_free(&fa);
@@ -819,6 +884,7 @@ int main(void)
 		cmocka_unit_test(verdicts_follow_intervals),
 		cmocka_unit_test(bh_adjusts_verdicts),
 		cmocka_unit_test(factorial_2x2_known_means),
+		cmocka_unit_test(one_factor_analyze_is_compare),
 		cmocka_unit_test(factorial_reports_missing_cells),
 		cmocka_unit_test(plan_is_monotone_and_meets_target),
 		cmocka_unit_test(plan_assurance_uses_upper_bounds),
