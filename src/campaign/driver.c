@@ -281,7 +281,7 @@ int campaign_start(const struct campaign_env *env, const char *name, struct err 
 		goto out;
 	}
 	if (!(be->caps & CB_REBOOTS)) {
-		if (set_state(&x, CAMPAIGN_RUNNING, NULL, e) || be->prepare(&x, e))
+		if (be->prepare(&x, e) || set_state(&x, CAMPAIGN_RUNNING, NULL, e))
 			goto out;
 		rc = drive(&x, e);
 		goto out;
