@@ -1,6 +1,7 @@
 #!/bin/sh
 # check-layers.sh - fail when a source file includes a header of a module it must not
-# (docs/ARCHITECTURE.md, "Allowed includes"). Usage: check-layers.sh [SRC_DIR]
+# (docs/ARCHITECTURE.md, "Allowed includes"), or when headers include each other in a cycle
+# (src/campaign: campaign.h <- backend.h <- the driver and one file per backend). Usage: check-layers.sh [SRC_DIR]
 src=${1:-src}
 [ -d "$src" ] || { echo "check-layers: no directory '$src'; give the source tree, e.g. src" >&2; exit 2; }
 
@@ -13,7 +14,7 @@ campaign  run store import workloads core
 run       store stats workloads core
 import    store workloads core
 analysis  store stats workloads core
-report    analysis system stats store run workloads core
+report    analysis campaign system stats store run workloads core
 store     core
 stats     core
 system    core
@@ -23,6 +24,7 @@ helper
 '
 
 cd "$src" || exit 2
+status=0
 find . -name '*.[ch]' | sort | awk -v rules="$rules" '
 BEGIN {
 	n = split(rules, line, "\n")
@@ -106,4 +108,65 @@ function allowed(m,   s, x, y, parts) {
 	return s == "" ? "nothing outside itself" : s
 }
 END { exit bad }
-'
+' || status=1
+
+# Include cycles between headers: a header that reaches itself through its includes.
+find . -name '*.h' | sort | awk '
+function resolve(file, inc,   dir, parts, k, i, out, m, p) {
+	if (inc !~ /\//) {
+		dir = file
+		sub(/[^\/]*$/, "", dir)
+		return dir inc
+	}
+	if (inc !~ /^\.\.?\//)
+		return inc
+	dir = file
+	sub(/[^\/]*$/, "", dir)
+	k = split(dir inc, parts, "/")
+	m = 0
+	for (i = 1; i <= k; i++) {
+		if (parts[i] == "" || parts[i] == ".")
+			continue
+		if (parts[i] == "..") { if (m > 0) m--; continue }
+		out[++m] = parts[i]
+	}
+	p = out[1]
+	for (i = 2; i <= m; i++)
+		p = p "/" out[i]
+	return p
+}
+{
+	file = $0
+	sub(/^\.\//, "", file)
+	files[++nf] = file
+	while ((getline text < $0) > 0) {
+		if (text !~ /^[ \t]*#[ \t]*include[ \t]*"/)
+			continue
+		inc = text
+		sub(/^[^"]*"/, "", inc)
+		sub(/".*$/, "", inc)
+		edge[file, ++ne[file]] = resolve(file, inc)
+	}
+	close($0)
+}
+# Depth-first search; state 1 = on the current path, 2 = finished.
+function visit(f, path,   i, t) {
+	state[f] = 1
+	for (i = 1; i <= ne[f]; i++) {
+		t = edge[f, i]
+		if (state[t] == 1) {
+			printf "include cycle: %s -> %s\n", path, t
+			bad = 1
+		} else if (!state[t])
+			visit(t, path " -> " t)
+	}
+	state[f] = 2
+}
+END {
+	for (i = 1; i <= nf; i++)
+		if (!state[files[i]])
+			visit(files[i], files[i])
+	exit bad
+}
+' || status=1
+exit $status

@@ -1,13 +1,15 @@
-/* campaign.c - a campaign's schedule, its creation and display, and the start/resume/stop driver. */
-#include "campaign/campaign.h"
+/* campaign.c - a campaign's schedule, states, options, creation, validated loading and view, and
+ * what the driver and the backends share (slot records, attaching runs, per-slot files). */
+#include "campaign/backend.h"
 #include "core/tmp.h"
+#include "import/import_db.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -40,23 +42,95 @@ char *campaign_marker(const char *name, int slot)
 	return xasprintf("sysab.boot=%s:%d", name, slot);
 }
 
+/* ---- states: one word table each ---- */
+
+static const char *const campaign_words[CAMPAIGN_NSTATES] = {
+	[CAMPAIGN_NEW] = "new", [CAMPAIGN_RUNNING] = "running", [CAMPAIGN_STOPPED] = "stopped",
+	[CAMPAIGN_FAILED] = "failed", [CAMPAIGN_DONE] = "done",
+};
+static const char *const slot_words[SLOT_NSTATES] = {
+	[SLOT_PENDING] = "pending", [SLOT_BOOTING] = "booting", [SLOT_RUNNING] = "running", [SLOT_DONE] = "done",
+	[SLOT_FAILED] = "failed", [SLOT_INTERRUPTED] = "interrupted", [SLOT_SKIPPED] = "skipped",
+};
+
+static int word_index(const char *const *words, int n, const char *w)
+{
+	for (int i = 0; w && i < n; i++)
+		if (!strcmp(words[i], w))
+			return i;
+	return -1;
+}
+
+const char *campaign_state_word(enum campaign_state s)
+{
+	return (unsigned)s < CAMPAIGN_NSTATES ? campaign_words[s] : "?";
+}
+int campaign_state_of(const char *word)
+{
+	return word_index(campaign_words, CAMPAIGN_NSTATES, word);
+}
+const char *slot_state_word(enum slot_state s)
+{
+	return (unsigned)s < SLOT_NSTATES ? slot_words[s] : "?";
+}
+int slot_state_of(const char *word)
+{
+	return word_index(slot_words, SLOT_NSTATES, word);
+}
+
+/* ---- the backend table ---- */
+
+static const struct campaign_backend *const table[] = {
+	&campaign_backend_qemu, &campaign_backend_kexec, &campaign_backend_grub, &campaign_backend_command,
+};
+
+const struct campaign_backend *campaign_backend_find(const char *name)
+{
+	for (size_t i = 0; name && i < sizeof table / sizeof table[0]; i++)
+		if (!strcmp(table[i]->name, name))
+			return table[i];
+	return NULL;
+}
+
+const char *campaign_backend_names(void)
+{
+	return "qemu, kexec, grub or command";
+}
+
+int campaign_name_check(const char *name, struct err *e)
+{
+	if (!name || !*name || strlen(name) > 64 ||
+	    strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != strlen(name) ||
+	    name[0] == '.')
+		return errf(e, "campaign name '%s': use 1-64 letters, digits, '_', '.' or '-' (not first '.')",
+			    name ? name : "");
+	return 0;
+}
+
+char *campaign_stop_path(const char *db_path, const char *name)
+{
+	return xasprintf("%s.%s.stop", db_path, name);
+}
+
 /* ---- options ---- */
 
 void campaign_opts_parse(const char *json, struct campaign_opts *o)
 {
 	memset(o, 0, sizeof *o);
 	json_t *j = json_loads(json ? json : "{}", 0, NULL);
+	if (!json_is_object(j)) {
+		json_decref(j);
+		j = json_object();
+	}
 	o->smp = (int)json_integer_value(json_object_get(j, "smp"));
 	o->mem_mb = (int)json_integer_value(json_object_get(j, "mem_mb"));
 	const char *a = json_string_value(json_object_get(j, "accel"));
-	snprintf(o->accel, sizeof o->accel, "%s", a ? a : "auto");
+	snprintf(o->accel, sizeof o->accel, "%s", a && (!strcmp(a, "kvm") || !strcmp(a, "tcg")) ? a : "auto");
 	const char *s;
 	if ((s = json_string_value(json_object_get(j, "image"))))
 		o->image = xstrdup(s);
 	if ((s = json_string_value(json_object_get(j, "unit_dir"))))
 		o->unit_dir = xstrdup(s);
-	if ((s = json_string_value(json_object_get(j, "stop_file"))))
-		o->stop_file = xstrdup(s);
 	if ((s = json_string_value(json_object_get(j, "accel_note"))))
 		o->accel_note = xstrdup(s);
 	o->boot_timeout_s = (int)json_integer_value(json_object_get(j, "boot_timeout_s"));
@@ -64,15 +138,15 @@ void campaign_opts_parse(const char *json, struct campaign_opts *o)
 	o->settle_load = json_number_value(json_object_get(j, "settle_load"));
 	o->settle_timeout_s = (int)json_integer_value(json_object_get(j, "settle_timeout_s"));
 	json_decref(j);
-	if (o->smp <= 0)
+	if (o->smp <= 0 || o->smp > 256)
 		o->smp = 1;
-	if (o->mem_mb <= 0)
+	if (o->mem_mb <= 0 || o->mem_mb > (1 << 20))
 		o->mem_mb = 512;
 	if (o->boot_timeout_s <= 0)
 		o->boot_timeout_s = 900;
 	if (o->max_failures <= 0)
 		o->max_failures = 2;
-	if (o->settle_load <= 0)
+	if (!(o->settle_load > 0))
 		o->settle_load = 1.0;
 	if (o->settle_timeout_s < 0)
 		o->settle_timeout_s = 0;
@@ -94,8 +168,6 @@ char *campaign_opts_json(const struct campaign_opts *o)
 	json_object_set_new(j, "settle_timeout_s", json_integer(o->settle_timeout_s));
 	if (o->unit_dir)
 		json_object_set_new(j, "unit_dir", json_string(o->unit_dir));
-	if (o->stop_file)
-		json_object_set_new(j, "stop_file", json_string(o->stop_file));
 	if (o->accel_note)
 		json_object_set_new(j, "accel_note", json_string(o->accel_note));
 	char *s = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
@@ -109,14 +181,11 @@ void campaign_opts_free(struct campaign_opts *o)
 {
 	free(o->image);
 	free(o->unit_dir);
-	free(o->stop_file);
 	free(o->accel_note);
 	memset(o, 0, sizeof *o);
 }
 
 /* ---- creation ---- */
-
-static const char *const backends[] = {"qemu", "kexec", "grub", "command"};
 
 static uint64_t random_seed(void)
 {
@@ -135,41 +204,39 @@ static void random_uuid(char out[33])
 	snprintf(out, 33, "%016llx%016llx", (unsigned long long)a, (unsigned long long)b);
 }
 
+/* A path the campaign may use: printable text without newlines; absolute when abs. */
+static int path_check(const char *what, const char *p, bool abs, struct err *e)
+{
+	if (!p)
+		return 0;
+	if (!*p || !text_is_clean(p, false) || strlen(p) > 4000 || (abs && p[0] != '/'))
+		return errf(e, "%s '%s': give %sprintable text without newlines", what, p, abs ? "an absolute path of " : "");
+	return 0;
+}
+
 int campaign_create(struct store *st, struct campaign_spec *sp, struct err *e)
 {
-	bool known = false;
-	for (size_t i = 0; i < sizeof backends / sizeof backends[0]; i++)
-		known |= sp->backend && !strcmp(sp->backend, backends[i]);
-	if (!known)
-		return errf(e, "--backend: give qemu, kexec, grub or command");
-	if (!sp->name || !*sp->name || strlen(sp->name) > 64 || strspn(sp->name, "abcdefghijklmnopqrstuvwxyz"
-									 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") !=
-										 strlen(sp->name))
-		return errf(e, "campaign name '%s': use 1-64 letters, digits, '_', '.' or '-'", sp->name ? sp->name : "");
+	const struct campaign_backend *be = campaign_backend_find(sp->backend);
+	if (!be)
+		return errf(e, "--backend: give %s", campaign_backend_names());
+	if (campaign_name_check(sp->name, e))
+		return -1;
 	if (sp->nconfigs < 1)
 		return errf(e, "give at least one --config 'KEY=VALUE ...' (its labels), each followed by how to boot it");
 	if (sp->boots < 1)
 		return errf(e, "--boots: give the boots per configuration (at least 1; 2 or more for a verdict)");
 	if (sp->runs < 1)
 		return errf(e, "--runs: give the runs per boot (at least 1)");
+	if (path_check("--unit-dir", sp->opts.unit_dir, true, e) || path_check("--image", sp->opts.image, true, e))
+		return -1;
 	for (size_t i = 0; i < sp->nconfigs; i++) {
 		const struct store_campaign_config *k = &sp->configs[i];
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(sp->configs[j].labels, k->labels))
 				return errf(e, "--config '%s' is given twice; each configuration needs its own labels",
 					    k->name);
-		if (!strcmp(sp->backend, "kexec") && !k->kernel)
-			return errf(e, "--config '%s': the kexec backend needs --kernel (and usually --initrd and --append)",
-				    k->name);
-		if (!strcmp(sp->backend, "grub") && !k->entry)
-			return errf(e, "--config '%s': the grub backend needs --entry (a grub menu entry or its index)",
-				    k->name);
-		if (!strcmp(sp->backend, "command") && !k->command)
-			return errf(e, "--config '%s': the command backend needs --command (a shell command that boots the "
-				       "machine into this configuration)",
-				    k->name);
-		if (!strcmp(sp->backend, "qemu") && (k->entry || k->command))
-			return errf(e, "--config '%s': --entry and --command are for the grub and command backends", k->name);
+		if (be->check_config(NULL, k, e))
+			return -1;
 	}
 	if (!sp->seed_given)
 		sp->seed = random_seed();
@@ -187,13 +254,13 @@ int campaign_create(struct store *st, struct campaign_spec *sp, struct err *e)
 	char *opts_json = campaign_opts_json(&sp->opts);
 	c.name = (char *)sp->name;
 	c.uuid = uuid;
-	c.backend = (char *)sp->backend;
+	c.backend = (char *)be->name;
 	c.seed = sp->seed;
 	c.boots = sp->boots;
 	c.runs = sp->runs;
 	c.run_args = args_json;
 	c.options = opts_json;
-	c.state = "new";
+	c.state = (char *)campaign_state_word(CAMPAIGN_NEW);
 	c.created_ns = clock_wall_ns();
 	c.configs = sp->configs;
 	c.nconfigs = sp->nconfigs;
@@ -203,7 +270,7 @@ int campaign_create(struct store *st, struct campaign_spec *sp, struct err *e)
 		c.slots[i].slot = i;
 		c.slots[i].block = i / (int)sp->nconfigs;
 		c.slots[i].config = order[i];
-		c.slots[i].state = "pending";
+		c.slots[i].state = (char *)slot_state_word(SLOT_PENDING);
 	}
 	int rc = store_campaign_create(st, &c, e);
 	free(c.slots);
@@ -213,514 +280,352 @@ int campaign_create(struct store *st, struct campaign_spec *sp, struct err *e)
 	return rc;
 }
 
-/* ---- display ---- */
+/* ---- loading: every field a driver or a report uses is checked here ---- */
 
-static bool slot_final(const struct store_campaign_slot *x)
+void campaign_free(struct campaign *c)
 {
-	return !strcmp(x->state, "done") || !strcmp(x->state, "failed") || !strcmp(x->state, "skipped");
+	if (!c)
+		return;
+	for (size_t i = 0; c->labels && i < c->r.nconfigs; i++)
+		kv_free(&c->labels[i]);
+	free(c->labels);
+	free(c->slot);
+	strv_free(&c->run_args);
+	campaign_opts_free(&c->opts);
+	store_campaign_free(&c->r);
+	memset(c, 0, sizeof *c);
 }
 
-/* The next slot to boot: the first that is pending or interrupted with a retry left; -1 when none. */
-static int next_slot(const struct store_campaign *c)
+/* The checks of campaign_load on a record already read; -1 with e naming the field. */
+static int campaign_validate(struct campaign *c, struct err *e)
 {
-	for (size_t i = 0; i < c->nslots; i++) {
-		const struct store_campaign_slot *x = &c->slots[i];
-		if (!strcmp(x->state, "pending") || !strcmp(x->state, "booting") || !strcmp(x->state, "running") ||
-		    (!strcmp(x->state, "interrupted") && x->attempts <= CAMPAIGN_RETRIES))
+	struct store_campaign *r = &c->r;
+	int s;
+	if (campaign_name_check(r->name, e))
+		return -1;
+	if (!(c->be = campaign_backend_find(r->backend)))
+		return errf(e, "backend '%s' is none of %s", r->backend, campaign_backend_names());
+	if ((s = campaign_state_of(r->state)) < 0)
+		return errf(e, "state '%s' is no campaign state", r->state);
+	c->state = (enum campaign_state)s;
+	if (r->boots < 1 || r->runs < 1 || r->runs > 100000)
+		return errf(e, "boots %d and runs %d: each must be at least 1", r->boots, r->runs);
+	json_error_t je;
+	json_t *a = json_loads(r->run_args ? r->run_args : "", 0, &je);
+	bool ok = json_is_array(a);
+	for (size_t i = 0; ok && i < json_array_size(a); i++) {
+		const char *v = json_string_value(json_array_get(a, i));
+		ok = v && text_is_clean(v, false);
+		if (ok)
+			strv_add(&c->run_args, v);
+	}
+	json_decref(a);
+	if (!ok)
+		return errf(e, "run_args is not a JSON array of printable strings");
+	a = json_loads(r->options ? r->options : "", 0, &je);
+	ok = json_is_object(a);
+	json_decref(a);
+	if (!ok)
+		return errf(e, "options is not a JSON object");
+	campaign_opts_parse(r->options, &c->opts);
+	if (path_check("unit_dir", c->opts.unit_dir, true, e) || path_check("image", c->opts.image, true, e) ||
+	    (c->opts.accel_note && !text_is_clean(c->opts.accel_note, false)))
+		return -1;
+	if (!r->nconfigs)
+		return errf(e, "it has no configuration");
+	c->labels = xcalloc(r->nconfigs, sizeof *c->labels);
+	for (size_t i = 0; i < r->nconfigs; i++) {
+		const struct store_campaign_config *k = &r->configs[i];
+		if (!k->name || !text_is_clean(k->name, false))
+			return errf(e, "configuration %zu has no printable name", i);
+		a = json_loads(k->labels ? k->labels : "", 0, &je);
+		ok = json_is_object(a) && json_object_size(a) > 0;
+		const char *key;
+		json_t *v;
+		json_object_foreach(a, key, v)
+		{
+			struct err ig;
+			if (!json_is_string(v) || label_check_key(key, &ig) ||
+			    label_check_value(key, json_string_value(v), &ig)) {
+				ok = false;
+				break;
+			}
+			kv_add(&c->labels[i], key, json_string_value(v));
+		}
+		json_decref(a);
+		if (!ok)
+			return errf(e, "configuration %zu ('%s'): labels are not a JSON object of valid labels", i,
+				    k->name);
+		if (path_check("kernel", k->kernel, false, e) || path_check("initrd", k->initrd, false, e) ||
+		    path_check("append", k->append, false, e) || path_check("entry", k->entry, false, e) ||
+		    path_check("command", k->command, false, e) || c->be->check_config(c, k, e)) {
+			err_prefix(e, "configuration %zu", i);
+			return -1;
+		}
+	}
+	if (r->nslots != r->nconfigs * (size_t)r->boots)
+		return errf(e, "%zu slots, but %zu configurations x %d boots", r->nslots, r->nconfigs, r->boots);
+	c->slot = xcalloc(r->nslots, sizeof *c->slot);
+	for (size_t i = 0; i < r->nslots; i++) {
+		struct store_campaign_slot *x = &r->slots[i];
+		if (x->slot != (int)i)
+			return errf(e, "slot %zu is numbered %d", i, x->slot);
+		if (x->config < 0 || (size_t)x->config >= r->nconfigs)
+			return errf(e, "slot %zu names configuration %d, but there are %zu (0 to %zu)", i, x->config,
+				    r->nconfigs, r->nconfigs - 1);
+		if ((s = slot_state_of(x->state)) < 0)
+			return errf(e, "slot %zu: state '%s' is no slot state", i, x->state);
+		c->slot[i] = (enum slot_state)s;
+		if ((x->reason && !text_is_clean(x->reason, false)) || (x->boot_id && !text_is_clean(x->boot_id, false)))
+			return errf(e, "slot %zu: reason or boot id is not printable text", i);
+	}
+	return 0;
+}
+
+int campaign_load(struct store *st, const char *name, struct campaign *c, struct err *e)
+{
+	memset(c, 0, sizeof *c);
+	if (campaign_name_check(name, e) || store_campaign_get(st, name, &c->r, e))
+		return -1;
+	if (campaign_validate(c, e)) {
+		err_prefix(e, "campaign '%s' in %s is damaged (hand-edited or imported)", name, store_path(st));
+		campaign_free(c);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the view of `campaign show` ---- */
+
+static bool slot_final(enum slot_state s)
+{
+	return s == SLOT_DONE || s == SLOT_FAILED || s == SLOT_SKIPPED;
+}
+
+int campaign_next_slot(const struct campaign *c)
+{
+	for (size_t i = 0; i < c->r.nslots; i++) {
+		enum slot_state s = c->slot[i];
+		if (s == SLOT_PENDING || s == SLOT_BOOTING || s == SLOT_RUNNING ||
+		    (s == SLOT_INTERRUPTED && c->r.slots[i].attempts <= CAMPAIGN_RETRIES))
 			return (int)i;
 	}
 	return -1;
 }
 
-void campaign_print(const struct store_campaign *c, bool slots, FILE *f)
+void campaign_view(const struct campaign *c, bool slots, struct campaign_view *v)
 {
-	size_t done = 0, failed = 0, skipped = 0;
+	memset(v, 0, sizeof *v);
+	v->c = c;
+	v->slots = slots;
 	uint64_t spent = 0;
-	for (size_t i = 0; i < c->nslots; i++) {
-		const struct store_campaign_slot *x = &c->slots[i];
-		done += !strcmp(x->state, "done");
-		failed += !strcmp(x->state, "failed");
-		skipped += !strcmp(x->state, "skipped");
-		if (!strcmp(x->state, "done") && x->finished_ns > x->started_ns && x->started_ns)
+	for (size_t i = 0; i < c->r.nslots; i++) {
+		const struct store_campaign_slot *x = &c->r.slots[i];
+		v->done += c->slot[i] == SLOT_DONE;
+		v->failed += c->slot[i] == SLOT_FAILED;
+		v->skipped += c->slot[i] == SLOT_SKIPPED;
+		v->left += !slot_final(c->slot[i]);
+		if (c->slot[i] == SLOT_DONE && x->started_ns && x->finished_ns > x->started_ns)
 			spent += x->finished_ns - x->started_ns;
 	}
-	fprintf(f, "campaign %s: %s backend, %zu configuration%s x %d boot%s, %d run%s per boot, seed %llu\n", c->name,
-		c->backend, c->nconfigs, c->nconfigs == 1 ? "" : "s", c->boots, c->boots == 1 ? "" : "s", c->runs,
-		c->runs == 1 ? "" : "s", (unsigned long long)c->seed);
-	json_t *args = json_loads(c->run_args, 0, NULL);
-	fprintf(f, "state: %s%s%s\n", c->state, c->reason ? " - " : "", c->reason ? c->reason : "");
-	fprintf(f, "each run: sysab run");
-	for (size_t i = 0; i < json_array_size(args); i++)
-		fprintf(f, " %s", json_string_value(json_array_get(args, i)));
-	fprintf(f, " -l LABELS\n");
-	json_decref(args);
-	for (size_t i = 0; i < c->nconfigs; i++) {
-		const struct store_campaign_config *k = &c->configs[i];
-		fprintf(f, "  config %zu: %s", i, k->name);
-		if (k->kernel)
-			fprintf(f, "  kernel %s", k->kernel);
-		if (k->initrd)
-			fprintf(f, "  initrd %s", k->initrd);
-		if (k->append)
-			fprintf(f, "  append \"%s\"", k->append);
-		if (k->entry)
-			fprintf(f, "  entry %s", k->entry);
-		if (k->command)
-			fprintf(f, "  command %s", k->command);
-		fprintf(f, "\n");
+	if (v->done) {
+		v->s_per_boot = (double)spent / (double)v->done / 1e9;
+		v->min_left = v->s_per_boot * (double)v->left / 60;
 	}
-	size_t left = 0;
-	for (size_t i = 0; i < c->nslots; i++)
-		left += !slot_final(&c->slots[i]);
-	fprintf(f, "progress: %zu of %zu slots done, %zu failed, %zu skipped, %zu to go", done, c->nslots, failed,
-		skipped, left);
-	if (done && left)
-		fprintf(f, ", about %.0f min left (at %.0f s per boot so far)",
-			(double)spent / (double)done * (double)left / 60e9, (double)spent / (double)done / 1e9);
-	fprintf(f, "\n");
-	int nx = next_slot(c);
-	if (nx >= 0 && strcmp(c->state, "done"))
-		fprintf(f, "next: slot %d (block %d), %s\n", nx, c->slots[nx].block, c->configs[c->slots[nx].config].name);
-	if (!slots)
-		return;
-	fprintf(f, "\nslot block config                          state        tries runs boot      reason\n");
-	for (size_t i = 0; i < c->nslots; i++) {
-		const struct store_campaign_slot *x = &c->slots[i];
-		fprintf(f, "%4d %5d %-32.32s %-12s %5d %4d %-8.8s  %s\n", x->slot, x->block, c->configs[x->config].name,
-			x->state, x->attempts, x->nruns, x->boot_id ? x->boot_id : "-", x->reason ? x->reason : "");
-	}
+	v->next = c->state == CAMPAIGN_DONE ? -1 : campaign_next_slot(c);
 }
 
-/* ---- driving ---- */
+/* ---- what the driver and the backends share ---- */
 
-static int reload(const struct campaign_env *env, const char *name, struct store_campaign *c, struct err *e)
+void campaign_slot_set(struct campaign *c, int i, enum slot_state s, char *reason)
 {
-	store_campaign_free(c);
-	return store_campaign_get(env->st, name, c, e);
+	struct store_campaign_slot *x = &c->r.slots[i];
+	c->slot[i] = s;
+	free(x->state);
+	x->state = xstrdup(slot_state_word(s));
+	free(x->reason);
+	x->reason = reason;
 }
 
-/* Consecutive failed slots, most recent first, by finish time. */
-static int trailing_failures(const struct store_campaign *c)
+int campaign_slot_save(const struct campaign_ctx *x, int i, struct err *e)
 {
-	int n = 0;
-	uint64_t before = UINT64_MAX;
-	for (;;) {
-		const struct store_campaign_slot *last = NULL;
-		for (size_t i = 0; i < c->nslots; i++) {
-			const struct store_campaign_slot *x = &c->slots[i];
-			if ((!strcmp(x->state, "done") || !strcmp(x->state, "failed")) && x->finished_ns < before &&
-			    (!last || x->finished_ns > last->finished_ns))
-				last = x;
-		}
-		if (!last || strcmp(last->state, "failed"))
-			return n;
-		n++;
-		before = last->finished_ns;
-	}
+	return store_campaign_slot_put(x->env->st, x->c->r.id, &x->c->r.slots[i], e);
 }
 
-static bool stop_requested(const struct campaign_opts *o)
+void campaign_slot_interrupted(struct campaign *c, int i, const char *why)
 {
-	return sig_stop || (o->stop_file && access(o->stop_file, F_OK) == 0);
+	struct store_campaign_slot *s = &c->r.slots[i];
+	if (campaign_slot_remaining(c, i) == 0)
+		campaign_slot_set(c, i, SLOT_DONE, NULL);
+	else if (s->attempts <= CAMPAIGN_RETRIES)
+		campaign_slot_set(c, i, SLOT_INTERRUPTED, xasprintf("%s; retried once, for its %d missing runs", why,
+								    campaign_slot_remaining(c, i)));
+	else
+		campaign_slot_set(c, i, SLOT_SKIPPED, xasprintf("interrupted again on its retry; skipped (%s)", why));
+	s->finished_ns = clock_wall_ns();
 }
 
-/* After a slot ended: stop the campaign on too many consecutive failures, or finish it. */
-static int settle_state(const struct campaign_env *env, const char *name, struct store_campaign *c,
-			const struct campaign_opts *o, bool *more, struct err *e)
+int campaign_slot_remaining(const struct campaign *c, int i)
 {
-	*more = false;
-	if (reload(env, name, c, e))
-		return -1;
-	int fails = trailing_failures(c);
-	if (fails >= o->max_failures) {
-		char *why = xasprintf("%d consecutive slots failed (limit %d); fix the configuration, then `sysab campaign "
-				      "start %s`",
-				      fails, o->max_failures, name);
-		int rc = store_campaign_set_state(env->st, c->id, "failed", why, 0, e);
-		fprintf(env->out, "campaign %s: stopped: %s\n", name, why);
-		free(why);
-		return rc;
-	}
-	if (next_slot(c) < 0) {
-		fprintf(env->out, "campaign %s: done; `sysab analyze campaign:%s` analyzes it\n", name, name);
-		return store_campaign_set_state(env->st, c->id, "done", NULL, 0, e);
-	}
-	if (stop_requested(o)) {
-		fprintf(env->out, "campaign %s: stopped on request\n", name);
-		return store_campaign_set_state(env->st, c->id, "stopped",
-						sig_stop ? "stopped by a signal" : "stopped by the stop file", 0, e);
-	}
-	*more = true;
-	return 0;
+	int n = c->r.runs - c->r.slots[i].nruns;
+	return n > 0 ? n : 0;
 }
 
-/* A slot found booting or running when nothing drives it any more was interrupted. */
-static int mark_interrupted(const struct campaign_env *env, struct store_campaign *c, struct err *e)
+int campaign_attach_db(const struct campaign_ctx *x, int i, const char *path, const struct kvlist *tags,
+		       size_t *added, struct err *e)
 {
-	for (size_t i = 0; i < c->nslots; i++) {
-		struct store_campaign_slot *x = &c->slots[i];
-		if (strcmp(x->state, "booting") && strcmp(x->state, "running"))
-			continue;
-		bool retry = x->attempts <= CAMPAIGN_RETRIES;
-		free(x->state);
-		x->state = xstrdup(retry ? "interrupted" : "skipped");
-		free(x->reason);
-		x->reason = xstrdup(retry ? "the boot or run did not finish (power loss, crash or kill); retried once"
-					  : "interrupted again on its retry; skipped");
-		x->finished_ns = clock_wall_ns();
-		if (store_campaign_slot_put(env->st, c->id, x, e))
-			return -1;
-	}
-	return 0;
-}
-
-static int drive_qemu(const struct campaign_env *env, const char *name, struct store_campaign *c, struct err *e)
-{
-	struct campaign_opts o;
-	campaign_opts_parse(c->options, &o);
+	const struct campaign *c = x->c;
+	struct store *sl = NULL;
+	struct store_run_info *runs = NULL;
+	size_t n = 0;
 	int rc = -1;
-	bool more = true;
-	if (mark_interrupted(env, c, e) || settle_state(env, name, c, &o, &more, e))
+	*added = 0;
+	if (store_open(path, STORE_RW, &sl, e) || store_runs_list_bare(sl, &runs, &n, e))
 		goto out;
-	while (more) {
-		int nx = next_slot(c);
-		struct store_campaign_slot *x = &c->slots[nx];
-		x->attempts++;
-		free(x->state);
-		x->state = xstrdup("booting");
-		free(x->reason);
-		x->reason = NULL;
-		x->started_ns = clock_wall_ns();
-		x->finished_ns = 0;
-		if (store_campaign_slot_put(env->st, c->id, x, e))
+	/* the campaign and the slot's links go into the slot's own database first */
+	struct store_campaign copy = c->r;
+	struct err ig;
+	struct store_campaign have;
+	if (store_campaign_get(sl, c->r.name, &have, &ig) == 0)
+		store_campaign_free(&have);
+	else if (store_campaign_create(sl, &copy, e))
+		goto out;
+	struct store_campaign mine;
+	if (store_campaign_get(sl, c->r.name, &mine, e))
+		goto out;
+	int64_t id = mine.id;
+	store_campaign_free(&mine);
+	for (size_t k = 0; k < n; k++) {
+		if (store_campaign_add_run(sl, id, i, runs[k].id, e))
 			goto out;
-		fprintf(env->out, "campaign %s: slot %d/%zu (block %d): %s, attempt %d\n", name, nx + 1, c->nslots,
-			x->block, c->configs[x->config].name, x->attempts);
-		fflush(env->out);
-		/* the KVM probe's outcome (o.accel) holds for the rest of this drive */
-		if (campaign_qemu_slot(env, c, &o, x, e))
-			goto out;
-		x->finished_ns = clock_wall_ns();
-		if (store_campaign_slot_put(env->st, c->id, x, e))
-			goto out;
-		fprintf(env->out, "campaign %s: slot %d: %s%s%s\n", name, nx + 1, x->state, x->reason ? ": " : "",
-			x->reason ? x->reason : "");
-		fflush(env->out);
-		if (!strcmp(x->state, "interrupted") && x->attempts > CAMPAIGN_RETRIES && !sig_stop) {
-			free(x->state);
-			x->state = xstrdup("skipped");
-			char *r = xasprintf("interrupted again on its retry; skipped (%s)", x->reason ? x->reason : "");
-			free(x->reason);
-			x->reason = r;
-			if (store_campaign_slot_put(env->st, c->id, x, e))
+		for (size_t t = 0; tags && t < tags->n; t++)
+			if (store_run_env(sl, runs[k].id, tags->v[t].key, tags->v[t].value, e))
 				goto out;
-		}
-		if (settle_state(env, name, c, &o, &more, e))
-			goto out;
 	}
+	store_close(sl);
+	sl = NULL;
+	struct import_db_result res;
+	if (import_db_file(x->env->st, path, &res, e))
+		goto out;
+	*added = res.nruns;
+	x->c->r.slots[i].nruns += (int)res.nruns;
+	import_db_result_free(&res);
 	rc = 0;
 out:
-	campaign_opts_free(&o);
+	store_runs_free(runs, n);
+	store_close(sl);
 	return rc;
 }
 
-static bool is_root(void)
+char *campaign_slot_file(const struct campaign_ctx *x, int i, const char *ext)
 {
-	return geteuid() == 0;
+	return xasprintf("%s.campaign-%s.slot%d.try%d.%s", x->env->db_path, x->c->r.name, i, x->c->r.slots[i].attempts,
+			 ext);
 }
 
-int campaign_start(const struct campaign_env *env, const char *name, struct err *e)
+int campaign_write_new(const char *path, mode_t mode, const char *a, size_t alen, const char *b, size_t blen, struct err *e)
 {
-	struct store_campaign c;
-	if (store_campaign_get(env->st, name, &c, e))
-		return -1;
-	int rc = -1;
-	struct campaign_opts o;
-	campaign_opts_parse(c.options, &o);
-	if (!strcmp(c.state, "running") && !env->dry_run) {
-		errf(e, "campaign '%s' is already running; `sysab campaign resume %s` continues it after an interruption",
-		     name, name);
-		goto out;
+	unlink(path); /* removes a planted symlink itself, never its target */
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+	if (fd < 0 || (alen && write(fd, a, alen) != (ssize_t)alen) || (blen && write(fd, b, blen) != (ssize_t)blen)) {
+		int err = errno;
+		if (fd >= 0)
+			close(fd);
+		return errf(e, "%s: cannot write: %s", path, strerror(err));
 	}
-	if (!strcmp(c.state, "done")) {
-		errf(e, "campaign '%s' is done; `sysab analyze campaign:%s` analyzes it", name, name);
-		goto out;
-	}
-	if (env->dry_run) {
-		/* every command of the whole campaign, in schedule order, and the unit */
-		bool reboots = strcmp(c.backend, "qemu") != 0;
-		if (reboots && campaign_unit_install(env, &c, &o, e))
-			goto out;
-		for (size_t i = 0; i < c.nslots; i++) {
-			struct store_campaign_slot *x = &c.slots[i];
-			if (slot_final(x))
-				continue;
-			if (reboots ? campaign_arm_and_boot(env, &c, x, e) : campaign_qemu_slot(env, &c, &o, x, e))
-				goto out;
-		}
-		if (reboots) {
-			fprintf(env->out, "after the last slot (or K=%d consecutive failures, or a stop):\n", o.max_failures);
-			campaign_unit_remove(env, &c, &o);
-		}
-		rc = 0;
-		goto out;
-	}
-	if (o.stop_file)
-		unlink(o.stop_file); /* an explicit start overrides an old stop request */
-	if (!strcmp(c.backend, "qemu")) {
-		if (store_campaign_set_state(env->st, c.id, "running", NULL, 0, e))
-			goto out;
-		rc = drive_qemu(env, name, &c, e);
-		goto out;
-	}
-	/* the reboot backends: everything that needs root is checked before anything is done */
-	if (!is_root() && strcmp(c.backend, "command")) {
-		errf(e, "campaign '%s': the %s backend needs root (%s, installing a systemd unit, rebooting); run "
-			"`sudo sysab campaign start %s`, or see what it would do with --dry-run",
-		     name, c.backend, !strcmp(c.backend, "kexec") ? "kexec -l" : "grub-reboot", name);
-		goto out;
-	}
-	if (campaign_unit_install(env, &c, &o, e))
-		goto out;
-	int nx = next_slot(&c);
-	if (nx < 0) {
-		errf(e, "campaign '%s' has no slot left to boot", name);
-		goto out;
-	}
-	struct store_campaign_slot *x = &c.slots[nx];
-	x->attempts++;
-	free(x->state);
-	x->state = xstrdup("booting");
-	x->started_ns = clock_wall_ns();
-	if (store_campaign_slot_put(env->st, c.id, x, e) ||
-	    store_campaign_set_state(env->st, c.id, "running", NULL, 0, e)) {
-		campaign_unit_remove(env, &c, &o);
-		goto out;
-	}
-	rc = campaign_arm_and_boot(env, &c, x, e);
-	if (rc) {
-		struct err e2;
-		campaign_unit_remove(env, &c, &o);
-		free(x->state);
-		x->state = xstrdup("pending");
-		x->attempts--;
-		store_campaign_slot_put(env->st, c.id, x, &e2);
-		store_campaign_set_state(env->st, c.id, "stopped", "arming the first boot failed", 0, &e2);
-	}
-out:
-	campaign_opts_free(&o);
-	store_campaign_free(&c);
-	return rc;
+	close(fd);
+	return 0;
 }
 
-/* The labels of a configuration as `-l K=V` arguments appended to v. */
-static void add_label_args(const char *labels_json, struct strv *v)
+void campaign_sh_quote(struct sb *b, const char *s)
 {
-	json_t *j = json_loads(labels_json, 0, NULL);
-	const char *k;
-	json_t *val;
-	json_object_foreach(j, k, val)
-	{
-		char *l = xasprintf("%s=%s", k, json_string_value(val));
-		strv_add(v, "-l");
-		strv_add(v, l);
-		free(l);
+	if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-") == strlen(s)) {
+		sb_add(b, s);
+		return;
 	}
-	json_decref(j);
-}
-
-/* Wait until the 1-minute load is below o->settle_load or the timeout passed; returns the load seen. */
-static double settle(const struct campaign_opts *o, int *waited_s)
-{
-	double load = -1;
-	for (*waited_s = 0;; (*waited_s)++) {
-		char *t = read_text_file("/proc/loadavg");
-		load = t ? strtod(t, NULL) : -1;
-		free(t);
-		if (load < o->settle_load || *waited_s >= o->settle_timeout_s || sig_stop)
-			return load;
-		sleep(1);
-	}
-}
-
-/* Run `sysab run ARGS -l LABELS` runs times in child processes; the new runs go to the slot. */
-static int run_slot(const struct campaign_env *env, const struct store_campaign *c,
-		    const struct store_campaign_slot *x, double load, int waited, struct err *e)
-{
-	struct strv argv = {0};
-	strv_add(&argv, env->self);
-	strv_add(&argv, "run");
-	strv_add(&argv, "--db");
-	strv_add(&argv, env->db_path);
-	json_t *args = json_loads(c->run_args, 0, NULL);
-	for (size_t i = 0; i < json_array_size(args); i++)
-		strv_add(&argv, json_string_value(json_array_get(args, i)));
-	json_decref(args);
-	add_label_args(c->configs[x->config].labels, &argv);
-	char **av = xcalloc(argv.n + 1, sizeof *av);
-	for (size_t i = 0; i < argv.n; i++)
-		av[i] = argv.v[i];
-	int rc = 0;
-	for (int r = 0; r < c->runs && !rc && !sig_stop; r++) {
-		struct store_run_info *runs = NULL;
-		size_t n0 = 0;
-		if (store_runs_list(env->st, &runs, &n0, e)) {
-			rc = -1;
-			break;
-		}
-		int64_t last = n0 ? runs[n0 - 1].id : 0;
-		store_runs_free(runs, n0);
-		fflush(NULL);
-		pid_t pid = fork();
-		if (pid == 0) {
-			execv(env->self, av);
-			_exit(127);
-		}
-		int status = 0;
-		while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-		size_t n = 0;
-		if (store_runs_list(env->st, &runs, &n, e)) {
-			rc = -1;
-			break;
-		}
-		for (size_t i = 0; i < n; i++)
-			if (runs[i].id > last && !rc) {
-				char buf[32];
-				rc = store_campaign_add_run(env->st, c->id, x->slot, runs[i].id, e);
-				snprintf(buf, sizeof buf, "%.2f", load);
-				if (!rc)
-					rc = store_run_env(env->st, runs[i].id, "campaign.settle_load", buf, e);
-				snprintf(buf, sizeof buf, "%d", waited);
-				if (!rc)
-					rc = store_run_env(env->st, runs[i].id, "campaign.settle_s", buf, e);
-			}
-		store_runs_free(runs, n);
-		if (!rc && (pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0))
-			rc = errf(e, "campaign '%s' slot %d: `sysab run` failed (status %d)", c->name, x->slot,
-				  WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
-	}
-	free(av);
-	strv_free(&argv);
-	return rc;
-}
-
-/* resume for the reboot backends: what the unit runs at boot. */
-static int resume_reboot(const struct campaign_env *env, const char *name, struct store_campaign *c, struct err *e)
-{
-	struct campaign_opts o;
-	campaign_opts_parse(c->options, &o);
-	int rc = -1;
-	bool more;
-	struct store_campaign_slot *x = NULL;
-	for (size_t i = 0; i < c->nslots && !x; i++)
-		if (!strcmp(c->slots[i].state, "booting") || !strcmp(c->slots[i].state, "running"))
-			x = &c->slots[i];
-	if (x && !strcmp(x->state, "running")) {
-		/* the machine went down during the runs of this slot */
-		if (mark_interrupted(env, c, e))
-			goto out;
-		x = NULL;
-	} else if (x) {
-		char *why = NULL, *boot_id = NULL;
-		int ok = campaign_check_kernel(c, x, &why, &boot_id);
-		free(x->boot_id);
-		x->boot_id = boot_id;
-		free(x->state);
-		if (!ok) {
-			x->state = xstrdup("failed");
-			free(x->reason);
-			x->reason = why;
-			x->finished_ns = clock_wall_ns();
-			fprintf(env->out, "campaign %s: slot %d failed: %s\n", name, x->slot, why);
-			if (store_campaign_slot_put(env->st, c->id, x, e))
-				goto out;
-		} else {
-			free(why);
-			x->state = xstrdup("running");
-			if (store_campaign_slot_put(env->st, c->id, x, e))
-				goto out;
-			int waited = 0;
-			double load = settle(&o, &waited);
-			fprintf(env->out, "campaign %s: slot %d: load %.2f after %d s; running\n", name, x->slot, load,
-				waited);
-			fflush(env->out);
-			if (run_slot(env, c, x, load, waited, e))
-				goto out; /* stays running: the next resume counts it as interrupted */
-			free(x->state);
-			x->state = xstrdup("done");
-			x->finished_ns = clock_wall_ns();
-			if (store_campaign_slot_put(env->st, c->id, x, e))
-				goto out;
-		}
-	}
-	if (settle_state(env, name, c, &o, &more, e))
-		goto out;
-	if (!more) {
-		campaign_unit_remove(env, c, &o);
-		rc = 0;
-		goto out; /* done, failed or stopped: no reboot; the machine stays on this (default) kernel */
-	}
-	x = &c->slots[next_slot(c)];
-	x->attempts++;
-	free(x->state);
-	x->state = xstrdup("booting");
-	x->started_ns = clock_wall_ns();
-	if (store_campaign_slot_put(env->st, c->id, x, e))
-		goto out;
-	rc = campaign_arm_and_boot(env, c, x, e);
-out:
-	campaign_opts_free(&o);
-	return rc;
-}
-
-int campaign_resume(const struct campaign_env *env, const char *name, struct err *e)
-{
-	struct store_campaign c;
-	if (store_campaign_get(env->st, name, &c, e))
-		return -1;
-	int rc = -1;
-	if (strcmp(c.state, "running")) {
-		if (!strcmp(c.state, "new"))
-			errf(e, "campaign '%s' has not started; `sysab campaign start %s` starts it", name, name);
+	sb_add(b, "'");
+	for (; *s; s++)
+		if (*s == '\'')
+			sb_add(b, "'\\''");
 		else
-			errf(e, "campaign '%s' is %s%s%s%s; nothing to resume%s", name, c.state, c.reason ? " (" : "",
-			     c.reason ? c.reason : "", c.reason ? ")" : "",
-			     strcmp(c.state, "done") ? " (`sysab campaign start` starts it again)" : "");
-		if (strcmp(c.backend, "qemu")) {
-			/* a unit left behind must not loop: remove it */
-			struct campaign_opts o;
-			campaign_opts_parse(c.options, &o);
-			campaign_unit_remove(env, &c, &o);
-			campaign_opts_free(&o);
-		}
-		goto out;
-	}
-	rc = !strcmp(c.backend, "qemu") ? drive_qemu(env, name, &c, e) : resume_reboot(env, name, &c, e);
-out:
-	store_campaign_free(&c);
-	return rc;
+			sb_addn(b, s, 1);
+	sb_add(b, "'");
 }
 
-int campaign_stop(const struct campaign_env *env, const char *name, struct err *e)
+void campaign_cmd_print(const struct campaign_ctx *x, const struct campaign_cmd *cmd)
 {
-	struct store_campaign c;
-	if (store_campaign_get(env->st, name, &c, e))
-		return -1;
-	struct campaign_opts o;
-	campaign_opts_parse(c.options, &o);
-	int rc = 0;
-	if (!strcmp(c.state, "done"))
-		fprintf(env->out, "campaign %s is already done\n", name);
-	else {
-		if (strcmp(c.backend, "qemu"))
-			campaign_unit_remove(env, &c, &o);
-		rc = store_campaign_set_state(env->st, c.id, "stopped", "stopped by `sysab campaign stop`", 0, e);
-		if (!rc)
-			fprintf(env->out, "campaign %s: stopped; nothing boots any more (`sysab campaign start %s` goes on)\n",
-				name, name);
+	struct sb b = {0};
+	for (size_t i = 0; i < cmd->envp.n; i++) {
+		const char *eq = strchr(cmd->envp.v[i], '=');
+		sb_addn(&b, cmd->envp.v[i], (size_t)(eq - cmd->envp.v[i] + 1));
+		campaign_sh_quote(&b, eq + 1);
+		sb_add(&b, " ");
 	}
-	campaign_opts_free(&o);
-	store_campaign_free(&c);
-	return rc;
+	for (size_t i = 0; i < cmd->argv.n; i++) {
+		if (i)
+			sb_add(&b, " ");
+		campaign_sh_quote(&b, cmd->argv.v[i]);
+	}
+	fprintf(x->env->out, "  would run: %s\n", sb_str(&b));
+	sb_free(&b);
+}
+
+struct campaign_cmd *campaign_cmds_add(struct campaign_cmds *l, bool shutdown)
+{
+	l->v = xgrow(l->v, &l->cap, l->n + 1, sizeof *l->v);
+	struct campaign_cmd *c = &l->v[l->n++];
+	memset(c, 0, sizeof *c);
+	c->shutdown = shutdown;
+	return c;
+}
+
+void campaign_cmds_free(struct campaign_cmds *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		strv_free(&l->v[i].argv);
+		strv_free(&l->v[i].envp);
+	}
+	free(l->v);
+	memset(l, 0, sizeof *l);
+}
+
+char *campaign_kernel_release(const char *image)
+{
+	if (!image)
+		return NULL;
+	unsigned char h[0x210];
+	char *rel = NULL;
+	int fd = open(image, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0 && pread(fd, h, sizeof h, 0) == (ssize_t)sizeof h && !memcmp(h + 0x202, "HdrS", 4)) {
+		/* x86 boot protocol: kernel_version at 0x20e points to "RELEASE (builder) #1 ..." */
+		unsigned off = (unsigned)h[0x20e] | (unsigned)h[0x20f] << 8;
+		char v[128] = {0};
+		if (off && pread(fd, v, sizeof v - 1, (off_t)off + 0x200) > 0) {
+			size_t n = strcspn(v, " ");
+			if (n && n < sizeof v - 1 && text_is_clean(v, false))
+				rel = xstrndup(v, n);
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	if (rel)
+		return rel;
+	const char *base = strrchr(image, '/');
+	base = base ? base + 1 : image;
+	static const char *const prefixes[] = {"vmlinuz-", "vmlinux-", "Image-"};
+	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+		if (!strncmp(base, prefixes[i], strlen(prefixes[i])) && base[strlen(prefixes[i])])
+			return xstrdup(base + strlen(prefixes[i]));
+	return NULL;
+}
+
+void campaign_note(const struct campaign_ctx *x, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(x->env->out, "campaign %s: ", x->c->r.name);
+	vfprintf(x->env->out, fmt, ap);
+	fputc('\n', x->env->out);
+	fflush(x->env->out);
+	va_end(ap);
 }

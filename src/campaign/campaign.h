@@ -8,6 +8,18 @@
 /* An interrupted slot is retried this many times, then skipped. */
 #define CAMPAIGN_RETRIES 1
 
+/* A campaign's state (docs/CAMPAIGNS.md, "States"); the words are what the database holds. */
+enum campaign_state { CAMPAIGN_NEW, CAMPAIGN_RUNNING, CAMPAIGN_STOPPED, CAMPAIGN_FAILED, CAMPAIGN_DONE, CAMPAIGN_NSTATES };
+/* A boot slot's state. */
+enum slot_state {
+	SLOT_PENDING, SLOT_BOOTING, SLOT_RUNNING, SLOT_DONE, SLOT_FAILED, SLOT_INTERRUPTED, SLOT_SKIPPED, SLOT_NSTATES
+};
+/* The word of a state, and the state of a word (-1 for a word that is none). */
+const char *campaign_state_word(enum campaign_state s);
+int campaign_state_of(const char *word);
+const char *slot_state_word(enum slot_state s);
+int slot_state_of(const char *word);
+
 /* The backend options of a campaign (stored as its JSON options). */
 struct campaign_opts {
 	int smp, mem_mb;            /* qemu: -smp and -m */
@@ -18,7 +30,6 @@ struct campaign_opts {
 	double settle_load;         /* reboot backends: wait for the 1-minute load below this */
 	int settle_timeout_s;       /* ... or at most this long */
 	char *unit_dir;             /* where the systemd unit goes */
-	char *stop_file;            /* its existence stops the campaign (default <db>.NAME.stop) */
 	char *accel_note;           /* why qemu uses what it uses, once probed */
 };
 
@@ -34,14 +45,37 @@ struct campaign_spec {
 	struct campaign_opts opts;
 };
 
+struct campaign_backend;
+
+/* A campaign read from the database and validated (campaign_load): the stored record, its
+ * backend, typed states, the run arguments and every configuration's labels parsed. */
+struct campaign {
+	struct store_campaign r;            /* as stored; r.slots[i].state kept in step with slot[i] */
+	const struct campaign_backend *be;
+	enum campaign_state state;
+	enum slot_state *slot;              /* r.nslots */
+	struct strv run_args;
+	struct kvlist *labels;              /* r.nconfigs */
+	struct campaign_opts opts;
+};
+
 /* Fill order[0 .. boots*nconfigs-1] with the configuration of each slot: `boots` blocks,
  * each holding every configuration once in an order shuffled by a generator seeded
  * with seed (splitmix64 + Fisher-Yates), so the schedule is a pure function of its inputs. */
 void campaign_schedule(uint64_t seed, int nconfigs, int boots, int *order);
 
+/* 0 when name can name a campaign (1-64 letters, digits, '_', '.', '-'), else -1 with e set. */
+int campaign_name_check(const char *name, struct err *e);
+
 /* Check a spec and store it as campaign `name` (state new) with its schedule. Returns 0,
  * or -1 with e naming the wrong input and nothing stored. */
 int campaign_create(struct store *st, struct campaign_spec *spec, struct err *e);
+
+/* Load campaign `name` into *c and check every field a driver or a report uses (names,
+ * backend, states, configuration indexes, run arguments, labels, paths, options). Returns 0,
+ * or -1 with e naming the damaged field (and *c empty). Free with campaign_free. */
+int campaign_load(struct store *st, const char *name, struct campaign *c, struct err *e);
+void campaign_free(struct campaign *c);
 
 /* Parse a campaign's options JSON into o (free with campaign_opts_free); missing keys
  * get defaults. */
@@ -49,11 +83,19 @@ void campaign_opts_parse(const char *json, struct campaign_opts *o);
 char *campaign_opts_json(const struct campaign_opts *o);
 void campaign_opts_free(struct campaign_opts *o);
 
-/* Print the campaign: configurations, schedule with progress, what is next, time left. */
-void campaign_print(const struct store_campaign *c, bool slots, FILE *f);
+/* What `campaign show` renders (report/campaign.h): a finished record, every number computed. */
+struct campaign_view {
+	const struct campaign *c;
+	size_t done, failed, skipped, left;
+	int next;                  /* the next slot to boot, -1 when none */
+	double s_per_boot;         /* mean seconds per done slot, 0 when none yet */
+	double min_left;           /* minutes left at that pace, 0 when unknown */
+	bool slots;                /* show the schedule */
+};
+void campaign_view(const struct campaign *c, bool slots, struct campaign_view *v);
 
 /* How the command runs: the database path (for children and units), the sysab binary,
- * whether to only print what would be done. */
+ * whether to only print what would be done, where progress lines go. */
 struct campaign_env {
 	struct store *st;
 	const char *db_path;
@@ -62,41 +104,19 @@ struct campaign_env {
 	FILE *out;
 };
 
-/* `start`: check that the backend can run here (root, tools), install the resume hook
- * and boot the first slot (qemu: drive every slot from here). A stopped campaign starts
- * again. With dry_run, print every command and file instead. Returns 0, or -1 with e set. */
+/* The file whose existence stops campaign name: "DB.NAME.stop" beside the database (new string). */
+char *campaign_stop_path(const char *db_path, const char *name);
+
+/* `start`: take the campaign's lease, check that the backend can run here (root, tools),
+ * prepare it and boot the first slot (qemu: drive every slot from here). A stopped campaign
+ * starts again. With dry_run, print every command and file instead. Returns 0, or -1 with e
+ * set (another driver holding the lease is named there). */
 int campaign_start(const struct campaign_env *env, const char *name, struct err *e);
-/* `resume`: continue a running campaign: qemu drives the remaining slots; the reboot
- * backends check the booted kernel against the armed slot, run, arm the next slot and
+/* `resume`: continue a running campaign under its lease: qemu drives the remaining slots; the
+ * reboot backends check the booted kernel against the armed slot, run, arm the next slot and
  * reboot (this is what the unit runs at boot). env->dry_run must be false. */
 int campaign_resume(const struct campaign_env *env, const char *name, struct err *e);
-/* `stop`: mark it stopped and remove its unit; nothing reboots any more. */
+/* `stop`: mark it stopped and remove its unit; a driver stops before its next boot. */
 int campaign_stop(const struct campaign_env *env, const char *name, struct err *e);
-
-/* --- backends (campaign/qemu.c, campaign/reboot.c) --- */
-
-/* Boot slot x of c in a fresh qemu guest, run, merge its database. Updates x (state,
- * reason, boot id); o->accel/accel_note may change after the KVM probe. Returns 0 when
- * the slot got its final state for this attempt, -1 with e set on an error of the host. */
-int campaign_qemu_slot(const struct campaign_env *env, const struct store_campaign *c, struct campaign_opts *o,
-		       struct store_campaign_slot *x, struct err *e);
-
-/* The kernel command line marker of a slot: "sysab.boot=NAME:SLOT" (new string). */
-char *campaign_marker(const char *name, int slot);
-
-/* Reboot backends: arm the boot of slot x (kexec -l / grub-reboot / the user's command)
- * and reboot (or print with dry_run). */
-int campaign_arm_and_boot(const struct campaign_env *env, const struct store_campaign *c,
-			  const struct store_campaign_slot *x, struct err *e);
-/* Install (or print) the systemd unit that runs `sysab campaign resume NAME` at boot;
- * remove it. */
-int campaign_unit_install(const struct campaign_env *env, const struct store_campaign *c,
-			  const struct campaign_opts *o, struct err *e);
-void campaign_unit_remove(const struct campaign_env *env, const struct store_campaign *c,
-			  const struct campaign_opts *o);
-/* Does the running kernel match slot x's configuration? 1 yes, 0 no with *why set (new
- * string). Reads $SYSAB_CAMPAIGN_PROC/{cmdline,osrelease,boot_id} when set (tests). */
-int campaign_check_kernel(const struct store_campaign *c, const struct store_campaign_slot *x, char **why,
-			  char **boot_id);
 
 #endif

@@ -1,11 +1,9 @@
 /* qemu.c - the qemu backend: each slot boots a fresh VM that runs sysab and sends its database back. */
-#include "campaign/campaign.h"
+#include "campaign/backend.h"
 #include "core/tmp.h"
-#include "import/import_db.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <jansson.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,62 +29,31 @@ static void cpio_entry(struct sb *b, const char *name, unsigned mode, const char
 		sb_addn(b, "", 1);
 }
 
-/* Single-quote s for sh. */
-static void sh_quote(struct sb *b, const char *s)
-{
-	sb_add(b, "'");
-	for (; *s; s++)
-		if (*s == '\'')
-			sb_add(b, "'\\''");
-		else
-			sb_addn(b, s, 1);
-	sb_add(b, "'");
-}
-
-/* The job of a slot: /job/run.sh with its `sysab run` commands, as a cpio archive. */
-static void job_cpio(const struct store_campaign *c, const struct store_campaign_slot *x, struct sb *out)
+/* The job of a slot: /job/run.sh with the `sysab run` commands it still needs, as a cpio archive. */
+static void job_cpio(const struct campaign *c, int i, struct sb *out)
 {
 	struct sb sh = {0};
-	json_t *args = json_loads(c->run_args, 0, NULL);
-	json_t *labels = json_loads(c->configs[x->config].labels, 0, NULL);
+	const struct kvlist *l = &c->labels[c->r.slots[i].config];
 	sb_add(&sh, "rc=0\n");
-	for (int r = 0; r < c->runs; r++) {
+	for (int r = 0; r < campaign_slot_remaining(c, i); r++) {
 		sb_add(&sh, "sysab run --db /tmp/guest.db");
-		for (size_t i = 0; i < json_array_size(args); i++) {
+		for (size_t k = 0; k < c->run_args.n; k++) {
 			sb_add(&sh, " ");
-			sh_quote(&sh, json_string_value(json_array_get(args, i)));
+			campaign_sh_quote(&sh, c->run_args.v[k]);
 		}
-		const char *k;
-		json_t *v;
-		json_object_foreach(labels, k, v)
-		{
-			char *l = xasprintf("%s=%s", k, json_string_value(v));
+		for (size_t k = 0; k < l->n; k++) {
+			char *t = xasprintf("%s=%s", l->v[k].key, l->v[k].value);
 			sb_add(&sh, " -l ");
-			sh_quote(&sh, l);
-			free(l);
+			campaign_sh_quote(&sh, t);
+			free(t);
 		}
 		sb_add(&sh, " </dev/null || rc=$?\n");
 	}
 	sb_add(&sh, "exit $rc\n");
-	json_decref(args);
-	json_decref(labels);
 	cpio_entry(out, "job", 040755, NULL, 0);
 	cpio_entry(out, "job/run.sh", 0100755, sh.s, sh.len);
 	cpio_entry(out, "TRAILER!!!", 0, NULL, 0);
 	sb_free(&sh);
-}
-
-static int write_file(const char *path, const char *a, size_t alen, const char *b, size_t blen, struct err *e)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0 || write(fd, a, alen) != (ssize_t)alen || (blen && write(fd, b, blen) != (ssize_t)blen)) {
-		int err = errno;
-		if (fd >= 0)
-			close(fd);
-		return errf(e, "%s: cannot write: %s", path, strerror(err));
-	}
-	close(fd);
-	return 0;
 }
 
 static int b64val(int c)
@@ -136,24 +103,22 @@ static char *field(const char *text, const char *key)
 	return NULL;
 }
 
-static bool kvm_usable(void)
+/* Can KVM be opened? ($SYSAB_KVM_DEV names the device, for tests.) errno-text in why. */
+static bool kvm_usable(const char **why)
 {
-	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
-	if (fd < 0)
+	const char *dev = getenv("SYSAB_KVM_DEV");
+	int fd = open(dev && *dev ? dev : "/dev/kvm", O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		*why = strerror(errno);
 		return false;
+	}
 	close(fd);
 	return true;
 }
 
-/* Where a slot's console log is kept: next to the database. */
-static char *log_path(const struct campaign_env *env, const struct store_campaign *c, const struct store_campaign_slot *x)
-{
-	return xasprintf("%s.campaign-%s.slot%d.try%d.log", env->db_path, c->name, x->slot, x->attempts);
-}
-
 /* Run qemu; wait at most timeout_s, or at most probe_s for the kernel's first line on the
  * console (0 = no probe). *outcome: 0 exited, 1 timed out, 2 probe failed, 3 stopped. */
-static int run_qemu(char **argv, const char *console, const char *errlog, int timeout_s, int probe_s, int *outcome,
+static int run_qemu(char **argv, const char *console, const char *errlog, int timeout_s, double probe_s, int *outcome,
 		    struct err *e)
 {
 	fflush(NULL);
@@ -163,7 +128,7 @@ static int run_qemu(char **argv, const char *console, const char *errlog, int ti
 	if (pid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive the sysab that drives it */
 		int null = open("/dev/null", O_RDWR);
-		int err = open(errlog, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		int err = open(errlog, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0600);
 		dup2(null, 0);
 		dup2(null, 1);
 		if (err >= 0)
@@ -184,7 +149,7 @@ static int run_qemu(char **argv, const char *console, const char *errlog, int ti
 			*outcome = 3;
 		else if (el > timeout_s)
 			*outcome = 1;
-		else if (probe_s && el > probe_s) {
+		else if (probe_s > 0 && el > probe_s) {
 			char *t = read_text_file(console);
 			bool up = t && strstr(t, "Linux version");
 			free(t);
@@ -206,253 +171,306 @@ static int run_qemu(char **argv, const char *console, const char *errlog, int ti
 	return 0;
 }
 
-/* The qemu command line of a slot: the guest kernel, the slot's initrd, two serial ports
- * (console, then the data channel) written to files. */
-static void qemu_argv(const struct campaign_opts *o, const char *kernel, const char *initrd, const char *append,
-		      const char *console, const char *data, struct strv *argv)
+static int qemu_check(const struct campaign *c, const struct store_campaign_config *k, struct err *e)
 {
-	char *serial_con = xasprintf("file:%s", console), *serial_data = xasprintf("file:%s", data);
+	(void)c;
+	if (k->entry || k->command)
+		return errf(e, "--config '%s': --entry and --command are for the grub and command backends", k->name);
+	return 0;
+}
+
+/* The kernel and the base initramfs slot i boots (new strings). */
+static void guest_files(const struct campaign *c, int i, char **kernel, char **base)
+{
+	const struct store_campaign_config *k = &c->r.configs[c->r.slots[i].config];
+	const char *image = c->opts.image ? c->opts.image : "build/guest";
+	*kernel = k->kernel ? xstrdup(k->kernel) : xasprintf("%s/vmlinuz", image);
+	*base = k->initrd ? xstrdup(k->initrd) : xasprintf("%s/initramfs.cpio.gz", image);
+}
+
+/* The accelerator: auto is kvm when /dev/kvm opens (the first boot then probes it), else tcg. */
+static int qemu_prepare(struct campaign_ctx *x, struct err *e)
+{
+	const char *why = NULL;
+	if (!strcmp(x->accel, "auto")) {
+		bool kvm = kvm_usable(&why);
+		snprintf(x->accel, sizeof x->accel, "%s", kvm ? "kvm" : "tcg");
+		if (!kvm) {
+			free(x->accel_note);
+			x->accel_note = xasprintf("tcg: /dev/kvm cannot be opened (%s)", why);
+		}
+	}
+	const char *what = !strcmp(x->accel, "tcg")
+				   ? "costs measured in these guests are emulator costs (QEMU TCG)"
+				   : "the first boot probes it: a guest kernel silent under KVM switches the campaign to tcg";
+	if (x->env->dry_run)
+		fprintf(x->env->out, "accelerator: %s%s%s (%s)\n", x->accel, x->accel_note ? ", " : "",
+			x->accel_note ? x->accel_note : "", what);
+	else
+		campaign_note(x, "accelerator %s%s%s (%s)", x->accel, x->accel_note ? ", " : "",
+			      x->accel_note ? x->accel_note : "", what);
+	for (size_t i = 0; !x->env->dry_run && i < x->c->r.nslots; i++) {
+		char *kernel, *base;
+		guest_files(x->c, (int)i, &kernel, &base);
+		int bad = access(kernel, R_OK) ? 1 : access(base, R_OK) ? 2 : 0;
+		if (bad)
+			errf(e, "campaign '%s': the guest %s is missing or unreadable; build the guest with `make guest` (or "
+				"give --image DIR with vmlinuz and initramfs.cpio.gz)",
+			     x->c->r.name, bad == 1 ? kernel : base);
+		free(kernel);
+		free(base);
+		if (bad)
+			return -1;
+	}
+	if (x->env->dry_run) {
+		char *kernel, *base;
+		guest_files(x->c, 0, &kernel, &base);
+		if (access(kernel, R_OK) || access(base, R_OK))
+			fprintf(x->env->out, "note: %s is missing; `make guest` builds the guest before a real start\n",
+				access(kernel, R_OK) ? kernel : base);
+		free(kernel);
+		free(base);
+		return 0;
+	}
+	return x->dir ? 0 : tmpdir_create(&x->dir, e);
+}
+
+static char *in_dir(const struct campaign_ctx *x, const char *name)
+{
+	return xasprintf("%s/%s", x->dir && !x->env->dry_run ? x->dir : "TMPDIR", name);
+}
+
+static void qemu_argv(struct campaign_ctx *x, int i, struct campaign_cmds *out)
+{
+	const struct campaign *c = x->c;
+	const struct store_campaign_config *k = &c->r.configs[c->r.slots[i].config];
+	char *kernel, *base;
+	guest_files(c, i, &kernel, &base);
+	char *marker = campaign_marker(c->r.name, i);
+	char *append = xasprintf("console=ttyS0 panic=-1 %s%s%s", k->append ? k->append : "", k->append ? " " : "", marker);
+	char *initrd = in_dir(x, "initrd"), *con = in_dir(x, "console"), *data = in_dir(x, "data");
+	char *serial_con = xasprintf("file:%s", con), *serial_data = xasprintf("file:%s", data);
 	char smp[16], mem[16];
-	snprintf(smp, sizeof smp, "%d", o->smp);
-	snprintf(mem, sizeof mem, "%d", o->mem_mb);
-	const char *av[] = {"qemu-system-x86_64", "-machine", "q35", "-accel", o->accel, "-m", mem, "-smp", smp,
+	snprintf(smp, sizeof smp, "%d", c->opts.smp);
+	snprintf(mem, sizeof mem, "%d", c->opts.mem_mb);
+	const char *av[] = {"qemu-system-x86_64", "-machine", "q35", "-accel", x->accel, "-m", mem, "-smp", smp,
 			    "-kernel", kernel, "-initrd", initrd, "-append", append, "-display", "none", "-no-reboot",
 			    "-monitor", "none", "-serial", serial_con, "-serial", serial_data, "-net", "none"};
-	for (size_t i = 0; i < sizeof av / sizeof av[0]; i++)
-		strv_add(argv, av[i]);
+	struct campaign_cmd *cmd = campaign_cmds_add(out, false);
+	for (size_t n = 0; n < sizeof av / sizeof av[0]; n++)
+		strv_add(&cmd->argv, av[n]);
+	free(kernel);
+	free(base);
+	free(marker);
+	free(append);
+	free(initrd);
+	free(con);
+	free(data);
 	free(serial_con);
 	free(serial_data);
 }
 
-/* Boot the guest once; if KVM was chosen and the kernel prints nothing under it, switch
- * this campaign to TCG (noted in o->accel_note) and boot again. */
-static int boot_guest(const struct campaign_env *env, const struct store_campaign *c, struct campaign_opts *o,
-		      struct strv *argv, const char *console, const char *data, const char *qerr, int *outcome,
-		      struct err *e)
+/* Boot slot i's guest to its end; if KVM was chosen and the kernel prints nothing under it within
+ * the probe's bound, switch this drive to TCG (the reason kept in accel_note) and boot again. */
+static int qemu_boot_slot(struct campaign_ctx *x, int i, struct err *e)
 {
-	for (;;) {
-		unlink(console);
-		unlink(data);
-		char **avp = xcalloc(argv->n + 1, sizeof *avp);
-		for (size_t i = 0; i < argv->n; i++)
-			avp[i] = argv->v[i];
-		bool probing = !strcmp(o->accel, "kvm") && !o->accel_note;
-		int r = run_qemu(avp, console, qerr, o->boot_timeout_s, probing ? 60 : 0, outcome, e);
-		free(avp);
-		if (r)
-			return r;
-		if (*outcome == 2) {
-			/* KVM exists but the guest kernel does not start under it: use TCG from now on */
-			snprintf(o->accel, sizeof o->accel, "tcg");
-			free(o->accel_note);
-			o->accel_note = xstrdup("kvm: the guest kernel printed nothing within 60 s; tcg used");
-			fprintf(env->out, "campaign %s: %s\n", c->name, o->accel_note);
-			for (size_t i = 0; i < argv->n; i++)
-				if (!strcmp(argv->v[i], "kvm")) {
-					free(argv->v[i]);
-					argv->v[i] = xstrdup("tcg");
-				}
-			continue;
-		}
-		if (probing && !o->accel_note)
-			o->accel_note = xstrdup("kvm: the guest kernel started under it");
-		return 0;
-	}
-}
-
-/* Keep the console log (and qemu's own messages after it) at logp, next to the database. */
-static void keep_console_log(const char *logp, const char *console, const char *qerr)
-{
-	size_t n = 0, qn = 0;
-	struct err ig;
-	char *t = read_whole_file(console, (size_t)64 << 20, &n, &ig);
-	char *q = read_whole_file(qerr, (size_t)1 << 20, &qn, &ig);
-	write_file(logp, t ? t : "", t ? n : 0, q ? q : "", q ? qn : 0, &ig);
-	free(t);
-	free(q);
-}
-
-/* The guest never said SYSAB-DONE: judge from the console how far it got. The kernel
- * prints its command line first: the slot's marker there means the right kernel booted
- * and then stopped (crash, hang, power off): interrupted, retried; no marker: failed. */
-static void judge_unfinished(struct store_campaign_slot *x, const char *console, const char *marker, const char *logp,
-			     int outcome)
-{
-	char *con = read_text_file(console);
-	const char *at = con ? strstr(con, "Kernel command line:") : NULL;
-	char *kcl = at ? field(at, "Kernel command line:") : NULL;
-	bool init = con && strstr(con, "sysab guest:");
-	bool booted = kcl && strstr(kcl, marker);
-	free(con);
-	if (kcl && !booted) {
-		x->state = xstrdup("failed");
-		x->reason = xasprintf("wrong kernel: it booted with '%s', without the marker %s", kcl, marker);
-	} else if (init || booted) {
-		x->state = xstrdup("interrupted");
-		x->reason = xasprintf("the guest stopped %s%s (console: %s)", init ? "during its runs" : "after its kernel started",
-				      outcome == 1 ? ", killed at the boot timeout" : "", logp);
-	} else {
-		x->state = xstrdup("failed");
-		x->reason = xasprintf("the guest never reached sysab's init%s (console: %s)",
-				      outcome == 1 ? " before the boot timeout" : "", logp);
-	}
-	free(kcl);
-}
-
-/* Merge the guest's database (decoded into db) into the campaign's, tag its runs with the
- * campaign and the accelerator, keep a copy beside the console log, and set x's state.
- * Returns -1 only when this database could not take the runs (e says why). */
-static int merge_guest_db(const struct campaign_env *env, const struct store_campaign *c, const struct campaign_opts *o,
-			  struct store_campaign_slot *x, const char *dir, const char *logp, const struct sb *db, struct err *e)
-{
-	char *dbp = xasprintf("%s/guest.db", dir);
-	struct import_db_result res = {0};
-	int rc = 0;
-	if (write_file(dbp, db->s, db->len, NULL, 0, e) || import_db_file(env->st, dbp, &res, e)) {
-		x->state = xstrdup("interrupted");
-		free(dbp);
-		return -1;
-	}
-	for (size_t i = 0; i < res.nruns && !rc; i++)
-		rc = store_campaign_add_run(env->st, c->id, x->slot, res.ids[i], e) ||
-		     store_run_env(env->st, res.ids[i], "campaign.accel", o->accel, e) ||
-		     (o->accel_note && store_run_env(env->st, res.ids[i], "campaign.accel_note", o->accel_note, e)) ||
-		     store_run_env(env->st, res.ids[i], "campaign.name", c->name, e) ||
-		     store_run_env(env->st, res.ids[i], "campaign.backend", "qemu", e);
-	/* the guest's database is kept beside its console log, for audits and re-imports */
-	char *keep = xasprintf("%.*s.db", (int)(strlen(logp) - 4), logp);
-	struct err ig;
-	write_file(keep, db->s, db->len, NULL, 0, &ig);
-	free(keep);
-	x->state = xstrdup(res.nruns >= (size_t)c->runs ? "done" : "failed");
-	if (res.nruns < (size_t)c->runs)
-		x->reason = xasprintf("the guest stored %zu of %d runs (console: %s)", res.nruns, c->runs, logp);
-	import_db_result_free(&res);
-	free(dbp);
-	return rc ? -1 : 0;
-}
-
-/* The guest finished: check it booted the right kernel, then take its database from the
- * data channel's text. Returns -1 only when the merge could not store (e says why). */
-static int take_guest_result(const struct campaign_env *env, const struct store_campaign *c,
-			     const struct campaign_opts *o, struct store_campaign_slot *x, const char *dir,
-			     const char *logp, const char *marker, const char *text, struct err *e)
-{
-	char *cmdline = field(text, "SYSAB-CMDLINE"), *kver = field(text, "SYSAB-KERNEL");
-	free(x->boot_id);
-	x->boot_id = field(text, "SYSAB-BOOT-ID");
-	bool right = cmdline && strstr(cmdline, marker);
-	const char *b = strstr(text, "SYSAB-DB-BEGIN"), *end = strstr(text, "SYSAB-DB-END");
-	int rc = 0;
-	if (!right) {
-		x->state = xstrdup("failed");
-		x->reason = xasprintf("wrong kernel: booted '%s' with '%s', expected the marker %s", kver ? kver : "?",
-				      cmdline ? cmdline : "?", marker);
-	} else if (!b || !end || end < b) {
-		char *st = field(text, "SYSAB-STATUS");
-		x->state = xstrdup("failed");
-		x->reason = xasprintf("the guest's sysab run stored nothing (status %s; console: %s)", st ? st : "?", logp);
-		free(st);
-	} else {
-		struct sb db = {0};
-		char *sz = field(b, "SYSAB-DB-BEGIN");
-		size_t want = sz ? strtoull(sz, NULL, 10) : 0;
-		free(sz);
-		const char *nl = strchr(b, '\n');
-		b64_decode(nl && nl < end ? nl : end, end, &db);
-		if (db.len != want) {
-			x->state = xstrdup("interrupted");
-			x->reason = xasprintf("the guest's database came back truncated (%zu of %zu bytes)", db.len, want);
-		} else
-			rc = merge_guest_db(env, c, o, x, dir, logp, &db, e);
-		sb_free(&db);
-	}
-	free(cmdline);
-	free(kver);
-	return rc;
-}
-
-int campaign_qemu_slot(const struct campaign_env *env, const struct store_campaign *c, struct campaign_opts *o,
-		       struct store_campaign_slot *x, struct err *e)
-{
-	const struct store_campaign_config *k = &c->configs[x->config];
-	char *dir = NULL, *qerr = NULL, *kernel = NULL, *base = NULL, *initrd = NULL, *data = NULL, *console = NULL, *append = NULL;
-	char *marker = campaign_marker(c->name, x->slot), *text = NULL, *logp = NULL;
+	struct campaign *c = x->c;
+	char *kernel, *base, *initrd = in_dir(x, "initrd"), *qerr = in_dir(x, "qemu.err"), *data = in_dir(x, "data");
+	guest_files(c, i, &kernel, &base);
 	struct sb job = {0};
-	struct strv argv = {0};
-	int rc = -1;
-	const char *image = o->image ? o->image : "build/guest";
-	kernel = k->kernel ? xstrdup(k->kernel) : xasprintf("%s/vmlinuz", image);
-	base = k->initrd ? xstrdup(k->initrd) : xasprintf("%s/initramfs.cpio.gz", image);
-	if (env->dry_run && (access(kernel, R_OK) || access(base, R_OK)))
-		fprintf(env->out, "note: %s is missing; `make guest` builds the guest before a real start\n",
-			access(kernel, R_OK) ? kernel : base);
-	else if (access(kernel, R_OK) || access(base, R_OK)) {
-		errf(e, "campaign '%s': the guest %s is missing or unreadable; build the guest with `make guest` (or give "
-			"--image DIR with vmlinuz and initramfs.cpio.gz)",
-		     c->name, access(kernel, R_OK) ? kernel : base);
-		goto out;
-	}
-	if (!strcmp(o->accel, "auto") && !env->dry_run)
-		snprintf(o->accel, sizeof o->accel, "%s", kvm_usable() ? "kvm" : "tcg");
-	append = xasprintf("console=ttyS0 panic=-1 %s %s", k->append ? k->append : "", marker);
-	if (env->dry_run)
-		dir = xstrdup("TMPDIR");
-	else if (tmpdir_create(&dir, e))
-		goto out;
-	initrd = xasprintf("%s/initrd", dir);
-	qerr = xasprintf("%s/qemu.err", dir);
-	data = xasprintf("%s/data", dir);
-	console = xasprintf("%s/console", dir);
-	qemu_argv(o, kernel, initrd, append, console, data, &argv);
-	if (env->dry_run) {
-		fprintf(env->out, "slot %d (block %d): %s\n  would run:", x->slot, x->block, k->name);
-		for (size_t i = 0; i < argv.n; i++)
-			fprintf(env->out, " %s", argv.v[i]);
-		fprintf(env->out, "\n");
-		rc = 0;
-		goto out;
-	}
 	size_t blen;
+	int rc = -1;
+	free(x->guest_text);
+	x->guest_text = NULL;
+	free(x->console);
+	x->console = in_dir(x, "console");
 	char *basebuf = read_whole_file(base, (size_t)1 << 30, &blen, e);
 	if (!basebuf)
 		goto out;
-	job_cpio(c, x, &job);
-	rc = write_file(initrd, job.s, job.len, basebuf, blen, e);
+	job_cpio(c, i, &job);
+	rc = campaign_write_new(initrd, 0600, job.s, job.len, basebuf, blen, e);
 	free(basebuf);
-	int outcome;
-	if (rc || (rc = boot_guest(env, c, o, &argv, console, data, qerr, &outcome, e)))
+	while (!rc) {
+		unlink(x->console);
+		unlink(data);
+		struct campaign_cmds cmds = {0};
+		qemu_argv(x, i, &cmds);
+		char **av = xcalloc(cmds.v[0].argv.n + 1, sizeof *av);
+		for (size_t n = 0; n < cmds.v[0].argv.n; n++)
+			av[n] = cmds.v[0].argv.v[n];
+		bool probing = !strcmp(x->accel, "kvm") && !x->accel_note;
+		rc = run_qemu(av, x->console, qerr, c->opts.boot_timeout_s, probing ? x->kvm_probe_s : 0, &x->outcome, e);
+		free(av);
+		campaign_cmds_free(&cmds);
+		if (rc || x->outcome != 2) {
+			if (!rc && probing && !x->accel_note)
+				x->accel_note = xstrdup("kvm: the guest kernel started under it");
+			break;
+		}
+		/* KVM opens but the guest kernel does not start under it: TCG from now on */
+		snprintf(x->accel, sizeof x->accel, "tcg");
+		free(x->accel_note);
+		x->accel_note = xasprintf("tcg: under kvm the guest kernel printed nothing within %.0f s", x->kvm_probe_s);
+		campaign_note(x, "%s; costs measured in these guests are emulator costs (QEMU TCG)", x->accel_note);
+	}
+	if (rc)
 		goto out;
-	logp = log_path(env, c, x);
-	keep_console_log(logp, console, qerr);
 	size_t dlen = 0;
 	struct err ig;
-	text = read_whole_file(data, (size_t)1 << 30, &dlen, &ig);
-	free(x->state);
-	free(x->reason);
-	x->reason = NULL;
-	if (outcome == 3) {
-		x->state = xstrdup("interrupted");
-		x->reason = xstrdup("stopped by a signal during the boot");
-	} else if (!text || !strstr(text, "SYSAB-DONE"))
-		judge_unfinished(x, console, marker, logp, outcome);
-	else
-		rc = take_guest_result(env, c, o, x, dir, logp, marker, text, e);
+	x->guest_text = read_whole_file(data, (size_t)1 << 30, &dlen, &ig);
+	/* the console log (and qemu's own messages after it) is kept beside the database */
+	free(x->log);
+	x->log = campaign_slot_file(x, i, "log");
+	size_t n = 0, qn = 0;
+	char *t = read_whole_file(x->console, (size_t)64 << 20, &n, &ig);
+	char *q = read_whole_file(qerr, (size_t)1 << 20, &qn, &ig);
+	if (campaign_write_new(x->log, 0600, t ? t : "", t ? n : 0, q ? q : "", q ? qn : 0, &ig))
+		campaign_note(x, "%s", ig.msg);
+	free(t);
+	free(q);
 out:
-	if (dir && !env->dry_run)
-		tmpdir_remove(dir);
-	free(dir);
 	free(kernel);
 	free(base);
 	free(initrd);
 	free(qerr);
 	free(data);
-	free(console);
-	free(append);
-	free(marker);
-	free(text);
-	free(logp);
 	sb_free(&job);
-	strv_free(&argv);
 	return rc;
 }
+
+/* The guest never said SYSAB-DONE: judge from the console how far it got. The kernel prints
+ * its command line first: the slot's marker there means the right kernel booted and then
+ * stopped (crash, hang, power off): interrupted, retried; another command line: failed. */
+static void judge_unfinished(struct campaign_ctx *x, int i, const char *marker)
+{
+	char *con = read_text_file(x->console);
+	const char *at = con ? strstr(con, "Kernel command line:") : NULL;
+	char *kcl = at ? field(at, "Kernel command line:") : NULL;
+	bool init = con && strstr(con, "sysab guest:");
+	bool booted = kcl && strstr(kcl, marker);
+	free(con);
+	if (kcl && !booted)
+		campaign_slot_set(x->c, i, SLOT_FAILED,
+				  xasprintf("wrong kernel: it booted with '%s', without the marker %s", kcl, marker));
+	else if (init || booted)
+		campaign_slot_set(x->c, i, SLOT_INTERRUPTED,
+				  xasprintf("the guest stopped %s%s (console: %s)",
+					    init ? "during its runs" : "after its kernel started",
+					    x->outcome == 1 ? ", killed at the boot timeout" : "", x->log));
+	else
+		campaign_slot_set(x->c, i, SLOT_FAILED,
+				  xasprintf("the guest never reached sysab's init%s (console: %s)",
+					    x->outcome == 1 ? " before the boot timeout" : "", x->log));
+	free(kcl);
+}
+
+/* The guest finished: check it booted the right kernel (marker, release), then merge its
+ * database and attach its runs to the slot in one transaction. */
+static int qemu_collect(struct campaign_ctx *x, int i, struct err *e)
+{
+	struct campaign *c = x->c;
+	struct store_campaign_slot *s = &c->r.slots[i];
+	const char *text = x->guest_text;
+	char *marker = campaign_marker(c->r.name, i);
+	char *kernel, *base;
+	guest_files(c, i, &kernel, &base);
+	char *want = campaign_kernel_release(kernel);
+	char *cmdline = text ? field(text, "SYSAB-CMDLINE") : NULL, *kver = text ? field(text, "SYSAB-KERNEL") : NULL;
+	int rc = 0;
+	if (x->outcome == 3) {
+		campaign_slot_set(c, i, SLOT_INTERRUPTED, xstrdup("stopped by a signal during the boot"));
+		goto out;
+	}
+	if (!text || !strstr(text, "SYSAB-DONE")) {
+		judge_unfinished(x, i, marker);
+		goto out;
+	}
+	free(s->boot_id);
+	s->boot_id = field(text, "SYSAB-BOOT-ID");
+	const char *b = strstr(text, "SYSAB-DB-BEGIN"), *end = strstr(text, "SYSAB-DB-END");
+	bool has_marker = false;
+	for (const char *p = cmdline; p && (p = strstr(p, marker)); p++)
+		if ((p == cmdline || p[-1] == ' ') && (p[strlen(marker)] == 0 || p[strlen(marker)] == ' '))
+			has_marker = true;
+	if (!has_marker) {
+		campaign_slot_set(c, i, SLOT_FAILED,
+				  xasprintf("wrong kernel: booted '%s' with '%s', expected the marker %s", kver ? kver : "?",
+					    cmdline ? cmdline : "?", marker));
+	} else if (want && (!kver || strcmp(want, kver))) {
+		campaign_slot_set(c, i, SLOT_FAILED,
+				  xasprintf("wrong kernel: booted release %s, but %s is %s", kver ? kver : "?", kernel, want));
+	} else if (!b || !end || end < b) {
+		char *st = field(text, "SYSAB-STATUS");
+		campaign_slot_set(c, i, SLOT_FAILED,
+				  xasprintf("the guest's sysab run stored nothing (status %s; console: %s)", st ? st : "?",
+					    x->log));
+		free(st);
+	} else {
+		struct sb db = {0};
+		char *sz = field(b, "SYSAB-DB-BEGIN");
+		size_t wantn = sz ? strtoull(sz, NULL, 10) : 0;
+		free(sz);
+		const char *nl = strchr(b, '\n');
+		b64_decode(nl && nl < end ? nl : end, end, &db);
+		if (db.len != wantn)
+			campaign_slot_set(c, i, SLOT_INTERRUPTED,
+					  xasprintf("the guest's database came back truncated (%zu of %zu bytes)", db.len,
+						    wantn));
+		else {
+			char *dbp = in_dir(x, "guest.db"), *keep = campaign_slot_file(x, i, "db");
+			struct kvlist tags = {0};
+			kv_add(&tags, "campaign.accel", x->accel);
+			if (x->accel_note)
+				kv_add(&tags, "campaign.accel_note", x->accel_note);
+			kv_add(&tags, "campaign.name", c->r.name);
+			kv_add(&tags, "campaign.backend", c->be->name);
+			size_t added = 0;
+			struct err ig;
+			/* the guest's database is kept beside its console log, for audits and re-imports */
+			if (campaign_write_new(keep, 0600, db.s, db.len, NULL, 0, &ig))
+				campaign_note(x, "%s", ig.msg);
+			rc = campaign_write_new(dbp, 0600, db.s, db.len, NULL, 0, e);
+			if (!rc)
+				rc = campaign_attach_db(x, i, dbp, &tags, &added, e);
+			const char *crash = getenv("SYSAB_CAMPAIGN_CRASH");
+			if (!rc && crash && !strcmp(crash, "after-merge"))
+				raise(SIGKILL); /* a test's fault: killed between merging and recording the slot */
+			if (!rc && campaign_slot_remaining(c, i) == 0)
+				campaign_slot_set(c, i, SLOT_DONE, NULL);
+			else if (!rc)
+				campaign_slot_set(c, i, SLOT_FAILED,
+						  xasprintf("the guest stored %zu of the %d runs it was to make (console: %s)",
+							    added, c->r.runs, x->log));
+			kv_free(&tags);
+			unlink(dbp);
+			free(dbp);
+			free(keep);
+		}
+		sb_free(&db);
+	}
+out:
+	free(marker);
+	free(kernel);
+	free(base);
+	free(want);
+	free(cmdline);
+	free(kver);
+	return rc;
+}
+
+static void qemu_cleanup(struct campaign_ctx *x)
+{
+	(void)x;
+}
+
+const struct campaign_backend campaign_backend_qemu = {
+	.name = "qemu",
+	.caps = CB_MARKER,
+	.root_for = "",
+	.check_config = qemu_check,
+	.prepare = qemu_prepare,
+	.argv = qemu_argv,
+	.boot_slot = qemu_boot_slot,
+	.collect = qemu_collect,
+	.cleanup = qemu_cleanup,
+};

@@ -1,9 +1,10 @@
-/* reboot.c - the self-rebooting backends (kexec, grub, command): arming a boot, the resume unit, the kernel check. */
-#include "campaign/campaign.h"
+/* reboot.c - what the self-rebooting backends (kexec, grub, command) share: running the slot's
+ * commands, the resume unit, the kernel check at boot, and the runs of a slot on this machine. */
+#include "campaign/backend.h"
+#include "core/tmp.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <jansson.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,173 +12,148 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* Run argv (or print it with dry_run); extra environment in envp (may be NULL). shutdown: argv
- * takes the machine down (systemctl kexec|reboot), and systemd stops every service on the way,
- * the one running sysab included, so a command killed by SIGTERM, SIGKILL or SIGHUP is taken for
- * the shutdown under way, not for a failure: the slot is already armed and marked booting. */
-static int run_cmd(const struct campaign_env *env, char *const argv[], char *const envp[], bool shutdown,
-		   struct err *e)
+/* Run cmd. A shutdown command (systemctl kexec|reboot) takes the machine down, and systemd stops
+ * every service on the way, the one running sysab included, so one killed by SIGTERM, SIGKILL or
+ * SIGHUP is the shutdown under way, not a failure: the slot is already armed and marked booting. */
+static int run_cmd(const struct campaign_cmd *cmd, struct err *e)
 {
-	if (env->dry_run) {
-		fprintf(env->out, "  would run:");
-		for (size_t i = 0; envp && envp[i]; i++)
-			fprintf(env->out, " %s", envp[i]);
-		for (size_t i = 0; argv[i]; i++)
-			fprintf(env->out, " %s", argv[i]);
-		fprintf(env->out, "\n");
-		return 0;
-	}
+	char **av = xcalloc(cmd->argv.n + 1, sizeof *av);
+	for (size_t i = 0; i < cmd->argv.n; i++)
+		av[i] = cmd->argv.v[i];
+	const char *name = av[0];
 	fflush(NULL);
 	pid_t pid = fork();
-	if (pid < 0)
-		return errf(e, "cannot run %s: %s", argv[0], strerror(errno));
+	if (pid < 0) {
+		free(av);
+		return errf(e, "cannot run %s: %s", name, strerror(errno));
+	}
 	if (pid == 0) {
-		for (size_t i = 0; envp && envp[i]; i++)
-			putenv(envp[i]);
-		execvp(argv[0], argv);
-		fprintf(stderr, "sysab campaign: cannot run %s: %s\n", argv[0], strerror(errno));
+		for (size_t i = 0; i < cmd->envp.n; i++)
+			putenv(cmd->envp.v[i]);
+		execvp(av[0], av);
+		fprintf(stderr, "sysab campaign: cannot run %s: %s\n", av[0], strerror(errno));
 		_exit(127);
 	}
+	free(av);
 	int status;
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
-			return errf(e, "cannot wait for %s: %s", argv[0], strerror(errno));
-	if (shutdown && WIFSIGNALED(status) &&
+			return errf(e, "cannot wait for %s: %s", name, strerror(errno));
+	if (cmd->shutdown && WIFSIGNALED(status) &&
 	    (WTERMSIG(status) == SIGTERM || WTERMSIG(status) == SIGKILL || WTERMSIG(status) == SIGHUP))
 		return 0;
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		return errf(e, "%s failed (status %d)%s", argv[0], WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+		return errf(e, "%s failed (status %d)%s", name, WIFEXITED(status) ? WEXITSTATUS(status) : -1,
 			    WIFEXITED(status) && WEXITSTATUS(status) == 127 ? "; is it installed?" : "");
 	return 0;
 }
 
-static char *slot_append(const struct store_campaign *c, const struct store_campaign_slot *x)
+char *reboot_append(const struct campaign *c, int i)
 {
-	const struct store_campaign_config *k = &c->configs[x->config];
-	char *m = campaign_marker(c->name, x->slot);
+	const struct store_campaign_config *k = &c->r.configs[c->r.slots[i].config];
+	char *m = campaign_marker(c->r.name, i);
 	char *a = xasprintf("%s%s%s", k->append ? k->append : "", k->append && *k->append ? " " : "", m);
 	free(m);
 	return a;
 }
 
-int campaign_arm_and_boot(const struct campaign_env *env, const struct store_campaign *c,
-			  const struct store_campaign_slot *x, struct err *e)
+int reboot_boot_slot(struct campaign_ctx *x, int i, struct err *e)
 {
-	const struct store_campaign_config *k = &c->configs[x->config];
-	char *append = slot_append(c, x);
-	int rc = -1;
-	if (env->dry_run)
-		fprintf(env->out, "slot %d (block %d): %s\n", x->slot, x->block, k->name);
-	if (!strcmp(c->backend, "kexec")) {
-		char *kappend = xasprintf("--append=%s", append);
-		char *kinitrd = k->initrd ? xasprintf("--initrd=%s", k->initrd) : NULL;
-		char *load[] = {"kexec", "-l", k->kernel, kappend, kinitrd, NULL};
-		char *boot[] = {"systemctl", "kexec", NULL};
-		rc = run_cmd(env, load, NULL, false, e);
-		if (!rc)
-			rc = run_cmd(env, boot, NULL, true, e);
-		free(kappend);
-		free(kinitrd);
-	} else if (!strcmp(c->backend, "grub")) {
-		char *arm[] = {"grub-reboot", k->entry, NULL};
-		char *boot[] = {"systemctl", "reboot", NULL};
-		rc = run_cmd(env, arm, NULL, false, e);
-		if (!rc)
-			rc = run_cmd(env, boot, NULL, true, e);
-	} else {
-		/* command: the user's command boots the machine; it gets the configuration in its environment */
-		struct strv ev = {0};
-		char *t = xasprintf("SYSAB_CAMPAIGN=%s", c->name);
-		strv_add(&ev, t);
-		free(t);
-		t = xasprintf("SYSAB_CONFIG=%s", k->name);
-		strv_add(&ev, t);
-		free(t);
-		t = xasprintf("SYSAB_SLOT=%d", x->slot);
-		strv_add(&ev, t);
-		free(t);
-		t = xasprintf("SYSAB_APPEND=%s", append);
-		strv_add(&ev, t);
-		free(t);
-		if (k->kernel) {
-			t = xasprintf("SYSAB_KERNEL=%s", k->kernel);
-			strv_add(&ev, t);
-			free(t);
-		}
-		if (k->initrd) {
-			t = xasprintf("SYSAB_INITRD=%s", k->initrd);
-			strv_add(&ev, t);
-			free(t);
-		}
-		json_t *j = json_loads(k->labels, 0, NULL);
-		const char *key;
-		json_t *v;
-		json_object_foreach(j, key, v)
-		{
-			t = xasprintf("SYSAB_LABEL_%s=%s", key, json_string_value(v));
-			for (char *p = t + 12; *p && *p != '='; p++)
-				if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')))
-					*p = '_';
-			strv_add(&ev, t);
-			free(t);
-		}
-		json_decref(j);
-		char **envp = xcalloc(ev.n + 1, sizeof *envp);
-		for (size_t i = 0; i < ev.n; i++)
-			envp[i] = ev.v[i];
-		char *argv[] = {"/bin/sh", "-c", k->command, NULL};
-		rc = run_cmd(env, argv, envp, false, e);
-		free(envp);
-		strv_free(&ev);
-	}
-	if (rc && !env->dry_run)
-		err_prefix(e, "campaign '%s' slot %d (%s)", c->name, x->slot, k->name);
-	free(append);
+	struct campaign_cmds cmds = {0};
+	x->c->be->argv(x, i, &cmds);
+	int rc = 0;
+	for (size_t k = 0; k < cmds.n && !rc; k++)
+		rc = run_cmd(&cmds.v[k], e);
+	campaign_cmds_free(&cmds);
+	if (rc)
+		err_prefix(e, "campaign '%s' slot %d (%s)", x->c->r.name, i, x->c->r.configs[x->c->r.slots[i].config].name);
 	return rc;
 }
 
-static char *unit_name(const struct store_campaign *c)
+/* ---- the unit ---- */
+
+char *reboot_exec_start(const char *const *argv)
 {
-	return xasprintf("sysab-campaign-%s.service", c->name);
+	/* systemd.service(5) "Command lines": double quotes group a word, in which \\ and \" are
+	 * escapes; % starts a specifier (%% is one %), $ a variable ($$ is one $) */
+	struct sb b = {0};
+	for (size_t i = 0; argv[i]; i++) {
+		const char *s = argv[i];
+		bool plain = *s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@+=:,./-") ==
+					 strlen(s);
+		if (i)
+			sb_add(&b, " ");
+		if (!plain)
+			sb_add(&b, "\"");
+		for (; *s; s++)
+			switch (*s) {
+			case '\\': sb_add(&b, "\\\\"); break;
+			case '"': sb_add(&b, "\\\""); break;
+			case '%': sb_add(&b, "%%"); break;
+			case '$': sb_add(&b, "$$"); break;
+			default: sb_addn(&b, s, 1);
+			}
+		if (!plain)
+			sb_add(&b, "\"");
+	}
+	return b.s ? b.s : xstrdup("");
 }
 
-static char *unit_text(const struct campaign_env *env, const struct store_campaign *c)
+static char *unit_name(const struct campaign *c)
 {
-	return xasprintf("# written by `sysab campaign start %s`; removed when the campaign ends\n"
-			 "[Unit]\n"
-			 "Description=sysab boot campaign %s: run this boot's slot, then boot the next\n"
-			 "After=multi-user.target\n"
-			 "\n"
-			 "[Service]\n"
-			 "Type=oneshot\n"
-			 "ExecStart=%s campaign resume %s --db %s\n"
-			 "StandardOutput=journal+console\n"
-			 "\n"
-			 "[Install]\n"
-			 "WantedBy=multi-user.target\n",
-			 c->name, c->name, env->self, c->name, env->db_path);
+	return xasprintf("sysab-campaign-%s.service", c->r.name);
 }
 
-int campaign_unit_install(const struct campaign_env *env, const struct store_campaign *c,
-			  const struct campaign_opts *o, struct err *e)
+static char *unit_text(const struct campaign_ctx *x)
 {
-	char *name = unit_name(c), *text = unit_text(env, c);
-	char *path = xasprintf("%s/%s", o->unit_dir, name);
-	char *wants = xasprintf("%s/multi-user.target.wants", o->unit_dir);
+	const char *av[] = {x->env->self, "campaign", "resume", x->c->r.name, "--db", x->env->db_path, NULL};
+	char *exec = reboot_exec_start(av);
+	char *t = xasprintf("# written by `sysab campaign start %s`; removed when the campaign ends\n"
+			    "[Unit]\n"
+			    "Description=sysab boot campaign %s: run this boot's slot, then boot the next\n"
+			    "After=multi-user.target\n"
+			    "\n"
+			    "[Service]\n"
+			    "Type=oneshot\n"
+			    "ExecStart=%s\n"
+			    "StandardOutput=journal+console\n"
+			    "\n"
+			    "[Install]\n"
+			    "WantedBy=multi-user.target\n",
+			    x->c->r.name, x->c->r.name, exec);
+	free(exec);
+	return t;
+}
+
+int reboot_prepare(struct campaign_ctx *x, struct err *e)
+{
+	const struct campaign *c = x->c;
+	const char *dir = c->opts.unit_dir;
+	char *name = unit_name(c), *text = unit_text(x);
+	char *path = xasprintf("%s/%s", dir, name);
+	char *wants = xasprintf("%s/multi-user.target.wants", dir);
 	char *link = xasprintf("%s/%s", wants, name);
 	int rc = -1;
-	bool systemd = access("/run/systemd/system", F_OK) == 0 || strcmp(o->unit_dir, "/etc/systemd/system");
-	if (env->dry_run) {
-		fprintf(env->out, "would write %s:\n%s", path, text);
-		fprintf(env->out, "would enable it: ln -s %s %s\n", path, link);
+	bool systemd = access("/run/systemd/system", F_OK) == 0 || strcmp(dir, "/etc/systemd/system");
+	if (x->env->dry_run) {
+		fprintf(x->env->out, "would write %s:\n%s", path, text);
+		fprintf(x->env->out, "would enable it: ln -s %s %s\n", path, link);
 		rc = 0;
 		goto out;
 	}
 	if (!systemd) {
+		struct sb b = {0};
+		const char *av[] = {x->env->self, "campaign", "resume", c->r.name, "--db", x->env->db_path};
+		for (size_t i = 0; i < sizeof av / sizeof av[0]; i++) {
+			if (i)
+				sb_add(&b, " ");
+			campaign_sh_quote(&b, av[i]);
+		}
 		errf(e, "campaign '%s': this machine does not run systemd; add this line to a script that runs once at "
 			"every boot after the system is up (e.g. /etc/rc.local), then start again with --unit-dir pointing "
-			"at an empty directory: %s campaign resume %s --db %s",
-		     c->name, env->self, c->name, env->db_path);
+			"at an empty directory: %s",
+		     c->r.name, sb_str(&b));
+		sb_free(&b);
 		goto out;
 	}
 	if (mkdir(wants, 0755) && errno != EEXIST) {
@@ -185,24 +161,17 @@ int campaign_unit_install(const struct campaign_env *env, const struct store_cam
 		     errno == EACCES || errno == EPERM ? "; installing the resume unit needs root (sudo)" : "");
 		goto out;
 	}
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text)) {
-		errf(e, "%s: cannot write the resume unit: %s%s", path, strerror(errno),
-		     errno == EACCES || errno == EPERM ? "; installing it needs root (sudo)" : "");
-		if (fd >= 0) {
-			close(fd);
-			unlink(path);
-		}
+	if (campaign_write_new(path, 0644, text, strlen(text), NULL, 0, e)) {
+		err_prefix(e, "the resume unit");
 		goto out;
 	}
-	close(fd);
 	unlink(link);
 	if (symlink(path, link)) {
 		errf(e, "%s: cannot enable the resume unit: %s", link, strerror(errno));
 		unlink(path);
 		goto out;
 	}
-	fprintf(env->out, "installed %s (runs `sysab campaign resume %s` at boot)\n", path, c->name);
+	fprintf(x->env->out, "installed %s (runs `sysab campaign resume %s` at boot)\n", path, c->r.name);
 	rc = 0;
 out:
 	free(name);
@@ -213,25 +182,26 @@ out:
 	return rc;
 }
 
-void campaign_unit_remove(const struct campaign_env *env, const struct store_campaign *c,
-			  const struct campaign_opts *o)
+void reboot_cleanup(struct campaign_ctx *x)
 {
-	char *name = unit_name(c);
-	char *path = xasprintf("%s/%s", o->unit_dir, name);
-	char *link = xasprintf("%s/multi-user.target.wants/%s", o->unit_dir, name);
-	if (env->dry_run)
-		fprintf(env->out, "would remove %s and %s\n", link, path);
+	char *name = unit_name(x->c);
+	char *path = xasprintf("%s/%s", x->c->opts.unit_dir, name);
+	char *link = xasprintf("%s/multi-user.target.wants/%s", x->c->opts.unit_dir, name);
+	if (x->env->dry_run)
+		fprintf(x->env->out, "would remove %s and %s\n", link, path);
 	else {
 		bool had = access(path, F_OK) == 0;
 		unlink(link);
 		unlink(path);
 		if (had)
-			fprintf(env->out, "removed %s\n", path);
+			fprintf(x->env->out, "removed %s\n", path);
 	}
 	free(name);
 	free(path);
 	free(link);
 }
+
+/* ---- the kernel check ---- */
 
 static char *proc_text(const char *name, const char *real)
 {
@@ -244,31 +214,177 @@ static char *proc_text(const char *name, const char *real)
 	return t;
 }
 
-int campaign_check_kernel(const struct store_campaign *c, const struct store_campaign_slot *x, char **why,
-			  char **boot_id)
+/* Does word w occur in the space-separated line as a whole word? */
+static bool has_word(const char *line, const char *w, size_t n)
 {
-	const struct store_campaign_config *k = &c->configs[x->config];
+	for (const char *p = line; p && (p = strstr(p, w)); p++)
+		if ((p == line || p[-1] == ' ') && (p[n] == 0 || p[n] == ' ') && !strncmp(p, w, n))
+			return true;
+	return false;
+}
+
+int reboot_check_kernel(const struct campaign *c, int i, char **why, char **boot_id)
+{
+	const struct store_campaign_config *k = &c->r.configs[c->r.slots[i].config];
 	char *cmdline = proc_text("cmdline", "/proc/cmdline");
 	char *release = proc_text("osrelease", "/proc/sys/kernel/osrelease");
 	*boot_id = proc_text("boot_id", "/proc/sys/kernel/random/boot_id");
-	char *marker = campaign_marker(c->name, x->slot);
-	int ok = 1;
+	char *marker = campaign_marker(c->r.name, i);
+	char *want = campaign_kernel_release(k->kernel);
+	int ok = 0;
 	*why = NULL;
-	bool has_marker = false;
-	for (char *p = cmdline; p && (p = strstr(p, marker)); p++)
-		if ((p == cmdline || p[-1] == ' ') && (p[strlen(marker)] == 0 || p[strlen(marker)] == ' '))
-			has_marker = true;
-	if (!cmdline || !release)
-		ok = 0, *why = xstrdup("cannot read /proc/cmdline or the kernel release");
-	else if (strcmp(c->backend, "grub") && !has_marker)
-		ok = 0, *why = xasprintf("wrong kernel: booted %s with '%s', without the marker %s (the default kernel came "
-					 "back, or the new one failed)",
-					 release, cmdline, marker);
-	else if (!strcmp(c->backend, "grub") && k->append && !strstr(cmdline, k->append))
-		ok = 0, *why = xasprintf("wrong kernel: booted %s with '%s', not the entry's '%s'", release, cmdline,
+	if (!cmdline || !release || !*boot_id) {
+		*why = xstrdup("cannot read /proc/cmdline, the kernel release or the boot id");
+		goto out;
+	}
+	if ((c->be->caps & CB_MARKER) && !has_word(cmdline, marker, strlen(marker))) {
+		*why = xasprintf("wrong kernel: booted %s with '%s', without the marker %s (the default kernel came back, "
+				 "or the new one failed)",
+				 release, cmdline, marker);
+		goto out;
+	}
+	/* without a marker (grub) every word of the configuration's command line must be there */
+	for (const char *p = k->append; !(c->be->caps & CB_MARKER) && p && *p;) {
+		p += strspn(p, " ");
+		size_t n = strcspn(p, " ");
+		if (n && !has_word(cmdline, p, n)) {
+			*why = xasprintf("wrong kernel: booted %s with '%s', not the configuration's '%s'", release, cmdline,
 					 k->append);
+			goto out;
+		}
+		p += n;
+	}
+	if (want && strcmp(want, release)) {
+		*why = xasprintf("wrong kernel: booted release %s, but %s is %s", release, k->kernel, want);
+		goto out;
+	}
+	ok = 1;
+out:
 	free(cmdline);
 	free(release);
 	free(marker);
+	free(want);
 	return ok;
+}
+
+/* ---- the runs of a slot on this boot ---- */
+
+/* Wait until the 1-minute load is below the settle load or the timeout passed; the load seen. */
+static double settle(const struct campaign_opts *o, int *waited_s)
+{
+	double load = -1;
+	for (*waited_s = 0;; (*waited_s)++) {
+		char *t = read_text_file("/proc/loadavg");
+		load = t ? strtod(t, NULL) : -1;
+		free(t);
+		if (load < o->settle_load || *waited_s >= o->settle_timeout_s || sig_stop)
+			return load;
+		sleep(1);
+	}
+}
+
+/* One `sysab run ARGS -l LABELS` into its own database in the private directory, then
+ * attached to slot i (only runs the campaign started are attached). */
+static int one_run(struct campaign_ctx *x, int i, int r, const struct kvlist *tags, struct err *e)
+{
+	const struct campaign *c = x->c;
+	char *db = xasprintf("%s/slot%d.run%d.db", x->dir, i, r);
+	struct strv argv = {0};
+	strv_add(&argv, x->env->self);
+	strv_add(&argv, "run");
+	strv_add(&argv, "--db");
+	strv_add(&argv, db);
+	for (size_t k = 0; k < c->run_args.n; k++)
+		strv_add(&argv, c->run_args.v[k]);
+	const struct kvlist *l = &c->labels[c->r.slots[i].config];
+	for (size_t k = 0; k < l->n; k++) {
+		char *t = xasprintf("%s=%s", l->v[k].key, l->v[k].value);
+		strv_add(&argv, "-l");
+		strv_add(&argv, t);
+		free(t);
+	}
+	char **av = xcalloc(argv.n + 1, sizeof *av);
+	for (size_t k = 0; k < argv.n; k++)
+		av[k] = argv.v[k];
+	int rc = -1;
+	unlink(db);
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		execv(x->env->self, av);
+		_exit(127);
+	}
+	int status = 0;
+	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		errf(e, "campaign '%s' slot %d: `sysab run` failed (status %d)", c->r.name, i,
+		     pid < 0 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+		goto out;
+	}
+	size_t added;
+	rc = campaign_attach_db(x, i, db, tags, &added, e);
+out:
+	unlink(db);
+	free(av);
+	strv_free(&argv);
+	free(db);
+	return rc;
+}
+
+int reboot_collect(struct campaign_ctx *x, int i, struct err *e)
+{
+	struct campaign *c = x->c;
+	struct store_campaign_slot *s = &c->r.slots[i];
+	char *why = NULL, *boot_id = NULL;
+	int ok = reboot_check_kernel(c, i, &why, &boot_id);
+	int rc = -1;
+	if (c->slot[i] == SLOT_RUNNING && !(boot_id && s->boot_id && !strcmp(boot_id, s->boot_id))) {
+		/* the machine went down during the runs of this slot */
+		campaign_slot_interrupted(c, i, "the machine went down during the slot's runs");
+		rc = 0;
+		goto out;
+	}
+	if (c->slot[i] == SLOT_BOOTING) {
+		free(s->boot_id);
+		s->boot_id = boot_id;
+		boot_id = NULL;
+		if (!ok) {
+			campaign_slot_set(c, i, SLOT_FAILED, why);
+			why = NULL;
+			s->finished_ns = clock_wall_ns();
+			rc = 0;
+			goto out;
+		}
+		campaign_slot_set(c, i, SLOT_RUNNING, NULL);
+		if (campaign_slot_save(x, i, e))
+			goto out;
+	}
+	/* running on this boot: the runs it still needs (a resume killed during them finishes them) */
+	if (!x->dir && tmpdir_create(&x->dir, e))
+		goto out;
+	int waited = 0;
+	double load = settle(&c->opts, &waited);
+	campaign_note(x, "slot %d: load %.2f after %d s; %d run%s to go", i, load, waited, campaign_slot_remaining(c, i),
+		      campaign_slot_remaining(c, i) == 1 ? "" : "s");
+	struct kvlist tags = {0};
+	kv_addf(&tags, "campaign.settle_load", "%.2f", load);
+	kv_addf(&tags, "campaign.settle_s", "%d", waited);
+	kv_add(&tags, "campaign.name", c->r.name);
+	kv_add(&tags, "campaign.backend", c->be->name);
+	for (int r = 0; campaign_slot_remaining(c, i) > 0 && !sig_stop; r++)
+		if (one_run(x, i, r, &tags, e)) {
+			kv_free(&tags);
+			goto out; /* stays running: the next resume goes on or counts it as interrupted */
+		}
+	kv_free(&tags);
+	if (campaign_slot_remaining(c, i) == 0) {
+		campaign_slot_set(c, i, SLOT_DONE, NULL);
+		s->finished_ns = clock_wall_ns();
+	}
+	rc = 0;
+out:
+	free(why);
+	free(boot_id);
+	return rc;
 }

@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "campaign/campaign.h"
 #include "core/tmp.h"
+#include "report/campaign.h"
 
 #include <jansson.h>
 #include <libgen.h>
@@ -13,7 +14,7 @@
 enum {
 	O_BOOTS = 1, O_RUNS, O_BACKEND, O_SEED, O_CONFIG, O_KERNEL, O_INITRD, O_APPEND, O_ENTRY, O_COMMAND,
 	O_SMP, O_MEM, O_ACCEL, O_IMAGE, O_BOOT_TIMEOUT, O_MAX_FAILURES, O_SETTLE_LOAD, O_SETTLE_TIMEOUT,
-	O_UNIT_DIR, O_STOP_FILE, O_DRY_RUN,
+	O_UNIT_DIR, O_DRY_RUN,
 };
 
 const struct cli_opt cli_campaign_opts[] = {
@@ -44,8 +45,8 @@ const struct cli_opt cli_campaign_opts[] = {
 	CLI_NUM("settle-timeout", 0, "SECONDS", "new: ... but at most this long (0: no wait)", O_SETTLE_TIMEOUT, CLI_INT,
 		0, 86400, "0"),
 	CLI_OPT("unit-dir", 0, "DIR", "new: where the resume unit goes (default /etc/systemd/system)", O_UNIT_DIR),
-	CLI_OPT("stop-file", 0, "PATH", "new: the campaign stops when this file exists (default DB.NAME.stop)", O_STOP_FILE),
-	CLI_OPT("dry-run", 'n', NULL, "start: print every command and file of the campaign instead of acting", O_DRY_RUN),
+	CLI_OPT("dry-run", 'n', NULL, "start: print every command (shell-quoted) and file of the campaign instead of acting", O_DRY_RUN),
+	CLI_OPT("json", 0, NULL, "show, status: print JSON instead of text", OPT_JSON),
 	CLI_COMMON_OPTS,
 	CLI_END,
 };
@@ -56,6 +57,7 @@ struct campaign_args {
 	const char *db;
 	bool dry_run;
 	bool runs_given;
+	bool json;
 };
 
 static int set_config_field(struct campaign_args *a, const char *opt, char **field, const char *arg, struct err *e)
@@ -139,8 +141,8 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 	case O_SETTLE_LOAD: o->settle_load = cli_real_of(arg); return 0;
 	case O_SETTLE_TIMEOUT: o->settle_timeout_s = cli_int_of(arg); return 0;
 	case O_UNIT_DIR: free(o->unit_dir); o->unit_dir = xstrdup(arg); return 0;
-	case O_STOP_FILE: free(o->stop_file); o->stop_file = xstrdup(arg); return 0;
 	case O_DRY_RUN: a->dry_run = true; return 0;
+	case OPT_JSON: a->json = true; return 0;
 	case OPT_DB: a->db = arg; return 0;
 	}
 	return errf(e, "unhandled option");
@@ -178,11 +180,41 @@ static int check_usage(const struct campaign_args *a, const struct strv *pos, bo
 	const char *what = pos->v[0];
 	if ((pos->n != 2 && !(pos->n == 1 && !strcmp(what, "show"))) || pos->n > 2)
 		return errf(e, "give one campaign name: sysab campaign %s NAME", what);
-	if (strcmp(what, "new") && (a->sp.backend || a->sp.boots || a->sp.nconfigs || a->sp.run_args.n || given_run_args))
+	bool new_only = a->sp.backend || a->sp.boots || a->sp.nconfigs || a->sp.run_args.n || given_run_args;
+	if (new_only && strcmp(what, "new"))
 		return errf(e, "campaign %s: --backend, --boots, --config and run arguments are for `sysab campaign new`",
 			    what);
+	if (pos->n == 2 && campaign_name_check(pos->v[1], e))
+		return -1;
+	if (a->json && strcmp(what, "show") && strcmp(what, "status"))
+		return errf(e, "--json is for show and status");
 	if (a->dry_run && strcmp(what, "start"))
 		return errf(e, "--dry-run is for start (a dry resume would still have to record the boot it checks)");
+	return 0;
+}
+
+/* Render campaign name (the schedule too with slots) as text or JSON on stdout. */
+static int show_one(struct store *st, const char *name, bool slots, bool json, json_t *all, struct err *e)
+{
+	struct campaign c;
+	if (campaign_load(st, name, &c, e))
+		return -1;
+	struct campaign_view v;
+	campaign_view(&c, slots, &v);
+	if (json)
+		json_array_append_new(all, report_campaign_json(&v));
+	else
+		report_campaign_text(stdout, &v);
+	campaign_free(&c);
+	return 0;
+}
+
+static int print_json(json_t *j)
+{
+	char *s = json_dumps(j, JSON_INDENT(2) | JSON_ENSURE_ASCII);
+	if (s)
+		printf("%s\n", s);
+	free(s);
 	return 0;
 }
 
@@ -197,13 +229,11 @@ static int campaign_new(const struct campaign_env *env, struct campaign_args *a,
 		strv_add(&a->sp.run_args, "--quick");
 	if (!a->sp.opts.accel[0])
 		snprintf(a->sp.opts.accel, sizeof a->sp.opts.accel, "auto");
-	if (a->sp.backend && !strcmp(a->sp.backend, "qemu") && !a->sp.opts.image && self) {
+	if (!a->sp.opts.image && self) {
 		char *d = xstrdup(self);
 		a->sp.opts.image = xasprintf("%s/guest", dirname(d));
 		free(d);
 	}
-	if (!a->sp.opts.stop_file)
-		a->sp.opts.stop_file = xasprintf("%s.%s.stop", env->db_path, name);
 	/* the options as they will be read back from the store */
 	struct campaign_opts filled;
 	char *j = campaign_opts_json(&a->sp.opts);
@@ -211,46 +241,47 @@ static int campaign_new(const struct campaign_env *env, struct campaign_args *a,
 	free(j);
 	campaign_opts_free(&a->sp.opts);
 	a->sp.opts = filled;
-	if (campaign_create(env->st, &a->sp, e))
+	if (campaign_create(env->st, &a->sp, e) || show_one(env->st, name, true, false, NULL, e))
 		return -1;
-	struct store_campaign c;
-	int r = store_campaign_get(env->st, name, &c, e);
-	if (!r) {
-		campaign_print(&c, true, stdout);
-		printf("\nnothing boots until `sysab campaign start %s` (try --dry-run first)\n", c.name);
-	}
-	store_campaign_free(&c);
-	return r;
+	printf("\nnothing boots until `sysab campaign start %s` (try --dry-run first)\n", name);
+	return 0;
 }
 
 /* `sysab campaign show [NAME]` and `status NAME`. */
-static int campaign_show(struct store *st, const struct strv *pos, struct err *e)
+static int campaign_show(struct store *st, const struct strv *pos, bool json, struct err *e)
 {
 	const char *what = pos->v[0];
 	int r = 0;
+	json_t *all = json ? json_array() : NULL;
 	if (pos->n == 1) {
 		struct strv names = {0};
 		r = store_campaign_names(st, &names, e);
 		for (size_t i = 0; !r && i < names.n; i++) {
-			struct store_campaign c;
-			if (!(r = store_campaign_get(st, names.v[i], &c, e)))
-				campaign_print(&c, false, stdout), printf("\n");
-			store_campaign_free(&c);
+			r = show_one(st, names.v[i], false, json, all, e);
+			if (!r && !json)
+				printf("\n");
 		}
-		if (!r && !names.n)
+		if (!r && !names.n && !json)
 			printf("no campaigns yet; `sysab campaign new NAME ...` plans one\n");
+		if (!r && json)
+			print_json(all);
 		strv_free(&names);
+		json_decref(all);
 		return r;
 	}
-	struct store_campaign c;
-	r = store_campaign_get(st, pos->v[1], &c, e);
-	if (!r)
-		campaign_print(&c, !strcmp(what, "show"), stdout);
-	if (!r && !strcmp(what, "status"))
-		printf("analysis: sysab analyze --factors KEYS campaign:%s (%s; docs/CAMPAIGNS.md)\n", c.name,
-		       strcmp(c.state, "done") ? "before the campaign is done, that is a sequential look, counted by itself"
-					       : "the final look");
-	store_campaign_free(&c);
+	r = show_one(st, pos->v[1], !strcmp(what, "show"), json, all, e);
+	if (!r && json)
+		print_json(json_array_get(all, 0));
+	json_decref(all);
+	if (!r && !json && !strcmp(what, "status")) {
+		struct campaign c;
+		if (!(r = campaign_load(st, pos->v[1], &c, e)))
+			printf("analysis: sysab analyze --factors KEYS campaign:%s (%s; docs/CAMPAIGNS.md)\n", c.r.name,
+			       c.state != CAMPAIGN_DONE
+				       ? "before the campaign is done, that is a sequential look, counted by itself"
+				       : "the final look");
+		campaign_free(&c);
+	}
 	return r;
 }
 
@@ -291,7 +322,7 @@ int cmd_campaign(const struct cli_cmd *cmd, int argc, char **argv)
 	if (is_new) {
 		r = campaign_new(&env, &a, pos.v[1], self, &e);
 	} else if (!strcmp(what, "show") || !strcmp(what, "status")) {
-		r = campaign_show(st, &pos, &e);
+		r = campaign_show(st, &pos, a.json, &e);
 	} else {
 		sig_install();
 		tmpdir_reap_stale(); /* what a killed campaign left (its VM died with it) */

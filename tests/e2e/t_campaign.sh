@@ -57,9 +57,12 @@ contains "$OUT" "After=multi-user.target"
 contains "$OUT" "campaign resume k --db $SYSAB_DB"
 [ "$(sqlite3 "$SYSAB_DB" "SELECT state FROM campaign WHERE name = 'k'; SELECT group_concat(state) FROM campaign_slot")" = "$before" ] || fail "dry run changed the database"
 [ -z "$(ls -A "$T/units")" ] || fail "dry run wrote a unit"
-new g --backend grub --boots 1 --config 'pti=on' --entry 'Debian A' --config 'pti=off' --entry 2 -- $RUN
+# grub cannot mark the kernel's command line: without --append a fallback to the default kernel would pass
+expect 2 "$SYSAB" campaign new g --backend grub --boots 1 --config 'pti=on' --entry 'Debian A' -- $RUN
+contains "$ERR" "needs --append"
+new g --backend grub --boots 1 --config 'pti=on' --entry 'Debian A' --append 'ro pti=on' --config 'pti=off' --entry 2 --append 'ro pti=off' -- $RUN
 expect 0 "$SYSAB" campaign start g --dry-run
-contains "$OUT" "grub-reboot Debian A"
+contains "$OUT" "grub-reboot 'Debian A'"
 contains "$OUT" "systemctl reboot"
 new q --backend qemu --boots 1 --config 'pti=on' --append pti=on -- $RUN
 expect 0 "$SYSAB" campaign start q --dry-run
@@ -197,13 +200,23 @@ if [ "$(id -u)" = 0 ]; then
 	contains "$(cat "$T/loader")" "kexec -l /boot/vmlinuz-"
 	contains "$(cat "$T/loader")" "systemctl kexec"
 	for i in 1 2; do
-		# the kexec'd kernel boots with exactly the --append= command line that was loaded
+		# the kexec'd kernel boots with exactly the --append= command line that was loaded, and
+		# its release is the one its file name says (no bzImage header to read here)
 		sed -n 's/^kexec -l [^ ]* --append=\(.*\)$/\1/p' "$T/loader" | tail -n 1 >"$T/proc/cmdline"
+		sed -n 's/^kexec -l \/boot\/vmlinuz-\([^ ]*\) .*$/\1/p' "$T/loader" | tail -n 1 >"$T/proc/osrelease"
 		expect 0 env PATH="$T/bin:$PATH" "$SYSAB" campaign resume kx
 	done
 	[ "$(sqlite3 "$SYSAB_DB" "SELECT state FROM campaign WHERE name = 'kx'")" = done ] || fail "kexec campaign not done"
 	[ "$(grep -c '^kexec -l' "$T/loader")" = 2 ] || fail "want 2 kexec loads"
 	[ ! -e "$T/units/sysab-campaign-kx.service" ] || fail "kexec unit not removed"
+	# the marker is there but another kernel release booted: the slot fails
+	: >"$T/loader"
+	new kr --backend kexec --boots 1 --config 'pti=on' --kernel /boot/vmlinuz-6.9.9 --append 'ro pti=on' -- $RUN
+	expect 0 env PATH="$T/bin:$PATH" "$SYSAB" campaign start kr
+	sed -n 's/^kexec -l [^ ]* --append=\(.*\)$/\1/p' "$T/loader" | tail -n 1 >"$T/proc/cmdline"
+	echo 6.1.0-test >"$T/proc/osrelease"
+	expect 0 env PATH="$T/bin:$PATH" "$SYSAB" campaign resume kr
+	contains "$OUT" "wrong kernel: booted release 6.1.0-test, but /boot/vmlinuz-6.9.9 is 6.9.9"
 	: >"$T/loader"
 	new gr --backend grub --boots 1 --config 'pti=on' --entry 'A' --append 'pti=on' --config 'pti=off' --entry 'B' --append 'pti=off' -- $RUN
 	expect 0 env PATH="$T/bin:$PATH" "$SYSAB" campaign start gr

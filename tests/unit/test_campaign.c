@@ -1,6 +1,6 @@
 /* test_campaign.c - the campaign schedule (randomized complete blocks from a seed) and the option record. */
 #include "unit.h"
-#include "campaign/campaign.h"
+#include "campaign/backend.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -69,14 +69,12 @@ static void options_round_trip(void **state)
 	assert_string_equal(o.unit_dir, "/etc/systemd/system");
 	o.smp = 3;
 	o.max_failures = 5;
-	o.stop_file = strdup("/x/y.stop");
 	snprintf(o.accel, sizeof o.accel, "tcg");
 	char *j = campaign_opts_json(&o);
 	campaign_opts_parse(j, &p);
 	assert_int_equal(p.smp, 3);
 	assert_int_equal(p.max_failures, 5);
 	assert_string_equal(p.accel, "tcg");
-	assert_string_equal(p.stop_file, "/x/y.stop");
 	free(j);
 	campaign_opts_free(&o);
 	campaign_opts_free(&p);
@@ -85,12 +83,41 @@ static void options_round_trip(void **state)
 	free(m);
 }
 
+/* ExecStart= follows systemd's rules: quotes group, \\ and \" escape, %% and $$ are literal. */
+static void exec_start_is_quoted_for_systemd(void **state)
+{
+	(void)state;
+	const char *av[] = {"/usr/bin/sysab", "campaign", "resume", "pti", "--db", "/data/a b/%h $HOME \"x\"\\.db", NULL};
+	char *s = reboot_exec_start(av);
+	assert_string_equal(s, "/usr/bin/sysab campaign resume pti --db \"/data/a b/%%h $$HOME \\\"x\\\"\\\\.db\"");
+	free(s);
+}
+
+/* Every state has one word, and the word reads back as the state; other words are none. */
+static void states_round_trip_through_their_words(void **state)
+{
+	(void)state;
+	for (int i = 0; i < CAMPAIGN_NSTATES; i++)
+		assert_int_equal(campaign_state_of(campaign_state_word((enum campaign_state)i)), i);
+	for (int i = 0; i < SLOT_NSTATES; i++)
+		assert_int_equal(slot_state_of(slot_state_word((enum slot_state)i)), i);
+	assert_int_equal(campaign_state_of("runing"), -1);
+	assert_int_equal(slot_state_of(NULL), -1);
+	assert_non_null(campaign_backend_find("kexec"));
+	assert_null(campaign_backend_find("floppy"));
+	struct err e;
+	assert_int_equal(campaign_name_check("a\nb", &e), -1);
+	assert_int_equal(campaign_name_check("pti-1.x", &e), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(blocks_are_complete),
 		cmocka_unit_test(schedule_is_pinned_by_its_seed),
 		cmocka_unit_test(options_round_trip),
+		cmocka_unit_test(exec_start_is_quoted_for_systemd),
+		cmocka_unit_test(states_round_trip_through_their_words),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,124 @@
+/* backend.h - the table of campaign backends (prepare, boot a slot, collect its runs, clean up,
+ * the commands of a slot, capabilities) and what the driver and the backends share. */
+#ifndef SYSAB_CAMPAIGN_BACKEND_H
+#define SYSAB_CAMPAIGN_BACKEND_H
+
+#include <sys/types.h>
+#include "campaign/campaign.h"
+
+/* Capabilities of a backend. */
+enum {
+	CB_REBOOTS = 1u << 0,   /* reboots this machine: a unit resumes the campaign at boot */
+	CB_NEEDS_ROOT = 1u << 1, /* arming a boot needs root */
+	CB_MARKER = 1u << 2,    /* the booted kernel's command line carries the slot's marker */
+};
+
+/* One command of a slot: its argv and the environment added to it. shutdown: it takes the
+ * machine down (a kill by SIGTERM/SIGKILL/SIGHUP is the shutdown under way). */
+struct campaign_cmd {
+	struct strv argv, envp;
+	bool shutdown;
+};
+struct campaign_cmds {
+	struct campaign_cmd *v;
+	size_t n, cap;
+};
+struct campaign_cmd *campaign_cmds_add(struct campaign_cmds *l, bool shutdown);
+void campaign_cmds_free(struct campaign_cmds *l);
+
+/* What one start or resume carries from backend call to backend call. */
+struct campaign_ctx {
+	const struct campaign_env *env;
+	struct campaign *c;
+	char *dir;        /* a private temp directory (0700), removed at the end */
+	char *stop_path;  /* campaign_stop_path() */
+	/* qemu: the last boot */
+	int outcome;      /* 0 exited, 1 boot timeout, 2 KVM probe failed, 3 stopped by a signal */
+	char *guest_text; /* what the guest sent on its data channel, or NULL */
+	char *console;    /* its console (in dir) */
+	char *log;        /* where the console was kept beside the database */
+	double kvm_probe_s; /* how long a KVM boot may stay silent ($SYSAB_KVM_PROBE_S, default 60) */
+	char accel[8];      /* qemu: the accelerator chosen for this drive (kvm or tcg) */
+	char *accel_note;   /* why */
+};
+
+struct campaign_backend {
+	const char *name;
+	unsigned caps;
+	const char *root_for; /* what needs root, for the refusal */
+	/* `new`: does configuration k give what this backend needs? 0 or -1 with e set. */
+	int (*check_config)(const struct campaign *c, const struct store_campaign_config *k, struct err *e);
+	/* Before the first boot of a start (qemu: choose the accelerator; reboot: install the
+	 * unit, or print it with dry_run). 0 or -1 with e set. */
+	int (*prepare)(struct campaign_ctx *x, struct err *e);
+	/* The commands that boot slot i, in order (the dry run prints exactly these). */
+	void (*argv)(struct campaign_ctx *x, int i, struct campaign_cmds *out);
+	/* Boot slot i (qemu: run the VM to its end; reboot: arm and reboot). 0, or -1 with e set on
+	 * an error of the host. */
+	int (*boot_slot)(struct campaign_ctx *x, int i, struct err *e);
+	/* After the boot: verify the kernel, collect the slot's runs and set its state. 0, or -1
+	 * with e set when the database could not take them. */
+	int (*collect)(struct campaign_ctx *x, int i, struct err *e);
+	/* When the campaign ends, stops or fails (reboot: remove the unit; or print it). */
+	void (*cleanup)(struct campaign_ctx *x);
+};
+
+extern const struct campaign_backend campaign_backend_qemu, campaign_backend_kexec, campaign_backend_grub,
+	campaign_backend_command;
+/* The backend called name, or NULL. */
+const struct campaign_backend *campaign_backend_find(const char *name);
+/* "qemu, kexec, grub or command" */
+const char *campaign_backend_names(void);
+
+/* ---- shared by the driver and the backends (campaign.c) ---- */
+
+/* The kernel command line marker of a slot: "sysab.boot=NAME:SLOT" (new string). */
+char *campaign_marker(const char *name, int slot);
+/* The next slot to boot: the first pending, booting, running, or interrupted with a retry
+ * left; -1 when none. */
+int campaign_next_slot(const struct campaign *c);
+/* Set slot i's state and reason (reason is taken over; NULL for none). */
+void campaign_slot_set(struct campaign *c, int i, enum slot_state s, char *reason);
+/* Write slot i's progress to the database. */
+int campaign_slot_save(const struct campaign_ctx *x, int i, struct err *e);
+/* Slot i did not finish: interrupted (retried), or skipped when its retry is spent; a slot
+ * whose runs were all stored before is done. */
+void campaign_slot_interrupted(struct campaign *c, int i, const char *why);
+/* The runs slot i still needs (its planned runs less those attached). */
+int campaign_slot_remaining(const struct campaign *c, int i);
+/* Attach the runs of the sysab database at path to slot i, with the environment keys tags:
+ * they are linked to the slot inside that database, so merging it (import db, one
+ * transaction) stores runs, tags and links together or nothing; a run merged before is not
+ * merged again. *added: runs stored now. 0, or -1 with e set. */
+int campaign_attach_db(const struct campaign_ctx *x, int i, const char *path, const struct kvlist *tags,
+		       size_t *added, struct err *e);
+/* A per-slot file beside the database: "DB.campaign-NAME.slotK.tryA.EXT" (new string). */
+char *campaign_slot_file(const struct campaign_ctx *x, int i, const char *ext);
+/* Create path afresh and write a then b to it: an old file (or a planted symlink) there is
+ * removed first and the file is created with O_EXCL|O_NOFOLLOW, so nothing is followed. */
+int campaign_write_new(const char *path, mode_t mode, const char *a, size_t alen, const char *b, size_t blen, struct err *e);
+/* Append s to b quoted for sh when it needs it (a round trip through sh -c gives s back). */
+void campaign_sh_quote(struct sb *b, const char *s);
+/* Print cmd, shell-quoted, after "  would run: ". */
+void campaign_cmd_print(const struct campaign_ctx *x, const struct campaign_cmd *cmd);
+/* The kernel release an image announces (an x86 bzImage's version string, else the part of
+ * its file name after "vmlinuz-"/"vmlinux-"/"Image-"), or NULL when it cannot be told. */
+char *campaign_kernel_release(const char *image);
+/* A progress line of the driver: "campaign NAME: ..." on env->out. */
+void campaign_note(const struct campaign_ctx *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- the self-rebooting machinery (reboot.c), used by kexec, grub and command ---- */
+
+int reboot_prepare(struct campaign_ctx *x, struct err *e);
+int reboot_boot_slot(struct campaign_ctx *x, int i, struct err *e);
+int reboot_collect(struct campaign_ctx *x, int i, struct err *e);
+void reboot_cleanup(struct campaign_ctx *x);
+/* The command line a reboot backend boots slot i with: the configuration's append and the marker. */
+char *reboot_append(const struct campaign *c, int i);
+/* The [Service] ExecStart= value for argv, quoted by systemd's rules (new string). */
+char *reboot_exec_start(const char *const *argv);
+/* Does the running kernel match slot i? 1 yes, 0 no with *why set (new string). Reads
+ * $SYSAB_CAMPAIGN_PROC/{cmdline,osrelease,boot_id} when set (tests). *boot_id: this boot. */
+int reboot_check_kernel(const struct campaign *c, int i, char **why, char **boot_id);
+
+#endif

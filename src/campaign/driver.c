@@ -1,0 +1,398 @@
+/* driver.c - start, resume and stop a campaign: one driver at a time (the lease), the slot loop,
+ * interruptions and retries, and a stop honoured before every boot. */
+#include "campaign/backend.h"
+#include "core/tmp.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+/* ---- the lease: an advisory lock on "DB.campaign-NAME.lease", holding who drives ---- */
+
+/* Take the lease of campaign name: *fd holds it until closed (the kernel drops it when the
+ * holder dies, so a stale lease is taken over). A lease held by a live driver is an error
+ * naming it. */
+static int lease_take(const struct campaign_env *env, const char *name, int *fd, struct err *e)
+{
+	char *path = xasprintf("%s.campaign-%s.lease", env->db_path, name);
+	int rc = -1;
+	*fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (*fd < 0) {
+		errf(e, "%s: cannot open the campaign's lease: %s", path, strerror(errno));
+		goto out;
+	}
+	char old[256] = {0};
+	ssize_t n = pread(*fd, old, sizeof old - 1, 0);
+	old[n > 0 ? n : 0] = 0;
+	old[strcspn(old, "\n")] = 0;
+	if (flock(*fd, LOCK_EX | LOCK_NB)) {
+		errf(e, "campaign '%s' is driven by another sysab (%s; lease %s); wait for it to end, or stop it with "
+			"`sysab campaign stop %s`",
+		     name, *old && text_is_clean(old, false) ? old : "holder unknown", path, name);
+		close(*fd);
+		*fd = -1;
+		goto out;
+	}
+	long pid = 0;
+	if (*old && sscanf(old, "pid %ld", &pid) == 1 && pid > 0 && pid != (long)getpid() &&
+	    kill((pid_t)pid, 0) && errno == ESRCH && text_is_clean(old, false))
+		fprintf(env->out, "campaign %s: took over the stale lease of a driver that is gone (%s)\n", name, old);
+	char host[256] = "?";
+	gethostname(host, sizeof host - 1);
+	char when[32];
+	format_wall(clock_wall_ns(), when, sizeof when);
+	char *text = xasprintf("pid %ld on %s since %s UTC\n", (long)getpid(), host, when);
+	if (ftruncate(*fd, 0) || pwrite(*fd, text, strlen(text), 0) < 0) {
+		/* the lock alone is the lease; the text only names the holder */
+	}
+	free(text);
+	rc = 0;
+out:
+	free(path);
+	return rc;
+}
+
+static void lease_drop(int fd)
+{
+	if (fd >= 0) {
+		if (ftruncate(fd, 0)) {
+		}
+		close(fd);
+	}
+}
+
+/* ---- one start or resume ---- */
+
+static void ctx_init(struct campaign_ctx *x, const struct campaign_env *env, struct campaign *c)
+{
+	memset(x, 0, sizeof *x);
+	x->env = env;
+	x->c = c;
+	x->stop_path = campaign_stop_path(env->db_path, c->r.name);
+	const char *p = getenv("SYSAB_KVM_PROBE_S");
+	x->kvm_probe_s = p && atof(p) > 0 ? atof(p) : 60;
+	snprintf(x->accel, sizeof x->accel, "%s", c->opts.accel);
+	if (c->opts.accel_note)
+		x->accel_note = xstrdup(c->opts.accel_note);
+}
+
+static void ctx_free(struct campaign_ctx *x)
+{
+	if (x->dir && !x->env->dry_run)
+		tmpdir_remove(x->dir);
+	free(x->dir);
+	free(x->stop_path);
+	free(x->guest_text);
+	free(x->console);
+	free(x->log);
+	free(x->accel_note);
+}
+
+/* Read the campaign again (another command may have stopped it). */
+static int reload(struct campaign_ctx *x, struct err *e)
+{
+	char *name = xstrdup(x->c->r.name);
+	campaign_free(x->c);
+	int rc = campaign_load(x->env->st, name, x->c, e);
+	free(name);
+	return rc;
+}
+
+static int set_state(struct campaign_ctx *x, enum campaign_state s, const char *why, struct err *e)
+{
+	x->c->state = s;
+	return store_campaign_set_state(x->env->st, x->c->r.id, campaign_state_word(s), why, 0, e);
+}
+
+/* Consecutive failed slots, most recent first, by finish time. */
+static int trailing_failures(const struct campaign *c)
+{
+	int n = 0;
+	uint64_t before = UINT64_MAX;
+	for (;;) {
+		int last = -1;
+		for (size_t i = 0; i < c->r.nslots; i++) {
+			const struct store_campaign_slot *s = &c->r.slots[i];
+			if ((c->slot[i] == SLOT_DONE || c->slot[i] == SLOT_FAILED) && s->finished_ns < before &&
+			    (last < 0 || s->finished_ns > c->r.slots[last].finished_ns))
+				last = (int)i;
+		}
+		if (last < 0 || c->slot[last] != SLOT_FAILED)
+			return n;
+		n++;
+		before = c->r.slots[last].finished_ns;
+	}
+}
+
+/* After a slot ended, and before every boot: reread the campaign; stop it on too many
+ * consecutive failures, finish it, or honour a stop (`campaign stop`, the stop file, a
+ * signal). *more: a slot is to be booted next. */
+static int settle_state(struct campaign_ctx *x, bool *more, struct err *e)
+{
+	*more = false;
+	if (reload(x, e))
+		return -1;
+	struct campaign *c = x->c;
+	int fails = trailing_failures(c);
+	if (fails >= c->opts.max_failures) {
+		char *why = xasprintf("%d consecutive slots failed (limit %d); fix the configuration, then `sysab campaign "
+				      "start %s`",
+				      fails, c->opts.max_failures, c->r.name);
+		campaign_note(x, "stopped: %s", why);
+		int rc = set_state(x, CAMPAIGN_FAILED, why, e);
+		free(why);
+		return rc;
+	}
+	if (campaign_next_slot(c) < 0) {
+		campaign_note(x, "done; `sysab analyze campaign:%s` analyzes it", c->r.name);
+		return set_state(x, CAMPAIGN_DONE, NULL, e);
+	}
+	if (c->state == CAMPAIGN_STOPPED) {
+		campaign_note(x, "stopped (%s); no further boot", c->r.reason ? c->r.reason : "by request");
+		return 0;
+	}
+	if (sig_stop || access(x->stop_path, F_OK) == 0) {
+		campaign_note(x, "stopped on request");
+		return set_state(x, CAMPAIGN_STOPPED, sig_stop ? "stopped by a signal" : "stopped by the stop file", e);
+	}
+	*more = true;
+	return 0;
+}
+
+/* Every slot found booting or running when nothing drives it any more. */
+static int mark_interrupted(struct campaign_ctx *x, struct err *e)
+{
+	for (size_t i = 0; i < x->c->r.nslots; i++) {
+		if (x->c->slot[i] != SLOT_BOOTING && x->c->slot[i] != SLOT_RUNNING)
+			continue;
+		campaign_slot_interrupted(x->c, (int)i, "the boot or run did not finish (power loss, crash or kill)");
+		if (campaign_slot_save(x, (int)i, e))
+			return -1;
+	}
+	return 0;
+}
+
+static int begin_slot(struct campaign_ctx *x, int i, struct err *e)
+{
+	struct store_campaign_slot *s = &x->c->r.slots[i];
+	s->attempts++;
+	campaign_slot_set(x->c, i, SLOT_BOOTING, NULL);
+	s->started_ns = clock_wall_ns();
+	s->finished_ns = 0;
+	return campaign_slot_save(x, i, e);
+}
+
+/* After collect: a slot interrupted on its retry is skipped; the slot is written. */
+static int end_slot(struct campaign_ctx *x, int i, struct err *e)
+{
+	struct campaign *c = x->c;
+	struct store_campaign_slot *s = &c->r.slots[i];
+	if (c->slot[i] == SLOT_INTERRUPTED && s->attempts > CAMPAIGN_RETRIES && !sig_stop)
+		campaign_slot_set(c, i, SLOT_SKIPPED,
+				  xasprintf("interrupted again on its retry; skipped (%s)", s->reason ? s->reason : ""));
+	if (!s->finished_ns)
+		s->finished_ns = clock_wall_ns();
+	campaign_note(x, "slot %d: %s%s%s", i, slot_state_word(c->slot[i]), s->reason ? ": " : "",
+		      s->reason ? s->reason : "");
+	return campaign_slot_save(x, i, e);
+}
+
+/* qemu: drive every remaining slot from here. */
+static int drive(struct campaign_ctx *x, struct err *e)
+{
+	bool more = true;
+	if (mark_interrupted(x, e) || settle_state(x, &more, e))
+		return -1;
+	while (more) {
+		int i = campaign_next_slot(x->c);
+		if (begin_slot(x, i, e))
+			return -1;
+		campaign_note(x, "slot %d/%zu (block %d): %s, attempt %d", i + 1, x->c->r.nslots, x->c->r.slots[i].block,
+			      x->c->r.configs[x->c->r.slots[i].config].name, x->c->r.slots[i].attempts);
+		if (x->c->be->boot_slot(x, i, e) || x->c->be->collect(x, i, e) || end_slot(x, i, e))
+			return -1;
+		if (settle_state(x, &more, e))
+			return -1;
+	}
+	return 0;
+}
+
+/* --dry-run: every command of the slots left, in schedule order, with the unit; nothing done. */
+static int dry_run(struct campaign_ctx *x, struct err *e)
+{
+	const struct campaign_backend *be = x->c->be;
+	if (be->prepare(x, e))
+		return -1;
+	for (size_t i = 0; i < x->c->r.nslots; i++) {
+		enum slot_state s = x->c->slot[i];
+		if (s == SLOT_DONE || s == SLOT_FAILED || s == SLOT_SKIPPED)
+			continue;
+		fprintf(x->env->out, "slot %zu (block %d): %s\n", i, x->c->r.slots[i].block,
+			x->c->r.configs[x->c->r.slots[i].config].name);
+		struct campaign_cmds cmds = {0};
+		be->argv(x, (int)i, &cmds);
+		for (size_t k = 0; k < cmds.n; k++)
+			campaign_cmd_print(x, &cmds.v[k]);
+		campaign_cmds_free(&cmds);
+	}
+	if (be->caps & CB_REBOOTS) {
+		fprintf(x->env->out, "after the last slot (or K=%d consecutive failures, or a stop):\n",
+			x->c->opts.max_failures);
+		be->cleanup(x);
+	}
+	return 0;
+}
+
+int campaign_start(const struct campaign_env *env, const char *name, struct err *e)
+{
+	struct campaign c;
+	struct campaign_ctx x;
+	int lease = -1, rc = -1;
+	if (!env->dry_run && lease_take(env, name, &lease, e))
+		return -1;
+	if (campaign_load(env->st, name, &c, e)) {
+		lease_drop(lease);
+		return -1;
+	}
+	ctx_init(&x, env, &c);
+	const struct campaign_backend *be = c.be;
+	if (env->dry_run) {
+		rc = dry_run(&x, e);
+		goto out;
+	}
+	if (c.state == CAMPAIGN_RUNNING) {
+		errf(e, "campaign '%s' is already running and no driver holds it; `sysab campaign resume %s` continues it",
+		     name, name);
+		goto out;
+	}
+	if (c.state == CAMPAIGN_DONE) {
+		errf(e, "campaign '%s' is done; `sysab analyze campaign:%s` analyzes it", name, name);
+		goto out;
+	}
+	unlink(x.stop_path); /* an explicit start overrides an old stop request */
+	if ((be->caps & CB_NEEDS_ROOT) && geteuid() != 0) {
+		errf(e, "campaign '%s': the %s backend needs root (%s, installing a systemd unit, rebooting); run "
+			"`sudo sysab campaign start %s`, or see what it would do with --dry-run",
+		     name, be->name, be->root_for, name);
+		goto out;
+	}
+	if (!(be->caps & CB_REBOOTS)) {
+		if (be->prepare(&x, e) || set_state(&x, CAMPAIGN_RUNNING, NULL, e))
+			goto out;
+		rc = drive(&x, e);
+		goto out;
+	}
+	/* the reboot backends: install the unit, arm the first slot, reboot */
+	if (be->prepare(&x, e))
+		goto out;
+	int i = campaign_next_slot(&c);
+	if (i < 0) {
+		errf(e, "campaign '%s' has no slot left to boot", name);
+		be->cleanup(&x);
+		goto out;
+	}
+	if (begin_slot(&x, i, e) || set_state(&x, CAMPAIGN_RUNNING, NULL, e)) {
+		be->cleanup(&x);
+		goto out;
+	}
+	rc = be->boot_slot(&x, i, e);
+	if (rc) {
+		struct err e2;
+		be->cleanup(&x);
+		c.r.slots[i].attempts--;
+		campaign_slot_set(&c, i, SLOT_PENDING, NULL);
+		campaign_slot_save(&x, i, &e2);
+		set_state(&x, CAMPAIGN_STOPPED, "arming the first boot failed", &e2);
+	}
+out:
+	ctx_free(&x);
+	campaign_free(&c);
+	lease_drop(lease);
+	return rc;
+}
+
+/* resume for the reboot backends: what the unit runs at boot. */
+static int resume_reboot(struct campaign_ctx *x, struct err *e)
+{
+	const struct campaign_backend *be = x->c->be;
+	bool more;
+	int i = -1;
+	for (size_t k = 0; k < x->c->r.nslots && i < 0; k++)
+		if (x->c->slot[k] == SLOT_BOOTING || x->c->slot[k] == SLOT_RUNNING)
+			i = (int)k;
+	if (i >= 0 && (be->collect(x, i, e) || end_slot(x, i, e)))
+		return -1; /* a slot left running is interrupted, or finished, by the next resume */
+	if (settle_state(x, &more, e))
+		return -1;
+	if (!more) {
+		be->cleanup(x);
+		return 0; /* done, failed or stopped: no reboot; the machine stays on this (default) kernel */
+	}
+	i = campaign_next_slot(x->c);
+	if (begin_slot(x, i, e))
+		return -1;
+	return be->boot_slot(x, i, e);
+}
+
+int campaign_resume(const struct campaign_env *env, const char *name, struct err *e)
+{
+	struct campaign c;
+	struct campaign_ctx x;
+	int lease = -1, rc = -1;
+	if (lease_take(env, name, &lease, e))
+		return -1;
+	if (campaign_load(env->st, name, &c, e)) {
+		lease_drop(lease);
+		return -1;
+	}
+	ctx_init(&x, env, &c);
+	if (c.state != CAMPAIGN_RUNNING) {
+		if (c.state == CAMPAIGN_NEW)
+			errf(e, "campaign '%s' has not started; `sysab campaign start %s` starts it", name, name);
+		else
+			errf(e, "campaign '%s' is %s%s%s%s; nothing to resume%s", name, campaign_state_word(c.state),
+			     c.r.reason ? " (" : "", c.r.reason ? c.r.reason : "", c.r.reason ? ")" : "",
+			     c.state != CAMPAIGN_DONE ? " (`sysab campaign start` starts it again)" : "");
+		if (c.be->caps & CB_REBOOTS)
+			c.be->cleanup(&x); /* a unit left behind must not loop: remove it */
+		goto out;
+	}
+	if (c.be->caps & CB_REBOOTS)
+		rc = resume_reboot(&x, e);
+	else
+		rc = c.be->prepare(&x, e) ? -1 : drive(&x, e);
+out:
+	ctx_free(&x);
+	campaign_free(&c);
+	lease_drop(lease);
+	return rc;
+}
+
+int campaign_stop(const struct campaign_env *env, const char *name, struct err *e)
+{
+	struct campaign c;
+	if (campaign_load(env->st, name, &c, e))
+		return -1;
+	struct campaign_ctx x;
+	ctx_init(&x, env, &c);
+	int rc = 0;
+	if (c.state == CAMPAIGN_DONE)
+		fprintf(env->out, "campaign %s is already done\n", name);
+	else {
+		if (c.be->caps & CB_REBOOTS)
+			c.be->cleanup(&x);
+		rc = set_state(&x, CAMPAIGN_STOPPED, "stopped by `sysab campaign stop`", e);
+		if (!rc)
+			fprintf(env->out,
+				"campaign %s: stopped; nothing boots any more, a running driver ends after its slot "
+				"(`sysab campaign start %s` goes on)\n",
+				name, name);
+	}
+	ctx_free(&x);
+	campaign_free(&c);
+	return rc;
+}

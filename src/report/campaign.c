@@ -1,0 +1,119 @@
+/* campaign.c - `sysab campaign show`: a campaign's plan and progress as text or JSON. Never computes. */
+#include "report/campaign.h"
+
+#include <jansson.h>
+
+void report_campaign_text(FILE *f, const struct campaign_view *v)
+{
+	const struct campaign *c = v->c;
+	const struct store_campaign *r = &c->r;
+	fprintf(f, "campaign %s: %s backend, %zu configuration%s x %d boot%s, %d run%s per boot, seed %llu\n", r->name,
+		r->backend, r->nconfigs, r->nconfigs == 1 ? "" : "s", r->boots, r->boots == 1 ? "" : "s", r->runs,
+		r->runs == 1 ? "" : "s", (unsigned long long)r->seed);
+	fprintf(f, "state: %s%s%s\n", campaign_state_word(c->state), r->reason ? " - " : "", r->reason ? r->reason : "");
+	fprintf(f, "each run: sysab run");
+	for (size_t i = 0; i < c->run_args.n; i++)
+		fprintf(f, " %s", c->run_args.v[i]);
+	fprintf(f, " -l LABELS\n");
+	for (size_t i = 0; i < r->nconfigs; i++) {
+		const struct store_campaign_config *k = &r->configs[i];
+		fprintf(f, "  config %zu: %s", i, k->name);
+		if (k->kernel)
+			fprintf(f, "  kernel %s", k->kernel);
+		if (k->initrd)
+			fprintf(f, "  initrd %s", k->initrd);
+		if (k->append)
+			fprintf(f, "  append \"%s\"", k->append);
+		if (k->entry)
+			fprintf(f, "  entry %s", k->entry);
+		if (k->command)
+			fprintf(f, "  command %s", k->command);
+		fprintf(f, "\n");
+	}
+	fprintf(f, "progress: %zu of %zu slots done, %zu failed, %zu skipped, %zu to go", v->done, r->nslots, v->failed,
+		v->skipped, v->left);
+	if (v->done && v->left)
+		fprintf(f, ", about %.0f min left (at %.0f s per boot so far)", v->min_left, v->s_per_boot);
+	fprintf(f, "\n");
+	if (v->next >= 0)
+		fprintf(f, "next: slot %d (block %d), %s\n", v->next, r->slots[v->next].block,
+			r->configs[r->slots[v->next].config].name);
+	if (!v->slots)
+		return;
+	fprintf(f, "\nslot block config                          state        tries runs boot      reason\n");
+	for (size_t i = 0; i < r->nslots; i++) {
+		const struct store_campaign_slot *x = &r->slots[i];
+		fprintf(f, "%4d %5d %-32.32s %-12s %5d %4d %-8.8s  %s\n", x->slot, x->block, r->configs[x->config].name,
+			slot_state_word(c->slot[i]), x->attempts, x->nruns, x->boot_id ? x->boot_id : "-",
+			x->reason ? x->reason : "");
+	}
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+void *report_campaign_json(const struct campaign_view *v)
+{
+	const struct campaign *c = v->c;
+	const struct store_campaign *r = &c->r;
+	json_t *j = json_object();
+	json_object_set_new(j, "name", json_string(r->name));
+	json_object_set_new(j, "uuid", json_string(r->uuid));
+	json_object_set_new(j, "backend", json_string(r->backend));
+	json_object_set_new(j, "state", json_string(campaign_state_word(c->state)));
+	json_object_set_new(j, "reason", str_or_null(r->reason));
+	json_object_set_new(j, "seed", json_integer((json_int_t)r->seed));
+	json_object_set_new(j, "boots", json_integer(r->boots));
+	json_object_set_new(j, "runs", json_integer(r->runs));
+	json_object_set_new(j, "looks", json_integer(r->looks));
+	json_t *args = json_array();
+	for (size_t i = 0; i < c->run_args.n; i++)
+		json_array_append_new(args, json_string(c->run_args.v[i]));
+	json_object_set_new(j, "run_args", args);
+	json_t *cfgs = json_array();
+	for (size_t i = 0; i < r->nconfigs; i++) {
+		const struct store_campaign_config *k = &r->configs[i];
+		json_t *o = json_object(), *l = json_object();
+		json_object_set_new(o, "name", json_string(k->name));
+		for (size_t n = 0; n < c->labels[i].n; n++)
+			json_object_set_new(l, c->labels[i].v[n].key, json_string(c->labels[i].v[n].value));
+		json_object_set_new(o, "labels", l);
+		json_object_set_new(o, "kernel", str_or_null(k->kernel));
+		json_object_set_new(o, "initrd", str_or_null(k->initrd));
+		json_object_set_new(o, "append", str_or_null(k->append));
+		json_object_set_new(o, "entry", str_or_null(k->entry));
+		json_object_set_new(o, "command", str_or_null(k->command));
+		json_array_append_new(cfgs, o);
+	}
+	json_object_set_new(j, "configs", cfgs);
+	json_t *p = json_object();
+	json_object_set_new(p, "slots", json_integer((json_int_t)r->nslots));
+	json_object_set_new(p, "done", json_integer((json_int_t)v->done));
+	json_object_set_new(p, "failed", json_integer((json_int_t)v->failed));
+	json_object_set_new(p, "skipped", json_integer((json_int_t)v->skipped));
+	json_object_set_new(p, "left", json_integer((json_int_t)v->left));
+	json_object_set_new(p, "next", v->next >= 0 ? json_integer(v->next) : json_null());
+	json_object_set_new(p, "s_per_boot", v->done ? json_real(v->s_per_boot) : json_null());
+	json_object_set_new(p, "min_left", v->done && v->left ? json_real(v->min_left) : json_null());
+	json_object_set_new(j, "progress", p);
+	if (v->slots) {
+		json_t *sl = json_array();
+		for (size_t i = 0; i < r->nslots; i++) {
+			const struct store_campaign_slot *x = &r->slots[i];
+			json_t *o = json_object();
+			json_object_set_new(o, "slot", json_integer(x->slot));
+			json_object_set_new(o, "block", json_integer(x->block));
+			json_object_set_new(o, "config", json_integer(x->config));
+			json_object_set_new(o, "state", json_string(slot_state_word(c->slot[i])));
+			json_object_set_new(o, "attempts", json_integer(x->attempts));
+			json_object_set_new(o, "runs", json_integer(x->nruns));
+			json_object_set_new(o, "boot_id", str_or_null(x->boot_id));
+			json_object_set_new(o, "reason", str_or_null(x->reason));
+			json_array_append_new(sl, o);
+		}
+		json_object_set_new(j, "slots", sl);
+	}
+	return j;
+}

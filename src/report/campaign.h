@@ -1,0 +1,14 @@
+/* campaign.h - rendering `sysab campaign new|show|status` as text or JSON. Never computes. */
+#ifndef SYSAB_REPORT_CAMPAIGN_H
+#define SYSAB_REPORT_CAMPAIGN_H
+
+#include <stdio.h>
+#include "campaign/campaign.h"
+
+/* The campaign of v: configurations, progress, what is next, time left, and with v->slots
+ * the schedule, as text on f. */
+void report_campaign_text(FILE *f, const struct campaign_view *v);
+/* The same as a JSON object (the caller json_decref()s it; a json_t *). */
+void *report_campaign_json(const struct campaign_view *v);
+
+#endif
