@@ -214,6 +214,13 @@ int cli_open_db(const char *db_opt, enum store_mode mode, struct store **st, cha
 	if (!p)
 		return -1;
 	int rc = store_open(p, mode, st, e);
+	if (rc == 0 && store_immutable(*st)) {
+		fputs("sysab: note: ", stderr);
+		fputs_clean(p, stderr);
+		fputs(" is read-only to you and its directory too: read as it was when opened; what its owner "
+		      "writes meanwhile is not seen\n",
+		      stderr);
+	}
 	if (rc == 0 && store_writable(*st)) {
 		char *boot = env_boot_id();
 		struct err ignored;
