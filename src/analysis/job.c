@@ -291,9 +291,16 @@ int an_compare_job_build(struct store *st, const char *sa, const char *sb, const
 	j->info[0] = g[0].info;
 	j->info[1] = g[1].info;
 	struct store_env env[2] = {{0}};
+	struct an_cmdline_declared decl = {0};
 	int rc = store_env_values(st, g[0].ids, g[0].n, &env[0], e);
 	if (!rc && sb)
 		rc = store_env_values(st, g[1].ids, g[1].n, &env[1], e);
+	/* a campaign's marker and its configurations' command lines are not confounders */
+	for (size_t i = 0; i < j->ng && !rc; i++)
+		rc = an_cmdline_declared_add(st, g[i].runs, g[i].n, &decl, e);
+	for (size_t i = 0; i < j->ng && !rc; i++)
+		an_cmdline_env_strip(&env[i], &decl);
+	an_cmdline_declared_free(&decl);
 	if (!rc)
 		rc = an_compare(&g[0].set, sb ? &g[1].set : NULL, g[0].runs, g[0].n, sb ? g[1].runs : NULL, g[1].n,
 				&env[0], &env[1], patterns, co, &j->c, e);
