@@ -683,10 +683,12 @@ int campaign_resume(const struct campaign_env *env, const char *name, struct err
 	if (strcmp(c.state, "running")) {
 		if (!strcmp(c.state, "new"))
 			errf(e, "campaign '%s' has not started; `sysab campaign start %s` starts it", name, name);
+		else if (strcmp(c.state, "done"))
+			errf(e, "campaign '%s' is %s%s%s%s; nothing to resume (`sysab campaign start %s` starts it again)",
+			     name, c.state, c.reason ? " (" : "", c.reason ? c.reason : "", c.reason ? ")" : "", name);
 		else
-			errf(e, "campaign '%s' is %s%s%s%s; nothing to resume%s", name, c.state, c.reason ? " (" : "",
-			     c.reason ? c.reason : "", c.reason ? ")" : "",
-			     strcmp(c.state, "done") ? " (`sysab campaign start` starts it again)" : "");
+			errf(e, "campaign '%s' is done%s%s%s; nothing to resume", name, c.reason ? " (" : "",
+			     c.reason ? c.reason : "", c.reason ? ")" : "");
 		if (strcmp(c.backend, "qemu")) {
 			/* a unit left behind must not loop: remove it */
 			struct campaign_opts o;
@@ -715,7 +717,7 @@ int campaign_stop(const struct campaign_env *env, const char *name, struct err *
 	else {
 		if (strcmp(c.backend, "qemu"))
 			campaign_unit_remove(env, &c, &o);
-		rc = store_campaign_set_state(env->st, c.id, "stopped", "stopped by `sysab campaign stop`", 0, e);
+		rc = store_campaign_set_state(env->st, c.id, "stopped", "stopped by campaign stop", 0, e);
 		if (!rc)
 			fprintf(env->out, "campaign %s: stopped; nothing boots any more (`sysab campaign start %s` goes on)\n",
 				name, name);

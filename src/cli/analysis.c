@@ -46,7 +46,10 @@ const struct cli_opt cli_compare_opts[] = {
 };
 
 const struct cli_opt cli_analyze_opts[] = {
-	CLI_OPT("factors", 'f', "F1,F2", "label keys whose combinations form the cells (required)", O_FACTORS),
+	CLI_OPT("factors", 'f', "F1,F2",
+		"label keys whose combinations form the cells (default with a campaign:NAME selector: the labels "
+		"that differ between its configurations)",
+		O_FACTORS),
 	CLI_OPT("ref", 0, "F=V", "reference level V of factor F (default: the first in sorted order; repeatable)", O_REF),
 	OPTS_VERDICT,
 	CLI_COMMON_OPTS,
@@ -312,6 +315,22 @@ out:
 
 /* ---------------------------------------------------------------- analyze */
 
+/* Without --factors, the labels that differ between the configurations of the one boot
+ * campaign the selectors name (said on stderr). Returns 0, or -1 with e set. */
+static int default_factors(const struct cli_cmd *cmd, struct an_args *a, struct store *st, const struct strv *sels,
+			   struct err *e)
+{
+	char *note;
+	if (a->factors.n)
+		return 0;
+	if (an_campaign_factors(st, (const char *const *)sels->v, sels->n, &a->factors, &note, e))
+		return -1;
+	if (chatty(a))
+		fprintf(stderr, "sysab %s: %s\n", cmd->name, note);
+	free(note);
+	return 0;
+}
+
 int cmd_analyze(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct an_args a;
@@ -323,13 +342,12 @@ int cmd_analyze(const struct cli_cmd *cmd, int argc, char **argv)
 	int rc = parse(cmd, argc, argv, &a, &pos, REPORT_ANALYZE, "text");
 	if (rc >= 0)
 		goto out;
-	if (!a.factors.n) {
-		errf(&e, "give the factors, e.g. --factors pernode,pie; see `sysab analyze --help`");
-		rc = cli_fail(cmd, &e);
-		goto out;
-	}
-	if (!open_db(&a, &st, &e))
+	if (!open_db(&a, &st, &e) && !default_factors(cmd, &a, st, &pos, &e))
 		an_campaign_look(st, (const char *const *)pos.v, pos.n, &a.co, &look);
+	else if (st) {
+		store_close(st);
+		st = NULL;
+	}
 	if (!st || an_analyze_job_build(st, &pos, &a.factors, &a.refs, &a.patterns, &a.co, a.out.fmt == &report_format_html, &j,
 				 &e) ||
 	    cli_emit(&a.out,
@@ -426,7 +444,10 @@ out:
 const struct cli_opt cli_report_opts[] = {
 	CLI_OUT_OPTS("html (default), text, json or markdown; give -o FILE"),
 	CLI_VERBOSE_OPT,
-	CLI_OPT("factors", 'f', "F1,F2", "with `analyze`: label keys whose combinations form the cells", O_FACTORS),
+	CLI_OPT("factors", 'f', "F1,F2",
+		"with `analyze`: label keys whose combinations form the cells (default with campaign:NAME: the labels "
+		"that differ between its configurations)",
+		O_FACTORS),
 	CLI_OPT("ref", 0, "F=V", "with `analyze`: reference level V of factor F (repeatable)", O_REF),
 	OPT_MARGIN,
 	OPT_ALPHA,
@@ -462,12 +483,12 @@ int cmd_report(const struct cli_cmd *cmd, int argc, char **argv)
 		errf(&e, "--factors needs the analyze form: sysab report analyze --factors F1,F2 [FILTER] -o FILE");
 		goto fail;
 	}
-	if (fa && !a.factors.n) {
-		errf(&e, "give the factors, e.g. --factors pernode,pie; see `sysab analyze --help`");
-		goto fail;
-	}
 	if (open_db(&a, &st, &e))
 		goto fail;
+	if (fa && default_factors(cmd, &a, st, &rest, &e)) {
+		store_close(st);
+		goto fail;
+	}
 	if (fa) {
 		a.out.kind = REPORT_ANALYZE;
 		if (an_analyze_job_build(st, &rest, &a.factors, &a.refs, &a.patterns, &a.co, true, &fj, &e) ||
