@@ -19,12 +19,12 @@ enum {
 	CLI_NUM("margin", 0, "PCT", "equivalence margin: changes within ±PCT count as no change", O_MARGIN, CLI_PCT, \
 		0.0001, 0.5, "1%")
 #define OPT_ALPHA CLI_NUM("alpha", 0, "A", "significance level (0.05: 95% intervals)", O_ALPHA, CLI_REAL, 0.0001, 0.4, "0.05")
-#define OPTS_VERDICT                                                                                       \
+#define OPTS_VERDICT(FORMATS, VALUES)                                                                      \
 	OPT_MARGIN, OPT_ALPHA,                                                                             \
-		CLI_OPT("unit", 0, "boot|run",                                                                 \
+		CLI_CHOICE("unit", 0, "boot|run",                                                              \
 			"replication unit a verdict needs: boot (default), or run for settings compared within "   \
 			"one boot (boot-to-boot variation is then not covered)",                                   \
-			O_UNIT),                                                                                   \
+			O_UNIT, "boot run"),                                                                       \
 		CLI_NUM("look", 0, "K",                                                                        \
 			"this is look K (1, 2, ...) of a group-sequential design; needs --max-boots (a "           \
 			"campaign:NAME selector sets both by itself)",                                             \
@@ -33,13 +33,13 @@ enum {
 			O_MAX_BOOTS, CLI_INT, 2, 10000, NULL),                                                     \
 		CLI_OPT("workload", 'w', "PATTERN",                                                            \
 			"only workloads matching PATTERN: a name, a glob or a group (repeatable)", O_WORKLOAD),    \
-		CLI_OUT_OPTS("text (default), json, html or markdown (compare only)"), CLI_COLOR_OPT
+		CLI_OUT_OPTS(FORMATS, VALUES), CLI_COLOR_OPT
 
 const struct cli_opt cli_compare_opts[] = {
-	OPTS_VERDICT,
-	CLI_OPT("fail-on", 0, "WHAT", "exit 1 when a row is significantly slower, faster, or either (change); "
-			       "negligible changes do not count",
-	 O_FAIL_ON),
+	OPTS_VERDICT("text (default), json, markdown or html", "text json markdown html"),
+	CLI_CHOICE("fail-on", 0, "WHAT", "exit 1 when a row is significantly slower, faster, or either (change); "
+				  "negligible changes do not count",
+		   O_FAIL_ON, "slower faster change"),
 	CLI_VERBOSE_OPT,
 	CLI_COMMON_OPTS,
 	CLI_END,
@@ -51,7 +51,7 @@ const struct cli_opt cli_analyze_opts[] = {
 		"that differ between its configurations)",
 		O_FACTORS),
 	CLI_OPT("ref", 0, "F=V", "reference level V of factor F (default: the first in sorted order; repeatable)", O_REF),
-	OPTS_VERDICT,
+	OPTS_VERDICT("text (default), json or html", "text json html"),
 	CLI_COMMON_OPTS,
 	CLI_END,
 };
@@ -69,7 +69,7 @@ const struct cli_opt cli_plan_opts[] = {
 	OPT_ALPHA,
 	CLI_OPT("workload", 'w', "PATTERN", "only workloads matching PATTERN (repeatable)", O_WORKLOAD),
 	CLI_OPT("campaign", 0, "NAME", "also print the `sysab campaign new NAME` line that carries out the plan", O_CAMPAIGN),
-	CLI_OUT_OPTS("text (default) or json"),
+	CLI_OUT_OPTS("text (default) or json", "text json"),
 	CLI_COLOR_OPT,
 	CLI_COMMON_OPTS,
 	CLI_END,
@@ -442,7 +442,8 @@ out:
 /* ---------------------------------------------------------------- report */
 
 const struct cli_opt cli_report_opts[] = {
-	CLI_OUT_OPTS("html (default), text, json or markdown; give -o FILE"),
+	CLI_OUT_OPTS("html (default), text, json, or markdown (report compare only); give -o FILE",
+		     "html text json markdown"),
 	CLI_VERBOSE_OPT,
 	CLI_OPT("factors", 'f', "F1,F2",
 		"with `analyze`: label keys whose combinations form the cells (default with campaign:NAME: the labels "
@@ -491,6 +492,13 @@ int cmd_report(const struct cli_cmd *cmd, int argc, char **argv)
 	}
 	if (fa) {
 		a.out.kind = REPORT_ANALYZE;
+		if (!report_format_find(a.out.fmt->name, REPORT_ANALYZE)) {
+			char names[128];
+			report_format_names(names, sizeof names, REPORT_ANALYZE);
+			errf(&e, "--format: report analyze cannot print '%s'; use %s", a.out.fmt->name, names);
+			store_close(st);
+			goto fail;
+		}
 		if (an_analyze_job_build(st, &rest, &a.factors, &a.refs, &a.patterns, &a.co, true, &fj, &e) ||
 		    cli_emit(&a.out, &(struct report_doc){.analyze = &fj.an, .groups = &fj.info, .envtab = &fj.env}, &e))
 			goto fail;

@@ -82,6 +82,55 @@ void cli_opt_extra(char *buf, size_t size, const struct cli_opt *o)
 			 o->dflt ? o->dflt : "");
 }
 
+const char *cli_suggest(const char *s, const char *words, char *buf, size_t size)
+{
+	size_t bestd = strlen(s) < 3 ? 2 : 3, nprefixed = 0;
+	bool found = false;
+	char prefixed[128] = "";
+	for (const char *p = words; p && *p;) {
+		size_t n = strcspn(p, " ");
+		char w[128];
+		snprintf(w, sizeof w, "%.*s", (int)n, p);
+		size_t d = edit_distance(s, w);
+		if (d < bestd) {
+			bestd = d;
+			snprintf(buf, size, "%s", w);
+			found = true;
+		}
+		if (*s && !strncmp(w, s, strlen(s))) {
+			snprintf(prefixed, sizeof prefixed, "%s", w);
+			nprefixed++;
+		}
+		p += n;
+		p += strspn(p, " ");
+	}
+	if (!found && nprefixed == 1) {
+		snprintf(buf, size, "%s", prefixed);
+		found = true;
+	}
+	return found ? buf : NULL;
+}
+
+/* Whether w is one of words (space-separated). */
+static bool word_in(const char *words, const char *w)
+{
+	size_t n = strlen(w);
+	for (const char *p = words; (p = strstr(p, w)); p++)
+		if ((p == words || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return true;
+	return false;
+}
+
+/* After a handler refused arg for o, which has values: add the closest of them to e. */
+static void suggest_value(const struct cli_opt *o, const char *arg, struct err *e)
+{
+	char best[128];
+	if (!o->values || !arg || !cli_suggest(arg, o->values, best, sizeof best) || !strcmp(best, arg))
+		return;
+	size_t n = strlen(e->msg);
+	snprintf(e->msg + n, sizeof e->msg - n, " (did you mean %s?)", best);
+}
+
 int cli_parse(const struct cli_cmd *cmd, int argc, char **argv, cli_on_opt on_opt, void *ctx, struct strv *pos,
 	      bool *help, struct err *e)
 {
@@ -133,6 +182,7 @@ int cli_parse(const struct cli_cmd *cmd, int argc, char **argv, cli_on_opt on_op
 			continue;
 		}
 		if ((o->arg && check_number(o, optarg, c >= 0x10000, e)) || on_opt(ctx, o->id, optarg, e)) {
+			suggest_value(o, optarg, e);
 			rc = -1;
 			break;
 		}
@@ -153,6 +203,14 @@ int cli_start(const struct cli_cmd *cmd, int argc, char **argv, cli_on_opt on_op
 	if (help) {
 		cli_help(cmd, stdout);
 		return EXIT_OK;
+	}
+	/* a mistyped subcommand (not a selector: those hold '=', ':' or spaces) */
+	char best[64];
+	const char *w = pos->n ? pos->v[0] : NULL;
+	if (cmd->subs && w && !strpbrk(w, "=: ") && !word_in(cmd->subs, w) && cli_suggest(w, cmd->subs, best, sizeof best)) {
+		errf(&e, "'%s' is not a subcommand of sysab %s (%s); did you mean %s? (see `sysab %s --help`)", w,
+		     cmd->name, cmd->subs, best, cmd->name);
+		return cli_fail(cmd, &e);
 	}
 	return -1;
 }

@@ -18,6 +18,19 @@ $h"
 # the command line and its help
 expect 2 "$SYSAB" frobnicate
 run_hint 0 "$ERR"
+# a mistyped command, subcommand or option value: did you mean
+expect 2 "$SYSAB" comapre a b
+contains "$ERR" "did you mean compare?"
+run_hint 0 "$ERR"
+expect 2 "$SYSAB" system shwo
+contains "$ERR" "did you mean show?"
+run_hint 0 "$ERR"
+expect 2 "$SYSAB" import cvs x.csv
+contains "$ERR" "did you mean csv?"
+expect 2 "$SYSAB" compare a b --fail-on slowr
+contains "$ERR" "did you mean slower?"
+expect 2 "$SYSAB" analyze --format markdown
+contains "$ERR" "use text, json or html"
 expect 2 "$SYSAB" --db "$SYSAB_DB"
 run_hint 0 "$ERR"
 expect 0 "$SYSAB" --help
@@ -54,11 +67,13 @@ run_hint 0 "$ERR"
 expect 2 "$SYSAB" rm
 run_hint 0 "$ERR"
 expect 2 "$SYSAB" rm 'pernode=nosuch'
-run_hint 0 "$ERR"
+contains "$ERR" "the values of pernode are"
 expect 2 "$SYSAB" compare 'run:999' 'pie=yes'
 run_hint 0 "$ERR"
 expect 2 "$SYSAB" compare 'nolabel=1' 'pie=yes'
 run_hint 0 "$ERR"
+expect 2 "$SYSAB" compare 'pie=ys' 'pie=yes'
+contains "$ERR" "no usable run has pie=ys (did you mean yes?); the values of pie are no, yes"
 expect 2 "$SYSAB" analyze
 run_hint 0 "$ERR"
 expect 2 "$SYSAB" analyze --factors nosuch
