@@ -64,10 +64,13 @@ double cli_real_of(const char *arg)
 
 void cli_range_text(char *buf, size_t size, const struct cli_opt *o)
 {
+	/* as a user writes them: 1048576, never 1.04858e+06 */
 	if (o->num == CLI_PCT)
-		snprintf(buf, size, "from %g%% to %g%%", o->lo * 100, o->hi * 100);
+		snprintf(buf, size, "from %.10g%% to %.10g%%", o->lo * 100, o->hi * 100);
+	else if (o->num == CLI_INT)
+		snprintf(buf, size, "from %.0f to %.0f", o->lo, o->hi);
 	else if (o->num != CLI_TEXT)
-		snprintf(buf, size, "from %g to %g", o->lo, o->hi);
+		snprintf(buf, size, "from %.10g to %.10g", o->lo, o->hi);
 	else
 		buf[0] = 0;
 }

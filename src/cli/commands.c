@@ -82,7 +82,8 @@ const struct cli_cmd cli_cmds[] = {
 	 cli_analyze_opts, cmd_analyze, NULL},
 	{"plan", "[A [B]]", "how many boots, runs and samples a comparison needs, and how long it takes",
 	 "From the variance components of the selected runs (A alone: a comparison of A with another\n"
-	 "configuration like it; A and B: their comparison) and measured costs.\n" SELECTOR_HELP,
+	 "configuration like it; A and B: their comparison) and measured costs.\n" SELECTOR_HELP
+	 "\nExample: sysab plan 'pie=yes' --target 1%",
 	 cli_plan_opts, cmd_plan, NULL},
 	{"import", "csv|unixbench|db FILE...", "store published numbers (CSV), UnixBench logs or other databases",
 	 "sysab import csv FILE [-l K=V]...        one value per row with labels (docs/FORMATS.md)\n"

@@ -174,6 +174,11 @@ static void format_help_matches_the_format_table(void **state)
 			checked++;
 		}
 	assert_true(checked >= 9);
+	/* ranges read as a user writes numbers: no e-notation */
+	char buf[80];
+	const struct cli_opt big = CLI_NUM("mem", 0, "MB", "m", 1, CLI_INT, 64, 1 << 20, "512");
+	cli_range_text(buf, sizeof buf, &big);
+	assert_string_equal(buf, "from 64 to 1048576");
 	/* report analyze prints fewer than report compare: the help says which */
 	assert_null(report_format_find("markdown", REPORT_ANALYZE));
 }
