@@ -95,6 +95,15 @@ int main(int argc, char **argv)
 	}
 	fputs("sysab: unknown command '", stderr);
 	fputs_clean(name, stderr);
-	fputs("'; `sysab --help` lists the commands\n", stderr);
+	struct sb names = {0};
+	for (size_t i = 0; i < cli_ncmds; i++)
+		sb_addf(&names, "%s%s", i ? " " : "", cli_cmds[i].name);
+	char best[64];
+	bool close = cli_suggest(name, sb_str(&names), best, sizeof best);
+	sb_free(&names);
+	if (close)
+		fprintf(stderr, "'; did you mean %s? (`sysab --help` lists the commands)\n", best);
+	else
+		fputs("'; `sysab --help` lists the commands\n", stderr);
 	return EXIT_INPUT;
 }

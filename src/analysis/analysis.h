@@ -128,6 +128,25 @@ struct an_confounder {
 	char *a, *b; /* the values in each group, ", "-joined ("absent" for a missing key) */
 };
 
+/* What boot campaigns declared as the configuration on the kernel command line, which the
+ * confounder check does not count (cmdline.c): each token of a configuration's --append, and
+ * the image a boot loader names (BOOT_IMAGE=, initrd=) when configurations give --kernel or
+ * --entry. The campaign's per-slot marker (sysab.boot=NAME:SLOT) is never counted either. */
+struct an_cmdline_declared {
+	struct strv tokens;
+	bool image;
+};
+/* Add what the campaigns of runs[0..n-1] declared to d (runs of no campaign add nothing).
+ * Returns 0 or -1 with e set. */
+int an_cmdline_declared_add(struct store *st, const struct store_run_info *const *runs, size_t n,
+			    struct an_cmdline_declared *d, struct err *e);
+void an_cmdline_declared_free(struct an_cmdline_declared *d);
+/* cmdline without the marker and the tokens d declared, the rest in order, single-spaced
+ * (new string). */
+char *an_cmdline_strip(const char *cmdline, const struct an_cmdline_declared *d);
+/* The values of env's kernel.cmdline key through an_cmdline_strip, equal ones merged. */
+void an_cmdline_env_strip(struct store_env *env, const struct an_cmdline_declared *d);
+
 struct an_compare {
 	size_t ngroups;       /* 2: b against a; 1: the estimates of a alone (no b, no comparisons) */
 	struct an_row *rows;

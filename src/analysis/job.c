@@ -1,6 +1,7 @@
 /* job.c - the database's runs, groups picked by selectors, and the compare and plan jobs. */
 #include "analysis/job.h"
 
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -287,6 +288,69 @@ int an_campaign_look_count(struct store *st, struct an_look *l, struct err *e)
 	return store_campaign_look(st, l->campaign, (int)l->k, e);
 }
 
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int an_campaign_factors(struct store *st, const char *const *sels, size_t n, struct strv *factors, char **note,
+			struct err *e)
+{
+	*note = NULL;
+	bool several;
+	char *name = campaign_named(sels, n, &several);
+	if (!name)
+		return errf(e, "give the factors, e.g. --factors pernode,pie%s; see `sysab analyze --help`",
+			    several ? " (the selectors name several campaigns, whose labels may differ)"
+				    : ", or select one boot campaign with campaign:NAME to take its labels");
+	struct store_campaign c;
+	if (store_campaign_get(st, name, &c, e)) {
+		free(name);
+		return -1;
+	}
+	free(name);
+	/* every key with at least two values among the configurations */
+	struct strv keys = {0};
+	struct kvlist first = {0};
+	for (size_t i = 0; i < c.nconfigs; i++) {
+		json_t *j = json_loads(c.configs[i].labels ? c.configs[i].labels : "{}", 0, NULL);
+		const char *k;
+		json_t *v;
+		json_object_foreach(j, k, v)
+		{
+			const char *val = json_string_value(v);
+			const char *was = kv_get(&first, k);
+			if (!val)
+				continue;
+			if (!was)
+				kv_add(&first, k, val);
+			else if (strcmp(was, val) && !strv_has(&keys, k))
+				strv_add(&keys, k);
+		}
+		json_decref(j);
+	}
+	int rc = 0;
+	if (!keys.n) {
+		rc = errf(e, "campaign %s: its configurations do not differ in any label, so there is no factor; give "
+			     "--factors",
+			  c.name);
+	} else {
+		qsort(keys.v, keys.n, sizeof *keys.v, str_cmp);
+		struct sb b = {0};
+		for (size_t i = 0; i < keys.n; i++) {
+			strv_add(factors, keys.v[i]);
+			sb_addf(&b, "%s%s", i ? "," : "", keys.v[i]);
+		}
+		*note = xasprintf("factors %s: the labels that differ between the configurations of campaign %s", b.s,
+				  c.name);
+		sb_free(&b);
+	}
+	kv_free(&first);
+	strv_free(&keys);
+	store_campaign_free(&c);
+	return rc;
+}
+
 static int run_id_cmp(const void *pa, const void *pb)
 {
 	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
@@ -340,9 +404,16 @@ int an_compare_job_build(struct store *st, const char *sa, const char *sb, const
 	j->info[0] = g[0].info;
 	j->info[1] = g[1].info;
 	struct store_env env[2] = {{0}};
+	struct an_cmdline_declared decl = {0};
 	int rc = store_env_values(st, g[0].ids, g[0].n, &env[0], e);
 	if (!rc && sb)
 		rc = store_env_values(st, g[1].ids, g[1].n, &env[1], e);
+	/* a campaign's marker and its configurations' command lines are not confounders */
+	for (size_t i = 0; i < j->ng && !rc; i++)
+		rc = an_cmdline_declared_add(st, g[i].runs, g[i].n, &decl, e);
+	for (size_t i = 0; i < j->ng && !rc; i++)
+		an_cmdline_env_strip(&env[i], &decl);
+	an_cmdline_declared_free(&decl);
 	if (!rc)
 		rc = an_compare(&g[0].set, sb ? &g[1].set : NULL, g[0].runs, g[0].n, sb ? g[1].runs : NULL, g[1].n,
 				&env[0], &env[1], patterns, co, &j->c, e);

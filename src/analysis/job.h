@@ -92,6 +92,12 @@ void an_campaign_look(struct store *st, const char *const *sels, size_t n, struc
 /* Count the look in the store, once the analysis is done (looks only grows). A read-only
  * database adds that to l->note. Returns 0, or -1 with e set. Frees nothing. */
 int an_campaign_look_count(struct store *st, struct an_look *l, struct err *e);
+/* The factors of an analysis given none: when sels[0..n-1] name one boot campaign, the label
+ * keys that take two or more values among its configurations, sorted, appended to factors,
+ * with *note saying so (new string). Returns 0, or -1 with e set (no single campaign named,
+ * or its configurations differ in no label; *note NULL). */
+int an_campaign_factors(struct store *st, const char *const *sels, size_t n, struct strv *factors, char **note,
+			struct err *e);
 
 /* ---------------------------------------------------------------- compare */
 

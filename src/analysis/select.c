@@ -157,6 +157,45 @@ bool select_matches(const struct selector *s, const struct store_run_info *r)
 }
 
 /* Why nothing matched: the first term that matches no usable run on its own, explained. */
+/* A label term whose key some run has but whose value no usable run has: the error lists the
+ * values the usable runs take (the first 12, in the order first seen) and suggests the closest. */
+static int no_value(const struct selector *s, const struct sel_term *t, const struct store_run_info *runs, size_t n,
+		    struct err *e)
+{
+	struct strv seen = {0};
+	for (size_t j = 0; j < n; j++) {
+		const char *v = select_usable(&runs[j]) ? select_label(&runs[j], t->key) : NULL;
+		if (v && !strv_has(&seen, v))
+			strv_add(&seen, v);
+	}
+	const char *best = NULL;
+	size_t bestd = strlen(t->value) < 4 ? 2 : 3;
+	struct sb vals = {0};
+	sb_add(&vals, "");
+	for (size_t i = 0; i < seen.n; i++) {
+		size_t d = edit_distance(t->value, seen.v[i]);
+		if (d < bestd) {
+			bestd = d;
+			best = seen.v[i];
+		}
+		if (i < 12)
+			sb_addf(&vals, "%s%s", i ? ", " : "", seen.v[i]);
+	}
+	if (seen.n > 12)
+		sb_addf(&vals, " and %zu more", seen.n - 12);
+	int rc;
+	if (!seen.n)
+		rc = errf(e, "selector '%s': no usable run has a label '%s' (only running or interrupted ones); `sysab list` "
+			     "shows the runs and their labels",
+			  s->text, t->key);
+	else
+		rc = errf(e, "selector '%s': no usable run has %s=%s%s%s%s; the values of %s are %s", s->text, t->key, t->value,
+			  best ? " (did you mean " : "", best ? best : "", best ? "?)" : "", t->key, vals.s);
+	sb_free(&vals);
+	strv_free(&seen);
+	return rc;
+}
+
 static int explain(const struct selector *s, const struct store_run_info *runs, size_t n, struct err *e)
 {
 	for (size_t i = 0; i < s->nterms; i++) {
@@ -199,6 +238,8 @@ static int explain(const struct selector *s, const struct store_run_info *runs, 
 		bool any = false;
 		for (size_t j = 0; j < n && !any; j++)
 			any = select_usable(&runs[j]) && select_matches(&one, &runs[j]);
+		if (!any && t->kind == SEL_LABEL)
+			return no_value(s, t, runs, n, e);
 		if (!any)
 			return errf(e, "selector '%s': no usable run matches the term '%s%s%s'; `sysab list` shows the runs "
 				       "and their labels",

@@ -353,10 +353,13 @@ int campaign_resume(const struct campaign_env *env, const char *name, struct err
 	if (c.state != CAMPAIGN_RUNNING) {
 		if (c.state == CAMPAIGN_NEW)
 			errf(e, "campaign '%s' has not started; `sysab campaign start %s` starts it", name, name);
+		else if (c.state != CAMPAIGN_DONE)
+			errf(e, "campaign '%s' is %s%s%s%s; nothing to resume (`sysab campaign start %s` starts it again)", name,
+			     campaign_state_word(c.state), c.r.reason ? " (" : "", c.r.reason ? c.r.reason : "",
+			     c.r.reason ? ")" : "", name);
 		else
-			errf(e, "campaign '%s' is %s%s%s%s; nothing to resume%s", name, campaign_state_word(c.state),
-			     c.r.reason ? " (" : "", c.r.reason ? c.r.reason : "", c.r.reason ? ")" : "",
-			     c.state != CAMPAIGN_DONE ? " (`sysab campaign start` starts it again)" : "");
+			errf(e, "campaign '%s' is done%s%s%s; nothing to resume", name, c.r.reason ? " (" : "",
+			     c.r.reason ? c.r.reason : "", c.r.reason ? ")" : "");
 		if (c.be->caps & CB_REBOOTS)
 			c.be->cleanup(&x); /* a unit left behind must not loop: remove it */
 		goto out;
@@ -385,7 +388,7 @@ int campaign_stop(const struct campaign_env *env, const char *name, struct err *
 	else {
 		if (c.be->caps & CB_REBOOTS)
 			c.be->cleanup(&x);
-		rc = set_state(&x, CAMPAIGN_STOPPED, "stopped by `sysab campaign stop`", e);
+		rc = set_state(&x, CAMPAIGN_STOPPED, "stopped by campaign stop", e);
 		if (!rc)
 			fprintf(env->out,
 				"campaign %s: stopped; nothing boots any more, a running driver ends after its slot "

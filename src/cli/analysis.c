@@ -19,12 +19,12 @@ enum {
 	CLI_NUM("margin", 0, "PCT", "equivalence margin: changes within ±PCT count as no change", O_MARGIN, CLI_PCT, \
 		0.0001, 0.5, "1%")
 #define OPT_ALPHA CLI_NUM("alpha", 0, "A", "significance level (0.05: 95% intervals)", O_ALPHA, CLI_REAL, 0.0001, 0.4, "0.05")
-#define OPTS_VERDICT                                                                                       \
+#define OPTS_VERDICT(FORMATS, VALUES)                                                                      \
 	OPT_MARGIN, OPT_ALPHA,                                                                             \
-		CLI_OPT("unit", 0, "boot|run",                                                                 \
+		CLI_CHOICE("unit", 0, "boot|run",                                                              \
 			"replication unit a verdict needs: boot (default), or run for settings compared within "   \
 			"one boot (boot-to-boot variation is then not covered)",                                   \
-			O_UNIT),                                                                                   \
+			O_UNIT, "boot run"),                                                                       \
 		CLI_NUM("look", 0, "K",                                                                        \
 			"this is look K (1, 2, ...) of a group-sequential design; needs --max-boots (a "           \
 			"campaign:NAME selector sets both by itself)",                                             \
@@ -33,22 +33,25 @@ enum {
 			O_MAX_BOOTS, CLI_INT, 2, 10000, NULL),                                                     \
 		CLI_OPT("workload", 'w', "PATTERN",                                                            \
 			"only workloads matching PATTERN: a name, a glob or a group (repeatable)", O_WORKLOAD),    \
-		CLI_OUT_OPTS("text (default), json, html or markdown (compare only)"), CLI_COLOR_OPT
+		CLI_OUT_OPTS(FORMATS, VALUES), CLI_COLOR_OPT
 
 const struct cli_opt cli_compare_opts[] = {
-	OPTS_VERDICT,
-	CLI_OPT("fail-on", 0, "WHAT", "exit 1 when a row is significantly slower, faster, or either (change); "
-			       "negligible changes do not count",
-	 O_FAIL_ON),
+	OPTS_VERDICT("text (default), json, markdown or html", "text json markdown html"),
+	CLI_CHOICE("fail-on", 0, "WHAT", "exit 1 when a row is significantly slower, faster, or either (change); "
+				  "negligible changes do not count",
+		   O_FAIL_ON, "slower faster change"),
 	CLI_VERBOSE_OPT,
 	CLI_COMMON_OPTS,
 	CLI_END,
 };
 
 const struct cli_opt cli_analyze_opts[] = {
-	CLI_OPT("factors", 'f', "F1,F2", "label keys whose combinations form the cells (required)", O_FACTORS),
+	CLI_OPT("factors", 'f', "F1,F2",
+		"label keys whose combinations form the cells (default with a campaign:NAME selector: the labels "
+		"that differ between its configurations)",
+		O_FACTORS),
 	CLI_OPT("ref", 0, "F=V", "reference level V of factor F (default: the first in sorted order; repeatable)", O_REF),
-	OPTS_VERDICT,
+	OPTS_VERDICT("text (default), json or html", "text json html"),
 	CLI_COMMON_OPTS,
 	CLI_END,
 };
@@ -66,7 +69,7 @@ const struct cli_opt cli_plan_opts[] = {
 	OPT_ALPHA,
 	CLI_OPT("workload", 'w', "PATTERN", "only workloads matching PATTERN (repeatable)", O_WORKLOAD),
 	CLI_OPT("campaign", 0, "NAME", "also print the `sysab campaign new NAME` line that carries out the plan", O_CAMPAIGN),
-	CLI_OUT_OPTS("text (default) or json"),
+	CLI_OUT_OPTS("text (default) or json", "text json"),
 	CLI_COLOR_OPT,
 	CLI_COMMON_OPTS,
 	CLI_END,
@@ -312,6 +315,22 @@ out:
 
 /* ---------------------------------------------------------------- analyze */
 
+/* Without --factors, the labels that differ between the configurations of the one boot
+ * campaign the selectors name (said on stderr). Returns 0, or -1 with e set. */
+static int default_factors(const struct cli_cmd *cmd, struct an_args *a, struct store *st, const struct strv *sels,
+			   struct err *e)
+{
+	char *note;
+	if (a->factors.n)
+		return 0;
+	if (an_campaign_factors(st, (const char *const *)sels->v, sels->n, &a->factors, &note, e))
+		return -1;
+	if (chatty(a))
+		fprintf(stderr, "sysab %s: %s\n", cmd->name, note);
+	free(note);
+	return 0;
+}
+
 int cmd_analyze(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct an_args a;
@@ -323,13 +342,12 @@ int cmd_analyze(const struct cli_cmd *cmd, int argc, char **argv)
 	int rc = parse(cmd, argc, argv, &a, &pos, REPORT_ANALYZE, "text");
 	if (rc >= 0)
 		goto out;
-	if (!a.factors.n) {
-		errf(&e, "give the factors, e.g. --factors pernode,pie; see `sysab analyze --help`");
-		rc = cli_fail(cmd, &e);
-		goto out;
-	}
-	if (!open_db(&a, &st, &e))
+	if (!open_db(&a, &st, &e) && !default_factors(cmd, &a, st, &pos, &e))
 		an_campaign_look(st, (const char *const *)pos.v, pos.n, &a.co, &look);
+	else if (st) {
+		store_close(st);
+		st = NULL;
+	}
 	if (!st || an_analyze_job_build(st, &pos, &a.factors, &a.refs, &a.patterns, &a.co, a.out.fmt == &report_format_html, &j,
 				 &e) ||
 	    cli_emit(&a.out,
@@ -424,9 +442,13 @@ out:
 /* ---------------------------------------------------------------- report */
 
 const struct cli_opt cli_report_opts[] = {
-	CLI_OUT_OPTS("html (default), text, json or markdown; give -o FILE"),
+	CLI_OUT_OPTS("html (default), text, json, or markdown (report compare only); give -o FILE",
+		     "html text json markdown"),
 	CLI_VERBOSE_OPT,
-	CLI_OPT("factors", 'f', "F1,F2", "with `analyze`: label keys whose combinations form the cells", O_FACTORS),
+	CLI_OPT("factors", 'f', "F1,F2",
+		"with `analyze`: label keys whose combinations form the cells (default with campaign:NAME: the labels "
+		"that differ between its configurations)",
+		O_FACTORS),
 	CLI_OPT("ref", 0, "F=V", "with `analyze`: reference level V of factor F (repeatable)", O_REF),
 	OPT_MARGIN,
 	OPT_ALPHA,
@@ -462,14 +484,21 @@ int cmd_report(const struct cli_cmd *cmd, int argc, char **argv)
 		errf(&e, "--factors needs the analyze form: sysab report analyze --factors F1,F2 [FILTER] -o FILE");
 		goto fail;
 	}
-	if (fa && !a.factors.n) {
-		errf(&e, "give the factors, e.g. --factors pernode,pie; see `sysab analyze --help`");
-		goto fail;
-	}
 	if (open_db(&a, &st, &e))
 		goto fail;
+	if (fa && default_factors(cmd, &a, st, &rest, &e)) {
+		store_close(st);
+		goto fail;
+	}
 	if (fa) {
 		a.out.kind = REPORT_ANALYZE;
+		if (!report_format_find(a.out.fmt->name, REPORT_ANALYZE)) {
+			char names[128];
+			report_format_names(names, sizeof names, REPORT_ANALYZE);
+			errf(&e, "--format: report analyze cannot print '%s'; use %s", a.out.fmt->name, names);
+			store_close(st);
+			goto fail;
+		}
 		if (an_analyze_job_build(st, &rest, &a.factors, &a.refs, &a.patterns, &a.co, true, &fj, &e) ||
 		    cli_emit(&a.out, &(struct report_doc){.analyze = &fj.an, .groups = &fj.info, .envtab = &fj.env}, &e))
 			goto fail;

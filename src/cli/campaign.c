@@ -18,7 +18,7 @@ enum {
 };
 
 const struct cli_opt cli_campaign_opts[] = {
-	CLI_OPT("backend", 0, "NAME", "new: qemu, kexec, grub or command", O_BACKEND),
+	CLI_CHOICE("backend", 0, "NAME", "new: qemu, kexec, grub or command", O_BACKEND, "qemu kexec grub command"),
 	CLI_NUM("boots", 0, "N", "new: boots per configuration (randomized complete blocks)", O_BOOTS, CLI_INT, 1, 10000,
 		NULL),
 	CLI_NUM("runs", 0, "R", "new: `sysab run` invocations per boot", O_RUNS, CLI_INT, 1, 1000, "1"),
@@ -32,8 +32,8 @@ const struct cli_opt cli_campaign_opts[] = {
 	 O_COMMAND),
 	CLI_NUM("smp", 0, "N", "new: qemu -smp", O_SMP, CLI_INT, 1, 256, "1"),
 	CLI_NUM("mem", 0, "MB", "new: qemu -m", O_MEM, CLI_INT, 64, 1 << 20, "512"),
-	CLI_OPT("accel", 0, "auto|kvm|tcg", "new: qemu accelerator (auto: kvm when a kernel boots under it, else tcg)",
-	 O_ACCEL),
+	CLI_CHOICE("accel", 0, "auto|kvm|tcg", "new: qemu accelerator (auto: kvm when a kernel boots under it, else tcg)",
+	 O_ACCEL, "auto kvm tcg"),
 	CLI_OPT("image", 0, "DIR", "new: qemu guest with vmlinuz and initramfs.cpio.gz (default: guest/ beside sysab)",
 	 O_IMAGE),
 	CLI_NUM("boot-timeout", 0, "SECONDS", "new: qemu: kill a boot and its runs after this long", O_BOOT_TIMEOUT,

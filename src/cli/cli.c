@@ -64,10 +64,13 @@ double cli_real_of(const char *arg)
 
 void cli_range_text(char *buf, size_t size, const struct cli_opt *o)
 {
+	/* as a user writes them: 1048576, never 1.04858e+06 */
 	if (o->num == CLI_PCT)
-		snprintf(buf, size, "from %g%% to %g%%", o->lo * 100, o->hi * 100);
+		snprintf(buf, size, "from %.10g%% to %.10g%%", o->lo * 100, o->hi * 100);
+	else if (o->num == CLI_INT)
+		snprintf(buf, size, "from %.0f to %.0f", o->lo, o->hi);
 	else if (o->num != CLI_TEXT)
-		snprintf(buf, size, "from %g to %g", o->lo, o->hi);
+		snprintf(buf, size, "from %.10g to %.10g", o->lo, o->hi);
 	else
 		buf[0] = 0;
 }
@@ -80,6 +83,55 @@ void cli_opt_extra(char *buf, size_t size, const struct cli_opt *o)
 	if (*range || o->dflt)
 		snprintf(buf, size, " (%s%s%s%s)", range, *range && o->dflt ? "; " : "", o->dflt ? "default " : "",
 			 o->dflt ? o->dflt : "");
+}
+
+const char *cli_suggest(const char *s, const char *words, char *buf, size_t size)
+{
+	size_t bestd = strlen(s) < 3 ? 2 : 3, nprefixed = 0;
+	bool found = false;
+	char prefixed[128] = "";
+	for (const char *p = words; p && *p;) {
+		size_t n = strcspn(p, " ");
+		char w[128];
+		snprintf(w, sizeof w, "%.*s", (int)n, p);
+		size_t d = edit_distance(s, w);
+		if (d < bestd) {
+			bestd = d;
+			snprintf(buf, size, "%s", w);
+			found = true;
+		}
+		if (*s && !strncmp(w, s, strlen(s))) {
+			snprintf(prefixed, sizeof prefixed, "%s", w);
+			nprefixed++;
+		}
+		p += n;
+		p += strspn(p, " ");
+	}
+	if (!found && nprefixed == 1) {
+		snprintf(buf, size, "%s", prefixed);
+		found = true;
+	}
+	return found ? buf : NULL;
+}
+
+/* Whether w is one of words (space-separated). */
+static bool word_in(const char *words, const char *w)
+{
+	size_t n = strlen(w);
+	for (const char *p = words; (p = strstr(p, w)); p++)
+		if ((p == words || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return true;
+	return false;
+}
+
+/* After a handler refused arg for o, which has values: add the closest of them to e. */
+static void suggest_value(const struct cli_opt *o, const char *arg, struct err *e)
+{
+	char best[128];
+	if (!o->values || !arg || !cli_suggest(arg, o->values, best, sizeof best) || !strcmp(best, arg))
+		return;
+	size_t n = strlen(e->msg);
+	snprintf(e->msg + n, sizeof e->msg - n, " (did you mean %s?)", best);
 }
 
 int cli_parse(const struct cli_cmd *cmd, int argc, char **argv, cli_on_opt on_opt, void *ctx, struct strv *pos,
@@ -133,6 +185,7 @@ int cli_parse(const struct cli_cmd *cmd, int argc, char **argv, cli_on_opt on_op
 			continue;
 		}
 		if ((o->arg && check_number(o, optarg, c >= 0x10000, e)) || on_opt(ctx, o->id, optarg, e)) {
+			suggest_value(o, optarg, e);
 			rc = -1;
 			break;
 		}
@@ -153,6 +206,14 @@ int cli_start(const struct cli_cmd *cmd, int argc, char **argv, cli_on_opt on_op
 	if (help) {
 		cli_help(cmd, stdout);
 		return EXIT_OK;
+	}
+	/* a mistyped subcommand (not a selector: those hold '=', ':' or spaces) */
+	char best[64];
+	const char *w = pos->n ? pos->v[0] : NULL;
+	if (cmd->subs && w && !strpbrk(w, "=: ") && !word_in(cmd->subs, w) && cli_suggest(w, cmd->subs, best, sizeof best)) {
+		errf(&e, "'%s' is not a subcommand of sysab %s (%s); did you mean %s? (see `sysab %s --help`)", w,
+		     cmd->name, cmd->subs, best, cmd->name);
+		return cli_fail(cmd, &e);
 	}
 	return -1;
 }
@@ -214,6 +275,13 @@ int cli_open_db(const char *db_opt, enum store_mode mode, struct store **st, cha
 	if (!p)
 		return -1;
 	int rc = store_open(p, mode, st, e);
+	if (rc == 0 && store_immutable(*st)) {
+		fputs("sysab: note: ", stderr);
+		fputs_clean(p, stderr);
+		fputs(" is read-only to you and its directory too: read as it was when opened; what its owner "
+		      "writes meanwhile is not seen\n",
+		      stderr);
+	}
 	if (rc == 0 && store_writable(*st)) {
 		char *boot = env_boot_id();
 		struct err ignored;

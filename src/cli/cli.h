@@ -28,6 +28,8 @@ struct cli_opt {
 	double lo, hi;
 	const char *dflt; /* the default as a user writes it ("1%", "120s"), printed by help and the man
 			   * page; tests/unit/test_cli.c holds each against the value the code uses */
+	const char *values; /* the words the value can be, space-separated, or NULL: bash completion
+			     * offers them and a refused value gets the closest as "did you mean" */
 };
 
 /* Table entries: an option, and a number option with its range and default (dflt or NULL). */
@@ -35,6 +37,10 @@ struct cli_opt {
 #define CLI_NUM(LNG, SHRT, ARG, HELP, ID, NUM, LO, HI, DFLT)                                            \
 	{.lng = (LNG), .shrt = (SHRT), .arg = (ARG), .help = (HELP), .id = (ID), .num = (NUM), .lo = (LO), \
 	 .hi = (HI), .dflt = (DFLT)}
+
+/* An option whose value is one of VALUES (space-separated words); the handler checks it. */
+#define CLI_CHOICE(LNG, SHRT, ARG, HELP, ID, VALUES) \
+	{.lng = (LNG), .shrt = (SHRT), .arg = (ARG), .help = (HELP), .id = (ID), .values = (VALUES)}
 
 /* A value the parser has checked against its option's range: CLI_INT as an int, CLI_REAL
  * as it is, CLI_PCT as a fraction ("5%" -> 0.05). */
@@ -60,10 +66,12 @@ enum { OPT_HELP = 1000, OPT_DB, OPT_JSON, OPT_NO_COLOR, OPT_FORMAT, OPT_OUTPUT, 
 /* A number defined elsewhere (a default) spelled inside a help string. */
 #define CLI_STR_(x) #x
 #define CLI_STR(x) CLI_STR_(x)
-/* How every result-printing command chooses its output: --format (FORMATS: the help,
- * e.g. "text (default) or json"), -o FILE, and --json as an alias of --format json. */
-#define CLI_OUT_OPTS(FORMATS)                                                                           \
-	CLI_OPT("format", 0, "FORMAT", "output format: " FORMATS, OPT_FORMAT),                                   \
+/* How every result-printing command chooses its output: --format (FORMATS: the help, e.g.
+ * "text (default) or json"; VALUES: the same names, space-separated, for completion;
+ * tests/unit/test_cli.c holds both to the formats the command prints), -o FILE, and --json
+ * as an alias of --format json. */
+#define CLI_OUT_OPTS(FORMATS, VALUES)                                                                   \
+	CLI_CHOICE("format", 0, "FORMAT", "output format: " FORMATS, OPT_FORMAT, VALUES),                        \
 		CLI_OPT("output", 'o', "FILE", "write to FILE, complete or not at all, instead of standard output", \
 			OPT_OUTPUT),                                                                       \
 		CLI_OPT("json", 0, NULL, "the same as --format json", OPT_JSON)
@@ -103,7 +111,12 @@ struct cli_cmd {
 	const char *details;  /* more text for --help, or NULL */
 	const struct cli_opt *opts;
 	int (*main)(const struct cli_cmd *cmd, int argc, char **argv);
+	const char *subs;     /* its subcommands (the first argument), space-separated, or NULL */
 };
+
+/* The word of words (space-separated) closest to s, copied into buf: at most 2 edits (1 for
+ * words under 3 characters), or the one word s starts; NULL when none is close. */
+const char *cli_suggest(const char *s, const char *words, char *buf, size_t size);
 
 /* Handler for one parsed option; returns 0 or -1 with e set. */
 typedef int (*cli_on_opt)(void *ctx, int id, const char *arg, struct err *e);

@@ -2,14 +2,14 @@
 #include "cli.h"
 
 static const struct cli_opt look_opts[] = {
-	CLI_OUT_OPTS("text (default), json or markdown (show only)"),
+	CLI_OUT_OPTS("text (default) or json", "text json"),
 	CLI_COLOR_OPT,
 	CLI_COMMON_OPTS,
 	CLI_END,
 };
 
 static const struct cli_opt show_opts[] = {
-	CLI_OUT_OPTS("text (default), json or markdown"),
+	CLI_OUT_OPTS("text (default), json or markdown", "text json markdown"),
 	CLI_COLOR_OPT,
 	CLI_VERBOSE_OPT,
 	CLI_COMMON_OPTS,
@@ -17,7 +17,7 @@ static const struct cli_opt show_opts[] = {
 };
 
 static const struct cli_opt plain_opts[] = {
-	CLI_OUT_OPTS("text (default) or json"),
+	CLI_OUT_OPTS("text (default) or json", "text json"),
 	CLI_COLOR_OPT,
 	CLI_OPT("help", 'h', NULL, "show this help", OPT_HELP),
 	CLI_END,
@@ -56,15 +56,15 @@ const struct cli_cmd cli_cmds[] = {
 	 "128 + the signal. If another process holds the database's lock then, sysab waits at\n"
 	 "most 2 s for it and says on stderr what it could not record. A run whose sysab was\n"
 	 "killed outright is marked interrupted by the next sysab command.",
-	 cli_run_opts, cmd_run},
+	 cli_run_opts, cmd_run, NULL},
 	{"list", "[SELECTOR...]", "one line per run: id, time, status, boot, kernel, workloads, labels",
 	 SELECTOR_HELP "Unlike the other commands, list shows running and interrupted runs too, and takes the\n"
 		       "terms as one argument or several.\n"
 		       "Example: sysab list 'machine=imported pie=no'",
-	 look_opts, cmd_list},
-	{"show", "RUN", "everything about one run: results, self-checks, environment", NULL, show_opts, cmd_show},
-	{"workloads", NULL, "the workloads: name, unit, kernel path, summary", NULL, plain_opts, cmd_workloads},
-	{"env", NULL, "the environment snapshot of this machine now", NULL, plain_opts, cmd_env},
+	 look_opts, cmd_list, NULL},
+	{"show", "RUN", "everything about one run: results, self-checks, environment", NULL, show_opts, cmd_show, NULL},
+	{"workloads", NULL, "the workloads: name, unit, kernel path, summary", NULL, plain_opts, cmd_workloads, NULL},
+	{"env", NULL, "the environment snapshot of this machine now", NULL, plain_opts, cmd_env, NULL},
 	{"compare", "A B", "is B faster, slower or equivalent to A? per workload, with confidence intervals",
 	 SELECTOR_HELP "\nExample: sysab compare 'pernode=no pie=yes' 'pernode=yes pie=yes' --fail-on slower\n"
 		       "Verdicts: faster/slower (CI excludes 0; '(negligible)': inside the margin), equivalent\n"
@@ -75,30 +75,31 @@ const struct cli_cmd cli_cmds[] = {
 		       "--max-boots N --look K.\n"
 		       "Exit 1 when --fail-on matches a significant, non-negligible change (the rows that\n"
 		       "matched are named on stderr); 0 otherwise.",
-	 cli_compare_opts, cmd_compare},
+	 cli_compare_opts, cmd_compare, NULL},
 	{"analyze", "[FILTER...]", "factorial analysis: main effects and interactions of labelled factors",
 	 "Cells are the combinations of the factors' labels among the runs the FILTER selectors\n"
 	 "pick (all terms of all FILTER arguments are ANDed; none = every usable run).\n" SELECTOR_HELP
 	 "\nExample: sysab analyze --factors pernode,pie machine=lab3",
-	 cli_analyze_opts, cmd_analyze},
+	 cli_analyze_opts, cmd_analyze, NULL},
 	{"plan", "[A [B]]", "how many boots, runs and samples a comparison needs, and how long it takes",
 	 "From the variance components of the selected runs (A alone: a comparison of A with another\n"
-	 "configuration like it; A and B: their comparison) and measured costs.\n" SELECTOR_HELP,
-	 cli_plan_opts, cmd_plan},
+	 "configuration like it; A and B: their comparison) and measured costs.\n" SELECTOR_HELP
+	 "\nExample: sysab plan 'pie=yes' --target 1%",
+	 cli_plan_opts, cmd_plan, NULL},
 	{"import", "csv|unixbench|db FILE...", "store published numbers (CSV), UnixBench logs or other databases",
 	 "sysab import csv FILE [-l K=V]...        one value per row with labels (docs/FORMATS.md)\n"
 	 "sysab import unixbench FILE.log... [-l K=V]...   each log becomes one run of its passes\n"
 	 "sysab import db OTHER.db...              merge other sysab databases: runs (by their UUID, so\n"
 	 "                                         a second import stores nothing), campaigns\n"
 	 "Each file is stored in one transaction: all of it or nothing.",
-	 cli_import_opts, cmd_import},
+	 cli_import_opts, cmd_import, "csv unixbench db"},
 	{"export", "[SELECTOR...]", "every sample with its run, boot, labels and environment, as CSV or JSON",
 	 "With no SELECTOR every run is exported, whatever its status (running and interrupted\n"
 	 "runs too). A SELECTOR picks runs as every other command does: complete, incomplete and\n"
 	 "imported ones only; with several, the runs any of them matches. CSV (RFC 4180): one row\n"
 	 "per sample; the fixed columns, then label.KEY and env.KEY columns, sorted; `sysab import\n"
 	 "csv` reads it back. JSON: the runs, each with its samples (docs/FORMATS.md).\n\n" SELECTOR_HELP,
-	 cli_export_opts, cmd_export},
+	 cli_export_opts, cmd_export, NULL},
 	{"report", "[SELECTOR | compare A B | analyze [FILTER...]]",
 	 "a self-contained HTML page with charts: one group, a comparison, or a factorial analysis",
 	 "sysab report 'pie=yes' -o r.html                        estimates of one group of runs\n"
@@ -108,7 +109,7 @@ const struct cli_cmd cli_cmds[] = {
 	 "workload a strip plot of samples and run means by configuration, coloured by boot, with\n"
 	 "the estimate and its interval; a forest plot of changes or effects with the equivalence\n"
 	 "band; the environment of each group (differing keys highlighted); the warnings.\n\n" SELECTOR_HELP,
-	 cli_report_opts, cmd_report},
+	 cli_report_opts, cmd_report, "compare analyze"},
 	{"campaign", "new|show|status|start|resume|stop NAME [-- RUN-ARGS...]",
 	 "boot campaigns: boot each configuration several times in randomized blocks and run on every boot",
 	 "sysab campaign new NAME --backend qemu|kexec|grub|command --boots N [--runs R] \\\n"
@@ -123,25 +124,25 @@ const struct cli_cmd cli_cmds[] = {
 	 "A slot that booted the wrong kernel fails; K consecutive failures stop the campaign. An\n"
 	 "interrupted slot is retried once, then skipped. `sysab analyze campaign:NAME` analyzes it.\n"
 	 "docs/CAMPAIGNS.md has the design and the backends.",
-	 cli_campaign_opts, cmd_campaign},
+	 cli_campaign_opts, cmd_campaign, "new show status start resume stop"},
 	{"check-db", NULL, "verify the stored per-run summaries against the raw samples",
 	 "compare, analyze and plan can read one stored summary per run, workload and copies instead\n"
 	 "of every sample. Each summary is stamped with the version of the method that computed it;\n"
 	 "a writing command (run, import) computes the missing and stale ones. check-db recomputes\n"
 	 "every summary from its samples and compares them exactly; it changes nothing unless --fix.\n"
 	 "Exit 0 when all match, 1 when any is missing, stale or different.",
-	 cli_checkdb_opts, cmd_check_db},
+	 cli_checkdb_opts, cmd_check_db, NULL},
 	{"rm", "SELECTOR...", "remove runs with their samples, labels and environment",
 	 "All the selected runs go in one transaction, or none. More than one needs --yes. Each\n"
 	 "removed run is named on standard output. A running run is refused.\n\n" SELECTOR_HELP
 	 "rm and relabel see runs of every status, as list does.\n"
 	 "Example: sysab rm 'pernode=test'",
-	 cli_rm_opts, cmd_rm},
+	 cli_rm_opts, cmd_rm, NULL},
 	{"relabel", "SELECTOR... -l KEY=VALUE...", "set or remove labels of runs",
 	 "-l KEY=VALUE sets KEY on every selected run (replacing its value); -l KEY= removes KEY.\n"
 	 "All runs change in one transaction, or none; each is named with the old and new value.\n\n"
 	 SELECTOR_HELP "Example: sysab relabel 'pernode=adaptive' -l pernode=yes",
-	 cli_relabel_opts, cmd_relabel},
+	 cli_relabel_opts, cmd_relabel, NULL},
 	{"system", "show|tune|reset", "the machine's benchmarking knobs: judge them, set them, restore them",
 	 "show    every knob (governor, minimum frequency, turbo/boost, SMT, ASLR, perf sampling rate,\n"
 	 "        THP, irqbalance, IRQ affinity, isolcpus/nohz_full/rcu_nocbs, power supply): its value,\n"
@@ -153,7 +154,7 @@ const struct cli_cmd cli_cmds[] = {
 	 "        whose value cannot be read back (so not restored) is refused. ASLR stays on:\n"
 	 "        comparisons of kernel layouts (KASLR, PIE) need layout variation. The rest is advice.\n"
 	 "reset   (root) write the saved values back and check each reads back byte-identical.",
-	 cli_system_opts, cmd_system},
+	 cli_system_opts, cmd_system, "show tune reset"},
 };
 
 const size_t cli_ncmds = sizeof cli_cmds / sizeof cli_cmds[0];

@@ -11,7 +11,8 @@
 enum { O_RAW = 1 };
 
 const struct cli_opt cli_export_opts[] = {
-	CLI_OUT_OPTS("csv (default: every sample), json, kcidb (KCIDB v4 tests) or lava (lava-test-case lines)"),
+	CLI_OUT_OPTS("csv (default: every sample), json, kcidb (KCIDB v4 tests) or lava (lava-test-case lines)",
+		     "csv json kcidb lava"),
 	CLI_OPT("raw", 0, NULL, "CSV: keep cells that start with = + - @ TAB or CR exactly (by default they get a leading ' so a spreadsheet does not run them as formulas)", O_RAW),
 	CLI_COMMON_OPTS,
 	CLI_END,

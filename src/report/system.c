@@ -84,6 +84,22 @@ char *report_system_json(const struct sys_state *s)
 	return out;
 }
 
+/* s as one shell word: as it is when it holds only safe characters, else in single quotes. */
+static void shell_word(FILE *f, const char *s)
+{
+	if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/._-+,:=@%") == strlen(s)) {
+		fputs(s, f);
+		return;
+	}
+	fputc('\'', f);
+	for (; *s; s++)
+		if (*s == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*s, f);
+	fputc('\'', f);
+}
+
 void report_changes_text(FILE *f, const char *verb, const struct sys_changes *c, const char *state_file)
 {
 	size_t done = 0;
@@ -105,9 +121,18 @@ void report_changes_text(FILE *f, const char *verb, const struct sys_changes *c,
 			fprintf(f, "%s: %s %s: %s -> %s\n", verb, x->knob, x->path, x->from ? x->from : "?",
 				x->to ? x->to : "?");
 	}
-	if (!strcmp(verb, "tune") && done)
-		fprintf(f, "tune: changed %zu, left %zu; saved the original values in %s; `sysab system reset` "
-			   "restores them\n", done, c->n - done, state_file);
+	if (!strcmp(verb, "tune") && done) {
+		fprintf(f, "tune: changed %zu, left %zu; saved the original values in %s; `sysab system reset", done,
+			c->n - done, state_file);
+		struct err ignored;
+		char *dflt = system_state_file_default(&ignored); /* NULL when there is no default: name the file */
+		if (!dflt || strcmp(dflt, state_file)) { /* the hint runs as printed */
+			fputs(" --state-file ", f);
+			shell_word(f, state_file);
+		}
+		free(dflt);
+		fprintf(f, "` restores them\n");
+	}
 	else if (!strcmp(verb, "tune"))
 		fprintf(f, "tune: changed nothing: every knob sysab could set was refused (see above)\n");
 	else

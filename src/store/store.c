@@ -536,6 +536,73 @@ static int store_busy_wait(void *arg, int count)
 	return 1;
 }
 
+/* The path as a SQLite URI with immutable=1: every byte but unreserved ones and '/'
+ * percent-encoded (a path may hold '?', '#' or '%'). */
+static char *immutable_uri(const char *path)
+{
+	struct sb b = {0};
+	sb_add(&b, "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		    strchr("/-._~", *p))
+			sb_addf(&b, "%c", *p);
+		else
+			sb_addf(&b, "%%%02X", *p);
+	}
+	sb_add(&b, "?immutable=1");
+	return b.s;
+}
+
+/* Open s->path into s->db with flags (immutable: as a URI with immutable=1). Returns 0 or
+ * -1 with e set (s->db then still to be closed). */
+static int open_db(struct store *s, int flags, bool immutable, struct err *e)
+{
+	char *opath = open_path(s->path);
+	if (immutable) {
+		char *u = immutable_uri(opath);
+		free(opath);
+		opath = u;
+		flags |= SQLITE_OPEN_URI;
+	}
+	/* NOMUTEX: one connection is only ever used by one thread (workers are forked), so
+	 * SQLite need not lock it around every call (a column read each, 5M in a large compare) */
+	int orc = sqlite3_open_v2(opath, &s->db, flags | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_NOMUTEX, NULL);
+	free(opath);
+	if (orc != SQLITE_OK)
+		return store_fail(s, "cannot open the database", e);
+	sqlite3_extended_result_codes(s->db, 0);
+	sqlite3_busy_handler(s->db, store_busy_wait, s);
+	s->immutable = immutable;
+	return 0;
+}
+
+/* A WAL database opened read-only needs its shared-memory index (FILE-shm): SQLite creates
+ * it in the database's directory, so another user's database in a directory we cannot
+ * write fails with "attempt to write a readonly database". When its write-ahead log holds
+ * nothing, the file alone is the whole database: open it again as immutable (a snapshot:
+ * its owner's writes from now on are not seen; store_immutable says so). Returns true when
+ * s was reopened so; else false with e as it was, or saying what to do about the log. */
+static bool read_only_fallback(struct store *s, int flags, struct err *e)
+{
+	int code = sqlite3_errcode(s->db);
+	if (s->writable || !(flags & SQLITE_OPEN_READONLY) || (code != SQLITE_READONLY && code != SQLITE_CANTOPEN))
+		return false;
+	if (has_wal(s->path)) {
+		errf(e, "%s: cannot read the database: its write-ahead log (FILE-wal) holds changes, and reading them "
+			"needs FILE-shm, which cannot be created in a directory you cannot write; ask its owner to "
+			"checkpoint it (sqlite3 FILE 'PRAGMA wal_checkpoint(TRUNCATE)') or copy FILE and FILE-wal "
+			"together to a directory of yours",
+		     s->path);
+		return false;
+	}
+	sqlite3_close(s->db);
+	s->db = NULL;
+	struct err ignored;
+	if (open_db(s, flags, true, &ignored))
+		return false;
+	return true;
+}
+
 int store_open(const char *path, enum store_mode mode, struct store **out, struct err *e)
 {
 	if (mode == STORE_COPY)
@@ -550,20 +617,13 @@ int store_open(const char *path, enum store_mode mode, struct store **out, struc
 	int flags = mode == STORE_RW ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
 		    : writable       ? SQLITE_OPEN_READWRITE
 				     : SQLITE_OPEN_READONLY;
-	char *opath = open_path(path);
-	/* NOMUTEX: one connection is only ever used by one thread (workers are forked), so
-	 * SQLite need not lock it around every call (a column read each, 5M in a large compare) */
-	int orc = sqlite3_open_v2(opath, &s->db, flags | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_NOMUTEX, NULL);
-	free(opath);
-	if (orc != SQLITE_OK) {
-		store_fail(s, "cannot open the database", e);
-		goto fail;
-	}
-	sqlite3_extended_result_codes(s->db, 0);
-	sqlite3_busy_handler(s->db, store_busy_wait, s);
 	int v;
-	if (user_version(s, &v, e))
+	if (open_db(s, flags, false, e))
 		goto fail;
+	if (user_version(s, &v, e)) {
+		if (!read_only_fallback(s, flags, e) || user_version(s, &v, e))
+			goto fail;
+	}
 	struct stat id;
 	if (stat(path, &id) == 0) {
 		s->dev = id.st_dev;
@@ -632,6 +692,11 @@ void store_close(struct store *s)
 const char *store_path(const struct store *s)
 {
 	return s->path;
+}
+
+bool store_immutable(const struct store *s)
+{
+	return s->immutable;
 }
 
 bool store_writable(const struct store *s)

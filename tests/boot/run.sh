@@ -19,6 +19,14 @@ fail() {
 	exit 1
 }
 step() { echo "check-boot: $* ($(($(date +%s) - start_all)) s)"; }
+# shown FILE CMD...: run CMD with its output shown as it comes (indented; a campaign prints a
+# line per slot, so a run of many minutes shows its progress) and kept in FILE; CMD's status.
+shown() {
+	f=$1
+	shift
+	{ "$@" 2>&1; echo $? >"$f.rc"; } | tee "$f" | sed -u 's/^/    /'
+	return "$(cat "$f.rc")"
+}
 q() { sqlite3 "$SYSAB_DB" "$1"; }
 only() { [ -z "${BOOT_ONLY:-}" ] || [ "$BOOT_ONLY" = "$1" ]; } # BOOT_ONLY=f22|aa|rs runs one part
 accel=auto
@@ -34,9 +42,8 @@ step "2x2 pti x thp, 12 boots"
 	--config 'pti=off thp=never' --append 'pti=off transparent_hugepage=never' \
 	-- $QUICK -w kernel.syscall.null -w kernel.fault.anon >"$T/new.out" || fail "campaign new"
 t0=$(date +%s)
-"$SYSAB" campaign start f22 >"$T/f22.out" 2>&1 || { cat "$T/f22.out"; fail "campaign start f22"; }
+shown "$T/f22.out" "$SYSAB" campaign start f22 || fail "campaign start f22"
 t1=$(date +%s)
-cat "$T/f22.out"
 [ "$(q "SELECT state FROM campaign WHERE name = 'f22'")" = done ] || fail "f22 is not done"
 [ "$(q "SELECT count(*) FROM campaign_slot WHERE state = 'done' AND campaign = (SELECT id FROM campaign WHERE name = 'f22')")" = 12 ] || fail "not 12 slots done"
 n=$(q "SELECT count(DISTINCT b.boot_id) FROM campaign_run cr JOIN run r ON r.id = cr.run JOIN boot b ON b.id = r.boot JOIN campaign c ON c.id = cr.campaign WHERE c.name = 'f22'")
@@ -61,7 +68,7 @@ step "A/A, 6 boots"
 "$SYSAB" campaign new aa --backend qemu --image "$GUEST" --boots 3 --accel "$accel" \
 	--config 'aa=a' --append 'pti=off' --config 'aa=b' --append 'pti=off' \
 	-- $QUICK -w kernel.syscall.null -w kernel.syscall.read -w kernel.fault.anon -w cpu.int >/dev/null || fail "campaign new aa"
-"$SYSAB" campaign start aa >"$T/aa.out" 2>&1 || { cat "$T/aa.out"; fail "campaign start aa"; }
+shown "$T/aa.out" "$SYSAB" campaign start aa || fail "campaign start aa"
 [ "$(q "SELECT state FROM campaign WHERE name = 'aa'")" = done ] || fail "aa is not done"
 "$SYSAB" compare 'aa=a campaign:aa' 'aa=b campaign:aa' >"$T/aa.txt" || fail "compare A/A"
 cat "$T/aa.txt"
@@ -81,6 +88,7 @@ step "resume: kill the host mid-boot, power the guest off mid-run"
 slot_state() { q "SELECT state FROM campaign_slot WHERE slot = $1 AND campaign = (SELECT id FROM campaign WHERE name = 'rs')"; }
 "$SYSAB" campaign start rs >"$T/rs1.out" 2>&1 &
 host=$!
+step "slot 0 booting; killing the host side once it boots"
 i=0
 until [ "$(slot_state 0)" = booting ] && pgrep -f "sysab.boot=rs:0" >/dev/null; do
 	i=$((i + 1)); [ $i -lt 600 ] || fail "slot 0 never started booting"; sleep 0.1
@@ -92,8 +100,10 @@ i=0
 while pgrep -f "sysab.boot=rs:" >/dev/null; do
 	i=$((i + 1)); [ $i -lt 100 ] || fail "qemu outlived the killed host side"; sleep 0.1
 done
+step "host side killed; resuming"
 "$SYSAB" campaign resume rs >"$T/rs2.out" 2>&1 &
 host=$!
+tail -f "$T/rs2.out" --pid=$host 2>/dev/null | sed -u 's/^/    /' &
 # the retry of slot 0 finishes; then slot 1 boots: power its guest off once its runs started
 i=0
 while :; do
@@ -108,8 +118,7 @@ while :; do
 	fi
 	i=$((i + 1)); [ $i -lt 9000 ] || fail "slot 1 never reached its runs"; sleep 0.1
 done
-wait $host || { cat "$T/rs2.out"; fail "resume rs"; }
-cat "$T/rs2.out"
+wait $host || fail "resume rs"
 [ "$(q "SELECT state FROM campaign WHERE name = 'rs'")" = done ] || fail "rs is not done"
 v=$(q "SELECT group_concat(state || '/' || attempts, ' ') FROM (SELECT state, attempts FROM campaign_slot WHERE campaign = (SELECT id FROM campaign WHERE name = 'rs') ORDER BY slot)")
 [ "$v" = "done/2 done/2" ] || fail "slots after the kills: $v, want each done on its retry"

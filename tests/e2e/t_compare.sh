@@ -27,7 +27,8 @@ bad() { # bad MESSAGE-PART ARGS...
 	contains "$ERR" "$msg"
 }
 bad "no run has a label 'cgf' (did you mean cfg?)" compare cgf=a cfg=b
-bad "no usable run matches the term 'cfg=zz'" compare cfg=a cfg=zz
+bad "no usable run has cfg=zz; the values of cfg are " compare cfg=a cfg=zz
+bad "no usable run has cfg=bb (did you mean b?); the values of cfg are " compare cfg=a cfg=bb
 bad "there is no run 99" compare run:99 cfg=b
 bad "matches both A" compare cfg=a pie=yes
 bad "give two selectors" compare cfg=a

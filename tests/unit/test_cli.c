@@ -6,6 +6,7 @@
 #include "stats/stats.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 extern const struct cli_opt cli_run_opts[], cli_compare_opts[], cli_analyze_opts[], cli_plan_opts[],
@@ -88,7 +89,7 @@ static const struct cli_opt test_opts[] = {
 	CLI_NUM("share", 0, "PCT", "a share", 2, CLI_PCT, 0.01, 0.5, NULL),
 	CLI_END,
 };
-static const struct cli_cmd test_cmd = {"t", NULL, "test", NULL, test_opts, NULL};
+static const struct cli_cmd test_cmd = {"t", NULL, "test", NULL, test_opts, NULL, NULL};
 
 /* parse ARGS... (NULL-terminated): 0 or -1 with the message in e */
 static int parse(struct err *e, const char *a1, const char *a2)
@@ -127,12 +128,68 @@ static void numbers_checked_by_the_table_as_spelled(void **state)
 	assert_string_equal(extra, " (from 1% to 50%)");
 }
 
+/* Each command's --format offers exactly the formats it prints: the completion words (values)
+ * are the format table's names for the command's kind, and the help names each of them. */
+static bool report_find_kind_ok(const struct report_format *f, enum report_kind kind)
+{
+	return report_format_find(f->name, kind) == f;
+}
+
+static void format_help_matches_the_format_table(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *cmd;
+		enum report_kind kind;
+	} kinds[] = {
+		{"run", REPORT_RUN},         {"list", REPORT_RUNS},      {"show", REPORT_RUN},
+		{"workloads", REPORT_WORKLOADS}, {"env", REPORT_ENV},    {"compare", REPORT_COMPARE},
+		{"analyze", REPORT_ANALYZE}, {"plan", REPORT_PLAN},      {"export", REPORT_SAMPLES},
+		{"report", REPORT_COMPARE},
+	};
+	size_t checked = 0;
+	for (size_t i = 0; i < cli_ncmds; i++)
+		for (const struct cli_opt *o = cli_cmds[i].opts; o->lng; o++) {
+			if (o->id != OPT_FORMAT)
+				continue;
+			size_t k = 0;
+			while (k < sizeof kinds / sizeof kinds[0] && strcmp(kinds[k].cmd, cli_cmds[i].name))
+				k++;
+			assert_true(k < sizeof kinds / sizeof kinds[0]); /* a new command: add its kind above */
+			assert_non_null(o->values);
+			size_t nvalues = 0;
+			char *v = xstrdup(o->values), *save = NULL;
+			for (char *w = strtok_r(v, " ", &save); w; w = strtok_r(NULL, " ", &save), nvalues++) {
+				if (!report_format_find(w, kinds[k].kind))
+					fail_msg("%s --format: offers %s, which it cannot print", cli_cmds[i].name, w);
+				if (!strstr(o->help, w))
+					fail_msg("%s --format: its help does not name %s", cli_cmds[i].name, w);
+			}
+			free(v);
+			size_t nformats = 0;
+			for (size_t f = 0; report_formats[f]; f++)
+				nformats += report_find_kind_ok(report_formats[f], kinds[k].kind);
+			if (nvalues != nformats)
+				fail_msg("%s --format: offers %zu formats, prints %zu", cli_cmds[i].name, nvalues, nformats);
+			checked++;
+		}
+	assert_true(checked >= 9);
+	/* ranges read as a user writes numbers: no e-notation */
+	char buf[80];
+	const struct cli_opt big = CLI_NUM("mem", 0, "MB", "m", 1, CLI_INT, 64, 1 << 20, "512");
+	cli_range_text(buf, sizeof buf, &big);
+	assert_string_equal(buf, "from 64 to 1048576");
+	/* report analyze prints fewer than report compare: the help says which */
+	assert_null(report_format_find("markdown", REPORT_ANALYZE));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(printed_defaults_are_the_code_defaults),
 		cmocka_unit_test(defaults_lie_in_their_ranges),
 		cmocka_unit_test(numbers_checked_by_the_table_as_spelled),
+		cmocka_unit_test(format_help_matches_the_format_table),
 	};
 	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }
