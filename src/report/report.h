@@ -186,6 +186,15 @@ void report_diag_lines(struct strv *out, const char *group, const struct an_diag
  * a note of `sysab plan`, which sizes the new comparison itself. */
 void report_settle_text(struct sb *t, size_t more, enum st_verdict as, bool in_plan);
 
+/* Why a row has no verdict, or has one only by --allow-failed-checks: its failed self-check in
+ * words, appended to t (nothing when every check held). */
+void report_check_text(struct sb *t, const struct an_failed_check *f);
+/* The caveat of a group (named group, NULL: the analyzed runs) some of whose runs were
+ * emulated, appended to t (nothing when none was). */
+void report_emulation_text(struct sb *t, const char *group, const struct an_emulation *x);
+/* The note of --allow-failed-checks when some row kept its verdict by it, appended to t. */
+void report_allow_text(struct sb *t, size_t rows);
+
 /* The compare table. Compact by default: columns as wide as their cells, names cut to fit
  * st->width, each caveat stated once. st->verbose: the fixed layout with every group's
  * warnings per row. Verdict words in colour when st->color (faster green, slower red,
