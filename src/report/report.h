@@ -112,6 +112,8 @@ const char *report_json_unit(const char *unit, int latency, char *buf, size_t si
 /* st->color: ANSI colours for status words and failed self-checks. Unless st->verbose, a
  * workload whose self-checks all held is marked "ok" instead of getting a note. */
 void report_summary_text(FILE *f, const struct summary *s, bool with_env, const struct report_style *st);
+/* The line `sysab run` ends with: "run 4: 3 ran ok, 1 unsupported, 1 failed a self-check: NAME (CHECK)". */
+void report_run_tally_text(FILE *f, int64_t run, const struct summary_tally *t);
 /* A JSON document for one run; the caller prints it. */
 char *report_summary_json(const struct summary *s, bool with_env);
 
