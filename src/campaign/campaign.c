@@ -382,6 +382,8 @@ static int drive_qemu(const struct campaign_env *env, const char *name, struct s
 	bool more = true;
 	if (mark_interrupted(env, c, e) || settle_state(env, name, c, &o, &more, e))
 		goto out;
+	if (more)
+		campaign_qemu_tcg_note(env, name, campaign_qemu_accel(&o));
 	while (more) {
 		int nx = next_slot(c);
 		struct store_campaign_slot *x = &c->slots[nx];
@@ -451,6 +453,8 @@ int campaign_start(const struct campaign_env *env, const char *name, struct err 
 		bool reboots = strcmp(c.backend, "qemu") != 0;
 		if (reboots && campaign_unit_install(env, &c, &o, e))
 			goto out;
+		if (!reboots)
+			campaign_qemu_tcg_note(env, name, campaign_qemu_accel(&o));
 		for (size_t i = 0; i < c.nslots; i++) {
 			struct store_campaign_slot *x = &c.slots[i];
 			if (slot_final(x))

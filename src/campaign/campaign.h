@@ -81,6 +81,13 @@ int campaign_stop(const struct campaign_env *env, const char *name, struct err *
 int campaign_qemu_slot(const struct campaign_env *env, const struct store_campaign *c, struct campaign_opts *o,
 		       struct store_campaign_slot *x, struct err *e);
 
+/* The accelerator a qemu campaign boots with here: o->accel, or for "auto" kvm when
+ * /dev/kvm opens, else tcg. */
+const char *campaign_qemu_accel(const struct campaign_opts *o);
+/* Under TCG (accel "tcg"), say on env->out that the campaign's costs are the emulator's;
+ * otherwise nothing. */
+void campaign_qemu_tcg_note(const struct campaign_env *env, const char *name, const char *accel);
+
 /* The kernel command line marker of a slot: "sysab.boot=NAME:SLOT" (new string). */
 char *campaign_marker(const char *name, int slot);
 

@@ -145,6 +145,21 @@ static bool kvm_usable(void)
 	return true;
 }
 
+const char *campaign_qemu_accel(const struct campaign_opts *o)
+{
+	return strcmp(o->accel, "auto") ? o->accel : kvm_usable() ? "kvm" : "tcg";
+}
+
+void campaign_qemu_tcg_note(const struct campaign_env *env, const char *name, const char *accel)
+{
+	if (strcmp(accel, "tcg"))
+		return;
+	fprintf(env->out, "campaign %s: qemu emulates the guest's CPU (TCG, no KVM): every cost it measures is the "
+			  "emulator's, not the kernel's; analyze, compare and report say so beside each result\n",
+		name);
+	fflush(env->out);
+}
+
 /* Where a slot's console log is kept: next to the database. */
 static char *log_path(const struct campaign_env *env, const struct store_campaign *c, const struct store_campaign_slot *x)
 {
@@ -247,6 +262,7 @@ static int boot_guest(const struct campaign_env *env, const struct store_campaig
 			free(o->accel_note);
 			o->accel_note = xstrdup("kvm: the guest kernel printed nothing within 60 s; tcg used");
 			fprintf(env->out, "campaign %s: %s\n", c->name, o->accel_note);
+			campaign_qemu_tcg_note(env, c->name, o->accel);
 			for (size_t i = 0; i < argv->n; i++)
 				if (!strcmp(argv->v[i], "kvm")) {
 					free(argv->v[i]);
