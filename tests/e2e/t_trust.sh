@@ -134,3 +134,14 @@ expect 0 "$SYSAB" campaign start t --dry-run
 contains "$(printf '%s\n' "$OUT" | head -n 1)" "campaign t: qemu emulates the guest's CPU (TCG, no KVM): every cost it measures is the emulator's"
 expect 0 env PATH="$T/bin:$PATH" "$SYSAB" campaign start t
 contains "$(printf '%s\n' "$OUT" | head -n 1)" "campaign t: qemu emulates the guest's CPU (TCG, no KVM)"
+
+# A composite row (UnixBench's index of imported logs) is withheld when a member failed a check.
+export SYSAB_DB="$T/ub.db"
+fx="$REPO/tests/fixtures/unixbench"
+expect 0 "$SYSAB" import unixbench "$fx/host-2026-12-02-pass1.log" "$fx/host-2026-12-02-pass2.log" -l set=a
+expect 0 "$SYSAB" import unixbench "$fx/host-2026-12-02-pass4.log" "$fx/host-2026-12-02-pass5.log" -l set=b
+sqlite3 "$SYSAB_DB" "UPDATE slot SET checks = '[{\"name\":\"bytes read per op\",\"value\":1,\"lo\":512,\"hi\":512,\"ok\":false}]' WHERE run = 1 AND workload = 'unixbench.pipe'"
+expect 0 "$SYSAB" compare set=a set=b --json
+v=$(printf '%s' "$OUT" | jq -r '[.rows[] | select(.failed_check != null) | .workload + ":" + .verdict + ":" + .failed_check.workload] | join(" ")')
+[ "$v" = "unixbench.pipe:withheld:unixbench.pipe unixbench-index-partial:withheld:unixbench.pipe" ] ||
+	fail "a failed member did not withhold the index: $v"
