@@ -620,6 +620,8 @@ int an_compare(const struct store_set *a, const struct store_set *b, const struc
 			an_change_of(&r->c, r->latency, &r->chg);
 		}
 		confounders(runs_a, nra, runs_b, nrb, env_a, env_b, out);
+		an_emulation_of(env_a, &out->emu[0]);
+		an_emulation_of(env_b, &out->emu[1]);
 	}
 	free(cs);
 	free(ci);
@@ -638,6 +640,7 @@ static void rows_free(struct an_row *rows, size_t n)
 		free(rows[i].composite);
 		an_points_free(&rows[i].pa);
 		an_points_free(&rows[i].pb);
+		an_failed_check_free(&rows[i].failed);
 	}
 	free(rows);
 }
@@ -654,6 +657,8 @@ void an_compare_free(struct an_compare *c)
 		free(c->conf[i].b);
 	}
 	free(c->conf);
+	an_emulation_free(&c->emu[0]);
+	an_emulation_free(&c->emu[1]);
 	memset(c, 0, sizeof *c);
 }
 
@@ -903,8 +908,10 @@ void an_analyze_free(struct an_analyze *a)
 			an_points_free(&a->rows[i].pts[c]);
 		free(a->rows[i].pts);
 		stats_factorial_free(&a->rows[i].fa);
+		an_failed_check_free(&a->rows[i].failed);
 	}
 	free(a->rows);
+	an_emulation_free(&a->emu);
 	memset(a, 0, sizeof *a);
 }
 

@@ -95,6 +95,32 @@ void an_envtab_build(const struct store_run_info *const *const *runs, const size
 void an_envtab_free(struct an_envtab *t);
 void an_change_of(const struct st_comparison *c, int latency, struct an_change *out);
 
+/* The self-checks of a row's runs that failed (docs/METHOD.md, "Self-checks withhold the
+ * verdict"): a run whose workload measured something other than its name says cannot
+ * back a verdict. */
+struct an_failed_check {
+	char *check;    /* the name of the first failed check, as stored; NULL: every check held */
+	char *workload; /* the workload it belongs to (a composite row: the member that failed) */
+	size_t runs;    /* runs of the row's groups with a failed check of the row's workloads */
+	int64_t first_run; /* the lowest of them */
+	bool withheld;  /* the verdict was withheld for it: verdict ST_WITHHELD (not with
+	                   --allow-failed-checks, or when there was no verdict to withhold) */
+};
+
+/* Runs measured under an emulator (docs/METHOD.md, "Emulated runs"): their times are the
+ * emulator's costs, not the kernel's or the machine's. From the environment the runs
+ * recorded: `emulated` yes (qemu-user), `campaign.accel` tcg, `hypervisor` qemu-tcg. */
+struct an_emulation {
+	bool any;       /* some run of the group was emulated */
+	char *how;      /* the evidence, "; "-joined: "qemu TCG: campaign.accel tcg", ...; NULL without */
+	int64_t first;  /* the lowest run id with that evidence */
+};
+/* The emulation of the runs whose environment env holds (store_env_values). Free with
+ * an_emulation_free. */
+void an_emulation_of(const struct store_env *env, struct an_emulation *out);
+void an_emulation_free(struct an_emulation *x);
+void an_failed_check_free(struct an_failed_check *x);
+
 /* A compare row: a timing row of a (workload, copies), or a counter row (event set) of one
  * event of it. A counter row is estimated on the linear scale (per sample y = count / op,
  * stats_estimate_groups_scale) with the same nested estimator, levels and --unit rule:
@@ -121,6 +147,7 @@ struct an_row {
 	enum st_verdict settles_as;
 	struct an_diag diag_a, diag_b;
 	struct an_points pa, pb;  /* strip-plot data of each group */
+	struct an_failed_check failed; /* timing rows: the self-checks of its runs that failed */
 };
 
 struct an_confounder {
@@ -156,6 +183,9 @@ struct an_compare {
 	struct an_confounder *conf;
 	size_t nconf;
 	bool env_missing; /* some runs (imports) record no environment: confounders not checked */
+	struct an_emulation emu[2]; /* per group: runs measured under an emulator */
+	bool allow_failed_checks;   /* --allow-failed-checks: verdicts kept despite failed self-checks */
+	size_t allowed_rows;        /* rows that kept a verdict only by it */
 	struct st_compare_opts o;
 };
 
@@ -170,6 +200,12 @@ int an_compare(const struct store_set *a, const struct store_set *b, const struc
 	       const struct store_env *env_b, const struct strv *patterns, const struct st_compare_opts *o,
 	       struct an_compare *out, struct err *e);
 void an_compare_free(struct an_compare *c);
+/* Withhold the verdict of every timing row of c whose runs have a failed self-check among
+ * f[0..nf-1] (the failures of both groups' runs, store_failed_checks): the row's own
+ * workload, or for a composite row any of its members (over sets[0..ns-1], the groups'
+ * sets). With allow, the verdicts stay and the rows only name the check. */
+void an_compare_checks(struct an_compare *c, const struct store_set *sets, size_t ns,
+		       const struct store_failed_check *f, size_t nf, bool allow);
 /* Add the counter rows of b against a to out (a finished an_compare of the same groups):
  * one per (workload, copies, event) present in both counter sets (store_load_counter_set)
  * whose workload is one of out's rows, and that is not 0 in every sample of both. The
@@ -192,6 +228,7 @@ struct an_frow {
 	struct an_points *pts;    /* per cell: strip-plot data */
 	struct st_factorial fa;
 	struct an_change *chg;    /* per effect of fa: its change in the row's display direction */
+	struct an_failed_check failed; /* the self-checks of its runs that failed */
 };
 
 struct an_analyze {
@@ -206,6 +243,9 @@ struct an_analyze {
 	size_t max_boots, max_runs;
 	bool any_interval;   /* some effect of some row has an interval */
 	enum st_need need;   /* most common need among cells without an interval */
+	struct an_emulation emu;  /* the analyzed runs measured under an emulator */
+	bool allow_failed_checks; /* as in an_compare */
+	size_t allowed_rows;
 	struct st_compare_opts o;
 };
 
@@ -217,6 +257,9 @@ int an_analyze(const struct store_set *cells, size_t ncells, const size_t *cell_
 	       size_t nf, const struct strv *patterns, const struct st_compare_opts *o, struct an_analyze *out,
 	       struct err *e);
 void an_analyze_free(struct an_analyze *a);
+/* an_compare_checks for the rows of a factorial analysis: every effect of such a row is withheld. */
+void an_analyze_checks(struct an_analyze *a, const struct store_set *sets, size_t ns,
+		       const struct store_failed_check *f, size_t nf, bool allow);
 /* An effect in words: "pernode: yes vs no" (main effect or level against the reference),
  * "pernode x pie" (interaction). Cut to size. */
 void an_effect_label(char *buf, size_t size, const struct an_analyze *a, const struct st_effect *ef);

@@ -135,7 +135,7 @@ void an_design_free(struct an_design *d)
 
 int an_analyze_job_build(struct store *st, const struct strv *filter, const struct strv *factors,
 			 const struct kvlist *refs, const struct strv *patterns, const struct st_compare_opts *co,
-			 bool with_env, struct an_analyze_job *j, struct err *e)
+			 bool with_env, bool allow_checks, struct an_analyze_job *j, struct err *e)
 {
 	memset(j, 0, sizeof *j);
 	j->d.st = st;
@@ -189,10 +189,23 @@ int an_analyze_job_build(struct store *st, const struct strv *filter, const stru
 	if (an_analyze(j->sets, nc, j->design.cell_level, j->design.f, j->design.nf, patterns, co, &j->an, e))
 		return -1;
 	const struct store_run_info **kr = xcalloc(kept ? kept : 1, sizeof *kr);
-	for (size_t i = 0; i < kept; i++)
+	int64_t *ids = xcalloc(kept ? kept : 1, sizeof *ids);
+	for (size_t i = 0; i < kept; i++) {
 		kr[i] = &j->d.runs[j->idx[i]];
+		ids[i] = kr[i]->id;
+	}
 	j->info = (struct an_group_info){"runs", j->sel.text, kept, an_count_boots(kr, kept)};
 	free(kr);
+	int rc = an_checks_apply(st, ids, kept, NULL, &j->an, j->sets, nc, allow_checks, e);
+	struct store_env env = {0};
+	if (!rc)
+		rc = store_env_values(st, ids, kept, &env, e);
+	if (!rc)
+		an_emulation_of(&env, &j->an.emu);
+	store_env_free(&env);
+	free(ids);
+	if (rc)
+		return -1;
 	for (size_t c = 0; c < nc; c++)
 		ctr_noise_levels(j->cells[c].runs, j->cells[c].n, &j->noise_levels);
 	if (with_env) {

@@ -379,8 +379,38 @@ static int64_t common_run(const int64_t *a, size_t na, const int64_t *b, size_t 
 	return both;
 }
 
+int an_checks_apply(struct store *st, const int64_t *ids, size_t n, struct an_compare *c, struct an_analyze *a,
+		    const struct store_set *sets, size_t ns, bool allow, struct err *e)
+{
+	struct store_failed_check *f;
+	size_t nf;
+	if (store_failed_checks(st, ids, n, &f, &nf, e))
+		return -1;
+	if (c)
+		an_compare_checks(c, sets, ns, f, nf, allow);
+	if (a)
+		an_analyze_checks(a, sets, ns, f, nf, allow);
+	store_failed_checks_free(f, nf);
+	return 0;
+}
+
+/* The failed self-checks of both groups withhold their rows' verdicts (an_compare_checks). */
+static int compare_checks(struct an_compare_job *j, bool allow, struct err *e)
+{
+	size_t n = j->g[0].n + j->g[1].n;
+	int64_t *ids = xcalloc(n ? n : 1, sizeof *ids);
+	memcpy(ids, j->g[0].ids, j->g[0].n * sizeof *ids);
+	if (j->g[1].n)
+		memcpy(ids + j->g[0].n, j->g[1].ids, j->g[1].n * sizeof *ids);
+	struct store_set sets[2] = {j->g[0].set, j->g[1].set};
+	int rc = an_checks_apply(j->d.st, ids, n, &j->c, NULL, sets, j->ng, allow, e);
+	free(ids);
+	return rc;
+}
+
 int an_compare_job_build(struct store *st, const char *sa, const char *sb, const struct strv *patterns,
-			 const struct st_compare_opts *co, bool with_env, struct an_compare_job *j, struct err *e)
+			 const struct st_compare_opts *co, bool with_env, bool allow_checks, struct an_compare_job *j,
+			 struct err *e)
 {
 	memset(j, 0, sizeof *j);
 	struct an_group *g = j->g;
@@ -419,7 +449,7 @@ int an_compare_job_build(struct store *st, const char *sa, const char *sb, const
 				&env[0], &env[1], patterns, co, &j->c, e);
 	store_env_free(&env[0]);
 	store_env_free(&env[1]);
-	if (rc)
+	if (rc || compare_checks(j, allow_checks, e))
 		return -1;
 	if (with_env) {
 		const struct store_run_info *const *runs[2] = {g[0].runs, g[1].runs};

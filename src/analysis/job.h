@@ -99,6 +99,14 @@ int an_campaign_look_count(struct store *st, struct an_look *l, struct err *e);
 int an_campaign_factors(struct store *st, const char *const *sels, size_t n, struct strv *factors, char **note,
 			struct err *e);
 
+/* ---------------------------------------------------------------- self-checks */
+
+/* Read the failed self-checks of runs ids[0..n-1] and withhold the verdicts of c's rows (c
+ * not NULL) or a's (a not NULL) that they concern, unless allow; sets[0..ns-1] are the
+ * groups' or cells' sets (for the members of composite rows). Returns 0 or -1 with e set. */
+int an_checks_apply(struct store *st, const int64_t *ids, size_t n, struct an_compare *c, struct an_analyze *a,
+		    const struct store_set *sets, size_t ns, bool allow, struct err *e);
+
 /* ---------------------------------------------------------------- compare */
 
 /* B against A, or one group's estimates (ng == 1: b is empty), with their environment. */
@@ -113,10 +121,12 @@ struct an_compare_job {
 
 /* Compare the runs of selector sb against those of sa (sb NULL: the estimates of sa
  * alone). patterns (may be empty) filter rows; with_env (the page) builds the environment
- * table and the strip plots, which need the samples.
+ * table and the strip plots, which need the samples. A row whose runs failed a self-check
+ * gets no verdict unless allow_checks (an_compare_checks).
  * Takes st. Returns 0 or -1 with e set; free j with an_compare_job_free either way. */
 int an_compare_job_build(struct store *st, const char *sa, const char *sb, const struct strv *patterns,
-			 const struct st_compare_opts *co, bool with_env, struct an_compare_job *j, struct err *e);
+			 const struct st_compare_opts *co, bool with_env, bool allow_checks, struct an_compare_job *j,
+			 struct err *e);
 void an_compare_job_free(struct an_compare_job *j);
 
 /* ---------------------------------------------------------------- analyze */
@@ -154,11 +164,12 @@ struct an_analyze_job {
 };
 
 /* Select the runs of filter (the words joined by spaces), split them into cells by
- * factors (with reference levels refs) and analyze. Takes st. Returns 0, or -1 with e
- * set; free j with an_analyze_job_free either way. */
+ * factors (with reference levels refs) and analyze; failed self-checks withhold verdicts
+ * unless allow_checks, and emulated runs are named (an_analyze.emu). Takes st. Returns 0,
+ * or -1 with e set; free j with an_analyze_job_free either way. */
 int an_analyze_job_build(struct store *st, const struct strv *filter, const struct strv *factors,
 			 const struct kvlist *refs, const struct strv *patterns, const struct st_compare_opts *co,
-			 bool with_env, struct an_analyze_job *j, struct err *e);
+			 bool with_env, bool allow_checks, struct an_analyze_job *j, struct err *e);
 void an_analyze_job_free(struct an_analyze_job *j);
 
 /* ---------------------------------------------------------------- plan */

@@ -156,3 +156,31 @@ void summary_free(struct summary *s)
 	ctr_rows_free(s->counters, s->ncounters);
 	memset(s, 0, sizeof *s);
 }
+
+void summary_tally_of(const struct summary *s, struct summary_tally *t)
+{
+	memset(t, 0, sizeof *t);
+	for (size_t i = 0; i < s->nslots; i++) {
+		const struct summary_row *r = &s->rows[i];
+		const char *bad = NULL;
+		for (size_t k = 0; k < r->nchecks && !bad; k++)
+			if (!r->checks[k].why && !r->checks[k].ok)
+				bad = r->checks[k].name;
+		if (r->slot->state == STORE_SLOT_UNSUPPORTED) {
+			t->unsupported++;
+		} else if (bad) {
+			t->failed_checks++;
+			struct sb n = {0};
+			sb_add(&n, r->slot->workload);
+			if (r->slot->copies > 1)
+				sb_addf(&n, "/%d", r->slot->copies);
+			sb_addf(&n, " (%s)", bad);
+			strv_add(&t->failed, sb_str(&n));
+			sb_free(&n);
+		} else if (r->slot->state == STORE_SLOT_OK) {
+			t->ok++;
+		} else {
+			t->other++;
+		}
+	}
+}

@@ -55,6 +55,16 @@ struct summary {
 	size_t ncounters;
 };
 
+/* How a run's (workload, copies) went, for the one line `sysab run` ends with: ok (every
+ * self-check held), unsupported here, failed a self-check (failed: "workload (check)" each),
+ * or other (error, no resource, stopped). */
+struct summary_tally {
+	size_t ok, unsupported, failed_checks, other;
+	struct strv failed; /* "kernel.fault.anon/2 (minor faults per op)", in slot order */
+};
+/* Tally s into t (free with strv_free(&t->failed)). */
+void summary_tally_of(const struct summary *s, struct summary_tally *t);
+
 /* Summarise run `id` from the store. On error -1 with e set. Free with summary_free. */
 int summary_load(struct store *st, int64_t id, struct summary *out, struct err *e);
 void summary_free(struct summary *s);

@@ -188,6 +188,13 @@ static void guest_files(const struct campaign *c, int i, char **kernel, char **b
 	*base = k->initrd ? xstrdup(k->initrd) : xasprintf("%s/initramfs.cpio.gz", image);
 }
 
+/* Said once a campaign boots under TCG: what it measures is not the kernel. */
+static void tcg_note(const struct campaign_ctx *x)
+{
+	campaign_note(x, "qemu emulates the guest's CPU (TCG, no KVM): every cost it measures is the emulator's, not "
+			 "the kernel's; analyze, compare and report say so beside each result");
+}
+
 /* The accelerator: auto is kvm when /dev/kvm opens (the first boot then probes it), else tcg. */
 static int qemu_prepare(struct campaign_ctx *x, struct err *e)
 {
@@ -209,6 +216,8 @@ static int qemu_prepare(struct campaign_ctx *x, struct err *e)
 	else
 		campaign_note(x, "accelerator %s%s%s (%s)", x->accel, x->accel_note ? ", " : "",
 			      x->accel_note ? x->accel_note : "", what);
+	if (!strcmp(x->accel, "tcg"))
+		tcg_note(x);
 	for (size_t i = 0; !x->env->dry_run && i < x->c->r.nslots; i++) {
 		char *kernel, *base;
 		guest_files(x->c, (int)i, &kernel, &base);
@@ -312,6 +321,7 @@ static int qemu_boot_slot(struct campaign_ctx *x, int i, struct err *e)
 		free(x->accel_note);
 		x->accel_note = xasprintf("tcg: under kvm the guest kernel printed nothing within %.0f s", x->kvm_probe_s);
 		campaign_note(x, "%s; costs measured in these guests are emulator costs (QEMU TCG)", x->accel_note);
+		tcg_note(x);
 	}
 	if (rc)
 		goto out;

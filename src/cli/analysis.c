@@ -11,16 +11,19 @@
 
 enum {
 	O_MARGIN = 1, O_ALPHA, O_WORKLOAD, O_FAIL_ON, O_FACTORS, O_REF, O_TARGET, O_BOOT_COST, O_RUN_COST,
-	O_SAMPLE_COST, O_POWER, O_UNIT, O_LOOK, O_MAX_BOOTS, O_CAMPAIGN,
+	O_SAMPLE_COST, O_POWER, O_UNIT, O_LOOK, O_MAX_BOOTS, O_CAMPAIGN, O_ALLOW_CHECKS,
 };
 
 /* Options several commands share, written once. */
 #define OPT_MARGIN                                                                                           \
 	CLI_NUM("margin", 0, "PCT", "equivalence margin: changes within ±PCT count as no change", O_MARGIN, CLI_PCT, \
 		0.0001, 0.5, "1%")
+#define OPT_ALLOW_CHECKS                                                                                    \
+	CLI_OPT("allow-failed-checks", 0, NULL,                                                             \
+		"give verdicts also for rows whose runs failed a self-check (the output says so)", O_ALLOW_CHECKS)
 #define OPT_ALPHA CLI_NUM("alpha", 0, "A", "significance level (0.05: 95% intervals)", O_ALPHA, CLI_REAL, 0.0001, 0.4, "0.05")
 #define OPTS_VERDICT(FORMATS, VALUES)                                                                      \
-	OPT_MARGIN, OPT_ALPHA,                                                                             \
+	OPT_MARGIN, OPT_ALPHA, OPT_ALLOW_CHECKS,                                                           \
 		CLI_CHOICE("unit", 0, "boot|run",                                                              \
 			"replication unit a verdict needs: boot (default), or run for settings compared within "   \
 			"one boot (boot-to-boot variation is then not covered)",                                   \
@@ -87,6 +90,7 @@ struct an_args {
 	struct strv factors;
 	struct kvlist refs;
 	const char *campaign;
+	bool allow_checks; /* --allow-failed-checks */
 };
 
 /* Long by design: one short case per option of compare, analyze, plan and report. */
@@ -180,6 +184,7 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 		a->po.cost_sample = (double)ns / 1e9;
 		return 0;
 	case O_POWER: a->po.power = cli_real_of(arg); return 0;
+	case O_ALLOW_CHECKS: a->allow_checks = true; return 0;
 	}
 	return errf(e, "unhandled option");
 }
@@ -229,9 +234,15 @@ static bool gate(enum fail_on f, const struct st_comparison *c)
 static int gate_rows(const struct an_args *a, const struct an_compare *c)
 {
 	static const char *const kind[] = {"", "slower", "faster", "change"};
-	size_t n = 0;
-	for (size_t i = 0; i < c->nrows && a->fail_on; i++)
+	size_t n = 0, held = 0;
+	for (size_t i = 0; i < c->nrows && a->fail_on; i++) {
 		n += c->rows[i].have_a && c->rows[i].have_b && gate(a->fail_on, &c->rows[i].c);
+		held += c->rows[i].c.verdict == ST_WITHHELD;
+	}
+	if (held && chatty(a))
+		fprintf(stderr, "sysab compare: --fail-on %s judged no row whose verdict was withheld for a failed "
+				"self-check (%zu row%s; --allow-failed-checks judges them)\n",
+			kind[a->fail_on], held, held == 1 ? "" : "s");
 	if (!n)
 		return EXIT_OK;
 	if (!chatty(a))
@@ -296,7 +307,8 @@ int cmd_compare(const struct cli_cmd *cmd, int argc, char **argv)
 	}
 	if (!open_db(&a, &st, &e))
 		an_campaign_look(st, (const char *const *)pos.v, pos.n, &a.co, &look);
-	if (!st || an_compare_job_build(st, pos.v[0], pos.v[1], &a.patterns, &a.co, a.out.fmt == &report_format_html, &j, &e) ||
+	if (!st || an_compare_job_build(st, pos.v[0], pos.v[1], &a.patterns, &a.co, a.out.fmt == &report_format_html,
+					 a.allow_checks, &j, &e) ||
 	    cli_emit(&a.out,
 		     &(struct report_doc){.compare = &j.c, .groups = j.info, .ngroups = 2, .envtab = &j.env},
 		     &e) ||
@@ -348,8 +360,9 @@ int cmd_analyze(const struct cli_cmd *cmd, int argc, char **argv)
 		store_close(st);
 		st = NULL;
 	}
-	if (!st || an_analyze_job_build(st, &pos, &a.factors, &a.refs, &a.patterns, &a.co, a.out.fmt == &report_format_html, &j,
-				 &e) ||
+	if (!st ||
+	    an_analyze_job_build(st, &pos, &a.factors, &a.refs, &a.patterns, &a.co, a.out.fmt == &report_format_html,
+				 a.allow_checks, &j, &e) ||
 	    cli_emit(&a.out,
 		     &(struct report_doc){.analyze = &j.an, .groups = &j.info, .envtab = &j.env,
 					  .noise_levels = &j.noise_levels},
@@ -452,6 +465,7 @@ const struct cli_opt cli_report_opts[] = {
 	CLI_OPT("ref", 0, "F=V", "with `analyze`: reference level V of factor F (repeatable)", O_REF),
 	OPT_MARGIN,
 	OPT_ALPHA,
+	OPT_ALLOW_CHECKS,
 	CLI_OPT("workload", 'w', "PATTERN", "only workloads matching PATTERN: a name, a glob or a group (repeatable)",
 	 O_WORKLOAD),
 	CLI_COMMON_OPTS,
@@ -499,7 +513,7 @@ int cmd_report(const struct cli_cmd *cmd, int argc, char **argv)
 			store_close(st);
 			goto fail;
 		}
-		if (an_analyze_job_build(st, &rest, &a.factors, &a.refs, &a.patterns, &a.co, true, &fj, &e) ||
+		if (an_analyze_job_build(st, &rest, &a.factors, &a.refs, &a.patterns, &a.co, true, a.allow_checks, &fj, &e) ||
 		    cli_emit(&a.out, &(struct report_doc){.analyze = &fj.an, .groups = &fj.info, .envtab = &fj.env}, &e))
 			goto fail;
 	} else {
@@ -507,7 +521,7 @@ int cmd_report(const struct cli_cmd *cmd, int argc, char **argv)
 		for (size_t i = 0; !cmp && i < rest.n; i++)
 			sb_addf(&sel, "%s%s", i ? " " : "", rest.v[i]);
 		int brc = an_compare_job_build(st, cmp ? rest.v[0] : sb_str(&sel), cmp ? rest.v[1] : NULL, &a.patterns,
-					       &a.co, true, &cj, &e);
+					       &a.co, true, a.allow_checks, &cj, &e);
 		sb_free(&sel);
 		if (brc || cli_emit(&a.out,
 				    &(struct report_doc){.compare = &cj.c, .groups = cj.info, .ngroups = cj.ng, .envtab = &cj.env},

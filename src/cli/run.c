@@ -331,6 +331,10 @@ static void print_run(const struct cli_cmd *cmd, struct run_args *a, struct stor
 		char why[256];
 		if (env_emulated(why, sizeof why))
 			printf("emulated: %s; the times mean nothing here, only the self-checks do\n", why);
+		struct summary_tally t;
+		summary_tally_of(&sum, &t);
+		report_run_tally_text(stdout, run_id, &t);
+		strv_free(&t.failed);
 	}
 	summary_free(&sum);
 }

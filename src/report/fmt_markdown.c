@@ -34,6 +34,37 @@ static void groups_md(FILE *f, const struct an_group_info *g, size_t n)
 			g[i].nboots == 1 ? "" : "s");
 }
 
+/* What holds for the whole table, as quoted lines: emulated groups, --allow-failed-checks. */
+static void trust_md(FILE *f, const struct an_emulation *emu, const struct an_group_info *g, size_t n, size_t allowed)
+{
+	struct sb t = {0};
+	for (size_t i = 0; i < n; i++) {
+		report_emulation_text(&t, n > 1 ? g[i].name : NULL, &emu[i]);
+		if (t.len)
+			fprintf(f, "\n> **%s**\n", sb_str(&t));
+		sb_free(&t);
+	}
+	report_allow_text(&t, allowed);
+	if (t.len)
+		fprintf(f, "\n> **%s**\n", sb_str(&t));
+	sb_free(&t);
+}
+
+/* The rows whose runs failed a self-check, as a list under the table. */
+static void checks_md(FILE *f, const struct an_compare *c)
+{
+	bool head = false;
+	for (size_t i = 0; i < c->nrows; i++) {
+		struct sb t = {0};
+		report_check_text(&t, &c->rows[i].failed);
+		if (t.len) {
+			fprintf(f, "%s- `%s`: %s\n", head ? "" : "\n", c->rows[i].workload, sb_str(&t));
+			head = true;
+		}
+		sb_free(&t);
+	}
+}
+
 /* A row's first cells: workload, unit and the first group's estimate. */
 static void row_start(FILE *f, const struct an_row *r)
 {
@@ -50,11 +81,13 @@ static void row_start(FILE *f, const struct an_row *r)
 static void group_md(FILE *f, const struct an_compare *c, const struct an_group_info *g)
 {
 	groups_md(f, g, 1);
+	trust_md(f, c->emu, g, 1, 0);
 	fprintf(f, "\n| workload | unit | estimate, %d%% CI |\n|---|---|---:|\n", (int)lround((1 - c->o.alpha) * 100));
 	for (size_t i = 0; i < c->nrows; i++) {
 		row_start(f, &c->rows[i]);
 		fputs("\n", f);
 	}
+	checks_md(f, c);
 }
 
 /* A counter row: counts per op (linear scale), B - A with its interval, more/fewer. */
@@ -94,6 +127,7 @@ static void compare_md(FILE *f, const struct an_compare *c, const struct an_grou
 		return;
 	}
 	groups_md(f, g, 2);
+	trust_md(f, c->emu, g, 2, c->allowed_rows);
 	int conf = (int)lround((1 - c->o.alpha) * 100);
 	fprintf(f, "\n| workload | unit | %s | %s | change | %d%% CI | q | verdict |\n", g[0].name, g[1].name, conf);
 	fprintf(f, "|---|---|---:|---:|---:|---|---:|---|\n");
@@ -121,7 +155,8 @@ static void compare_md(FILE *f, const struct an_compare *c, const struct an_grou
 	}
 	for (size_t i = 0; i < c->ncrows; i++)
 		counter_md(f, &c->crows[i]);
-	char tally[160];
+	checks_md(f, c);
+	char tally[256];
 	report_verdict_tally(tally, sizeof tally, c);
 	fprintf(f, "\n**%s**. Change: %s vs %s; for time/op rows the change in time (negative = faster). "
 		   "(negligible): significant but inside the ±%g%% margin. `sysab compare` prints each "

@@ -16,14 +16,14 @@ static const char css[] =
 	"th{border-bottom:1px solid #999}td.num{text-align:right;font-variant-numeric:tabular-nums}"
 	"tr.differs td{background:#fff3c4}tr.differs td:first-child{font-weight:bold}"
 	".verdict{font-weight:bold}.v-faster{color:#1a7f37}.v-slower{color:#c62828}.v-equivalent{color:#1f5fbf}"
-	".v-inconclusive{color:#a86b00}.v-no_data{color:#777}"
+	".v-inconclusive{color:#a86b00}.v-no_data{color:#777}.v-withheld{color:#8e24aa}p.caveat{color:#8e24aa}"
 	"svg{display:block;margin:.3em 0;font:12px sans-serif}svg text{fill:#222}"
 	".axis{stroke:#888;stroke-width:1}.grid{stroke:#e4e4e4;stroke-width:1}.zero{stroke:#555;stroke-width:1}"
 	".band{fill:#dfe9f7}.ci{stroke:#111;stroke-width:3}.est{stroke:#111;stroke-width:2}"
 	".sample{fill-opacity:.45;stroke:none}.runmean{stroke:#111;stroke-width:1}"
 	".effect-ci{stroke:#333;stroke-width:2.5}.effect-pt{fill:#333}.clip{font-size:10px;fill:#333}"
 	"text.verdict-faster{fill:#1a7f37}text.verdict-slower{fill:#c62828}text.verdict-equivalent{fill:#1f5fbf}"
-	"text.verdict-inconclusive{fill:#a86b00}text.verdict-no_data{fill:#777}"
+	"text.verdict-inconclusive{fill:#a86b00}text.verdict-no_data{fill:#777}text.verdict-withheld{fill:#8e24aa}"
 	".b0{fill:#4e79a7}.b1{fill:#f28e2b}.b2{fill:#59a14f}.b3{fill:#e15759}.b4{fill:#b07aa1}"
 	".b5{fill:#76b7b2}.b6{fill:#edc948}.b7{fill:#9c755f}"
 	".note{color:#555}ul.warnings li{margin:.2em 0}code{background:#f3f3f3;padding:0 3px}";
@@ -389,6 +389,43 @@ static void caveat_warns(struct strv *w, const char *workload, unsigned caveats)
 			warn_add(w, workload, report_caveat_text(bit));
 }
 
+/* What holds for the whole page, as a paragraph under the groups (emulated groups and
+ * --allow-failed-checks), and into warns. */
+static void trust_par(struct sb *b, const struct an_emulation *emu, const char *const *names, size_t n, size_t allowed,
+		      struct strv *warns)
+{
+	struct strv lines = {0};
+	for (size_t i = 0; i < n; i++) {
+		struct sb t = {0};
+		report_emulation_text(&t, names[i], &emu[i]);
+		if (t.len)
+			strv_add(&lines, sb_str(&t));
+		sb_free(&t);
+	}
+	struct sb t = {0};
+	report_allow_text(&t, allowed);
+	if (t.len)
+		strv_add(&lines, sb_str(&t));
+	sb_free(&t);
+	for (size_t i = 0; i < lines.n; i++) {
+		sb_add(b, "<p class=\"caveat\"><strong>");
+		html_esc(b, lines.v[i]);
+		sb_add(b, "</strong></p>\n");
+		strv_add(warns, lines.v[i]);
+	}
+	strv_free(&lines);
+}
+
+/* A row's failed self-check, into warns. */
+static void check_warn(struct strv *warns, const char *name, const struct an_failed_check *f)
+{
+	struct sb t = {0};
+	report_check_text(&t, f);
+	if (t.len)
+		warn_add(warns, name, sb_str(&t));
+	sb_free(&t);
+}
+
 static void change_label(char *buf, size_t size, bool any_latency)
 {
 	snprintf(buf, size, "%s", any_latency ? "change in % (rate rows: throughput; time/op rows: time, negative = faster)"
@@ -462,6 +499,7 @@ static void results_row(struct sb *b, const struct an_row *r, const struct an_gr
 	for (size_t k = 0; k < dl.n; k++)
 		warn_add(warns, name, dl.v[k]);
 	strv_free(&dl);
+	check_warn(warns, name, &r->failed);
 }
 
 /* One counter row of the results table (linear scale: counts per op, B - A), its caveats into warns. */
@@ -600,6 +638,8 @@ int report_html_compare(FILE *f, const struct an_compare *c, const struct an_gro
 	bool two = c->ngroups == 2;
 	page_open(&b, two ? "sysab report: compare" : "sysab report");
 	groups_par(&b, g, ng);
+	const char *gn[2] = {ng > 1 ? g[0].name : NULL, ng > 1 ? g[1].name : ""};
+	trust_par(&b, c->emu, gn, ng, c->allowed_rows, &warns);
 	results_section(&b, c, g, ng, &warns);
 	if (two && c->nrows)
 		changes_section(&b, c);
@@ -737,6 +777,7 @@ int report_html_analyze(FILE *f, const struct an_analyze *a, const struct an_gro
 	struct strv warns = {0};
 	page_open(&b, "sysab report: factorial analysis");
 	groups_par(&b, filter, 1);
+	trust_par(&b, &a->emu, (const char *const[]){NULL}, 1, a->allowed_rows, &warns);
 	factors_par(&b, a);
 	char **cn = xcalloc(a->ncells ? a->ncells : 1, sizeof *cn);
 	for (size_t c = 0; c < a->ncells; c++) {
@@ -753,6 +794,7 @@ int report_html_analyze(FILE *f, const struct an_analyze *a, const struct an_gro
 		sb_add(&b, "</h2>\n");
 		cells_table(&b, a, i, cn, sg);
 		effects_table(&b, a, i, name, &warns);
+		check_warn(&warns, name, &a->rows[i].failed);
 		sb_add(&b, "</section>\n");
 	}
 	if (!a->any_interval && a->nrows) {

@@ -112,6 +112,8 @@ const char *report_json_unit(const char *unit, int latency, char *buf, size_t si
 /* st->color: ANSI colours for status words and failed self-checks. Unless st->verbose, a
  * workload whose self-checks all held is marked "ok" instead of getting a note. */
 void report_summary_text(FILE *f, const struct summary *s, bool with_env, const struct report_style *st);
+/* The line `sysab run` ends with: "run 4: 3 ran ok, 1 unsupported, 1 failed a self-check: NAME (CHECK)". */
+void report_run_tally_text(FILE *f, int64_t run, const struct summary_tally *t);
 /* A JSON document for one run; the caller prints it. */
 char *report_summary_json(const struct summary *s, bool with_env);
 
@@ -185,6 +187,15 @@ void report_diag_lines(struct strv *out, const char *group, const struct an_diag
 /* What would settle an inconclusive verdict, in words (nothing when more is 0); in_plan: for
  * a note of `sysab plan`, which sizes the new comparison itself. */
 void report_settle_text(struct sb *t, size_t more, enum st_verdict as, bool in_plan);
+
+/* Why a row has no verdict, or has one only by --allow-failed-checks: its failed self-check in
+ * words, appended to t (nothing when every check held). */
+void report_check_text(struct sb *t, const struct an_failed_check *f);
+/* The caveat of a group (named group, NULL: the analyzed runs) some of whose runs were
+ * emulated, appended to t (nothing when none was). */
+void report_emulation_text(struct sb *t, const char *group, const struct an_emulation *x);
+/* The note of --allow-failed-checks when some row kept its verdict by it, appended to t. */
+void report_allow_text(struct sb *t, size_t rows);
 
 /* The compare table. Compact by default: columns as wide as their cells, names cut to fit
  * st->width, each caveat stated once. st->verbose: the fixed layout with every group's

@@ -302,3 +302,14 @@ void report_env_text(FILE *f, const struct kvlist *env)
 		report_wrap(f, first, "                             ", env->v[i].value);
 	}
 }
+
+void report_run_tally_text(FILE *f, int64_t run, const struct summary_tally *t)
+{
+	fprintf(f, "run %lld: %zu ran ok, %zu unsupported, %zu failed a self-check", (long long)run, t->ok,
+		t->unsupported, t->failed_checks);
+	for (size_t i = 0; i < t->failed.n; i++)
+		fprintf(f, "%s%s", i ? ", " : ": ", t->failed.v[i]);
+	if (t->other)
+		fprintf(f, "; %zu did not finish (error, no resource or stopped)", t->other);
+	fprintf(f, "\n");
+}

@@ -16,9 +16,38 @@ const char *report_verdict_name(enum st_verdict v)
 	case ST_SLOWER: return "slower";
 	case ST_EQUIVALENT: return "equivalent";
 	case ST_INCONCLUSIVE: return "inconclusive";
+	case ST_WITHHELD: return "withheld";
 	case ST_NO_DATA: break;
 	}
 	return "no_data";
+}
+
+void report_check_text(struct sb *t, const struct an_failed_check *f)
+{
+	if (!f->check)
+		return;
+	sb_addf(t, "%sself-check '%s' of %s failed in %zu run%s (`sysab show %lld -v` gives its values)",
+		f->withheld ? "no verdict: " : "", f->check, f->workload, f->runs, f->runs == 1 ? "" : "s",
+		(long long)f->first_run);
+	if (f->withheld)
+		sb_add(t, ", so the numbers may measure something other than the workload's name says; "
+			  "--allow-failed-checks gives the verdict anyway");
+}
+
+void report_emulation_text(struct sb *t, const char *group, const struct an_emulation *x)
+{
+	if (!x->any)
+		return;
+	sb_addf(t, "emulated: %s%s were measured under an emulator (%s; first in run %lld): their times are the "
+		   "emulator's costs, not the kernel's or the machine's",
+		group ? "runs of " : "some of the runs", group ? group : "", x->how, (long long)x->first);
+}
+
+void report_allow_text(struct sb *t, size_t rows)
+{
+	if (rows)
+		sb_addf(t, "--allow-failed-checks: %zu row%s kept %s verdict although a self-check of %s runs failed",
+			rows, rows == 1 ? "" : "s", rows == 1 ? "its" : "their", rows == 1 ? "its" : "their");
 }
 
 static const struct {
@@ -393,6 +422,8 @@ void report_verdict_word(char *buf, size_t size, const struct st_comparison *c)
 {
 	if (c->verdict == ST_NO_DATA)
 		snprintf(buf, size, (c->caveats & ST_CAVEAT_LOW_DF) ? "no verdict" : "no data");
+	else if (c->verdict == ST_WITHHELD)
+		snprintf(buf, size, "withheld");
 	else
 		snprintf(buf, size, "%s%s", report_verdict_name(c->verdict), c->negligible ? " (negligible)" : "");
 }
@@ -404,6 +435,7 @@ const char *report_counter_verdict_name(const struct st_comparison *c)
 	case ST_SLOWER: return "fewer";
 	case ST_EQUIVALENT: return "equivalent"; /* not given: counter rows have no margin */
 	case ST_INCONCLUSIVE: return "inconclusive";
+	case ST_WITHHELD: return "withheld"; /* not given: counter rows are never withheld */
 	case ST_NO_DATA: break;
 	}
 	return (c->caveats & ST_CAVEAT_LOW_DF) ? "no verdict" : "no data";
@@ -460,6 +492,7 @@ const char *report_verdict_color(enum st_verdict v, bool color)
 	case ST_SLOWER: return "\033[31m";
 	case ST_EQUIVALENT: return "\033[34m";
 	case ST_INCONCLUSIVE: return "\033[33m";
+	case ST_WITHHELD: return "\033[35m";
 	case ST_NO_DATA: break;
 	}
 	return "\033[2m";
@@ -475,16 +508,19 @@ const char *report_color_reset(bool color)
 /* Long by design: the table top to bottom, every row's notes gathered as it is printed. */
 void report_verdict_tally(char *buf, size_t size, const struct an_compare *c)
 {
-	static const enum st_verdict order[] = {ST_SLOWER, ST_FASTER, ST_EQUIVALENT, ST_INCONCLUSIVE, ST_NO_DATA};
-	size_t cnt[5] = {0};
+	static const enum st_verdict order[] = {ST_SLOWER, ST_FASTER, ST_EQUIVALENT, ST_INCONCLUSIVE, ST_WITHHELD,
+						ST_NO_DATA};
+	enum { N = sizeof order / sizeof order[0] };
+	size_t cnt[N] = {0};
 	for (size_t i = 0; i < c->nrows; i++)
-		for (size_t k = 0; k < 5; k++)
+		for (size_t k = 0; k < N; k++)
 			cnt[k] += c->rows[i].c.verdict == order[k];
 	struct sb t = {0};
-	for (size_t k = 0; k < 5; k++)
+	for (size_t k = 0; k < N; k++)
 		if (cnt[k])
-			sb_addf(&t, "%s%zu %s", t.len ? ", " : "", cnt[k], order[k] == ST_NO_DATA ? "without a verdict" :
-										report_verdict_name(order[k]));
+			sb_addf(&t, "%s%zu %s", t.len ? ", " : "", cnt[k], order[k] == ST_NO_DATA ? "without a verdict"
+								 : order[k] == ST_WITHHELD ? "withheld (failed self-check)"
+											   : report_verdict_name(order[k]));
 	sb_addf(&t, " (BH q<%g)", c->o.alpha);
 	snprintf(buf, size, "%s", sb_str(&t));
 	sb_free(&t);
@@ -536,6 +572,39 @@ static void diag_kind_notes(struct notes *n, struct sb *m, const struct an_diag 
 	}
 }
 
+/* The note of a row whose runs failed a self-check. */
+static void check_note(struct notes *n, struct sb *m, const struct an_failed_check *f)
+{
+	struct sb t = {0};
+	report_check_text(&t, f);
+	if (t.len)
+		notef(n, m, "%s", sb_str(&t));
+	sb_free(&t);
+}
+
+/* The caveats that hold for a whole table, before it: emulated groups, and the rows that
+ * kept a verdict only by --allow-failed-checks. */
+static void trust_lines(FILE *f, const struct an_emulation *emu, const char *const *names, size_t n,
+			size_t allowed)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct sb t = {0};
+		report_emulation_text(&t, names[i], &emu[i]);
+		if (t.len) {
+			fprintf(f, "\n");
+			report_wrap(f, "", "  ", sb_str(&t));
+		}
+		sb_free(&t);
+	}
+	struct sb t = {0};
+	report_allow_text(&t, allowed);
+	if (t.len) {
+		fprintf(f, "\n");
+		report_wrap(f, "", "  ", sb_str(&t));
+	}
+	sb_free(&t);
+}
+
 /* Fill one row's cells and notes; *negl set when it is negligible. */
 static void compare_line(struct cmp_line *l, const struct an_row *r, const struct an_group_info g[2],
 			 struct notes *n, bool *negl, bool verbose)
@@ -561,6 +630,7 @@ static void compare_line(struct cmp_line *l, const struct an_row *r, const struc
 		compare_cells(r, l->ch, l->ci, l->q, n, m);
 		*negl |= r->c.negligible;
 	}
+	check_note(n, m, &r->failed);
 	if (verbose) {
 		diag_notes(n, m, g[0].name, &r->diag_a);
 		diag_notes(n, m, g[1].name, &r->diag_b);
@@ -706,7 +776,7 @@ static void compare_row_compact(FILE *f, const struct cmp_line *l, const struct 
 /* Below the compare table: the tally, how to read it, the confounders. */
 static void compare_footer(FILE *f, const struct an_compare *c, const struct an_group_info g[2], bool negl)
 {
-	char tally[160];
+	char tally[256];
 	report_verdict_tally(tally, sizeof tally, c);
 	fprintf(f, "\n%s\n", tally);
 	struct sb t = {0};
@@ -782,6 +852,7 @@ static void group_text(FILE *f, const struct an_compare *c, const struct an_grou
 {
 	fprintf(f, "%s: %-30s %zu run%s on %zu boot%s\n", g->name, *g->selector ? g->selector : "(all runs)", g->nruns,
 		g->nruns == 1 ? "" : "s", g->nboots, g->nboots == 1 ? "" : "s");
+	trust_lines(f, c->emu, (const char *const[]){NULL}, 1, 0);
 	struct notes n = {0};
 	struct strv units = {0};
 	compare_units(&units, c);
@@ -812,6 +883,7 @@ static void group_text(FILE *f, const struct an_compare *c, const struct an_grou
 			if (r->va.low_df)
 				notef(&n, &m, "no interval: fewer than %d degrees of freedom (add boots or runs)",
 				      AN_MIN_INTERVAL_DF);
+			check_note(&n, &m, &r->failed);
 			struct an_diag none = {0};
 			if (st->verbose)
 				diag_notes(&n, &m, g->name, &r->diag_a);
@@ -841,6 +913,8 @@ void report_compare_text(FILE *f, const struct an_compare *c, const struct an_gr
 	for (int i = 0; i < 2; i++)
 		fprintf(f, "%s: %-30s %zu run%s on %zu boot%s\n", g[i].name, *g[i].selector ? g[i].selector : "(all runs)",
 			g[i].nruns, g[i].nruns == 1 ? "" : "s", g[i].nboots, g[i].nboots == 1 ? "" : "s");
+	const char *names[2] = {g[0].name, g[1].name};
+	trust_lines(f, c->emu, names, 2, c->allowed_rows);
 	if (!c->nrows) {
 		fprintf(f, "\nno samples in the selected runs\n");
 		return;
@@ -970,6 +1044,7 @@ void report_analyze_text(FILE *f, const struct an_analyze *a, const struct an_gr
 	fprintf(f, "runs: %-30s %zu run%s on %zu boot%s; %zu cell%s\n", *filter->selector ? filter->selector : "(all)",
 		filter->nruns, filter->nruns == 1 ? "" : "s", filter->nboots, filter->nboots == 1 ? "" : "s", a->ncells,
 		a->ncells == 1 ? "" : "s");
+	trust_lines(f, &a->emu, (const char *const[]){NULL}, 1, a->allowed_rows);
 	struct notes n = {0};
 	bool negl = false;
 	for (size_t i = 0; i < a->nrows; i++) {
@@ -981,6 +1056,11 @@ void report_analyze_text(FILE *f, const struct an_analyze *a, const struct an_gr
 		fprintf(f, "\n%s%s (%s)%s%s\n", r->workload, cp, u, r->ncomposite ? " - " : "",
 			r->composite ? r->composite : "");
 		cells_text(f, a, r);
+		struct sb ct = {0};
+		report_check_text(&ct, &r->failed);
+		if (ct.len)
+			report_wrap(f, "  ", "    ", sb_str(&ct));
+		sb_free(&ct);
 		fprintf(f, "  %-28s %6s %-12s %5s %s\n", "effect", "change", "95% CI", "q", "verdict");
 		for (size_t k = 0; k < r->fa.neffects; k++)
 			effect_text(f, a, r, k, &n, &negl, color);

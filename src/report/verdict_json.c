@@ -139,6 +139,43 @@ static json_t *diag_json(const struct an_diag *d)
 	return o;
 }
 
+/* A row's failed self-check (an_failed_check), or null when every check held. */
+static json_t *failed_json(const struct an_failed_check *f)
+{
+	if (!f->check)
+		return json_null();
+	json_t *o = json_object();
+	json_object_set_new(o, "check", json_string(f->check));
+	json_object_set_new(o, "workload", json_string(f->workload));
+	json_object_set_new(o, "runs", json_integer((json_int_t)f->runs));
+	json_object_set_new(o, "verdict_withheld", json_boolean(f->withheld));
+	return o;
+}
+
+/* The groups some of whose runs were emulated, appended to the array a. */
+static void emulated_json(json_t *a, const char *group, const struct an_emulation *x)
+{
+	if (!x->any)
+		return;
+	json_t *o = json_object();
+	json_object_set_new(o, "group", json_string(group));
+	json_object_set_new(o, "how", json_string(x->how));
+	json_object_set_new(o, "first_run", json_integer((json_int_t)x->first));
+	json_array_append_new(a, o);
+}
+
+/* What holds for the whole document: emulated groups and --allow-failed-checks. */
+static void trust_json(json_t *d, const struct an_emulation *emu, const char *const *names, size_t n, bool allow,
+		       size_t allowed)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < n; i++)
+		emulated_json(a, names[i], &emu[i]);
+	json_object_set_new(d, "emulated", a);
+	json_object_set_new(d, "allow_failed_checks", json_boolean(allow));
+	json_object_set_new(d, "allowed_rows", json_integer((json_int_t)allowed));
+}
+
 /* A fixed design (no sequential caveat) offers no count of boots: more_boots null and
  * sequential_design false, whatever stats_more_boots said (it gives 0 to a row without
  * replication before it looks at the design). */
@@ -216,6 +253,7 @@ char *report_compare_json(const struct an_compare *c, const struct an_group_info
 			json_object_set_new(o, "comparison", json_null());
 		}
 		json_object_set_new(o, "verdict", json_string(report_verdict_name(r->c.verdict)));
+		json_object_set_new(o, "failed_check", failed_json(&r->failed));
 		json_t *w = json_object();
 		json_object_set_new(w, "a", diag_json(&r->diag_a));
 		json_object_set_new(w, "b", diag_json(&r->diag_b));
@@ -235,6 +273,8 @@ char *report_compare_json(const struct an_compare *c, const struct an_group_info
 	}
 	json_object_set_new(d, "confounders", cf);
 	json_object_set_new(d, "confounders_checked", json_boolean(!c->env_missing));
+	const char *names[2] = {g[0].name, g[1].name};
+	trust_json(d, c->emu, names, c->ngroups, c->allow_failed_checks, c->allowed_rows);
 	return dump(d);
 }
 
@@ -297,6 +337,7 @@ char *report_analyze_json(const struct an_analyze *a, const struct an_group_info
 			json_array_append_new(effs, e);
 		}
 		json_object_set_new(o, "effects", effs);
+		json_object_set_new(o, "failed_check", failed_json(&r->failed));
 		json_array_append_new(rows, o);
 	}
 	json_object_set_new(d, "rows", rows);
@@ -306,6 +347,7 @@ char *report_analyze_json(const struct an_analyze *a, const struct an_group_info
 	json_object_set_new(settle, "max_runs_per_boot", json_integer((json_int_t)a->max_runs));
 	json_object_set_new(settle, "need", json_string(a->any_interval ? "nothing" : report_need_name(a->need)));
 	json_object_set_new(d, "data", settle);
+	trust_json(d, &a->emu, &filter->name, 1, a->allow_failed_checks, a->allowed_rows);
 	return dump(d);
 }
 

@@ -271,6 +271,8 @@ enum st_verdict {
 	ST_SLOWER,      /* B slower than A */
 	ST_EQUIVALENT,  /* (1-2alpha) CI inside the margin (TOST) */
 	ST_INCONCLUSIVE,
+	ST_WITHHELD,    /* never set by stats: the analysis withholds the verdict of a row whose runs
+	                   failed a self-check (analysis.h, struct an_failed_check) */
 };
 
 struct st_compare_opts {

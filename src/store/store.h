@@ -205,6 +205,19 @@ int store_samples_get(struct store *s, int64_t run_id, struct store_sample_info 
 		      struct err *e);
 void store_samples_free(struct store_sample_info *samples, size_t n);
 
+/* A self-check that failed in a slot (its entry of slot.checks has "ok": false). */
+struct store_failed_check {
+	int64_t run;
+	char *workload;
+	int copies;
+	char *check; /* the check's name ("?" when it has none) */
+};
+/* The failed self-checks of runs ids[0..n-1], ordered by (workload, copies, run), with one
+ * query. Returns 0 (free with store_failed_checks_free) or -1 with e set and nothing in *out. */
+int store_failed_checks(struct store *s, const int64_t *ids, size_t n, struct store_failed_check **out, size_t *nout,
+			struct err *e);
+void store_failed_checks_free(struct store_failed_check *v, size_t n);
+
 /* --- reading samples of many runs at once, for analysis --- */
 struct store_run_sum;
 

@@ -59,6 +59,24 @@ cat "$T/analyze.txt"
 v=$("$SYSAB" analyze --factors pti,thp --ref pti=off campaign:f22 --json |
 	jq -r '.rows[] | select(.workload == "kernel.syscall.null") | .effects[] | select(.kind == "main" and .factor == "pti") | .verdict')
 [ "$v" = slower ] || fail "kernel.syscall.null with pti=on is '$v', want slower"
+# under TCG the campaign said so at its start, and every format of compare, analyze and
+# report carries the emulation caveat (under KVM none does)
+A='campaign:f22 pti=off thp=never' B='campaign:f22 pti=on thp=never'
+emu_out() { # emu_out FILE WHAT: FILE mentions emulation exactly when the campaign ran under TCG
+	if [ "$accel" = tcg ]; then grep -q "$2" "$1" || fail "$1 has no emulation caveat under TCG"
+	else ! grep -q "emulated: " "$1" || fail "$1 has an emulation caveat under KVM"; fi
+}
+"$SYSAB" compare "$A" "$B" >"$T/c.txt"; emu_out "$T/c.txt" "emulated: runs of A were measured under an emulator"
+"$SYSAB" compare "$A" "$B" --format markdown >"$T/c.md"; emu_out "$T/c.md" "> \*\*emulated: runs of A"
+"$SYSAB" compare "$A" "$B" --json >"$T/c.json"
+[ "$(jq -r '[.emulated[].group] | join(",")' "$T/c.json")" = "$([ "$accel" = tcg ] && echo A,B)" ] ||
+	fail "compare --json: emulated is $(jq -c .emulated "$T/c.json") under $accel"
+"$SYSAB" report compare "$A" "$B" -o "$T/c.html"; emu_out "$T/c.html" 'class="caveat"><strong>emulated: runs of A'
+emu_out "$T/analyze.txt" "emulated: some of the runs were measured under an emulator (qemu TCG: campaign.accel tcg"
+"$SYSAB" analyze --factors pti,thp --ref pti=off campaign:f22 --json >"$T/a.json"
+[ "$(jq '.emulated | length' "$T/a.json")" = "$([ "$accel" = tcg ] && echo 1 || echo 0)" ] || fail "analyze --json: emulated"
+"$SYSAB" report analyze --factors pti,thp campaign:f22 -o "$T/a.html"; emu_out "$T/a.html" 'class="caveat"><strong>emulated: some'
+emu_out "$T/f22.out" "campaign f22: qemu emulates the guest's CPU (TCG, no KVM)"
 step "2x2 done in $((t1 - t0)) s under $accel"
 fi
 
