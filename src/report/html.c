@@ -538,9 +538,9 @@ static void results_section(struct sb *b, const struct an_compare *c, const stru
 	sb_add(b, "</section>\n");
 }
 
-/* The forest plot of the changes of B against A. Every row on one axis in one direction:
- * the change in rate (the comparison's own pct), so right is faster on every row; the
- * table beside it gives time/op rows their change in time. */
+/* The forest plot of the changes of B against A: each row's change as its table row shows
+ * it (an_change: throughput for rate rows, time per op for time/op rows, negative = faster),
+ * so a row's sign in the plot is its sign in the table, markdown and JSON (display_pct). */
 static void changes_section(struct sb *b, const struct an_compare *c)
 {
 	bool any_latency = false;
@@ -550,16 +550,17 @@ static void changes_section(struct sb *b, const struct an_compare *c)
 		bool both = r->have_a && r->have_b;
 		any_latency |= r->latency != 0;
 		row_name(fr[i].label, sizeof fr[i].label, r);
+		if (r->latency) /* its axis runs in time: negative = faster */
+			snprintf(fr[i].label + strlen(fr[i].label), sizeof fr[i].label - strlen(fr[i].label), " (time)");
 		fr[i].v = both ? r->c.verdict : ST_NO_DATA;
-		fr[i].pct = both ? r->c.pct : NAN;
-		fr[i].lo = r->c.pct_lo;
-		fr[i].hi = r->c.pct_hi;
-		fr[i].have = both && isfinite(r->c.pct_lo) && isfinite(r->c.pct_hi);
+		fr[i].pct = both ? r->chg.pct : NAN;
+		fr[i].lo = r->chg.lo;
+		fr[i].hi = r->chg.hi;
+		fr[i].have = both && isfinite(r->chg.lo) && isfinite(r->chg.hi);
 		report_verdict_word(fr[i].verdict, sizeof fr[i].verdict, &r->c);
 	}
 	char xl[128];
-	snprintf(xl, sizeof xl, "%s", any_latency ? "change in rate (%), right = faster (time/op rows as ops/s)"
-						  : "change in throughput (%)");
+	change_label(xl, sizeof xl, any_latency);
 	sb_add(b, "<section id=\"effects\">\n<h2>Changes (B vs A)</h2>\n");
 	forest_svg(b, "forest", "percent change of B against A per workload, with intervals and the equivalence band", fr,
 		   c->nrows, c->o.margin * 100, xl);
