@@ -57,8 +57,7 @@ case $OUT in *probe.cv*) fail "probe.cv reported as a confounder" ;; esac
 # the counters of both sides, per op, as extra rows of the comparison (t_counter_rows holds
 # their intervals and verdicts against known data)
 expect 0 "$SYSAB" run -w kernel.fault.anon -c 1 --quick --samples 4 --warmup-ms 0 -q --no-probe
-expect 0 "$SYSAB" compare run:1 run:4
-contains "$OUT" "counters, per op"
+expect 0 "$SYSAB" compare run:1 run:4 --counters
 contains "$OUT" "kernel.fault.anon · page-faults/op"
 expect 0 "$SYSAB" compare run:1 run:4 --json
 printf '%s' "$OUT" | jq -e '.counters | map(select(.workload == "kernel.fault.anon" and .event == "page-faults"))
