@@ -181,6 +181,12 @@ struct report_counter_cells {
 	const char *verdict;
 };
 void report_counter_cells(struct report_counter_cells *out, const struct an_row *r, const char *sep);
+/* A count in fixed notation, about 4 significant digits, k/M/G/T from 100000 on; sign: "+"
+ * before positive values; "-" when not finite. Never e-notation. */
+void report_count_cell(char *buf, size_t size, double v, bool sign);
+/* The unit counts of event are shown in, given the largest value: " ns/op" (task-clock),
+ * "/op", or "/1k ops", "/1M ops", "/1G ops" so it is at least 1; returns the factor. */
+double report_counter_scale(const char *event, double big, char *unit, size_t size);
 /* A q value for a cell, the one formatter of every table: "<.001" or "0.043"; empty when not finite. */
 void report_q(char *buf, size_t size, double q);
 /* The one-line summary of the counter rows' verdicts: "1 more, 3 inconclusive, 1 constant of

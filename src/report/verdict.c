@@ -397,8 +397,7 @@ void report_q(char *buf, size_t size, double q)
 		snprintf(buf, size, q < 0.001 ? "<.001" : "%.3f", q);
 }
 
-/* A count in fixed notation, about 4 significant digits, k/M/G/T from 100000 on; "-" when not finite. */
-static void count_cell(char *buf, size_t size, double v, bool sign)
+void report_count_cell(char *buf, size_t size, double v, bool sign)
 {
 	if (!isfinite(v)) {
 		snprintf(buf, size, "-");
@@ -421,26 +420,32 @@ static void count_cell(char *buf, size_t size, double v, bool sign)
 	snprintf(buf, size, sign ? "%+.*f%s" : "%.*f%s", dec, v, si);
 }
 
+double report_counter_scale(const char *event, double big, char *unit, size_t size)
+{
+	if (!strcmp(event, "task-clock")) { /* perf counts it in nanoseconds */
+		snprintf(unit, size, " ns/op");
+		return 1;
+	}
+	if (!(big < 1) || big == 0 || !isfinite(big)) {
+		snprintf(unit, size, "/op");
+		return 1;
+	}
+	static const char *const scale[] = {"/1k ops", "/1M ops", "/1G ops"};
+	int k = 0;
+	double mul = 1e3;
+	while (big * mul < 1 && k < 2) {
+		mul *= 1e3;
+		k++;
+	}
+	snprintf(unit, size, "%s", scale[k]);
+	return mul;
+}
+
 void report_counter_cells(struct report_counter_cells *out, const struct an_row *r, const char *sep)
 {
 	memset(out, 0, sizeof *out);
 	const char *ev = r->event ? r->event : "?";
-	bool ns = !strcmp(ev, "task-clock"); /* perf counts it in nanoseconds */
-	double big = fmax(fabs(r->va.ops), fabs(r->vb.ops)), mul = 1;
-	if (ns)
-		snprintf(out->unit, sizeof out->unit, " ns/op");
-	else if (!(big < 1) || big == 0 || !isfinite(big))
-		snprintf(out->unit, sizeof out->unit, "/op");
-	else {
-		static const char *const scale[] = {"/1k ops", "/1M ops", "/1G ops"};
-		int k = 0;
-		mul = 1e3;
-		while (big * mul < 1 && k < 2) {
-			mul *= 1e3;
-			k++;
-		}
-		snprintf(out->unit, sizeof out->unit, "%s", scale[k]);
-	}
+	double mul = report_counter_scale(ev, fmax(fabs(r->va.ops), fabs(r->vb.ops)), out->unit, sizeof out->unit);
 	if (r->copies > 1)
 		snprintf(out->name, sizeof out->name, "%s/%d · %s%s", r->workload, r->copies, ev, out->unit);
 	else
@@ -449,18 +454,18 @@ void report_counter_cells(struct report_counter_cells *out, const struct an_row 
 	for (int k = 0; k < 2; k++) {
 		const struct an_value *x = k ? &r->vb : &r->va;
 		char *dst = k ? out->b : out->a;
-		count_cell(v, sizeof v, isfinite(r->constant) ? r->constant * mul : x->ops * mul, false);
-		count_cell(h, sizeof h, x->hw * mul, false);
+		report_count_cell(v, sizeof v, isfinite(r->constant) ? r->constant * mul : x->ops * mul, false);
+		report_count_cell(h, sizeof h, x->hw * mul, false);
 		snprintf(dst, sizeof out->a, isfinite(x->hw) && !isfinite(r->constant) ? "%s ±%s" : "%s", v, h);
 	}
 	if (isfinite(r->constant)) {
 		out->verdict = "constant";
 		return;
 	}
-	count_cell(out->ch, sizeof out->ch, r->chg.pct * mul, true);
+	report_count_cell(out->ch, sizeof out->ch, r->chg.pct * mul, true);
 	if (isfinite(r->chg.lo) && isfinite(r->chg.hi)) {
-		count_cell(v, sizeof v, r->chg.lo * mul, true);
-		count_cell(h, sizeof h, r->chg.hi * mul, true);
+		report_count_cell(v, sizeof v, r->chg.lo * mul, true);
+		report_count_cell(h, sizeof h, r->chg.hi * mul, true);
 		snprintf(out->ci, sizeof out->ci, "[%s%s%s]", v, sep, h);
 	}
 	report_q(out->q, sizeof out->q, r->c.q);
