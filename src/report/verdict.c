@@ -361,7 +361,7 @@ static void settle_note(struct notes *n, struct sb *m, size_t more, enum st_verd
 {
 	struct sb t = {0};
 	if (more == ST_MORE_UNPLANNED && in_plan == COMPACT) /* the compact compare table: -v says why */
-		sb_add(&t, "inconclusive, fixed design: `sysab plan` sizes a new comparison (-v: why)");
+		sb_add(&t, "inconclusive in a fixed design: `sysab plan` sizes a new one (-v: why)");
 	else
 		report_settle_text(&t, more, as, in_plan == true);
 	if (t.len)
@@ -584,8 +584,8 @@ static void diag_kind_notes(struct notes *n, struct sb *m, const struct an_diag 
 {
 	static const char *const what[] = {
 		[ST_WARN_DRIFT] = "drift",
-		[ST_WARN_WARMUP] = "slower first samples",
-		[ST_WARN_OUTLIER] = "outlier samples (kept)",
+		[ST_WARN_WARMUP] = "slow first samples",
+		[ST_WARN_OUTLIER] = "outliers",
 		[ST_WARN_CV] = NULL, /* "a CV above <the limit>" */
 		[ST_WARN_BIMODAL] = "bimodal",
 		[ST_WARN_AUTOCORR] = "autocorrelated batch means",
