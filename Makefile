@@ -203,6 +203,12 @@ docs: $(B)/sysab
 	$(B)/sysab __man >docs/sysab.1
 	$(B)/sysab __completion >docs/sysab.bash-completion
 
+# The README's screenshots of the HTML report (docs/img/), from the synthetic example data, in
+# headless Chromium; rerun after a change to the page and commit the result.
+.PHONY: doc-images
+doc-images: $(B)/sysab
+	sh scripts/doc-images.sh $(B)/sysab
+
 # Rewrite the expected outputs of the golden tests (tests/golden/) after an intended change
 # to a table or a JSON document; review the result with git diff before committing it.
 golden: deps-test $(B)/sysab

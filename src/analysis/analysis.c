@@ -545,6 +545,7 @@ static void row_init(struct an_row *r, const struct rowkey *k)
 	r->ncomposite = k->ncomp;
 	r->composite = describe(k);
 	r->c.verdict = ST_NO_DATA;
+	r->constant = r->rel = NAN;
 	r->more_boots = 0;
 }
 
@@ -675,6 +676,24 @@ static bool series_all_zero(const struct store_series *x)
 	return true;
 }
 
+/* The value every sample of both series has, or NAN when they differ. */
+static double series_constant(const struct store_series *x, const struct store_series *y)
+{
+	double v = NAN;
+	const struct store_series *xy[2] = {x, y};
+	for (int k = 0; k < 2; k++)
+		for (size_t b = 0; b < xy[k]->nboots; b++)
+			for (size_t r = 0; r < xy[k]->boots[b].nruns; r++)
+				for (size_t i = 0; i < xy[k]->boots[b].runs[r].n; i++) {
+					double s = xy[k]->boots[b].runs[r].y[i];
+					if (isnan(v))
+						v = s;
+					else if (s != v)
+						return NAN;
+				}
+	return v;
+}
+
 /* Is (workload, copies) one of c's timing rows (so -w filters counter rows too)? */
 static bool has_row(const struct an_compare *c, const char *workload, int copies)
 {
@@ -723,6 +742,7 @@ int an_compare_counters(const struct store_set *a, const struct store_set *b, st
 			r->copies = xa->copies;
 			r->unit = xstrdup("op");
 			r->have_a = r->have_b = true;
+			r->constant = series_constant(xa, xb);
 			r->a = est[0];
 			r->b = est[1];
 			stats_compare(&r->a, &r->b, &o, &r->c);

@@ -133,6 +133,7 @@ struct an_row {
 	char *workload;
 	char *event; /* counter rows: the event; NULL for timing rows */
 	double rel;  /* counter rows: B/A - 1 */
+	double constant; /* counter rows: the count per op when every sample of both groups has it, else NAN */
 	int copies;
 	char *unit;
 	int latency;

@@ -12,6 +12,9 @@ struct ctr_row {
 	size_t n;        /* samples */
 	double median;   /* per op */
 	double cv;       /* of the per-sample figures; NaN with fewer than 2 */
+	double mean, sd; /* of the per-sample figures (sd NaN with fewer than 2) */
+	bool absolute;   /* near 0 (median 0, or sd above the mean): a relative spread means nothing,
+			  * so the spread is shown as ±sd in counts per op */
 };
 /* (A comparison's counters are rows of the comparison itself: an_compare_counters.) */
 

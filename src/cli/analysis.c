@@ -12,6 +12,7 @@
 enum {
 	O_MARGIN = 1, O_ALPHA, O_WORKLOAD, O_FAIL_ON, O_FACTORS, O_REF, O_TARGET, O_BOOT_COST, O_RUN_COST,
 	O_SAMPLE_COST, O_POWER, O_UNIT, O_LOOK, O_MAX_BOOTS, O_CAMPAIGN, O_ALLOW_CHECKS,
+	O_COUNTERS,
 };
 
 /* Options several commands share, written once. */
@@ -43,6 +44,11 @@ const struct cli_opt cli_compare_opts[] = {
 	CLI_CHOICE("fail-on", 0, "WHAT", "exit 1 when a row is significantly slower, faster, or either (change); "
 				  "negligible changes do not count",
 		   O_FAIL_ON, "slower faster change"),
+	CLI_OPT("counters", 0, NULL,
+		"text and markdown: a row per counter event (workload · event per op: each group's mean count with the "
+		"half-width of its interval, B - A with its interval, q among the counter rows alone, more/fewer; linear "
+		"scale, never a time row's verdict or --fail-on), not the one-line summary; JSON and HTML always have them",
+		O_COUNTERS),
 	CLI_VERBOSE_OPT,
 	CLI_COMMON_OPTS,
 	CLI_END,
@@ -91,6 +97,7 @@ struct an_args {
 	struct kvlist refs;
 	const char *campaign;
 	bool allow_checks; /* --allow-failed-checks */
+	bool counters; /* --counters */
 };
 
 /* Long by design: one short case per option of compare, analyze, plan and report. */
@@ -110,6 +117,7 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 			return errf(e, "--campaign: give a campaign name (letters, digits, '_', '.', '-')");
 		a->campaign = arg;
 		return 0;
+	case O_COUNTERS: a->counters = true; return 0;
 	case O_MARGIN: a->co.margin = cli_real_of(arg); return 0;
 	case O_ALPHA: a->co.alpha = a->po.alpha = cli_real_of(arg); return 0;
 	case O_WORKLOAD:
@@ -310,7 +318,8 @@ int cmd_compare(const struct cli_cmd *cmd, int argc, char **argv)
 	if (!st || an_compare_job_build(st, pos.v[0], pos.v[1], &a.patterns, &a.co, a.out.fmt == &report_format_html,
 					 a.allow_checks, &j, &e) ||
 	    cli_emit(&a.out,
-		     &(struct report_doc){.compare = &j.c, .groups = j.info, .ngroups = 2, .envtab = &j.env},
+		     &(struct report_doc){.compare = &j.c, .groups = j.info, .ngroups = 2, .envtab = &j.env,
+					  .counters = a.counters},
 		     &e) ||
 	    count_look(cmd, &a, j.d.st, &look, &e)) {
 		rc = cli_fail(cmd, &e);

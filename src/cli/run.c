@@ -321,8 +321,11 @@ static void print_run(const struct cli_cmd *cmd, struct run_args *a, struct stor
 {
 	struct summary sum;
 	struct err e;
-	if (summary_load(st, run_id, &sum, &e))
+	if (summary_load(st, run_id, &sum, &e)) { /* the samples are stored: say so, and why nothing is shown */
+		fprintf(stderr, "sysab %s: warning: run %lld is stored in %s, but its results cannot be shown: %s\n",
+			cmd->name, (long long)run_id, path, e.msg);
 		return;
+	}
 	if (cli_emit(&a->out, &(struct report_doc){.summary = &sum}, &e))
 		cli_fail(cmd, &e);
 	else if (cli_out_text(&a->out)) {

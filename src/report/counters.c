@@ -48,17 +48,25 @@ void report_counters_text(FILE *f, const struct ctr_row *rows, size_t n)
 {
 	if (!n)
 		return;
-	fprintf(f, "\ncounters per op (median over the steady samples; CV between samples):\n");
-	fprintf(f, "  %-24s %6s %-20s %14s %7s\n", "workload", "copies", "event", "per op", "CV");
+	fprintf(f, "\ncounters (median of the steady samples; spread: CV, or ±SD near 0):\n");
+	fprintf(f, "  %-24s %6s %-30s %10s %9s\n", "workload", "copies", "event", "median", "spread");
 	for (size_t i = 0; i < n; i++) {
 		const struct ctr_row *r = &rows[i];
-		char name[64], cv[16];
+		char name[64], ev[64], unit[24], med[24], sp[32];
 		report_short_name(name, sizeof name, r->workload, 1, 24);
-		if (isnan(r->cv))
-			snprintf(cv, sizeof cv, "-");
-		else
-			snprintf(cv, sizeof cv, "%.1f%%", 100 * r->cv);
-		fprintf(f, "  %-24s %6d %-20s %14.4g %7s\n", name, r->copies, r->event, r->median, cv);
+		double mul = report_counter_scale(r->event, fmax(fabs(r->median), fabs(r->mean)), unit, sizeof unit);
+		snprintf(ev, sizeof ev, "%s%s", r->event, unit);
+		report_count_cell(med, sizeof med, r->median * mul, false);
+		if (isnan(r->sd))
+			snprintf(sp, sizeof sp, "-");
+		else if (r->absolute) {
+			char v[24];
+			report_count_cell(v, sizeof v, r->sd * mul, false);
+			snprintf(sp, sizeof sp, "±%s", v);
+		} else
+			snprintf(sp, sizeof sp, "%.1f%%", 100 * r->cv);
+		fprintf(f, "  %-24s %6d %-30s %10s %*s\n", name, r->copies, ev, med,
+			9 + (int)(strlen(sp) - report_text_width(sp)), sp);
 	}
 }
 
@@ -67,9 +75,11 @@ json_t *report_counters_json(const struct ctr_row *rows, size_t n)
 	json_t *a = json_array();
 	for (size_t i = 0; i < n; i++) {
 		const struct ctr_row *r = &rows[i];
-		json_array_append_new(a, json_pack("{s:s, s:i, s:s, s:I, s:f, s:o}", "workload", r->workload, "copies",
-						   r->copies, "event", r->event, "n", (json_int_t)r->n, "per_op_median",
-						   r->median, "cv", isnan(r->cv) ? json_null() : json_real(r->cv)));
+		json_array_append_new(a, json_pack("{s:s, s:i, s:s, s:I, s:f, s:o, s:f, s:o, s:b}", "workload", r->workload,
+						   "copies", r->copies, "event", r->event, "n", (json_int_t)r->n,
+						   "per_op_median", r->median, "cv", isnan(r->cv) ? json_null() : json_real(r->cv),
+						   "per_op_mean", r->mean, "per_op_sd", isnan(r->sd) ? json_null() : json_real(r->sd),
+						   "near_zero", r->absolute));
 	}
 	return a;
 }

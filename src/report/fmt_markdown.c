@@ -93,34 +93,23 @@ static void group_md(FILE *f, const struct an_compare *c, const struct an_group_
 /* A counter row: counts per op (linear scale), B - A with its interval, more/fewer. */
 static void counter_md(FILE *f, const struct an_row *r)
 {
-	char name[300], v[16], h[16], e[64], ch[16], ci[48] = "", q[16] = "";
-	report_counter_name(name, sizeof name, r);
+	struct report_counter_cells cc;
+	report_counter_cells(&cc, r, ", ");
 	fputs("|", f);
-	cell(f, name);
-	cell(f, "count/op");
-	for (int k = 0; k < 2; k++) {
-		const struct an_value *x = k ? &r->vb : &r->va;
-		report_count(v, sizeof v, x->ops, false);
-		report_count(h, sizeof h, x->hw, false);
-		snprintf(e, sizeof e, isfinite(x->hw) ? "%s ±%s" : "%s", v, h);
-		cell(f, e);
-	}
-	report_count(ch, sizeof ch, r->chg.pct, true);
-	if (isfinite(r->chg.lo) && isfinite(r->chg.hi)) {
-		report_count(v, sizeof v, r->chg.lo, true);
-		report_count(h, sizeof h, r->chg.hi, true);
-		snprintf(ci, sizeof ci, "[%s, %s]", v, h);
-	}
-	if (isfinite(r->c.q))
-		snprintf(q, sizeof q, r->c.q < 0.001 ? "<0.001" : "%.3f", r->c.q);
-	cell(f, ch);
-	cell(f, ci);
-	cell(f, q);
-	cell(f, report_counter_verdict_name(&r->c));
+	cell(f, cc.name);
+	char unit[40];
+	snprintf(unit, sizeof unit, "%s%s", cc.unit[0] == '/' ? "count" : "", cc.unit + (cc.unit[0] == ' '));
+	cell(f, unit);
+	cell(f, cc.a);
+	cell(f, cc.b);
+	cell(f, cc.ch);
+	cell(f, cc.ci);
+	cell(f, cc.q);
+	cell(f, cc.verdict);
 	fputs("\n", f);
 }
 
-static void compare_md(FILE *f, const struct an_compare *c, const struct an_group_info *g)
+static void compare_md(FILE *f, const struct an_compare *c, const struct an_group_info *g, bool counters)
 {
 	if (c->ngroups == 1) {
 		group_md(f, c, g);
@@ -145,7 +134,7 @@ static void compare_md(FILE *f, const struct an_compare *c, const struct an_grou
 			snprintf(ci, sizeof ci, "[%s, %s]", lo, hi);
 		}
 		if (isfinite(r->c.q))
-			snprintf(q, sizeof q, r->c.q < 0.001 ? "<0.001" : "%.3f", r->c.q);
+			report_q(q, sizeof q, r->c.q);
 		report_verdict_word(v, sizeof v, &r->c);
 		cell(f, ch);
 		cell(f, ci);
@@ -153,7 +142,7 @@ static void compare_md(FILE *f, const struct an_compare *c, const struct an_grou
 		cell(f, v);
 		fputs("\n", f);
 	}
-	for (size_t i = 0; i < c->ncrows; i++)
+	for (size_t i = 0; counters && i < c->ncrows; i++)
 		counter_md(f, &c->crows[i]);
 	checks_md(f, c);
 	char tally[256];
@@ -165,7 +154,10 @@ static void compare_md(FILE *f, const struct an_compare *c, const struct an_grou
 	if (c->ncrows) {
 		char ct[200];
 		report_counter_tally(ct, sizeof ct, c);
-		fprintf(f, "\nCounters: %s. %s\n", ct, report_counter_rows_text);
+		if (counters)
+			fprintf(f, "\nCounters: %s. %s\n", ct, report_counter_rows_text);
+		else
+			fprintf(f, "\nCounters: %s; `sysab compare --counters` lists them.\n", ct);
 	}
 }
 
@@ -204,7 +196,7 @@ static void run_md(FILE *f, const struct summary *s)
 static int render(FILE *f, const struct report_doc *d)
 {
 	if (d->kind == REPORT_COMPARE)
-		compare_md(f, d->compare, d->groups);
+		compare_md(f, d->compare, d->groups, d->counters);
 	else if (d->kind == REPORT_RUN)
 		run_md(f, d->summary);
 	else

@@ -4,7 +4,7 @@
 
 static int render(FILE *f, const struct report_doc *d)
 {
-	const struct report_style st = {d->color, d->verbose, d->width ? d->width : REPORT_WIDTH};
+	const struct report_style st = {d->color, d->verbose, d->width ? d->width : REPORT_WIDTH, d->counters};
 	switch (d->kind) {
 	case REPORT_RUNS: report_runs_text(f, d->runs, d->nruns, d->color); break;
 	case REPORT_RUN: report_summary_text(f, d->summary, d->with_env, &st); break;

@@ -472,7 +472,7 @@ static void results_row(struct sb *b, const struct an_row *r, const struct an_gr
 			if (isfinite(r->chg.lo))
 				ci_text(ci, sizeof ci, r->chg.lo, r->chg.hi);
 			if (isfinite(r->c.q))
-				snprintf(q, sizeof q, r->c.q < 0.001 ? "<.001" : "%.3f", r->c.q);
+				report_q(q, sizeof q, r->c.q);
 		}
 		td(b, "num", ch);
 		td(b, "num", ci);
@@ -505,36 +505,23 @@ static void results_row(struct sb *b, const struct an_row *r, const struct an_gr
 /* One counter row of the results table (linear scale: counts per op, B - A), its caveats into warns. */
 static void counter_row(struct sb *b, const struct an_row *r, struct strv *warns)
 {
-	char name[300], v[24], h[24], e[2][64], ch[24], ci[64] = "", q[16] = "", cls[48];
-	report_counter_name(name, sizeof name, r);
-	for (int k = 0; k < 2; k++) {
-		const struct an_value *x = k ? &r->vb : &r->va;
-		report_count(v, sizeof v, x->ops, false);
-		report_count(h, sizeof h, x->hw, false);
-		snprintf(e[k], sizeof e[k], isfinite(x->hw) ? "%s ±%s" : "%s", v, h);
-	}
-	report_count(ch, sizeof ch, r->chg.pct, true);
-	if (isfinite(r->chg.lo) && isfinite(r->chg.hi)) {
-		report_count(v, sizeof v, r->chg.lo, true);
-		report_count(h, sizeof h, r->chg.hi, true);
-		snprintf(ci, sizeof ci, "[%s, %s]", v, h);
-	}
-	if (isfinite(r->c.q))
-		snprintf(q, sizeof q, r->c.q < 0.001 ? "<.001" : "%.3f", r->c.q);
+	struct report_counter_cells cc;
+	char cls[48];
+	report_counter_cells(&cc, r, ", ");
 	sb_add(b, "<tr class=\"row counter\">");
-	td(b, "wl", name);
-	td(b, "num", e[0]);
-	td(b, "num", e[1]);
-	td(b, "num", ch);
-	td(b, "num", ci);
-	td(b, "num", q);
-	snprintf(cls, sizeof cls, "verdict v-%s", report_counter_verdict_name(&r->c));
+	td(b, "wl", cc.name);
+	td(b, "num", cc.a);
+	td(b, "num", cc.b);
+	td(b, "num", cc.ch);
+	td(b, "num", cc.ci);
+	td(b, "num", cc.q);
+	snprintf(cls, sizeof cls, "verdict v-%s", cc.verdict);
 	for (char *p = cls + 10; *p; p++) /* "v-no data": one class name */
 		if (*p == ' ')
 			*p = '_';
-	td(b, cls, report_counter_verdict_name(&r->c));
+	td(b, cls, cc.verdict);
 	sb_add(b, "</tr>\n");
-	caveat_warns(warns, name, r->c.caveats);
+	caveat_warns(warns, cc.name, r->c.caveats);
 }
 
 static void results_section(struct sb *b, const struct an_compare *c, const struct an_group_info *g, size_t ng,
@@ -576,9 +563,9 @@ static void results_section(struct sb *b, const struct an_compare *c, const stru
 	sb_add(b, "</section>\n");
 }
 
-/* The forest plot of the changes of B against A. Every row on one axis in one direction:
- * the change in rate (the comparison's own pct), so right is faster on every row; the
- * table beside it gives time/op rows their change in time. */
+/* The forest plot of the changes of B against A: each row's change as its table row shows
+ * it (an_change: throughput for rate rows, time per op for time/op rows, negative = faster),
+ * so a row's sign in the plot is its sign in the table, markdown and JSON (display_pct). */
 static void changes_section(struct sb *b, const struct an_compare *c)
 {
 	bool any_latency = false;
@@ -588,16 +575,17 @@ static void changes_section(struct sb *b, const struct an_compare *c)
 		bool both = r->have_a && r->have_b;
 		any_latency |= r->latency != 0;
 		row_name(fr[i].label, sizeof fr[i].label, r);
+		if (r->latency) /* its axis runs in time: negative = faster */
+			snprintf(fr[i].label + strlen(fr[i].label), sizeof fr[i].label - strlen(fr[i].label), " (time)");
 		fr[i].v = both ? r->c.verdict : ST_NO_DATA;
-		fr[i].pct = both ? r->c.pct : NAN;
-		fr[i].lo = r->c.pct_lo;
-		fr[i].hi = r->c.pct_hi;
-		fr[i].have = both && isfinite(r->c.pct_lo) && isfinite(r->c.pct_hi);
+		fr[i].pct = both ? r->chg.pct : NAN;
+		fr[i].lo = r->chg.lo;
+		fr[i].hi = r->chg.hi;
+		fr[i].have = both && isfinite(r->chg.lo) && isfinite(r->chg.hi);
 		report_verdict_word(fr[i].verdict, sizeof fr[i].verdict, &r->c);
 	}
 	char xl[128];
-	snprintf(xl, sizeof xl, "%s", any_latency ? "change in rate (%), right = faster (time/op rows as ops/s)"
-						  : "change in throughput (%)");
+	change_label(xl, sizeof xl, any_latency);
 	sb_add(b, "<section id=\"effects\">\n<h2>Changes (B vs A)</h2>\n");
 	forest_svg(b, "forest", "percent change of B against A per workload, with intervals and the equivalence band", fr,
 		   c->nrows, c->o.margin * 100, xl);
@@ -732,7 +720,7 @@ static void effect_row(struct sb *b, const struct an_analyze *a, const struct an
 			fr->have = true;
 			ci_text(ci, sizeof ci, chg.lo, chg.hi);
 			if (isfinite(ef->c.q))
-				snprintf(q, sizeof q, ef->c.q < 0.001 ? "<.001" : "%.3f", ef->c.q);
+				report_q(q, sizeof q, ef->c.q);
 		}
 		caveat_warns(warns, name, ef->c.caveats);
 	} else if (!ef->available) {

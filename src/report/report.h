@@ -41,6 +41,7 @@ struct report_doc {
 	unsigned width; /* text: the columns compact tables may fill (0: REPORT_WIDTH) */
 	bool with_env; /* REPORT_RUN: the run's environment too */
 	bool raw;      /* csv: exact bytes, no neutralised formulas (export --raw) */
+	bool counters; /* REPORT_COMPARE, text and markdown: the counter rows, not their one-line tally */
 	const struct store_run_info *runs; /* REPORT_RUNS, REPORT_SAMPLES */
 	size_t nruns;
 	const struct store_export *samples; /* REPORT_SAMPLES */
@@ -90,6 +91,7 @@ struct report_style {
 	bool color;     /* ANSI colours (the caller decides: a terminal, no NO_COLOR) */
 	bool verbose;   /* -v: every note of every row, in the fixed 80-column layout */
 	size_t width;   /* the columns a compact table may fill: the terminal's, else REPORT_WIDTH */
+	bool counters;  /* compare: the counter rows (--counters), else a one-line tally of them */
 };
 
 /* Columns text takes on a terminal: UTF-8 characters, ANSI colour sequences not counted. */
@@ -161,7 +163,7 @@ void report_cell_value(char *buf, size_t size, double ops, int latency, bool pla
  * the one spelling of a cap ("-52/+>99%"); "-" when hw is not finite. */
 void report_interval_cell(char *buf, size_t size, double hw);
 /* The one-line summary of a comparison's verdicts, e.g. "3 slower, 1 faster, 40 equivalent,
- * 8 inconclusive, 2 no data (BH q<0.05)"; kinds with no row are left out. */
+ * 8 inconclusive (faster/slower need BH q < 0.05)"; kinds with no row are left out. */
 void report_verdict_tally(char *buf, size_t size, const struct an_compare *c);
 /* A percentage with sign: "+1.2%", "-15%", "?" when not finite. */
 void report_pct(char *buf, size_t size, double pct);
@@ -170,13 +172,27 @@ void report_verdict_word(char *buf, size_t size, const struct st_comparison *c);
 /* Counter rows (an_row.event set): the verdict in words, "more" or "fewer" (per op in B than
  * in A), "inconclusive", "no verdict", "no data"; never "faster" or "slower". */
 const char *report_counter_verdict_name(const struct st_comparison *c);
-/* A count per op for a cell, 4 significant digits ("1.002", "1616", "4.497e-09"); sign:
- * with "+" for positive values (a difference); "-" when not finite. */
-void report_count(char *buf, size_t size, double v, bool sign);
-/* A counter row's name: "kernel.fault.anon · page-faults/op" ("/COPIES" after the workload when > 1). */
-void report_counter_name(char *buf, size_t size, const struct an_row *r);
-/* The one-line summary of the counter rows' verdicts: "1 more, 3 inconclusive (BH q<0.05
- * among the 4 counter rows)"; empty when there are none. */
+/* A counter row's cells, the one formatter of text, markdown and HTML: name with the unit
+ * its values are in ("kernel.fault.anon · page-faults/op", "... · context-switches/1k ops",
+ * "... · task-clock ns/op": scaled so the larger mean is at least 1; "/COPIES" after the
+ * workload when > 1), each group's mean with the half-width of its interval, B - A and its
+ * interval ("[lo, hi]" with sep between), q and the verdict: "constant" when every sample of
+ * both groups counts the same (the values then show that constant). Never e-notation. */
+struct report_counter_cells {
+	char name[300], unit[24], a[48], b[48], ch[24], ci[64], q[16];
+	const char *verdict;
+};
+void report_counter_cells(struct report_counter_cells *out, const struct an_row *r, const char *sep);
+/* A count in fixed notation, about 4 significant digits, k/M/G/T from 100000 on; sign: "+"
+ * before positive values; "-" when not finite. Never e-notation. */
+void report_count_cell(char *buf, size_t size, double v, bool sign);
+/* The unit counts of event are shown in, given the largest value: " ns/op" (task-clock),
+ * "/op", or "/1k ops", "/1M ops", "/1G ops" so it is at least 1; returns the factor. */
+double report_counter_scale(const char *event, double big, char *unit, size_t size);
+/* A q value for a cell, the one formatter of every table: "<.001" or "0.043"; empty when not finite. */
+void report_q(char *buf, size_t size, double q);
+/* The one-line summary of the counter rows' verdicts: "1 more, 3 inconclusive, 1 constant of
+ * 5 rows per op"; empty when there are none. */
 void report_counter_tally(char *buf, size_t size, const struct an_compare *c);
 /* What the counter rows of a comparison are, in words, for the note under a table. */
 extern const char report_counter_rows_text[];

@@ -409,10 +409,14 @@ void report_settle_text(struct sb *t, size_t more, enum st_verdict as, bool in_p
 			more, more == 1 ? "" : "s", report_verdict_name(as));
 }
 
-static void settle_note(struct notes *n, struct sb *m, size_t more, enum st_verdict as, bool in_plan)
+enum { COMPACT = 2 }; /* settle_note's in_plan for the compact compare table */
+static void settle_note(struct notes *n, struct sb *m, size_t more, enum st_verdict as, int in_plan)
 {
 	struct sb t = {0};
-	report_settle_text(&t, more, as, in_plan);
+	if (more == ST_MORE_UNPLANNED && in_plan == COMPACT) /* the compact compare table: -v says why */
+		sb_add(&t, "inconclusive in a fixed design: `sysab plan` sizes a new one (-v: why)");
+	else
+		report_settle_text(&t, more, as, in_plan == true);
 	if (t.len)
 		notef(n, m, "%s", sb_str(&t));
 	sb_free(&t);
@@ -441,36 +445,108 @@ const char *report_counter_verdict_name(const struct st_comparison *c)
 	return (c->caveats & ST_CAVEAT_LOW_DF) ? "no verdict" : "no data";
 }
 
-void report_count(char *buf, size_t size, double v, bool sign)
+void report_q(char *buf, size_t size, double q)
 {
-	if (!isfinite(v))
-		snprintf(buf, size, "-");
+	if (!isfinite(q))
+		snprintf(buf, size, "%s", "");
 	else
-		snprintf(buf, size, sign ? "%+.4g" : "%.4g", v);
+		snprintf(buf, size, q < 0.001 ? "<.001" : "%.3f", q);
 }
 
-void report_counter_name(char *buf, size_t size, const struct an_row *r)
+void report_count_cell(char *buf, size_t size, double v, bool sign)
 {
+	if (!isfinite(v)) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	const char *si = "";
+	double a = fabs(v);
+	if (a >= 1e5) {
+		static const char *const p[] = {"k", "M", "G", "T"};
+		int k = -1;
+		while (a >= 1e3 && k < 3) {
+			a /= 1e3;
+			v /= 1e3;
+			k++;
+		}
+		si = p[k];
+	}
+	int dec = a > 0 ? 3 - (int)floor(log10(a)) : 0;
+	dec = dec < 0 ? 0 : dec > 4 ? 4 : dec;
+	snprintf(buf, size, sign ? "%+.*f%s" : "%.*f%s", dec, v, si);
+}
+
+double report_counter_scale(const char *event, double big, char *unit, size_t size)
+{
+	if (!strcmp(event, "task-clock")) { /* perf counts it in nanoseconds */
+		snprintf(unit, size, " ns/op");
+		return 1;
+	}
+	if (!(big < 1) || big == 0 || !isfinite(big)) {
+		snprintf(unit, size, "/op");
+		return 1;
+	}
+	static const char *const scale[] = {"/1k ops", "/1M ops", "/1G ops"};
+	int k = 0;
+	double mul = 1e3;
+	while (big * mul < 1 && k < 2) {
+		mul *= 1e3;
+		k++;
+	}
+	snprintf(unit, size, "%s", scale[k]);
+	return mul;
+}
+
+void report_counter_cells(struct report_counter_cells *out, const struct an_row *r, const char *sep)
+{
+	memset(out, 0, sizeof *out);
+	const char *ev = r->event ? r->event : "?";
+	double mul = report_counter_scale(ev, fmax(fabs(r->va.ops), fabs(r->vb.ops)), out->unit, sizeof out->unit);
 	if (r->copies > 1)
-		snprintf(buf, size, "%s/%d · %s/op", r->workload, r->copies, r->event ? r->event : "?");
+		snprintf(out->name, sizeof out->name, "%s/%d · %s%s", r->workload, r->copies, ev, out->unit);
 	else
-		snprintf(buf, size, "%s · %s/op", r->workload, r->event ? r->event : "?");
+		snprintf(out->name, sizeof out->name, "%s · %s%s", r->workload, ev, out->unit);
+	char v[24], h[24];
+	for (int k = 0; k < 2; k++) {
+		const struct an_value *x = k ? &r->vb : &r->va;
+		char *dst = k ? out->b : out->a;
+		report_count_cell(v, sizeof v, isfinite(r->constant) ? r->constant * mul : x->ops * mul, false);
+		report_count_cell(h, sizeof h, x->hw * mul, false);
+		snprintf(dst, sizeof out->a, isfinite(x->hw) && !isfinite(r->constant) ? "%s ±%s" : "%s", v, h);
+	}
+	if (isfinite(r->constant)) {
+		out->verdict = "constant";
+		return;
+	}
+	report_count_cell(out->ch, sizeof out->ch, r->chg.pct * mul, true);
+	if (isfinite(r->chg.lo) && isfinite(r->chg.hi)) {
+		report_count_cell(v, sizeof v, r->chg.lo * mul, true);
+		report_count_cell(h, sizeof h, r->chg.hi * mul, true);
+		snprintf(out->ci, sizeof out->ci, "[%s%s%s]", v, sep, h);
+	}
+	report_q(out->q, sizeof out->q, r->c.q);
+	out->verdict = report_counter_verdict_name(&r->c);
 }
 
 void report_counter_tally(char *buf, size_t size, const struct an_compare *c)
 {
 	static const enum st_verdict order[] = {ST_FASTER, ST_SLOWER, ST_INCONCLUSIVE, ST_NO_DATA};
-	static const char *const word[] = {"more", "fewer", "inconclusive", "without a verdict"};
-	size_t cnt[4] = {0};
-	for (size_t i = 0; i < c->ncrows; i++)
+	static const char *const word[] = {"more", "fewer", "inconclusive", "without a verdict", "constant"};
+	size_t cnt[5] = {0};
+	for (size_t i = 0; i < c->ncrows; i++) {
+		if (isfinite(c->crows[i].constant)) {
+			cnt[4]++;
+			continue;
+		}
 		for (size_t k = 0; k < 4; k++)
 			cnt[k] += c->crows[i].c.verdict == order[k];
+	}
 	struct sb t = {0};
-	for (size_t k = 0; k < 4; k++)
+	for (size_t k = 0; k < 5; k++)
 		if (cnt[k])
 			sb_addf(&t, "%s%zu %s", t.len ? ", " : "", cnt[k], word[k]);
 	if (c->ncrows)
-		sb_addf(&t, " (BH q<%g among the %zu counter row%s)", c->o.alpha, c->ncrows, c->ncrows == 1 ? "" : "s");
+		sb_addf(&t, " of %zu row%s per op", c->ncrows, c->ncrows == 1 ? "" : "s");
 	snprintf(buf, size, "%s", t.len ? sb_str(&t) : "");
 	sb_free(&t);
 }
@@ -521,55 +597,65 @@ void report_verdict_tally(char *buf, size_t size, const struct an_compare *c)
 			sb_addf(&t, "%s%zu %s", t.len ? ", " : "", cnt[k], order[k] == ST_NO_DATA ? "without a verdict"
 								 : order[k] == ST_WITHHELD ? "withheld (failed self-check)"
 											   : report_verdict_name(order[k]));
-	sb_addf(&t, " (BH q<%g)", c->o.alpha);
+	/* the rule, not a property of the rows: "1 inconclusive (BH q<0.05)" read as if its q were below */
+	sb_addf(&t, " (faster/slower need BH q < %g)", c->o.alpha);
 	snprintf(buf, size, "%s", sb_str(&t));
 	sb_free(&t);
 }
 
 /* The interval and q cells of a row that has both groups, its notes into n and m. */
-static void compare_cells(const struct an_row *r, char ch[16], char ci[40], char q[16], struct notes *n, struct sb *m)
+static void compare_cells(const struct an_row *r, char ch[16], char ci[40], char q[16], struct notes *n, struct sb *m,
+			  bool verbose)
 {
+	unsigned caveats = r->c.caveats;
+	if (!verbose && (caveats & ST_CAVEAT_NO_BOOT_REPL)) /* its note says so: 1 boot, not covered */
+		caveats &= ~ST_CAVEAT_NO_BOOT_LEVEL;
+	if (!verbose && (caveats & ST_CAVEAT_NO_RUN_REPL))
+		caveats &= ~ST_CAVEAT_NO_RUN_LEVEL;
 	if (isfinite(r->chg.pct))
 		report_pct(ch, 16, r->chg.pct);
 	interval_text(ci, 40, r->chg.lo, r->chg.hi);
 	if (isfinite(r->c.q))
-		snprintf(q, 16, r->c.q < 0.001 ? "<.001" : "%.3f", r->c.q);
-	caveat_notes(n, m, r->c.caveats);
+		report_q(q, 16, r->c.q);
+	caveat_notes(n, m, caveats);
 	if (r->c.verdict == ST_NO_DATA)
 		notef(n, m, "no interval: needs %s", report_need_text(r->c.need));
 	if (r->c.verdict == ST_INCONCLUSIVE)
-		settle_note(n, m, r->more_boots, r->settles_as, false);
+		settle_note(n, m, r->more_boots, r->settles_as, verbose ? false : COMPACT);
 }
 
 /* A compare row's cells and note marks, built before the table is laid out. */
 struct cmp_line {
 	const struct an_row *r;
-	char name[256], a[80], b[80], ch[16], ci[40], q[16], v[32];
+	char name[300], a[80], b[80], ch[24], ci[64], q[16], v[32];
 	struct sb marks;
 };
 
-/* The warnings of both groups as one note per kind, without group, count or value: the
- * compact table states each caveat once (-v gives every row's own). */
+/* The warnings of both groups as one note, the kinds named without group, count or value:
+ * the compact table states them in one line (-v gives every row's own). */
 static void diag_kind_notes(struct notes *n, struct sb *m, const struct an_diag *da, const struct an_diag *db)
 {
 	static const char *const what[] = {
-		[ST_WARN_DRIFT] = "some runs drift over their length",
-		[ST_WARN_WARMUP] = "some runs have slower first samples",
-		[ST_WARN_OUTLIER] = "some runs have outlier samples (kept)",
-		[ST_WARN_CV] = NULL, /* "some runs have a CV above <the limit>" */
-		[ST_WARN_BIMODAL] = "some runs look bimodal",
-		[ST_WARN_AUTOCORR] = "some runs have autocorrelated batch means",
+		[ST_WARN_DRIFT] = "drift",
+		[ST_WARN_WARMUP] = "slow first samples",
+		[ST_WARN_OUTLIER] = "outliers",
+		[ST_WARN_CV] = NULL, /* "a CV above <the limit>" */
+		[ST_WARN_BIMODAL] = "bimodal",
+		[ST_WARN_AUTOCORR] = "autocorrelated batch means",
 	};
+	struct sb t = {0};
 	for (int k = 0; k <= ST_WARN_AUTOCORR; k++) {
 		if (!da->count[k] && !db->count[k])
 			continue;
-		const char *tail = "; -v gives each group's count and worst value";
+		sb_add(&t, t.len ? ", " : "some runs: ");
 		if (k == ST_WARN_CV)
-			notef(n, m, "some runs have a CV above %.0f%%%s", 100 * (da->count[k] ? da->limit[k] : db->limit[k]),
-			      tail);
+			sb_addf(&t, "a CV above %.0f%%", 100 * (da->count[k] ? da->limit[k] : db->limit[k]));
 		else
-			notef(n, m, "%s%s", what[k], tail);
+			sb_add(&t, what[k]);
 	}
+	if (t.len)
+		notef(n, m, "%s (-v: per group)", sb_str(&t));
+	sb_free(&t);
 }
 
 /* The note of a row whose runs failed a self-check. */
@@ -607,7 +693,7 @@ static void trust_lines(FILE *f, const struct an_emulation *emu, const char *con
 
 /* Fill one row's cells and notes; *negl set when it is negligible. */
 static void compare_line(struct cmp_line *l, const struct an_row *r, const struct an_group_info g[2],
-			 struct notes *n, bool *negl, bool verbose)
+			 struct notes *n, bool *negl, bool verbose, const struct an_diag *all)
 {
 	struct sb *m = &l->marks;
 	l->r = r;
@@ -627,7 +713,7 @@ static void compare_line(struct cmp_line *l, const struct an_row *r, const struc
 	if (!r->have_a || !r->have_b) {
 		notef(n, m, "no samples of this workload in %s", !r->have_a ? g[0].name : g[1].name);
 	} else {
-		compare_cells(r, l->ch, l->ci, l->q, n, m);
+		compare_cells(r, l->ch, l->ci, l->q, n, m, verbose);
 		*negl |= r->c.negligible;
 	}
 	check_note(n, m, &r->failed);
@@ -635,7 +721,11 @@ static void compare_line(struct cmp_line *l, const struct an_row *r, const struc
 		diag_notes(n, m, g[0].name, &r->diag_a);
 		diag_notes(n, m, g[1].name, &r->diag_b);
 	} else {
-		diag_kind_notes(n, m, &r->diag_a, &r->diag_b);
+		/* one note for the table: the kinds of every row, marked on the rows that have any */
+		static const struct an_diag none;
+		if (memcmp(r->diag_a.count, none.count, sizeof none.count) ||
+		    memcmp(r->diag_b.count, none.count, sizeof none.count))
+			diag_kind_notes(n, m, all, &none);
 	}
 	if (m->len)
 		sb_add(m, "]");
@@ -645,30 +735,24 @@ static void compare_line(struct cmp_line *l, const struct an_row *r, const struc
 static void counter_line(struct cmp_line *l, const struct an_row *r, const struct an_group_info g[2], struct notes *n)
 {
 	struct sb *m = &l->marks;
-	char v[16], h[16];
+	struct report_counter_cells cc;
 	l->r = r;
-	report_counter_name(l->name, sizeof l->name, r);
-	for (int s = 0; s < 2; s++) {
-		const struct an_value *x = s ? &r->vb : &r->va;
-		report_count(v, sizeof v, x->ops, false);
-		report_count(h, sizeof h, x->hw, false);
-		snprintf(s ? l->b : l->a, sizeof l->a, isfinite(x->hw) ? "%s ±%s" : "%s", v, h);
-	}
+	report_counter_cells(&cc, r, ",");
+	snprintf(l->name, sizeof l->name, "%s", cc.name);
+	snprintf(l->a, sizeof l->a, "%s", cc.a);
+	snprintf(l->b, sizeof l->b, "%s", cc.b);
+	snprintf(l->ch, sizeof l->ch, "%s", cc.ch);
+	snprintf(l->ci, sizeof l->ci, "%s", cc.ci);
+	snprintf(l->q, sizeof l->q, "%s", cc.q);
+	snprintf(l->v, sizeof l->v, "%s", cc.verdict);
+	if (isfinite(r->constant)) /* nothing to estimate: the constant is the answer */
+		return;
 	if (r->va.low_df || r->vb.low_df)
 		notef(n, m, "no interval for %s: fewer than %d degrees of freedom (add boots or runs)",
 		      r->va.low_df && r->vb.low_df ? "A or B" : r->va.low_df ? g[0].name : g[1].name, AN_MIN_INTERVAL_DF);
-	report_count(l->ch, sizeof l->ch, r->chg.pct, true);
-	if (isfinite(r->chg.lo) && isfinite(r->chg.hi)) {
-		report_count(v, sizeof v, r->chg.lo, true);
-		report_count(h, sizeof h, r->chg.hi, true);
-		snprintf(l->ci, sizeof l->ci, "[%s,%s]", v, h);
-	}
-	if (isfinite(r->c.q))
-		snprintf(l->q, sizeof l->q, r->c.q < 0.001 ? "<.001" : "%.3f", r->c.q);
 	caveat_notes(n, m, r->c.caveats);
 	if (r->c.verdict == ST_NO_DATA)
 		notef(n, m, "no interval: needs %s", report_need_text(r->c.need));
-	snprintf(l->v, sizeof l->v, "%s", report_counter_verdict_name(&r->c));
 	if (m->len)
 		sb_add(m, "]");
 }
@@ -773,23 +857,30 @@ static void compare_row_compact(FILE *f, const struct cmp_line *l, const struct 
 	sb_free(&line);
 }
 
-/* Below the compare table: the tally, how to read it, the confounders. */
-static void compare_footer(FILE *f, const struct an_compare *c, const struct an_group_info g[2], bool negl)
+/* Below the compare table: the tally, how to read it (one line; -v: in full), the counters
+ * (a one-line tally unless their rows are shown), the confounders. */
+static void compare_footer(FILE *f, const struct an_compare *c, const struct an_group_info g[2], bool negl,
+			   const struct report_style *st)
 {
 	char tally[256];
 	report_verdict_tally(tally, sizeof tally, c);
 	fprintf(f, "\n%s\n", tally);
 	struct sb t = {0};
-	sb_addf(&t, "change: %s vs %s; for time/op rows the change in time (negative = faster). "
-		    "q: Benjamini-Hochberg across rows; verdicts use q, while the intervals are per row and "
-		    "not adjusted for the number of rows.",
-		g[1].name, g[0].name);
+	if (st->verbose)
+		sb_addf(&t, "change: %s vs %s; for time/op rows the change in time (negative = faster). "
+			    "q: Benjamini-Hochberg across rows; verdicts use q, while the intervals are per row and "
+			    "not adjusted for the number of rows.",
+			g[1].name, g[0].name);
+	else
+		sb_addf(&t, "change: %s vs %s, time/op rows in time (negative = faster); -v: more", g[1].name,
+			g[0].name);
 	if (stats_is_sequential(&c->o))
 		sb_addf(&t, " Look %zu of a group-sequential design of at most %zu boots per group: each row's "
 			    "verdict uses that look's Lan-DeMets level, not %g; so does its interval, unless the "
 			    "design ends there (a crossing, or the last look), where the interval is the stage-wise one.",
 			c->o.look, c->o.max_boots, c->o.alpha);
-	fprintf(f, "\n");
+	if (st->verbose)
+		fprintf(f, "\n");
 	report_wrap(f, "", "", sb_str(&t));
 	sb_free(&t);
 	if (negl)
@@ -798,8 +889,13 @@ static void compare_footer(FILE *f, const struct an_compare *c, const struct an_
 	if (c->ncrows) {
 		char ct[200];
 		report_counter_tally(ct, sizeof ct, c);
-		fprintf(f, "\ncounters: %s\n", ct);
-		report_wrap(f, "", "", report_counter_rows_text);
+		if (!st->counters)
+			fprintf(f, "counters: %s; --counters lists them\n", ct);
+		else if (st->verbose) {
+			fprintf(f, "\ncounters: %s\n", ct);
+			report_wrap(f, "", "", report_counter_rows_text);
+		} else
+			fprintf(f, "counters: %s; mean ±half-width, change B - A (-v: more)\n", ct);
 	}
 	if (c->nconf) {
 		fprintf(f, "\nconfounders (environment differing between %s and %s, not labels):\n", g[0].name, g[1].name);
@@ -812,7 +908,7 @@ static void compare_footer(FILE *f, const struct an_compare *c, const struct an_
 			sb_free(&cl);
 		}
 	} else if (c->env_missing) {
-		fprintf(f, "\nconfounders: not checked (imported runs record no environment)\n");
+		fprintf(f, "%sconfounders: not checked (imported runs record no environment)\n", st->verbose ? "\n" : "");
 	}
 }
 
@@ -829,18 +925,28 @@ static void compare_units(struct strv *units, const struct an_compare *c)
 
 /* The rows in print order (block by block), their cells built and notes numbered. */
 static struct cmp_line *compare_lines(const struct an_compare *c, const struct an_group_info g[2],
-				      const struct strv *units, struct notes *n, bool *negl, bool verbose)
+				      const struct strv *units, struct notes *n, bool *negl, const struct report_style *st)
 {
 	struct cmp_line *l = xcalloc(c->nrows + c->ncrows + 1, sizeof *l);
 	size_t k = 0;
+	struct an_diag all = {0}; /* the warnings of every row, for the compact table's one note */
+	for (size_t i = 0; i < c->nrows; i++)
+		for (int w = 0; w <= ST_WARN_AUTOCORR; w++)
+			for (int s = 0; s < 2; s++) {
+				const struct an_diag *d = s ? &c->rows[i].diag_b : &c->rows[i].diag_a;
+				if (d->count[w]) {
+					all.count[w] += d->count[w];
+					all.limit[w] = d->limit[w];
+				}
+			}
 	for (size_t ui = 0; ui < units->n; ui++)
 		for (size_t i = 0; i < c->nrows; i++) {
 			char u[48];
 			report_table_unit(u, sizeof u, c->rows[i].unit, c->rows[i].latency);
 			if (!strcmp(u, units->v[ui]))
-				compare_line(&l[k++], &c->rows[i], g, n, negl, verbose);
+				compare_line(&l[k++], &c->rows[i], g, n, negl, st->verbose, &all);
 		}
-	for (size_t i = 0; i < c->ncrows; i++) /* the counter rows: a block of their own, last */
+	for (size_t i = 0; st->counters && i < c->ncrows; i++) /* the counter rows: a block of their own, last */
 		counter_line(&l[k++], &c->crows[i], g, n);
 	return l;
 }
@@ -923,7 +1029,7 @@ void report_compare_text(FILE *f, const struct an_compare *c, const struct an_gr
 	bool negl = false;
 	struct strv units = {0};
 	compare_units(&units, c);
-	struct cmp_line *l = compare_lines(c, g, &units, &n, &negl, st->verbose);
+	struct cmp_line *l = compare_lines(c, g, &units, &n, &negl, st);
 	int conf = (int)lround((1 - c->o.alpha) * 100);
 	const char *ci_head = conf == 95 ? "95% CI" : "CI";
 	struct cmp_widths w = compare_widths(l, c->nrows, &units, g, ci_head, st->width);
@@ -947,8 +1053,8 @@ void report_compare_text(FILE *f, const struct an_compare *c, const struct an_gr
 				compare_row_compact(f, &l[k], &w, NULL, g, ci_head, st->color, st->width);
 		}
 	}
-	if (c->ncrows) { /* laid out on their own, so the time rows read the same with or without them */
-		const char *head = "counters, per op";
+	if (c->ncrows && st->counters) { /* laid out on their own, so the time rows read the same with or without them */
+		const char *head = "counters";
 		struct strv cu = {0};
 		strv_add(&cu, head);
 		w = compare_widths(l + c->nrows, c->ncrows, &cu, g, ci_head, st->width);
@@ -970,7 +1076,7 @@ void report_compare_text(FILE *f, const struct an_compare *c, const struct an_gr
 		sb_free(&l[i].marks);
 	free(l);
 	strv_free(&units);
-	compare_footer(f, c, g, negl);
+	compare_footer(f, c, g, negl, st);
 	notes_print(f, &n);
 }
 
@@ -1017,7 +1123,7 @@ static void effect_text(FILE *f, const struct an_analyze *a, const struct an_fro
 	if (ef->available && ef->c.verdict != ST_NO_DATA) {
 		report_pct(ch, sizeof ch, chg->pct);
 		interval_text(ci, sizeof ci, chg->lo, chg->hi);
-		snprintf(q, sizeof q, ef->c.q < 0.001 ? "<.001" : "%.3f", ef->c.q);
+		report_q(q, sizeof q, ef->c.q);
 		caveat_notes(n, &mk, ef->c.caveats);
 		*negl |= ef->c.negligible;
 	} else if (!ef->available) {

@@ -72,15 +72,18 @@ ins '(.diff > 9.9 and .diff < 10.1 and .diff_lo > 0 and .diff_lo < 9 and .q < 0.
 
 # The text table: the time rows as before, then the counter rows in a block of their own.
 expect 0 "$SYSAB" compare cfg=a cfg=b
-n=$(printf '%s\n' "$before_text" | grep -n 'BH q<' | head -1 | cut -d: -f1)
+n=$(printf '%s\n' "$before_text" | grep -n 'need BH q' | head -1 | cut -d: -f1)
 [ "$(printf '%s\n' "$OUT" | head -n $((n - 2)))" = "$(printf '%s\n' "$before_text" | head -n $((n - 2)))" ] ||
 	fail "the time rows' table changed when counters were stored"
-contains "$OUT" "counters, per op"
+contains "$OUT" "counters: 1 more, 1 inconclusive of 2 rows per op; --counters lists them"
+case $OUT in *" · "*) fail "counter rows without --counters: $OUT" ;; esac
+expect 0 "$SYSAB" compare cfg=a cfg=b --counters
 contains "$OUT" "w.x · instructions:k/op"
-contains "$OUT" "1 more, 1 inconclusive (BH q<0.05 among the 2 counter rows)"
+contains "$OUT" "1 more, 1 inconclusive of 2 rows per op"
+printf '%s\n' "$OUT" | grep -Eq '[0-9]e[-+][0-9]' && fail "e-notation in the counter rows: $OUT"
+expect 0 "$SYSAB" compare cfg=a cfg=b --counters -v
 contains "$OUT" "never trigger --fail-on"
 printf '%s\n' "$OUT" | grep -A1 ' · ' | grep -Eq 'faster|slower' && fail "a counter row called faster or slower: $OUT"
-expect 0 "$SYSAB" compare cfg=a cfg=b -v
 contains "$OUT" "w.x · page-faults/op"
 # "more" is no gate: the time rows decide --fail-on, as before (the one faster row)
 expect 1 "$SYSAB" compare cfg=a cfg=b --fail-on change
@@ -97,7 +100,7 @@ printf '%s' "$OUT" | jq -e '.counters[] | select(.event == "instructions:k")
 	| (.verdict == "inconclusive" and (.caveats | index("no_boot_replication")) != null)' >/dev/null ||
 	fail "one boot per side: $(printf '%s' "$OUT" | jq -c .counters)"
 # markdown and HTML carry the same rows
-expect 0 "$SYSAB" compare cfg=a cfg=b --format markdown
+expect 0 "$SYSAB" compare cfg=a cfg=b --format markdown --counters
 contains "$OUT" "| w.x · instructions:k/op | count/op |"
 contains "$OUT" "| more |"
 expect 0 "$SYSAB" report compare cfg=a cfg=b -o "$T/c.html"

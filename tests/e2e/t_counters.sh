@@ -29,13 +29,19 @@ fi
 [ -n "$(envv "$SYSAB_DB" probe.cv)" ] || fail "no probe.cv stored"
 case $(envv "$SYSAB_DB" noise.level) in low | moderate | high) ;; *) fail "noise.level: $(envv "$SYSAB_DB" noise.level)" ;; esac
 contains "$OUT" "noise floor: CV"
-contains "$OUT" "counters per op"
+contains "$OUT" "counters (median of the steady samples; spread: CV, or ±SD near 0):"
 expect 0 "$SYSAB" show 1
 contains "$OUT" "noise floor: CV"
 contains "$OUT" "page-faults"
+# a counter whose mean is near 0 shows an absolute spread, never a relative one like "0 ±367.2%"
+printf '%s\n' "$OUT" | grep -E '^  [a-z.]+ +[0-9]+ [a-z:-]+(/op|/1[kMG] ops| ns/op) +0 ' | grep -E '[0-9]%$' &&
+	fail "a relative spread for a counter at 0: $OUT"
+printf '%s\n' "$OUT" | grep -Eq '[0-9]e[-+][0-9]' && fail "e-notation in the counters: $OUT"
 expect 0 "$SYSAB" show 1 --json
 printf '%s' "$OUT" | jq -e '.noise_floor.level and (.counters | map(select(.event == "page-faults")) | length == 2)' \
 	>/dev/null || fail "show --json lacks the noise floor or the counters"
+printf '%s' "$OUT" | jq -e '[.counters[] | select(.per_op_median == 0) | .near_zero] | all' >/dev/null ||
+	fail "show --json: a counter at 0 not near_zero"
 
 # --counters none, --no-probe: nothing counted, no probe, and the run says so
 expect 0 "$SYSAB" run -w harness.null --quick --samples 3 --warmup-ms 0 -q --counters none --no-probe
@@ -57,8 +63,7 @@ case $OUT in *probe.cv*) fail "probe.cv reported as a confounder" ;; esac
 # the counters of both sides, per op, as extra rows of the comparison (t_counter_rows holds
 # their intervals and verdicts against known data)
 expect 0 "$SYSAB" run -w kernel.fault.anon -c 1 --quick --samples 4 --warmup-ms 0 -q --no-probe
-expect 0 "$SYSAB" compare run:1 run:4
-contains "$OUT" "counters, per op"
+expect 0 "$SYSAB" compare run:1 run:4 --counters
 contains "$OUT" "kernel.fault.anon · page-faults/op"
 expect 0 "$SYSAB" compare run:1 run:4 --json
 printf '%s' "$OUT" | jq -e '.counters | map(select(.workload == "kernel.fault.anon" and .event == "page-faults"))

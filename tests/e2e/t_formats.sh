@@ -46,7 +46,7 @@ contains "$ERR" "use text, json, html or markdown"
 # markdown (issue 17 item 7): a GitHub table with the verdict summary line, for show too
 expect 0 "$SYSAB" compare "$A" "$B" --format markdown
 contains "$OUT" "| workload | unit | A | B | change | 95% CI | q | verdict |"
-contains "$OUT" "(BH q<0.05)**"
+contains "$OUT" "(faster/slower need BH q < 0.05)**"
 expect 0 "$SYSAB" show 1 --format markdown
 contains "$OUT" "| workload | copies | median | unit | CI95 | CV | n |"
 expect 2 "$SYSAB" analyze --factors pernode,pie --format markdown

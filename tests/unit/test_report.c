@@ -122,6 +122,40 @@ static void intervals_spell_caps_once_and_need_4_df(void **state)
 	assert_true(v.hw > 0 && v.lo < 100 && v.hi > 100);
 }
 
+/* Counter cells: units scaled so the larger mean is at least 1, fixed notation, the constant. */
+static void counter_cells_carry_units_and_no_e_notation(void **state)
+{
+	(void)state;
+	struct an_row r = {.workload = "w", .event = "context-switches", .copies = 1, .constant = NAN};
+	r.va = (struct an_value){.ops = 4.538e-4, .hw = 2e-5};
+	r.vb = (struct an_value){.ops = 5.698e-4, .hw = NAN};
+	r.chg = (struct an_change){1.16e-4, -6.557e-4, 8.877e-4};
+	r.c.q = 0.0004;
+	r.c.verdict = ST_INCONCLUSIVE;
+	struct report_counter_cells cc;
+	report_counter_cells(&cc, &r, ",");
+	assert_string_equal(cc.name, "w · context-switches/1M ops");
+	assert_string_equal(cc.a, "453.8 ±20.00");
+	assert_string_equal(cc.b, "569.8");
+	assert_string_equal(cc.ch, "+116.0");
+	assert_string_equal(cc.ci, "[-655.7,+887.7]");
+	assert_string_equal(cc.q, "<.001");
+	assert_string_equal(cc.verdict, "inconclusive");
+	r.event = "task-clock";
+	r.va = (struct an_value){.ops = 1106000, .hw = 2500};
+	report_counter_cells(&cc, &r, ",");
+	assert_string_equal(cc.name, "w · task-clock ns/op");
+	assert_string_equal(cc.a, "1.106M ±2500");
+	r.event = "page-faults";
+	r.constant = 1;
+	r.va.ops = r.vb.ops = 1;
+	report_counter_cells(&cc, &r, ",");
+	assert_string_equal(cc.name, "w · page-faults/op");
+	assert_string_equal(cc.a, "1.000");
+	assert_string_equal(cc.verdict, "constant");
+	assert_string_equal(cc.ch, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -132,6 +166,7 @@ int main(void)
 		cmocka_unit_test(long_names_keep_start_and_end),
 		cmocka_unit_test(csv_quotes_what_rfc4180_asks),
 		cmocka_unit_test(intervals_spell_caps_once_and_need_4_df),
+		cmocka_unit_test(counter_cells_carry_units_and_no_e_notation),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
