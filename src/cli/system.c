@@ -88,7 +88,7 @@ int cmd_system(const struct cli_cmd *cmd, int argc, char **argv)
 		if (a.json)
 			print_doc(report_changes_json("reset", &ch, state));
 		else
-			report_changes_text(stdout, "reset", &ch, state);
+			report_changes_text(stdout, "reset", &ch, state, NULL);
 		rc = ok ? EXIT_OK : EXIT_INPUT;
 		goto out;
 	}
@@ -117,8 +117,15 @@ int cmd_system(const struct cli_cmd *cmd, int argc, char **argv)
 	}
 	if (a.json)
 		print_doc(report_changes_json("tune", &ch, state));
-	else
-		report_changes_text(stdout, "tune", &ch, state);
+	else {
+		/* the reset it names runs as printed: the same tree, the state file unless the default */
+		struct err ignored;
+		char *dflt = a.state ? system_state_file_default(&ignored) : NULL;
+		struct sys_reset_hint h = {.root = a.root,
+					   .state_file = a.state && (!dflt || strcmp(dflt, a.state)) ? a.state : NULL};
+		report_changes_text(stdout, "tune", &ch, state, &h);
+		free(dflt);
+	}
 	rc = EXIT_OK;
 out:
 	system_changes_free(&ch);

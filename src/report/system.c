@@ -100,7 +100,8 @@ static void shell_word(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
-void report_changes_text(FILE *f, const char *verb, const struct sys_changes *c, const char *state_file)
+void report_changes_text(FILE *f, const char *verb, const struct sys_changes *c, const char *state_file,
+			 const struct sys_reset_hint *h)
 {
 	size_t done = 0;
 	for (size_t i = 0; i < c->n; i++)
@@ -124,13 +125,14 @@ void report_changes_text(FILE *f, const char *verb, const struct sys_changes *c,
 	if (!strcmp(verb, "tune") && done) {
 		fprintf(f, "tune: changed %zu, left %zu; saved the original values in %s; `sysab system reset", done,
 			c->n - done, state_file);
-		struct err ignored;
-		char *dflt = system_state_file_default(&ignored); /* NULL when there is no default: name the file */
-		if (!dflt || strcmp(dflt, state_file)) { /* the hint runs as printed */
-			fputs(" --state-file ", f);
-			shell_word(f, state_file);
+		if (h && h->root) { /* the hint runs as printed */
+			fputs(" --root ", f);
+			shell_word(f, h->root);
 		}
-		free(dflt);
+		if (h && h->state_file) {
+			fputs(" --state-file ", f);
+			shell_word(f, h->state_file);
+		}
 		fprintf(f, "` restores them\n");
 	}
 	else if (!strcmp(verb, "tune"))

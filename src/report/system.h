@@ -10,8 +10,15 @@ void report_system_text(FILE *f, const struct sys_state *s);
 /* The same as a JSON document; the caller frees it. */
 char *report_system_json(const struct sys_state *s);
 
-/* What tune (verb "tune") or reset ("reset") did. */
-void report_changes_text(FILE *f, const char *verb, const struct sys_changes *c, const char *state_file);
+/* The options the reset a tune names must repeat: each NULL when its default is right. */
+struct sys_reset_hint {
+	const char *root;
+	const char *state_file;
+};
+
+/* What tune (verb "tune") or reset ("reset") did; h: for tune, the reset's options. */
+void report_changes_text(FILE *f, const char *verb, const struct sys_changes *c, const char *state_file,
+			 const struct sys_reset_hint *h);
 char *report_changes_json(const char *verb, const struct sys_changes *c, const char *state_file);
 
 #endif

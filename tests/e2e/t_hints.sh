@@ -136,6 +136,16 @@ boot
 expect 2 "$SYSAB" campaign resume s
 run_hint 0 "$ERR"
 expect 0 "$SYSAB" campaign stop s
+# a second driver is refused while another holds the campaign's lease, and told how to stop it
+flock "$SYSAB_DB.campaign-s.lease" sleep 60 &
+holder=$!
+n=0
+until [ $n -ge 100 ] || ! flock -n "$SYSAB_DB.campaign-s.lease" true; do n=$((n + 1)); sleep 0.1; done
+expect 2 "$SYSAB" campaign start s
+contains "$ERR" "driven by another sysab"
+run_hint 0 "$ERR"
+kill $holder 2>/dev/null
+wait $holder 2>/dev/null
 
 # sysab system tune on a fake machine: the reset it names (with the state file given) restores it
 cp -a "$REPO/tests/fixtures/system/intel-smt" "$T/tree"
@@ -154,6 +164,8 @@ EXEMPT='`sysab COMMAND --help`	a template: the usage line says to put a command 
 `sysab campaign new NAME`	help text of plan --campaign, naming the line it prints
 `sysab campaign new`	says which command takes --backend and --config, not one to run
 `sysab compare`	markdown legend: says what compare prints
+`sysab compare --counters`	markdown legend: names the option; the groups are the reader'"'"'s
+`sysab show %lld -v`	a failed self-check'"'"'s note: t_trust provokes it and runs the hint
 `sysab import`	names the command that adds runs; its forms need the user'"'"'s files
 `sysab run`	runs the whole suite (minutes); also help text naming it. t_readme runs the suite
 `sysab run --quick`	the quick suite (about a minute at best): t_readme runs it as the README does'
@@ -162,7 +174,7 @@ for h in $(grep -rhoE '"[^"]*`sysab [^`]*`' "$REPO/src" | grep -o '`sysab [^`]*`
 	h=$(printf '%s' "$h" | tr '~' ' ')
 	printf '%s\n' "$EXEMPT" | cut -f1 | grep -qxF -- "$h" && continue
 	# the printed form, with %s for what the message fills in
-	pat=$(printf '%s' "$h" | tr -d '`' | sed 's/[.[*^$]/\\&/g; s/%s/[^ ]*/g')
+	pat=$(printf '%s' "$h" | tr -d '`' | sed 's/[.[*^$]/\\&/g; s/%s/[^ ]*/g; s/%lld/[0-9]*/g')
 	printf '%s\n' "$TESTED" | grep -qx -- "$pat" || missing="$missing
 $h"
 done

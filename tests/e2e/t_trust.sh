@@ -38,7 +38,7 @@ contains "$OUT" "withheld"
 contains "$(flat)" "no verdict: self-check 'minor faults per op' of w.x failed in 1 run"
 contains "$(flat)" "--allow-failed-checks gives the verdict anyway"
 contains "$ERR" "--fail-on slower judged no row whose verdict was withheld"
-case "$OUT" in *slower*) fail "a withheld row still says slower: $OUT" ;; esac
+case "$(printf '%s\n' "$OUT" | grep '^w\.x ')" in *slower*) fail "a withheld row still says slower: $OUT" ;; esac
 # -v too
 expect 0 "$SYSAB" compare cfg=b cfg=a -v
 contains "$OUT" "withheld"
@@ -131,9 +131,9 @@ expect 0 "$SYSAB" campaign new k --backend qemu --boots 1 --config pti=on --acce
 expect 0 "$SYSAB" campaign start k --dry-run
 case "$OUT" in *emulat*) fail "a KVM campaign says it emulates: $OUT" ;; esac
 expect 0 "$SYSAB" campaign start t --dry-run
-contains "$(printf '%s\n' "$OUT" | head -n 1)" "campaign t: qemu emulates the guest's CPU (TCG, no KVM): every cost it measures is the emulator's"
+contains "$OUT" "accelerator: tcg (costs measured in these guests are emulator costs (QEMU TCG))"
 expect 0 env PATH="$T/bin:$PATH" "$SYSAB" campaign start t
-contains "$(printf '%s\n' "$OUT" | head -n 1)" "campaign t: qemu emulates the guest's CPU (TCG, no KVM)"
+contains "$OUT" "campaign t: qemu emulates the guest's CPU (TCG, no KVM): every cost it measures is the emulator's"
 
 # A composite row (UnixBench's index of imported logs) is withheld when a member failed a check.
 export SYSAB_DB="$T/ub.db"
