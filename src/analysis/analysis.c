@@ -289,8 +289,10 @@ static void diag_group(const struct gdata *d, struct an_diag *out)
 		}
 	unsigned raised = stats_diag_raised(&t, nruns, nsamples);
 	for (int k = 0; k < ST_NWARN; k++)
-		if (!(raised & 1u << k))
+		if (!(raised & 1u << k)) {
 			t.count[k] = 0;
+			t.worst[k] = t.limit[k] = 0;
+		}
 	memcpy(out->count, t.count, sizeof out->count);
 	memcpy(out->worst, t.worst, sizeof out->worst);
 	memcpy(out->limit, t.limit, sizeof out->limit);

@@ -323,9 +323,13 @@ unsigned stats_diag_raised(const struct st_diag_tally *t, size_t nruns, size_t n
 {
 	unsigned raised = 0;
 	for (int k = 0; k < ST_NWARN; k++) {
-		bool up = k == ST_WARN_CV			? t->count[k] > 0
-			  : k == ST_WARN_OUTLIER ? stats_diag_excess(t->count[k], nsamples, ST_DIAG_OUTLIER_RATE)
-						 : stats_diag_excess(t->count[k], nruns, ST_DIAG_RUN_RATE);
+		bool up;
+		if (k == ST_WARN_CV) /* a limit on the spread, not a test */
+			up = t->count[k] > 0;
+		else if (k == ST_WARN_OUTLIER) /* counted per sample */
+			up = stats_diag_excess(t->count[k], nsamples, ST_DIAG_OUTLIER_RATE);
+		else
+			up = stats_diag_excess(t->count[k], nruns, ST_DIAG_RUN_RATE);
 		if (up)
 			raised |= 1u << k;
 	}

@@ -462,7 +462,8 @@ void stats_warnings_free(struct st_warnings *w);
 #define ST_DIAG_OUTLIER_RATE 0.000465
 /* A group (or cell) reports a kind of warning only when more of its runs (samples, for
  * outliers) carry it than the stated rate explains: the binomial tail of the count at that
- * rate is at most this. So one run in a dozen is chance, and a single run alone is not. */
+ * rate is at most this. So 1 flagged run of 12 is chance and 2 are not; a group of one run
+ * reports that run's flag (its tail is the rate itself). */
 #define ST_DIAG_GROUP_LEVEL 0.01
 
 /* Whether count flags among n trials are more than rate explains: P(Bin(n, rate) >= count)
