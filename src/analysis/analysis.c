@@ -263,7 +263,8 @@ static void gdata_row(const struct store_set *set, const struct rowkey *k, struc
 }
 
 /* The warnings of the group's runs in order: a run loaded from its summary gives its stored
- * tally, any other its samples' warnings (the same fold, stats.h). */
+ * tally, any other its samples' warnings (the same fold, stats.h). Only the kinds the group
+ * reports (stats_diag_raised: more runs flagged than the stated rate explains) are kept. */
 static void diag_group(const struct gdata *d, struct an_diag *out)
 {
 	memset(out, 0, sizeof *out);
@@ -271,9 +272,12 @@ static void diag_group(const struct gdata *d, struct an_diag *out)
 		return;
 	struct st_diag_opts o = stats_diag_defaults();
 	struct st_diag_tally t = {0};
+	size_t nruns = 0, nsamples = 0;
 	for (size_t b = 0; b < d->g.nboots; b++)
 		for (size_t r = 0; r < d->g.boots[b].nruns; r++) {
 			const struct st_run *run = &d->g.boots[b].runs[r];
+			nruns++;
+			nsamples += run->n;
 			if (run->sum) {
 				stats_diag_tally_merge(&t, &run->sum->diag);
 				continue;
@@ -282,6 +286,12 @@ static void diag_group(const struct gdata *d, struct an_diag *out)
 			stats_diagnose_run(run, b, r, &o, &w);
 			stats_diag_tally_add(&t, &w);
 			stats_warnings_free(&w);
+		}
+	unsigned raised = stats_diag_raised(&t, nruns, nsamples);
+	for (int k = 0; k < ST_NWARN; k++)
+		if (!(raised & 1u << k)) {
+			t.count[k] = 0;
+			t.worst[k] = t.limit[k] = 0;
 		}
 	memcpy(out->count, t.count, sizeof out->count);
 	memcpy(out->worst, t.worst, sizeof out->worst);

@@ -1,6 +1,7 @@
 /* diag.c - run diagnostics (drift, warm-up, outliers, CV, bimodality), confounders, per-run summary. */
 #include "stats/stats.h"
 
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,7 @@
 struct st_diag_opts stats_diag_defaults(void)
 {
 	return (struct st_diag_opts){
-		.drift_alpha = 0.01,
+		.drift_alpha = ST_DIAG_RUN_RATE,
 		.drift_min = 0.005,
 		.warmup_z = 3.5,
 		.outlier_z = 3.5,
@@ -147,35 +148,61 @@ static void drift(const struct st_run *r, size_t boot, size_t run, const struct 
 		warn(w, ST_WARN_DRIFT, boot, run, 0, total, t);
 }
 
+/* A limit calibrated by simulation at the run lengths t[].n (seeded, i.i.d. Gaussian
+ * samples; METHOD.md, "Diagnostics"). Between entries the larger neighbour is used
+ * (conservative), below the first entry the first, beyond the last `beyond`. */
+struct limit_at {
+	size_t n;
+	double lim;
+};
+static double table_limit(const struct limit_at *t, size_t nt, size_t n, double beyond)
+{
+	if (n > t[nt - 1].n)
+		return beyond;
+	size_t i = 0;
+	while (t[i].n < n)
+		i++;
+	if (t[i].n == n || i == 0)
+		return t[i].lim;
+	return t[i - 1].lim > t[i].lim ? t[i - 1].lim : t[i].lim;
+}
+#define NT(t) (sizeof t / sizeof t[0])
+
 /* The |robust z| a sample of a run of n must exceed so that i.i.d. Gaussian samples are
  * flagged at the normal tail rate of z (0.047% for 3.5). The median and MAD of a short run
  * are noisy, so at z = 3.5 the limit is far above 3.5: the table gives it for n samples,
- * from 4-6 million simulated samples per n (seeded; METHOD.md); between entries the larger
- * neighbour is used (conservative), beyond the table 3.5 + 31.6/n. Other z scale it. */
+ * from 4-6 million simulated samples per n; beyond the table 3.5 + 31.6/n. Other z scale it. */
 static double outlier_limit(size_t n, double z)
 {
-	static const struct {
-		size_t n;
-		double lim;
-	} t[] = {
+	static const struct limit_at t[] = {
 		{5, 42.4}, {6, 16.6}, {7, 17.2}, {8, 11.0}, {9, 11.3}, {10, 8.61}, {12, 7.33}, {15, 6.67}, {20, 5.41},
 		{25, 4.99}, {30, 4.66}, {40, 4.34}, {50, 4.15}, {60, 4.03}, {80, 3.91}, {100, 3.82}, {150, 3.69},
 		{200, 3.66},
 	};
-	size_t nt = sizeof t / sizeof t[0];
-	double lim = 3.5 + 31.6 / (double)n;
-	if (n <= t[nt - 1].n) {
-		lim = t[0].lim;
-		for (size_t i = 0; i < nt; i++)
-			if (t[i].n <= n)
-				lim = t[i].lim;
-			else {
-				if (t[i - 1].n != n && t[i].lim > lim)
-					lim = t[i].lim;
-				break;
-			}
-	}
-	return lim * z / 3.5;
+	return table_limit(t, NT(t), n, 3.5 + 31.6 / (double)n) * z / 3.5;
+}
+
+/* The warm-up z (first tenth against the median and robust sd of the rest) that i.i.d.
+ * Gaussian runs of n samples exceed ST_DIAG_RUN_RATE (1%) of the time: its 99% quantile,
+ * from 200,000 simulated runs per n. A fixed 3.5 flagged 2-7% of runs of 5-10 samples and
+ * 0.1% of long ones. Other z scale it (3.5 is the default). */
+static double warmup_limit(size_t n, double z)
+{
+	static const struct limit_at t[] = {
+		{5, 11.08}, {6, 10.00}, {7, 6.25}, {8, 5.98}, {9, 4.76}, {10, 4.63}, {12, 4.04}, {15, 3.44},
+		{20, 3.23}, {25, 3.07}, {30, 3.00}, {40, 2.86}, {50, 2.80}, {60, 2.72}, {80, 2.68}, {100, 2.65},
+		{150, 2.61}, {200, 2.58}, {300, 2.57}, {500, 2.55},
+	};
+	return table_limit(t, NT(t), n, 2.55) * z / 3.5;
+}
+
+/* Sarle's coefficient that i.i.d. Gaussian runs of n samples exceed 1% of the time (its 99%
+ * quantile, 200,000 runs per n), and never below 0.555 (a uniform law's value): 0.555
+ * alone flagged 1.1-1.3% of runs of 10-15 samples. Other limits scale it. */
+static double bimodal_limit(size_t n, double bc)
+{
+	static const struct limit_at t[] = {{10, 0.560}, {12, 0.565}, {15, 0.560}, {20, 0.555}};
+	return table_limit(t, NT(t), n, 0.555) * bc / 0.555;
 }
 
 size_t stats_warmup_prefix(const double *y, size_t n)
@@ -212,7 +239,7 @@ void stats_diagnose_run(const struct st_run *r, size_t boot, size_t run, const s
 		m1 /= (double)k;
 		double med = median(r->y + k, n - k, tmp), sd = robust_sd(r->y + k, n - k, med, tmp);
 		double z = sd > 0 ? (med - m1) / sd * sqrt((double)k) : (m1 < med ? INFINITY : 0);
-		if (z > o->warmup_z)
+		if (z > warmup_limit(n, o->warmup_z))
 			warn(w, ST_WARN_WARMUP, boot, run, 0, -expm1(m1 - med), z);
 
 		/* Outliers: robust z from the median and MAD; reported, never dropped. The
@@ -259,8 +286,9 @@ void stats_diagnose_run(const struct st_run *r, size_t boot, size_t run, const s
 			double G1 = g1 * sqrt(dn * (dn - 1)) / (dn - 2);
 			double G2 = ((dn + 1) * g2 + 6) * (dn - 1) / ((dn - 2) * (dn - 3));
 			double bc = (G1 * G1 + 1) / (G2 + 3 * (dn - 1) * (dn - 1) / ((dn - 2) * (dn - 3)));
-			if (bc > o->bimodal_bc)
-				warn(w, ST_WARN_BIMODAL, boot, run, 0, bc, o->bimodal_bc);
+			double lim = bimodal_limit(n, o->bimodal_bc);
+			if (bc > lim)
+				warn(w, ST_WARN_BIMODAL, boot, run, 0, bc, lim);
 		}
 	}
 
@@ -276,6 +304,36 @@ void stats_diagnose_group(const struct st_group *g, const struct st_diag_opts *o
 	for (size_t b = 0; b < g->nboots; b++)
 		for (size_t r = 0; r < g->boots[b].nruns; r++)
 			stats_diagnose_run(&g->boots[b].runs[r], b, r, o, w);
+}
+
+bool stats_diag_excess(size_t count, size_t n, double rate)
+{
+	if (!count || !n)
+		return false;
+	if (count > n)
+		count = n;
+	stats_gsl_quiet();
+	/* The tail of one trial at the group level itself is the level: a relative slack keeps
+	 * rounding in the CDF from turning that equality into a refusal. */
+	double tail = gsl_cdf_binomial_Q((unsigned)(count - 1), rate, (unsigned)n);
+	return tail <= ST_DIAG_GROUP_LEVEL * (1 + 1e-9);
+}
+
+unsigned stats_diag_raised(const struct st_diag_tally *t, size_t nruns, size_t nsamples)
+{
+	unsigned raised = 0;
+	for (int k = 0; k < ST_NWARN; k++) {
+		bool up;
+		if (k == ST_WARN_CV) /* a limit on the spread, not a test */
+			up = t->count[k] > 0;
+		else if (k == ST_WARN_OUTLIER) /* counted per sample */
+			up = stats_diag_excess(t->count[k], nsamples, ST_DIAG_OUTLIER_RATE);
+		else
+			up = stats_diag_excess(t->count[k], nruns, ST_DIAG_RUN_RATE);
+		if (up)
+			raised |= 1u << k;
+	}
+	return raised;
 }
 
 void stats_diag_tally_add(struct st_diag_tally *t, const struct st_warnings *w)

@@ -454,14 +454,32 @@ struct st_warnings {
 };
 void stats_warnings_free(struct st_warnings *w);
 
+/* The stated false-flag rates of the run diagnostics on i.i.d. Gaussian samples (METHOD.md,
+ * "Diagnostics", measured by test_stats_diag): per run for drift, warm-up, bimodality and
+ * autocorrelation (each calibrated to it), per sample for outliers (the normal tail beyond
+ * 3.5). CV is a limit on the spread, not a test, and has no such rate. */
+#define ST_DIAG_RUN_RATE 0.01
+#define ST_DIAG_OUTLIER_RATE 0.000465
+/* A group (or cell) reports a kind of warning only when more of its runs (samples, for
+ * outliers) carry it than the stated rate explains: the binomial tail of the count at that
+ * rate is at most this. So 1 flagged run of 12 is chance and 2 are not; a group of one run
+ * reports that run's flag (its tail is the rate itself). */
+#define ST_DIAG_GROUP_LEVEL 0.01
+
+/* Whether count flags among n trials are more than rate explains: P(Bin(n, rate) >= count)
+ * <= ST_DIAG_GROUP_LEVEL. False for count 0. */
+bool stats_diag_excess(size_t count, size_t n, double rate);
+
 struct st_diag_opts {
-	double drift_alpha;  /* default 0.01: the false-flag rate per run on stationary noise */
+	double drift_alpha;  /* default ST_DIAG_RUN_RATE: the false-flag rate per run on stationary noise */
 	double drift_min;    /* smallest total drift worth a warning, default 0.005 (0.5%) */
-	double warmup_z;     /* default 3.5 */
+	double warmup_z;     /* default 3.5: the limit is calibrated to the run length so that i.i.d.
+			      * Gaussian runs are flagged at ST_DIAG_RUN_RATE; other values scale it */
 	double outlier_z;    /* default 3.5: flags i.i.d. Gaussian samples at the normal tail rate beyond it
 			      * (0.047%); the limit on the robust z is calibrated to the run length */
 	double cv_max;       /* default 0.05 */
-	double bimodal_bc;   /* default 0.555; needs >= 10 samples */
+	double bimodal_bc;   /* default 0.555 (a uniform law), raised to the 99% quantile of i.i.d.
+			      * Gaussian runs where that is higher; other values scale it; >= 10 samples */
 };
 struct st_diag_opts stats_diag_defaults(void);
 
@@ -486,6 +504,11 @@ struct st_diag_tally {
 	double worst[ST_NWARN];
 	double limit[ST_NWARN];
 };
+/* The kinds (bit 1u << kind) that a group of nruns runs holding nsamples samples, whose
+ * warnings are tallied in t, reports: those whose count stats_diag_excess finds more than
+ * the stated rate explains (outliers per sample, the others per run), and CV whenever a run
+ * has it (a limit on the spread, not a test). */
+unsigned stats_diag_raised(const struct st_diag_tally *t, size_t nruns, size_t nsamples);
 /* Add the warnings w to t (zeroed to start). */
 void stats_diag_tally_add(struct st_diag_tally *t, const struct st_warnings *w);
 /* Add the tally of one run, u, to t: as if its warnings were added. */
@@ -528,7 +551,7 @@ void stats_summary(const double *x, size_t n, struct st_summary *out);
  * stamped with it; a summary with another stamp is stale and is recomputed from the raw
  * samples (docs/METHOD.md, "Stored run summaries"). Bump it whenever anything that
  * stats_run_summary() computes changes (batch means, the warm-up rule, the interval). */
-#define ST_SUMMARY_METHOD 2
+#define ST_SUMMARY_METHOD 3
 
 /* The rounding step the estimator detects in a group's values (nested.c) is a fold over
  * its runs in order: k starts at 9 and each run may only lower it. A run's effect for

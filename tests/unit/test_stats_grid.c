@@ -35,7 +35,7 @@
 #define MAXR 16
 #define MAXS 1000
 
-enum kind { TWO, FACT, SEQ, PLAN };
+enum kind { TWO, FACT, SEQ, PLAN, DIAG };
 /* TWO rows: ONEF also analyses the two groups as a one-factor, two-level factorial and counts
  * every number that differs from compare's (must be none); TRUNC keeps only replicates whose
  * donor group (B) estimates its boot variance at <= 0, the case a borrower must not lend. */
@@ -235,6 +235,48 @@ static void rep_seq(gsl_rng *rng, const struct gd *d, struct cell *c, struct tal
 	t->n++;
 }
 
+/* Diagnostic footnotes (issue 31): the A/A column is the share of A/A comparisons that carry
+ * one (a kind stats_diag_raised reports for either group, or the autocorrelation caveat); the
+ * power column the share with a warm-up footnote when every run of B is `effect` slower over
+ * its first 3 samples. */
+static bool diag_footnote(const struct st_group *g, const struct st_estimate *est, const struct gd *d,
+			  enum st_warn_kind kind)
+{
+	bool any = false;
+	struct st_diag_opts o = stats_diag_defaults();
+	for (int s = 0; s < 2; s++) {
+		struct st_warnings w = {0};
+		struct st_diag_tally t = {0};
+		stats_diagnose_group(&g[s], &o, &w);
+		stats_diag_tally_add(&t, &w);
+		stats_warnings_free(&w);
+		unsigned raised = stats_diag_raised(&t, g[s].nboots * d->runs, g[s].nboots * d->runs * d->samples);
+		any |= kind == ST_NWARN ? raised || (est[s].caveats & ST_CAVEAT_AUTOCORR) : (raised >> kind & 1);
+	}
+	return any;
+}
+
+static void rep_diag(gsl_rng *rng, const struct gd *d, struct cell *c, struct tally *t)
+{
+	struct err e;
+	for (int ab = 0; ab < 2; ab++) {
+		draw(rng, d, d->boots_a, 7, d->sd_boot_a, 0, &c[0]);
+		draw(rng, d, d->boots_b, 7, d->sd_boot_b, 0, &c[1]);
+		if (ab)
+			for (size_t r = 0; r < d->boots_b * d->runs; r++)
+				for (size_t i = 0; i < 3 && i < c[1].runs[r].n; i++)
+					c[1].y[r * d->samples + i] += log1p(-d->effect);
+		struct st_group g[2] = {c[0].g, c[1].g};
+		struct st_estimate est[2];
+		assert_int_equal(stats_estimate_groups(g, 2, est, &e), 0);
+		if (ab)
+			t->power += diag_footnote(g, est, d, ST_WARN_WARMUP);
+		else
+			t->aa += diag_footnote(g, est, d, ST_NWARN);
+	}
+	t->n++;
+}
+
 /* A pilot of boots_a boots per group plans a comparison for a 1% half-width; the
  * planned design is then run 40 times and the share meeting the target recorded. */
 static void rep_plan(gsl_rng *rng, const struct gd *d, struct cell *c, struct tally *t)
@@ -303,6 +345,7 @@ static const struct gd grid[] = {
 	{"rounded to 4 digits, 3 boots x 1 value", TWO, 3, 3, 1, 1, 0.0005, 0.0005, 0, 0, 4, 0.003, true, 0.935, 0.99, 0.05, PLAIN},
 	{"sequential: 2 to 8 boots, advice", SEQ, 2, 8, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.975, 0.05, PLAIN},
 	{"fixed: 8 boots (sequential's maximum)", TWO, 8, 8, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN},
+	{"diagnostic footnotes, 4 boots x 3 runs x 15 (A/A: any; power: warm-up)", DIAG, 4, 4, 3, 15, 0.01, 0.01, 0.005, 0.01, 0, 0.10, true, 0, 1, 0.10, PLAIN},
 	{"plan from small pilot (3x2x10)", PLAN, 3, 3, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0, false, 0, 1, 1, PLAIN},
 	{"plan from large pilot (10x4x30)", PLAN, 10, 10, 4, 30, 0.01, 0.01, 0.005, 0.03, 0, 0, false, 0, 1, 1, PLAIN},
 };
@@ -347,6 +390,7 @@ static void run_grid(bool full)
 			case FACT: rep_fact(rng, d, c, &t); break;
 			case SEQ: rep_seq(rng, d, c, &t); break;
 			case PLAN: rep_plan(rng, d, c, &t); break;
+			case DIAG: rep_diag(rng, d, c, &t); break;
 			}
 		double cov = PCT(t.cover, t.ncov), aa = PCT(t.aa, t.n), pw = PCT(t.power, t.n);
 		double aa2 = d->kind == FACT ? PCT(t.aa2, t.n) : NAN; /* the interaction's A/A */
