@@ -14,7 +14,7 @@
 
 struct st_cp_opts stats_cp_defaults(void)
 {
-	return (struct st_cp_opts){.alpha = 0.01, .conf = 0.95, .min_seg = 3, .huber_c = 2.0, .nsim = 199,
+	return (struct st_cp_opts){.alpha = 0.005, .conf = 0.95, .min_seg = 3, .huber_c = 2.0, .nsim = 199,
 				   .nboot = 200, .seed = 36};
 }
 
@@ -112,18 +112,50 @@ static double psi_var(double c)
 	return (1 - 2 * tail) - 2 * c * phi + 2 * c * c * tail;
 }
 
+/* The median of the up to 3 values x[0..n-1]. */
+static double median3(const double *x, size_t n)
+{
+	if (n == 1)
+		return x[0];
+	if (n == 2)
+		return (x[0] + x[1]) / 2;
+	double a = x[0], b = x[1], c = x[2];
+	return a > b ? (b > c ? b : a > c ? c : a) : (a > c ? a : b > c ? c : b);
+}
+
+/* A boot far from the boots on both its sides (the median of up to OUT_SIDE on each, or of
+ * the one side there is, at the ends), in the same direction, by more than OUT_Z standard
+ * deviations of the difference: one outlying boot, left out of the CUSUM. A step moves a boot
+ * away from one side only. */
+#define OUT_SIDE 3
+#define OUT_Z 3.5
+static bool outlying(const double *x, const double *s2, size_t n, double t2, size_t i)
+{
+	size_t nl = i < OUT_SIDE ? i : OUT_SIDE, nr = n - 1 - i < OUT_SIDE ? n - 1 - i : OUT_SIDE;
+	if (nl + nr < 2)
+		return false;
+	double vn = 0;
+	for (size_t j = i - nl; j <= i + nr; j++)
+		vn += j == i ? 0 : s2[j] + t2;
+	double sd = sqrt(s2[i] + t2 + 0.5 * vn / (double)(nl + nr)), lim = OUT_Z * sd;
+	double dl = nl ? x[i] - median3(x + i - nl, nl) : NAN, dr = nr ? x[i] - median3(x + i + 1, nr) : NAN;
+	if (!nl || !nr)
+		return fabs(nl ? dl : dr) > lim;
+	return (dl > lim && dr > lim) || (dl < -lim && dr < -lim);
+}
+
 /* The work of one segment: its values and squared standard errors, and scratch space. */
 struct seg {
 	const double *x, *s2;
 	size_t n;
-	double *buf; /* 2 n */
+	double *buf; /* 3 n */
 	double c, kappa;
 	size_t min_seg;
 };
 
 /* The largest standardized CUSUM of the Huberized residuals of x[0..n-1] around their
- * median, weights 1 / (s2 + t2), over splits with >= min_seg boots either side; *at gets
- * the first boot after the split. */
+ * median, weights 1 / (s2 + t2), over splits with >= min_seg boots either side (outlying
+ * boots left out); *at gets the first boot after the split. */
 static double seg_stat(const struct seg *g, const double *x, double t2, size_t *at)
 {
 	memcpy(g->buf, x, g->n * sizeof *x);
@@ -134,6 +166,10 @@ static double seg_stat(const struct seg *g, const double *x, double t2, size_t *
 		double v = g->s2[i] + t2;
 		if (!(v > 0))
 			v = 1e-300;
+		if (outlying(x, g->s2, g->n, t2, i)) {
+			w[i] = u[i] = 0;
+			continue;
+		}
 		w[i] = 1 / v;
 		u[i] = psi((x[i] - med) / sqrt(v), g->c) * sqrt(w[i]);
 		W += w[i];
@@ -156,12 +192,13 @@ static double seg_stat(const struct seg *g, const double *x, double t2, size_t *
 	return best;
 }
 
-/* Huber's M-estimate of the common mean of x[0..n-1] with variances v[i] = s2[i] + t2. */
-static double huber_mean(const double *x, const double *s2, size_t n, double t2, double c, double *buf, double *W)
+/* Huber's M-estimate of the common mean of x[0..n-1] with variances v[i] = s2[i] + t2, and
+ * *var its sandwich variance, sum w psi(z)^2 / (sum w 1{|z| < c})^2 * n / (n - 1): from the
+ * residuals, so standard errors that came out too small (boots weighted too much) show. */
+static double huber_mean(const double *x, const double *s2, size_t n, double t2, double c, double *buf, double *var)
 {
 	memcpy(buf, x, n * sizeof *x);
 	double m = median_inplace(buf, n);
-	*W = 0;
 	for (int it = 0; it < 30; it++) {
 		double sw = 0, sx = 0;
 		for (size_t i = 0; i < n; i++) {
@@ -170,11 +207,19 @@ static double huber_mean(const double *x, const double *s2, size_t n, double t2,
 			sx += (m + sd * psi((x[i] - m) / sd, c)) / v;
 		}
 		double next = sx / sw;
-		*W = sw;
 		if (fabs(next - m) < 1e-12)
 			break;
 		m = next;
 	}
+	double num = 0, den = 0, W = 0;
+	for (size_t i = 0; i < n; i++) {
+		double v = s2[i] + t2 > 0 ? s2[i] + t2 : 1e-300, z = (x[i] - m) / sqrt(v), p = psi(z, c);
+		num += p * p / v;
+		den += fabs(z) < c ? 1 / v : 0;
+		W += 1 / v;
+	}
+	/* a segment whose residuals are all clipped (or one boot): the model's 1 / W */
+	*var = den > 0 && n > 1 ? num / (den * den) * (double)n / (double)(n - 1) : 1 / W;
 	return m;
 }
 
@@ -193,15 +238,18 @@ static bool seg_test(const double *x, const double *s2, size_t a, size_t b, cons
 		     double *sim, size_t *k, double *stat, double *p)
 {
 	size_t n = b - a;
-	struct seg g = {x + a, s2 + a, n, xcalloc(2 * n + 2, sizeof(double)), o->huber_c, kappa, o->min_seg};
+	struct seg g = {x + a, s2 + a, n, xcalloc(3 * n + 3, sizeof(double)), o->huber_c, kappa, o->min_seg};
 	double t2 = tau2_buf(g.x, g.s2, n, g.buf);
 	size_t at;
 	double t = seg_stat(&g, g.x, t2, &at);
 	/* The rank of t among the statistics of nsim series without a change; stop as soon as
 	 * it can no longer reach alpha. */
-	size_t limit = (size_t)floor(o->alpha * (double)(o->nsim + 1)), ge = 0, done = 0;
+	size_t nsim = o->nsim, min_sim = (size_t)ceil(2 / o->alpha) - 1; /* at least 2 exceedances allowed */
+	if (nsim < min_sim)
+		nsim = min_sim;
+	size_t limit = (size_t)floor(o->alpha * (double)(nsim + 1) + 1e-9), ge = 0, done = 0;
 	gsl_rng *r = rng_for(o->seed, a, b, 1);
-	for (; done < o->nsim && ge < limit; done++) {
+	for (; done < nsim && ge < limit; done++) {
 		for (size_t i = 0; i < n; i++)
 			sim[i] = gsl_ran_gaussian_ziggurat(r, sqrt(g.s2[i] + t2));
 		double ts = tau2_buf(sim, g.s2, n, g.buf);
@@ -212,7 +260,7 @@ static bool seg_test(const double *x, const double *s2, size_t a, size_t b, cons
 	free(g.buf);
 	*k = a + at;
 	*stat = t;
-	*p = (double)(1 + ge) / (double)(o->nsim + 1);
+	*p = (double)(1 + ge) / (double)(nsim + 1);
 	return ge < limit;
 }
 
@@ -228,7 +276,7 @@ static void locate(const double *x, const double *s2, size_t a, size_t b, size_t
 		   double kappa, double *sim, size_t *lo, size_t *hi)
 {
 	size_t n = b - a;
-	struct seg g = {x + a, s2 + a, n, xcalloc(2 * n + 2, sizeof(double)), o->huber_c, kappa, o->min_seg};
+	struct seg g = {x + a, s2 + a, n, xcalloc(3 * n + 3, sizeof(double)), o->huber_c, kappa, o->min_seg};
 	double t2 = tau2_buf(g.x, g.s2, n, g.buf), W;
 	double mu_l = huber_mean(g.x, g.s2, k - a, t2, o->huber_c, g.buf, &W);
 	double mu_r = huber_mean(g.x + (k - a), g.s2 + (k - a), b - k, t2, o->huber_c, g.buf, &W);
@@ -304,7 +352,7 @@ int stats_changepoints(const double *x, const double *se, size_t n, const struct
 	/* The levels between changes, and each change's size against its neighbours. */
 	out->level = xcalloc(n, sizeof *out->level);
 	size_t ns = out->nchanges + 1;
-	double *mu = xcalloc(ns, sizeof *mu), *W = xcalloc(ns, sizeof *W);
+	double *mu = xcalloc(ns, sizeof *mu), *W = xcalloc(ns, sizeof *W); /* W: the means' variances */
 	for (size_t s = 0; s < ns; s++) {
 		size_t a = s ? ch[s - 1].index : 0, b = s < out->nchanges ? ch[s].index : n;
 		mu[s] = huber_mean(x + a, s2 + a, b - a, out->tau2, o->huber_c, buf, &W[s]);
@@ -319,7 +367,7 @@ int stats_changepoints(const double *x, const double *se, size_t n, const struct
 		c->before = mu[j];
 		c->after = mu[j + 1];
 		c->d = mu[j + 1] - mu[j];
-		c->se = sqrt(1 / W[j] + 1 / W[j + 1]);
+		c->se = sqrt(W[j] + W[j + 1]);
 		c->lo = c->d - z * c->se;
 		c->hi = c->d + z * c->se;
 		c->pct = 100 * expm1(c->d);

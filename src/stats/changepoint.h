@@ -19,11 +19,12 @@
  */
 
 struct st_cp_opts {
-	double alpha;    /* family-wise level of a false change over the series (default 0.01) */
+	double alpha;    /* family-wise level of a false change over the series (default 0.005: half
+			  * the 1% that sysab promises, for what the model only approximates) */
 	double conf;     /* level of the location and size intervals (default 0.95) */
 	size_t min_seg;  /* fewest boots on either side of a change (default 3) */
 	double huber_c;  /* Huber's c for standardized residuals (default 2) */
-	size_t nsim;     /* simulated null series per split (default 199: p-values in steps of 1/200) */
+	size_t nsim;     /* simulated null series per split (default 199; at least 2 / alpha - 1) */
 	size_t nboot;    /* bootstrap series for the location interval (default 200) */
 	uint64_t seed;   /* the simulations' seed: the same data and seed give the same answer */
 };

@@ -69,11 +69,12 @@ static void draw(gsl_rng *r, struct series *s, size_t at, double step, size_t sp
 }
 
 struct tally {
-	size_t reps, any, found, near, one, covers, at_spike;
+	size_t reps, any, found, near, one, covers, at_spike, size_covers;
 };
 
-/* reps series of one scenario; for a step at `at`, found: a change within the step's +-5
- * boots... near: the change nearest `at` within +-5; covers: its interval covers at. */
+/* reps series of one scenario. any: a change reported; for a step at `at`: near, a change
+ * within +-5 boots of it (size_covers: the first such change's size interval covers the
+ * step); covers, a change whose location interval covers at; at_spike: a change at the spike. */
 static void scenario(size_t reps, size_t at, double step, size_t spike, double spike_d, uint64_t seed, struct tally *t)
 {
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
@@ -95,8 +96,10 @@ static void scenario(size_t reps, size_t at, double step, size_t spike, double s
 		bool near = false, covers = false, at_spike = false;
 		for (size_t j = 0; j < res.nchanges; j++) {
 			const struct st_cp_change *c = &res.changes[j];
-			if (at < NB && (c->index + 5 >= at && c->index <= at + 5))
+			if (at < NB && (c->index + 5 >= at && c->index <= at + 5) && !near) {
 				near = true;
+				t->size_covers += c->lo <= step && step <= c->hi;
+			}
 			if (at < NB && c->index_lo <= at && at <= c->index_hi)
 				covers = true;
 			if (spike < NB && (c->index == spike || c->index == spike + 1))
@@ -137,14 +140,14 @@ static void cp_operating_characteristics(void **state)
 	scenario(n, NB / 2, -2 * TAU, NB, 0, 3000, &pw);
 	if (full || getenv("SYSAB_CP_REPS")) {
 		printf("history change points: %zu series of %d boots (%d runs x %d samples; tau %.1f%%, per-boot sd "
-		       "0.5/1/2%%), alpha 0.01\n",
-		       n, NB, RUNS, SAMPLES, 100 * TAU);
+		       "0.5/1/2%%), alpha %g\n",
+		       n, NB, RUNS, SAMPLES, 100 * TAU, stats_cp_defaults().alpha);
 		printf("  A/A                 any change: %5.1f%%\n", pct(aa.any, n));
 		printf("  A/A + spike -7%% @30 any change: %5.1f%%  (at the spike: %.1f%%)\n", pct(aas.any, n),
 		       pct(aas.at_spike, n));
 		printf("  step -2 tau @50     found: %5.1f%%  within +-5: %5.1f%%  interval covers 50: %5.1f%%  exactly "
-		       "one: %5.1f%%\n",
-		       pct(pw.found, n), pct(pw.near, n), pct(pw.covers, n), pct(pw.one, n));
+		       "one: %5.1f%%  size interval covers the step: %5.1f%% of those within +-5\n",
+		       pct(pw.found, n), pct(pw.near, n), pct(pw.covers, n), pct(pw.one, n), pct(pw.size_covers, pw.near));
 	}
 	/* Bounds with Monte Carlo slack: at 150 series, 1% is 1.5 series (<= 5 holds with
 	 * probability > 0.98 at a true 1%); 90% power and 80% location leave 7 and 9 points. */
