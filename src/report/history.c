@@ -10,8 +10,8 @@
 /* The eighths of a block, lowest first (UTF-8). */
 static const char *const spark[] = {"\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588"};
 
-/* At most width characters, each the mean estimate of the boots it stands for, scaled
- * between the lowest and highest; '|' before the first boot of each change. */
+/* At most width characters, each the estimate of the first boot it stands for, scaled
+ * between the lowest and highest; '|' before the column holding the first boot of a change. */
 static void sparkline(FILE *f, const struct an_history *h, size_t width)
 {
 	size_t n = h->nboots, cols = n < width ? n : width;
@@ -25,9 +25,6 @@ static void sparkline(FILE *f, const struct an_history *h, size_t width)
 	size_t ch = 0;
 	for (size_t c = 0; c < cols; c++) {
 		size_t a = c * n / cols, b = (c + 1) * n / cols;
-		double s = 0;
-		for (size_t i = a; i < b; i++)
-			s += h->boots[i].y;
 		bool mark = false;
 		while (ch < h->cp.nchanges && h->cp.changes[ch].index < b) {
 			mark |= h->cp.changes[ch].index >= a;
@@ -35,7 +32,7 @@ static void sparkline(FILE *f, const struct an_history *h, size_t width)
 		}
 		if (mark)
 			fputs("|", f);
-		int k = hi > lo ? (int)floor((s / (double)(b - a) - lo) / (hi - lo) * 7.999) : 3;
+		int k = hi > lo ? (int)floor((h->boots[a].y - lo) / (hi - lo) * 7.999) : 3;
 		fputs(spark[k < 0 ? 0 : k > 7 ? 7 : k], f);
 	}
 	fputs("\n", f);
