@@ -133,8 +133,8 @@ static int collect(struct an_history_job *j, const struct store_series *x, const
 		for (size_t r = 0; r < x->boots[b].nruns && !rc; r++) {
 			const struct store_series_run *sr = &x->boots[b].runs[r];
 			const struct store_run_info *info = run_of(byid, j->g.n, sr->run);
-			const char *v = info ? (by_time ? "" : kv_get(&info->labels, by)) : NULL;
-			if (!v) {
+			const char *v = info ? (by_time ? "" : select_label(info, by)) : NULL;
+			if (!v || (!by_time && !*v)) {
 				j->h.dropped_runs++;
 				continue;
 			}
@@ -167,15 +167,19 @@ static int collect(struct an_history_job *j, const struct store_series *x, const
 	return rc;
 }
 
-/* Whether any selected run has the label key. */
+/* Whether any selected run has a value for key, a label or what selectors take for kernel,
+ * machine and source (select_label); keys gets the labels there are. */
 static bool label_known(const struct an_group *g, const char *key, struct sb *keys)
 {
 	bool known = false;
 	struct strv seen = {0};
+	for (size_t i = 0; i < g->n; i++) {
+		const char *v = select_label(g->runs[i], key);
+		known |= v && *v;
+	}
 	for (size_t i = 0; i < g->n; i++)
 		for (size_t l = 0; l < g->runs[i]->labels.n; l++) {
 			const char *k = g->runs[i]->labels.v[l].key;
-			known |= !strcmp(k, key);
 			if (!strv_has(&seen, k)) {
 				strv_add(&seen, k);
 				sb_addf(keys, "%s%s", keys->len ? ", " : "", k);

@@ -53,7 +53,8 @@ struct an_history_job {
 
 /* The series of the workload matching pattern (exactly one (workload, copies) among the runs
  * that selector picks, "" = every usable run), one estimate per boot, ordered by label `by`
- * (version order; ties by start time) or by the boots' first start when by is "time", and its
+ * (as selectors read it, select_label: kernel, machine and source without such a label; version
+ * order; ties by start time) or by the boots' first start when by is "time", and its
  * change points (opts). Takes st. Returns 0, or -1 with e set (an unknown label, a boot whose
  * runs disagree on it, too few boots, ...); free j with an_history_job_free either way. */
 int an_history_job_build(struct store *st, const char *selector, const char *pattern, const char *by,

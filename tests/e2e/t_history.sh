@@ -49,3 +49,12 @@ printf 'w.x,ops/s,100,r9,b1,6.9\n' >>"$T/mixed.csv"
 expect 0 "$SYSAB" --db "$T/mixed.db" import csv "$T/mixed.csv"
 expect 2 "$SYSAB" --db "$T/mixed.db" history -w w.x --by kernel
 contains "$ERR" "has runs with kernel=6.1 and kernel=6.9"
+
+# --by time: the boots in the order they ran (imported: the file's order), label null
+expect 0 "$SYSAB" --db "$T/aa.db" history -w kernel.syscall.null --by time --json
+v=$(printf '%s' "$OUT" | jq -r '[.by, (.boots|length), (.boots[0].label|tostring)] | join(" ")')
+[ "$v" = "time 100 null" ] || fail "history --by time: $v"
+# kernel, machine and source are read as selectors read them, also without such a label
+expect 0 "$SYSAB" --db "$T/mixed.db" history -w w.x --by source --json
+v=$(printf '%s' "$OUT" | jq -r '[(.boots|length), .boots[0].label, (.change_points|length)] | map(tostring) | join(" ")')
+[ "$v" = "7 csv 0" ] || fail "history --by source: $v"
