@@ -293,6 +293,12 @@ bench-counters: $(B)/sysab $(B)/bench/counters_ab
 bench-analysis: $(B)/sysab $(B)/bench/gen_db
 	@SYSAB=$(abspath $(B)/sysab) GEN_DB=$(abspath $(B)/bench/gen_db) sh bench/analysis.sh
 
+# `sysab history` of 10,000 boots (issue 36: target under 2 s); BOOTS= to change.
+.PHONY: bench-history
+bench-history: $(B)/sysab
+	@sh scripts/deps.sh $(DEPS_BENCH)
+	@SYSAB=$(abspath $(B)/sysab) sh bench/history.sh
+
 # `sysab import csv` of 1,000,000 rows (issue 16: target under 30 s and 500 MB); ROWS= to change.
 .PHONY: bench-import
 bench-import: $(B)/sysab

@@ -61,35 +61,20 @@ static double median_inplace(double *buf, size_t n)
 	return (m + lower) / 2;
 }
 
-/* median_i of d_i^2 / (2 t + s2_i + s2_{i+1}) */
-static double ratio_median(const double *d2, const double *s2, size_t m, double t, double *buf)
-{
-	for (size_t i = 0; i < m; i++)
-		buf[i] = d2[i] / (2 * t + s2[i] + s2[i + 1]);
-	return median_inplace(buf, m);
-}
-
-/* stats_cp_tau2 with scratch space buf[2 (n - 1)]. */
+/* stats_cp_tau2 with scratch space buf[n - 1]. Each ratio d_i^2 / (2 t + s2_i + s2_{i+1})
+ * falls as t grows, and exceeds the chi-square(1) median c exactly when t < a_i =
+ * (d_i^2 / c - s2_i - s2_{i+1}) / 2; so the median ratio is c at t = median(a): one median. */
 static double tau2_buf(const double *x, const double *s2, size_t n, double *buf)
 {
 	if (n < 3)
 		return 0;
 	size_t m = n - 1;
-	double *d2 = buf, *tmp = buf + m;
-	for (size_t i = 0; i < m; i++)
-		d2[i] = (x[i + 1] - x[i]) * (x[i + 1] - x[i]);
-	if (ratio_median(d2, s2, m, 0, tmp) <= CHI1_MEDIAN)
-		return 0;
-	memcpy(tmp, d2, m * sizeof *tmp);
-	double hi = median_inplace(tmp, m) / (2 * CHI1_MEDIAN), lo = 0; /* at hi the ratio is <= the target */
-	for (int it = 0; it < 40 && hi - lo > 1e-6 * hi; it++) {
-		double mid = (lo + hi) / 2;
-		if (ratio_median(d2, s2, m, mid, tmp) > CHI1_MEDIAN)
-			lo = mid;
-		else
-			hi = mid;
+	for (size_t i = 0; i < m; i++) {
+		double d = x[i + 1] - x[i];
+		buf[i] = (d * d / CHI1_MEDIAN - s2[i] - s2[i + 1]) / 2;
 	}
-	return (lo + hi) / 2;
+	double t = median_inplace(buf, m);
+	return t > 0 ? t : 0;
 }
 
 double stats_cp_tau2(const double *x, const double *s2, size_t n)
