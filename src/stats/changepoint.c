@@ -11,6 +11,10 @@
 
 /* The median of chi-square with 1 df. */
 #define CHI1_MEDIAN 0.45493642311957283
+/* The least variance of a boot's estimate, se^2 + tau^2 (a relative sd of 1e-6, far below any
+ * measurement): boots without any scatter (identical values) keep finite weights, and a step
+ * between such boots is still found. */
+#define V_FLOOR 1e-12
 
 struct st_cp_opts stats_cp_defaults(void)
 {
@@ -148,9 +152,7 @@ static double seg_stat(const struct seg *g, const double *x, double t2, size_t *
 	double W = 0, U = 0;
 	double *u = g->buf, *w = g->buf + g->n;
 	for (size_t i = 0; i < g->n; i++) {
-		double v = g->s2[i] + t2;
-		if (!(v > 0))
-			v = 1e-300;
+		double v = g->s2[i] + t2 > V_FLOOR ? g->s2[i] + t2 : V_FLOOR;
 		if (outlying(x, g->s2, g->n, t2, i)) {
 			w[i] = u[i] = 0;
 			continue;
@@ -187,7 +189,7 @@ static double huber_mean(const double *x, const double *s2, size_t n, double t2,
 	for (int it = 0; it < 30; it++) {
 		double sw = 0, sx = 0;
 		for (size_t i = 0; i < n; i++) {
-			double v = s2[i] + t2 > 0 ? s2[i] + t2 : 1e-300, sd = sqrt(v);
+			double v = s2[i] + t2 > V_FLOOR ? s2[i] + t2 : V_FLOOR, sd = sqrt(v);
 			sw += 1 / v;
 			sx += (m + sd * psi((x[i] - m) / sd, c)) / v;
 		}
@@ -198,7 +200,7 @@ static double huber_mean(const double *x, const double *s2, size_t n, double t2,
 	}
 	double num = 0, den = 0, W = 0;
 	for (size_t i = 0; i < n; i++) {
-		double v = s2[i] + t2 > 0 ? s2[i] + t2 : 1e-300, z = (x[i] - m) / sqrt(v), p = psi(z, c);
+		double v = s2[i] + t2 > V_FLOOR ? s2[i] + t2 : V_FLOOR, z = (x[i] - m) / sqrt(v), p = psi(z, c);
 		num += p * p / v;
 		den += fabs(z) < c ? 1 / v : 0;
 		W += 1 / v;

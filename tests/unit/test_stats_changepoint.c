@@ -231,6 +231,20 @@ static void cp_edges(void **state)
 	assert_int_equal(again.changes[0].index_hi, res.changes[0].index_hi);
 	stats_cp_free(&again);
 	stats_cp_free(&res);
+	/* boots without any scatter: a step between them is found, none without it */
+	for (size_t i = 0; i < 20; i++) {
+		x[i] = i >= 10 ? 1 : 0;
+		se[i] = 0;
+	}
+	assert_int_equal(stats_changepoints(x, se, 20, &o, &res, &e), 0);
+	assert_int_equal(res.nchanges, 1);
+	assert_int_equal(res.changes[0].index, 10);
+	stats_cp_free(&res);
+	for (size_t i = 0; i < 20; i++)
+		x[i] = 0;
+	assert_int_equal(stats_changepoints(x, se, 20, &o, &res, &e), 0);
+	assert_int_equal(res.nchanges, 0);
+	stats_cp_free(&res);
 	stats_cp_free(NULL);
 }
 
