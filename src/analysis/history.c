@@ -266,6 +266,8 @@ int an_history_job_build(struct store *st, const char *selector, const char *pat
 	}
 	if ((rc = stats_changepoints(y, se, nb, opts, &h->cp, e)))
 		goto out;
+	for (size_t i = 0; i < nb; i++)
+		h->boots[i].level_ops = exp(h->cp.level[i]);
 	h->changes = xcalloc(h->cp.nchanges ? h->cp.nchanges : 1, sizeof *h->changes);
 	for (size_t i = 0; i < h->cp.nchanges; i++) {
 		const struct st_cp_change *c = &h->cp.changes[i];

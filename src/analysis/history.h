@@ -19,6 +19,7 @@ struct an_history_boot {
 	size_t nruns, nsamples;
 	double y, se;         /* mean ln(ops/s) and its standard error within the boot (NAN: none) */
 	struct an_value v;    /* the estimate in ops/s with its 95% interval from within the boot */
+	double level_ops;     /* the fitted level of its segment (between changes), ops/s */
 };
 
 /* One change, with the boots either side named. */

@@ -19,7 +19,7 @@ const struct cli_opt cli_history_opts[] = {
 		0.001, 0.2, "0.005"),
 	CLI_NUM("seed", 0, "N", "seed of the simulations behind p-values and intervals (same data and seed: same answer)",
 		O_SEED, CLI_INT, 0, 2147483647, "36"),
-	CLI_OUT_OPTS("text (default), json or markdown", "text json markdown"),
+	CLI_OUT_OPTS("text (default), json, markdown or html", "text json markdown html"),
 	CLI_COLOR_OPT,
 	CLI_COMMON_OPTS,
 	CLI_END,

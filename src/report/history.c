@@ -125,7 +125,7 @@ char *report_history_json(const struct an_history *h)
 		json_object_set_new(o, "ops", num(b->v.ops));
 		json_object_set_new(o, "lo", num(b->v.lo));
 		json_object_set_new(o, "hi", num(b->v.hi));
-		json_object_set_new(o, "level_ops", num(exp(h->cp.level[i])));
+		json_object_set_new(o, "level_ops", num(b->level_ops));
 		json_array_append_new(bs, o);
 	}
 	json_object_set_new(d, "boots", bs);

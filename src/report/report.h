@@ -127,6 +127,9 @@ char *report_summary_json(const struct summary *s, bool with_env);
 void report_history_text(FILE *f, const struct an_history *h, size_t width);
 char *report_history_json(const struct an_history *h);
 void report_history_markdown(FILE *f, const struct an_history *h);
+/* The page (html.c): the series drawn with each boot's interval, the segments' levels and the
+ * changes with their position intervals, then a table of the changes. Returns 0 or -1. */
+int report_html_history(FILE *f, const struct an_history *h);
 
 /* `sysab list`. */
 void report_runs_text(FILE *f, const struct store_run_info *runs, size_t n, bool color);

@@ -17,6 +17,9 @@ contains "$OUT" "100 boots (200 runs)"
 contains "$OUT" "-> 6.13-rc1, slower"
 expect 0 "$SYSAB" --db "$T/step.db" history -w kernel.syscall.null --by kernel --format markdown
 contains "$OUT" "| \`6.12\` | \`6.13-rc1\` |"
+expect 0 "$SYSAB" --db "$T/step.db" history -w kernel.syscall.null --by kernel --format html -o "$T/h.html"
+grep -q '<svg' "$T/h.html" || fail "history html: no plot"
+grep -q '6.13-rc1' "$T/h.html" || fail "history html: no change row"
 
 # the same series without the slowdown: no change, not even at the spike
 expect 0 "$SYSAB" --db "$T/aa.db" history -w kernel.syscall.null --by kernel --json
