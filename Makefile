@@ -180,7 +180,9 @@ bench: deps-test $(B)/sysab $(B)/sysab-exec-helper $(B)/bench/gen_db
 	@SYSAB=$(abspath $(B)/sysab) GEN_DB=$(abspath $(B)/bench/gen_db) sh bench/selfbench.sh
 	@$(MAKE) --no-print-directory bench-stats
 
-# The statistics part alone (make bench runs it last): the whole simulation design grid
+# The statistics part alone (make bench runs it last): sysab history's change points on
+# 1,000 series per scenario (A/A, A/A with a spike, a step; docs/METHOD.md, "History: change
+# points"; about 10 CPU s), the whole simulation design grid
 # (its table is in docs/METHOD.md), the exact level of B against A at every ratio of
 # boot variances (METHOD.md, "Comparing B with A"; about 1 CPU minute), the bound on
 # any such test (bench/bf_bound.py, SciPy, about 4 CPU minutes) and 10,000 random CSV
@@ -188,8 +190,10 @@ bench: deps-test $(B)/sysab $(B)/sysab-exec-helper $(B)/bench/gen_db
 # (the grid 1-3 CPU minutes at 20,000 replicates per design; 1,000 fuzz designs take
 # 40-90 CPU s under ASan); needs no quiet machine.
 .PHONY: bench-stats
-bench-stats: deps-test $(B)/tests/test_stats_grid $(B)/tests/test_stats_bf $(B)/asan/tests/test_analysis_fuzz
+bench-stats: deps-test $(B)/tests/test_stats_grid $(B)/tests/test_stats_bf $(B)/asan/tests/test_analysis_fuzz \
+	$(B)/tests/test_stats_changepoint
 	@mkdir -p $(B)/bench
+	SYSAB_CP=full $(B)/tests/test_stats_changepoint | tee $(B)/bench/stats-history.txt
 	SYSAB_GRID=full $(B)/tests/test_stats_grid | tee $(B)/bench/stats-grid.txt
 	SYSAB_BF=full $(B)/tests/test_stats_bf | tee $(B)/bench/stats-bf.txt
 	@sh scripts/deps.sh python3-scipy
@@ -288,6 +292,12 @@ bench-counters: $(B)/sysab $(B)/bench/counters_ab
 .PHONY: bench-analysis
 bench-analysis: $(B)/sysab $(B)/bench/gen_db
 	@SYSAB=$(abspath $(B)/sysab) GEN_DB=$(abspath $(B)/bench/gen_db) sh bench/analysis.sh
+
+# `sysab history` of 10,000 boots (issue 36: target under 2 s); BOOTS= to change.
+.PHONY: bench-history
+bench-history: $(B)/sysab
+	@sh scripts/deps.sh $(DEPS_BENCH)
+	@SYSAB=$(abspath $(B)/sysab) sh bench/history.sh
 
 # `sysab import csv` of 1,000,000 rows (issue 16: target under 30 s and 500 MB); ROWS= to change.
 .PHONY: bench-import

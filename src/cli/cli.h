@@ -162,6 +162,7 @@ int cmd_campaign(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_system(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_rm(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_relabel(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_history(const struct cli_cmd *cmd, int argc, char **argv);
 
 /* The man page (roff) and the bash completion script, generated from the tables. */
 void cli_man(FILE *f);

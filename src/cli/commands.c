@@ -35,6 +35,7 @@ extern const struct cli_opt cli_checkdb_opts[];
 extern const struct cli_opt cli_system_opts[];
 extern const struct cli_opt cli_rm_opts[];
 extern const struct cli_opt cli_relabel_opts[];
+extern const struct cli_opt cli_history_opts[];
 
 #define SELECTOR_HELP                                                                              \
 	"A selector is ONE argument of terms separated by spaces, all of which a run must match:\n"     \
@@ -86,6 +87,18 @@ const struct cli_cmd cli_cmds[] = {
 	 "configuration like it; A and B: their comparison) and measured costs.\n" SELECTOR_HELP
 	 "\nExample: sysab plan 'pie=yes' --target 1%",
 	 cli_plan_opts, cmd_plan, NULL},
+	{"history", "[SELECTOR] -w WORKLOAD --by LABEL|time",
+	 "where a series of kernels (or any label) changed a workload: change points with intervals",
+	 "Each boot is one point: its estimate of the workload from its runs and samples, with its own\n"
+	 "standard error. The boots are ordered by a label's value in version order (6.12-rc1 <\n"
+	 "6.12-rc2 < 6.12 < 6.13-rc1; numbers as numbers; ties by time), or by when they ran (--by time,\n"
+	 "the default). Changes are found by binary segmentation with a robust weighted CUSUM whose\n"
+	 "p-values come from simulated series without a change, so a series without any change reports\n"
+	 "one with probability at most --alpha; one outlying boot is not a change. Each change: the\n"
+	 "first changed boot (counting from 0), an interval for it, the labels either side and the size\n"
+	 "in percent with its 95% interval. docs/METHOD.md has the method and its measured rates.\n"
+	 "Needs at least 6 boots. Example: sysab history -w kernel.syscall.null --by kernel\n\n" SELECTOR_HELP,
+	 cli_history_opts, cmd_history, NULL},
 	{"import", "csv|unixbench|db FILE...", "store published numbers (CSV), UnixBench logs or other databases",
 	 "sysab import csv FILE [-l K=V]...        one value per row with labels (docs/FORMATS.md)\n"
 	 "sysab import unixbench FILE.log... [-l K=V]...   each log becomes one run of its passes\n"

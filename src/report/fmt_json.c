@@ -19,6 +19,7 @@ static int render(FILE *f, const struct report_doc *d)
 			s = report_add_json(s, "noise_levels", report_noise_levels_json(d->noise_levels));
 		break;
 	case REPORT_PLAN: s = report_plan_json(d->plan, d->groups, d->ngroups); break;
+	case REPORT_HISTORY: s = report_history_json(d->history); break;
 	case REPORT_SAMPLES: return report_export_json(f, d->runs, d->nruns, d->samples);
 	}
 	int rc = s && fputs(s, f) >= 0 && fputc('\n', f) != EOF ? 0 : -1;
@@ -29,7 +30,7 @@ static int render(FILE *f, const struct report_doc *d)
 const struct report_format report_format_json = {
 	"json",
 	1u << REPORT_RUNS | 1u << REPORT_RUN | 1u << REPORT_WORKLOADS | 1u << REPORT_ENV | 1u << REPORT_COMPARE |
-		1u << REPORT_ANALYZE | 1u << REPORT_PLAN | 1u << REPORT_SAMPLES,
+		1u << REPORT_ANALYZE | 1u << REPORT_PLAN | 1u << REPORT_SAMPLES | 1u << REPORT_HISTORY,
 	render,
 	false,
 };

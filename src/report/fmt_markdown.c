@@ -199,9 +199,11 @@ static int render(FILE *f, const struct report_doc *d)
 		compare_md(f, d->compare, d->groups, d->counters);
 	else if (d->kind == REPORT_RUN)
 		run_md(f, d->summary);
+	else if (d->kind == REPORT_HISTORY)
+		report_history_markdown(f, d->history);
 	else
 		return -1;
 	return ferror(f) ? -1 : 0;
 }
 
-const struct report_format report_format_markdown = {"markdown", 1u << REPORT_COMPARE | 1u << REPORT_RUN, render, false};
+const struct report_format report_format_markdown = {"markdown", 1u << REPORT_COMPARE | 1u << REPORT_RUN | 1u << REPORT_HISTORY, render, false};

@@ -17,6 +17,7 @@ static int render(FILE *f, const struct report_doc *d)
 			report_noise_levels_text(f, d->noise_levels);
 		break;
 	case REPORT_PLAN: report_plan_text(f, d->plan, d->groups, d->ngroups, d->color); break;
+	case REPORT_HISTORY: report_history_text(f, d->history, d->width ? d->width : REPORT_WIDTH); break;
 	case REPORT_SAMPLES: return -1;
 	}
 	return ferror(f) ? -1 : 0;
@@ -25,7 +26,7 @@ static int render(FILE *f, const struct report_doc *d)
 const struct report_format report_format_text = {
 	"text",
 	1u << REPORT_RUNS | 1u << REPORT_RUN | 1u << REPORT_WORKLOADS | 1u << REPORT_ENV | 1u << REPORT_COMPARE |
-		1u << REPORT_ANALYZE | 1u << REPORT_PLAN,
+		1u << REPORT_ANALYZE | 1u << REPORT_PLAN | 1u << REPORT_HISTORY,
 	render,
 	false,
 };

@@ -1,6 +1,7 @@
 /* html.c - the self-contained HTML report: tables, inline SVG strip and forest plots, environment, warnings. */
 #include "report.h"
 #include "svg.h"
+#include "analysis/history.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -800,6 +801,110 @@ int report_html_analyze(FILE *f, const struct an_analyze *a, const struct an_gro
 		free(cn[c]);
 	free(cn);
 	free(sg);
+	page_close(&b);
+	return write_out(f, &b);
+}
+
+/* ---------------------------------------------------------------- history */
+
+#define HIST_W 1000
+#define HIST_H 340
+#define HIST_L 80
+#define HIST_R 20
+#define HIST_T 20
+#define HIST_B 40
+
+/* The series: per boot its estimate (and 95% interval when it has one), the fitted level of
+ * each segment, each change as a line before its first boot over the band of its interval. */
+static void history_svg(struct sb *b, const struct an_history *h)
+{
+	double lo = INFINITY, hi = -INFINITY, ticks[12];
+	for (size_t i = 0; i < h->nboots; i++) {
+		const struct an_value *v = &h->boots[i].v;
+		double a = isfinite(v->lo) ? v->lo : v->ops, z = isfinite(v->hi) ? v->hi : v->ops;
+		lo = a < lo ? a : lo;
+		hi = z > hi ? z : hi;
+	}
+	if (!(hi > lo)) {
+		lo = lo * 0.99;
+		hi = hi * 1.01;
+	}
+	size_t nt = svg_ticks(&lo, &hi, ticks, 12);
+	struct svg_scale xs = {-0.5, (double)h->nboots - 0.5, HIST_L, HIST_W - HIST_R};
+	struct svg_scale ys = {lo, hi, HIST_H - HIST_B, HIST_T};
+	svg_open(b, HIST_W, HIST_H, "history", "history", "per-boot estimates in order, with the change points");
+	for (size_t t = 0; t < nt; t++) {
+		char lab[32];
+		num(lab, sizeof lab, ticks[t]);
+		svg_line(b, HIST_L, svg_map(&ys, ticks[t]), HIST_W - HIST_R, svg_map(&ys, ticks[t]), "grid");
+		svg_text(b, HIST_L - 6, svg_map(&ys, ticks[t]) + 4, "end", "tick", lab);
+	}
+	for (size_t j = 0; j < h->cp.nchanges; j++) {
+		const struct st_cp_change *c = h->changes[j].c;
+		double x0 = svg_map(&xs, (double)c->index_lo - 0.5), x1 = svg_map(&xs, (double)c->index_hi + 0.5);
+		svg_rect(b, x0, HIST_T, x1 - x0, HIST_H - HIST_B - HIST_T, "band");
+		double x = svg_map(&xs, (double)c->index - 0.5);
+		svg_line(b, x, HIST_T, x, HIST_H - HIST_B, "zero");
+	}
+	svg_line(b, HIST_L, HIST_H - HIST_B, HIST_W - HIST_R, HIST_H - HIST_B, "axis");
+	svg_line(b, HIST_L, HIST_T, HIST_L, HIST_H - HIST_B, "axis");
+	for (size_t i = 0; i < h->nboots; i++) {
+		const struct an_history_boot *o = &h->boots[i];
+		double x = svg_map(&xs, (double)i);
+		if (isfinite(o->v.lo) && isfinite(o->v.hi))
+			svg_line(b, x, svg_map(&ys, o->v.lo), x, svg_map(&ys, o->v.hi), "runmean");
+		char tip[256];
+		snprintf(tip, sizeof tip, "%zu: %s (boot %s), %.6g ops/s", i, *o->value ? o->value : "-", o->boot_id,
+			 o->v.ops);
+		svg_circle(b, x, svg_map(&ys, o->v.ops), h->nboots > 300 ? 1.5 : 3, "b0", tip);
+	}
+	for (size_t s = 0; s <= h->cp.nchanges; s++) {
+		size_t a = s ? h->cp.changes[s - 1].index : 0, e = s < h->cp.nchanges ? h->cp.changes[s].index : h->nboots;
+		double y = svg_map(&ys, h->boots[a].level_ops);
+		svg_line(b, svg_map(&xs, (double)a - 0.5), y, svg_map(&xs, (double)e - 0.5), y, "est");
+	}
+	char xl[160];
+	snprintf(xl, sizeof xl, "boots in order of %s (index from 0)", h->by);
+	svg_text(b, (HIST_L + HIST_W - HIST_R) / 2.0, HIST_H - 8, "middle", "tick", xl);
+	svg_close(b);
+}
+
+int report_html_history(FILE *f, const struct an_history *h)
+{
+	struct sb b = {0};
+	char title[256];
+	snprintf(title, sizeof title, "sysab history: %s by %s", h->workload, h->by);
+	page_open(&b, title);
+	sb_addf(&b, "<p>%zu boots (%zu runs) of ", h->nboots, h->nruns);
+	html_esc(&b, *h->selector ? h->selector : "every run");
+	sb_addf(&b, "; between-boot sd %.2f%%; family-wise false-alarm level %g. Points: each boot's estimate in "
+		    "ops/s with its 95%% interval from within the boot; lines: the level of each segment; shaded: "
+		    "the 95%% interval of a change's position.</p>\n",
+		100 * sqrt(h->cp.tau2), h->opts.alpha);
+	history_svg(&b, h);
+	if (!h->cp.nchanges)
+		sb_add(&b, "<p>No change.</p>\n");
+	else
+		sb_add(&b, "<table><tr><th>first changed boot</th><th>95% interval</th><th>before</th><th>after</th>"
+			   "<th>change</th><th>95% interval</th></tr>\n");
+	for (size_t i = 0; i < h->cp.nchanges; i++) {
+		const struct an_history_change *c = &h->changes[i];
+		char t[64];
+		sb_add(&b, "<tr>");
+		snprintf(t, sizeof t, "%zu", c->c->index);
+		td(&b, "num", t);
+		snprintf(t, sizeof t, "%zu..%zu", c->c->index_lo, c->c->index_hi);
+		td(&b, "num", t);
+		td(&b, NULL, c->label_before);
+		td(&b, NULL, c->label_after);
+		snprintf(t, sizeof t, "%+.2f%% %s", c->c->pct, c->slower ? "slower" : "faster");
+		td(&b, c->slower ? "verdict v-slower" : "verdict v-faster", t);
+		snprintf(t, sizeof t, "[%+.2f%%, %+.2f%%]", c->c->pct_lo, c->c->pct_hi);
+		td(&b, "num", t);
+		sb_add(&b, "</tr>\n");
+	}
+	if (h->cp.nchanges)
+		sb_add(&b, "</table>\n");
 	page_close(&b);
 	return write_out(f, &b);
 }

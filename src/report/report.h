@@ -23,6 +23,7 @@ enum report_kind {
 	REPORT_ANALYZE,   /* sysab analyze, report analyze */
 	REPORT_PLAN,      /* sysab plan */
 	REPORT_SAMPLES,   /* sysab export */
+	REPORT_HISTORY,   /* sysab history */
 };
 
 struct summary;
@@ -32,6 +33,7 @@ struct an_plan;
 struct an_envtab;
 struct an_group_info;
 struct store_export;
+struct an_history;
 
 /* One finished record of one kind, and how text wants it. Only the member of kind is read. */
 struct report_doc {
@@ -55,6 +57,7 @@ struct report_doc {
 	size_t ngroups;
 	const struct an_envtab *envtab;     /* COMPARE, ANALYZE: the groups' environment (html) */
 	const struct kvlist *noise_levels;  /* ANALYZE: noise.level → runs (a warning when > 1) */
+	const struct an_history *history;   /* REPORT_HISTORY */
 };
 
 /* An output format: one file each (fmt_text.c, fmt_json.c, fmt_csv.c, fmt_html.c, fmt_kcidb.c,
@@ -118,6 +121,15 @@ void report_summary_text(FILE *f, const struct summary *s, bool with_env, const 
 void report_run_tally_text(FILE *f, int64_t run, const struct summary_tally *t);
 /* A JSON document for one run; the caller prints it. */
 char *report_summary_json(const struct summary *s, bool with_env);
+
+/* `sysab history` (history.c): a line per change, the series as a sparkline at most width
+ * columns wide; the JSON document (docs/FORMATS.md); a markdown table of the changes. */
+void report_history_text(FILE *f, const struct an_history *h, size_t width);
+char *report_history_json(const struct an_history *h);
+void report_history_markdown(FILE *f, const struct an_history *h);
+/* The page (html.c): the series drawn with each boot's interval, the segments' levels and the
+ * changes with their position intervals, then a table of the changes. Returns 0 or -1. */
+int report_html_history(FILE *f, const struct an_history *h);
 
 /* `sysab list`. */
 void report_runs_text(FILE *f, const struct store_run_info *runs, size_t n, bool color);

@@ -145,7 +145,7 @@ static void format_help_matches_the_format_table(void **state)
 		{"run", REPORT_RUN},         {"list", REPORT_RUNS},      {"show", REPORT_RUN},
 		{"workloads", REPORT_WORKLOADS}, {"env", REPORT_ENV},    {"compare", REPORT_COMPARE},
 		{"analyze", REPORT_ANALYZE}, {"plan", REPORT_PLAN},      {"export", REPORT_SAMPLES},
-		{"report", REPORT_COMPARE},
+		{"report", REPORT_COMPARE},  {"history", REPORT_HISTORY},
 	};
 	size_t checked = 0;
 	for (size_t i = 0; i < cli_ncmds; i++)

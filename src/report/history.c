@@ -1,0 +1,153 @@
+/* history.c - `sysab history` as text (a line per change and a sparkline), JSON and markdown. Never computes. */
+#include "report.h"
+#include "analysis/history.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The eighths of a block, lowest first (UTF-8). */
+static const char *const spark[] = {"\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588"};
+
+/* At most width characters, each the estimate of the first boot it stands for, scaled
+ * between the lowest and highest; '|' before the column holding the first boot of a change. */
+static void sparkline(FILE *f, const struct an_history *h, size_t width)
+{
+	size_t n = h->nboots, cols = n < width ? n : width;
+	double lo = INFINITY, hi = -INFINITY;
+	for (size_t i = 0; i < n; i++) {
+		if (h->boots[i].y < lo)
+			lo = h->boots[i].y;
+		if (h->boots[i].y > hi)
+			hi = h->boots[i].y;
+	}
+	size_t ch = 0;
+	for (size_t c = 0; c < cols; c++) {
+		size_t a = c * n / cols, b = (c + 1) * n / cols;
+		bool mark = false;
+		while (ch < h->cp.nchanges && h->cp.changes[ch].index < b) {
+			mark |= h->cp.changes[ch].index >= a;
+			ch++;
+		}
+		if (mark)
+			fputs("|", f);
+		int k = hi > lo ? (int)floor((h->boots[a].y - lo) / (hi - lo) * 7.999) : 3;
+		fputs(spark[k < 0 ? 0 : k > 7 ? 7 : k], f);
+	}
+	fputs("\n", f);
+}
+
+static const char *what(const struct an_history *h)
+{
+	return *h->selector ? h->selector : "every run";
+}
+
+void report_history_text(FILE *f, const struct an_history *h, size_t width)
+{
+	char unit[48];
+	report_display_unit(h->unit ? h->unit : "op", 0, unit, sizeof unit);
+	fprintf(f, "%s%s%.0d: %zu boots (%zu runs) of %s in order of %s%s\n", h->workload, h->copies > 1 ? "/" : "",
+		h->copies > 1 ? h->copies : 0, h->nboots, h->nruns, what(h), h->by,
+		strcmp(h->by, "time") ? " (version order)" : "");
+	fprintf(f, "first %s=%s, last %s=%s; between-boot sd %.2f%%\n", h->by,
+		strcmp(h->by, "time") ? h->boots[0].value : h->boots[0].boot_id, h->by,
+		strcmp(h->by, "time") ? h->boots[h->nboots - 1].value : h->boots[h->nboots - 1].boot_id,
+		100 * sqrt(h->cp.tau2));
+	sparkline(f, h, width > 20 ? width - 2 : 60);
+	if (!h->cp.nchanges)
+		fprintf(f, "no change (family-wise false-alarm level %g over the series)\n", h->opts.alpha);
+	for (size_t i = 0; i < h->cp.nchanges; i++) {
+		const struct an_history_change *c = &h->changes[i];
+		const struct st_cp_change *s = c->c;
+		fprintf(f, "change at boot %zu [%zu..%zu]: %s -> %s, %s %+.2f%% [%+.2f, %+.2f] (p %.3f)\n", s->index,
+			s->index_lo, s->index_hi, c->label_before, c->label_after, c->slower ? "slower" : "faster",
+			s->pct, s->pct_lo, s->pct_hi, s->p);
+	}
+	if (h->dropped_runs)
+		fprintf(f, "note: %zu selected run%s without the label %s left out\n", h->dropped_runs,
+			h->dropped_runs == 1 ? "" : "s", h->by);
+	if (h->cp.nchanges)
+		fprintf(f, "boot indexes count from 0 in this order; sizes are ops/s of the segments either side, %g%% "
+			   "intervals\n",
+			100 * h->opts.conf);
+}
+
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+char *report_history_json(const struct an_history *h)
+{
+	json_t *d = json_object();
+	json_object_set_new(d, "schema_version", json_integer(REPORT_SCHEMA_VERSION));
+	json_object_set_new(d, "kind", json_string("history"));
+	json_object_set_new(d, "workload", json_string(h->workload));
+	json_object_set_new(d, "copies", json_integer(h->copies));
+	json_object_set_new(d, "unit", json_string(h->unit ? h->unit : "op"));
+	json_object_set_new(d, "by", json_string(h->by));
+	json_object_set_new(d, "selector", json_string(h->selector));
+	json_object_set_new(d, "alpha", json_real(h->opts.alpha));
+	json_object_set_new(d, "conf", json_real(h->opts.conf));
+	json_object_set_new(d, "between_boot_sd", num(sqrt(h->cp.tau2)));
+	json_object_set_new(d, "dropped_runs", json_integer((json_int_t)h->dropped_runs));
+	json_t *cps = json_array();
+	for (size_t i = 0; i < h->cp.nchanges; i++) {
+		const struct an_history_change *c = &h->changes[i];
+		json_t *o = json_object();
+		json_object_set_new(o, "index", json_integer((json_int_t)c->c->index));
+		json_object_set_new(o, "index_lo", json_integer((json_int_t)c->c->index_lo));
+		json_object_set_new(o, "index_hi", json_integer((json_int_t)c->c->index_hi));
+		json_object_set_new(o, "label_before", json_string(c->label_before));
+		json_object_set_new(o, "label_after", json_string(c->label_after));
+		json_object_set_new(o, "boot_before", json_string(c->boot_before));
+		json_object_set_new(o, "boot_after", json_string(c->boot_after));
+		json_object_set_new(o, "direction", json_string(c->slower ? "slower" : "faster"));
+		json_object_set_new(o, "pct", num(c->c->pct));
+		json_object_set_new(o, "pct_lo", num(c->c->pct_lo));
+		json_object_set_new(o, "pct_hi", num(c->c->pct_hi));
+		json_object_set_new(o, "p", num(c->c->p));
+		json_object_set_new(o, "segment_lo", json_integer((json_int_t)c->c->seg_lo));
+		json_object_set_new(o, "segment_hi", json_integer((json_int_t)c->c->seg_hi));
+		json_array_append_new(cps, o);
+	}
+	json_object_set_new(d, "change_points", cps);
+	json_t *bs = json_array();
+	for (size_t i = 0; i < h->nboots; i++) {
+		const struct an_history_boot *b = &h->boots[i];
+		json_t *o = json_object();
+		json_object_set_new(o, "index", json_integer((json_int_t)i));
+		json_object_set_new(o, "boot", json_string(b->boot_id));
+		json_object_set_new(o, "label", strcmp(h->by, "time") ? json_string(b->value) : json_null());
+		json_object_set_new(o, "runs", json_integer((json_int_t)b->nruns));
+		json_object_set_new(o, "samples", json_integer((json_int_t)b->nsamples));
+		json_object_set_new(o, "ops", num(b->v.ops));
+		json_object_set_new(o, "lo", num(b->v.lo));
+		json_object_set_new(o, "hi", num(b->v.hi));
+		json_object_set_new(o, "level_ops", num(b->level_ops));
+		json_array_append_new(bs, o);
+	}
+	json_object_set_new(d, "boots", bs);
+	char *s = json_dumps(d, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(d);
+	return s;
+}
+
+void report_history_markdown(FILE *f, const struct an_history *h)
+{
+	fprintf(f, "**%s** over %zu boots of %s, in order of `%s`\n\n", h->workload, h->nboots, what(h), h->by);
+	if (!h->cp.nchanges) {
+		fprintf(f, "No change (family-wise false-alarm level %g).\n", h->opts.alpha);
+		return;
+	}
+	fprintf(f, "| first changed boot | %g%% interval | before | after | change | %g%% interval |\n", 100 * h->opts.conf,
+		100 * h->opts.conf);
+	fprintf(f, "|---:|---|---|---|---:|---|\n");
+	for (size_t i = 0; i < h->cp.nchanges; i++) {
+		const struct an_history_change *c = &h->changes[i];
+		fprintf(f, "| %zu | %zu..%zu | `%s` | `%s` | %+.2f%% %s | [%+.2f%%, %+.2f%%] |\n", c->c->index,
+			c->c->index_lo, c->c->index_hi, c->label_before, c->label_after, c->c->pct,
+			c->slower ? "slower" : "faster", c->c->pct_lo, c->c->pct_hi);
+	}
+}

@@ -1,0 +1,382 @@
+/* changepoint.c - change points in per-boot estimates: Huberized weighted CUSUM, binary segmentation, Monte Carlo p-values. */
+#include "stats/changepoint.h"
+#include "stats/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+/* The median of chi-square with 1 df. */
+#define CHI1_MEDIAN 0.45493642311957283
+/* The least variance of a boot's estimate, se^2 + tau^2 (a relative sd of 1e-6, far below any
+ * measurement): boots without any scatter (identical values) keep finite weights, and a step
+ * between such boots is still found. */
+#define V_FLOOR 1e-12
+
+struct st_cp_opts stats_cp_defaults(void)
+{
+	return (struct st_cp_opts){.alpha = 0.005, .conf = 0.95, .min_seg = 3, .huber_c = 2.0, .nsim = 199,
+				   .nboot = 200, .seed = 36};
+}
+
+/* The k-th smallest of a[0..n-1] (a is reordered): Hoare's selection, O(n) on average. */
+static double select_kth(double *a, size_t n, size_t k)
+{
+	long lo = 0, hi = (long)n - 1, kk = (long)k;
+	while (lo < hi) {
+		double piv = a[lo + (hi - lo) / 2];
+		long i = lo, j = hi;
+		while (i <= j) {
+			while (a[i] < piv)
+				i++;
+			while (a[j] > piv)
+				j--;
+			if (i <= j) {
+				double t = a[i];
+				a[i] = a[j];
+				a[j] = t;
+				i++;
+				j--;
+			}
+		}
+		if (kk <= j)
+			hi = j;
+		else if (kk >= i)
+			lo = i;
+		else
+			return a[k];
+	}
+	return a[k];
+}
+
+/* The median of buf[0..n-1] (n >= 1; buf is reordered). */
+static double median_inplace(double *buf, size_t n)
+{
+	double m = select_kth(buf, n, n / 2);
+	if (n % 2)
+		return m;
+	double lower = buf[0]; /* the largest of the lower half, which selection left below n/2 */
+	for (size_t i = 1; i < n / 2; i++)
+		if (buf[i] > lower)
+			lower = buf[i];
+	return (m + lower) / 2;
+}
+
+/* stats_cp_tau2 with scratch space buf[n - 1]. Each ratio d_i^2 / (2 t + s2_i + s2_{i+1})
+ * falls as t grows, and exceeds the chi-square(1) median c exactly when t < a_i =
+ * (d_i^2 / c - s2_i - s2_{i+1}) / 2; so the median ratio is c at t = median(a): one median. */
+static double tau2_buf(const double *x, const double *s2, size_t n, double *buf)
+{
+	if (n < 3)
+		return 0;
+	size_t m = n - 1;
+	for (size_t i = 0; i < m; i++) {
+		double d = x[i + 1] - x[i];
+		buf[i] = (d * d / CHI1_MEDIAN - s2[i] - s2[i + 1]) / 2;
+	}
+	double t = median_inplace(buf, m);
+	return t > 0 ? t : 0;
+}
+
+double stats_cp_tau2(const double *x, const double *s2, size_t n)
+{
+	double *buf = xcalloc(2 * n + 1, sizeof *buf);
+	double t = tau2_buf(x, s2, n, buf);
+	free(buf);
+	return t;
+}
+
+static double psi(double z, double c)
+{
+	return z > c ? c : z < -c ? -c : z;
+}
+
+/* E psi_c(Z)^2 for a standard normal Z. */
+static double psi_var(double c)
+{
+	double phi = exp(-c * c / 2) / sqrt(2 * M_PI), tail = erfc(c / M_SQRT2) / 2;
+	return (1 - 2 * tail) - 2 * c * phi + 2 * c * c * tail;
+}
+
+/* The median of the up to 3 values x[0..n-1]. */
+static double median3(const double *x, size_t n)
+{
+	if (n == 1)
+		return x[0];
+	if (n == 2)
+		return (x[0] + x[1]) / 2;
+	double a = x[0], b = x[1], c = x[2];
+	return a > b ? (b > c ? b : a > c ? c : a) : (a > c ? a : b > c ? c : b);
+}
+
+/* A boot far from the boots on both its sides (the median of up to OUT_SIDE on each, or of
+ * the one side there is, at the ends), in the same direction, by more than OUT_Z standard
+ * deviations of the difference: one outlying boot, left out of the CUSUM. A step moves a boot
+ * away from one side only. */
+#define OUT_SIDE 3
+#define OUT_Z 3.5
+static bool outlying(const double *x, const double *s2, size_t n, double t2, size_t i)
+{
+	size_t nl = i < OUT_SIDE ? i : OUT_SIDE, nr = n - 1 - i < OUT_SIDE ? n - 1 - i : OUT_SIDE;
+	if (nl + nr < 2)
+		return false;
+	double vn = 0;
+	for (size_t j = i - nl; j <= i + nr; j++)
+		vn += j == i ? 0 : s2[j] + t2;
+	double sd = sqrt(s2[i] + t2 + 0.5 * vn / (double)(nl + nr)), lim = OUT_Z * sd;
+	double dl = nl ? x[i] - median3(x + i - nl, nl) : NAN, dr = nr ? x[i] - median3(x + i + 1, nr) : NAN;
+	if (!nl || !nr)
+		return fabs(nl ? dl : dr) > lim;
+	return (dl > lim && dr > lim) || (dl < -lim && dr < -lim);
+}
+
+/* The work of one segment: its values and squared standard errors, and scratch space. */
+struct seg {
+	const double *x, *s2;
+	size_t n;
+	double *buf; /* 3 n */
+	double c, kappa;
+	size_t min_seg;
+};
+
+/* The largest standardized CUSUM of the Huberized residuals of x[0..n-1] around their
+ * median, weights 1 / (s2 + t2), over splits with >= min_seg boots either side (outlying
+ * boots left out); *at gets the first boot after the split. */
+static double seg_stat(const struct seg *g, const double *x, double t2, size_t *at)
+{
+	memcpy(g->buf, x, g->n * sizeof *x);
+	double med = median_inplace(g->buf, g->n);
+	double W = 0, U = 0;
+	double *u = g->buf, *w = g->buf + g->n;
+	for (size_t i = 0; i < g->n; i++) {
+		double v = g->s2[i] + t2 > V_FLOOR ? g->s2[i] + t2 : V_FLOOR;
+		if (outlying(x, g->s2, g->n, t2, i)) {
+			w[i] = u[i] = 0;
+			continue;
+		}
+		w[i] = 1 / v;
+		u[i] = psi((x[i] - med) / sqrt(v), g->c) * sqrt(w[i]);
+		W += w[i];
+		U += u[i];
+	}
+	double best = -1, WL = 0, UL = 0;
+	*at = g->min_seg;
+	for (size_t k = 1; k + g->min_seg <= g->n; k++) {
+		WL += w[k - 1];
+		UL += u[k - 1];
+		if (k < g->min_seg)
+			continue;
+		double den = g->kappa * WL * (W - WL) / W;
+		double t = den > 0 ? fabs(UL - WL / W * U) / sqrt(den) : 0;
+		if (t > best) {
+			best = t;
+			*at = k;
+		}
+	}
+	return best;
+}
+
+/* Huber's M-estimate of the common mean of x[0..n-1] with variances v[i] = s2[i] + t2, and
+ * *var its sandwich variance, sum w psi(z)^2 / (sum w 1{|z| < c})^2 * n / (n - 1): from the
+ * residuals, so standard errors that came out too small (boots weighted too much) show. */
+static double huber_mean(const double *x, const double *s2, size_t n, double t2, double c, double *buf, double *var)
+{
+	memcpy(buf, x, n * sizeof *x);
+	double m = median_inplace(buf, n);
+	for (int it = 0; it < 30; it++) {
+		double sw = 0, sx = 0;
+		for (size_t i = 0; i < n; i++) {
+			double v = s2[i] + t2 > V_FLOOR ? s2[i] + t2 : V_FLOOR, sd = sqrt(v);
+			sw += 1 / v;
+			sx += (m + sd * psi((x[i] - m) / sd, c)) / v;
+		}
+		double next = sx / sw;
+		if (fabs(next - m) < 1e-12)
+			break;
+		m = next;
+	}
+	double num = 0, den = 0, W = 0;
+	for (size_t i = 0; i < n; i++) {
+		double v = s2[i] + t2 > V_FLOOR ? s2[i] + t2 : V_FLOOR, z = (x[i] - m) / sqrt(v), p = psi(z, c);
+		num += p * p / v;
+		den += fabs(z) < c ? 1 / v : 0;
+		W += 1 / v;
+	}
+	/* a segment whose residuals are all clipped (or one boot): the model's 1 / W */
+	*var = den > 0 && n > 1 ? num / (den * den) * (double)n / (double)(n - 1) : 1 / W;
+	return m;
+}
+
+static gsl_rng *rng_for(uint64_t seed, size_t a, size_t b, unsigned what)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	uint64_t s = seed * 0x9E3779B97F4A7C15ull ^ (uint64_t)a * 0xBF58476D1CE4E5B9ull ^ (uint64_t)b * 0x94D049BB133111EBull ^
+		     what;
+	gsl_rng_set(r, (unsigned long)(s ^ s >> 31));
+	return r;
+}
+
+/* The split of x[a..b) if the Monte Carlo test rejects at alpha: returns true with *k (an
+ * absolute index), *stat, *p. */
+static bool seg_test(const double *x, const double *s2, size_t a, size_t b, const struct st_cp_opts *o, double kappa,
+		     double *sim, size_t *k, double *stat, double *p)
+{
+	size_t n = b - a;
+	struct seg g = {x + a, s2 + a, n, xcalloc(3 * n + 3, sizeof(double)), o->huber_c, kappa, o->min_seg};
+	double t2 = tau2_buf(g.x, g.s2, n, g.buf);
+	size_t at;
+	double t = seg_stat(&g, g.x, t2, &at);
+	/* The rank of t among the statistics of nsim series without a change; stop as soon as
+	 * it can no longer reach alpha. */
+	size_t nsim = o->nsim, min_sim = (size_t)ceil(2 / o->alpha) - 1; /* at least 2 exceedances allowed */
+	if (nsim < min_sim)
+		nsim = min_sim;
+	size_t limit = (size_t)floor(o->alpha * (double)(nsim + 1) + 1e-9), ge = 0, done = 0;
+	gsl_rng *r = rng_for(o->seed, a, b, 1);
+	for (; done < nsim && ge < limit; done++) {
+		for (size_t i = 0; i < n; i++)
+			sim[i] = gsl_ran_gaussian_ziggurat(r, sqrt(g.s2[i] + t2));
+		double ts = tau2_buf(sim, g.s2, n, g.buf);
+		size_t ks;
+		ge += seg_stat(&g, sim, ts, &ks) >= t;
+	}
+	gsl_rng_free(r);
+	free(g.buf);
+	*k = a + at;
+	*stat = t;
+	*p = (double)(1 + ge) / (double)(nsim + 1);
+	return ge < limit;
+}
+
+static int size_cmp(const void *pa, const void *pb)
+{
+	size_t x = *(const size_t *)pa, y = *(const size_t *)pb;
+	return x < y ? -1 : x > y;
+}
+
+/* The conf interval of the change at k in x[a..b) by a parametric bootstrap of the fitted
+ * two-level model: the quantiles of where the statistic peaks in series drawn from it. */
+static void locate(const double *x, const double *s2, size_t a, size_t b, size_t k, const struct st_cp_opts *o,
+		   double kappa, double *sim, size_t *lo, size_t *hi)
+{
+	size_t n = b - a;
+	struct seg g = {x + a, s2 + a, n, xcalloc(3 * n + 3, sizeof(double)), o->huber_c, kappa, o->min_seg};
+	double t2 = tau2_buf(g.x, g.s2, n, g.buf), W;
+	double mu_l = huber_mean(g.x, g.s2, k - a, t2, o->huber_c, g.buf, &W);
+	double mu_r = huber_mean(g.x + (k - a), g.s2 + (k - a), b - k, t2, o->huber_c, g.buf, &W);
+	size_t *at = xcalloc(o->nboot ? o->nboot : 1, sizeof *at);
+	gsl_rng *r = rng_for(o->seed, a, b, 2);
+	for (size_t j = 0; j < o->nboot; j++) {
+		for (size_t i = 0; i < n; i++)
+			sim[i] = (a + i < k ? mu_l : mu_r) + gsl_ran_gaussian_ziggurat(r, sqrt(g.s2[i] + t2));
+		double ts = tau2_buf(sim, g.s2, n, g.buf);
+		seg_stat(&g, sim, ts, &at[j]);
+	}
+	gsl_rng_free(r);
+	*lo = *hi = k;
+	if (o->nboot) {
+		qsort(at, o->nboot, sizeof *at, size_cmp);
+		double q = (1 - o->conf) / 2;
+		size_t il = (size_t)floor(q * (double)(o->nboot - 1)), ih = (size_t)ceil((1 - q) * (double)(o->nboot - 1));
+		if (a + at[il] < *lo)
+			*lo = a + at[il];
+		if (a + at[ih] > *hi)
+			*hi = a + at[ih];
+	}
+	free(at);
+	free(g.buf);
+}
+
+int stats_changepoints(const double *x, const double *se, size_t n, const struct st_cp_opts *o,
+		       struct st_cp_result *out, struct err *e)
+{
+	memset(out, 0, sizeof *out);
+	if (o->min_seg < 1 || n < 2 * o->min_seg)
+		return errf(e, "%zu boots: finding a change needs at least %zu (%zu on either side)", n, 2 * o->min_seg,
+			    o->min_seg);
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(x[i]))
+			return errf(e, "boot %zu: its estimate is not a finite number", i);
+	double *s2 = xcalloc(n, sizeof *s2), *sim = xcalloc(n, sizeof *sim), *buf = xcalloc(2 * n + 2, sizeof *buf);
+	for (size_t i = 0; i < n; i++)
+		s2[i] = se[i] > 0 && isfinite(se[i]) ? se[i] * se[i] : 0;
+	double kappa = psi_var(o->huber_c);
+	out->n = n;
+	out->tau2 = tau2_buf(x, s2, n, buf);
+
+	/* Binary segmentation: a stack of segments still to test. */
+	size_t cap = n / o->min_seg + 2, nst = 0;
+	size_t *st_a = xcalloc(cap, sizeof *st_a), *st_b = xcalloc(cap, sizeof *st_b);
+	struct st_cp_change *ch = xcalloc(cap, sizeof *ch);
+	st_a[nst] = 0;
+	st_b[nst++] = n;
+	while (nst) {
+		nst--;
+		size_t a = st_a[nst], b = st_b[nst], k;
+		double t, p;
+		if (b - a < 2 * o->min_seg || !seg_test(x, s2, a, b, o, kappa, sim, &k, &t, &p))
+			continue;
+		struct st_cp_change *c = &ch[out->nchanges++];
+		c->index = k;
+		c->stat = t;
+		c->p = p;
+		locate(x, s2, a, b, k, o, kappa, sim, &c->index_lo, &c->index_hi);
+		st_a[nst] = a;
+		st_b[nst++] = k;
+		st_a[nst] = k;
+		st_b[nst++] = b;
+	}
+	/* in order of index (insertion sort: few changes) */
+	for (size_t i = 1; i < out->nchanges; i++)
+		for (size_t j = i; j > 0 && ch[j].index < ch[j - 1].index; j--) {
+			struct st_cp_change t = ch[j];
+			ch[j] = ch[j - 1];
+			ch[j - 1] = t;
+		}
+	/* The levels between changes, and each change's size against its neighbours. */
+	out->level = xcalloc(n, sizeof *out->level);
+	size_t ns = out->nchanges + 1;
+	double *mu = xcalloc(ns, sizeof *mu), *W = xcalloc(ns, sizeof *W); /* W: the means' variances */
+	for (size_t s = 0; s < ns; s++) {
+		size_t a = s ? ch[s - 1].index : 0, b = s < out->nchanges ? ch[s].index : n;
+		mu[s] = huber_mean(x + a, s2 + a, b - a, out->tau2, o->huber_c, buf, &W[s]);
+		for (size_t i = a; i < b; i++)
+			out->level[i] = mu[s];
+	}
+	double z = stats_normal_quantile(1 - (1 - o->conf) / 2);
+	for (size_t j = 0; j < out->nchanges; j++) {
+		struct st_cp_change *c = &ch[j];
+		c->seg_lo = j ? ch[j - 1].index : 0;
+		c->seg_hi = j + 1 < out->nchanges ? ch[j + 1].index : n;
+		c->before = mu[j];
+		c->after = mu[j + 1];
+		c->d = mu[j + 1] - mu[j];
+		c->se = sqrt(W[j] + W[j + 1]);
+		c->lo = c->d - z * c->se;
+		c->hi = c->d + z * c->se;
+		c->pct = 100 * expm1(c->d);
+		c->pct_lo = 100 * expm1(c->lo);
+		c->pct_hi = 100 * expm1(c->hi);
+	}
+	out->changes = ch;
+	free(mu);
+	free(W);
+	free(st_a);
+	free(st_b);
+	free(s2);
+	free(sim);
+	free(buf);
+	return 0;
+}
+
+void stats_cp_free(struct st_cp_result *r)
+{
+	if (!r)
+		return;
+	free(r->changes);
+	free(r->level);
+	memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,63 @@
+# history: a synthetic kernel series with a spike at 30 and a 3% slowdown from 60 (6.13-rc1);
+# the same series without the slowdown; the version order; bad input.
+python3 "$REPO/examples/gen-history.py" >"$T/step.csv" || fail "gen-history.py"
+python3 "$REPO/examples/gen-history.py" --aa >"$T/aa.csv" || fail "gen-history.py --aa"
+expect 0 "$SYSAB" --db "$T/step.db" import csv "$T/step.csv"
+expect 0 "$SYSAB" --db "$T/aa.db" import csv "$T/aa.csv"
+
+expect 0 "$SYSAB" --db "$T/step.db" history -w kernel.syscall.null --by kernel --json
+v=$(printf '%s' "$OUT" | jq -r '[.kind, (.change_points|length), (.change_points[0].index_lo <= 60 and .change_points[0].index_hi >= 60),
+	.change_points[0].direction, (.change_points[0].pct < -1.5 and .change_points[0].pct > -4.5),
+	(.change_points[0].pct_lo < -3 and .change_points[0].pct_hi > -3 or .change_points[0].pct_hi < -1.5),
+	.change_points[0].label_after, (.boots|length), .boots[0].label, .boots[99].label, .boots[60].label] | map(tostring) | join(" ")')
+[ "$v" = "history 1 true slower true true 6.13-rc1 100 6.1-rc1 6.20 6.13-rc1" ] || fail "history step: $v"
+
+expect 0 "$SYSAB" --db "$T/step.db" history -w kernel.syscall.null --by kernel
+contains "$OUT" "100 boots (200 runs)"
+contains "$OUT" "-> 6.13-rc1, slower"
+expect 0 "$SYSAB" --db "$T/step.db" history -w kernel.syscall.null --by kernel --format markdown
+contains "$OUT" "| \`6.12\` | \`6.13-rc1\` |"
+expect 0 "$SYSAB" --db "$T/step.db" history -w kernel.syscall.null --by kernel --format html -o "$T/h.html"
+grep -q '<svg' "$T/h.html" || fail "history html: no plot"
+grep -q '6.13-rc1' "$T/h.html" || fail "history html: no change row"
+
+# the same series without the slowdown: no change, not even at the spike
+expect 0 "$SYSAB" --db "$T/aa.db" history -w kernel.syscall.null --by kernel --json
+v=$(printf '%s' "$OUT" | jq -r '.change_points|length')
+[ "$v" = "0" ] || fail "history A/A found $v changes"
+expect 0 "$SYSAB" --db "$T/aa.db" history -w kernel.syscall.null --by kernel
+contains "$OUT" "no change"
+
+# bad input: a label no run has, no -w, a pattern matching nothing, too few boots
+expect 2 "$SYSAB" --db "$T/step.db" history -w kernel.syscall.null --by nosuch
+contains "$ERR" "no selected run has the label nosuch"
+contains "$ERR" "kernel"
+expect 2 "$SYSAB" --db "$T/step.db" history --by kernel
+contains "$ERR" "give the workload to follow with -w"
+expect 2 "$SYSAB" --db "$T/step.db" history -w nosuch.workload --by kernel
+contains "$ERR" "no workload of the selected runs matches"
+expect 2 "$SYSAB" --db "$T/step.db" history -w kernel.syscall.null --by kernel 'boot:nosuchboot'
+contains "$ERR" "no usable run matches"
+head -101 "$T/step.csv" >"$T/few.csv"
+expect 0 "$SYSAB" --db "$T/few.db" import csv "$T/few.csv"
+expect 2 "$SYSAB" --db "$T/few.db" history -w kernel.syscall.null --by kernel
+contains "$ERR" "a history needs at least 6"
+
+# one boot whose runs disagree on the label is refused
+printf 'workload,unit,value,run,boot,kernel\n' >"$T/mixed.csv"
+for b in 1 2 3 4 5 6 7; do
+	printf 'w.x,ops/s,100,r%sa,b%s,6.%s\nw.x,ops/s,101,r%sb,b%s,6.%s\n' $b $b $b $b $b $b >>"$T/mixed.csv"
+done
+printf 'w.x,ops/s,100,r9,b1,6.9\n' >>"$T/mixed.csv"
+expect 0 "$SYSAB" --db "$T/mixed.db" import csv "$T/mixed.csv"
+expect 2 "$SYSAB" --db "$T/mixed.db" history -w w.x --by kernel
+contains "$ERR" "has runs with kernel=6.1 and kernel=6.9"
+
+# --by time: the boots in the order they ran (imported: the file's order), label null
+expect 0 "$SYSAB" --db "$T/aa.db" history -w kernel.syscall.null --by time --json
+v=$(printf '%s' "$OUT" | jq -r '[.by, (.boots|length), (.boots[0].label|tostring)] | join(" ")')
+[ "$v" = "time 100 null" ] || fail "history --by time: $v"
+# kernel, machine and source are read as selectors read them, also without such a label
+expect 0 "$SYSAB" --db "$T/mixed.db" history -w w.x --by source --json
+v=$(printf '%s' "$OUT" | jq -r '[(.boots|length), .boots[0].label, (.change_points|length)] | map(tostring) | join(" ")')
+[ "$v" = "7 csv 0" ] || fail "history --by source: $v"
