@@ -196,8 +196,8 @@ static int end_slot(struct campaign_ctx *x, int i, struct err *e)
 				  xasprintf("interrupted again on its retry; skipped (%s)", s->reason ? s->reason : ""));
 	if (!s->finished_ns)
 		s->finished_ns = clock_wall_ns();
-	campaign_note(x, "slot %d: %s%s%s", i, slot_state_word(c->slot[i]), s->reason ? ": " : "",
-		      s->reason ? s->reason : "");
+	campaign_note(x, "slot %d/%zu: %s%s%s", i + 1, c->r.nslots, slot_state_word(c->slot[i]), s->reason ? ": " : "",
+		      s->reason ? s->reason : ""); /* numbered as "slot I/N (block B)" named it */
 	return campaign_slot_save(x, i, e);
 }
 
