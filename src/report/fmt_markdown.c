@@ -38,12 +38,11 @@ static void groups_md(FILE *f, const struct an_group_info *g, size_t n)
 static void trust_md(FILE *f, const struct an_emulation *emu, const struct an_group_info *g, size_t n, size_t allowed)
 {
 	struct sb t = {0};
-	for (size_t i = 0; i < n; i++) {
-		report_emulation_text(&t, n > 1 ? g[i].name : NULL, &emu[i]);
-		if (t.len)
-			fprintf(f, "\n> **%s**\n", sb_str(&t));
-		sb_free(&t);
-	}
+	const char *names[2] = {n > 1 ? g[0].name : NULL, n > 1 ? g[1].name : NULL};
+	report_emulation_text(&t, names, emu, n);
+	if (t.len)
+		fprintf(f, "\n> **%s**\n", sb_str(&t));
+	sb_free(&t);
 	report_allow_text(&t, allowed);
 	if (t.len)
 		fprintf(f, "\n> **%s**\n", sb_str(&t));

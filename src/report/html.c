@@ -396,14 +396,11 @@ static void trust_par(struct sb *b, const struct an_emulation *emu, const char *
 		      struct strv *warns)
 {
 	struct strv lines = {0};
-	for (size_t i = 0; i < n; i++) {
-		struct sb t = {0};
-		report_emulation_text(&t, names[i], &emu[i]);
-		if (t.len)
-			strv_add(&lines, sb_str(&t));
-		sb_free(&t);
-	}
 	struct sb t = {0};
+	report_emulation_text(&t, names, emu, n);
+	if (t.len)
+		strv_add(&lines, sb_str(&t));
+	sb_free(&t);
 	report_allow_text(&t, allowed);
 	if (t.len)
 		strv_add(&lines, sb_str(&t));

@@ -219,9 +219,10 @@ void report_settle_text(struct sb *t, size_t more, enum st_verdict as, bool in_p
 /* Why a row has no verdict, or has one only by --allow-failed-checks: its failed self-check in
  * words, appended to t (nothing when every check held). */
 void report_check_text(struct sb *t, const struct an_failed_check *f);
-/* The caveat of a group (named group, NULL: the analyzed runs) some of whose runs were
- * emulated, appended to t (nothing when none was). */
-void report_emulation_text(struct sb *t, const char *group, const struct an_emulation *x);
+/* The one caveat for the n groups (names[i]; one NULL name: the analyzed runs) some of
+ * whose runs were emulated, appended to t (nothing when none was): "runs of A and B were
+ * measured under an emulator (evidence; first in runs 1 and 2)". */
+void report_emulation_text(struct sb *t, const char *const *names, const struct an_emulation *emu, size_t n);
 /* The note of --allow-failed-checks when some row kept its verdict by it, appended to t. */
 void report_allow_text(struct sb *t, size_t rows);
 

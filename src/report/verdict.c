@@ -34,13 +34,41 @@ void report_check_text(struct sb *t, const struct an_failed_check *f)
 			  "--allow-failed-checks gives the verdict anyway");
 }
 
-void report_emulation_text(struct sb *t, const char *group, const struct an_emulation *x)
+void report_emulation_text(struct sb *t, const char *const *names, const struct an_emulation *emu, size_t n)
 {
-	if (!x->any)
+	size_t k = 0, last = 0;
+	bool same = true; /* every emulated group has the same evidence */
+	for (size_t i = 0; i < n; i++)
+		if (emu[i].any) {
+			if (k && strcmp(emu[i].how ? emu[i].how : "", emu[last].how ? emu[last].how : ""))
+				same = false;
+			k++;
+			last = i;
+		}
+	if (!k)
 		return;
-	sb_addf(t, "emulated: %s%s were measured under an emulator (%s; first in run %lld): their times are the "
-		   "emulator's costs, not the kernel's or the machine's",
-		group ? "runs of " : "some of the runs", group ? group : "", x->how, (long long)x->first);
+	if (n == 1 && !names[0]) {
+		sb_add(t, "emulated: some of the runs were measured under an emulator (");
+	} else {
+		sb_add(t, "emulated: runs of ");
+		for (size_t i = 0, j = 0; i < n; i++)
+			if (emu[i].any)
+				sb_addf(t, "%s%s", j++ ? (j == k ? " and " : ", ") : "", names[i]);
+		sb_add(t, " were measured under an emulator (");
+	}
+	for (size_t i = 0, j = 0; i < n; i++) {
+		if (!emu[i].any || (same && j))
+			continue;
+		if (!same && names[i])
+			sb_addf(t, "%s%s: ", j ? "; " : "", names[i]);
+		sb_add(t, emu[i].how ? emu[i].how : "emulated");
+		j++;
+	}
+	sb_add(t, k == 1 ? "; first in run " : "; first in runs ");
+	for (size_t i = 0, j = 0; i < n; i++)
+		if (emu[i].any)
+			sb_addf(t, "%s%lld", j++ ? (j == k ? " and " : ", ") : "", (long long)emu[i].first);
+	sb_add(t, "): their times are the emulator's costs, not the kernel's or the machine's");
 }
 
 void report_allow_text(struct sb *t, size_t rows)
@@ -673,16 +701,13 @@ static void check_note(struct notes *n, struct sb *m, const struct an_failed_che
 static void trust_lines(FILE *f, const struct an_emulation *emu, const char *const *names, size_t n,
 			size_t allowed)
 {
-	for (size_t i = 0; i < n; i++) {
-		struct sb t = {0};
-		report_emulation_text(&t, names[i], &emu[i]);
-		if (t.len) {
-			fprintf(f, "\n");
-			report_wrap(f, "", "  ", sb_str(&t));
-		}
-		sb_free(&t);
-	}
 	struct sb t = {0};
+	report_emulation_text(&t, names, emu, n);
+	if (t.len) {
+		fprintf(f, "\n");
+		report_wrap(f, "", "  ", sb_str(&t));
+	}
+	sb_free(&t);
 	report_allow_text(&t, allowed);
 	if (t.len) {
 		fprintf(f, "\n");

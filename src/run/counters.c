@@ -97,7 +97,8 @@ static void reason(char *buf, size_t n, int group, int err)
 		snprintf(buf, n, "unavailable: perf_event_paranoid is %d and this user lacks CAP_PERFMON, so %s "
 				 "cannot be counted; run as root or set perf_event_paranoid to 1", paranoid(), what);
 	else if (err == ENOSYS)
-		snprintf(buf, n, "unavailable: this kernel has no perf_event_open (CONFIG_PERF_EVENTS)");
+		snprintf(buf, n, "unavailable: perf_event_open is missing (ENOSYS): a kernel without "
+				 "CONFIG_PERF_EVENTS, or a user-mode emulator that does not pass it on");
 	else
 		snprintf(buf, n, "unavailable: perf_event_open of %s: %s", what, strerror(err));
 }

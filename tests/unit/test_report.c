@@ -1,4 +1,4 @@
-/* test_report.c - HTML escaping, axis ticks, wrapping and CSV quoting of the report layer. */
+/* test_report.c - HTML escaping, axis ticks, wrapping, CSV quoting and the emulation caveat of the report layer. */
 #include "unit.h"
 #include "report/report.h"
 #include "report/svg.h"
@@ -156,6 +156,34 @@ static void counter_cells_carry_units_and_no_e_notation(void **state)
 	assert_string_equal(cc.ch, "");
 }
 
+static void emulated_groups_share_one_caveat(void **state)
+{
+	(void)state;
+	char user[] = "qemu-user: emulated yes", tcg[] = "qemu TCG: campaign.accel tcg";
+	const char *names[] = {"A", "B", "C"};
+	struct an_emulation emu[3] = {{true, user, 1}, {true, user, 2}, {false, NULL, 0}};
+	struct sb t = {0};
+	report_emulation_text(&t, names, emu, 3);
+	assert_string_equal(sb_str(&t), "emulated: runs of A and B were measured under an emulator (qemu-user: emulated "
+					"yes; first in runs 1 and 2): their times are the emulator's costs, not the "
+					"kernel's or the machine's");
+	sb_free(&t);
+	emu[2] = (struct an_emulation){true, tcg, 9};
+	report_emulation_text(&t, names, emu, 3);
+	assert_non_null(strstr(sb_str(&t), "runs of A, B and C were measured under an emulator (A: qemu-user: "
+					    "emulated yes; B: qemu-user: emulated yes; C: qemu TCG: campaign.accel "
+					    "tcg; first in runs 1, 2 and 9)"));
+	sb_free(&t);
+	const char *none[] = {NULL};
+	report_emulation_text(&t, none, &emu[2], 1);
+	assert_non_null(strstr(sb_str(&t), "emulated: some of the runs were measured under an emulator (qemu TCG: "
+					    "campaign.accel tcg; first in run 9)"));
+	sb_free(&t);
+	emu[0].any = emu[1].any = emu[2].any = false;
+	report_emulation_text(&t, names, emu, 3);
+	assert_int_equal(t.len, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -167,6 +195,7 @@ int main(void)
 		cmocka_unit_test(csv_quotes_what_rfc4180_asks),
 		cmocka_unit_test(intervals_spell_caps_once_and_need_4_df),
 		cmocka_unit_test(counter_cells_carry_units_and_no_e_notation),
+		cmocka_unit_test(emulated_groups_share_one_caveat),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
