@@ -1240,7 +1240,16 @@ static void plan_header(FILE *f, const struct an_plan *p, const struct an_group_
 	duration(cr, sizeof cr, p->po.cost_run);
 	duration(cs, sizeof cs, p->po.cost_sample);
 	fprintf(f, "target: ±%g%% (%d%% CI)", p->po.target * 100, (int)lround((1 - p->po.alpha) * 100));
-	if (p->po.assurance > 0)
+	size_t unsized = 0;
+	for (size_t i = 0; i < p->nrows; i++)
+		unsized += p->rows[i].have && p->rows[i].plan.unsized;
+	if (p->po.assurance > 0 && unsized == p->nrows)
+		fprintf(f, ", with no assurance: the pilot cannot bound every level (see the notes)\n");
+	else if (p->po.assurance > 0 && unsized)
+		fprintf(f, ", met with %.0f%% assurance (upper bounds of the pilot's variances),\n"
+			   "        except in the %zu row%s whose pilot cannot bound a level (see the notes)\n",
+			100 * p->po.assurance, unsized, unsized == 1 ? "" : "s");
+	else if (p->po.assurance > 0)
 		fprintf(f, ", met with %.0f%% assurance (upper bounds of the pilot's variances)\n",
 			100 * p->po.assurance);
 	else
@@ -1274,9 +1283,14 @@ static void plan_row(FILE *f, const struct an_plan *p, const struct an_prow *r, 
 		snprintf(ks, sizeof ks, "%.0f", r->plan.kj_samples);
 	caveat_notes(n, &m, r->plan.caveats);
 	if (r->plan.unsized)
-		notef(n, &m, "the pilot cannot size the %s level (estimated as 0 with no upper bound), which this "
+		notef(n, &m, "no assurance: the pilot cannot size the %s level (no upper bound), which this "
 			     "plan leaves out; a pilot of at least %zu boots per configuration with 2 runs each can",
 		      (r->plan.unsized & ST_BIT(ST_LEVEL_BOOT)) ? "boot" : "run", r->plan.pilot_boots);
+	if (r->plan.whole && !r->plan.unsized)
+		notef(n, &m, "the pilot cannot tell the %s level from the levels below it: planned with the whole "
+			     "variance of its %s means as its bound (conservative; a larger pilot may plan less)",
+		      (r->plan.whole & ST_BIT(ST_LEVEL_BOOT)) ? "boot" : "run",
+		      (r->plan.whole & ST_BIT(ST_LEVEL_BOOT)) ? "boot" : "run");
 	if (r->compared && r->c.verdict == ST_INCONCLUSIVE)
 		settle_note(n, &m, r->more_boots, r->settles_as, true);
 	if (r->compared && r->c.verdict != ST_INCONCLUSIVE)

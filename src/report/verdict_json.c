@@ -394,6 +394,12 @@ char *report_plan_json(const struct an_plan *p, const struct an_group_info *g, s
 			if (r->plan.unsized & ST_BIT(ST_LEVEL_RUN))
 				json_array_append_new(un, json_string("run"));
 			json_object_set_new(o, "unsized_levels", un);
+			json_t *wh = json_array();
+			if (r->plan.whole & ST_BIT(ST_LEVEL_BOOT))
+				json_array_append_new(wh, json_string("boot"));
+			if (r->plan.whole & ST_BIT(ST_LEVEL_RUN))
+				json_array_append_new(wh, json_string("run"));
+			json_object_set_new(o, "whole_bound_levels", wh);
 			json_object_set_new(o, "pilot_boots_needed",
 					    r->plan.unsized ? json_integer((json_int_t)r->plan.pilot_boots) : json_null());
 			if (r->compared) {

@@ -317,13 +317,26 @@ static void components(const struct gwork *w, struct st_components *c)
 		c->ub_within = tau2 * df_w / stats_chisq_quantile(1 - ST_PLAN_COMPONENT_UCB, df_w);
 	else if (!isnan(c->raw_within))
 		c->ub_within = c->raw_within > 0 ? c->raw_within : 0;
+	/* When the levels below take all of it, the pilot cannot tell the level from them: its
+	 * bound is then the whole mean square (conservative), marked in ub_whole. */
+	c->ub_whole = 0;
 	if (w->R > w->nb) {
 		double f = (double)(w->R - w->nb);
-		c->ub_run = w->ms_run * f / stats_chisq_quantile(1 - ST_PLAN_COMPONENT_UCB, f) - w->c_run * tau2;
+		double ms = w->ms_run * f / stats_chisq_quantile(1 - ST_PLAN_COMPONENT_UCB, f);
+		c->ub_run = ms - w->c_run * tau2;
+		if (!(c->ub_run > 0) && ms > 0) {
+			c->ub_run = ms;
+			c->ub_whole |= ST_BIT(ST_LEVEL_RUN);
+		}
 	}
 	if (w->nb >= 2) {
 		double f = (double)(w->nb - 1);
-		c->ub_boot = w->s2m * f / stats_chisq_quantile(1 - ST_PLAN_COMPONENT_UCB, f) - w->m1 * run0 - w->k_boot * tau2;
+		double ms = w->s2m * f / stats_chisq_quantile(1 - ST_PLAN_COMPONENT_UCB, f);
+		c->ub_boot = ms - w->m1 * run0 - w->k_boot * tau2;
+		if (!(c->ub_boot > 0) && ms > 0) {
+			c->ub_boot = ms;
+			c->ub_whole |= ST_BIT(ST_LEVEL_BOOT);
+		}
 	}
 	if (!(c->ub_run > 0))
 		c->ub_run = NAN;
@@ -342,7 +355,7 @@ static void components(const struct gwork *w, struct st_components *c)
 
 static void own_components(const struct gwork *w, struct st_components *c)
 {
-	*c = (struct st_components){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0, NAN, NAN, NAN};
+	*c = (struct st_components){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0, NAN, NAN, NAN, 0};
 	if (w->df_w > 0)
 		c->have |= ST_BIT(ST_LEVEL_WITHIN);
 	if (w->R > w->nb)
@@ -488,7 +501,7 @@ int stats_estimate_groups_scale(const struct st_group *groups, size_t ngroups, b
 		if (groups[g].nboots == 0) {
 			o->caveats = ST_CAVEAT_NO_VARIANCE;
 			o->need = ST_NEED_RUNS;
-			o->own = o->used = (struct st_components){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0, NAN, NAN, NAN};
+			o->own = o->used = (struct st_components){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0, NAN, NAN, NAN, 0};
 			continue;
 		}
 		gwork_fill(&groups[g], &w[g], round_exp);
@@ -537,14 +550,17 @@ int stats_estimate_groups_scale(const struct st_group *groups, size_t ngroups, b
 			o->borrowed |= ST_BIT(ST_LEVEL_RUN);
 		}
 		components(&w[g], u);
-		if (o->borrowed & ST_BIT(ST_LEVEL_RUN))
+		if (o->borrowed & ST_BIT(ST_LEVEL_RUN)) {
 			u->ub_run = borrowed_ub(praw[ST_LEVEL_RUN], pdf[ST_LEVEL_RUN]);
+			u->ub_whole &= ~ST_BIT(ST_LEVEL_RUN);
+		}
 		if (w[g].nb < 2) {
 			/* With >= 2 boots the boot level comes from the group's own boot means. */
 			if (can[ST_LEVEL_BOOT]) {
 				u->raw_boot = praw[ST_LEVEL_BOOT];
 				u->df_boot = pdf[ST_LEVEL_BOOT];
 				u->ub_boot = borrowed_ub(praw[ST_LEVEL_BOOT], pdf[ST_LEVEL_BOOT]);
+				u->ub_whole &= ~ST_BIT(ST_LEVEL_BOOT);
 				o->borrowed |= ST_BIT(ST_LEVEL_BOOT);
 			}
 			u->var_boot = isnan(u->raw_boot) ? NAN : u->raw_boot > 0 ? u->raw_boot : 0;
@@ -560,7 +576,7 @@ int stats_estimate_groups_scale(const struct st_group *groups, size_t ngroups, b
 void stats_iid_estimate(const double *x, size_t n, struct st_estimate *out)
 {
 	memset(out, 0, sizeof *out);
-	out->own = out->used = (struct st_components){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0, NAN, NAN, NAN};
+	out->own = out->used = (struct st_components){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0, NAN, NAN, NAN, 0};
 	out->r1 = out->r1_z = NAN;
 	out->nboots = out->nruns = out->nsamples = n;
 	out->runs_per_boot = out->samples_per_run = 1;

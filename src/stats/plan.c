@@ -66,6 +66,8 @@ static void plan_components(const struct st_components *const g2[2], bool ub, do
 			}
 			comp[i][lv] = v;
 		}
+		if (ub)
+			out->whole |= c->ub_whole;
 	}
 }
 
@@ -131,8 +133,10 @@ int stats_plan(const struct st_components *a, const struct st_components *b, con
 	double ga = comp[0][0] + comp[0][1] + comp[0][2], gb = comp[1][0] + comp[1][1] + comp[1][2];
 	double dfshare = ga + gb > 0 ? (ga + gb) * (ga + gb) / (ga * ga + gb * gb) : 2;
 	out->assurance = o->assurance;
-	if (out->unsized)
+	if (out->unsized) {
 		out->pilot_boots = 3; /* >= 2 boots with >= 2 runs each resolve both levels; 3 give 2 df */
+		out->assurance = NAN; /* a level left out: the plan cannot promise anything */
+	}
 	out->kj_runs = vb > 0 && vr > 0 && o->cost_run > 0 ? sqrt(vr / vb * o->cost_boot / o->cost_run) : NAN;
 	out->kj_samples = vr > 0 ? sqrt(vw / vr * o->cost_run / o->cost_sample) : NAN;
 	if (vb == 0 && vr == 0 && vw == 0)

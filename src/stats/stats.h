@@ -200,19 +200,22 @@ struct st_components {
 	unsigned have;
 	/* ST_PLAN_COMPONENT_UCB upper confidence bounds (NAN when the data cannot bound the level):
 	 * the level's own mean square at its upper bound, minus the point estimates of the
-	 * levels below. Never 0 when the mean square is positive, even when var_* is
-	 * truncated to 0, so a plan cannot drop a level the pilot did not resolve. */
+	 * levels below; when that leaves nothing, the whole bound of the mean square (ub_whole
+	 * marks it: the pilot cannot tell the level from those below, so nothing is taken off).
+	 * Never 0 when the mean square is positive, even when var_* is truncated to 0, so a plan
+	 * cannot drop a level the pilot did not resolve. */
 	double ub_boot, ub_run, ub_within;
+	unsigned ub_whole; /* ST_BIT(level) of the bounds that are the level's whole mean square */
 };
 
 /* The default plan assurance: the probability that a planned design meets its target. */
 #define ST_PLAN_UCB 0.8
 /* Level of the upper confidence bounds of each component in st_components, which plans with
  * assurance use. With the realised SE^2 also required at its ST_PLAN_UCB scatter quantile,
- * 0.6 is the lowest level (in steps of 0.05) at which plans met their target at least 80% of
- * the time in the grid, from small and from large pilots (METHOD.md: 83% and 88%; 0.8 gave
- * 98% and 96%, planning a median of 36 and 20 boots per group where 0.6 plans 22 and 16). */
-#define ST_PLAN_COMPONENT_UCB 0.6
+ * 0.65 is the lowest level (in steps of 0.05) at which at most 10% of the plans from small
+ * pilots (3 boots x 2 runs x 10 samples) meet their target in under half of their runs, so
+ * that the assurance holds per plan, not only on average (METHOD.md, "Plans"). */
+#define ST_PLAN_COMPONENT_UCB 0.65
 
 /* The estimate of one group's mean. */
 struct st_estimate {
@@ -401,9 +404,11 @@ struct st_plan {
 	double se, df;
 	double kj_runs, kj_samples; /* Kalibera-Jones optimal runs/boot and samples/run (real); NAN when a
 				     * component they divide by is not resolved */
-	double assurance;          /* as planned: P(half-width <= target), 0 when on point estimates */
+	double assurance;          /* as planned: P(half-width <= target), 0 when on point estimates, NAN
+				    * when a level cannot be bounded (unsized): no assurance is claimed */
 	unsigned caveats;          /* ST_CAVEAT_NO_BOOT_LEVEL etc. when a component is unknown (taken as 0) */
 	unsigned unsized;          /* ST_BIT(level) of levels the pilot cannot bound (see need_boots) */
+	unsigned whole;            /* ST_BIT(level) of levels bounded by their whole mean square (ub_whole) */
 	size_t pilot_boots;        /* when unsized: boots per group (with >= 2 runs each) a pilot needs */
 };
 

@@ -66,12 +66,12 @@ emu_out() { # emu_out FILE WHAT: FILE mentions emulation exactly when the campai
 	if [ "$accel" = tcg ]; then grep -q "$2" "$1" || fail "$1 has no emulation caveat under TCG"
 	else ! grep -q "emulated: " "$1" || fail "$1 has an emulation caveat under KVM"; fi
 }
-"$SYSAB" compare "$A" "$B" >"$T/c.txt"; emu_out "$T/c.txt" "emulated: runs of A were measured under an emulator"
-"$SYSAB" compare "$A" "$B" --format markdown >"$T/c.md"; emu_out "$T/c.md" "> \*\*emulated: runs of A"
+"$SYSAB" compare "$A" "$B" >"$T/c.txt"; emu_out "$T/c.txt" "emulated: runs of A and B were measured under an emulator"
+"$SYSAB" compare "$A" "$B" --format markdown >"$T/c.md"; emu_out "$T/c.md" "> \*\*emulated: runs of A and B"
 "$SYSAB" compare "$A" "$B" --json >"$T/c.json"
 [ "$(jq -r '[.emulated[].group] | join(",")' "$T/c.json")" = "$([ "$accel" = tcg ] && echo A,B)" ] ||
 	fail "compare --json: emulated is $(jq -c .emulated "$T/c.json") under $accel"
-"$SYSAB" report compare "$A" "$B" -o "$T/c.html"; emu_out "$T/c.html" 'class="caveat"><strong>emulated: runs of A'
+"$SYSAB" report compare "$A" "$B" -o "$T/c.html"; emu_out "$T/c.html" 'class="caveat"><strong>emulated: runs of A and B'
 emu_out "$T/analyze.txt" "emulated: some of the runs were measured under an emulator"
 "$SYSAB" analyze --factors pti,thp --ref pti=off campaign:f22 --json >"$T/a.json"
 [ "$(jq '.emulated | length' "$T/a.json")" = "$([ "$accel" = tcg ] && echo 1 || echo 0)" ] || fail "analyze --json: emulated"

@@ -87,7 +87,7 @@ static void draw(gsl_rng *rng, const struct gd *d, size_t boots, double mu, doub
 struct tally {
 	size_t n, ncov, cover, aa, aa2, power, equiv, noverdict, differ;
 	double assurance;
-	size_t nplan;
+	size_t nplan, below50, below20, boots; /* plans, and those meeting the target in < 50%, < 20% of runs */
 };
 
 static bool called(const struct st_comparison *c)
@@ -309,6 +309,9 @@ static void rep_plan(gsl_rng *rng, const struct gd *d, struct cell *c, struct ta
 		met += !isnan(r.hi) && expm1((r.hi - r.lo) / 2) <= po.target;
 	}
 	t->assurance += (double)met / (double)m;
+	t->below50 += 2 * met < m;
+	t->below20 += 5 * met < m;
+	t->boots += p.boots;
 	t->nplan++;
 }
 
@@ -346,7 +349,7 @@ static const struct gd grid[] = {
 	{"sequential: 2 to 8 boots, advice", SEQ, 2, 8, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.975, 0.05, PLAIN},
 	{"fixed: 8 boots (sequential's maximum)", TWO, 8, 8, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN},
 	{"diagnostic footnotes, 4 boots x 3 runs x 15 (A/A: any; power: warm-up)", DIAG, 4, 4, 3, 15, 0.01, 0.01, 0.005, 0.01, 0, 0.10, true, 0, 1, 0.10, PLAIN},
-	{"plan from small pilot (3x2x10)", PLAN, 3, 3, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0, false, 0, 1, 1, PLAIN},
+	{"plan from small pilot (3x2x10)", PLAN, 3, 3, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0, true, 0, 1, 1, PLAIN},
 	{"plan from large pilot (10x4x30)", PLAN, 10, 10, 4, 30, 0.01, 0.01, 0.005, 0.03, 0, 0, false, 0, 1, 1, PLAIN},
 };
 
@@ -380,7 +383,7 @@ static void run_grid(bool full)
 		if (full && getenv("SYSAB_GRID_REPS"))
 			reps = strtoul(getenv("SYSAB_GRID_REPS"), NULL, 10);
 		if (d->kind == PLAN)
-			reps /= full ? 4 : 20; /* full: 5,000 pilots (an assurance within about ±0.5 points) */
+			reps /= full ? 4 : 5; /* full: 5,000 pilots (an assurance within about ±0.5 points), fast: 300 */
 		if (d->kind == SEQ)
 			reps /= full ? 5 : 2;
 		struct tally t = {0};
@@ -408,6 +411,10 @@ static void run_grid(bool full)
 		else
 			printf("  %-40s coverage %.3f  A/A %s  power %.3f  equivalent %.3f\n", d->name, cov / 100, aas,
 			       pw / 100, eq / 100);
+		if (d->kind == PLAN)
+			printf("  %zu of %zu pilots planned; %.1f%% of plans meet the target in under half their runs, "
+			       "%.1f%% in under a fifth; mean boots %.1f\n", t.nplan, t.n, PCT(t.below50, t.nplan), PCT(t.below20, t.nplan),
+			       t.nplan ? (double)t.boots / (double)t.nplan : NAN);
 		if (d->mode == ONEF)
 			printf("  one-factor analyze differs from compare in %zu of %zu replicates\n", t.differ, 2 * t.n);
 		fflush(stdout);
@@ -418,6 +425,10 @@ static void run_grid(bool full)
 			assert_true(aa / 100 <= d->aa_max + 0.01); /* + 1 point: about 2 binomial sd at 1,500 */
 			if (d->kind == FACT)
 				assert_true(aa2 / 100 <= d->aa_max + 0.01);
+			/* the assurance holds per plan: <= 10% of plans (+ 2 binomial sd) meet the
+			 * target in under half of their runs */
+			if (d->kind == PLAN)
+				assert_true((double)t.below50 / (double)t.nplan <= 0.1 + 2 * sqrt(0.09 / (double)t.nplan));
 		}
 	}
 	free(c);

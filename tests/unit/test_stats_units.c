@@ -702,9 +702,50 @@ static void plan_assurance_uses_upper_bounds(void **state)
 	assert_int_equal(stats_plan(&t, &t, &o, &pt, &err), 0);
 	assert_true(pt.unsized & ST_BIT(ST_LEVEL_BOOT));
 	assert_true(pt.pilot_boots >= 2);
+	assert_true(isnan(pt.assurance)); /* a level left out: no assurance is claimed */
 	assert_true(isnan(pt.kj_runs)); /* not "0.0" */
 	o.assurance = 0.5;
 	assert_int_equal(stats_plan(&t, &t, &o, &pt, &err), -1);
+}
+
+/* Three boots whose means vary less than their runs say they should: the boot level's
+ * bound less the levels below is <= 0, so its bound is the whole mean square, marked, and
+ * the plan still pays for it (never a boot level of 0). */
+static void unseparated_boot_level_is_bounded_whole(void **state)
+{
+	(void)state;
+	/* 2 runs per boot, 4 samples per run; boot means 10.00, 10.01,
+	 * 10.005; the runs within a boot differ by 0.2 */
+	double y[3][2][4];
+	double bm[3] = {10.0, 10.01, 10.005};
+	for (int b = 0; b < 3; b++)
+		for (int r = 0; r < 2; r++)
+			for (int i = 0; i < 4; i++)
+				y[b][r][i] = bm[b] + (r ? 0.1 : -0.1) + (i % 2 ? 0.01 : -0.01);
+	struct st_run runs[3][2];
+	struct st_boot boots[3];
+	for (int b = 0; b < 3; b++) {
+		for (int r = 0; r < 2; r++)
+			runs[b][r] = (struct st_run){.y = y[b][r], .n = 4};
+		boots[b] = (struct st_boot){runs[b], 2};
+	}
+	struct st_group g = {boots, 3};
+	struct st_estimate e;
+	struct err err;
+	assert_int_equal(stats_estimate_groups(&g, 1, &e, &err), 0);
+	assert_true(e.used.raw_boot < 0);
+	assert_true(e.used.ub_whole & ST_BIT(ST_LEVEL_BOOT));
+	assert_true(e.used.ub_boot > 0);
+	struct st_plan_opts o = stats_plan_defaults();
+	struct st_plan p;
+	assert_int_equal(stats_plan(&e.used, &e.used, &o, &p, &err), 0);
+	assert_true(p.whole & ST_BIT(ST_LEVEL_BOOT));
+	assert_int_equal(p.unsized, 0);
+	assert_float_equal(p.assurance, 0.8, 0);
+	/* on point estimates the whole bound is not used */
+	o.assurance = 0;
+	assert_int_equal(stats_plan(&e.used, &e.used, &o, &p, &err), 0);
+	assert_int_equal(p.whole, 0);
 }
 
 static void plan_is_monotone_and_meets_target(void **state)
@@ -888,6 +929,7 @@ int main(void)
 		cmocka_unit_test(factorial_reports_missing_cells),
 		cmocka_unit_test(plan_is_monotone_and_meets_target),
 		cmocka_unit_test(plan_assurance_uses_upper_bounds),
+		cmocka_unit_test(unseparated_boot_level_is_bounded_whole),
 		cmocka_unit_test(diagnostics_find_injected_problems),
 		cmocka_unit_test(confounders_are_differing_non_label_keys),
 		cmocka_unit_test(summary_of_samples),
