@@ -351,6 +351,17 @@ char *report_analyze_json(const struct an_analyze *a, const struct an_group_info
 	return dump(d);
 }
 
+/* The boot and run levels among ST_BIT(level) bits, as ["boot", "run"]. */
+static json_t *levels_json(unsigned bits)
+{
+	json_t *a = json_array();
+	if (bits & ST_BIT(ST_LEVEL_BOOT))
+		json_array_append_new(a, json_string("boot"));
+	if (bits & ST_BIT(ST_LEVEL_RUN))
+		json_array_append_new(a, json_string("run"));
+	return a;
+}
+
 char *report_plan_json(const struct an_plan *p, const struct an_group_info *g, size_t ng)
 {
 	json_t *d = doc("plan");
@@ -388,18 +399,8 @@ char *report_plan_json(const struct an_plan *p, const struct an_group_info *g, s
 			json_object_set_new(o, "kj_samples_per_run", num(r->plan.kj_samples));
 			json_object_set_new(o, "caveats", caveats_json(r->plan.caveats));
 			json_object_set_new(o, "assurance", num(r->plan.assurance));
-			json_t *un = json_array();
-			if (r->plan.unsized & ST_BIT(ST_LEVEL_BOOT))
-				json_array_append_new(un, json_string("boot"));
-			if (r->plan.unsized & ST_BIT(ST_LEVEL_RUN))
-				json_array_append_new(un, json_string("run"));
-			json_object_set_new(o, "unsized_levels", un);
-			json_t *wh = json_array();
-			if (r->plan.whole & ST_BIT(ST_LEVEL_BOOT))
-				json_array_append_new(wh, json_string("boot"));
-			if (r->plan.whole & ST_BIT(ST_LEVEL_RUN))
-				json_array_append_new(wh, json_string("run"));
-			json_object_set_new(o, "whole_bound_levels", wh);
+			json_object_set_new(o, "unsized_levels", levels_json(r->plan.unsized));
+			json_object_set_new(o, "whole_bound_levels", levels_json(r->plan.whole));
 			json_object_set_new(o, "pilot_boots_needed",
 					    r->plan.unsized ? json_integer((json_int_t)r->plan.pilot_boots) : json_null());
 			if (r->compared) {
