@@ -1,11 +1,17 @@
-/* counters_ab.c - the cost of per-sample counters side by side in one run: harness.null and
- * kernel.syscall.null, each sample timed with the run's counter group open on this process
- * (A) or with none (B), in ABBA order, pinned to one CPU; the medians of both and their ratio.
+/* counters_ab.c - what per-sample counters cost the time rows, side by side in one run:
+ * harness.null and kernel.syscall.null, each timed batch taken four ways in rotating order,
+ * pinned to one CPU:
+ *   A  as the runner does: the timed batch with no counter open, then an untimed batch of the
+ *      same size with the run's counter groups opened before it, read after it and closed
+ *      (here after every timed batch: the runner counts after one in seven);
+ *   D  the same untimed batch after the timed one, with no counters: A against D is what the
+ *      counting itself does to the time rows;
+ *   B  no counters and no extra batch: A against B adds what any extra untimed work does
+ *      to the next timed batch on a shared CPU (the scheduler's fair share);
+ *   C  the counter groups open on the timed batch itself (the runner's earlier design).
+ * It prints the medians of the timed batches and A against D and B, C against B.
  *
- * usage: counters_ab [SAMPLES [MODE]]   (default 200 samples per side; MODE all|software)
- * The counters are opened, enabled and read exactly as the runner does around a batch
- * (counters_open before, counters_read after, outside the timed span), so what the ratio
- * shows is what counting costs the timed ops themselves. */
+ * usage: counters_ab [SAMPLES [MODE]]   (default 200 samples per arm; MODE all|software) */
 #include "run/counters.h"
 #include "workloads/workload.h"
 
@@ -27,20 +33,21 @@ static double median(uint64_t *v, size_t n)
 	return n % 2 ? (double)v[n / 2] : ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2;
 }
 
-/* One batch of n ops, with the counter group open (on) or not; its timed span in ns. */
-static uint64_t sample(const struct workload *w, struct wl_ctx *ctx, uint64_t n, const struct ctr_plan *plan, bool on)
+/* One batch of n ops; its timed span in ns. With count, the counter groups are open on this
+ * process around it (opened before, read after, outside the timed span). */
+static uint64_t batch(const struct workload *w, struct wl_ctx *ctx, uint64_t n, const struct ctr_plan *plan, bool count)
 {
 	struct ctr_set c = {0};
 	pid_t self = getpid();
-	if (on)
+	if (count)
 		counters_open(&c, plan, &self, 1);
 	struct wl_usage u = {0};
-	uint64_t count[2] = {0, 0}, t0 = 0, t1 = 0;
-	if (wl_batch(w, ctx, n, NULL, NULL, &t0, &t1, true, &u, count)) {
+	uint64_t tally[2] = {0, 0}, t0 = 0, t1 = 0;
+	if (wl_batch(w, ctx, n, NULL, NULL, &t0, &t1, true, &u, tally)) {
 		fprintf(stderr, "counters_ab: %s: %s\n", w->name, ctx->why);
 		exit(1);
 	}
-	if (on) {
+	if (count) {
 		uint64_t v[CTR_NEVENTS];
 		bool have[CTR_NEVENTS];
 		counters_read(&c, v, have);
@@ -49,7 +56,19 @@ static uint64_t sample(const struct workload *w, struct wl_ctx *ctx, uint64_t n,
 	return t1 - t0;
 }
 
-/* ABBA over samples per side of w; prints one table row. */
+enum { ARM_AFTER, ARM_NONE, ARM_ON, ARM_EXTRA, NARMS };
+
+/* One timed sample of arm k: its timed span in ns. */
+static uint64_t sample(const struct workload *w, struct wl_ctx *ctx, uint64_t n, const struct ctr_plan *plan, int k)
+{
+	uint64_t ns = batch(w, ctx, n, plan, k == ARM_ON);
+	if (k == ARM_AFTER || k == ARM_EXTRA)
+		batch(w, ctx, n, plan, k == ARM_AFTER); /* untimed for the row */
+	return ns;
+}
+
+/* samples per arm of w in rotating order (each arm first, second, third and last equally
+ * often, forwards and backwards); prints one table row. */
 static void measure(const char *name, size_t samples, const struct ctr_plan *plan)
 {
 	const struct workload *w = wl_find(name);
@@ -60,25 +79,42 @@ static void measure(const char *name, size_t samples, const struct ctr_plan *pla
 		exit(1);
 	}
 	/* a batch of about 10 ms */
-	uint64_t n = 1000, t = sample(w, &ctx, n, plan, false);
+	uint64_t n = 1000, t = batch(w, &ctx, n, plan, false);
 	n = t ? n * 10000000ull / t : n;
 	if (n < 1)
 		n = 1;
-	uint64_t *a = calloc(samples, sizeof *a), *b = calloc(samples, sizeof *b);
-	for (size_t i = 0; i < samples; i++) {
-		bool a_first = i % 2 == 0; /* ABBA: A B, B A, A B, ... */
-		for (int k = 0; k < 2; k++) {
-			bool on = (k == 0) == a_first;
-			uint64_t ns = sample(w, &ctx, n, plan, on);
-			(on ? a : b)[i] = ns;
+	uint64_t *v[NARMS];
+	for (int k = 0; k < NARMS; k++)
+		v[k] = calloc(samples, sizeof *v[k]);
+	for (size_t i = 0; i < samples; i++)
+		for (int r = 0; r < NARMS; r++) {
+			int pos = (int)(i / 2 % NARMS) + (i % 2 ? NARMS - 1 - r : r);
+			int k = pos % NARMS;
+			v[k][i] = sample(w, &ctx, n, plan, k);
 		}
+	double m[NARMS];
+	for (int k = 0; k < NARMS; k++) {
+		m[k] = median(v[k], samples) / (double)n;
+		free(v[k]);
 	}
-	double ma = median(a, samples) / (double)n, mb = median(b, samples) / (double)n;
-	printf("| %s | %.3f ns/op | %.3f ns/op | %+.2f%% | %zu + %zu samples of %llu ops |\n", name, ma, mb,
-	       100 * (ma / mb - 1), samples, samples, (unsigned long long)n);
-	free(a);
-	free(b);
+	printf("| %s | %.3f | %.3f | %.3f | %.3f | %+.2f%% | %+.2f%% | %+.2f%% | %zu × 4 of %llu ops |\n", name,
+	       m[ARM_AFTER], m[ARM_EXTRA], m[ARM_NONE], m[ARM_ON], 100 * (m[ARM_AFTER] / m[ARM_EXTRA] - 1),
+	       100 * (m[ARM_AFTER] / m[ARM_NONE] - 1), 100 * (m[ARM_ON] / m[ARM_NONE] - 1), samples,
+	       (unsigned long long)n);
 	wl_leave(w, &ctx);
+}
+
+/* The load average of the last minute, as /proc/loadavg says it. */
+static const char *load(void)
+{
+	static char buf[32] = "?";
+	FILE *f = fopen("/proc/loadavg", "r");
+	if (f) {
+		if (fscanf(f, "%31s", buf) != 1)
+			strcpy(buf, "?");
+		fclose(f);
+	}
+	return buf;
 }
 
 int main(int argc, char **argv)
@@ -93,10 +129,12 @@ int main(int argc, char **argv)
 	sched_setaffinity(0, sizeof set, &set);
 	struct ctr_plan plan;
 	counters_plan(mode, &plan);
-	printf("# counters on (A) and off (B) side by side, ABBA per sample, CPU 0; groups counted:%s%s%s\n",
+	printf("# timed batches: A counted after (the runner), D uncounted batch after, B nothing after, "
+	       "C counters on the batch; rotating order, CPU 0, load %s; groups counted:%s%s%s\n", load(),
 	       plan.group_ok[CTR_GROUP_SW] ? " software" : "", plan.group_ok[CTR_GROUP_HW_USER] ? " hardware" : "",
 	       plan.group_ok[CTR_GROUP_HW_KERNEL] ? " hardware-kernel" : "");
-	printf("| workload | counters on (median) | off (median) | change | samples |\n|---|---|---|---|---|\n");
+	printf("| workload | A ns/op | D ns/op | B ns/op | C ns/op | A vs D | A vs B | C vs B | samples |\n"
+	       "|---|---|---|---|---|---|---|---|---|\n");
 	measure("harness.null", samples, &plan);
 	measure("kernel.syscall.null", samples, &plan);
 	return 0;

@@ -48,7 +48,7 @@ void report_counters_text(FILE *f, const struct ctr_row *rows, size_t n)
 {
 	if (!n)
 		return;
-	fprintf(f, "\ncounters (median of the steady samples; spread: CV, or ±SD near 0):\n");
+	fprintf(f, "\ncounters (median of the counted batches; spread: CV, or ±SD near 0):\n");
 	fprintf(f, "  %-24s %6s %-30s %10s %9s\n", "workload", "copies", "event", "median", "spread");
 	for (size_t i = 0; i < n; i++) {
 		const struct ctr_row *r = &rows[i];

@@ -109,9 +109,10 @@ struct job {
 	uint64_t sampled_ns;  /* time spent in its samples */
 	double halfwidth;    /* current relative 95% CI half-width */
 	char short_why[192]; /* set when the job ended ok but short of the precision target */
-	struct ctr_set ctr;  /* counters on its workers (outside the timed batches) */
-	double *cnt[CTR_NEVENTS]; /* per sample: count per op of each counted event */
+	double *cnt[CTR_NEVENTS]; /* per counted batch: count per op of each counted event */
 	size_t ncnt[CTR_NEVENTS];
+	int counted_to;      /* 1 + the last sample with counts; 0 before the first */
+	uint64_t last_ops;   /* the ops of its last sample */
 };
 
 struct runctx {
@@ -271,34 +272,86 @@ static int prepare(struct runctx *rc, struct job *j, struct err *e)
 		}
 		if (j->rc)
 			j->open = false; /* the workers are gone (slot_batch stops them on failure) */
-		else if (!o->timing) /* no workers to count in a test's timing */
-			counters_open(&j->ctr, &rc->plan, j->s.pid, j->copies);
 	}
 	rc->step++;
 	return put_slot(rc, j, NULL, e);
+}
+
+/* Counters never ride on a timed batch: a software event does its work at every context
+ * switch, so a busy machine would slow the very batches it explains (+8% to +21% at load
+ * 6, docs/PERFORMANCE.md). They are opened on the workers for an untimed batch of the
+ * sample's size run right after a sample, read around it and closed again; its counts are
+ * stored against that sample. One sample in COUNT_EVERY is followed by one (the last of
+ * each COUNT_EVERY), and the last steady sample when none of the steady ones was, so the
+ * counts cost a seventh of the sampling time and every job has some. */
+enum { COUNT_EVERY = 7 };
+
+/* Rounds: refill caches and TLBs with an unrecorded batch a quarter of the size, since
+ * another workload ran just before. A workload whose batch is a few long ops (a shell
+ * script) is its own warm-up. */
+static void rewarm(struct runctx *rc, struct job *j, int round)
+{
+	struct slot_batch b;
+	if (round >= 0 && rc->o->rewarm && j->n >= 4 && !j->rc)
+		j->rc = job_batch(rc, j, j->n / 4, j->overhead_ns, false, &b);
+}
+
+/* The job's workers failed or stopped in a batch: record it. */
+static int job_lost(struct runctx *rc, struct job *j, struct err *e)
+{
+	j->open = false;
+	return put_slot(rc, j, NULL, e);
+}
+
+/* Count the events of an untimed batch of j's size and store them against sample seq (of
+ * sample_ops ops), scaled to its ops when the sizes differ. Returns -1 only on a database
+ * error; a failed batch ends the job as a failed sample would. */
+static int count_batch(struct runctx *rc, struct job *j, int seq, uint64_t sample_ops, struct err *e)
+{
+	if (rc->o->timing || j->rc) /* no workers to count in a test's timing */
+		return 0;
+	struct ctr_set c;
+	uint64_t c0[CTR_NEVENTS], c1[CTR_NEVENTS];
+	bool h0[CTR_NEVENTS], h1[CTR_NEVENTS];
+	counters_open(&c, &rc->plan, j->s.pid, j->copies);
+	if (!counters_read(&c, c0, h0)) { /* nothing to count: --counters none, or none opened */
+		counters_close(&c);
+		return 0;
+	}
+	struct slot_batch b;
+	j->rc = job_batch(rc, j, j->n, j->overhead_ns, false, &b);
+	bool counted = !j->rc && counters_read(&c, c1, h1);
+	counters_close(&c);
+	if (j->rc)
+		return job_lost(rc, j, e);
+	if (!counted || !b.ops)
+		return 0;
+	const char *names[CTR_NEVENTS];
+	uint64_t d[CTR_NEVENTS];
+	size_t nc = 0;
+	double scale = (double)sample_ops / (double)b.ops;
+	for (int i = 0; i < CTR_NEVENTS; i++)
+		if (h0[i] && h1[i]) {
+			uint64_t delta = c1[i] >= c0[i] ? c1[i] - c0[i] : 0;
+			names[nc] = counters_name(i);
+			d[nc] = scale == 1 ? delta : (uint64_t)llround((double)delta * scale);
+			j->cnt[i] = xrealloc(j->cnt[i], (j->ncnt[i] + 1) * sizeof *j->cnt[i]);
+			j->cnt[i][j->ncnt[i]++] = (double)delta / (double)b.ops;
+			nc++;
+		}
+	j->counted_to = seq + 1;
+	return store_counters_add(rc->st, rc->run_id, j->w->name, j->copies, seq, names, d, nc, e);
 }
 
 /* Take one sample of j and store it. Returns -1 only on a database error. */
 static int sample(struct runctx *rc, struct job *j, int round, struct err *e)
 {
 	struct slot_batch b;
-	/* In rounds another workload ran just before: refill caches and TLBs with an
-	 * unrecorded batch a quarter of the size before the sample. A workload whose
-	 * batch is a few long ops (a shell script) is its own warm-up. */
-	if (round >= 0 && rc->o->rewarm && j->n >= 4)
-		j->rc = job_batch(rc, j, j->n / 4, j->overhead_ns, false, &b);
-	/* counters are read between batches, while the workers wait for a command */
-	uint64_t c0[CTR_NEVENTS], c1[CTR_NEVENTS];
-	bool h0[CTR_NEVENTS], h1[CTR_NEVENTS];
-	bool counted = !j->rc && counters_read(&j->ctr, c0, h0);
+	rewarm(rc, j, round);
 	if (!j->rc)
 		j->rc = job_batch(rc, j, j->n, j->overhead_ns, true, &b);
-	if (j->rc) {
-		j->open = false;
-		counters_close(&j->ctr);
-		return put_slot(rc, j, NULL, e);
-	}
-	counted = counted && counters_read(&j->ctr, c1, h1);
+	if (j->rc)
+		return job_lost(rc, j, e);
 	struct store_sample x = {
 		.workload = j->w->name,
 		.copies = j->copies,
@@ -310,21 +363,6 @@ static int sample(struct runctx *rc, struct job *j, int round, struct err *e)
 	};
 	if (store_sample_add(rc->st, rc->run_id, &x, e))
 		return -1;
-	if (counted) {
-		const char *names[CTR_NEVENTS];
-		uint64_t d[CTR_NEVENTS];
-		size_t nc = 0;
-		for (int i = 0; i < CTR_NEVENTS; i++)
-			if (h0[i] && h1[i]) {
-				names[nc] = counters_name(i);
-				d[nc] = c1[i] >= c0[i] ? c1[i] - c0[i] : 0;
-				j->cnt[i] = xrealloc(j->cnt[i], (j->ncnt[i] + 1) * sizeof *j->cnt[i]);
-				j->cnt[i][j->ncnt[i]++] = b.ops ? (double)d[nc] / (double)b.ops : 0;
-				nc++;
-			}
-		if (store_counters_add(rc->st, rc->run_id, j->w->name, j->copies, x.seq, names, d, nc, e))
-			return -1;
-	}
 	if (j->nsamples == j->cap) {
 		j->cap = j->cap ? 2 * j->cap : 64;
 		j->y = xrealloc(j->y, (size_t)j->cap * sizeof *j->y);
@@ -333,7 +371,10 @@ static int sample(struct runctx *rc, struct job *j, int round, struct err *e)
 	j->round[j->nsamples] = round;
 	j->y[j->nsamples++] = log(b.value);
 	j->sampled_ns += b.elapsed_ns;
+	j->last_ops = b.ops;
 	rc->step++;
+	if (x.seq % COUNT_EVERY == COUNT_EVERY - 1 && count_batch(rc, j, x.seq, b.ops, e))
+		return -1;
 	/* The machine changed under the workload (load came or went, a cache filled): keep
 	 * samples near the target length by recalibrating from this one. */
 	uint64_t target = rc->o->sample_ns;
@@ -386,7 +427,15 @@ static int finish(struct runctx *rc, struct job *j, struct err *e)
 {
 	char *cj = NULL;
 	j->ended = true;
-	counters_close(&j->ctr);
+	size_t warm = stats_warmup_prefix(j->y, (size_t)j->nsamples);
+	/* no steady sample was followed by a counted batch (a short job): count after the last */
+	if (j->open && j->done && !sig_stop && j->nsamples > (int)warm && j->counted_to <= (int)warm) {
+		rewarm(rc, j, rc->o->order == ORDER_ROUNDS ? 0 : -1);
+		if (j->rc)
+			j->open = false; /* the workers are gone; recorded below */
+		else if (count_batch(rc, j, j->nsamples - 1, j->last_ops, e))
+			return -1;
+	}
 	if (j->open) {
 		struct slot_checks chk = {0};
 		if (!rc->o->timing)
@@ -412,7 +461,6 @@ static int finish(struct runctx *rc, struct job *j, struct err *e)
 				 rc->o->target_ci * 100, now_hw, j->nsamples);
 		}
 	}
-	size_t warm = stats_warmup_prefix(j->y, (size_t)j->nsamples);
 	if (warm && store_samples_mark_warmup(rc->st, rc->run_id, j->w->name, j->copies, (int)warm, e)) {
 		free(cj);
 		return -1;
@@ -649,7 +697,6 @@ static int finish_run(struct store *st, const struct run_opts *o, struct run_out
 static void jobs_free(struct job *jobs, size_t nj)
 {
 	for (size_t i = 0; i < nj; i++) {
-		counters_close(&jobs[i].ctr);
 		for (int k = 0; k < CTR_NEVENTS; k++)
 			free(jobs[i].cnt[k]);
 		free(jobs[i].y);

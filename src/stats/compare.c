@@ -178,14 +178,13 @@ double stats_welch_df(const double *v, const double *df, size_t n)
 /* Fill c from d, se, df and the options; se NAN means no interval. info: the
  * information fraction of this look in a sequential design; g: the two terms of the
  * dominance guard (NULL for a classic df). */
-static void finish(struct st_comparison *c, double d, double se, double df, double info,
-		   const struct st_compare_opts *o, const struct two_terms *g)
+/* The row's design: its level (a sequential look's own, worked out once into seq for the
+ * level and the stage-wise interval), unit, margin and the caveats they carry. */
+static void row_design(struct st_comparison *c, const struct st_compare_opts *o, double info, struct st_seq *seq)
 {
 	c->alpha_design = o->alpha;
 	c->sw_lo = c->sw_hi = NAN;
-	/* A sequential look: its design, worked out once for its level and its stage-wise interval. */
-	struct st_seq seq;
-	c->alpha = look_design(o, info, &seq) ? stats_seq_level(&seq) : o->alpha;
+	c->alpha = look_design(o, info, seq) ? stats_seq_level(seq) : o->alpha;
 	if (isnan(c->alpha))
 		c->alpha = o->alpha;
 	c->unit = o->unit;
@@ -196,6 +195,23 @@ static void finish(struct st_comparison *c, double d, double se, double df, doub
 	c->margin = o->margin;
 	c->eq_lo = log1p(-o->margin);
 	c->eq_hi = log1p(o->margin);
+}
+
+/* A row without an interval: no p, q or bounds, and a verdict that says why. */
+static void no_interval(struct st_comparison *c, struct st_seq *seq)
+{
+	c->p = c->q = NAN;
+	c->lo = c->hi = c->lo2 = c->hi2 = NAN;
+	c->pct_lo = c->pct_hi = c->pct_lo2 = c->pct_hi2 = NAN;
+	decide(c);
+	stats_seq_free(seq);
+}
+
+static void finish(struct st_comparison *c, double d, double se, double df, double info,
+		   const struct st_compare_opts *o, const struct two_terms *g)
+{
+	struct st_seq seq;
+	row_design(c, o, info, &seq);
 	if (g)
 		df = stats_bf_df(g->v1, g->f1, g->v2, g->f2, df, c->alpha);
 	c->d = d;
@@ -208,11 +224,8 @@ static void finish(struct st_comparison *c, double d, double se, double df, doub
 		se = NAN;
 	}
 	if (isnan(se) || isnan(df)) {
-		c->se = c->df = c->t = c->p = c->q = NAN;
-		c->lo = c->hi = c->lo2 = c->hi2 = NAN;
-		c->pct_lo = c->pct_hi = c->pct_lo2 = c->pct_hi2 = NAN;
-		decide(c);
-		stats_seq_free(&seq);
+		c->se = c->df = c->t = NAN;
+		no_interval(c, &seq);
 		return;
 	}
 	/* Fewer than 1 df: the t quantile explodes (or GSL cannot invert it); no verdict. */
@@ -229,11 +242,7 @@ static void finish(struct st_comparison *c, double d, double se, double df, doub
 	if (df < 1 || isnan(t1) || isnan(t2)) {
 		c->caveats |= ST_CAVEAT_LOW_DF;
 		c->t = se > 0 ? d / se : NAN;
-		c->p = c->q = NAN;
-		c->lo = c->hi = c->lo2 = c->hi2 = NAN;
-		c->pct_lo = c->pct_hi = c->pct_lo2 = c->pct_hi2 = NAN;
-		decide(c);
-		stats_seq_free(&seq);
+		no_interval(c, &seq);
 		return;
 	}
 	if (se > 0) {

@@ -481,6 +481,74 @@ int stats_estimate_groups(const struct st_group *groups, size_t ngroups, struct 
 	return stats_estimate_groups_scale(groups, ngroups, false, out, e);
 }
 
+/* Group g's own estimate: its mean, shape and the components its own data carries. */
+static void group_own(const struct st_group *grp, struct gwork *w, int round_exp, struct st_estimate *o)
+{
+	memset(o, 0, sizeof *o);
+	o->mean = o->se = o->df = o->r1 = o->r1_z = NAN;
+	if (grp->nboots == 0) {
+		o->caveats = ST_CAVEAT_NO_VARIANCE;
+		o->need = ST_NEED_RUNS;
+		o->own = o->used = (struct st_components){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0, NAN, NAN, NAN, 0};
+		return;
+	}
+	gwork_fill(grp, w, round_exp);
+	double m = 0;
+	for (size_t b = 0; b < w->nb; b++)
+		m += w->bmean[b];
+	o->mean = m / (double)w->nb;
+	o->nboots = w->nb;
+	o->nruns = w->R;
+	o->nsamples = w->N;
+	o->runs_per_boot = (double)w->R / (double)w->nb;
+	o->samples_per_run = (double)w->N / (double)w->R;
+	own_components(w, &o->own);
+	if (w->nr1 > 0) {
+		o->r1 = w->r1sum / (double)w->nr1 - w->r1var / (double)w->nr1;
+		o->r1_z = w->r1sum / sqrt(w->r1var);
+		/* Pooled over the runs, and flagged runs only as more than chance explains
+		 * (one run in a dozen is not evidence). */
+		if (o->r1_z > 2 || stats_diag_excess(w->nauto_flagged, w->nauto, ST_DIAG_RUN_RATE))
+			o->caveats |= ST_CAVEAT_AUTOCORR;
+	}
+}
+
+/* The components group o uses: its own, and from the pool (praw, pdf where can) each level
+ * its data lacks; then its interval. */
+static void group_borrow(struct gwork *w, struct st_estimate *o, const double *praw, const double *pdf,
+			 const bool *can, bool refused)
+{
+	struct st_components *u = &o->used;
+	*u = o->own;
+	if (!(u->have & ST_BIT(ST_LEVEL_WITHIN)) && can[ST_LEVEL_WITHIN]) {
+		u->raw_within = praw[ST_LEVEL_WITHIN];
+		u->df_within = pdf[ST_LEVEL_WITHIN];
+		o->borrowed |= ST_BIT(ST_LEVEL_WITHIN);
+	}
+	if (!(u->have & ST_BIT(ST_LEVEL_RUN)) && can[ST_LEVEL_RUN]) {
+		u->raw_run = praw[ST_LEVEL_RUN];
+		u->df_run = pdf[ST_LEVEL_RUN];
+		o->borrowed |= ST_BIT(ST_LEVEL_RUN);
+	}
+	components(w, u);
+	if (o->borrowed & ST_BIT(ST_LEVEL_RUN)) {
+		u->ub_run = borrowed_ub(praw[ST_LEVEL_RUN], pdf[ST_LEVEL_RUN]);
+		u->ub_whole &= ~ST_BIT(ST_LEVEL_RUN);
+	}
+	if (w->nb < 2) {
+		/* With >= 2 boots the boot level comes from the group's own boot means. */
+		if (can[ST_LEVEL_BOOT]) {
+			u->raw_boot = praw[ST_LEVEL_BOOT];
+			u->df_boot = pdf[ST_LEVEL_BOOT];
+			u->ub_boot = borrowed_ub(praw[ST_LEVEL_BOOT], pdf[ST_LEVEL_BOOT]);
+			u->ub_whole &= ~ST_BIT(ST_LEVEL_BOOT);
+			o->borrowed |= ST_BIT(ST_LEVEL_BOOT);
+		}
+		u->var_boot = isnan(u->raw_boot) ? NAN : u->raw_boot > 0 ? u->raw_boot : 0;
+	}
+	group_interval(w, o, can, refused);
+}
+
 int stats_estimate_groups_scale(const struct st_group *groups, size_t ngroups, bool linear, struct st_estimate *out,
 				struct err *e)
 {
@@ -494,36 +562,8 @@ int stats_estimate_groups_scale(const struct st_group *groups, size_t ngroups, b
 	int round_exp = linear ? -7 : 9;
 	for (size_t g = 0; g < ngroups && !linear; g++)
 		group_round_exp(&groups[g], &round_exp);
-	for (size_t g = 0; g < ngroups; g++) {
-		struct st_estimate *o = &out[g];
-		memset(o, 0, sizeof *o);
-		o->mean = o->se = o->df = o->r1 = o->r1_z = NAN;
-		if (groups[g].nboots == 0) {
-			o->caveats = ST_CAVEAT_NO_VARIANCE;
-			o->need = ST_NEED_RUNS;
-			o->own = o->used = (struct st_components){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0, NAN, NAN, NAN, 0};
-			continue;
-		}
-		gwork_fill(&groups[g], &w[g], round_exp);
-		double m = 0;
-		for (size_t b = 0; b < w[g].nb; b++)
-			m += w[g].bmean[b];
-		o->mean = m / (double)w[g].nb;
-		o->nboots = w[g].nb;
-		o->nruns = w[g].R;
-		o->nsamples = w[g].N;
-		o->runs_per_boot = (double)w[g].R / (double)w[g].nb;
-		o->samples_per_run = (double)w[g].N / (double)w[g].R;
-		own_components(&w[g], &o->own);
-		if (w[g].nr1 > 0) {
-			o->r1 = w[g].r1sum / (double)w[g].nr1 - w[g].r1var / (double)w[g].nr1;
-			o->r1_z = w[g].r1sum / sqrt(w[g].r1var);
-			/* Pooled over the runs, and flagged runs only as more than chance explains
-			 * (one run in a dozen is not evidence). */
-			if (o->r1_z > 2 || stats_diag_excess(w[g].nauto_flagged, w[g].nauto, ST_DIAG_RUN_RATE))
-				o->caveats |= ST_CAVEAT_AUTOCORR;
-		}
-	}
+	for (size_t g = 0; g < ngroups; g++)
+		group_own(&groups[g], &w[g], round_exp, &out[g]);
 	/* Borrow, in order within, run, boot: each lower level feeds the one above. */
 	double praw[ST_NLEVELS], pdf[ST_NLEVELS];
 	bool can[ST_NLEVELS];
@@ -533,40 +573,9 @@ int stats_estimate_groups_scale(const struct st_group *groups, size_t ngroups, b
 	bool refused = false;
 	for (size_t g = 0; g < ngroups && !can[ST_LEVEL_BOOT]; g++)
 		refused |= (out[g].own.have & ST_BIT(ST_LEVEL_BOOT)) != 0;
-	for (size_t g = 0; g < ngroups; g++) {
-		struct st_estimate *o = &out[g];
-		if (groups[g].nboots == 0)
-			continue;
-		struct st_components *u = &o->used;
-		*u = o->own;
-		if (!(u->have & ST_BIT(ST_LEVEL_WITHIN)) && can[ST_LEVEL_WITHIN]) {
-			u->raw_within = praw[ST_LEVEL_WITHIN];
-			u->df_within = pdf[ST_LEVEL_WITHIN];
-			o->borrowed |= ST_BIT(ST_LEVEL_WITHIN);
-		}
-		if (!(u->have & ST_BIT(ST_LEVEL_RUN)) && can[ST_LEVEL_RUN]) {
-			u->raw_run = praw[ST_LEVEL_RUN];
-			u->df_run = pdf[ST_LEVEL_RUN];
-			o->borrowed |= ST_BIT(ST_LEVEL_RUN);
-		}
-		components(&w[g], u);
-		if (o->borrowed & ST_BIT(ST_LEVEL_RUN)) {
-			u->ub_run = borrowed_ub(praw[ST_LEVEL_RUN], pdf[ST_LEVEL_RUN]);
-			u->ub_whole &= ~ST_BIT(ST_LEVEL_RUN);
-		}
-		if (w[g].nb < 2) {
-			/* With >= 2 boots the boot level comes from the group's own boot means. */
-			if (can[ST_LEVEL_BOOT]) {
-				u->raw_boot = praw[ST_LEVEL_BOOT];
-				u->df_boot = pdf[ST_LEVEL_BOOT];
-				u->ub_boot = borrowed_ub(praw[ST_LEVEL_BOOT], pdf[ST_LEVEL_BOOT]);
-				u->ub_whole &= ~ST_BIT(ST_LEVEL_BOOT);
-				o->borrowed |= ST_BIT(ST_LEVEL_BOOT);
-			}
-			u->var_boot = isnan(u->raw_boot) ? NAN : u->raw_boot > 0 ? u->raw_boot : 0;
-		}
-		group_interval(&w[g], o, can, refused);
-	}
+	for (size_t g = 0; g < ngroups; g++)
+		if (groups[g].nboots > 0)
+			group_borrow(&w[g], &out[g], praw, pdf, can, refused);
 	for (size_t g = 0; g < ngroups; g++)
 		gwork_free(&w[g]);
 	free(w);

@@ -29,7 +29,7 @@ fi
 [ -n "$(envv "$SYSAB_DB" probe.cv)" ] || fail "no probe.cv stored"
 case $(envv "$SYSAB_DB" noise.level) in low | moderate | high) ;; *) fail "noise.level: $(envv "$SYSAB_DB" noise.level)" ;; esac
 contains "$OUT" "noise floor: CV"
-contains "$OUT" "counters (median of the steady samples; spread: CV, or ±SD near 0):"
+contains "$OUT" "counters (median of the counted batches; spread: CV, or ±SD near 0):"
 expect 0 "$SYSAB" show 1
 contains "$OUT" "noise floor: CV"
 contains "$OUT" "page-faults"
