@@ -167,6 +167,26 @@ static int collect(struct an_history_job *j, const struct store_series *x, const
 	return rc;
 }
 
+/* The plan of an A/B campaign for change c: the boots of each segment (in series order,
+ * sbo[i] is the i-th boot) as two groups, sized for a half-width of the change's size with
+ * 80% power, as `sysab plan` sizes two groups. */
+static void plan_confirm(const struct st_boot *const *sbo, const struct st_cp_change *c, struct an_history_change *out)
+{
+	size_t na = c->index - c->seg_lo, nb = c->seg_hi - c->index;
+	struct st_boot *b = xcalloc(na + nb, sizeof *b);
+	for (size_t i = 0; i < na + nb; i++)
+		b[i] = *sbo[c->seg_lo + i];
+	struct st_group g[2] = {{b, na}, {b + na, nb}};
+	struct st_estimate est[2];
+	struct st_plan_opts po = stats_plan_defaults();
+	po.target = expm1(fabs(c->d));
+	po.power = 0.8;
+	struct err e;
+	out->confirm_planned = po.target > 0 && stats_estimate_groups(g, 2, est, &e) == 0 &&
+			       stats_plan(&est[0].used, &est[1].used, &po, &out->confirm, &e) == 0;
+	free(b);
+}
+
 /* Whether any selected run has a value for key, a label or what selectors take for kernel,
  * machine and source (select_label); keys gets the labels there are. */
 static bool label_known(const struct an_group *g, const char *key, struct sb *keys)
@@ -268,15 +288,25 @@ int an_history_job_build(struct store *st, const char *selector, const char *pat
 		goto out;
 	for (size_t i = 0; i < nb; i++)
 		h->boots[i].level_ops = exp(h->cp.level[i]);
+	h->between_sd = sqrt(h->cp.tau2);
 	h->changes = xcalloc(h->cp.nchanges ? h->cp.nchanges : 1, sizeof *h->changes);
+	const struct st_boot **sbo = xcalloc(nb ? nb : 1, sizeof *sbo);
+	for (size_t i = 0; i < nb; i++)
+		sbo[i] = &sb[ord[i]];
 	for (size_t i = 0; i < h->cp.nchanges; i++) {
 		const struct st_cp_change *c = &h->cp.changes[i];
 		const struct an_history_boot *before = &h->boots[c->index - 1], *after = &h->boots[c->index];
 		h->changes[i] = (struct an_history_change){
-			c, by_time ? before->boot_id : before->value, by_time ? after->boot_id : after->value,
-			before->boot_id, after->boot_id, c->d < 0,
+			.c = c,
+			.label_before = by_time ? before->boot_id : before->value,
+			.label_after = by_time ? after->boot_id : after->value,
+			.boot_before = before->boot_id,
+			.boot_after = after->boot_id,
+			.slower = c->d < 0,
 		};
+		plan_confirm(sbo, c, &h->changes[i]);
 	}
+	free(sbo);
 out:
 	free(hb);
 	free(sb);
@@ -292,6 +322,12 @@ out:
 
 void an_history_job_free(struct an_history_job *j)
 {
+	for (size_t i = 0; j->h.changes && i < j->h.cp.nchanges; i++) {
+		strv_free(&j->h.changes[i].confirm_argv);
+		free(j->h.changes[i].confirm_name);
+		free(j->h.changes[i].confirm_line);
+		free(j->h.changes[i].confirm_why);
+	}
 	free(j->h.boots);
 	free(j->h.changes);
 	stats_cp_free(&j->h.cp);

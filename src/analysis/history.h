@@ -28,6 +28,16 @@ struct an_history_change {
 	const char *label_before, *label_after; /* the --by values (with --by time: boot ids) */
 	const char *boot_before, *boot_after;   /* boot ids of the last unchanged and first changed boot */
 	bool slower;
+	/* The A/B campaign that settles it (--confirm): boots, runs and samples per side for an
+	 * interval of the change's size at 80% power, planned from the boots either side
+	 * (segments [seg_lo, index) and [index, seg_hi)) as `sysab plan` plans two groups. */
+	struct st_plan confirm;
+	bool confirm_planned;                   /* false: the segments cannot be estimated */
+	/* Filled by the command, not the analysis: the `sysab campaign new` arguments after
+	 * "sysab" (empty when no runnable line can be written), the shell line that creates and
+	 * starts it, or why there is none. */
+	struct strv confirm_argv;
+	char *confirm_name, *confirm_line, *confirm_why;
 };
 
 /* The finished record that renderers print. */
@@ -42,7 +52,9 @@ struct an_history {
 	size_t nboots, nruns;
 	struct st_cp_opts opts;
 	struct st_cp_result cp;
+	double between_sd;    /* sqrt(cp.tau2): the between-boot sd on the log scale */
 	struct an_history_change *changes; /* [cp.nchanges] */
+	bool confirm;         /* --confirm: print each change's campaign */
 	size_t dropped_runs;  /* selected runs of the workload without the --by label */
 };
 

@@ -83,6 +83,13 @@ void campaign_opts_parse(const char *json, struct campaign_opts *o);
 char *campaign_opts_json(const struct campaign_opts *o);
 void campaign_opts_free(struct campaign_opts *o);
 
+/* The options of a `campaign new` that boots configuration cfg[i] of campaign src[i] for
+ * i in 0..n as those campaigns do (the backend and its options of src[0], each
+ * configuration's labels and boot options), with boots and runs, and run_args after "--";
+ * appended to out (the caller puts "campaign new NAME" before them). */
+void campaign_new_argv(const struct campaign *const *src, const size_t *cfg, size_t n, int boots, int runs,
+		       const struct strv *run_args, struct strv *out);
+
 /* What `campaign show` renders (report/campaign.h): a finished record, every number computed. */
 struct campaign_view {
 	const struct campaign *c;

@@ -2,12 +2,19 @@
 #include "cli.h"
 #include "report/report.h"
 #include "analysis/history.h"
+#include "campaign/backend.h"
+#include "campaign/campaign.h"
 #include "store/store.h"
 
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
-enum { O_WORKLOAD = 1, O_BY, O_ALPHA, O_SEED };
+enum { O_WORKLOAD = 1, O_BY, O_ALPHA, O_SEED, O_CONFIRM, O_RUN };
 
 const struct cli_opt cli_history_opts[] = {
 	CLI_OPT("workload", 'w', "WORKLOAD", "the workload to follow (a name or a pattern that matches one)", O_WORKLOAD),
@@ -19,6 +26,11 @@ const struct cli_opt cli_history_opts[] = {
 		0.001, 0.2, "0.005"),
 	CLI_NUM("seed", 0, "N", "seed of the simulations behind p-values and intervals (same data and seed: same answer)",
 		O_SEED, CLI_INT, 0, 2147483647, "36"),
+	CLI_OPT("confirm", 0, NULL,
+		"for each change, the A/B campaign that settles it: the last configuration before it against the first "
+		"after, interleaved boots sized as `sysab plan` sizes two groups (80% power for the change's size)",
+		O_CONFIRM),
+	CLI_OPT("run", 0, NULL, "with --confirm: create and start those campaigns (boots VMs or this machine)", O_RUN),
 	CLI_OUT_OPTS("text (default), json, markdown or html", "text json markdown html"),
 	CLI_COLOR_OPT,
 	CLI_COMMON_OPTS,
@@ -27,6 +39,7 @@ const struct cli_opt cli_history_opts[] = {
 
 struct hist_args {
 	const char *db, *workload, *by;
+	bool confirm, run;
 	struct cli_out out;
 	struct st_cp_opts o;
 };
@@ -51,8 +64,211 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 		return 0;
 	case O_ALPHA: a->o.alpha = cli_real_of(arg); return 0;
 	case O_SEED: a->o.seed = (uint64_t)cli_int_of(arg); return 0;
+	case O_CONFIRM: a->confirm = true; return 0;
+	case O_RUN: a->run = true; return 0;
 	}
 	return errf(e, "unhandled option");
+}
+
+/* The newest campaign with a configuration labelled by=value: loaded into *c (free with
+ * campaign_free), *cfg its index. A campaign whose record is damaged is passed over
+ * (`sysab campaign show` names what is wrong with it). */
+static bool find_config(struct store *st, const struct strv *names, const char *by, const char *value,
+			struct campaign *c, size_t *cfg)
+{
+	for (size_t i = names->n; i-- > 0;) {
+		struct err e;
+		if (campaign_load(st, names->v[i], c, &e))
+			continue;
+		for (size_t k = 0; k < c->r.nconfigs; k++) {
+			const char *v = kv_get(&c->labels[k], by);
+			if (v && !strcmp(v, value)) {
+				*cfg = k;
+				return true;
+			}
+		}
+		campaign_free(c);
+	}
+	return false;
+}
+
+/* Whether argument a of `sysab run` sets the workloads, copies or sample count: 1 with its
+ * value in the next argument, 2 with it joined, 0 otherwise. */
+static int replaced_arg(const char *a)
+{
+	static const char *const own[] = {"-w", "--workload", "-c", "--copies", "--samples"};
+	for (size_t i = 0; i < sizeof own / sizeof *own; i++) {
+		size_t n = strlen(own[i]);
+		if (!strcmp(a, own[i]))
+			return 1;
+		if (!strncmp(a, own[i], n) && (own[i][1] != '-' ? a[n] != 0 : a[n] == '='))
+			return 2;
+	}
+	return 0;
+}
+
+/* The run arguments of a confirming campaign: the source campaign's, with its workloads,
+ * copies and sample count replaced by the history's workload, copies and the plan's samples. */
+static void confirm_run_args(const struct strv *src, const struct an_history *h, size_t samples, struct strv *out)
+{
+	for (size_t i = 0; i < src->n; i++) {
+		int r = replaced_arg(src->v[i]);
+		if (r == 1)
+			i++;
+		else if (!r)
+			strv_add(out, src->v[i]);
+	}
+	char buf[24];
+	strv_add(out, "-w");
+	strv_add(out, h->workload);
+	snprintf(buf, sizeof buf, "%d", h->copies);
+	strv_add(out, "-c");
+	strv_add(out, buf);
+	snprintf(buf, sizeof buf, "%zu", samples);
+	strv_add(out, "--samples");
+	strv_add(out, buf);
+}
+
+static bool taken(const struct strv *names, const char *name)
+{
+	for (size_t i = 0; i < names->n; i++)
+		if (!strcmp(names->v[i], name))
+			return true;
+	return false;
+}
+
+/* A campaign name not taken yet: confirm-BY-BEFORE-AFTER with other characters as '_',
+ * and -2, -3, ... when taken. */
+static char *confirm_name(const struct strv *names, const char *by, const char *before, const char *after)
+{
+	char *base = xasprintf("confirm-%.16s-%.20s-%.20s", by, before, after);
+	for (char *p = base; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("_.-", *p))
+			*p = '_';
+	char *name = xstrdup(base);
+	for (int k = 2; taken(names, name); k++) {
+		free(name);
+		name = xasprintf("%s-%d", base, k);
+	}
+	free(base);
+	return name;
+}
+
+/* The campaign line of each change (--confirm), or why there is none. */
+static void confirm_lines(struct store *st, const char *db, struct an_history *h)
+{
+	struct strv names = {0};
+	struct err e;
+	if (store_campaign_names(st, &names, &e))
+		strv_free(&names);
+	for (size_t i = 0; i < h->cp.nchanges; i++) {
+		struct an_history_change *c = &h->changes[i];
+		if (!c->confirm_planned || !c->confirm.feasible)
+			continue;
+		if (!strcmp(h->by, "time")) {
+			c->confirm_why = xstrdup("the boots are in time order, so nothing names how to boot either side; "
+						 "order them by the label that names the configuration (--by kernel)");
+			continue;
+		}
+		struct campaign src[2];
+		size_t cfg[2];
+		const char *side[2] = {c->label_before, c->label_after};
+		int found = 0;
+		for (; found < 2 && find_config(st, &names, h->by, side[found], &src[found], &cfg[found]); found++)
+			;
+		if (found < 2) {
+			c->confirm_why = xasprintf("no campaign booted %s=%s, so how to boot it is unknown; give it to "
+						   "`sysab campaign new` with --config '%s=%s' and --kernel/--append, --entry "
+						   "or --command",
+						   h->by, side[found], h->by, side[found]);
+		} else if (strcmp(src[0].r.backend, src[1].r.backend)) {
+			c->confirm_why = xasprintf("%s=%s was booted with the %s backend and %s=%s with %s; one campaign "
+						   "boots both sides the same way",
+						   h->by, side[0], src[0].r.backend, h->by, side[1], src[1].r.backend);
+		} else {
+			c->confirm_name = confirm_name(&names, h->by, side[0], side[1]);
+			strv_add(&names, c->confirm_name);
+			struct strv args = {0};
+			confirm_run_args(&src[0].run_args, h, c->confirm.samples, &args);
+			strv_add(&c->confirm_argv, "campaign");
+			strv_add(&c->confirm_argv, "new");
+			strv_add(&c->confirm_argv, c->confirm_name);
+			if (db) {
+				strv_add(&c->confirm_argv, "--db");
+				strv_add(&c->confirm_argv, db);
+			}
+			const struct campaign *srcs[2] = {&src[0], &src[1]};
+			campaign_new_argv(srcs, cfg, 2, (int)c->confirm.boots, (int)c->confirm.runs, &args,
+					  &c->confirm_argv);
+			strv_free(&args);
+			struct sb l = {0};
+			sb_addf(&l, "sysab");
+			for (size_t k = 0; k < c->confirm_argv.n; k++) {
+				sb_addf(&l, " ");
+				campaign_sh_quote(&l, c->confirm_argv.v[k]);
+			}
+			sb_addf(&l, " && sysab campaign start ");
+			campaign_sh_quote(&l, c->confirm_name);
+			if (db) {
+				sb_addf(&l, " --db ");
+				campaign_sh_quote(&l, db);
+			}
+			c->confirm_line = xstrdup(sb_str(&l));
+			sb_free(&l);
+		}
+		for (int k = 0; k < found; k++)
+			campaign_free(&src[k]);
+	}
+	strv_free(&names);
+}
+
+/* Run this sysab with argv (after "sysab"); its exit status, or 1 when it cannot start. */
+static int run_self(const struct strv *argv)
+{
+	char **v = xcalloc(argv->n + 2, sizeof *v);
+	v[0] = "sysab";
+	for (size_t i = 0; i < argv->n; i++)
+		v[i + 1] = argv->v[i];
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		execv("/proc/self/exe", v);
+		fprintf(stderr, "sysab: cannot run itself: %s\n", strerror(errno));
+		_exit(127);
+	}
+	free(v);
+	int status = 0;
+	if (pid < 0)
+		return 1;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+/* --run: create and start the campaign of each change that has one. */
+static int start_confirming(const struct an_history *h, const char *db)
+{
+	int worst = 0;
+	for (size_t i = 0; i < h->cp.nchanges; i++) {
+		const struct an_history_change *c = &h->changes[i];
+		if (!c->confirm_argv.n)
+			continue;
+		struct strv start = {0};
+		strv_add(&start, "campaign");
+		strv_add(&start, "start");
+		strv_add(&start, c->confirm_name);
+		if (db) {
+			strv_add(&start, "--db");
+			strv_add(&start, db);
+		}
+		int r = run_self(&c->confirm_argv);
+		if (!r)
+			r = run_self(&start);
+		strv_free(&start);
+		if (r > worst)
+			worst = r;
+	}
+	return worst;
 }
 
 int cmd_history(const struct cli_cmd *cmd, int argc, char **argv)
@@ -70,16 +286,26 @@ int cmd_history(const struct cli_cmd *cmd, int argc, char **argv)
 		errf(&e, "give the workload to follow with -w, e.g. sysab history -w kernel.syscall.null --by kernel");
 		goto fail;
 	}
+	if (a.run && !a.confirm) {
+		errf(&e, "--run starts the campaigns that --confirm prints; give both");
+		goto fail;
+	}
 	if (pos.n > 1) {
 		errf(&e, "give one selector (its terms in one argument, e.g. 'machine=lab3 source=csv'); see `sysab history "
 			 "--help`");
 		goto fail;
 	}
 	if (cli_open_db(a.db, STORE_READ, &st, NULL, &e) ||
-	    an_history_job_build(st, pos.n ? pos.v[0] : "", a.workload, a.by, &a.o, &j, &e) ||
-	    cli_emit(&a.out, &(struct report_doc){.history = &j.h}, &e))
+	    an_history_job_build(st, pos.n ? pos.v[0] : "", a.workload, a.by, &a.o, &j, &e))
+		goto fail;
+	j.h.confirm = a.confirm;
+	if (a.confirm)
+		confirm_lines(j.d.st, a.db, &j.h);
+	if (cli_emit(&a.out, &(struct report_doc){.history = &j.h}, &e))
 		goto fail;
 	rc = EXIT_OK;
+	if (a.run) /* the job's connection is idle: the campaigns write beside it */
+		rc = start_confirming(&j.h, a.db);
 	goto out;
 fail:
 	rc = cli_fail(cmd, &e);

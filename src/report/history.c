@@ -38,6 +38,24 @@ static void sparkline(FILE *f, const struct an_history *h, size_t width)
 	fputs("\n", f);
 }
 
+/* How many boots, runs and samples per side settle change c, and the campaign's line. */
+static void confirm_text(FILE *f, const struct an_history_change *c)
+{
+	const struct st_plan *p = &c->confirm;
+	if (!c->confirm_planned)
+		fprintf(f, "  confirm: the boots either side cannot be estimated, so no campaign is sized\n");
+	else if (!p->feasible)
+		fprintf(f, "  confirm: no design within %zu boots of each side resolves %.2f%% at 80%% power\n", p->boots,
+			fabs(c->c->pct));
+	else
+		fprintf(f, "  confirm: %zu boots of each side, %zu run%s of %zu samples per boot (80%% power for %.2f%%)\n",
+			p->boots, p->runs, p->runs == 1 ? "" : "s", p->samples, fabs(c->c->pct));
+	if (c->confirm_line)
+		fprintf(f, "    %s\n", c->confirm_line);
+	else if (c->confirm_why)
+		fprintf(f, "    no campaign line: %s\n", c->confirm_why);
+}
+
 static const char *what(const struct an_history *h)
 {
 	return *h->selector ? h->selector : "every run";
@@ -53,7 +71,7 @@ void report_history_text(FILE *f, const struct an_history *h, size_t width)
 	fprintf(f, "first %s=%s, last %s=%s; between-boot sd %.2f%%\n", h->by,
 		strcmp(h->by, "time") ? h->boots[0].value : h->boots[0].boot_id, h->by,
 		strcmp(h->by, "time") ? h->boots[h->nboots - 1].value : h->boots[h->nboots - 1].boot_id,
-		100 * sqrt(h->cp.tau2));
+		100 * h->between_sd);
 	sparkline(f, h, width > 20 ? width - 2 : 60);
 	if (!h->cp.nchanges)
 		fprintf(f, "no change (family-wise false-alarm level %g over the series)\n", h->opts.alpha);
@@ -63,6 +81,8 @@ void report_history_text(FILE *f, const struct an_history *h, size_t width)
 		fprintf(f, "change at boot %zu [%zu..%zu]: %s -> %s, %s %+.2f%% [%+.2f, %+.2f] (p %.3f)\n", s->index,
 			s->index_lo, s->index_hi, c->label_before, c->label_after, c->slower ? "slower" : "faster",
 			s->pct, s->pct_lo, s->pct_hi, s->p);
+		if (h->confirm)
+			confirm_text(f, c);
 	}
 	if (h->dropped_runs)
 		fprintf(f, "note: %zu selected run%s without the label %s left out\n", h->dropped_runs,
@@ -78,6 +98,32 @@ static json_t *num(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* --confirm in JSON: the design per side, and the campaign as argv and line, or why none. */
+static json_t *confirm_json(const struct an_history_change *c)
+{
+	json_t *o = json_object();
+	const struct st_plan *p = &c->confirm;
+	json_object_set_new(o, "planned", json_boolean(c->confirm_planned && p->feasible));
+	if (c->confirm_planned && p->feasible) {
+		json_object_set_new(o, "boots", json_integer((json_int_t)p->boots));
+		json_object_set_new(o, "runs", json_integer((json_int_t)p->runs));
+		json_object_set_new(o, "samples", json_integer((json_int_t)p->samples));
+		json_object_set_new(o, "power", json_real(0.8));
+	}
+	if (c->confirm_argv.n) {
+		json_t *a = json_array();
+		json_array_append_new(a, json_string("sysab"));
+		for (size_t i = 0; i < c->confirm_argv.n; i++)
+			json_array_append_new(a, json_string(c->confirm_argv.v[i]));
+		json_object_set_new(o, "campaign", json_string(c->confirm_name));
+		json_object_set_new(o, "argv", a);
+		json_object_set_new(o, "line", json_string(c->confirm_line));
+	} else {
+		json_object_set_new(o, "why", c->confirm_why ? json_string(c->confirm_why) : json_null());
+	}
+	return o;
+}
+
 char *report_history_json(const struct an_history *h)
 {
 	json_t *d = json_object();
@@ -90,7 +136,7 @@ char *report_history_json(const struct an_history *h)
 	json_object_set_new(d, "selector", json_string(h->selector));
 	json_object_set_new(d, "alpha", json_real(h->opts.alpha));
 	json_object_set_new(d, "conf", json_real(h->opts.conf));
-	json_object_set_new(d, "between_boot_sd", num(sqrt(h->cp.tau2)));
+	json_object_set_new(d, "between_boot_sd", num(h->between_sd));
 	json_object_set_new(d, "dropped_runs", json_integer((json_int_t)h->dropped_runs));
 	json_t *cps = json_array();
 	for (size_t i = 0; i < h->cp.nchanges; i++) {
@@ -110,6 +156,8 @@ char *report_history_json(const struct an_history *h)
 		json_object_set_new(o, "p", num(c->c->p));
 		json_object_set_new(o, "segment_lo", json_integer((json_int_t)c->c->seg_lo));
 		json_object_set_new(o, "segment_hi", json_integer((json_int_t)c->c->seg_hi));
+		if (h->confirm)
+			json_object_set_new(o, "confirm", confirm_json(c));
 		json_array_append_new(cps, o);
 	}
 	json_object_set_new(d, "change_points", cps);
@@ -149,5 +197,11 @@ void report_history_markdown(FILE *f, const struct an_history *h)
 		fprintf(f, "| %zu | %zu..%zu | `%s` | `%s` | %+.2f%% %s | [%+.2f%%, %+.2f%%] |\n", c->c->index,
 			c->c->index_lo, c->c->index_hi, c->label_before, c->label_after, c->c->pct,
 			c->slower ? "slower" : "faster", c->c->pct_lo, c->c->pct_hi);
+	}
+	for (size_t i = 0; h->confirm && i < h->cp.nchanges; i++) {
+		const struct an_history_change *c = &h->changes[i];
+		fprintf(f, "\nTo confirm `%s` → `%s`:\n\n```\n", c->label_before, c->label_after);
+		confirm_text(f, c);
+		fprintf(f, "```\n");
 	}
 }

@@ -877,7 +877,7 @@ int report_html_history(FILE *f, const struct an_history *h)
 	sb_addf(&b, "; between-boot sd %.2f%%; family-wise false-alarm level %g. Points: each boot's estimate in "
 		    "ops/s with its 95%% interval from within the boot; lines: the level of each segment; shaded: "
 		    "the 95%% interval of a change's position.</p>\n",
-		100 * sqrt(h->cp.tau2), h->opts.alpha);
+		100 * h->between_sd, h->opts.alpha);
 	history_svg(&b, h);
 	if (!h->cp.nchanges)
 		sb_add(&b, "<p>No change.</p>\n");

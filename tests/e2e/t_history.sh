@@ -61,3 +61,36 @@ v=$(printf '%s' "$OUT" | jq -r '[.by, (.boots|length), (.boots[0].label|tostring
 expect 0 "$SYSAB" --db "$T/mixed.db" history -w w.x --by source --json
 v=$(printf '%s' "$OUT" | jq -r '[(.boots|length), .boots[0].label, (.change_points|length)] | map(tostring) | join(" ")')
 [ "$v" = "7 csv 0" ] || fail "history --by source: $v"
+
+# --confirm: the A/B campaign that settles the change, sized by plan; without a campaign that
+# booted either side no line (and the flags it needs), with one a line that runs as printed
+expect 0 "$SYSAB" --db "$T/step.db" history -w kernel.syscall.null --by kernel --confirm
+contains "$OUT" "confirm: "
+contains "$OUT" "boots of each side"
+contains "$OUT" "no campaign booted kernel=6.12"
+contains "$OUT" "--kernel/--append, --entry or --command"
+expect 2 "$SYSAB" --db "$T/step.db" history -w kernel.syscall.null --by kernel --run
+contains "$ERR" "--run starts the campaigns that --confirm prints"
+expect 0 "$SYSAB" --db "$T/step.db" history -w kernel.syscall.null --by kernel --confirm --run
+expect 0 "$SYSAB" --db "$T/step.db" campaign show
+contains "$OUT" "no campaigns yet"
+expect 0 "$SYSAB" --db "$T/step.db" campaign new series --backend command --boots 1 \
+	--config 'kernel=6.12' --command "echo 'boot 6.12'" --config 'kernel=6.13-rc1' --command 'echo boot 6.13' \
+	-- --quick -q -w 'kernel.*' -c 2 --samples=10
+expect 0 "$SYSAB" --db "$T/step.db" history -w kernel.syscall.null --by kernel --confirm --json
+c=$(printf '%s' "$OUT" | jq -c '.change_points[0].confirm')
+boots=$(printf '%s' "$c" | jq -r '.boots')
+[ "$(printf '%s' "$c" | jq -r '[.planned, .campaign, (.boots >= 2), .runs >= 1] | map(tostring) | join(" ")')" = \
+	"true confirm-kernel-6.12-6.13-rc1 true true" ] || fail "history --confirm --json: $c"
+# the printed line, run by a shell as printed (its `campaign new` half), makes that campaign
+line=$(printf '%s' "$c" | jq -r '.line')
+case $line in *"&& sysab campaign start confirm-kernel-6.12-6.13-rc1 --db"*) ;; *) fail "no start in: $line" ;; esac
+sysab() { "$SYSAB" "$@"; }
+eval "${line%% && *}" >/dev/null || fail "the printed line does not run: $line"
+expect 0 "$SYSAB" --db "$T/step.db" campaign show confirm-kernel-6.12-6.13-rc1 --json
+v=$(printf '%s' "$OUT" | jq -r '[.backend, .boots, ([.configs[].command] | join("|")), (.run_args | join(" "))] | map(tostring) | join(" ; ")')
+[ "$v" = "command ; $boots ; echo 'boot 6.12'|echo boot 6.13 ; --quick -q -w kernel.syscall.null -c 1 --samples $(printf '%s' "$c" | jq -r .samples)" ] ||
+	fail "the confirming campaign: $v"
+# a second --confirm names its campaign apart from the one now taken
+expect 0 "$SYSAB" --db "$T/step.db" history -w kernel.syscall.null --by kernel --confirm
+contains "$OUT" "campaign new confirm-kernel-6.12-6.13-rc1-2 "
