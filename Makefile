@@ -280,7 +280,7 @@ $(B)/bench/gen_db: bench/gen_db.c $(B)/libsysab.a
 # the analysis part alone (make bench runs it as its last part)
 .PHONY: bench-counters
 # the cost of per-sample counters (docs/PERFORMANCE.md): on and off side by side in one run,
-# ABBA per sample (counters_ab), then whole runs with --counters all/none in alternating pairs
+# four arms per sample in rotating order (counters_ab), then whole runs with --counters all/none in alternating pairs
 $(B)/bench/counters_ab: bench/counters_ab.c $(B)/libsysab.a
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) -o $@ $< $(B)/libsysab.a $(LIBS)

@@ -280,6 +280,12 @@ struct an_costs {
 	double run;          /* mean (run duration - its samples' time) per (workload, copies); 0 = unmeasured */
 	double round;        /* seconds for one sample of every row */
 	bool run_measured, sample_measured;
+	/* a boot: the median over the pilot's campaign slots of the slot's time less its runs'
+	 * (boot_slots of campaign boot_campaign; "" and 0 when no pilot run came from one) */
+	double boot;
+	size_t boot_slots;
+	char boot_campaign[72];
+	bool boot_given;     /* --boot-cost */
 };
 
 struct an_prow {

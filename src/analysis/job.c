@@ -480,6 +480,77 @@ void an_compare_job_free(struct an_compare_job *j)
 	an_db_close(&j->d);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* What a boot costs, measured: over the slots of the campaign that made most of the pilot's
+ * runs, the median of each slot's time (start of its boot to its end) less its runs' own
+ * times. 0 when no pilot run came from a campaign slot with both times. */
+static int measured_boot(struct store *st, const struct an_group *g, size_t ng, struct an_costs *c, struct err *e)
+{
+	struct strv names = {0};
+	if (store_campaign_names(st, &names, e))
+		return -1;
+	double *best = NULL;
+	size_t nbest = 0;
+	int rc = 0;
+	for (size_t k = 0; k < names.n && !rc; k++) {
+		struct store_campaign cp;
+		struct store_campaign_run *cr = NULL;
+		size_t ncr = 0;
+		if (store_campaign_get(st, names.v[k], &cp, e) || store_campaign_runs(st, cp.id, &cr, &ncr, e)) {
+			rc = -1;
+			break;
+		}
+		double *d = xcalloc(cp.nslots + 1, sizeof *d);
+		size_t nd = 0;
+		for (size_t s = 0; s < cp.nslots; s++) {
+			const struct store_campaign_slot *x = &cp.slots[s];
+			if (!x->started_ns || x->finished_ns <= x->started_ns)
+				continue;
+			double runs_s = 0;
+			bool pilot = false;
+			for (size_t i = 0; i < ncr; i++) {
+				if (cr[i].slot != x->slot)
+					continue;
+				for (size_t gi = 0; gi < ng; gi++)
+					for (size_t r = 0; r < g[gi].n; r++) {
+						const struct store_run_info *ri = g[gi].runs[r];
+						if (ri->uuid && !strcmp(ri->uuid, cr[i].run_uuid)) {
+							pilot = true;
+							if (ri->finished_ns > ri->started_ns)
+								runs_s += (double)(ri->finished_ns - ri->started_ns) / 1e9;
+						}
+					}
+			}
+			double slot_s = (double)(x->finished_ns - x->started_ns) / 1e9;
+			if (pilot && slot_s > runs_s)
+				d[nd++] = slot_s - runs_s;
+		}
+		if (nd > nbest) {
+			free(best);
+			best = d;
+			nbest = nd;
+			snprintf(c->boot_campaign, sizeof c->boot_campaign, "%s", cp.name);
+		} else {
+			free(d);
+		}
+		store_campaign_runs_free(cr, ncr);
+		store_campaign_free(&cp);
+	}
+	if (!rc && nbest) {
+		qsort(best, nbest, sizeof *best, cmp_double);
+		c->boot = nbest % 2 ? best[nbest / 2] : (best[nbest / 2 - 1] + best[nbest / 2]) / 2;
+		c->boot_slots = nbest;
+	}
+	free(best);
+	strv_free(&names);
+	return rc;
+}
+
 int an_plan_job_build(struct store *st, const char *const *sel, size_t nsel, const struct strv *patterns,
 		      const struct st_compare_opts *co, const struct st_plan_opts *po, struct an_plan_job *j,
 		      struct err *e)
@@ -501,8 +572,25 @@ int an_plan_job_build(struct store *st, const char *const *sel, size_t nsel, con
 		all[i] = g[0].runs[i];
 	for (size_t i = 0; i < g[1].n; i++)
 		all[g[0].n + i] = g[1].runs[i];
-	int rc = an_plan(&g[0].set, j->ng == 2 ? &g[1].set : NULL, all, g[0].n + g[1].n, patterns, co, po, &j->p, e);
+	/* A boot's cost: as given (--boot-cost), else measured on the pilot's campaign, else
+	 * the default. */
+	struct an_costs boot = {0};
+	struct st_plan_opts p = *po;
+	if (p.cost_boot <= 0 && measured_boot(st, g, j->ng, &boot, e)) {
+		free(all);
+		return -1;
+	}
+	boot.boot_given = p.cost_boot > 0;
+	if (!boot.boot_given)
+		p.cost_boot = boot.boot_slots ? boot.boot : stats_plan_defaults().cost_boot;
+	int rc = an_plan(&g[0].set, j->ng == 2 ? &g[1].set : NULL, all, g[0].n + g[1].n, patterns, co, &p, &j->p, e);
 	free(all);
+	if (!rc) {
+		j->p.costs.boot = boot.boot;
+		j->p.costs.boot_slots = boot.boot_slots;
+		j->p.costs.boot_given = boot.boot_given;
+		memcpy(j->p.costs.boot_campaign, boot.boot_campaign, sizeof boot.boot_campaign);
+	}
 	return rc;
 }
 

@@ -280,65 +280,6 @@ int campaign_create(struct store *st, struct campaign_spec *sp, struct err *e)
 	return rc;
 }
 
-static void add_opt(struct strv *out, const char *flag, const char *value)
-{
-	if (value && *value) {
-		strv_add(out, flag);
-		strv_add(out, value);
-	}
-}
-
-/* v when it is set (a stored 0 is the option's default). */
-static void add_int(struct strv *out, const char *flag, int v)
-{
-	if (v <= 0)
-		return;
-	char buf[24];
-	snprintf(buf, sizeof buf, "%d", v);
-	add_opt(out, flag, buf);
-}
-
-void campaign_new_argv(const struct campaign *const *src, const size_t *cfg, size_t n, int boots, int runs,
-		       const struct strv *run_args, struct strv *out)
-{
-	const struct campaign_opts *o = &src[0]->opts;
-	add_opt(out, "--backend", src[0]->r.backend);
-	add_int(out, "--boots", boots);
-	add_int(out, "--runs", runs);
-	if (!strcmp(src[0]->r.backend, "qemu")) {
-		add_int(out, "--smp", o->smp);
-		add_int(out, "--mem", o->mem_mb);
-		add_opt(out, "--accel", o->accel);
-		add_opt(out, "--image", o->image);
-		add_int(out, "--boot-timeout", o->boot_timeout_s);
-	} else {
-		char load[32];
-		snprintf(load, sizeof load, "%g", o->settle_load);
-		add_opt(out, "--settle-load", o->settle_load >= 0.01 ? load : NULL);
-		add_int(out, "--settle-timeout", o->settle_timeout_s);
-		add_opt(out, "--unit-dir", o->unit_dir);
-	}
-	add_int(out, "--max-failures", o->max_failures);
-	for (size_t i = 0; i < n; i++) {
-		const struct store_campaign_config *k = &src[i]->r.configs[cfg[i]];
-		const struct kvlist *lab = &src[i]->labels[cfg[i]];
-		struct sb l = {0};
-		for (size_t m = 0; m < lab->n; m++)
-			sb_addf(&l, "%s%s=%s", m ? " " : "", lab->v[m].key, lab->v[m].value);
-		add_opt(out, "--config", l.len ? sb_str(&l) : k->name);
-		sb_free(&l);
-		add_opt(out, "--kernel", k->kernel);
-		add_opt(out, "--initrd", k->initrd);
-		add_opt(out, "--append", k->append);
-		add_opt(out, "--entry", k->entry);
-		add_opt(out, "--command", k->command);
-	}
-	if (run_args->n)
-		strv_add(out, "--");
-	for (size_t i = 0; i < run_args->n; i++)
-		strv_add(out, run_args->v[i]);
-}
-
 /* ---- loading: every field a driver or a report uses is checked here ---- */
 
 void campaign_free(struct campaign *c)

@@ -89,6 +89,18 @@ void campaign_opts_free(struct campaign_opts *o);
  * appended to out (the caller puts "campaign new NAME" before them). */
 void campaign_new_argv(const struct campaign *const *src, const size_t *cfg, size_t n, int boots, int runs,
 		       const struct strv *run_args, struct strv *out);
+/* The newest of the campaigns names (oldest first; only that one when only is not NULL)
+ * with a configuration whose labels hold every terms: loaded into *c (free with
+ * campaign_free), *cfg the first such configuration, *nmatch how many of its
+ * configurations match. A damaged record is passed over (`campaign show` names it). */
+bool campaign_find_config(struct store *st, const struct strv *names, const char *only, const struct kvlist *terms,
+			  struct campaign *c, size_t *cfg, size_t *nmatch);
+/* The run arguments src of a campaign with its workloads (when workloads is not NULL),
+ * copies (when copies > 0) and sample count replaced; appended to out. */
+void campaign_run_args_with(const struct strv *src, const struct strv *workloads, int copies, size_t samples,
+			    struct strv *out);
+/* "sysab ARGV..." with each argument quoted for sh when it needs it, appended to out. */
+void campaign_line(const struct strv *argv, struct sb *out);
 
 /* What `campaign show` renders (report/campaign.h): a finished record, every number computed. */
 struct campaign_view {

@@ -211,7 +211,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct an_arg
 	memset(a, 0, sizeof *a);
 	a->co = stats_compare_defaults();
 	a->po = stats_plan_defaults();
-	a->po.cost_run = a->po.cost_sample = 0; /* 0 = measure */
+	a->po.cost_boot = a->po.cost_run = a->po.cost_sample = 0; /* 0 = measure */
 	cli_out_init(&a->out, kind, format);
 	int rc = cli_start(cmd, argc, argv, on_opt, a, pos);
 	if (rc < 0 && (a->co.look > 0) != (a->co.max_boots > 0)) {

@@ -70,65 +70,6 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 	return errf(e, "unhandled option");
 }
 
-/* The newest campaign with a configuration labelled by=value: loaded into *c (free with
- * campaign_free), *cfg its index. A campaign whose record is damaged is passed over
- * (`sysab campaign show` names what is wrong with it). */
-static bool find_config(struct store *st, const struct strv *names, const char *by, const char *value,
-			struct campaign *c, size_t *cfg)
-{
-	for (size_t i = names->n; i-- > 0;) {
-		struct err e;
-		if (campaign_load(st, names->v[i], c, &e))
-			continue;
-		for (size_t k = 0; k < c->r.nconfigs; k++) {
-			const char *v = kv_get(&c->labels[k], by);
-			if (v && !strcmp(v, value)) {
-				*cfg = k;
-				return true;
-			}
-		}
-		campaign_free(c);
-	}
-	return false;
-}
-
-/* Whether argument a of `sysab run` sets the workloads, copies or sample count: 1 with its
- * value in the next argument, 2 with it joined, 0 otherwise. */
-static int replaced_arg(const char *a)
-{
-	static const char *const own[] = {"-w", "--workload", "-c", "--copies", "--samples"};
-	for (size_t i = 0; i < sizeof own / sizeof *own; i++) {
-		size_t n = strlen(own[i]);
-		if (!strcmp(a, own[i]))
-			return 1;
-		if (!strncmp(a, own[i], n) && (own[i][1] != '-' ? a[n] != 0 : a[n] == '='))
-			return 2;
-	}
-	return 0;
-}
-
-/* The run arguments of a confirming campaign: the source campaign's, with its workloads,
- * copies and sample count replaced by the history's workload, copies and the plan's samples. */
-static void confirm_run_args(const struct strv *src, const struct an_history *h, size_t samples, struct strv *out)
-{
-	for (size_t i = 0; i < src->n; i++) {
-		int r = replaced_arg(src->v[i]);
-		if (r == 1)
-			i++;
-		else if (!r)
-			strv_add(out, src->v[i]);
-	}
-	char buf[24];
-	strv_add(out, "-w");
-	strv_add(out, h->workload);
-	snprintf(buf, sizeof buf, "%d", h->copies);
-	strv_add(out, "-c");
-	strv_add(out, buf);
-	snprintf(buf, sizeof buf, "%zu", samples);
-	strv_add(out, "--samples");
-	strv_add(out, buf);
-}
-
 static bool taken(const struct strv *names, const char *name)
 {
 	for (size_t i = 0; i < names->n; i++)
@@ -174,8 +115,15 @@ static void confirm_lines(struct store *st, const char *db, struct an_history *h
 		size_t cfg[2];
 		const char *side[2] = {c->label_before, c->label_after};
 		int found = 0;
-		for (; found < 2 && find_config(st, &names, h->by, side[found], &src[found], &cfg[found]); found++)
-			;
+		for (; found < 2; found++) {
+			struct kvlist term = {0};
+			size_t nmatch;
+			kv_add(&term, h->by, side[found]);
+			bool ok = campaign_find_config(st, &names, NULL, &term, &src[found], &cfg[found], &nmatch);
+			kv_free(&term);
+			if (!ok)
+				break;
+		}
 		if (found < 2) {
 			c->confirm_why = xasprintf("no campaign booted %s=%s, so how to boot it is unknown; give it to "
 						   "`sysab campaign new` with --config '%s=%s' and --kernel/--append, --entry "
@@ -189,7 +137,10 @@ static void confirm_lines(struct store *st, const char *db, struct an_history *h
 			c->confirm_name = confirm_name(&names, h->by, side[0], side[1]);
 			strv_add(&names, c->confirm_name);
 			struct strv args = {0};
-			confirm_run_args(&src[0].run_args, h, c->confirm.samples, &args);
+			struct strv wl = {0};
+			strv_add(&wl, h->workload);
+			campaign_run_args_with(&src[0].run_args, &wl, h->copies, c->confirm.samples, &args);
+			strv_free(&wl);
 			strv_add(&c->confirm_argv, "campaign");
 			strv_add(&c->confirm_argv, "new");
 			strv_add(&c->confirm_argv, c->confirm_name);
@@ -202,11 +153,7 @@ static void confirm_lines(struct store *st, const char *db, struct an_history *h
 					  &c->confirm_argv);
 			strv_free(&args);
 			struct sb l = {0};
-			sb_addf(&l, "sysab");
-			for (size_t k = 0; k < c->confirm_argv.n; k++) {
-				sb_addf(&l, " ");
-				campaign_sh_quote(&l, c->confirm_argv.v[k]);
-			}
+			campaign_line(&c->confirm_argv, &l);
 			sb_addf(&l, " && sysab campaign start ");
 			campaign_sh_quote(&l, c->confirm_name);
 			if (db) {

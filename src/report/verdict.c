@@ -1256,7 +1256,15 @@ static void plan_header(FILE *f, const struct an_plan *p, const struct an_group_
 		fprintf(f, " on average (point estimates: met about half the time)\n");
 	if (p->po.power > 0)
 		fprintf(f, "power: %g%% to detect a change of ±%g%%\n", p->po.power * 100, p->po.target * 100);
-	fprintf(f, "costs: boot %s, run %s%s,\n       sample %s%s\n", cb, cr,
+	char bsrc[160];
+	if (p->costs.boot_given)
+		snprintf(bsrc, sizeof bsrc, " (given)");
+	else if (p->costs.boot_slots)
+		snprintf(bsrc, sizeof bsrc, " (measured: median of %zu boot%s of campaign %s)", p->costs.boot_slots,
+			 p->costs.boot_slots == 1 ? "" : "s", p->costs.boot_campaign);
+	else
+		snprintf(bsrc, sizeof bsrc, " (assumed; no pilot run came from a campaign)");
+	fprintf(f, "costs: boot %s%s, run %s%s,\n       sample %s%s\n", cb, bsrc, cr,
 		p->costs.run_measured ? " (measured, per workload)" : " (assumed)", cs,
 		p->costs.sample_measured ? " (measured, one of each workload)" : " (assumed)");
 	fprintf(f, "%s\n\n", p->two_groups ? "plan for comparing A with B" : "plan for comparing A with another configuration like it");

@@ -374,6 +374,11 @@ char *report_plan_json(const struct an_plan *p, const struct an_group_info *g, s
 	json_object_set_new(d, "power", json_real(p->po.power));
 	json_t *c = json_object();
 	json_object_set_new(c, "boot_s", json_real(p->po.cost_boot));
+	json_object_set_new(c, "boot_source", json_string(p->costs.boot_given ? "given" : p->costs.boot_slots ? "measured" : "assumed"));
+	if (p->costs.boot_slots) {
+		json_object_set_new(c, "boot_campaign", json_string(p->costs.boot_campaign));
+		json_object_set_new(c, "boot_slots", json_integer((json_int_t)p->costs.boot_slots));
+	}
 	json_object_set_new(c, "run_s", json_real(p->po.cost_run));
 	json_object_set_new(c, "run_measured", json_boolean(p->costs.run_measured));
 	json_object_set_new(c, "round_s", json_real(p->po.cost_sample));

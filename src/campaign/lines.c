@@ -1,0 +1,145 @@
+/* lines.c - `sysab campaign new` lines that other commands print (plan, history --confirm):
+ * built from campaigns that booted the configurations, shell-quoted, runnable as printed. */
+#include "campaign.h"
+#include "backend.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void add_opt(struct strv *out, const char *flag, const char *value)
+{
+	if (value && *value) {
+		strv_add(out, flag);
+		strv_add(out, value);
+	}
+}
+
+/* v when it is set (a stored 0 is the option's default). */
+static void add_int(struct strv *out, const char *flag, int v)
+{
+	if (v <= 0)
+		return;
+	char buf[24];
+	snprintf(buf, sizeof buf, "%d", v);
+	add_opt(out, flag, buf);
+}
+
+void campaign_new_argv(const struct campaign *const *src, const size_t *cfg, size_t n, int boots, int runs,
+		       const struct strv *run_args, struct strv *out)
+{
+	const struct campaign_opts *o = &src[0]->opts;
+	add_opt(out, "--backend", src[0]->r.backend);
+	add_int(out, "--boots", boots);
+	add_int(out, "--runs", runs);
+	if (!strcmp(src[0]->r.backend, "qemu")) {
+		add_int(out, "--smp", o->smp);
+		add_int(out, "--mem", o->mem_mb);
+		add_opt(out, "--accel", o->accel);
+		add_opt(out, "--image", o->image);
+		add_int(out, "--boot-timeout", o->boot_timeout_s);
+	} else {
+		char load[32];
+		snprintf(load, sizeof load, "%g", o->settle_load);
+		add_opt(out, "--settle-load", o->settle_load >= 0.01 ? load : NULL);
+		add_int(out, "--settle-timeout", o->settle_timeout_s);
+		add_opt(out, "--unit-dir", o->unit_dir);
+	}
+	add_int(out, "--max-failures", o->max_failures);
+	for (size_t i = 0; i < n; i++) {
+		const struct store_campaign_config *k = &src[i]->r.configs[cfg[i]];
+		const struct kvlist *lab = &src[i]->labels[cfg[i]];
+		struct sb l = {0};
+		for (size_t m = 0; m < lab->n; m++)
+			sb_addf(&l, "%s%s=%s", m ? " " : "", lab->v[m].key, lab->v[m].value);
+		add_opt(out, "--config", l.len ? sb_str(&l) : k->name);
+		sb_free(&l);
+		add_opt(out, "--kernel", k->kernel);
+		add_opt(out, "--initrd", k->initrd);
+		add_opt(out, "--append", k->append);
+		add_opt(out, "--entry", k->entry);
+		add_opt(out, "--command", k->command);
+	}
+	if (run_args->n)
+		strv_add(out, "--");
+	for (size_t i = 0; i < run_args->n; i++)
+		strv_add(out, run_args->v[i]);
+}
+
+bool campaign_find_config(struct store *st, const struct strv *names, const char *only, const struct kvlist *terms,
+			  struct campaign *c, size_t *cfg, size_t *nmatch)
+{
+	*nmatch = 0;
+	for (size_t i = names->n; i-- > 0;) {
+		struct err e;
+		if ((only && strcmp(names->v[i], only)) || campaign_load(st, names->v[i], c, &e))
+			continue;
+		for (size_t k = 0; k < c->r.nconfigs; k++) {
+			bool all = true;
+			for (size_t t = 0; t < terms->n && all; t++) {
+				const char *v = kv_get(&c->labels[k], terms->v[t].key);
+				all = v && !strcmp(v, terms->v[t].value);
+			}
+			if (all && !(*nmatch)++)
+				*cfg = k;
+		}
+		if (*nmatch)
+			return true;
+		campaign_free(c);
+	}
+	return false;
+}
+
+/* Whether argument a of `sysab run` sets what `replace` replaces: 1 with its value in the
+ * next argument, 2 with it joined, 0 otherwise. */
+static int replaced_arg(const char *a, bool workloads, bool copies)
+{
+	static const struct {
+		const char *flag;
+		int what; /* 0 workloads, 1 copies, 2 samples */
+	} own[] = {{"-w", 0}, {"--workload", 0}, {"-c", 1}, {"--copies", 1}, {"--samples", 2}};
+	for (size_t i = 0; i < sizeof own / sizeof *own; i++) {
+		if ((own[i].what == 0 && !workloads) || (own[i].what == 1 && !copies))
+			continue;
+		size_t n = strlen(own[i].flag);
+		if (!strcmp(a, own[i].flag))
+			return 1;
+		if (!strncmp(a, own[i].flag, n) && (own[i].flag[1] != '-' ? a[n] != 0 : a[n] == '='))
+			return 2;
+	}
+	return 0;
+}
+
+void campaign_run_args_with(const struct strv *src, const struct strv *workloads, int copies, size_t samples,
+			    struct strv *out)
+{
+	for (size_t i = 0; i < src->n; i++) {
+		int r = replaced_arg(src->v[i], workloads != NULL, copies > 0);
+		if (r == 1)
+			i++;
+		else if (!r)
+			strv_add(out, src->v[i]);
+	}
+	char buf[24];
+	for (size_t i = 0; workloads && i < workloads->n; i++) {
+		strv_add(out, "-w");
+		strv_add(out, workloads->v[i]);
+	}
+	if (copies > 0) {
+		snprintf(buf, sizeof buf, "%d", copies);
+		strv_add(out, "-c");
+		strv_add(out, buf);
+	}
+	snprintf(buf, sizeof buf, "%zu", samples);
+	strv_add(out, "--samples");
+	strv_add(out, buf);
+}
+
+void campaign_line(const struct strv *argv, struct sb *out)
+{
+	sb_add(out, "sysab");
+	for (size_t i = 0; i < argv->n; i++) {
+		sb_add(out, " ");
+		campaign_sh_quote(out, argv->v[i]);
+	}
+}
