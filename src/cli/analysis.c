@@ -2,6 +2,8 @@
 #include "cli.h"
 #include "report/report.h"
 #include "analysis/job.h"
+#include "campaign/backend.h"
+#include "campaign/campaign.h"
 #include "store/store.h"
 
 #include <malloc.h>
@@ -394,40 +396,140 @@ out:
 
 /* ---------------------------------------------------------------- plan */
 
-/* The label terms (KEY=VALUE) of a selector, space-separated, as a new string. */
-static char *selector_labels(const char *sel)
+/* A selector's terms: its label terms (KEY=VALUE) into terms, its campaign:NAME into *only. */
+static void selector_terms(const char *sel, struct kvlist *terms, char **only)
 {
-	struct sb b = {0};
-	sb_add(&b, "");
+	*only = NULL;
 	char *copy = xstrdup(sel);
-	for (char *save = NULL, *t = strtok_r(copy, " \t", &save); t; t = strtok_r(NULL, " \t", &save))
-		if (strchr(t, '=') && !strchr(t, ':'))
-			sb_addf(&b, "%s%s", b.len ? " " : "", t);
+	for (char *save = NULL, *t = strtok_r(copy, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+		char *eq = strchr(t, '=');
+		if (!strncmp(t, "campaign:", 9) && !*only)
+			*only = xstrdup(t + 9);
+		else if (eq && !memchr(t, ':', (size_t)(eq - t))) {
+			*eq = 0;
+			kv_add(terms, t, eq + 1);
+		}
+	}
 	free(copy);
-	return b.s;
 }
 
-/* `sysab plan --campaign NAME`: the campaign new line that carries out the plan's design. */
-static void print_campaign_line(const char *name, const struct an_plan *p, const struct strv *sels,
-				const struct strv *patterns)
+/* The configurations a plan's line boots: one per selector, each the configuration of the
+ * newest campaign (the selector's own campaign:NAME when it names one) whose labels hold
+ * the selector's label terms; or, for one selector that is only campaign:NAME, every
+ * configuration of that campaign. src[i] points into loaded[] (free those). Returns the
+ * count, or 0 with *why set. */
+static size_t plan_configs(struct store *st, const struct strv *names, const struct strv *sels,
+			   struct campaign *loaded, size_t *nloaded, const struct campaign **src, size_t *cfg, size_t max,
+			   char **why)
+{
+	*nloaded = 0;
+	if (!sels || !sels->n) {
+		*why = xstrdup("the pilot is every run, which names no configuration; give the pilot's configurations as "
+			       "selectors (A and B, or campaign:NAME)");
+		return 0;
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < sels->n && !*why; i++) {
+		struct kvlist terms = {0};
+		char *only;
+		selector_terms(sels->v[i], &terms, &only);
+		size_t nmatch = 0, k;
+		struct campaign *c = &loaded[*nloaded];
+		if (!terms.n && only && sels->n == 1) {
+			if (!campaign_find_config(st, names, only, &terms, c, &k, &nmatch))
+				*why = xasprintf("campaign %s cannot be read (see `sysab campaign show %s`)", only, only);
+			else
+				for (++*nloaded; n < c->r.nconfigs && n < max; n++) {
+					src[n] = c;
+					cfg[n] = n;
+				}
+		} else if (!terms.n) {
+			*why = xasprintf("selector '%s' names no configuration (no KEY=VALUE label); give one per "
+					 "configuration", sels->v[i]);
+		} else if (!campaign_find_config(st, names, only, &terms, c, &k, &nmatch)) {
+			*why = xasprintf("no campaign%s%s booted a configuration labelled '%s', so how to boot it is unknown; "
+					 "run the pilot as a campaign, or give `sysab campaign new` its --config, and "
+					 "--kernel/--append, --entry or --command",
+					 only ? " named " : "", only ? only : "", sels->v[i]);
+		} else if (nmatch > 1) {
+			*why = xasprintf("'%s' matches %zu configurations of campaign %s; add the label that tells them "
+					 "apart", sels->v[i], nmatch, c->r.name);
+			campaign_free(c);
+		} else {
+			++*nloaded;
+			src[n] = c;
+			cfg[n++] = k;
+		}
+		kv_free(&terms);
+		free(only);
+	}
+	if (!*why && n == 1)
+		*why = xstrdup("the plan compares A with another configuration like it; give that configuration as "
+			       "selector B, so the line boots both");
+	for (size_t i = 1; i < n && !*why; i++)
+		if (strcmp(src[i]->r.backend, src[0]->r.backend))
+			*why = xasprintf("%s was booted by the %s backend and %s by %s; one campaign boots every "
+					 "configuration the same way", src[0]->r.name, src[0]->r.backend, src[i]->r.name,
+					 src[i]->r.backend);
+	return *why ? 0 : n;
+}
+
+/* `sysab plan --campaign NAME`: the campaign new line that carries out the plan's design,
+ * booting each configuration as the pilot's campaign booted it, runnable as printed; or
+ * why there is none, and which flags it would need. */
+static void print_campaign_line(struct store *st, const char *db, const char *name, const struct an_plan *p,
+				const struct strv *sels, const struct strv *patterns)
 {
 	if (!p->boots) {
 		printf("\nno campaign line: no design meets the target (see above)\n");
 		return;
 	}
-	printf("\nthe campaign this plan implies (add each configuration's --kernel/--append or --entry):\n");
-	printf("sysab campaign new %s --backend BACKEND --boots %zu --runs %zu", name, p->boots, p->runs);
-	for (size_t i = 0; i < (sels ? sels->n : 0); i++) {
-		char *l = selector_labels(sels->v[i]);
-		printf(" \\\n    --config '%s'", *l ? l : "KEY=VALUE");
-		free(l);
+	struct strv names = {0};
+	struct err e;
+	char *why = NULL;
+	if (store_campaign_names(st, &names, &e))
+		why = xasprintf("the campaigns cannot be read: %s", e.msg);
+	for (size_t i = 0; !why && i < names.n; i++)
+		if (!strcmp(names.v[i], name))
+			why = xasprintf("a campaign named %s exists; give another name to --campaign", name);
+	enum { MAXCFG = 64 };
+	struct campaign loaded[2];
+	const struct campaign *src[MAXCFG];
+	size_t cfg[MAXCFG], nloaded = 0, n = 0;
+	if (!why)
+		n = plan_configs(st, &names, sels, loaded, &nloaded, src, cfg, MAXCFG, &why);
+	if (why) {
+		printf("\nno campaign line: %s\n", why);
+	} else {
+		struct strv argv = {0}, args = {0};
+		strv_add(&argv, "campaign");
+		strv_add(&argv, "new");
+		strv_add(&argv, name);
+		if (db) {
+			strv_add(&argv, "--db");
+			strv_add(&argv, db);
+		}
+		campaign_run_args_with(&src[0]->run_args, patterns->n ? patterns : NULL, 0, p->samples, &args);
+		campaign_new_argv(src, cfg, n, (int)p->boots, (int)p->runs, &args, &argv);
+		struct sb l = {0};
+		campaign_line(&argv, &l);
+		sb_add(&l, " && sysab campaign start ");
+		campaign_sh_quote(&l, name);
+		if (db) {
+			sb_add(&l, " --db ");
+			campaign_sh_quote(&l, db);
+		}
+		printf("\nthe campaign this plan implies (%zu configurations booted as campaign %s booted them; runs as "
+		       "printed):\n%s\n",
+		       n, src[0]->r.name, sb_str(&l));
+		sb_free(&l);
+		strv_free(&argv);
+		strv_free(&args);
 	}
-	if (!sels || sels->n < 2)
-		printf(" \\\n    --config 'KEY=OTHER'");
-	printf(" \\\n    -- --samples %zu", p->samples);
-	for (size_t i = 0; i < patterns->n; i++)
-		printf(" -w '%s'", patterns->v[i]);
-	printf("\n");
+	for (size_t i = 0; i < nloaded; i++)
+		campaign_free(&loaded[i]);
+	free(why);
+	strv_free(&names);
 }
 
 int cmd_plan(const struct cli_cmd *cmd, int argc, char **argv)
@@ -449,7 +551,7 @@ int cmd_plan(const struct cli_cmd *cmd, int argc, char **argv)
 	    cli_emit(&a.out, &(struct report_doc){.plan = &j.p, .groups = j.info, .ngroups = j.ng}, &e))
 		goto fail;
 	if (a.campaign && cli_out_text(&a.out))
-		print_campaign_line(a.campaign, &j.p, pos.n ? &pos : NULL, &a.patterns);
+		print_campaign_line(j.d.st, a.db, a.campaign, &j.p, pos.n ? &pos : NULL, &a.patterns);
 	rc = EXIT_OK;
 	goto out;
 fail:

@@ -1301,8 +1301,14 @@ static void plan_row(FILE *f, const struct an_plan *p, const struct an_prow *r, 
 		      (r->plan.whole & ST_BIT(ST_LEVEL_BOOT)) ? "boot" : "run");
 	if (r->compared && r->c.verdict == ST_INCONCLUSIVE)
 		settle_note(n, &m, r->more_boots, r->settles_as, true);
-	if (r->compared && r->c.verdict != ST_INCONCLUSIVE)
-		notef(n, &m, "already decided with the current data");
+	if (r->compared && (r->c.verdict == ST_FASTER || r->c.verdict == ST_SLOWER || r->c.verdict == ST_EQUIVALENT))
+		notef(n, &m, "already decided with the current data: %s", report_verdict_name(r->c.verdict));
+	else if (r->compared && r->c.verdict == ST_NO_DATA && r->c.need != ST_NEED_NOTHING)
+		notef(n, &m, "the current data give no interval yet (compare and analyze: %s for an interval, and "
+			     "2 boots per configuration for a verdict); the design above has both",
+		      report_need_text(r->c.need));
+	else if (r->compared && r->c.verdict == ST_NO_DATA)
+		notef(n, &m, "the current data give no verdict yet (too few degrees of freedom)");
 	if (!r->plan.feasible) {
 		notef(n, &m, "no design within %zu boots, %zu runs per boot and %zu samples per run reaches the target",
 		      p->po.max_boots, p->po.max_runs, p->po.max_samples);

@@ -121,6 +121,30 @@ n=$(printf '%s\n' "$OUT" | cut -d, -f1 | sort -u | grep -c '^[0-9]')
 [ "$n" = 3 ] || fail "campaign:c selects $n runs, want 3"
 expect 2 "$SYSAB" campaign resume c
 contains "$ERR" "done"
+# plan --campaign from this pilot (issue 32): the boot cost measured on its slots, and a line
+# that boots both configurations as c did, runnable as printed (its `campaign new` half here)
+expect 0 "$SYSAB" plan 'campaign:c pti=on' 'campaign:c pti=off' --target 50% --campaign c2
+contains "$OUT" "(measured: median of 3 boots of campaign c)"
+line=$(printf '%s\n' "$OUT" | grep '^sysab campaign new c2 ') || fail "plan printed no campaign line: $OUT"
+case $line in *BACKEND* | *KEY=* | *OTHER*) fail "a placeholder in: $line" ;; esac
+contains "$line" "--backend command"
+contains "$line" "&& sysab campaign start c2"
+sysab() { "$SYSAB" "$@"; }
+eval "${line%% && *}" >/dev/null || fail "the printed line does not run: $line"
+expect 0 "$SYSAB" campaign show c2 --json
+v=$(printf '%s' "$OUT" | jq -r '[.backend, ([.configs[].append] | join(",")), (.run_args | index("harness.null") != null)] | map(tostring) | join(" ")')
+[ "$v" = "command pti=on,pti=off true" ] || fail "the planned campaign: $v"
+# no line without a campaign that booted the configuration, and never a placeholder
+expect 0 "$SYSAB" plan 'pti=on' --campaign c3
+contains "$OUT" "no campaign line: "
+contains "$OUT" "give that configuration as selector B"
+expect 0 "$SYSAB" run $RUN -l x=1
+expect 0 "$SYSAB" run $RUN -l x=2
+expect 0 "$SYSAB" plan 'x=1' 'x=2' --campaign c3
+contains "$OUT" "no campaign booted a configuration labelled 'x=1'"
+contains "$OUT" "--kernel/--append, --entry or --command"
+expect 0 "$SYSAB" plan 'campaign:c pti=on' 'campaign:c pti=off' --target 50% --campaign c2
+contains "$OUT" "a campaign named c2 exists"
 
 # looks: analyzing a campaign before it is done is look K of a sequential design, counted
 # in the campaign once the result is out; by hand (--look) nothing is counted; a done
