@@ -138,6 +138,9 @@ const char *report_caveat_name(unsigned bit)
 	return NULL;
 }
 
+/* What a verdict takes, in the words analyze and plan both use. */
+#define REPLICATION_RULE "a verdict needs each configuration on at least 2 boots (1 run on each will do)"
+
 const char *report_need_text(enum st_need n)
 {
 	switch (n) {
@@ -1207,9 +1210,7 @@ void report_analyze_text(FILE *f, const struct an_analyze *a, const struct an_gr
 		struct sb t = {0};
 		sb_addf(&t, "no verdict: each cell has at most %zu run%s on %zu boot%s, so no effect has an interval.\n",
 			runs, runs == 1 ? "" : "s", a->max_boots, a->max_boots == 1 ? "" : "s");
-		sb_addf(&t, "To settle it: run each configuration on at least 2 boots with at least 2 runs on each boot "
-			    "(first of all the cells need %s); then `sysab plan` sizes the experiment.",
-			report_need_text(a->need));
+		sb_addf(&t, "To settle it: %s; then `sysab plan` sizes the experiment.", REPLICATION_RULE);
 		fprintf(f, "\n");
 		report_wrap(f, "", "", sb_str(&t));
 		sb_free(&t);
@@ -1304,9 +1305,7 @@ static void plan_row(FILE *f, const struct an_plan *p, const struct an_prow *r, 
 	if (r->compared && (r->c.verdict == ST_FASTER || r->c.verdict == ST_SLOWER || r->c.verdict == ST_EQUIVALENT))
 		notef(n, &m, "already decided with the current data: %s", report_verdict_name(r->c.verdict));
 	else if (r->compared && r->c.verdict == ST_NO_DATA && r->c.need != ST_NEED_NOTHING)
-		notef(n, &m, "the current data give no interval yet (compare and analyze: %s for an interval, and "
-			     "2 boots per configuration for a verdict); the design above has both",
-		      report_need_text(r->c.need));
+		notef(n, &m, "the current data give no interval yet: %s, as the design above does", REPLICATION_RULE);
 	else if (r->compared && r->c.verdict == ST_NO_DATA)
 		notef(n, &m, "the current data give no verdict yet (too few degrees of freedom)");
 	if (!r->plan.feasible) {

@@ -78,6 +78,23 @@ emu_out "$T/analyze.txt" "emulated: some of the runs were measured under an emul
 "$SYSAB" report analyze --factors pti,thp campaign:f22 -o "$T/a.html"; emu_out "$T/a.html" 'class="caveat"><strong>emulated: some'
 emu_out "$T/f22.out" "campaign f22: qemu emulates the guest's CPU (TCG, no KVM)"
 step "2x2 done in $((t1 - t0)) s under $accel"
+
+# ---- 1b. plan -> campaign -> analyze on the f22 pilot, nothing edited by hand ----
+step "plan from the f22 pilot; the printed campaign line pasted as is"
+"$SYSAB" plan 'campaign:f22 pti=off thp=never' 'campaign:f22 pti=on thp=never' -w kernel.syscall.null \
+	--target 30% --campaign pl >"$T/plan.txt" || fail "plan"
+sed 's/^/    /' "$T/plan.txt"
+grep -q "(measured: median of [0-9]* boots of campaign f22)" "$T/plan.txt" || fail "plan: the boot cost is not measured"
+line=$(grep '^sysab campaign new pl ' "$T/plan.txt") || fail "plan printed no campaign line"
+case $line in *BACKEND* | *KEY=* | *OTHER*) fail "a placeholder in the plan's line: $line" ;; esac
+sysab() { "$SYSAB" "$@"; }
+shown "$T/pl.out" eval "$line" || fail "the plan's line, pasted, failed: $line"
+[ "$(q "SELECT state FROM campaign WHERE name = 'pl'")" = done ] || fail "campaign pl is not done"
+"$SYSAB" analyze campaign:pl >"$T/pl-analyze.txt" || fail "analyze campaign:pl"
+sed 's/^/    /' "$T/pl-analyze.txt"
+v=$("$SYSAB" analyze campaign:pl --json | jq -r '.rows[] | select(.workload == "kernel.syscall.null") | .effects[0].verdict')
+case $v in slower | inconclusive) ;; *) fail "analyze campaign:pl: kernel.syscall.null with pti=on is '$v'" ;; esac
+step "plan loop: $(q "SELECT count(*) FROM campaign_slot WHERE campaign = (SELECT id FROM campaign WHERE name = 'pl')") boots, pti=on $v"
 fi
 
 # ---- 2. A/A on real boots ----
