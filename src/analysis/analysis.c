@@ -1032,15 +1032,76 @@ static double row_sample_cost(const struct store_set *sets, size_t ns, const str
 
 static void plan_design(struct an_plan *out, const struct rowkey *k, size_t nk);
 
-int an_plan(const struct store_set *a, const struct store_set *b, const struct store_run_info *const *runs,
-	    size_t nruns, const struct strv *patterns, const struct st_compare_opts *co,
-	    const struct st_plan_opts *po, struct an_plan *out, struct err *e)
+/* One row's plan from its data in each set: two groups (compared), one against a copy of
+ * itself, or the cells of a two-level factorial (every effect's contrast). */
+static int plan_row(const struct store_set *sets, size_t ns, bool factorial, const struct rowkey *k,
+		    const struct st_compare_opts *co, const struct st_plan_opts *p, struct an_prow *r, struct err *e)
+{
+	struct gdata *gd = xcalloc(ns, sizeof *gd);
+	bool all = true;
+	for (size_t c = 0; c < ns; c++) {
+		gdata_row(&sets[c], k, &gd[c]);
+		all = all && gd[c].have;
+	}
+	int rc = 0;
+	if (all) {
+		struct st_group *g = xcalloc(ns, sizeof *g);
+		struct st_estimate *est = xcalloc(ns < 2 ? 2 : ns, sizeof *est);
+		for (size_t c = 0; c < ns; c++)
+			g[c] = gd[c].g;
+		if (stats_estimate_groups(g, ns, est, e)) {
+			err_prefix(e, "%s", r->workload);
+			rc = -1;
+		} else {
+			struct st_components ca = est[0].used, cb = ns == 1 ? est[0].used : est[1].used, cm;
+			if (factorial) {
+				/* In a 2^k factorial a main effect's coefficients are +-2/n on every cell and
+				 * the k-way interaction's (a difference of differences, as analyze has it)
+				 * +-1: the interaction needs four times a main effect's variance per factor
+				 * beyond the first. The row plans for every effect; main effects alone too. */
+				struct st_components *u = xcalloc(ns, sizeof *u);
+				for (size_t c = 0; c < ns; c++)
+					u[c] = est[c].used;
+				stats_components_contrast(u, ns, 1, &ca);
+				stats_components_contrast(u, ns, 4.0 / ((double)ns * (double)ns), &cm);
+				cb = ca;
+				free(u);
+				if (stats_plan(&cm, &cm, p, &r->plan_main, e))
+					rc = -1;
+				r->plan_main.cost *= (double)ns / 2;
+			}
+			if (rc || stats_plan(&ca, &cb, p, &r->plan, e)) {
+				rc = -1;
+			} else {
+				r->have = true;
+				if (factorial)
+					r->plan.cost *= (double)ns / 2;
+				if (ns == 2 && !factorial) {
+					r->compared = true;
+					stats_compare(&est[0], &est[1], co, &r->c);
+					an_change_of(&r->c, 0, &r->chg);
+					if (r->c.verdict == ST_INCONCLUSIVE)
+						r->more_boots = stats_more_boots(&est[0], &est[1], &r->c, co, &r->settles_as);
+				}
+			}
+		}
+		free(g);
+		free(est);
+	}
+	for (size_t c = 0; c < ns; c++)
+		gdata_free(&gd[c]);
+	free(gd);
+	return rc;
+}
+
+static int plan_sets(const struct store_set *sets, size_t ns, bool factorial, const struct store_run_info *const *runs,
+		     size_t nruns, const struct strv *patterns, const struct st_compare_opts *co,
+		     const struct st_plan_opts *po, struct an_plan *out, struct err *e)
 {
 	memset(out, 0, sizeof *out);
 	out->po = *po;
-	out->two_groups = b != NULL;
-	struct store_set sets[2] = {*a, b ? *b : *a};
-	size_t ns = b ? 2 : 1;
+	out->two_groups = ns == 2 && !factorial;
+	out->ncells = factorial ? ns : 0;
 	struct rowkey *k;
 	size_t nk;
 	if (make_rows(sets, ns, patterns, &k, &nk, e))
@@ -1060,38 +1121,10 @@ int an_plan(const struct store_set *a, const struct store_set *b, const struct s
 			round += cs;
 		/* The cost as used: given, else measured, else 1 s (so the JSON shows what was assumed). */
 		r->cost_sample = po->cost_sample > 0 ? po->cost_sample : cs > 0 ? cs : AN_PLAN_SAMPLE_COST_S;
-		struct gdata ga, gb;
-		gdata_row(&sets[0], &k[i], &ga);
-		gdata_row(&sets[ns - 1], &k[i], &gb);
-		if (ga.have && gb.have) {
-			struct st_group g[2] = {ga.g, gb.g};
-			struct st_estimate est[2];
-			if (stats_estimate_groups(g, ns, est, e)) {
-				err_prefix(e, "%s", r->workload);
-				rc = -1;
-			} else {
-				if (ns == 1)
-					est[1] = est[0];
-				struct st_plan_opts p = *po;
-				p.cost_sample = r->cost_sample;
-				p.cost_run = po->cost_run > 0 ? po->cost_run : out->costs.run > 0 ? out->costs.run : AN_PLAN_RUN_COST_S;
-				if (stats_plan(&est[0].used, &est[1].used, &p, &r->plan, e)) {
-					rc = -1;
-				} else {
-					r->have = true;
-					if (ns == 2) {
-						r->compared = true;
-						stats_compare(&est[0], &est[1], co, &r->c);
-						an_change_of(&r->c, 0, &r->chg);
-						if (r->c.verdict == ST_INCONCLUSIVE)
-							r->more_boots = stats_more_boots(&est[0], &est[1], &r->c, co,
-											 &r->settles_as);
-					}
-				}
-			}
-		}
-		gdata_free(&ga);
-		gdata_free(&gb);
+		struct st_plan_opts p = *po;
+		p.cost_sample = r->cost_sample;
+		p.cost_run = po->cost_run > 0 ? po->cost_run : out->costs.run > 0 ? out->costs.run : AN_PLAN_RUN_COST_S;
+		rc = plan_row(sets, ns, factorial, &k[i], co, &p, r, e);
 	}
 	out->costs.round = round;
 	out->costs.sample_measured = round > 0;
@@ -1102,6 +1135,21 @@ int an_plan(const struct store_set *a, const struct store_set *b, const struct s
 	if (rc)
 		an_plan_free(out);
 	return rc;
+}
+
+int an_plan(const struct store_set *a, const struct store_set *b, const struct store_run_info *const *runs,
+	    size_t nruns, const struct strv *patterns, const struct st_compare_opts *co,
+	    const struct st_plan_opts *po, struct an_plan *out, struct err *e)
+{
+	struct store_set sets[2] = {*a, b ? *b : *a};
+	return plan_sets(sets, b ? 2 : 1, false, runs, nruns, patterns, co, po, out, e);
+}
+
+int an_plan_cells(const struct store_set *cells, size_t ncells, const struct store_run_info *const *runs,
+		  size_t nruns, const struct strv *patterns, const struct st_compare_opts *co,
+		  const struct st_plan_opts *po, struct an_plan *out, struct err *e)
+{
+	return plan_sets(cells, ncells, true, runs, nruns, patterns, co, po, out, e);
 }
 
 /* One design for all rows: the largest of each count over the feasible rows; a run then
@@ -1127,7 +1175,7 @@ static void plan_design(struct an_plan *out, const struct rowkey *k, size_t nk)
 	for (size_t i = 0; i < nk; i++)
 		nplain += !k[i].ncomp;
 	if (out->boots)
-		out->total_s = 2.0 * (double)out->boots *
+		out->total_s = (out->ncells ? (double)out->ncells : 2.0) * (double)out->boots *
 			       (out->po.cost_boot + (double)out->runs * (out->po.cost_run * (double)(nplain ? nplain : 1) +
 									 (double)out->samples * out->po.cost_sample));
 }

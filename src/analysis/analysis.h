@@ -294,7 +294,8 @@ struct an_prow {
 	size_t ncomposite;
 	bool have;
 	double cost_sample;     /* seconds per sample used for this row */
-	struct st_plan plan;
+	struct st_plan plan;    /* a factorial: for every effect (the interaction needs most) */
+	struct st_plan plan_main; /* a factorial: for the main effects alone */
 	bool compared;          /* two groups: c is their comparison */
 	struct st_comparison c;
 	struct an_change chg;   /* c in the display direction (plan rows are throughput) */
@@ -308,11 +309,22 @@ struct an_plan {
 	struct st_plan_opts po; /* as used (costs filled in) */
 	struct an_costs costs;
 	bool two_groups;
+	size_t ncells;          /* a factorial's cells (plan --factors), else 0 */
+	char factors[128];      /* its factors, "pernode x pie" */
 	/* the design meeting the target for every feasible row, and its total time */
 	size_t boots, runs, samples;
 	double total_s;
 	size_t infeasible;
 };
+
+/* Plan a two-level full factorial from its ncells cells (every cell with runs): per
+ * row, the design per cell whose every effect meets the target (plan: the highest-order
+ * interaction, a difference of differences as analyze has it, needs most) and the one
+ * for the main effects alone (plan_main), from the cells' components as analyze
+ * estimates them (stats_components_contrast). Returns as an_plan. */
+int an_plan_cells(const struct store_set *cells, size_t ncells, const struct store_run_info *const *runs,
+		  size_t nruns, const struct strv *patterns, const struct st_compare_opts *co,
+		  const struct st_plan_opts *po, struct an_plan *out, struct err *e);
 
 /* Plan from the variance components of a (and b, or a against a copy of
  * itself when b is NULL). runs_* give durations for the measured costs; a

@@ -551,6 +551,79 @@ static int measured_boot(struct store *st, const struct an_group *g, size_t ng, 
 	return rc;
 }
 
+/* A boot's cost into p (po otherwise): as given (--boot-cost), else measured on the
+ * pilot's campaign (into boot), else the default. */
+static int boot_cost(struct store *st, const struct an_group *g, size_t ng, const struct st_plan_opts *po,
+		     struct st_plan_opts *p, struct an_costs *boot, struct err *e)
+{
+	memset(boot, 0, sizeof *boot);
+	*p = *po;
+	if (p->cost_boot <= 0 && measured_boot(st, g, ng, boot, e))
+		return -1;
+	boot->boot_given = p->cost_boot > 0;
+	if (!boot->boot_given)
+		p->cost_boot = boot->boot_slots ? boot->boot : stats_plan_defaults().cost_boot;
+	return 0;
+}
+
+static void keep_boot_cost(struct an_plan *p, const struct an_costs *boot)
+{
+	p->costs.boot = boot->boot;
+	p->costs.boot_slots = boot->boot_slots;
+	p->costs.boot_given = boot->boot_given;
+	memcpy(p->costs.boot_campaign, boot->boot_campaign, sizeof boot->boot_campaign);
+}
+
+int an_plan_factors_job_build(struct store *st, const struct strv *filter, const struct strv *factors,
+			      const struct strv *patterns, const struct st_compare_opts *co,
+			      const struct st_plan_opts *po, struct an_plan_job *j, struct err *e)
+{
+	memset(j, 0, sizeof *j);
+	j->factorial = true;
+	struct an_analyze_job *fa = &j->fa;
+	if (an_analyze_job_build(st, filter, factors, &(struct kvlist){0}, patterns, co, false, true, fa, e))
+		return -1;
+	const struct an_design *d = &fa->design;
+	size_t want = 1;
+	for (size_t k = 0; k < d->nf; k++) {
+		if (d->levels[k].n != 2)
+			return errf(e, "--factors: %s has %zu level%s among the runs (%s); plan --factors sizes factors of "
+				       "two levels each: select two with the filter, or plan two configurations with A B",
+				    factors->v[k], d->levels[k].n, d->levels[k].n == 1 ? "" : "s",
+				    d->levels[k].n ? d->levels[k].v[0] : "none");
+		want *= 2;
+	}
+	if (d->ncells != want)
+		return errf(e, "--factors: the pilot has runs in %zu of the %zu cells; run every combination of the "
+			       "levels at least once (a pilot of each cell), then plan",
+			    d->ncells, want);
+	j->info[0] = fa->info;
+	j->ng = 1;
+	size_t nr = 0;
+	for (size_t c = 0; c < d->ncells; c++)
+		nr += fa->cells[c].n;
+	const struct store_run_info **all = xcalloc(nr + 1, sizeof *all);
+	nr = 0;
+	for (size_t c = 0; c < d->ncells; c++)
+		for (size_t i = 0; i < fa->cells[c].n; i++)
+			all[nr++] = fa->cells[c].runs[i];
+	struct an_costs boot;
+	struct st_plan_opts p;
+	int rc = boot_cost(st, fa->cells, d->ncells, po, &p, &boot, e);
+	if (!rc)
+		rc = an_plan_cells(fa->sets, d->ncells, all, nr, patterns, co, &p, &j->p, e);
+	free(all);
+	if (!rc) {
+		keep_boot_cost(&j->p, &boot);
+		struct sb t = {0};
+		for (size_t k = 0; k < d->nf; k++)
+			sb_addf(&t, "%s%s", k ? " x " : "", factors->v[k]);
+		snprintf(j->p.factors, sizeof j->p.factors, "%s", sb_str(&t));
+		sb_free(&t);
+	}
+	return rc;
+}
+
 int an_plan_job_build(struct store *st, const char *const *sel, size_t nsel, const struct strv *patterns,
 		      const struct st_compare_opts *co, const struct st_plan_opts *po, struct an_plan_job *j,
 		      struct err *e)
@@ -572,31 +645,24 @@ int an_plan_job_build(struct store *st, const char *const *sel, size_t nsel, con
 		all[i] = g[0].runs[i];
 	for (size_t i = 0; i < g[1].n; i++)
 		all[g[0].n + i] = g[1].runs[i];
-	/* A boot's cost: as given (--boot-cost), else measured on the pilot's campaign, else
-	 * the default. */
-	struct an_costs boot = {0};
-	struct st_plan_opts p = *po;
-	if (p.cost_boot <= 0 && measured_boot(st, g, j->ng, &boot, e)) {
-		free(all);
-		return -1;
-	}
-	boot.boot_given = p.cost_boot > 0;
-	if (!boot.boot_given)
-		p.cost_boot = boot.boot_slots ? boot.boot : stats_plan_defaults().cost_boot;
-	int rc = an_plan(&g[0].set, j->ng == 2 ? &g[1].set : NULL, all, g[0].n + g[1].n, patterns, co, &p, &j->p, e);
+	struct an_costs boot;
+	struct st_plan_opts p;
+	int rc = boot_cost(st, g, j->ng, po, &p, &boot, e);
+	if (!rc)
+		rc = an_plan(&g[0].set, j->ng == 2 ? &g[1].set : NULL, all, g[0].n + g[1].n, patterns, co, &p, &j->p, e);
 	free(all);
-	if (!rc) {
-		j->p.costs.boot = boot.boot;
-		j->p.costs.boot_slots = boot.boot_slots;
-		j->p.costs.boot_given = boot.boot_given;
-		memcpy(j->p.costs.boot_campaign, boot.boot_campaign, sizeof boot.boot_campaign);
-	}
+	if (!rc)
+		keep_boot_cost(&j->p, &boot);
 	return rc;
 }
 
 void an_plan_job_free(struct an_plan_job *j)
 {
 	an_plan_free(&j->p);
+	if (j->factorial) {
+		an_analyze_job_free(&j->fa);
+		return;
+	}
 	an_group_free(&j->g[0]);
 	an_group_free(&j->g[1]);
 	an_db_close(&j->d);

@@ -180,6 +180,8 @@ struct an_plan_job {
 	size_t ng;
 	struct an_plan p;
 	struct an_group_info info[2];
+	bool factorial;              /* plan --factors: the cells of fa */
+	struct an_analyze_job fa;
 };
 
 /* Plan from one configuration (nsel 0 or 1: the selector, none = every run) or from two
@@ -188,5 +190,11 @@ int an_plan_job_build(struct store *st, const char *const *sel, size_t nsel, con
 		      const struct st_compare_opts *co, const struct st_plan_opts *po, struct an_plan_job *j,
 		      struct err *e);
 void an_plan_job_free(struct an_plan_job *j);
+/* Plan --factors: the runs of filter split into the cells of factors (as analyze splits
+ * them); every factor needs two levels and every cell runs. Takes st. Returns 0, or -1
+ * with e set; free with an_plan_job_free either way. */
+int an_plan_factors_job_build(struct store *st, const struct strv *filter, const struct strv *factors,
+			      const struct strv *patterns, const struct st_compare_opts *co,
+			      const struct st_plan_opts *po, struct an_plan_job *j, struct err *e);
 
 #endif

@@ -80,6 +80,10 @@ const struct cli_opt cli_plan_opts[] = {
 	OPT_ALPHA,
 	CLI_OPT("workload", 'w', "PATTERN", "only workloads matching PATTERN (repeatable)", O_WORKLOAD),
 	CLI_OPT("campaign", 0, "NAME", "also print the `sysab campaign new NAME` line that carries out the plan", O_CAMPAIGN),
+	CLI_OPT("factors", 'f', "F1,F2",
+		"size a two-level factorial: its selectors filter the pilot's runs, whose cells (every combination of "
+		"the factors' two levels) give the variances; every main effect and interaction gets the target",
+		O_FACTORS),
 	CLI_OUT_OPTS("text (default) or json", "text json"),
 	CLI_COLOR_OPT,
 	CLI_COMMON_OPTS,
@@ -474,6 +478,21 @@ static size_t plan_configs(struct store *st, const struct strv *names, const str
 	return *why ? 0 : n;
 }
 
+/* A selector per cell of a factorial: the filter's words and the cell's levels. */
+static void cell_selectors(const struct an_design *d, const struct strv *factors, const struct strv *filter,
+			   struct strv *out)
+{
+	for (size_t c = 0; c < d->ncells; c++) {
+		struct sb t = {0};
+		for (size_t i = 0; i < filter->n; i++)
+			sb_addf(&t, "%s ", filter->v[i]);
+		for (size_t k = 0; k < d->nf; k++)
+			sb_addf(&t, "%s%s=%s", k ? " " : "", factors->v[k], d->levels[k].v[d->cell_level[c * d->nf + k]]);
+		strv_add(out, sb_str(&t));
+		sb_free(&t);
+	}
+}
+
 /* `sysab plan --campaign NAME`: the campaign new line that carries out the plan's design,
  * booting each configuration as the pilot's campaign booted it, runnable as printed; or
  * why there is none, and which flags it would need. */
@@ -493,7 +512,7 @@ static void print_campaign_line(struct store *st, const char *db, const char *na
 		if (!strcmp(names.v[i], name))
 			why = xasprintf("a campaign named %s exists; give another name to --campaign", name);
 	enum { MAXCFG = 64 };
-	struct campaign loaded[2];
+	struct campaign *loaded = xcalloc(sels && sels->n ? sels->n : 1, sizeof *loaded);
 	const struct campaign *src[MAXCFG];
 	size_t cfg[MAXCFG], nloaded = 0, n = 0;
 	if (!why)
@@ -528,6 +547,7 @@ static void print_campaign_line(struct store *st, const char *db, const char *na
 	}
 	for (size_t i = 0; i < nloaded; i++)
 		campaign_free(&loaded[i]);
+	free(loaded);
 	free(why);
 	strv_free(&names);
 }
@@ -542,16 +562,23 @@ int cmd_plan(const struct cli_cmd *cmd, int argc, char **argv)
 	int rc = parse(cmd, argc, argv, &a, &pos, REPORT_PLAN, "text");
 	if (rc >= 0)
 		goto out;
-	if (pos.n > 2) {
+	if (pos.n > 2 && !a.factors.n) {
 		errf(&e, "give at most two selectors: one configuration, or A and B; see `sysab plan --help`");
 		goto fail;
 	}
 	if (open_db(&a, &st, &e) ||
-	    an_plan_job_build(st, (const char *const *)pos.v, pos.n, &a.patterns, &a.co, &a.po, &j, &e) ||
+	    (a.factors.n ? an_plan_factors_job_build(st, &pos, &a.factors, &a.patterns, &a.co, &a.po, &j, &e)
+			 : an_plan_job_build(st, (const char *const *)pos.v, pos.n, &a.patterns, &a.co, &a.po, &j, &e)) ||
 	    cli_emit(&a.out, &(struct report_doc){.plan = &j.p, .groups = j.info, .ngroups = j.ng}, &e))
 		goto fail;
-	if (a.campaign && cli_out_text(&a.out))
-		print_campaign_line(j.d.st, a.db, a.campaign, &j.p, pos.n ? &pos : NULL, &a.patterns);
+	if (a.campaign && cli_out_text(&a.out)) {
+		struct strv cells = {0};
+		if (j.factorial)
+			cell_selectors(&j.fa.design, &a.factors, &pos, &cells);
+		print_campaign_line(j.factorial ? j.fa.d.st : j.d.st, a.db, a.campaign, &j.p,
+				    j.factorial ? &cells : pos.n ? &pos : NULL, &a.patterns);
+		strv_free(&cells);
+	}
 	rc = EXIT_OK;
 	goto out;
 fail:

@@ -1268,7 +1268,14 @@ static void plan_header(FILE *f, const struct an_plan *p, const struct an_group_
 	fprintf(f, "costs: boot %s%s, run %s%s,\n       sample %s%s\n", cb, bsrc, cr,
 		p->costs.run_measured ? " (measured, per workload)" : " (assumed)", cs,
 		p->costs.sample_measured ? " (measured, one of each workload)" : " (assumed)");
-	fprintf(f, "%s\n\n", p->two_groups ? "plan for comparing A with B" : "plan for comparing A with another configuration like it");
+	if (p->ncells)
+		fprintf(f, "plan for the %zu-cell factorial %s: every main effect and interaction gets the target\n"
+			   "(the interaction needs most; the notes give main effects alone; planned with the df\n"
+			   "of two groups, fewer than the cells give: conservative)\n\n",
+			p->ncells, p->factors);
+	else
+		fprintf(f, "%s\n\n",
+			p->two_groups ? "plan for comparing A with B" : "plan for comparing A with another configuration like it");
 	fprintf(f, "%-*s %6s %6s %8s %10s %9s %7s\n", NAME_W, "workload", "boots", "runs", "samples", "time", "K&J r/b",
 		"K&J s/r");
 }
@@ -1302,6 +1309,12 @@ static void plan_row(FILE *f, const struct an_plan *p, const struct an_prow *r, 
 		      (r->plan.whole & ST_BIT(ST_LEVEL_BOOT)) ? "boot" : "run");
 	if (r->compared && r->c.verdict == ST_INCONCLUSIVE)
 		settle_note(n, &m, r->more_boots, r->settles_as, true);
+	if (p->ncells && r->plan_main.feasible) {
+		char tm[32];
+		duration(tm, sizeof tm, r->plan_main.cost);
+		notef(n, &m, "main effects alone: %zu boots x %zu run%s x %zu samples per cell (%s)", r->plan_main.boots,
+		      r->plan_main.runs, r->plan_main.runs == 1 ? "" : "s", r->plan_main.samples, tm);
+	}
 	if (r->compared && (r->c.verdict == ST_FASTER || r->c.verdict == ST_SLOWER || r->c.verdict == ST_EQUIVALENT))
 		notef(n, &m, "already decided with the current data: %s", report_verdict_name(r->c.verdict));
 	else if (r->compared && r->c.verdict == ST_NO_DATA && r->c.need != ST_NEED_NOTHING)
@@ -1336,15 +1349,19 @@ void report_plan_text(FILE *f, const struct an_plan *p, const struct an_group_in
 	if (p->boots) {
 		char t[32];
 		duration(t, sizeof t, p->total_s);
+		char all[32] = "both configurations";
+		if (p->ncells)
+			snprintf(all, sizeof all, "all %zu cells", p->ncells);
 		fprintf(f, "\nall rows at once: %zu boots x %zu runs x %zu samples per configuration,\n"
-			   "about %s for both configurations\n",
-			p->boots, p->runs, p->samples, t);
+			   "about %s for %s\n",
+			p->boots, p->runs, p->samples, t, all);
 	}
 	if (p->infeasible)
 		fprintf(f, "%zu row%s cannot reach the target within the search bounds; widen --target\n", p->infeasible,
 			p->infeasible == 1 ? "" : "s");
 	fprintf(f, "\nboots, runs, samples: per configuration (runs per boot, samples per run);\n"
-		   "time for both. K&J: Kalibera-Jones optimal runs per boot and samples per run\n"
-		   "for these costs.\n");
+		   "time for %s. K&J: Kalibera-Jones optimal runs per boot and samples per run\n"
+		   "for these costs.\n",
+		p->ncells ? "every cell" : "both");
 	notes_print(f, &n);
 }

@@ -370,6 +370,10 @@ char *report_plan_json(const struct an_plan *p, const struct an_group_info *g, s
 		json_array_append_new(gs, group_json(&g[i]));
 	json_object_set_new(d, "groups", gs);
 	json_object_set_new(d, "target", json_real(p->po.target));
+	if (p->ncells) {
+		json_object_set_new(d, "factors", json_string(p->factors));
+		json_object_set_new(d, "cells", json_integer((json_int_t)p->ncells));
+	}
 	json_object_set_new(d, "alpha", json_real(p->po.alpha));
 	json_object_set_new(d, "power", json_real(p->po.power));
 	json_t *c = json_object();
@@ -408,6 +412,15 @@ char *report_plan_json(const struct an_plan *p, const struct an_group_info *g, s
 			json_object_set_new(o, "whole_bound_levels", levels_json(r->plan.whole));
 			json_object_set_new(o, "pilot_boots_needed",
 					    r->plan.unsized ? json_integer((json_int_t)r->plan.pilot_boots) : json_null());
+			if (p->ncells) {
+				json_t *mj = json_object();
+				json_object_set_new(mj, "feasible", json_boolean(r->plan_main.feasible));
+				json_object_set_new(mj, "boots", json_integer((json_int_t)r->plan_main.boots));
+				json_object_set_new(mj, "runs_per_boot", json_integer((json_int_t)r->plan_main.runs));
+				json_object_set_new(mj, "samples_per_run", json_integer((json_int_t)r->plan_main.samples));
+				json_object_set_new(mj, "time_s", num(r->plan_main.cost));
+				json_object_set_new(o, "main_effects_only", mj);
+			}
 			if (r->compared) {
 				json_t *cj = cmp_json(&r->c, &r->chg);
 				if (r->c.verdict == ST_INCONCLUSIVE)

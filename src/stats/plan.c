@@ -2,6 +2,7 @@
 #include "stats/stats.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -114,6 +115,54 @@ static void cheapest_design(const struct st_plan_opts *o, double vb, double vr, 
 			out->halfwidth = expm1(stats_t_quantile(1 - o->alpha / 2, df) * out->se);
 		}
 	}
+}
+
+/* w/2 times the sum of x over the cells, with its Satterthwaite df (NAN in: NAN out). */
+static void level_sum(const double *v, const double *df, size_t n, double w, double *sum, double *dfsum)
+{
+	double s = 0, d = 0;
+	for (size_t i = 0; i < n; i++) {
+		double x = w / 2 * v[i];
+		s += x;
+		if (x != 0)
+			d += x * x / df[i];
+	}
+	*sum = s;
+	*dfsum = d > 0 ? s * s / d : NAN;
+}
+
+void stats_components_contrast(const struct st_components *c, size_t n, double w, struct st_components *out)
+{
+	memset(out, 0, sizeof *out);
+	out->have = n ? ~0u : 0;
+	double *v = xcalloc(n ? n : 1, sizeof *v), *df = xcalloc(n ? n : 1, sizeof *df);
+	for (int lv = 0; lv < ST_NLEVELS; lv++) {
+		double *var = lv == ST_LEVEL_BOOT ? &out->var_boot : lv == ST_LEVEL_RUN ? &out->var_run : &out->var_within;
+		double *raw = lv == ST_LEVEL_BOOT ? &out->raw_boot : lv == ST_LEVEL_RUN ? &out->raw_run : &out->raw_within;
+		double *ub = lv == ST_LEVEL_BOOT ? &out->ub_boot : lv == ST_LEVEL_RUN ? &out->ub_run : &out->ub_within;
+		double *dfo = lv == ST_LEVEL_BOOT ? &out->df_boot : lv == ST_LEVEL_RUN ? &out->df_run : &out->df_within;
+		double dfx;
+		for (size_t i = 0; i < n; i++) {
+			const struct st_components *x = &c[i];
+			v[i] = lv == ST_LEVEL_BOOT ? x->raw_boot : lv == ST_LEVEL_RUN ? x->raw_run : x->raw_within;
+			df[i] = lv == ST_LEVEL_BOOT ? x->df_boot : lv == ST_LEVEL_RUN ? x->df_run : x->df_within;
+		}
+		level_sum(v, df, n, w, raw, dfo);
+		for (size_t i = 0; i < n; i++)
+			v[i] = lv == ST_LEVEL_BOOT ? c[i].var_boot : lv == ST_LEVEL_RUN ? c[i].var_run : c[i].var_within;
+		level_sum(v, df, n, w, var, &dfx);
+		for (size_t i = 0; i < n; i++)
+			v[i] = lv == ST_LEVEL_BOOT ? c[i].ub_boot : lv == ST_LEVEL_RUN ? c[i].ub_run : c[i].ub_within;
+		level_sum(v, df, n, w, ub, &dfx);
+		for (size_t i = 0; i < n; i++) {
+			if (!(c[i].have & ST_BIT(lv)))
+				out->have &= ~ST_BIT(lv);
+			out->ub_whole |= c[i].ub_whole & ST_BIT(lv);
+		}
+	}
+	out->have &= ST_BIT(ST_LEVEL_BOOT) | ST_BIT(ST_LEVEL_RUN) | ST_BIT(ST_LEVEL_WITHIN);
+	free(v);
+	free(df);
 }
 
 int stats_plan(const struct st_components *a, const struct st_components *b, const struct st_plan_opts *o,

@@ -418,6 +418,16 @@ struct st_plan {
 int stats_plan(const struct st_components *a, const struct st_components *b, const struct st_plan_opts *o,
 	       struct st_plan *out, struct err *e);
 
+/* The components of one group whose difference with a copy of itself has the variance of a
+ * contrast sum_i c_i y_i over n independent cells (c_i^2 = w for every cell, as in every
+ * effect of a two-level full factorial, w = 4 / n^2): each variance, raw value and upper
+ * bound is w/2 times the sum over the cells, each df the Satterthwaite df of that sum;
+ * a level is had when every cell has it, a bound is NAN when any cell's is, and
+ * ub_whole is any cell's. So stats_plan(out, out) sizes the design per cell for that
+ * contrast (with the df of two groups of that design, fewer than the n cells give:
+ * conservative). */
+void stats_components_contrast(const struct st_components *c, size_t n, double w, struct st_components *out);
+
 /* stats_more_boots() results besides a count. */
 #define ST_MORE_NONE SIZE_MAX            /* no count up to the design's maximum settles it */
 #define ST_MORE_UNPLANNED (SIZE_MAX - 1) /* a fixed design: looking again is not valid */

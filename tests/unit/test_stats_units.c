@@ -708,6 +708,63 @@ static void plan_assurance_uses_upper_bounds(void **state)
 	assert_int_equal(stats_plan(&t, &t, &o, &pt, &err), -1);
 }
 
+/* A contrast's components: two cells with c = +-1 (w = 1) plan exactly as the two groups
+ * themselves; four cells with the main effects' w = 4/16 = 1/4 have a quarter of the
+ * interaction's (w = 1) variance, so the interaction needs more boots; a cell without a
+ * bound leaves the sum without one, and a level one cell lacks is not had. */
+static void contrast_components_plan_like_groups(void **state)
+{
+	(void)state;
+	struct st_components a = {.var_boot = 1e-5, .var_run = 4e-6, .var_within = 1e-4,
+				  .raw_boot = 1e-5, .raw_run = 4e-6, .raw_within = 1e-4,
+				  .df_boot = 4, .df_run = 5, .df_within = 60,
+				  .ub_boot = 2e-5, .ub_run = 7e-6, .ub_within = 1.2e-4,
+				  .have = ST_BIT(ST_LEVEL_BOOT) | ST_BIT(ST_LEVEL_RUN) | ST_BIT(ST_LEVEL_WITHIN)};
+	struct st_components b = a, two[2], four[4], eq, main, inter;
+	b.var_boot = b.raw_boot = 3e-5;
+	b.ub_boot = 5e-5;
+	two[0] = a;
+	two[1] = b;
+	stats_components_contrast(two, 2, 1, &eq);
+	assert_float_equal(eq.ub_boot, (a.ub_boot + b.ub_boot) / 2, 1e-18);
+	assert_float_equal(eq.df_within, 120, 1e-9);
+	struct st_plan_opts o = stats_plan_defaults();
+	o.cost_run = 5;
+	o.cost_sample = 0.1;
+	struct st_plan pg, pe, pm, pi;
+	struct err err;
+	o.target = 0.02;
+	/* equal cells: the same plan exactly; unequal: the same variance, the realised se's
+	 * scatter (its df) a little different, so within a boot */
+	two[1] = a;
+	stats_components_contrast(two, 2, 1, &eq);
+	assert_int_equal(stats_plan(&a, &a, &o, &pg, &err), 0);
+	assert_int_equal(stats_plan(&eq, &eq, &o, &pe, &err), 0);
+	assert_true(pg.feasible && pg.boots < 20);
+	assert_int_equal(pe.boots, pg.boots);
+	assert_int_equal(pe.runs, pg.runs);
+	assert_int_equal(pe.samples, pg.samples);
+	two[1] = b;
+	stats_components_contrast(two, 2, 1, &eq);
+	assert_int_equal(stats_plan(&a, &b, &o, &pg, &err), 0);
+	assert_int_equal(stats_plan(&eq, &eq, &o, &pe, &err), 0);
+	assert_true(pe.boots + 1 >= pg.boots && pe.boots <= pg.boots + 1);
+	for (int i = 0; i < 4; i++)
+		four[i] = i % 2 ? b : a;
+	stats_components_contrast(four, 4, 0.25, &main);
+	stats_components_contrast(four, 4, 1, &inter);
+	assert_float_equal(inter.ub_boot, 4 * main.ub_boot, 1e-18);
+	assert_int_equal(stats_plan(&main, &main, &o, &pm, &err), 0);
+	assert_int_equal(stats_plan(&inter, &inter, &o, &pi, &err), 0);
+	assert_true(pi.cost > pm.cost && pi.boots >= pm.boots);
+	four[2].ub_boot = NAN;
+	four[3].have &= ~ST_BIT(ST_LEVEL_RUN);
+	stats_components_contrast(four, 4, 1, &inter);
+	assert_true(isnan(inter.ub_boot));
+	assert_false(inter.have & ST_BIT(ST_LEVEL_RUN));
+	assert_true(inter.have & ST_BIT(ST_LEVEL_BOOT));
+}
+
 /* Three boots whose means vary less than their runs say they should: the boot level's
  * bound less the levels below is <= 0, so its bound is the whole mean square, marked, and
  * the plan still pays for it (never a boot level of 0). */
@@ -929,6 +986,7 @@ int main(void)
 		cmocka_unit_test(factorial_reports_missing_cells),
 		cmocka_unit_test(plan_is_monotone_and_meets_target),
 		cmocka_unit_test(plan_assurance_uses_upper_bounds),
+		cmocka_unit_test(contrast_components_plan_like_groups),
 		cmocka_unit_test(unseparated_boot_level_is_bounded_whole),
 		cmocka_unit_test(diagnostics_find_injected_problems),
 		cmocka_unit_test(confounders_are_differing_non_label_keys),
