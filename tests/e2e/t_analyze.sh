@@ -6,7 +6,11 @@ contains "$OUT" "pernode: yes vs no"
 contains "$OUT" "pernode x pie"
 contains "$OUT" "no data"
 contains "$OUT" "no verdict: each cell has at most 1 run on 1 boot"
-contains "$OUT" "run each configuration on at least 2 boots with at least 2 runs on"
+contains "$(printf '%s' "$OUT" | tr -s ' \n' '  ')" "a verdict needs each configuration on at least 2 boots (1 run on each will do)"
+# plan says it in the same words about the same data (issue 32: one replication rule)
+expect 0 "$SYSAB" plan 'pernode=no pie=no' 'pernode=yes pie=no' -w index
+contains "$(printf '%s' "$OUT" | tr -s ' \n' '  ')" "a verdict needs each configuration on at least 2 boots (1 run on each will do)"
+case "$OUT" in *"already decided"*) fail "plan says 'already decided' without an interval: $OUT" ;; esac
 case "$OUT" in *faster* | *slower* | *equivalent*) fail "a verdict from one value per cell" ;; esac
 expect 0 "$SYSAB" analyze --factors pernode,pie --json
 v=$(printf '%s' "$OUT" | jq -r '[.rows[0].effects[].verdict] | unique | join(",")')
