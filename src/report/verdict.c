@@ -1352,9 +1352,9 @@ void report_plan_text(FILE *f, const struct an_plan *p, const struct an_group_in
 		char all[32] = "both configurations";
 		if (p->ncells)
 			snprintf(all, sizeof all, "all %zu cells", p->ncells);
-		fprintf(f, "\nall rows at once: %zu boots x %zu runs x %zu samples per configuration,\n"
+		fprintf(f, "\nall rows at once: %zu boots x %zu run%s x %zu samples per configuration,\n"
 			   "about %s for %s\n",
-			p->boots, p->runs, p->samples, t, all);
+			p->boots, p->runs, p->runs == 1 ? "" : "s", p->samples, t, all);
 	}
 	if (p->infeasible)
 		fprintf(f, "%zu row%s cannot reach the target within the search bounds; widen --target\n", p->infeasible,
