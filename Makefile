@@ -294,6 +294,12 @@ bench-analysis: $(B)/sysab $(B)/bench/gen_db
 	@SYSAB=$(abspath $(B)/sysab) GEN_DB=$(abspath $(B)/bench/gen_db) sh bench/analysis.sh
 
 # `sysab history` of 10,000 boots (issue 36: target under 2 s); BOOTS= to change.
+.PHONY: bench-precision
+# precision per machine-minute (issue 38, docs/PERFORMANCE.md): RUNS default runs (and, with
+# UNIXBENCH=DIR, interleaved UnixBench index passes), index CV, CV x sqrt(wall), decomposition
+bench-precision: $(B)/sysab
+	@SYSAB=$(abspath $(B)/sysab) BENCH_DIR=$(abspath $(B)/bench) sh bench/precision.sh
+
 .PHONY: bench-history
 bench-history: $(B)/sysab
 	@sh scripts/deps.sh $(DEPS_BENCH)

@@ -1,0 +1,85 @@
+#!/usr/bin/python3
+"""precision.py DIR - the figures of `make bench-precision` from bench/precision.sh's files.
+
+Per run: each workload's median rate (copies 1) and sysab-index, with the run's wall time.
+The r^2 column: how much of a workload's run-to-run variance the other workloads' common
+factor explains (leave one out).
+Index CV = sd of ln(index) over runs (relative); CV*sqrt(wall) is the precision per machine
+time that does not depend on how long a run is. Decomposition: y[r][w] = ln(rate) less the
+workload's mean over runs; the common factor of run r is its mean over the workloads, the
+rest each workload's own. The machine time for a 1% difference at 95% confidence and 80%
+power: n runs per configuration with n = 2 (z_0.975 + z_0.8)^2 CV^2 / ln(1.01)^2, times the
+wall per run (runs as the unit, as UnixBench users compare them)."""
+import glob, json, math, os, re, statistics as st, sys
+
+d = sys.argv[1]
+Z = 1.959964 + 0.841621
+DELTA = math.log(1.01)
+
+def walls(path):
+    w = {}
+    if os.path.exists(path):
+        for line in open(path):
+            i, t0, t1 = line.split()
+            w[int(i)] = float(t1) - float(t0)
+    return w
+
+def need(cv, wall):
+    n = max(2, math.ceil(2 * Z * Z * cv * cv / (DELTA * DELTA)))
+    return n, n * wall
+
+sw = walls(os.path.join(d, "sysab.wall"))
+runs = []
+for f in sorted(glob.glob(os.path.join(d, "sysab-*.json")), key=lambda p: int(re.findall(r"(\d+)", p)[-1])):
+    j = json.load(open(f))
+    i = int(re.findall(r"(\d+)", f)[-1])
+    rates = {r["workload"]: r["median_ops_per_s"] for r in j["results"]
+             if r.get("copies") == 1 and r.get("status") == "ok" and r.get("median_ops_per_s")}
+    idx = [x["value"] for x in j.get("index", []) if x["name"] == "sysab-index" and x["copies"] == 1]
+    runs.append((i, rates, idx[0] if idx else None, sw.get(i)))
+if len(runs) < 3:
+    sys.exit("precision.py: fewer than 3 runs in %s" % d)
+
+ln_idx = [math.log(r[2]) for r in runs if r[2]]
+wall = st.mean(r[3] for r in runs)
+cv = st.stdev(ln_idx)
+print("sysab: %d runs, index %.1f (CV %.2f%%), %.0f s per run: CV*sqrt(wall) %.3f"
+      % (len(ln_idx), math.exp(st.mean(ln_idx)), 100 * cv, wall, cv * math.sqrt(wall)))
+
+# decomposition over the workloads every run measured
+common = sorted(set.intersection(*(set(r[1]) for r in runs)))
+y = {w: [math.log(r[1][w]) for r in runs] for w in common}
+dev = {w: [v - st.mean(y[w]) for v in y[w]] for w in common}
+factor = [st.mean(dev[w][k] for w in common) for k in range(len(runs))]
+print("common run factor: sd %.2f%% (per run: %s)" % (100 * st.stdev(factor),
+      ", ".join("%+.1f%%" % (100 * f) for f in factor)))
+# per workload: its run-to-run CV, and r^2 with the factor of the other workloads (leave one
+# out, so a workload does not explain itself): the share of its variance the runs' common
+# factor carries
+print("%-24s %8s %10s" % ("workload", "CV", "r^2 common"))
+shares = []
+for w in common:
+    others = [st.mean(dev[v][k] for v in common if v != w) for k in range(len(runs))]
+    sx, sy = st.stdev(others), st.stdev(dev[w])
+    r = st.correlation(others, dev[w]) if sx > 0 and sy > 0 else 0.0
+    shares.append(r * r)
+    print("%-24s %7.2f%% %9.0f%%" % (w, 100 * sy, 100 * r * r))
+print("median r^2 with the common factor: %.0f%% over %d workloads" % (100 * st.median(shares), len(common)))
+
+n, t = need(cv, wall)
+print("1%% at 95%% confidence, 80%% power: %d runs per configuration, %.0f min of machine time each" % (n, t / 60))
+
+ubw = walls(os.path.join(d, "ub.wall"))
+if ubw:
+    ub = []
+    for i in sorted(ubw):
+        m = re.findall(r"System Benchmarks Index Score\s+([0-9.]+)", open(os.path.join(d, "ub-%d.log" % i)).read())
+        if m:
+            ub.append(math.log(float(m[-1])))
+    if len(ub) >= 3:
+        ucv, uw = st.stdev(ub), st.mean(ubw.values())
+        print("UnixBench: %d passes, index CV %.2f%%, %.0f s per pass: CV*sqrt(wall) %.3f" % (len(ub), 100 * ucv, uw,
+              ucv * math.sqrt(uw)))
+        print("ratio sysab / UnixBench (CV*sqrt(wall)): %.2f" % (cv * math.sqrt(wall) / (ucv * math.sqrt(uw))))
+        n, t = need(ucv, uw)
+        print("UnixBench, 1%% at 80%% power: %d passes per configuration, %.0f min each" % (n, t / 60))
