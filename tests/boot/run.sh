@@ -80,9 +80,12 @@ emu_out "$T/f22.out" "campaign f22: qemu emulates the guest's CPU (TCG, no KVM)"
 step "2x2 done in $((t1 - t0)) s under $accel"
 
 # ---- 1b. plan -> campaign -> analyze on the f22 pilot, nothing edited by hand ----
+# (a target of ±80%: pti costs about +2000% under TCG, and the planned boots, which grow
+# as 1/target^2 with the pilot's noise, stay a few; ±30% planned 8 boots per configuration
+# on one run and 21 on the next)
 step "plan from the f22 pilot; the printed campaign line pasted as is"
 "$SYSAB" plan 'campaign:f22 pti=off thp=never' 'campaign:f22 pti=on thp=never' -w kernel.syscall.null \
-	--target 30% --campaign pl >"$T/plan.txt" || fail "plan"
+	--target 80% --campaign pl >"$T/plan.txt" || fail "plan"
 sed 's/^/    /' "$T/plan.txt"
 grep -q "(measured: median of [0-9]* boots of campaign f22)" "$T/plan.txt" || fail "plan: the boot cost is not measured"
 line=$(grep '^sysab campaign new pl ' "$T/plan.txt") || fail "plan printed no campaign line"
