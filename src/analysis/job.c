@@ -480,10 +480,14 @@ void an_compare_job_free(struct an_compare_job *j)
 	an_db_close(&j->d);
 }
 
-static int cmp_double(const void *a, const void *b)
+/* The pilot run (of groups g[0..ng)) with this uuid, or NULL. */
+static const struct store_run_info *pilot_run(const struct an_group *g, size_t ng, const char *uuid)
 {
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
+	for (size_t gi = 0; gi < ng; gi++)
+		for (size_t r = 0; r < g[gi].n; r++)
+			if (g[gi].runs[r]->uuid && !strcmp(g[gi].runs[r]->uuid, uuid))
+				return g[gi].runs[r];
+	return NULL;
 }
 
 /* What a boot costs, measured: over the slots of the campaign that made most of the pilot's
@@ -505,31 +509,29 @@ static int measured_boot(struct store *st, const struct an_group *g, size_t ng, 
 			rc = -1;
 			break;
 		}
-		double *d = xcalloc(cp.nslots + 1, sizeof *d);
-		size_t nd = 0;
-		for (size_t s = 0; s < cp.nslots; s++) {
-			const struct store_campaign_slot *x = &cp.slots[s];
-			if (!x->started_ns || x->finished_ns <= x->started_ns)
-				continue;
-			double runs_s = 0;
-			bool pilot = false;
-			for (size_t i = 0; i < ncr; i++) {
-				if (cr[i].slot != x->slot)
-					continue;
-				for (size_t gi = 0; gi < ng; gi++)
-					for (size_t r = 0; r < g[gi].n; r++) {
-						const struct store_run_info *ri = g[gi].runs[r];
-						if (ri->uuid && !strcmp(ri->uuid, cr[i].run_uuid)) {
-							pilot = true;
-							if (ri->finished_ns > ri->started_ns)
-								runs_s += (double)(ri->finished_ns - ri->started_ns) / 1e9;
-						}
-					}
+		/* per slot: the time of its pilot runs, and whether it has any */
+		double *runs_s = xcalloc(cp.nslots + 1, sizeof *runs_s), *d = xcalloc(cp.nslots + 1, sizeof *d);
+		bool *pilot = xcalloc(cp.nslots + 1, sizeof *pilot);
+		for (size_t i = 0; i < ncr; i++) {
+			const struct store_run_info *ri = pilot_run(g, ng, cr[i].run_uuid);
+			if (ri && cr[i].slot >= 0 && (size_t)cr[i].slot < cp.nslots) {
+				pilot[cr[i].slot] = true;
+				if (ri->finished_ns > ri->started_ns)
+					runs_s[cr[i].slot] += (double)(ri->finished_ns - ri->started_ns) / 1e9;
 			}
-			double slot_s = (double)(x->finished_ns - x->started_ns) / 1e9;
-			if (pilot && slot_s > runs_s)
-				d[nd++] = slot_s - runs_s;
 		}
+		size_t nd = 0;
+		for (size_t x = 0; x < cp.nslots; x++) {
+			const struct store_campaign_slot *sl = &cp.slots[x];
+			size_t sk = (size_t)sl->slot;
+			if (sk >= cp.nslots || !pilot[sk] || !sl->started_ns || sl->finished_ns <= sl->started_ns)
+				continue;
+			double slot_s = (double)(sl->finished_ns - sl->started_ns) / 1e9;
+			if (slot_s > runs_s[sk])
+				d[nd++] = slot_s - runs_s[sk];
+		}
+		free(runs_s);
+		free(pilot);
 		if (nd > nbest) {
 			free(best);
 			best = d;
@@ -542,8 +544,7 @@ static int measured_boot(struct store *st, const struct an_group *g, size_t ng, 
 		store_campaign_free(&cp);
 	}
 	if (!rc && nbest) {
-		qsort(best, nbest, sizeof *best, cmp_double);
-		c->boot = nbest % 2 ? best[nbest / 2] : (best[nbest / 2 - 1] + best[nbest / 2]) / 2;
+		c->boot = stats_median_sorting(best, nbest);
 		c->boot_slots = nbest;
 	}
 	free(best);

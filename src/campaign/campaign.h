@@ -83,12 +83,13 @@ void campaign_opts_parse(const char *json, struct campaign_opts *o);
 char *campaign_opts_json(const struct campaign_opts *o);
 void campaign_opts_free(struct campaign_opts *o);
 
-/* The options of a `campaign new` that boots configuration cfg[i] of campaign src[i] for
- * i in 0..n as those campaigns do (the backend and its options of src[0], each
- * configuration's labels and boot options), with boots and runs, and run_args after "--";
- * appended to out (the caller puts "campaign new NAME" before them). */
-void campaign_new_argv(const struct campaign *const *src, const size_t *cfg, size_t n, int boots, int runs,
-		       const struct strv *run_args, struct strv *out);
+/* The `campaign new NAME [--db DB] ...` that boots configuration cfg[i] of campaign src[i]
+ * for i in 0..n as those campaigns do (the backend and its options of src[0], each
+ * configuration's labels and boot options), with boots and runs, and run_args after "--":
+ * its arguments after "sysab" appended to argv, and the shell line that creates and starts
+ * it (each argument quoted for sh when it needs it) into *line (a new string). */
+void campaign_new_command(const char *name, const char *db, const struct campaign *const *src, const size_t *cfg,
+			  size_t n, int boots, int runs, const struct strv *run_args, struct strv *argv, char **line);
 /* The newest of the campaigns names (oldest first; only that one when only is not NULL)
  * with a configuration whose labels hold every terms: loaded into *c (free with
  * campaign_free), *cfg the first such configuration, *nmatch how many of its
@@ -99,8 +100,7 @@ bool campaign_find_config(struct store *st, const struct strv *names, const char
  * copies (when copies > 0) and sample count replaced; appended to out. */
 void campaign_run_args_with(const struct strv *src, const struct strv *workloads, int copies, size_t samples,
 			    struct strv *out);
-/* "sysab ARGV..." with each argument quoted for sh when it needs it, appended to out. */
-void campaign_line(const struct strv *argv, struct sb *out);
+
 
 /* What `campaign show` renders (report/campaign.h): a finished record, every number computed. */
 struct campaign_view {

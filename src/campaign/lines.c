@@ -25,7 +25,7 @@ static void add_int(struct strv *out, const char *flag, int v)
 	add_opt(out, flag, buf);
 }
 
-void campaign_new_argv(const struct campaign *const *src, const size_t *cfg, size_t n, int boots, int runs,
+static void campaign_new_argv(const struct campaign *const *src, const size_t *cfg, size_t n, int boots, int runs,
 		       const struct strv *run_args, struct strv *out)
 {
 	const struct campaign_opts *o = &src[0]->opts;
@@ -135,11 +135,29 @@ void campaign_run_args_with(const struct strv *src, const struct strv *workloads
 	strv_add(out, buf);
 }
 
-void campaign_line(const struct strv *argv, struct sb *out)
+void campaign_new_command(const char *name, const char *db, const struct campaign *const *src, const size_t *cfg,
+			  size_t n, int boots, int runs, const struct strv *run_args, struct strv *argv, char **line)
 {
-	sb_add(out, "sysab");
-	for (size_t i = 0; i < argv->n; i++) {
-		sb_add(out, " ");
-		campaign_sh_quote(out, argv->v[i]);
+	strv_add(argv, "campaign");
+	strv_add(argv, "new");
+	strv_add(argv, name);
+	if (db) {
+		strv_add(argv, "--db");
+		strv_add(argv, db);
 	}
+	campaign_new_argv(src, cfg, n, boots, runs, run_args, argv);
+	struct sb l = {0};
+	sb_add(&l, "sysab");
+	for (size_t i = 0; i < argv->n; i++) {
+		sb_add(&l, " ");
+		campaign_sh_quote(&l, argv->v[i]);
+	}
+	sb_add(&l, " && sysab campaign start ");
+	campaign_sh_quote(&l, name);
+	if (db) {
+		sb_add(&l, " --db ");
+		campaign_sh_quote(&l, db);
+	}
+	*line = xstrdup(sb_str(&l));
+	sb_free(&l);
 }

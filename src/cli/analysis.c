@@ -2,7 +2,6 @@
 #include "cli.h"
 #include "report/report.h"
 #include "analysis/job.h"
-#include "campaign/backend.h"
 #include "campaign/campaign.h"
 #include "store/store.h"
 
@@ -508,9 +507,8 @@ static void print_campaign_line(struct store *st, const char *db, const char *na
 	char *why = NULL;
 	if (store_campaign_names(st, &names, &e))
 		why = xasprintf("the campaigns cannot be read: %s", e.msg);
-	for (size_t i = 0; !why && i < names.n; i++)
-		if (!strcmp(names.v[i], name))
-			why = xasprintf("a campaign named %s exists; give another name to --campaign", name);
+	if (!why && strv_has(&names, name))
+		why = xasprintf("a campaign named %s exists; give another name to --campaign", name);
 	enum { MAXCFG = 64 };
 	struct campaign *loaded = xcalloc(sels && sels->n ? sels->n : 1, sizeof *loaded);
 	const struct campaign *src[MAXCFG];
@@ -521,27 +519,13 @@ static void print_campaign_line(struct store *st, const char *db, const char *na
 		printf("\nno campaign line: %s\n", why);
 	} else {
 		struct strv argv = {0}, args = {0};
-		strv_add(&argv, "campaign");
-		strv_add(&argv, "new");
-		strv_add(&argv, name);
-		if (db) {
-			strv_add(&argv, "--db");
-			strv_add(&argv, db);
-		}
+		char *line;
 		campaign_run_args_with(&src[0]->run_args, patterns->n ? patterns : NULL, 0, p->samples, &args);
-		campaign_new_argv(src, cfg, n, (int)p->boots, (int)p->runs, &args, &argv);
-		struct sb l = {0};
-		campaign_line(&argv, &l);
-		sb_add(&l, " && sysab campaign start ");
-		campaign_sh_quote(&l, name);
-		if (db) {
-			sb_add(&l, " --db ");
-			campaign_sh_quote(&l, db);
-		}
+		campaign_new_command(name, db, src, cfg, n, (int)p->boots, (int)p->runs, &args, &argv, &line);
 		printf("\nthe campaign this plan implies (%zu configurations booted as campaign %s booted them; runs as "
 		       "printed):\n%s\n",
-		       n, src[0]->r.name, sb_str(&l));
-		sb_free(&l);
+		       n, src[0]->r.name, line);
+		free(line);
 		strv_free(&argv);
 		strv_free(&args);
 	}

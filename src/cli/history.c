@@ -2,7 +2,6 @@
 #include "cli.h"
 #include "report/report.h"
 #include "analysis/history.h"
-#include "campaign/backend.h"
 #include "campaign/campaign.h"
 #include "store/store.h"
 
@@ -70,14 +69,6 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 	return errf(e, "unhandled option");
 }
 
-static bool taken(const struct strv *names, const char *name)
-{
-	for (size_t i = 0; i < names->n; i++)
-		if (!strcmp(names->v[i], name))
-			return true;
-	return false;
-}
-
 /* A campaign name not taken yet: confirm-BY-BEFORE-AFTER with other characters as '_',
  * and -2, -3, ... when taken. */
 static char *confirm_name(const struct strv *names, const char *by, const char *before, const char *after)
@@ -87,7 +78,7 @@ static char *confirm_name(const struct strv *names, const char *by, const char *
 		if (!isalnum((unsigned char)*p) && !strchr("_.-", *p))
 			*p = '_';
 	char *name = xstrdup(base);
-	for (int k = 2; taken(names, name); k++) {
+	for (int k = 2; strv_has(names, name); k++) {
 		free(name);
 		name = xasprintf("%s-%d", base, k);
 	}
@@ -141,27 +132,10 @@ static void confirm_lines(struct store *st, const char *db, struct an_history *h
 			strv_add(&wl, h->workload);
 			campaign_run_args_with(&src[0].run_args, &wl, h->copies, c->confirm.samples, &args);
 			strv_free(&wl);
-			strv_add(&c->confirm_argv, "campaign");
-			strv_add(&c->confirm_argv, "new");
-			strv_add(&c->confirm_argv, c->confirm_name);
-			if (db) {
-				strv_add(&c->confirm_argv, "--db");
-				strv_add(&c->confirm_argv, db);
-			}
 			const struct campaign *srcs[2] = {&src[0], &src[1]};
-			campaign_new_argv(srcs, cfg, 2, (int)c->confirm.boots, (int)c->confirm.runs, &args,
-					  &c->confirm_argv);
+			campaign_new_command(c->confirm_name, db, srcs, cfg, 2, (int)c->confirm.boots,
+					     (int)c->confirm.runs, &args, &c->confirm_argv, &c->confirm_line);
 			strv_free(&args);
-			struct sb l = {0};
-			campaign_line(&c->confirm_argv, &l);
-			sb_addf(&l, " && sysab campaign start ");
-			campaign_sh_quote(&l, c->confirm_name);
-			if (db) {
-				sb_addf(&l, " --db ");
-				campaign_sh_quote(&l, db);
-			}
-			c->confirm_line = xstrdup(sb_str(&l));
-			sb_free(&l);
 		}
 		for (int k = 0; k < found; k++)
 			campaign_free(&src[k]);

@@ -38,22 +38,30 @@ static void sparkline(FILE *f, const struct an_history *h, size_t width)
 	fputs("\n", f);
 }
 
-/* How many boots, runs and samples per side settle change c, and the campaign's line. */
-static void confirm_text(FILE *f, const struct an_history_change *c)
+void report_history_confirm(struct sb *b, const struct an_history_change *c)
 {
 	const struct st_plan *p = &c->confirm;
 	if (!c->confirm_planned)
-		fprintf(f, "  confirm: the boots either side cannot be estimated, so no campaign is sized\n");
+		sb_addf(b, "  confirm: the boots either side cannot be estimated, so no campaign is sized\n");
 	else if (!p->feasible)
-		fprintf(f, "  confirm: no design within %zu boots of each side resolves %.2f%% at 80%% power\n", p->boots,
+		sb_addf(b, "  confirm: no design within %zu boots of each side resolves %.2f%% at 80%% power\n", p->boots,
 			fabs(c->c->pct));
 	else
-		fprintf(f, "  confirm: %zu boots of each side, %zu run%s of %zu samples per boot (80%% power for %.2f%%)\n",
+		sb_addf(b, "  confirm: %zu boots of each side, %zu run%s of %zu samples per boot (80%% power for %.2f%%)\n",
 			p->boots, p->runs, p->runs == 1 ? "" : "s", p->samples, fabs(c->c->pct));
 	if (c->confirm_line)
-		fprintf(f, "    %s\n", c->confirm_line);
+		sb_addf(b, "    %s\n", c->confirm_line);
 	else if (c->confirm_why)
-		fprintf(f, "    no campaign line: %s\n", c->confirm_why);
+		sb_addf(b, "    no campaign line: %s\n", c->confirm_why);
+}
+
+/* report_history_confirm, onto f. */
+static void confirm_text(FILE *f, const struct an_history_change *c)
+{
+	struct sb b = {0};
+	report_history_confirm(&b, c);
+	fputs(sb_str(&b), f);
+	sb_free(&b);
 }
 
 static const char *what(const struct an_history *h)

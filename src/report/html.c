@@ -902,6 +902,18 @@ int report_html_history(FILE *f, const struct an_history *h)
 	}
 	if (h->cp.nchanges)
 		sb_add(&b, "</table>\n");
+	for (size_t i = 0; h->confirm && i < h->cp.nchanges; i++) {
+		struct sb t = {0};
+		report_history_confirm(&t, &h->changes[i]);
+		sb_add(&b, "<p>To confirm ");
+		html_esc(&b, h->changes[i].label_before);
+		sb_add(&b, " &rarr; ");
+		html_esc(&b, h->changes[i].label_after);
+		sb_add(&b, ":</p>\n<pre>");
+		html_esc(&b, sb_str(&t));
+		sb_add(&b, "</pre>\n");
+		sb_free(&t);
+	}
 	page_close(&b);
 	return write_out(f, &b);
 }

@@ -34,6 +34,7 @@ struct an_envtab;
 struct an_group_info;
 struct store_export;
 struct an_history;
+struct an_history_change;
 
 /* One finished record of one kind, and how text wants it. Only the member of kind is read. */
 struct report_doc {
@@ -130,6 +131,9 @@ void report_history_markdown(FILE *f, const struct an_history *h);
 /* The page (html.c): the series drawn with each boot's interval, the segments' levels and the
  * changes with their position intervals, then a table of the changes. Returns 0 or -1. */
 int report_html_history(FILE *f, const struct an_history *h);
+/* The lines of history --confirm for change c (its campaign's size, and its line or why
+ * there is none), in the words every format uses. */
+void report_history_confirm(struct sb *b, const struct an_history_change *c);
 
 /* `sysab list`. */
 void report_runs_text(FILE *f, const struct store_run_info *runs, size_t n, bool color);

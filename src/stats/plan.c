@@ -2,7 +2,6 @@
 #include "stats/stats.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -117,52 +116,44 @@ static void cheapest_design(const struct st_plan_opts *o, double vb, double vr, 
 	}
 }
 
-/* w/2 times the sum of x over the cells, with its Satterthwaite df (NAN in: NAN out). */
-static void level_sum(const double *v, const double *df, size_t n, double w, double *sum, double *dfsum)
+/* The fields of level lv of c: variance, raw value, df and upper bound. */
+struct level_fields {
+	double *var, *raw, *df, *ub;
+};
+
+static struct level_fields level_of(struct st_components *c, int lv)
 {
-	double s = 0, d = 0;
-	for (size_t i = 0; i < n; i++) {
-		double x = w / 2 * v[i];
-		s += x;
-		if (x != 0)
-			d += x * x / df[i];
-	}
-	*sum = s;
-	*dfsum = d > 0 ? s * s / d : NAN;
+	if (lv == ST_LEVEL_BOOT)
+		return (struct level_fields){&c->var_boot, &c->raw_boot, &c->df_boot, &c->ub_boot};
+	if (lv == ST_LEVEL_RUN)
+		return (struct level_fields){&c->var_run, &c->raw_run, &c->df_run, &c->ub_run};
+	return (struct level_fields){&c->var_within, &c->raw_within, &c->df_within, &c->ub_within};
 }
 
 void stats_components_contrast(const struct st_components *c, size_t n, double w, struct st_components *out)
 {
 	memset(out, 0, sizeof *out);
-	out->have = n ? ~0u : 0;
-	double *v = xcalloc(n ? n : 1, sizeof *v), *df = xcalloc(n ? n : 1, sizeof *df);
+	out->have = ST_BIT(ST_LEVEL_BOOT) | ST_BIT(ST_LEVEL_RUN) | ST_BIT(ST_LEVEL_WITHIN);
 	for (int lv = 0; lv < ST_NLEVELS; lv++) {
-		double *var = lv == ST_LEVEL_BOOT ? &out->var_boot : lv == ST_LEVEL_RUN ? &out->var_run : &out->var_within;
-		double *raw = lv == ST_LEVEL_BOOT ? &out->raw_boot : lv == ST_LEVEL_RUN ? &out->raw_run : &out->raw_within;
-		double *ub = lv == ST_LEVEL_BOOT ? &out->ub_boot : lv == ST_LEVEL_RUN ? &out->ub_run : &out->ub_within;
-		double *dfo = lv == ST_LEVEL_BOOT ? &out->df_boot : lv == ST_LEVEL_RUN ? &out->df_run : &out->df_within;
-		double dfx;
+		struct level_fields o = level_of(out, lv);
+		double dsum = 0; /* sum of x^2 / df: w/2 times the raw values, for their df */
 		for (size_t i = 0; i < n; i++) {
-			const struct st_components *x = &c[i];
-			v[i] = lv == ST_LEVEL_BOOT ? x->raw_boot : lv == ST_LEVEL_RUN ? x->raw_run : x->raw_within;
-			df[i] = lv == ST_LEVEL_BOOT ? x->df_boot : lv == ST_LEVEL_RUN ? x->df_run : x->df_within;
-		}
-		level_sum(v, df, n, w, raw, dfo);
-		for (size_t i = 0; i < n; i++)
-			v[i] = lv == ST_LEVEL_BOOT ? c[i].var_boot : lv == ST_LEVEL_RUN ? c[i].var_run : c[i].var_within;
-		level_sum(v, df, n, w, var, &dfx);
-		for (size_t i = 0; i < n; i++)
-			v[i] = lv == ST_LEVEL_BOOT ? c[i].ub_boot : lv == ST_LEVEL_RUN ? c[i].ub_run : c[i].ub_within;
-		level_sum(v, df, n, w, ub, &dfx);
-		for (size_t i = 0; i < n; i++) {
-			if (!(c[i].have & ST_BIT(lv)))
+			struct st_components ci = c[i];
+			struct level_fields f = level_of(&ci, lv);
+			double x = w / 2 * *f.raw;
+			*o.raw += x;
+			*o.var += w / 2 * *f.var;
+			*o.ub += w / 2 * *f.ub; /* NAN in any cell: NAN */
+			if (x != 0)
+				dsum += x * x / *f.df;
+			if (!(ci.have & ST_BIT(lv)))
 				out->have &= ~ST_BIT(lv);
-			out->ub_whole |= c[i].ub_whole & ST_BIT(lv);
+			out->ub_whole |= ci.ub_whole & ST_BIT(lv);
 		}
+		*o.df = dsum > 0 ? *o.raw * *o.raw / dsum : NAN;
 	}
-	out->have &= ST_BIT(ST_LEVEL_BOOT) | ST_BIT(ST_LEVEL_RUN) | ST_BIT(ST_LEVEL_WITHIN);
-	free(v);
-	free(df);
+	if (!n)
+		out->have = 0;
 }
 
 int stats_plan(const struct st_components *a, const struct st_components *b, const struct st_plan_opts *o,

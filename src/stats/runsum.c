@@ -11,8 +11,7 @@ static int dcmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Median of x[0..n-1] (n > 0), sorting x in place. */
-static double median_sorting(double *x, size_t n)
+double stats_median_sorting(double *x, size_t n)
 {
 	qsort(x, n, sizeof *x, dcmp);
 	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
@@ -36,10 +35,10 @@ void stats_run_summary(const struct st_run *r, struct st_run_summary *out)
 	stats_warnings_free(&w);
 	if (r->n) {
 		memcpy(t, r->y, r->n * sizeof *t);
-		out->median_y = median_sorting(t, r->n);
+		out->median_y = stats_median_sorting(t, r->n);
 		for (size_t i = 0; i < r->n; i++)
 			t[i] = fabs(r->y[i] - out->median_y);
-		out->mad_y = median_sorting(t, r->n);
+		out->mad_y = stats_median_sorting(t, r->n);
 	}
 	free(t);
 }

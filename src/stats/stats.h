@@ -418,6 +418,9 @@ struct st_plan {
 int stats_plan(const struct st_components *a, const struct st_components *b, const struct st_plan_opts *o,
 	       struct st_plan *out, struct err *e);
 
+/* Median of x[0..n-1] (n > 0), sorting x in place. */
+double stats_median_sorting(double *x, size_t n);
+
 /* The components of one group whose difference with a copy of itself has the variance of a
  * contrast sum_i c_i y_i over n independent cells (c_i^2 = w for every cell, as in every
  * effect of a two-level full factorial, w = 4 / n^2): each variance, raw value and upper

@@ -91,6 +91,9 @@ expect 0 "$SYSAB" --db "$T/step.db" campaign show confirm-kernel-6.12-6.13-rc1 -
 v=$(printf '%s' "$OUT" | jq -r '[.backend, .boots, ([.configs[].command] | join("|")), (.run_args | join(" "))] | map(tostring) | join(" ; ")')
 [ "$v" = "command ; $boots ; echo 'boot 6.12'|echo boot 6.13 ; --quick -q -w kernel.syscall.null -c 1 --samples $(printf '%s' "$c" | jq -r .samples)" ] ||
 	fail "the confirming campaign: $v"
+# the HTML page carries the same lines
+expect 0 "$SYSAB" --db "$T/step.db" history -w kernel.syscall.null --by kernel --confirm --format html -o "$T/c.html"
+grep -q 'confirm: .* boots of each side' "$T/c.html" || fail "history --confirm html: no confirm lines"
 # a second --confirm names its campaign apart from the one now taken
 expect 0 "$SYSAB" --db "$T/step.db" history -w kernel.syscall.null --by kernel --confirm
 contains "$OUT" "campaign new confirm-kernel-6.12-6.13-rc1-2 "
