@@ -96,8 +96,12 @@ void campaign_new_command(const char *name, const char *db, const struct campaig
  * configurations match. A damaged record is passed over (`campaign show` names it). */
 bool campaign_find_config(struct store *st, const struct strv *names, const char *only, const struct kvlist *terms,
 			  struct campaign *c, size_t *cfg, size_t *nmatch);
+/* Whether a campaign's run arguments run UnixBench (`sysab run --unixbench SHELL`), whose
+ * command fixes the tests, copies and passes. */
+bool campaign_runs_unixbench(const struct strv *run_args);
 /* The run arguments src of a campaign with its workloads (when workloads is not NULL),
- * copies (when copies > 0) and sample count replaced; appended to out. */
+ * copies (when copies > 0) and sample count replaced; appended to out. Arguments that run
+ * UnixBench are appended as they are: its command fixes all three. */
 void campaign_run_args_with(const struct strv *src, const struct strv *workloads, int copies, size_t samples,
 			    struct strv *out);
 

@@ -110,9 +110,22 @@ static int replaced_arg(const char *a, bool workloads, bool copies)
 	return 0;
 }
 
+bool campaign_runs_unixbench(const struct strv *run_args)
+{
+	for (size_t i = 0; i < run_args->n; i++)
+		if (!strcmp(run_args->v[i], "--unixbench") || !strncmp(run_args->v[i], "--unixbench=", 12))
+			return true;
+	return false;
+}
+
 void campaign_run_args_with(const struct strv *src, const struct strv *workloads, int copies, size_t samples,
 			    struct strv *out)
 {
+	if (campaign_runs_unixbench(src)) {
+		for (size_t i = 0; i < src->n; i++)
+			strv_add(out, src->v[i]);
+		return;
+	}
 	for (size_t i = 0; i < src->n; i++) {
 		int r = replaced_arg(src->v[i], workloads != NULL, copies > 0);
 		if (r == 1)

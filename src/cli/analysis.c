@@ -12,7 +12,7 @@
 
 enum {
 	O_MARGIN = 1, O_ALPHA, O_WORKLOAD, O_FAIL_ON, O_FACTORS, O_REF, O_TARGET, O_BOOT_COST, O_RUN_COST,
-	O_SAMPLE_COST, O_POWER, O_UNIT, O_LOOK, O_MAX_BOOTS, O_CAMPAIGN, O_ALLOW_CHECKS,
+	O_SAMPLE_COST, O_POWER, O_UNIT, O_LOOK, O_MAX_BOOTS, O_CAMPAIGN, O_ALLOW_CHECKS, O_SAMPLES,
 	O_COUNTERS,
 };
 
@@ -76,6 +76,10 @@ const struct cli_opt cli_plan_opts[] = {
 	 "time per sample (default: measured per workload, else " CLI_STR(AN_PLAN_SAMPLE_COST_S) "s)", O_SAMPLE_COST),
 	CLI_NUM("power", 0, "P", "also detect a change of the target size with this power, e.g. 0.8 (none by default)",
 		O_POWER, CLI_REAL, 0.5, 0.999, NULL),
+	CLI_NUM("samples", 0, "N",
+		"size boots and runs alone, at N samples per run (a pilot that ran UnixBench with run --unixbench: "
+		"N is its Run's -i)",
+		O_SAMPLES, CLI_INT, 1, 1000, NULL),
 	OPT_ALPHA,
 	CLI_OPT("workload", 'w', "PATTERN", "only workloads matching PATTERN (repeatable)", O_WORKLOAD),
 	CLI_OPT("campaign", 0, "NAME", "also print the `sysab campaign new NAME` line that carries out the plan", O_CAMPAIGN),
@@ -197,6 +201,7 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 		a->po.cost_sample = (double)ns / 1e9;
 		return 0;
 	case O_POWER: a->po.power = cli_real_of(arg); return 0;
+	case O_SAMPLES: a->po.min_samples = a->po.max_samples = (size_t)cli_int_of(arg); return 0;
 	case O_ALLOW_CHECKS: a->allow_checks = true; return 0;
 	}
 	return errf(e, "unhandled option");
@@ -498,10 +503,6 @@ static void cell_selectors(const struct an_design *d, const struct strv *factors
 static void print_campaign_line(struct store *st, const char *db, const char *name, const struct an_plan *p,
 				const struct strv *sels, const struct strv *patterns)
 {
-	if (!p->boots) {
-		printf("\nno campaign line: no design meets the target (see above)\n");
-		return;
-	}
 	struct strv names = {0};
 	struct err e;
 	char *why = NULL;
@@ -515,6 +516,12 @@ static void print_campaign_line(struct store *st, const char *db, const char *na
 	size_t cfg[MAXCFG], nloaded = 0, n = 0;
 	if (!why)
 		n = plan_configs(st, &names, sels, loaded, &nloaded, src, cfg, MAXCFG, &why);
+	if (!why && campaign_runs_unixbench(&src[0]->run_args) && p->po.min_samples != p->po.max_samples)
+		why = xasprintf("campaign %s ran UnixBench (run --unixbench), whose command fixes the passes per run; "
+				"give --samples N (its Run's -i) so the plan sizes boots and runs alone",
+				src[0]->r.name);
+	if (!why && !p->boots)
+		why = xstrdup("no design meets the target (see above)");
 	if (why) {
 		printf("\nno campaign line: %s\n", why);
 	} else {

@@ -124,6 +124,11 @@ static void confirm_lines(struct store *st, const char *db, struct an_history *h
 			c->confirm_why = xasprintf("%s=%s was booted with the %s backend and %s=%s with %s; one campaign "
 						   "boots both sides the same way",
 						   h->by, side[0], src[0].r.backend, h->by, side[1], src[1].r.backend);
+		} else if (campaign_runs_unixbench(&src[0].run_args)) {
+			c->confirm_why = xasprintf("%s=%s was measured by UnixBench (run --unixbench), whose command "
+						   "fixes the passes per run; size the campaign with `sysab plan "
+						   "'%s=%s' '%s=%s' --samples N --campaign NAME` (N: its Run's -i)",
+						   h->by, side[0], h->by, side[0], h->by, side[1]);
 		} else {
 			c->confirm_name = confirm_name(&names, h->by, side[0], side[1]);
 			strv_add(&names, c->confirm_name);

@@ -6,7 +6,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 enum { O_LABEL = 1, O_MACHINE, O_KERNEL, O_BOOT };
 
@@ -46,34 +45,8 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 /* Import one file; prints what was stored. */
 static int import_file(struct store *st, bool csv, const char *path, const struct import_opts *o, struct err *e)
 {
-	size_t len;
-	struct stat sb;
-	bool in = !strcmp(path, "-");
-	if (!in && stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
-		return errf(e, "%s: not a regular file (a FIFO, device or directory would block or mislead); give "
-			       "a file, or - for standard input",
-			    path);
-	char *buf = read_whole_file(in ? "/dev/stdin" : path, (size_t)256 << 20, &len, e);
-	if (!buf)
-		return -1;
-	char hash[17];
-	import_hash(buf, len, hash);
-	const char *name = path;
-	struct import_result res = {0};
-	int rc;
-	if (csv) {
-		struct csv_import c;
-		rc = import_csv_parse(path, buf, len, &c, e);
-		if (!rc)
-			rc = import_store_csv(st, name, hash, &c, o, &res, e);
-		import_csv_free(&c);
-	} else {
-		struct ub_log log;
-		rc = import_unixbench_parse(path, buf, len, &log, e);
-		if (!rc)
-			rc = import_store_unixbench(st, name, hash, &log, o, &res, e);
-		import_unixbench_free(&log);
-	}
+	struct import_result res;
+	int rc = import_file_store(st, csv, path, NULL, o, &res, e);
 	if (!rc) {
 		printf("%s: %zu value%s as run%s %lld", path, res.nvalues, res.nvalues == 1 ? "" : "s",
 		       res.nruns == 1 ? "" : "s", (long long)res.first_run);
@@ -84,7 +57,6 @@ static int import_file(struct store *st, bool csv, const char *path, const struc
 			printf("  unknown UnixBench test '%s' kept as unixbench.%s\n", res.unknown.v[i], res.unknown.v[i]);
 	}
 	import_result_free(&res);
-	free(buf);
 	return rc;
 }
 
@@ -156,7 +128,7 @@ int cmd_import(const struct cli_cmd *cmd, int argc, char **argv)
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}
-	struct import_opts o = {&a.labels, a.machine, a.kernel, a.boot};
+	struct import_opts o = {.labels = &a.labels, .machine = a.machine, .kernel = a.kernel, .boot = a.boot};
 	int64_t before;
 	if (store_run_max_id(st, &before, &e)) {
 		rc = cli_fail(cmd, &e);

@@ -1,8 +1,10 @@
 /* run.c - `sysab run`: measure the selected workloads into the database. */
 #include "cli.h"
 #include "core/tmp.h"
+#include "import/import_store.h"
 #include "report/report.h"
 #include "run/env.h"
+#include "run/external.h"
 #include "run/runner.h"
 #include "run/runsum.h"
 #include "analysis/summary.h"
@@ -16,7 +18,7 @@
 
 enum {
 	O_LABEL = 1, O_WORKLOAD, O_COPIES, O_QUICK, O_FULL, O_SAMPLES, O_SAMPLE_MS, O_WARMUP_MS, O_SEED,
-	O_ORDER, O_CPUS, O_QUIET, O_TARGET_CI, O_MAX_TIME, O_COUNTERS, O_NO_PROBE,
+	O_ORDER, O_CPUS, O_QUIET, O_TARGET_CI, O_MAX_TIME, O_COUNTERS, O_NO_PROBE, O_UNIXBENCH,
 };
 
 const struct cli_opt cli_run_opts[] = {
@@ -52,6 +54,11 @@ const struct cli_opt cli_run_opts[] = {
 	 "all software none"),
 	CLI_OPT("no-probe", 0, NULL, "skip the noise probe (a pinned register-only loop measured before sampling)",
 	 O_NO_PROBE),
+	CLI_OPT("unixbench", 0, "SHELL",
+	 "instead of sysab's workloads, run SHELL (which runs UnixBench's Run, e.g. 'cd ~/UnixBench && ./Run -c 1 "
+	 "-i 3 syscall pipe') with UB_RESULTDIR set to an empty directory, and store the log it leaves there as "
+	 "this run: this machine, boot and kernel, source unixbench",
+	 O_UNIXBENCH),
 	CLI_OUT_OPTS("text (default), json or markdown", "text json markdown"),
 	CLI_COLOR_OPT,
 	CLI_VERBOSE_OPT,
@@ -94,6 +101,8 @@ struct run_args {
 	enum ctr_mode counters;
 	bool counters_set, no_probe;
 	uint64_t hang_ns;
+	const char *unixbench;   /* --unixbench SHELL */
+	const char *runner_only; /* the first option given that only sysab's own workloads take */
 };
 
 /* "0-3,6" into a list of CPU ids. */
@@ -137,6 +146,17 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 {
 	struct run_args *a = ctx;
 	uint64_t u;
+	static const struct {
+		int id;
+		const char *name;
+	} runner_only[] = {{O_WORKLOAD, "-w"},	      {O_COPIES, "-c"},		  {O_QUICK, "--quick"},
+			   {O_FULL, "--full"},	      {O_SAMPLES, "--samples"},	  {O_SAMPLE_MS, "--sample-ms"},
+			   {O_WARMUP_MS, "--warmup-ms"}, {O_SEED, "--seed"},	  {O_ORDER, "--order"},
+			   {O_CPUS, "--cpus"},	      {O_TARGET_CI, "--target-ci"}, {O_MAX_TIME, "--max-time"},
+			   {O_COUNTERS, "--counters"}, {O_NO_PROBE, "--no-probe"}};
+	for (size_t i = 0; i < sizeof runner_only / sizeof *runner_only && !a->runner_only; i++)
+		if (runner_only[i].id == id)
+			a->runner_only = runner_only[i].name;
 	switch (id) {
 	case O_LABEL:
 		return label_add(&a->labels, arg, e);
@@ -191,6 +211,12 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 		a->counters_set = true;
 		return counters_parse_mode(arg, &a->counters, e);
 	case O_NO_PROBE: a->no_probe = true; return 0;
+	case O_UNIXBENCH:
+		if (!*arg || !text_is_clean(arg, false) || strlen(arg) > 4096)
+			return errf(e, "--unixbench: give the shell command that runs UnixBench's Run (printable, at most "
+				       "4096 bytes), e.g. 'cd ~/UnixBench && ./Run -c 1 -i 3'");
+		a->unixbench = arg;
+		return 0;
 	case OPT_JSON:
 	case OPT_FORMAT:
 	case OPT_OUTPUT:
@@ -250,6 +276,10 @@ static int check_args(const struct run_args *a, const struct strv *pos, struct e
 		return errf(e, "--max-time needs --target-ci; give both, e.g. --target-ci 0.5%% --max-time 10m");
 	if (a->quick && a->full)
 		return errf(e, "--quick and --full conflict; choose one profile");
+	if (a->unixbench && a->runner_only)
+		return errf(e, "%s is for sysab's own workloads, and --unixbench runs UnixBench's tests: give their "
+			       "copies, passes and tests in the command (./Run -c N -i N TEST...)",
+			    a->runner_only);
 	return 0;
 }
 
@@ -363,6 +393,60 @@ static int stopped_unrecorded(const struct cli_cmd *cmd, const struct err *e, co
 	return 128 + res->stop_signal;
 }
 
+/* `sysab run --unixbench SHELL`: the command in a private result directory, its log stored
+ * as a run of this machine, boot and kernel with this run's labels and environment, then
+ * shown as a run is. The directory goes in every case. */
+static int run_unixbench(const struct cli_cmd *cmd, struct run_args *a, struct store *st, const char *path)
+{
+	struct err e;
+	char *dir = NULL;
+	struct external_outcome out = {0};
+	struct kvlist env = {0};
+	struct import_result res = {0};
+	int rc;
+	env_capture(&env);
+	if (tmpdir_create(&dir, &e) || external_unixbench(a->unixbench, dir, &out, &e)) {
+		rc = cli_fail(cmd, &e);
+		goto out;
+	}
+	char *load = env_loadavg();
+	kv_add(&env, "load.after", load);
+	free(load);
+	kv_sort(&env);
+	struct store_host host;
+	env_host(&env, &host);
+	struct import_opts o = {.labels = &a->labels, .host = &host, .env = &env, .command = a->unixbench,
+				.started_ns = out.started_ns, .finished_ns = out.finished_ns};
+	const char *base = strrchr(out.log, '/');
+	char *name = xasprintf("$UB_RESULTDIR/%s", base ? base + 1 : out.log);
+	rc = import_file_store(st, false, out.log, name, &o, &res, &e);
+	free(name);
+	if (rc) {
+		struct err e2;
+		errf(&e2, "%s; nothing stored", e.msg);
+		rc = cli_fail(cmd, &e2);
+		goto out;
+	}
+	size_t nsum;
+	if (runsum_refresh(st, false, res.first_run, &nsum, &e)) {
+		rc = cli_fail(cmd, &e);
+		goto out;
+	}
+	for (size_t i = 0; i < res.unknown.n; i++)
+		fprintf(stderr, "sysab %s: UnixBench test '%s' has no sysab equivalent; kept as unixbench.%s\n", cmd->name,
+			res.unknown.v[i], res.unknown.v[i]);
+	print_run(cmd, a, st, res.first_run, true, path);
+	rc = sig_stop ? 128 + sig_stop : EXIT_OK;
+out:
+	import_result_free(&res);
+	external_outcome_free(&out);
+	kv_free(&env);
+	if (dir)
+		tmpdir_remove(dir);
+	free(dir);
+	return rc;
+}
+
 int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct run_args a = {.samples = 0};
@@ -379,6 +463,11 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 	if (check_args(&a, &pos, &e) || hang_timeout_env(&a.hang_ns, &e) || select_workloads(&a, &wl, &nwl, &e) ||
 	    cli_open_db(a.db, STORE_RW, &st, &path, &e)) {
 		rc = cli_fail(cmd, &e);
+		goto out;
+	}
+	if (a.unixbench) {
+		sig_install();
+		rc = run_unixbench(cmd, &a, st, path);
 		goto out;
 	}
 	struct run_opts o = run_opts_of(&a, wl, nwl);

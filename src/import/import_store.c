@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void import_result_free(struct import_result *r)
 {
@@ -25,7 +26,8 @@ void import_hash(const char *buf, size_t len, char out[17])
 	snprintf(out, 17, "%016llx", (unsigned long long)h);
 }
 
-static char *settings_json(const char *source, const char *name, const char *hash, const char *run_key)
+static char *settings_json(const char *source, const char *name, const char *hash, const char *run_key,
+			   const char *command)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "import", json_string(source));
@@ -34,6 +36,8 @@ static char *settings_json(const char *source, const char *name, const char *has
 	json_object_set_new(o, "hash", json_string(hash));
 	if (run_key)
 		json_object_set_new(o, "run_key", json_string(run_key));
+	if (command)
+		json_object_set_new(o, "command", json_string(command));
 	char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(o);
 	return s;
@@ -228,7 +232,7 @@ static int store_csv_run(struct store *s, const char *name, const char *hash, co
 	if (rc)
 		goto out;
 	char *boot = xasprintf("import:%s:%s", hash, r0->boot);
-	char *settings = settings_json("csv", name, hash, r0->run);
+	char *settings = settings_json("csv", name, hash, r0->run, NULL);
 	struct store_run_new rn = {
 		.host = {o->machine ? o->machine : "imported", "unknown", 0, 0, boot, o->kernel ? o->kernel : "unknown", ""},
 		.started_ns = clock_wall_ns(),
@@ -331,8 +335,10 @@ int import_store_unixbench(struct store *s, const char *name, const char *hash, 
 	memset(res, 0, sizeof *res);
 	if (!log->ntest)
 		return errf(e, "%s: no complete test section in the log; give a UnixBench results/*.log file", name);
-	char *boot = o->boot ? xasprintf("import:boot:%s", o->boot) : xasprintf("import:%s", hash);
-	if (!o->boot) {
+	char *boot = o->host ? xstrdup(o->host->boot_id)
+		     : o->boot ? xasprintf("import:boot:%s", o->boot)
+			       : xasprintf("import:%s", hash);
+	if (!o->boot && !o->host) {
 		int ex = store_boot_exists(s, boot, e);
 		if (ex) {
 			free(boot);
@@ -343,15 +349,20 @@ int import_store_unixbench(struct store *s, const char *name, const char *hash, 
 	for (size_t i = 0; o->labels && i < o->labels->n; i++)
 		kv_add(&labels, o->labels->v[i].key, o->labels->v[i].value);
 	kv_sort(&labels);
-	char *settings = settings_json("unixbench", name, hash, NULL);
+	char *settings = settings_json("unixbench", name, hash, NULL, o->command);
 	struct store_run_new rn = {
 		.host = {o->machine ? o->machine : "imported", "unknown", 0, 0, boot, o->kernel ? o->kernel : "unknown", ""},
-		.started_ns = clock_wall_ns(),
+		.started_ns = o->started_ns ? o->started_ns : clock_wall_ns(),
 		.status = store_run_status_word(STORE_RUN_IMPORTED),
 		.source = "unixbench",
 		.settings = settings,
 		.labels = &labels,
+		.env = o->env,
 	};
+	if (o->host) {
+		rn.host = *o->host;
+		rn.host.boot_id = boot;
+	}
 	int64_t run;
 	int rc = store_begin(s, e);
 	if (!rc)
@@ -400,6 +411,8 @@ int import_store_unixbench(struct store *s, const char *name, const char *hash, 
 			res->nvalues++;
 		}
 	}
+	if (!rc && o->finished_ns)
+		rc = store_run_set_end(s, run, rn.status, NULL, o->finished_ns, -1, e);
 	if (rc) {
 		store_rollback(s);
 		import_result_free(res);
@@ -407,4 +420,40 @@ int import_store_unixbench(struct store *s, const char *name, const char *hash, 
 		return -1;
 	}
 	return store_commit(s, e);
+}
+
+int import_file_store(struct store *s, bool csv, const char *path, const char *name, const struct import_opts *o,
+		      struct import_result *res, struct err *e)
+{
+	if (!name)
+		name = path;
+	memset(res, 0, sizeof *res);
+	size_t len;
+	struct stat sb;
+	bool in = !strcmp(path, "-");
+	if (!in && stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
+		return errf(e, "%s: not a regular file (a FIFO, device or directory would block or mislead); give "
+			       "a file, or - for standard input",
+			    name);
+	char *buf = read_whole_file(in ? "/dev/stdin" : path, (size_t)256 << 20, &len, e);
+	if (!buf)
+		return -1;
+	char hash[17];
+	import_hash(buf, len, hash);
+	int rc;
+	if (csv) {
+		struct csv_import c;
+		rc = import_csv_parse(name, buf, len, &c, e);
+		if (!rc)
+			rc = import_store_csv(s, name, hash, &c, o, res, e);
+		import_csv_free(&c);
+	} else {
+		struct ub_log log;
+		rc = import_unixbench_parse(name, buf, len, &log, e);
+		if (!rc)
+			rc = import_store_unixbench(s, name, hash, &log, o, res, e);
+		import_unixbench_free(&log);
+	}
+	free(buf);
+	return rc;
 }

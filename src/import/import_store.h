@@ -11,6 +11,12 @@ struct import_opts {
 	const char *machine;         /* hostname to record, default "imported" */
 	const char *kernel;          /* kernel release to record, default "unknown" */
 	const char *boot;            /* unixbench: boot key shared by several logs, or NULL */
+	/* a log measured here and now (`sysab run --unixbench`): this machine, boot and kernel
+	 * instead of machine/kernel/boot, its environment, the command and its wall time */
+	const struct store_host *host;
+	const struct kvlist *env;
+	const char *command;
+	uint64_t started_ns, finished_ns;
 };
 
 struct import_result {
@@ -37,9 +43,18 @@ int import_store_csv(struct store *s, const char *name, const char *hash, const 
  * Store one UnixBench log as one run (source "unixbench"): each test section
  * becomes the slot (workload, copies) and every pass a sample, discarded passes
  * included and not flagged. The boot is "import:HASH", or "import:boot:KEY" with
- * o->boot. Same transaction rules as above.
+ * o->boot, or o->host's real boot when the log was measured here (then the run also
+ * gets o->env, the command in its settings and the command's start and end times).
+ * Same transaction rules as above.
  */
 int import_store_unixbench(struct store *s, const char *name, const char *hash, const struct ub_log *log,
 			   const struct import_opts *o, struct import_result *res, struct err *e);
+
+/* Read one file (path; "-" is standard input), parse it as CSV (csv) or as a UnixBench
+ * log, and store it as above; messages and the settings name it name (NULL: path).
+ * Returns 0 with *res filled (free with import_result_free), or -1 with e set and
+ * nothing stored. */
+int import_file_store(struct store *s, bool csv, const char *path, const char *name, const struct import_opts *o,
+		      struct import_result *res, struct err *e);
 
 #endif

@@ -32,20 +32,20 @@ struct __attribute__((packed)) emul_dt {
 	uint64_t base;
 };
 
-/* 1 when this sgdt was emulated (the kernel's dummy answer), else 0. */
+/* 1 when this sgdt gave the answer expected of the emulation (setup's: the dummy base,
+ * limit 0), else 0. */
 static inline unsigned emul_op(uint64_t expect)
 {
 	struct emul_dt d = {0xffff, 0};
-	(void)expect;
 	__asm__ volatile("sgdt %0" : "=m"(d) : : "memory");
-	return d.base == EMUL_DUMMY_GDT_BASE && d.limit == 0;
+	return d.base == expect && d.limit == 0;
 }
 
 /* In the probe child: 0 when sgdt gave the emulated answer, 1 when it ran natively. */
 static int emul_probe_child(uint64_t *value)
 {
-	*value = 0;
-	return emul_op(0) ? 0 : 1;
+	*value = EMUL_DUMMY_GDT_BASE;
+	return emul_op(EMUL_DUMMY_GDT_BASE) ? 0 : 1;
 }
 #define EMUL_NATIVE_WHY "sgdt ran without a trap and stored the real GDT: UMIP is off (no CPU support, " \
 			"or a kernel without CONFIG_X86_UMIP)"
