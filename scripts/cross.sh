@@ -7,8 +7,10 @@
 # libgsl-dev is not co-installable with itself (Multi-Arch: no; it ships /usr/bin/gsl-config),
 # so libgsl-dev:arm64 removes the native libgsl-dev; and Debian 12 has no riscv64 port at all,
 # so riscv64 libraries come from Debian 13, whose riscv64 port is official. loong64 exists
-# only in Debian unstable (sid); its sysroot serves make check-loongarch-syntax (headers only,
-# so no gcc-TRIPLET or binfmt entry is set up for it: `cross.sh sysroot TRIPLET`).
+# only in Debian unstable (sid). Debian 12 has no LoongArch gcc, so clang-19 and lld-19 build
+# for it (the Makefile picks them for loongarch64-*); and sid's libc uses LSX instructions,
+# which Debian 12's qemu-user (7.2) lacks (SIGILL), so LoongArch binaries run under Debian 13's
+# qemu-user-static, extracted (not installed) into build/qemu-trixie and registered from there.
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -31,13 +33,55 @@ suite() {
 qemu_name() { echo "${1%%-*}"; }
 
 SYSROOT_PKGS=libc6-dev,libsqlite3-dev,libjansson-dev,libgsl-dev,libcmocka-dev
+# lld links against libgcc itself (crtbeginT.o, -lgcc, -lgcc_eh), which gcc brings elsewhere
+sysroot_pkgs() {
+	case "$1" in
+	loongarch64-*) echo "$SYSROOT_PKGS,libgcc-15-dev" ;;
+	*) echo "$SYSROOT_PKGS" ;;
+	esac
+}
+QEMU13=build/qemu-trixie
 
 setup_packages() {
 	pkgs="qemu-user-static mmdebstrap"
 	for t in "$@"; do
-		pkgs="$pkgs gcc-$t"
+		case "$t" in
+		loongarch64-*) pkgs="$pkgs clang-19 lld-19" ;;
+		*) pkgs="$pkgs gcc-$t" ;;
+		esac
 	done
 	sh scripts/deps.sh $pkgs
+}
+
+# Debian 13's qemu-user-static for LoongArch, extracted once.
+setup_qemu13() {
+	stamp="$QEMU13/.sysab-qemu"
+	[ -f "$stamp" ] && return 0
+	rm -rf "$QEMU13"
+	mkdir -p build
+	echo "cross.sh: extracting qemu-user-static from Debian trixie into $QEMU13 (LoongArch needs qemu >= 8 for LSX)" >&2
+	mmdebstrap --quiet --variant=extract --include=qemu-user-static trixie "$QEMU13" >"build/qemu-trixie.log" 2>&1 || {
+		tail -20 build/qemu-trixie.log >&2
+		echo "cross.sh: mmdebstrap failed for qemu-user-static (log: build/qemu-trixie.log)" >&2
+		exit 1
+	}
+	echo trixie >"$stamp"
+}
+
+# The binfmt entry for LoongArch: Debian 13's, with the extracted interpreter (F: the kernel
+# opens it now, so its path need not exist elsewhere). An entry naming another interpreter
+# (Debian 12's qemu 7.2) is replaced.
+setup_binfmt_loong() {
+	dir=/proc/sys/fs/binfmt_misc
+	interp="$(pwd)/$QEMU13/usr/libexec/qemu-binfmt/loongarch64-binfmt-P"
+	conf="$QEMU13/usr/lib/binfmt.d/qemu-loongarch64.conf"
+	[ -r "$conf" ] && [ -e "$interp" ] || { echo "cross.sh: $conf or $interp is missing" >&2; exit 1; }
+	if [ -e $dir/qemu-loongarch64 ]; then
+		grep -qx "interpreter $interp" $dir/qemu-loongarch64 && return 0
+		echo -1 >$dir/qemu-loongarch64
+	fi
+	IFS=: read -r _ name type off magic mask _ flags <"$conf"
+	printf ':%s:%s:%s:%s:%s:%s:%s' "$name" "$type" "$off" "$magic" "$mask" "$interp" "$flags" >$dir/register
 }
 
 # Register qemu-user for the target with binfmt_misc, with Debian's entry (flags OCPF).
@@ -48,6 +92,7 @@ setup_binfmt() {
 		exit 1
 	}
 	for t in "$@"; do
+		case "$t" in loongarch64-*) setup_qemu13; setup_binfmt_loong; continue ;; esac
 		q=$(qemu_name "$t")
 		[ -e "$dir/qemu-$q" ] && continue
 		conf=/usr/lib/binfmt.d/qemu-$q.conf
@@ -60,15 +105,15 @@ setup_sysroot() {
 	t=$1
 	root=build/sysroot/$t
 	stamp="$root/.sysab-sysroot"
-	want="$(suite "$t") $(debarch "$t") $SYSROOT_PKGS"
+	want="$(suite "$t") $(debarch "$t") $(sysroot_pkgs "$t")"
 	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
 		return 0
 	fi
 	rm -rf "$root"
 	mkdir -p build/sysroot
-	echo "cross.sh: extracting $SYSROOT_PKGS for $(debarch "$t") from Debian $(suite "$t") into $root" >&2
+	echo "cross.sh: extracting $(sysroot_pkgs "$t") for $(debarch "$t") from Debian $(suite "$t") into $root" >&2
 	# Valid-Until off: a mirror that serves a dated snapshot of sid has an expired Release.
-	mmdebstrap --quiet --aptopt='Acquire::Check-Valid-Until "false"' --variant=extract --architectures="$(debarch "$t")" --include="$SYSROOT_PKGS" \
+	mmdebstrap --quiet --aptopt='Acquire::Check-Valid-Until "false"' --variant=extract --architectures="$(debarch "$t")" --include="$(sysroot_pkgs "$t")" \
 		"$(suite "$t")" "$root" >"build/sysroot/$t.log" 2>&1 || {
 		tail -20 "build/sysroot/$t.log" >&2
 		echo "cross.sh: mmdebstrap failed for $t (log: build/sysroot/$t.log)" >&2

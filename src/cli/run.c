@@ -407,6 +407,8 @@ static int run_unixbench(const struct cli_cmd *cmd, struct run_args *a, struct s
 	env_capture(&env);
 	if (tmpdir_create(&dir, &e) || external_unixbench(a->unixbench, dir, &out, &e)) {
 		rc = cli_fail(cmd, &e);
+		if (sig_stop) /* stopped: the signal's status, as a stopped run has */
+			rc = 128 + sig_stop;
 		goto out;
 	}
 	char *load = env_loadavg();

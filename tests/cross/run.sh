@@ -13,7 +13,7 @@ failed=0
 # The binary must really be foreign, else this proves nothing.
 machine=$(od -An -tx1 -j18 -N2 "$SYSAB" | tr -d ' \n')
 case "$CROSS:$machine" in
-aarch64-*:b700 | riscv64-*:f300) ;;
+aarch64-*:b700 | riscv64-*:f300 | loongarch64-*:0201) ;;
 *) echo "cross: $SYSAB is not an ELF for $CROSS (e_machine $machine)" >&2; exit 1 ;;
 esac
 

@@ -47,17 +47,22 @@ expect 0 "$SYSAB" run --unixbench "echo chatter; $(ub host-2026-12-02-pass3.log)
 printf '%s' "$OUT" | jq -e . >/dev/null || fail "stdout is not JSON: $(printf '%s' "$OUT" | head -c 200)"
 contains "$ERR" "chatter"
 # a stop signal ends the command's whole process group, stores nothing and leaves nothing
-"$SYSAB" run --unixbench 'sleep 300 & sleep 300; wait' >"$T/out" 2>"$T/err" &
+"$SYSAB" run --unixbench "sleep 300 & echo \$! >'$T/pids'; sleep 300 & echo \$! >>'$T/pids'; wait" >"$T/out" 2>"$T/err" &
 pid=$!
-sleep 1
+i=0; while [ "$(wc -l <"$T/pids" 2>/dev/null)" != 2 ] && [ $i -lt 120 ]; do sleep 0.5; i=$((i + 1)); done
 kill -TERM $pid
 wait $pid
 rc=$?
-[ "$rc" = 2 ] || [ "$rc" = 143 ] || fail "exit $rc after SIGTERM"
+[ "$rc" = 143 ] || fail "exit $rc after SIGTERM, want 143 (128 + SIGTERM)"
 contains "$(cat "$T/err")" "nothing stored"
 sleep 0.3
-left=$(pgrep -f 'sleep 300' || true)
-[ -z "$left" ] || { pkill -f 'sleep 300'; fail "the command's processes survived: $left"; }
+[ "$(wc -l <"$T/pids")" = 2 ] || fail "the command did not start its two sleeps"
+for p in $(cat "$T/pids"); do # gone, or a zombie its new parent has not reaped yet
+	case $(ps -o stat= -p "$p" 2>/dev/null) in
+	'' | Z*) ;;
+	*) kill "$p"; fail "the command's process $p survived" ;;
+	esac
+done
 no_tmp_left "$TMPDIR"
 [ "$(sqlite3 "$SYSAB_DB" "SELECT count(*) FROM run")" = 3 ] || fail "a stopped --unixbench stored a run"
 
