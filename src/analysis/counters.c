@@ -29,10 +29,7 @@ int ctr_rows_load(struct store *st, const int64_t *ids, size_t nids, struct ctr_
 		r->median = s.median;
 		r->cv = s.cv;
 		r->mean = s.mean;
-		double ss = 0;
-		for (size_t k = 0; k < cs[i].n; k++)
-			ss += (cs[i].per_op[k] - s.mean) * (cs[i].per_op[k] - s.mean);
-		r->sd = cs[i].n > 1 ? sqrt(ss / (double)(cs[i].n - 1)) : NAN;
+		r->sd = sqrt(stats_mean_var(cs[i].per_op, cs[i].n, NULL));
 		r->absolute = s.median == 0 || !(s.mean > 0) || !(r->sd <= s.mean);
 	}
 	store_counters_free(cs, nc);

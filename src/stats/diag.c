@@ -494,12 +494,7 @@ void stats_summary(const double *x, size_t n, struct st_summary *out)
 	out->min = tmp[0];
 	out->max = tmp[n - 1];
 	free(tmp);
-	double m = 0, ss = 0;
-	for (size_t i = 0; i < n; i++)
-		m += x[i];
-	m /= (double)n;
-	for (size_t i = 0; i < n; i++)
-		ss += (x[i] - m) * (x[i] - m);
+	double m, var = stats_mean_var(x, n, &m);
 	out->mean = m;
-	out->cv = n > 1 && m != 0 ? sqrt(ss / (double)(n - 1)) / fabs(m) : NAN;
+	out->cv = n > 1 && m != 0 ? sqrt(var) / fabs(m) : NAN;
 }

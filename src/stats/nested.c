@@ -201,19 +201,6 @@ static int check_group(const struct st_group *g, size_t gi, struct err *e)
 	return 0;
 }
 
-static double sample_var(const double *x, size_t n, double *mean)
-{
-	double m = 0, ss = 0;
-	for (size_t i = 0; i < n; i++)
-		m += x[i];
-	m /= (double)n;
-	for (size_t i = 0; i < n; i++)
-		ss += (x[i] - m) * (x[i] - m);
-	if (mean)
-		*mean = m;
-	return n > 1 ? ss / (double)(n - 1) : NAN;
-}
-
 static void gwork_fill(const struct st_group *g, struct gwork *w, int round_exp)
 {
 	memset(w, 0, sizeof *w);
@@ -257,7 +244,7 @@ static void gwork_fill(const struct st_group *g, struct gwork *w, int round_exp)
 	w->k_boot /= (double)w->nb;
 	w->m1 /= (double)w->nb;
 	w->tau2 = w->df_w > 0 ? tsum / w->df_w : NAN;
-	w->s2m = w->nb >= 2 ? sample_var(w->bmean, w->nb, NULL) : NAN;
+	w->s2m = w->nb >= 2 ? stats_mean_var(w->bmean, w->nb, NULL) : NAN;
 	w->ms_run = w->R > w->nb ? ss_run / (double)(w->R - w->nb) : NAN;
 	w->c_run = w->R > w->nb ? sum_cr / (double)(w->R - w->nb) : 0;
 	/* Relative step at the group's geometric mean (the mean of its run means). */
@@ -418,7 +405,7 @@ static void group_interval(const struct gwork *w, struct st_estimate *o, const b
 		units = w->nb;
 		o->covered = ST_BIT(ST_LEVEL_BOOT) | ST_BIT(ST_LEVEL_RUN) | ST_BIT(ST_LEVEL_WITHIN);
 	} else if (w->R >= 2) {
-		v[nv] = sample_var(w->rmean, w->R, NULL) / (double)w->R;
+		v[nv] = stats_mean_var(w->rmean, w->R, NULL) / (double)w->R;
 		df[nv++] = (double)(w->R - 1);
 		units = w->R;
 		o->covered = ST_BIT(ST_LEVEL_RUN) | ST_BIT(ST_LEVEL_WITHIN);
@@ -596,7 +583,7 @@ void stats_iid_estimate(const double *x, size_t n, struct st_estimate *out)
 		out->need = ST_NEED_RUNS;
 		return;
 	}
-	double v = sample_var(x, n, &out->mean);
+	double v = stats_mean_var(x, n, &out->mean);
 	if (n < 2) {
 		out->caveats = ST_CAVEAT_SINGLE_OBS;
 		out->need = ST_NEED_RUNS;
@@ -632,7 +619,7 @@ int stats_nested_anova(const struct st_group *g, struct st_anova *out, struct er
 		size_t Nb = 0;
 		for (size_t r = 0; r < bt->nruns; r++) {
 			double m;
-			sample_var(bt->runs[r].y, bt->runs[r].n, &m);
+			stats_mean_var(bt->runs[r].y, bt->runs[r].n, &m);
 			rsum += m;
 			for (size_t i = 0; i < bt->runs[r].n; i++) {
 				bs += bt->runs[r].y[i];
@@ -644,7 +631,7 @@ int stats_nested_anova(const struct st_group *g, struct st_anova *out, struct er
 		bmean[b] = rsum / (double)bt->nruns;
 		for (size_t r = 0; r < bt->nruns; r++) {
 			double m, nbj = (double)bt->runs[r].n;
-			sample_var(bt->runs[r].y, bt->runs[r].n, &m);
+			stats_mean_var(bt->runs[r].y, bt->runs[r].n, &m);
 			ss_r += nbj * (m - mb) * (m - mb);
 			sum_nbj2_over_Nb += nbj * nbj / (double)Nb;
 			sum_nbj2 += nbj * nbj;
@@ -659,7 +646,7 @@ int stats_nested_anova(const struct st_group *g, struct st_anova *out, struct er
 	double raw_r = (ms_r - ms_s) / n0;
 	double raw_b = (ms_b - ms_s - n0b * raw_r) / n0bb;
 	double bm;
-	s2 = sample_var(bmean, nb, &bm);
+	s2 = stats_mean_var(bmean, nb, &bm);
 	*out = (struct st_anova){
 		.grand_mean = bm,
 		.ms_boot = ms_b,

@@ -1,5 +1,6 @@
 /* noise.c - the spread and block drift of a noise probe's samples. */
 #include "noise.h"
+#include "stats/stats.h"
 
 #include <math.h>
 
@@ -8,15 +9,10 @@ void stats_noise(const double *x, size_t n, size_t block, double *cv, double *dr
 	*cv = *drift = NAN;
 	if (n < 2)
 		return;
-	double m = 0, ss = 0;
-	for (size_t i = 0; i < n; i++)
-		m += x[i];
-	m /= (double)n;
-	for (size_t i = 0; i < n; i++)
-		ss += (x[i] - m) * (x[i] - m);
+	double m, var = stats_mean_var(x, n, &m);
 	if (m <= 0)
 		return;
-	*cv = sqrt(ss / (double)(n - 1)) / m;
+	*cv = sqrt(var) / m;
 	size_t nb = block ? n / block : 0;
 	if (nb < 2)
 		return;

@@ -17,6 +17,19 @@ double stats_median_sorting(double *x, size_t n)
 	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
 }
 
+double stats_mean_var(const double *x, size_t n, double *mean)
+{
+	double m = 0, ss = 0;
+	for (size_t i = 0; i < n; i++)
+		m += x[i];
+	m = n ? m / (double)n : NAN;
+	for (size_t i = 0; i < n; i++)
+		ss += (x[i] - m) * (x[i] - m);
+	if (mean)
+		*mean = m;
+	return n > 1 ? ss / (double)(n - 1) : NAN;
+}
+
 void stats_run_summary(const struct st_run *r, struct st_run_summary *out)
 {
 	memset(out, 0, sizeof *out);

@@ -421,6 +421,10 @@ int stats_plan(const struct st_components *a, const struct st_components *b, con
 /* Median of x[0..n-1] (n > 0), sorting x in place. */
 double stats_median_sorting(double *x, size_t n);
 
+/* The sample variance (divisor n - 1) of x[0..n-1], NAN when n < 2; *mean (when not NULL)
+ * gets the mean, NAN when n == 0. The one mean/variance helper of stats/ and analysis/. */
+double stats_mean_var(const double *x, size_t n, double *mean);
+
 /* The components of one group whose difference with a copy of itself has the variance of a
  * contrast sum_i c_i y_i over n independent cells (c_i^2 = w for every cell, as in every
  * effect of a two-level full factorial, w = 4 / n^2): each variance, raw value and upper
