@@ -74,6 +74,29 @@ static const struct guest_arch *guest_arch_of_image(const char *path)
 	return NULL;
 }
 
+/* The kernel release the image at path announces: campaign_kernel_release's (an x86 bzImage's
+ * header, else the file name), else the banner an uncompressed kernel image holds, "Linux
+ * version RELEASE (", as in a LoongArch guest's plain EFI image. A new string, or NULL. */
+static char *guest_release(const char *path)
+{
+	char *rel = campaign_kernel_release(path);
+	size_t len = 0;
+	struct err ig;
+	char *img = rel ? NULL : read_whole_file(path, (size_t)512 << 20, &len, &ig);
+	static const char banner[] = "Linux version ";
+	for (const char *p = img; p && !rel && (p = memmem(p, len - (size_t)(p - img), banner, sizeof banner - 1));
+	     p++) {
+		const char *v = p + sizeof banner - 1, *end = img + len;
+		size_t n = 0;
+		while (v + n < end && n < 128 && v[n] > ' ' && v[n] < 127 && v[n] != '%')
+			n++;
+		if (n && v + n + 1 < end && v[n] == ' ' && v[n + 1] == '(')
+			rel = xstrndup(v, n);
+	}
+	free(img);
+	return rel;
+}
+
 bool campaign_qemu_arch_ok(const char *name)
 {
 	return name && (!strcmp(name, "auto") || guest_arch_find(name));
@@ -504,7 +527,7 @@ static int qemu_collect(struct campaign_ctx *x, int i, struct err *e)
 	char *marker = campaign_marker(c->r.name, i);
 	char *kernel, *base;
 	guest_files(c, i, &kernel, &base);
-	char *want = campaign_kernel_release(kernel);
+	char *want = guest_release(kernel);
 	char *cmdline = text ? field(text, "SYSAB-CMDLINE") : NULL, *kver = text ? field(text, "SYSAB-KERNEL") : NULL;
 	int rc = 0;
 	if (x->outcome == 3) {

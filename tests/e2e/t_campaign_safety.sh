@@ -155,6 +155,18 @@ if [ "$(uname -m)" != loongarch64 ]; then
 	[ "$(cat "$T/boots")" = "boot tcg console=ttyS0 panic=-1 initcall_blacklist=i8042_init x=1 sysab.boot=la-pe:0" ] ||
 		fail "la-pe booted: $(cat "$T/boots")"
 	contains "$(sql "SELECT e.value FROM environment e JOIN campaign_run cr ON cr.run = e.run JOIN campaign c ON c.id = cr.campaign WHERE c.name = 'la-pe' AND e.key = 'campaign.accel_note'")" "the guest is loongarch64"
+	# a plain EFI image announces its release in its banner: the fake guest's 6.1.0-fake, or another
+	mkdir -p "$T/la-rel" "$T/la-other"
+	for d in la-rel:6.1.0-fake la-other:9.9.9-other; do
+		{ cat "$T/la-pe/vmlinuz"; printf 'Linux version %%s (\000Linux version %s (builder) #1\n' "${d#*:}"; } >"$T/${d%%:*}/vmlinuz"
+		cp "$T/img/initramfs.cpio.gz" "$T/${d%%:*}/"
+		expect 0 "$SYSAB" campaign new "${d%%:*}" --backend qemu --image "$T/${d%%:*}" --boots 1 --config 'pti=on' -- $RUN
+		expect 0 "$SYSAB" campaign start "${d%%:*}"
+	done
+	[ "$(sql "SELECT s.state FROM campaign_slot s JOIN campaign c ON c.id = s.campaign WHERE c.name = 'la-rel'")" = done ] ||
+		fail "la-rel: the slot whose image announces the booted release is not done"
+	contains "$(sql "SELECT s.reason FROM campaign_slot s JOIN campaign c ON c.id = s.campaign WHERE c.name = 'la-other'")" \
+		"wrong kernel: booted release 6.1.0-fake, but $T/la-other/vmlinuz is 9.9.9-other"
 	expect 0 "$SYSAB" campaign new la-kvm --backend qemu --image "$T/la-pe" --accel kvm --boots 1 --config 'pti=on' -- $RUN
 	SYSAB_KVM_DEV=/dev/null expect 2 "$SYSAB" campaign start la-kvm --dry-run
 	contains "$ERR" "asks --accel kvm, but its guest is loongarch64 and this host $(uname -m)"
