@@ -1,6 +1,7 @@
 #!/bin/sh
 # cross.sh - set up cross builds and qemu-user for make check-cross: `cross.sh setup TRIPLET...`.
-# Idempotent: each step is skipped when its result is already there.
+# `cross.sh qemu` extracts Debian 13's qemu alone (make check-boot-loongarch boots its
+# qemu-system-loongarch64). Idempotent: each step is skipped when its result is already there.
 #
 # The target's libraries go into a sysroot, build/sysroot/TRIPLET, extracted (not installed)
 # from Debian packages by mmdebstrap. Why not multiarch (dpkg --add-architecture): Debian 12's
@@ -41,6 +42,9 @@ sysroot_pkgs() {
 	esac
 }
 QEMU13=build/qemu-trixie
+# One extraction serves both: qemu-user for make check-cross, qemu-system-loongarch64 (in
+# qemu-system-misc) for make check-boot-loongarch.
+QEMU13_PKGS=qemu-user-static,qemu-system-misc
 
 setup_packages() {
 	pkgs="qemu-user-static mmdebstrap"
@@ -53,19 +57,39 @@ setup_packages() {
 	sh scripts/deps.sh $pkgs
 }
 
-# Debian 13's qemu-user-static for LoongArch, extracted once.
+# Debian 13's qemu-user-static and qemu-system-misc for LoongArch, extracted once.
 setup_qemu13() {
 	stamp="$QEMU13/.sysab-qemu"
-	[ -f "$stamp" ] && return 0
+	[ -f "$stamp" ] && [ "$(cat "$stamp")" = "trixie $QEMU13_PKGS" ] && return 0
 	rm -rf "$QEMU13"
 	mkdir -p build
-	echo "cross.sh: extracting qemu-user-static from Debian trixie into $QEMU13 (LoongArch needs qemu >= 8 for LSX)" >&2
-	mmdebstrap --quiet --variant=extract --include=qemu-user-static trixie "$QEMU13" >"build/qemu-trixie.log" 2>&1 || {
+	echo "cross.sh: extracting $QEMU13_PKGS from Debian trixie into $QEMU13 (LoongArch needs qemu >= 8 for LSX; its 10.0 boots a LoongArch kernel without firmware)" >&2
+	mmdebstrap --quiet --variant=extract --include="$QEMU13_PKGS" trixie "$QEMU13" >"build/qemu-trixie.log" 2>&1 || {
 		tail -20 build/qemu-trixie.log >&2
-		echo "cross.sh: mmdebstrap failed for qemu-user-static (log: build/qemu-trixie.log)" >&2
+		echo "cross.sh: mmdebstrap failed for $QEMU13_PKGS (log: build/qemu-trixie.log)" >&2
 		exit 1
 	}
-	echo trixie >"$stamp"
+	qemu13_system_wrapper
+	echo "trixie $QEMU13_PKGS" >"$stamp"
+}
+
+# $QEMU13/bin/qemu-system-loongarch64: the extracted (dynamic, Debian 13) binary run by its own
+# loader with its own libraries, modules and data files, since Debian 12's are older.
+qemu13_system_wrapper() {
+	ld=$(ls "$QEMU13"/usr/lib/*-linux-gnu*/ld-linux*.so.* 2>/dev/null | head -n 1)
+	[ -n "$ld" ] && [ -x "$QEMU13/usr/bin/qemu-system-loongarch64" ] ||
+		{ echo "cross.sh: $QEMU13 has no loader or no qemu-system-loongarch64" >&2; exit 1; }
+	lib=${ld#"$QEMU13"/}
+	lib=${lib%/*}
+	mkdir -p "$QEMU13/bin"
+	cat >"$QEMU13/bin/qemu-system-loongarch64" <<-EOF
+	#!/bin/sh
+	# Debian 13's qemu-system-loongarch64, extracted by scripts/cross.sh, with its own loader and libraries.
+	R=\$(cd "\$(dirname "\$0")/.." && pwd)
+	QEMU_MODULE_DIR="\$R/$lib/qemu" exec "\$R/${ld#"$QEMU13"/}" --library-path "\$R/$lib" \\
+		"\$R/usr/bin/qemu-system-loongarch64" -L "\$R/usr/share/qemu" "\$@"
+	EOF
+	chmod 755 "$QEMU13/bin/qemu-system-loongarch64"
 }
 
 # The binfmt entry for LoongArch: Debian 13's, with the extracted interpreter (F: the kernel
@@ -145,8 +169,12 @@ sysroot)
 		setup_sysroot "$t"
 	done
 	;;
+qemu)
+	sh scripts/deps.sh mmdebstrap
+	setup_qemu13
+	;;
 *)
-	echo "usage: cross.sh setup|sysroot TRIPLET..." >&2
+	echo "usage: cross.sh setup|sysroot TRIPLET... | cross.sh qemu" >&2
 	exit 2
 	;;
 esac

@@ -1,34 +1,87 @@
 #!/bin/sh
 # guest-image.sh - build the qemu campaign guest: Debian's kernel and a busybox initramfs with a static sysab.
-# Usage: scripts/guest-image.sh BUILD_DIR STATIC_SYSAB STATIC_HELPER
-# Writes BUILD_DIR/guest/vmlinuz and BUILD_DIR/guest/initramfs.cpio.gz; the kernel package is
-# cached in BUILD_DIR/guest/ (delete it to fetch a newer one). Needs apt-get, dpkg-deb,
-# busybox-static and cpio (the Makefile installs them first).
+# Usage: scripts/guest-image.sh BUILD_DIR STATIC_SYSAB STATIC_HELPER [ARCH]
+# Writes BUILD_DIR/guest/vmlinuz and BUILD_DIR/guest/initramfs.cpio.gz; the kernel is cached in
+# BUILD_DIR/guest/ (delete it to fetch a newer one). ARCH x86_64 (the default): Debian 12's
+# linux-image-amd64 (apt-get download) and the host's busybox-static. ARCH loongarch64: Debian
+# unstable's linux-image-loong64 and busybox-static for loong64, extracted with mmdebstrap;
+# its vmlinuz is an EFI zboot image compressed with zstd, which qemu (10.0) cannot unpack, so
+# the EFI image inside is unpacked here and kept as vmlinuz. Needs apt-get, dpkg-deb,
+# busybox-static and cpio (x86_64), mmdebstrap and zstd (loongarch64); the Makefile installs them.
 set -eu
-B=$1 SYSAB=$2 HELPER=$3
+B=$1 SYSAB=$2 HELPER=$3 ARCH=${4:-x86_64}
 G=$B/guest
 mkdir -p "$G"
-for t in cpio gzip apt-get dpkg-deb; do
-	command -v $t >/dev/null || { echo "guest-image.sh: $t is missing; make guest installs what it needs (as root)" >&2; exit 2; }
-done
-[ -x /bin/busybox ] && ! ldd /bin/busybox >/dev/null 2>&1 ||
-	{ echo "guest-image.sh: needs a static /bin/busybox: apt-get install busybox-static" >&2; exit 2; }
-if [ ! -s "$G/vmlinuz" ]; then
-	# the kernel the linux-image-amd64 metapackage points at, e.g. linux-image-6.1.0-50-amd64
-	pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[0-9].*-amd64\)$/\1/p' | head -n 1)
-	[ -n "$pkg" ] || { echo "guest-image.sh: apt-cache knows no linux-image-amd64; run apt-get update" >&2; exit 2; }
-	rm -rf "$G/pkg" && mkdir -p "$G/pkg"
-	(cd "$G/pkg" && apt-get download "$pkg" >/dev/null)
-	dpkg-deb -x "$G"/pkg/*.deb "$G/pkg/root"
-	cp "$G"/pkg/root/boot/vmlinuz-* "$G/vmlinuz.tmp"
-	basename "$G"/pkg/root/boot/vmlinuz-* | sed 's/^vmlinuz-//' >"$G/kernel-release"
-	rm -rf "$G/pkg"
-	mv "$G/vmlinuz.tmp" "$G/vmlinuz"
-fi
+need() {
+	for t in "$@"; do
+		command -v $t >/dev/null || { echo "guest-image.sh: $t is missing; make guest installs what it needs (as root)" >&2; exit 2; }
+	done
+}
+case $ARCH in
+x86_64)
+	need cpio gzip apt-get dpkg-deb
+	BUSYBOX=/bin/busybox
+	[ -x $BUSYBOX ] && ! ldd $BUSYBOX >/dev/null 2>&1 ||
+		{ echo "guest-image.sh: needs a static /bin/busybox: apt-get install busybox-static" >&2; exit 2; }
+	if [ ! -s "$G/vmlinuz" ]; then
+		# the kernel the linux-image-amd64 metapackage points at, e.g. linux-image-6.1.0-50-amd64
+		pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[0-9].*-amd64\)$/\1/p' | head -n 1)
+		[ -n "$pkg" ] || { echo "guest-image.sh: apt-cache knows no linux-image-amd64; run apt-get update" >&2; exit 2; }
+		rm -rf "$G/pkg" && mkdir -p "$G/pkg"
+		(cd "$G/pkg" && apt-get download "$pkg" >/dev/null)
+		dpkg-deb -x "$G"/pkg/*.deb "$G/pkg/root"
+		cp "$G"/pkg/root/boot/vmlinuz-* "$G/vmlinuz.tmp"
+		basename "$G"/pkg/root/boot/vmlinuz-* | sed 's/^vmlinuz-//' >"$G/kernel-release"
+		rm -rf "$G/pkg"
+		mv "$G/vmlinuz.tmp" "$G/vmlinuz"
+	fi
+	;;
+loongarch64)
+	need cpio gzip mmdebstrap zstd od
+	D=$G/debian # the kernel's and busybox's packages, extracted (kept for the busybox)
+	BUSYBOX=$D/usr/bin/busybox
+	if [ ! -s "$G/vmlinuz" ] || [ ! -x "$BUSYBOX" ]; then
+		rm -rf "$D" "$G/vmlinuz"
+		echo "guest-image.sh: extracting linux-image-loong64 and busybox-static from Debian unstable (loong64)" >&2
+		# Valid-Until off, as for the sysroot (scripts/cross.sh): a dated snapshot of sid has an expired Release
+		mmdebstrap --quiet --aptopt='Acquire::Check-Valid-Until "false"' --variant=extract --architectures=loong64 \
+			--include=linux-image-loong64,busybox-static sid "$D" >"$G/debian.log" 2>&1 || {
+			tail -20 "$G/debian.log" >&2
+			echo "guest-image.sh: mmdebstrap failed (log: $G/debian.log)" >&2
+			exit 1
+		}
+		# Debian installs the image as /usr/lib/modules/RELEASE/vmlinuz (older ones as /boot/vmlinuz-RELEASE)
+		k=$(ls "$D"/usr/lib/modules/*/vmlinuz "$D"/boot/vmlinuz-* 2>/dev/null | head -n 1)
+		[ -n "$k" ] || { echo "guest-image.sh: linux-image-loong64 brought no vmlinuz (see $D)" >&2; exit 1; }
+		case $k in */boot/vmlinuz-*) rel=${k##*/vmlinuz-} ;; *) rel=${k%/vmlinuz}; rel=${rel##*/} ;; esac
+		# EFI zboot: "MZ", "zimg" at 4, the payload's offset and size (u32 LE) at 8 and 12, its
+		# compression ("zstd", "gzip") at 24; the payload is the kernel's plain EFI image
+		if [ "$(dd if="$k" bs=1 skip=4 count=4 2>/dev/null)" = zimg ]; then
+			off=$(od -An -tu4 -j8 -N4 "$k" | tr -d ' ')
+			size=$(od -An -tu4 -j12 -N4 "$k" | tr -d ' ')
+			comp=$(dd if="$k" bs=1 skip=24 count=8 2>/dev/null | tr -d '\0')
+			case $comp in
+			zstd) unpack="zstd -dqc" ;;
+			gzip) unpack="gzip -dc" ;;
+			*) echo "guest-image.sh: $k is a zboot image compressed with '$comp', which this script cannot unpack" >&2; exit 1 ;;
+			esac
+			tail -c +$((off + 1)) "$k" | head -c "$size" | $unpack >"$G/vmlinuz.tmp"
+		else
+			cp "$k" "$G/vmlinuz.tmp"
+		fi
+		echo "$rel" >"$G/kernel-release"
+		mv "$G/vmlinuz.tmp" "$G/vmlinuz"
+	fi
+	;;
+*)
+	echo "guest-image.sh: no guest recipe for '$ARCH'; known: x86_64 loongarch64" >&2
+	exit 2
+	;;
+esac
 R=$G/root
 rm -rf "$R"
 mkdir -p "$R/bin" "$R/sbin" "$R/proc" "$R/sys" "$R/dev" "$R/tmp" "$R/root" "$R/etc" "$R/usr/bin" "$R/usr/libexec/sysab"
-cp /bin/busybox "$R/bin/busybox"
+cp "$BUSYBOX" "$R/bin/busybox"
 for a in sh mount umount cat echo mkdir sleep poweroff reboot base64 stty wc date uname dd sync rm ls tr head cut sed; do
 	ln -s busybox "$R/bin/$a"
 done

@@ -129,6 +129,10 @@ void campaign_opts_parse(const char *json, struct campaign_opts *o)
 	const char *s;
 	if ((s = json_string_value(json_object_get(j, "image"))))
 		o->image = xstrdup(s);
+	s = json_string_value(json_object_get(j, "arch"));
+	snprintf(o->arch, sizeof o->arch, "%s", s && campaign_qemu_arch_ok(s) ? s : "auto");
+	if ((s = json_string_value(json_object_get(j, "qemu"))))
+		o->qemu = xstrdup(s);
 	if ((s = json_string_value(json_object_get(j, "unit_dir"))))
 		o->unit_dir = xstrdup(s);
 	if ((s = json_string_value(json_object_get(j, "accel_note"))))
@@ -162,6 +166,10 @@ char *campaign_opts_json(const struct campaign_opts *o)
 	json_object_set_new(j, "accel", json_string(o->accel));
 	if (o->image)
 		json_object_set_new(j, "image", json_string(o->image));
+	if (o->arch[0] && strcmp(o->arch, "auto"))
+		json_object_set_new(j, "arch", json_string(o->arch));
+	if (o->qemu)
+		json_object_set_new(j, "qemu", json_string(o->qemu));
 	json_object_set_new(j, "boot_timeout_s", json_integer(o->boot_timeout_s));
 	json_object_set_new(j, "max_failures", json_integer(o->max_failures));
 	json_object_set_new(j, "settle_load", json_real(o->settle_load));
@@ -180,6 +188,7 @@ char *campaign_opts_json(const struct campaign_opts *o)
 void campaign_opts_free(struct campaign_opts *o)
 {
 	free(o->image);
+	free(o->qemu);
 	free(o->unit_dir);
 	free(o->accel_note);
 	memset(o, 0, sizeof *o);
@@ -227,7 +236,8 @@ int campaign_create(struct store *st, struct campaign_spec *sp, struct err *e)
 		return errf(e, "--boots: give the boots per configuration (at least 1; 2 or more for a verdict)");
 	if (sp->runs < 1)
 		return errf(e, "--runs: give the runs per boot (at least 1)");
-	if (path_check("--unit-dir", sp->opts.unit_dir, true, e) || path_check("--image", sp->opts.image, true, e))
+	if (path_check("--unit-dir", sp->opts.unit_dir, true, e) || path_check("--image", sp->opts.image, true, e) ||
+	    path_check("--qemu", sp->opts.qemu, false, e))
 		return -1;
 	for (size_t i = 0; i < sp->nconfigs; i++) {
 		const struct store_campaign_config *k = &sp->configs[i];
@@ -329,6 +339,7 @@ static int campaign_validate(struct campaign *c, struct err *e)
 		return errf(e, "options is not a JSON object");
 	campaign_opts_parse(r->options, &c->opts);
 	if (path_check("unit_dir", c->opts.unit_dir, true, e) || path_check("image", c->opts.image, true, e) ||
+	    path_check("qemu", c->opts.qemu, false, e) ||
 	    (c->opts.accel_note && !text_is_clean(c->opts.accel_note, false)))
 		return -1;
 	if (!r->nconfigs)

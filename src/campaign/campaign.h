@@ -25,6 +25,8 @@ struct campaign_opts {
 	int smp, mem_mb;            /* qemu: -smp and -m */
 	char accel[8];              /* qemu: auto, kvm or tcg */
 	char *image;                /* qemu: directory with vmlinuz and initramfs.cpio.gz */
+	char arch[16];              /* qemu: the guest's architecture, or auto (told from its kernel) */
+	char *qemu;                 /* qemu: the qemu binary, or NULL for the architecture's in PATH */
 	int boot_timeout_s;         /* qemu: a boot (with its runs) taking longer is killed */
 	int max_failures;           /* consecutive failed slots that stop the campaign */
 	double settle_load;         /* reboot backends: wait for the 1-minute load below this */
@@ -76,6 +78,11 @@ int campaign_create(struct store *st, struct campaign_spec *spec, struct err *e)
  * or -1 with e naming the damaged field (and *c empty). Free with campaign_free. */
 int campaign_load(struct store *st, const char *name, struct campaign *c, struct err *e);
 void campaign_free(struct campaign *c);
+
+/* Is name a guest architecture the qemu backend boots (x86_64, loongarch64), or auto? */
+bool campaign_qemu_arch_ok(const char *name);
+/* "auto, x86_64 or loongarch64" */
+const char *campaign_qemu_arch_names(void);
 
 /* Parse a campaign's options JSON into o (free with campaign_opts_free); missing keys
  * get defaults. */

@@ -9,9 +9,103 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+/* A guest architecture: how qemu boots it. The console is the first serial port (the data
+ * channel the second) on both machines. */
+struct guest_arch {
+	const char *name;    /* as `uname -m` says it; also the value of --arch */
+	const char *qemu;    /* the qemu binary, looked up in PATH unless --qemu names one */
+	const char *package; /* the Debian package that has it */
+	const char *machine; /* -machine */
+	const char *append;  /* the command line before the configuration's own */
+	uint16_t pe, elf;    /* the machine numbers of its PE/EFI and ELF kernel images */
+};
+
+/* loongarch64 boots without firmware: qemu (10.0, Debian 13's) loads the kernel's plain EFI
+ * image itself (not a zstd-compressed zboot one: scripts/guest-image.sh unpacks that) and
+ * hands it a device tree but no ACPI tables, so the i8042 probe faults on ISA ports that are
+ * not there and is left out. KVM needs a host of the guest's architecture. */
+static const struct guest_arch guest_arches[] = {
+	{"x86_64", "qemu-system-x86_64", "qemu-system-x86", "q35", "console=ttyS0 panic=-1", 0x8664, 62},
+	{"loongarch64", "qemu-system-loongarch64", "qemu-system-misc", "virt",
+	 "console=ttyS0 panic=-1 initcall_blacklist=i8042_init", 0x6264, 258},
+};
+#define N_GUEST_ARCHES (sizeof guest_arches / sizeof guest_arches[0])
+
+/* The entry called name, or NULL. */
+static const struct guest_arch *guest_arch_find(const char *name)
+{
+	for (size_t i = 0; name && i < N_GUEST_ARCHES; i++)
+		if (!strcmp(guest_arches[i].name, name))
+			return &guest_arches[i];
+	return NULL;
+}
+
+/* The architecture of the kernel image at path, from its header: an x86 bzImage ("HdrS"), a
+ * PE/EFI image (LoongArch's, also when zboot-compressed) or an ELF file, by its machine
+ * number. NULL when the file cannot be read or is none of these. */
+static const struct guest_arch *guest_arch_of_image(const char *path)
+{
+	unsigned char h[0x210];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	ssize_t n = pread(fd, h, sizeof h, 0);
+	unsigned pe = 0, elf = 0;
+	if (n == (ssize_t)sizeof h && !memcmp(h + 0x202, "HdrS", 4))
+		pe = 0x8664; /* x86 boot protocol */
+	else if (n >= 20 && !memcmp(h, "\177ELF", 4))
+		elf = h[18] | (unsigned)h[19] << 8; /* e_machine */
+	else if (n >= 0x40 && h[0] == 'M' && h[1] == 'Z') {
+		/* the PE header's offset at 0x3c; its machine after "PE\0\0" */
+		unsigned char p[6];
+		off_t off = (off_t)(h[0x3c] | h[0x3d] << 8 | h[0x3e] << 16 | (unsigned)h[0x3f] << 24);
+		if (pread(fd, p, sizeof p, off) == (ssize_t)sizeof p && !memcmp(p, "PE\0\0", 4))
+			pe = p[4] | (unsigned)p[5] << 8;
+	}
+	close(fd);
+	for (size_t i = 0; (pe || elf) && i < N_GUEST_ARCHES; i++)
+		if (pe ? pe == guest_arches[i].pe : elf == guest_arches[i].elf)
+			return &guest_arches[i];
+	return NULL;
+}
+
+/* The kernel release the image at path announces: campaign_kernel_release's (an x86 bzImage's
+ * header, else the file name), else the banner an uncompressed kernel image holds, "Linux
+ * version RELEASE (", as in a LoongArch guest's plain EFI image. A new string, or NULL. */
+static char *guest_release(const char *path)
+{
+	char *rel = campaign_kernel_release(path);
+	size_t len = 0;
+	struct err ig;
+	char *img = rel ? NULL : read_whole_file(path, (size_t)512 << 20, &len, &ig);
+	static const char banner[] = "Linux version ";
+	for (const char *p = img; p && !rel && (p = memmem(p, len - (size_t)(p - img), banner, sizeof banner - 1));
+	     p++) {
+		const char *v = p + sizeof banner - 1, *end = img + len;
+		size_t n = 0;
+		while (v + n < end && n < 128 && v[n] > ' ' && v[n] < 127 && v[n] != '%')
+			n++;
+		if (n && v + n + 1 < end && v[n] == ' ' && v[n + 1] == '(')
+			rel = xstrndup(v, n);
+	}
+	free(img);
+	return rel;
+}
+
+bool campaign_qemu_arch_ok(const char *name)
+{
+	return name && (!strcmp(name, "auto") || guest_arch_find(name));
+}
+
+const char *campaign_qemu_arch_names(void)
+{
+	return "auto, x86_64 or loongarch64";
+}
 
 /* Append one newc cpio entry (mode: file or directory) to b. */
 static void cpio_entry(struct sb *b, const char *name, unsigned mode, const char *data, size_t len)
@@ -118,8 +212,8 @@ static bool kvm_usable(const char **why)
 
 /* Run qemu; wait at most timeout_s, or at most probe_s for the kernel's first line on the
  * console (0 = no probe). *outcome: 0 exited, 1 timed out, 2 probe failed, 3 stopped. */
-static int run_qemu(char **argv, const char *console, const char *errlog, int timeout_s, double probe_s, int *outcome,
-		    struct err *e)
+static int run_qemu(char **argv, const struct guest_arch *a, const char *console, const char *errlog, int timeout_s,
+		    double probe_s, int *outcome, struct err *e)
 {
 	fflush(NULL);
 	pid_t pid = fork();
@@ -134,7 +228,7 @@ static int run_qemu(char **argv, const char *console, const char *errlog, int ti
 		if (err >= 0)
 			dup2(err, 2); /* qemu's warnings go to the slot's log, not the user's terminal */
 		execvp(argv[0], argv);
-		fprintf(stderr, "sysab campaign: cannot run %s: %s; install qemu-system-x86\n", argv[0], strerror(errno));
+		fprintf(stderr, "sysab campaign: cannot run %s: %s; install %s\n", argv[0], strerror(errno), a->package);
 		_exit(127);
 	}
 	uint64_t t0 = clock_wall_ns();
@@ -167,7 +261,8 @@ static int run_qemu(char **argv, const char *console, const char *errlog, int ti
 		nanosleep(&ts, NULL);
 	}
 	if (!*outcome && WIFEXITED(status) && WEXITSTATUS(status) == 127)
-		return errf(e, "cannot run qemu-system-x86_64; install qemu-system-x86 (Debian)");
+		return errf(e, "cannot run %s; install %s (Debian)%s", argv[0], a->package,
+			    !strcmp(argv[0], a->qemu) ? "" : " or give campaign new --qemu the binary");
 	return 0;
 }
 
@@ -188,6 +283,30 @@ static void guest_files(const struct campaign *c, int i, char **kernel, char **b
 	*base = k->initrd ? xstrdup(k->initrd) : xasprintf("%s/initramfs.cpio.gz", image);
 }
 
+/* The architecture slot i's guest boots as: --arch, else told from its kernel's header, else
+ * x86_64 (*told false then: a foreign guest is not presumed, and KVM not ruled out). */
+static const struct guest_arch *slot_arch(const struct campaign *c, int i, bool *told)
+{
+	const struct guest_arch *a = guest_arch_find(c->opts.arch);
+	if (!a) {
+		char *kernel, *base;
+		guest_files(c, i, &kernel, &base);
+		a = guest_arch_of_image(kernel);
+		free(kernel);
+		free(base);
+	}
+	*told = a != NULL;
+	return a ? a : &guest_arches[0];
+}
+
+/* The architecture of this host, as `uname -m` says it, into buf. */
+static const char *host_arch(char *buf, size_t n)
+{
+	struct utsname u;
+	snprintf(buf, n, "%s", uname(&u) ? "unknown" : u.machine);
+	return buf;
+}
+
 /* Said once a campaign boots under TCG: what it measures is not the kernel. */
 static void tcg_note(const struct campaign_ctx *x)
 {
@@ -199,6 +318,26 @@ static void tcg_note(const struct campaign_ctx *x)
 static int qemu_prepare(struct campaign_ctx *x, struct err *e)
 {
 	const char *why = NULL;
+	/* KVM runs guests of the host's own architecture only */
+	const struct guest_arch *foreign = NULL;
+	char host[65];
+	host_arch(host, sizeof host);
+	for (size_t i = 0; i < x->c->r.nslots; i++) {
+		bool told;
+		const struct guest_arch *a = slot_arch(x->c, (int)i, &told);
+		if (told && strcmp(a->name, host))
+			foreign = a;
+	}
+	if (foreign && !strcmp(x->accel, "kvm"))
+		return errf(e, "campaign '%s' asks --accel kvm, but its guest is %s and this host %s: KVM runs guests of "
+			       "the host's architecture only; create it with --accel tcg (or auto)",
+			    x->c->r.name, foreign->name, host);
+	if (foreign && !strcmp(x->accel, "auto")) {
+		snprintf(x->accel, sizeof x->accel, "tcg");
+		free(x->accel_note);
+		x->accel_note = xasprintf("tcg: the guest is %s and this host %s (KVM runs the host's architecture only)",
+					  foreign->name, host);
+	}
 	if (!strcmp(x->accel, "auto")) {
 		bool kvm = kvm_usable(&why);
 		snprintf(x->accel, sizeof x->accel, "%s", kvm ? "kvm" : "tcg");
@@ -255,15 +394,17 @@ static void qemu_argv(struct campaign_ctx *x, int i, struct campaign_cmds *out)
 	const struct store_campaign_config *k = &c->r.configs[c->r.slots[i].config];
 	char *kernel, *base;
 	guest_files(c, i, &kernel, &base);
+	bool told;
+	const struct guest_arch *a = slot_arch(c, i, &told);
 	char *marker = campaign_marker(c->r.name, i);
-	char *append = xasprintf("console=ttyS0 panic=-1 %s%s%s", k->append ? k->append : "", k->append ? " " : "", marker);
+	char *append = xasprintf("%s %s%s%s", a->append, k->append ? k->append : "", k->append ? " " : "", marker);
 	char *initrd = in_dir(x, "initrd"), *con = in_dir(x, "console"), *data = in_dir(x, "data");
 	char *serial_con = xasprintf("file:%s", con), *serial_data = xasprintf("file:%s", data);
 	char smp[16], mem[16];
 	snprintf(smp, sizeof smp, "%d", c->opts.smp);
 	snprintf(mem, sizeof mem, "%d", c->opts.mem_mb);
-	const char *av[] = {"qemu-system-x86_64", "-machine", "q35", "-accel", x->accel, "-m", mem, "-smp", smp,
-			    "-kernel", kernel, "-initrd", initrd, "-append", append, "-display", "none", "-no-reboot",
+	const char *av[] = {c->opts.qemu ? c->opts.qemu : a->qemu, "-machine", a->machine, "-accel", x->accel, "-m", mem,
+			    "-smp", smp, "-kernel", kernel, "-initrd", initrd, "-append", append, "-display", "none", "-no-reboot",
 			    "-monitor", "none", "-serial", serial_con, "-serial", serial_data, "-net", "none"};
 	struct campaign_cmd *cmd = campaign_cmds_add(out, false);
 	for (size_t n = 0; n < sizeof av / sizeof av[0]; n++)
@@ -308,7 +449,9 @@ static int qemu_boot_slot(struct campaign_ctx *x, int i, struct err *e)
 		for (size_t n = 0; n < cmds.v[0].argv.n; n++)
 			av[n] = cmds.v[0].argv.v[n];
 		bool probing = !strcmp(x->accel, "kvm") && !x->accel_note;
-		rc = run_qemu(av, x->console, qerr, c->opts.boot_timeout_s, probing ? x->kvm_probe_s : 0, &x->outcome, e);
+		bool told;
+		rc = run_qemu(av, slot_arch(c, i, &told), x->console, qerr, c->opts.boot_timeout_s,
+			      probing ? x->kvm_probe_s : 0, &x->outcome, e);
 		free(av);
 		campaign_cmds_free(&cmds);
 		if (rc || x->outcome != 2) {
@@ -384,7 +527,7 @@ static int qemu_collect(struct campaign_ctx *x, int i, struct err *e)
 	char *marker = campaign_marker(c->r.name, i);
 	char *kernel, *base;
 	guest_files(c, i, &kernel, &base);
-	char *want = campaign_kernel_release(kernel);
+	char *want = guest_release(kernel);
 	char *cmdline = text ? field(text, "SYSAB-CMDLINE") : NULL, *kver = text ? field(text, "SYSAB-KERNEL") : NULL;
 	int rc = 0;
 	if (x->outcome == 3) {

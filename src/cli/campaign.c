@@ -14,7 +14,7 @@
 enum {
 	O_BOOTS = 1, O_RUNS, O_BACKEND, O_SEED, O_CONFIG, O_KERNEL, O_INITRD, O_APPEND, O_ENTRY, O_COMMAND,
 	O_SMP, O_MEM, O_ACCEL, O_IMAGE, O_BOOT_TIMEOUT, O_MAX_FAILURES, O_SETTLE_LOAD, O_SETTLE_TIMEOUT,
-	O_UNIT_DIR, O_DRY_RUN,
+	O_UNIT_DIR, O_DRY_RUN, O_ARCH, O_QEMU,
 };
 
 const struct cli_opt cli_campaign_opts[] = {
@@ -36,6 +36,10 @@ const struct cli_opt cli_campaign_opts[] = {
 	 O_ACCEL, "auto kvm tcg"),
 	CLI_OPT("image", 0, "DIR", "new: qemu guest with vmlinuz and initramfs.cpio.gz (default: guest/ beside sysab)",
 	 O_IMAGE),
+	CLI_CHOICE("arch", 0, "auto|x86_64|loongarch64",
+		   "new: qemu guest architecture (auto: told from the kernel image's header, else x86_64)", O_ARCH,
+		   "auto x86_64 loongarch64"),
+	CLI_OPT("qemu", 0, "PATH", "new: the qemu binary (default: qemu-system-ARCH in PATH)", O_QEMU),
 	CLI_NUM("boot-timeout", 0, "SECONDS", "new: qemu: kill a boot and its runs after this long", O_BOOT_TIMEOUT,
 		CLI_INT, 10, 86400, "900"),
 	CLI_NUM("max-failures", 0, "K", "new: stop after K consecutive failed slots", O_MAX_FAILURES, CLI_INT, 1, 1000,
@@ -136,6 +140,16 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 		return 0;
 	case O_IMAGE: free(o->image); o->image = realpath(arg, NULL);
 		return o->image ? 0 : errf(e, "--image %s: no such directory; build the guest with `make guest`", arg);
+	case O_ARCH:
+		if (!campaign_qemu_arch_ok(arg))
+			return errf(e, "--arch %s: give %s", arg, campaign_qemu_arch_names());
+		snprintf(o->arch, sizeof o->arch, "%s", arg);
+		return 0;
+	case O_QEMU:
+		free(o->qemu);
+		/* a path is kept absolute, so that a resume from elsewhere runs the same binary */
+		o->qemu = strchr(arg, '/') ? realpath(arg, NULL) : xstrdup(arg);
+		return o->qemu ? 0 : errf(e, "--qemu %s: no such file", arg);
 	case O_BOOT_TIMEOUT: o->boot_timeout_s = cli_int_of(arg); return 0;
 	case O_MAX_FAILURES: o->max_failures = cli_int_of(arg); return 0;
 	case O_SETTLE_LOAD: o->settle_load = cli_real_of(arg); return 0;

@@ -130,6 +130,55 @@ SYSAB_KVM_DEV="$T/no-kvm" expect 0 "$SYSAB" campaign start kn --dry-run
 contains "$OUT" "accelerator: tcg, tcg: /dev/kvm cannot be opened (No such file or directory)"
 contains "$OUT" "-accel tcg"
 
+# 11. guest architectures (issue 35): told from the kernel image's header (a PE/EFI image or an
+#     ELF file of LoongArch: qemu-system-loongarch64 -machine virt), or given by --arch; a guest
+#     foreign to the host runs under tcg even when a KVM device opens, --accel kvm refuses it;
+#     --qemu names the binary. (Under qemu-user for loongarch64 the host is loongarch64 itself.)
+if [ "$(uname -m)" != loongarch64 ]; then
+	mkdir -p "$T/la-pe" "$T/la-elf"
+	# "MZ", the PE header's offset (0x40) at 0x3c, "PE\0\0" and machine 0x6264 (LoongArch64)
+	{ printf 'MZ'; head -c 58 /dev/zero; printf '\100\000\000\000PE\000\000\144\142'; head -c 64 /dev/zero; } >"$T/la-pe/vmlinuz"
+	# an ELF header with e_machine 258 (EM_LOONGARCH)
+	{ printf '\177ELF\002\001\001'; head -c 11 /dev/zero; printf '\002\001'; head -c 64 /dev/zero; } >"$T/la-elf/vmlinuz"
+	cp "$T/img/initramfs.cpio.gz" "$T/la-pe/"
+	cp "$T/img/initramfs.cpio.gz" "$T/la-elf/"
+	ln -s qemu-system-x86_64 "$T/bin/qemu-system-loongarch64"
+	for img in la-pe la-elf; do
+		expect 0 "$SYSAB" campaign new "$img" --backend qemu --image "$T/$img" --boots 1 --config 'pti=on' --append 'x=1' -- $RUN
+		SYSAB_KVM_DEV=/dev/null expect 0 "$SYSAB" campaign start "$img" --dry-run
+		contains "$OUT" "accelerator: tcg, tcg: the guest is loongarch64 and this host $(uname -m) (KVM runs the host's architecture only)"
+		contains "$OUT" "would run: qemu-system-loongarch64 -machine virt -accel tcg -m 512 -smp 1 -kernel $T/$img/vmlinuz"
+		contains "$OUT" "-append 'console=ttyS0 panic=-1 initcall_blacklist=i8042_init x=1 sysab.boot=$img:0'"
+	done
+	: >"$T/boots"
+	SYSAB_KVM_DEV=/dev/null expect 0 "$SYSAB" campaign start la-pe
+	[ "$(cat "$T/boots")" = "boot tcg console=ttyS0 panic=-1 initcall_blacklist=i8042_init x=1 sysab.boot=la-pe:0" ] ||
+		fail "la-pe booted: $(cat "$T/boots")"
+	contains "$(sql "SELECT e.value FROM environment e JOIN campaign_run cr ON cr.run = e.run JOIN campaign c ON c.id = cr.campaign WHERE c.name = 'la-pe' AND e.key = 'campaign.accel_note'")" "the guest is loongarch64"
+	# a plain EFI image announces its release in its banner: the fake guest's 6.1.0-fake, or another
+	mkdir -p "$T/la-rel" "$T/la-other"
+	for d in la-rel:6.1.0-fake la-other:9.9.9-other; do
+		{ cat "$T/la-pe/vmlinuz"; printf 'Linux version %%s (\000Linux version %s (builder) #1\n' "${d#*:}"; } >"$T/${d%%:*}/vmlinuz"
+		cp "$T/img/initramfs.cpio.gz" "$T/${d%%:*}/"
+		expect 0 "$SYSAB" campaign new "${d%%:*}" --backend qemu --image "$T/${d%%:*}" --boots 1 --config 'pti=on' -- $RUN
+		expect 0 "$SYSAB" campaign start "${d%%:*}"
+	done
+	[ "$(sql "SELECT s.state FROM campaign_slot s JOIN campaign c ON c.id = s.campaign WHERE c.name = 'la-rel'")" = done ] ||
+		fail "la-rel: the slot whose image announces the booted release is not done"
+	contains "$(sql "SELECT s.reason FROM campaign_slot s JOIN campaign c ON c.id = s.campaign WHERE c.name = 'la-other'")" \
+		"wrong kernel: booted release 6.1.0-fake, but $T/la-other/vmlinuz is 9.9.9-other"
+	expect 0 "$SYSAB" campaign new la-kvm --backend qemu --image "$T/la-pe" --accel kvm --boots 1 --config 'pti=on' -- $RUN
+	SYSAB_KVM_DEV=/dev/null expect 2 "$SYSAB" campaign start la-kvm --dry-run
+	contains "$ERR" "asks --accel kvm, but its guest is loongarch64 and this host $(uname -m)"
+	expect 0 "$SYSAB" campaign new la-x86 --backend qemu --image "$T/la-pe" --arch x86_64 --qemu "$T/bin/qemu-system-x86_64" \
+		--boots 1 --config 'pti=on' -- $RUN
+	SYSAB_KVM_DEV="$T/no-kvm" expect 0 "$SYSAB" campaign start la-x86 --dry-run
+	contains "$OUT" "would run: $T/bin/qemu-system-x86_64 -machine q35 -accel tcg"
+	contains "$OUT" "-append 'console=ttyS0 panic=-1 sysab.boot=la-x86:0'"
+	expect 2 "$SYSAB" campaign new la-bad --backend qemu --arch riscv64 --boots 1 --config 'pti=on' -- $RUN
+	contains "$ERR" "--arch riscv64"
+fi
+
 # issue 30 item 9: dry runs can be pasted: each command round-trips through sh, with the
 # accelerator chosen (never auto)
 hostile="pti=on x='a b' \"q\" \$(touch $T/pwned) \`id\` * ; \\ end"
