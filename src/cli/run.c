@@ -50,10 +50,10 @@ const struct cli_opt cli_run_opts[] = {
 	 "--target-ci); a workload it stops short of the target says so",
 	 O_MAX_TIME),
 	CLI_OPT("cpus", 0, "LIST", "pin the run to these CPUs, e.g. 0 or 0-1,4", O_CPUS),
-	CLI_OPT("nodes", 0, "all|LIST",
+	CLI_CHOICE("nodes", 0, "all|LIST",
 	 "one run per NUMA node, e.g. all or 0,1: each pinned to the node's CPUs with its memory bound to the node, "
 	 "labelled node=K, with placement self-checks (on a machine with one node, all says unsupported)",
-	 O_NODES),
+	 O_NODES, "all"),
 	CLI_CHOICE("counters", 0, "MODE",
 	 "per-sample counters: all (default: software plus what hardware allows), software or none", O_COUNTERS,
 	 "all software none"),
@@ -480,7 +480,11 @@ static int run_one(const struct cli_cmd *cmd, struct run_args *a, struct store *
 	if (stopped)
 		*stopped = r || res.stop_signal;
 	if (res.unsupported) {
-		printf("node %d: unsupported: %s; nothing measured or stored\n", o->node->id, res.why);
+		if (cli_out_text(&a->out)) /* under the node's heading */
+			printf("unsupported: %s; nothing measured or stored\n", res.why);
+		else
+			fprintf(stderr, "sysab %s: node %d: unsupported: %s; nothing measured or stored\n", cmd->name,
+				o->node->id, res.why);
 		return EXIT_OK;
 	}
 	/* the runner stores the run's summary row as it ends; when it could not, once more (also
@@ -519,9 +523,10 @@ static int run_nodes(const struct cli_cmd *cmd, struct run_args *a, struct store
 		goto out;
 	}
 	if (rc == 1) {
-		printf("unsupported: this machine has one NUMA node (node %d, CPUs %s): there is no other node to run "
-		       "on; give --nodes %d to pin a run to it, or leave --nodes out\n",
-		       t.n ? t.v[0].id : 0, t.n ? t.v[0].cpulist : "?", t.n ? t.v[0].id : 0);
+		fprintf(cli_out_text(&a->out) ? stdout : stderr,
+			"unsupported: this machine has one NUMA node (node %d, CPUs %s): there is no other node to run "
+			"on; give --nodes %d to pin a run to it, or leave --nodes out\n",
+			t.v[0].id, t.v[0].cpulist, t.v[0].id);
 		rc = EXIT_OK;
 		goto out;
 	}
