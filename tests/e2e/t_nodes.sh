@@ -87,3 +87,18 @@ expect 2 "$SYSAB" run --nodes all --json $quick
 contains "$ERR" "--nodes all makes 2 runs, one per node"
 expect 0 "$SYSAB" run --nodes 0 --json $quick
 printf '%s' "$OUT" | jq -e . >/dev/null || fail "--nodes 0 --json is not one JSON document"
+
+# The node's own environment (run.node.*) differs with the node label: the treatment, not a
+# confounder. One real node here, so a run of node 0 is relabelled as node 1 on other CPUs.
+export SYSAB_DB="$T/conf.db"
+export SYSAB_NODE_SYSFS="$T/one"
+expect 0 "$SYSAB" run --nodes 0 $quick
+expect 0 "$SYSAB" run --nodes 0 $quick
+sqlite3 "$SYSAB_DB" "UPDATE label SET value = '1' WHERE run = 2 AND key = 'node';
+	UPDATE environment SET value = '99' WHERE run = 2 AND key = 'run.node.cpus';
+	UPDATE environment SET value = 'bind:1' WHERE run = 2 AND key = 'run.node.mempolicy';
+	UPDATE environment SET value = 'other' WHERE run = 2 AND key = 'kernel.cmdline'"
+expect 0 "$SYSAB" compare node=0 node=1 --unit run --json
+printf '%s' "$OUT" | jq -e '[.confounders[].key] | (index("run.node.cpus") == null and
+	index("run.node.mempolicy") == null and index("kernel.cmdline") != null)' >/dev/null ||
+	fail "confounders of node=0 against node=1: $(printf '%s' "$OUT" | jq -c .confounders)"
