@@ -14,6 +14,7 @@
 
 /* The memory policy calls, made directly (no libnuma). */
 #define NODE_MPOL_BIND 2
+#define NODE_MPOL_F_MEMS_ALLOWED (1 << 2)
 #define LONG_BITS (8 * sizeof(unsigned long))
 
 int node_parse_list(const char *s, bool *set, int max)
@@ -207,14 +208,18 @@ int node_bind(const struct node_info *nd, char **policy, long *unmoved, char *wh
 			 strerror(errno));
 		return WL_UNSUPPORTED;
 	}
-	unsigned long mask[NODE_MAX / LONG_BITS] = {0}, all[NODE_MAX / LONG_BITS];
+	unsigned long mask[NODE_MAX / LONG_BITS] = {0}, all[NODE_MAX / LONG_BITS] = {0};
 	mask[nd->id / LONG_BITS] = 1ul << (nd->id % LONG_BITS);
 	if (syscall(SYS_set_mempolicy, NODE_MPOL_BIND, mask, (unsigned long)NODE_MAX) < 0) {
 		snprintf(why, n, "cannot bind memory to node %d: set_mempolicy(MPOL_BIND): %s", nd->id, strerror(errno));
 		return WL_UNSUPPORTED;
 	}
-	/* what was allocated before (the heap, the database's cache) moves along */
-	memset(all, 0xff, sizeof all);
+	/* what was allocated before (the heap, the database's cache) moves along, from every node
+	 * this process may use (a mask of more nodes than the kernel has is refused) */
+	if (syscall(SYS_get_mempolicy, NULL, all, (unsigned long)NODE_MAX, NULL, NODE_MPOL_F_MEMS_ALLOWED) < 0) {
+		snprintf(why, n, "cannot read the nodes this process may use: get_mempolicy: %s", strerror(errno));
+		return WL_UNSUPPORTED;
+	}
 	long r = syscall(SYS_migrate_pages, 0, (unsigned long)NODE_MAX, all, mask);
 	if (r < 0) {
 		snprintf(why, n, "cannot move this process's pages to node %d: migrate_pages: %s", nd->id, strerror(errno));
