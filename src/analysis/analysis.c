@@ -489,25 +489,43 @@ static bool always_differs(const char *key)
 	       !strcmp(key, "kernel.version") || !strncmp(key, "probe.", 6);
 }
 
+/* Is key "run.L.xxx" for a label key L in labels? The runner records how it applied a label
+ * it set itself there (run --nodes: label node=K, run.node.cpus the node's CPUs), which then
+ * differs with the label: the treatment, not a confounder. */
+static bool label_env(const struct strv *labels, const char *key)
+{
+	if (strncmp(key, "run.", 4))
+		return false;
+	const char *dot = strchr(key + 4, '.');
+	if (!dot)
+		return false;
+	char *l = xstrndup(key + 4, (size_t)(dot - key - 4));
+	bool r = strv_has(labels, l);
+	free(l);
+	return r;
+}
+
 static void confounders(const struct store_run_info *const *ra, size_t na, const struct store_run_info *const *rb,
 			size_t nb, const struct store_env *ea, const struct store_env *eb, struct an_compare *out)
 {
 	struct strv skip = {0};
 	const struct store_env *env[2] = {ea, eb};
 	struct st_env_set *sets[2];
-	for (size_t s = 0; s < 2; s++) {
+	for (size_t s = 0; s < 2; s++) { /* the label keys of both groups first (label_env) */
 		const struct store_run_info *const *r = s ? rb : ra;
-		size_t n = s ? nb : na;
-		if (env[s]->nenv < n)
-			out->env_missing = true;
-		for (size_t i = 0; i < n; i++)
+		for (size_t i = 0; i < (s ? nb : na); i++)
 			for (size_t j = 0; j < r[i]->labels.n; j++)
 				if (!strv_has(&skip, r[i]->labels.v[j].key))
 					strv_add(&skip, r[i]->labels.v[j].key);
+	}
+	for (size_t s = 0; s < 2; s++) {
+		size_t n = s ? nb : na;
+		if (env[s]->nenv < n)
+			out->env_missing = true;
 		sets[s] = xcalloc(env[s]->nk ? env[s]->nk : 1, sizeof *sets[s]);
 		for (size_t k = 0; k < env[s]->nk; k++) {
 			const struct store_env_key *x = &env[s]->k[k];
-			if (always_differs(x->key) && !strv_has(&skip, x->key))
+			if ((always_differs(x->key) || label_env(&skip, x->key)) && !strv_has(&skip, x->key))
 				strv_add(&skip, x->key);
 			const char **v = xcalloc(x->nv ? x->nv : 1, sizeof *v);
 			for (size_t i = 0; i < x->nv; i++)

@@ -6,6 +6,7 @@
 #include "run/env.h"
 #include "run/external.h"
 #include "run/runner.h"
+#include "run/node.h"
 #include "run/runsum.h"
 #include "analysis/summary.h"
 #include "store/store.h"
@@ -18,7 +19,7 @@
 
 enum {
 	O_LABEL = 1, O_WORKLOAD, O_COPIES, O_QUICK, O_FULL, O_SAMPLES, O_SAMPLE_MS, O_WARMUP_MS, O_SEED,
-	O_ORDER, O_CPUS, O_QUIET, O_TARGET_CI, O_MAX_TIME, O_COUNTERS, O_NO_PROBE, O_UNIXBENCH,
+	O_ORDER, O_CPUS, O_QUIET, O_TARGET_CI, O_MAX_TIME, O_COUNTERS, O_NO_PROBE, O_UNIXBENCH, O_NODES,
 };
 
 const struct cli_opt cli_run_opts[] = {
@@ -49,6 +50,10 @@ const struct cli_opt cli_run_opts[] = {
 	 "--target-ci); a workload it stops short of the target says so",
 	 O_MAX_TIME),
 	CLI_OPT("cpus", 0, "LIST", "pin the run to these CPUs, e.g. 0 or 0-1,4", O_CPUS),
+	CLI_CHOICE("nodes", 0, "all|LIST",
+	 "one run per NUMA node, e.g. all or 0,1: each pinned to the node's CPUs with its memory bound to the node, "
+	 "labelled node=K, with placement self-checks (on a machine with one node, all says unsupported)",
+	 O_NODES, "all"),
 	CLI_CHOICE("counters", 0, "MODE",
 	 "per-sample counters: all (default: software plus what hardware allows), software or none", O_COUNTERS,
 	 "all software none"),
@@ -97,6 +102,8 @@ struct run_args {
 	int cpus[1024];
 	int ncpus;
 	const char *cpus_text;
+	const char *nodes;       /* --nodes SPEC */
+	bool copies_default;     /* no -c: 1 and one per CPU the run may use */
 	const char *db;
 	enum ctr_mode counters;
 	bool counters_set, no_probe;
@@ -153,7 +160,7 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 			   {O_FULL, "--full"},	      {O_SAMPLES, "--samples"},	  {O_SAMPLE_MS, "--sample-ms"},
 			   {O_WARMUP_MS, "--warmup-ms"}, {O_SEED, "--seed"},	  {O_ORDER, "--order"},
 			   {O_CPUS, "--cpus"},	      {O_TARGET_CI, "--target-ci"}, {O_MAX_TIME, "--max-time"},
-			   {O_COUNTERS, "--counters"}, {O_NO_PROBE, "--no-probe"}};
+			   {O_COUNTERS, "--counters"}, {O_NO_PROBE, "--no-probe"}, {O_NODES, "--nodes"}};
 	for (size_t i = 0; i < sizeof runner_only / sizeof *runner_only && !a->runner_only; i++)
 		if (runner_only[i].id == id)
 			a->runner_only = runner_only[i].name;
@@ -207,6 +214,11 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 		a->cpus_text = arg;
 		return parse_cpus(arg, a->cpus, 1024, &a->ncpus, e);
 	case O_QUIET: a->quiet = true; return 0;
+	case O_NODES:
+		if (!*arg || !text_is_clean(arg, false) || strlen(arg) > 256)
+			return errf(e, "--nodes: give all or node ids like 0 or 0,1");
+		a->nodes = arg;
+		return 0;
 	case O_COUNTERS:
 		a->counters_set = true;
 		return counters_parse_mode(arg, &a->counters, e);
@@ -276,6 +288,13 @@ static int check_args(const struct run_args *a, const struct strv *pos, struct e
 		return errf(e, "--max-time needs --target-ci; give both, e.g. --target-ci 0.5%% --max-time 10m");
 	if (a->quick && a->full)
 		return errf(e, "--quick and --full conflict; choose one profile");
+	if (a->nodes && a->cpus_text)
+		return errf(e, "--nodes %s and --cpus %s conflict: --nodes pins each run to its node's CPUs; give one",
+			    a->nodes, a->cpus_text);
+	if (a->nodes && kv_get(&a->labels, "node"))
+		return errf(e, "-l node=%s: --nodes labels each run node=K itself; leave the node label out or rename "
+			       "it (e.g. -l host_node=...)",
+			    kv_get(&a->labels, "node"));
 	if (a->unixbench && a->runner_only)
 		return errf(e, "%s is for sysab's own workloads, and --unixbench runs UnixBench's tests: give their "
 			       "copies, passes and tests in the command (./Run -c N -i N TEST...)",
@@ -337,6 +356,7 @@ static struct run_opts run_opts_of(struct run_args *a, const struct workload **w
 		if (ncpu > 1)
 			a->copies[a->ncopies++] = ncpu;
 		o.multi_index_only = a->quick;
+		a->copies_default = true;
 	}
 	o.copies = a->copies;
 	o.ncopies = a->ncopies;
@@ -449,6 +469,110 @@ out:
 	return rc;
 }
 
+/* One run with o into st, printed; `stopped` (may be NULL) says a stop signal or an error
+ * ended it. Returns the command's exit status so far. */
+static int run_one(const struct cli_cmd *cmd, struct run_args *a, struct store *st, struct run_opts *o,
+		   const char *path, bool *stopped)
+{
+	struct run_outcome res;
+	struct err e;
+	int r = runner_run(st, o, &res, &e);
+	if (stopped)
+		*stopped = r || res.stop_signal;
+	if (res.unsupported) {
+		if (cli_out_text(&a->out)) /* under the node's heading */
+			printf("unsupported: %s; nothing measured or stored\n", res.why);
+		else
+			fprintf(stderr, "sysab %s: node %d: unsupported: %s; nothing measured or stored\n", cmd->name,
+				o->node->id, res.why);
+		return EXIT_OK;
+	}
+	/* the runner stores the run's summary row as it ends; when it could not, once more (also
+	 * after an error of the run: a lock held too long may be free now). A recorded run stays
+	 * recorded: without its row analysis reads its samples, and the next writing command (or
+	 * check-db --fix) tries again */
+	size_t nsum;
+	if (res.summary_lost && !res.stop_cut && runsum_refresh(st, false, res.run_id, &nsum, &res.summary_why) && !r)
+		fprintf(stderr,
+			"sysab %s: warning: run %lld is recorded, but its summary row could not be written: %s; "
+			"analysis reads its samples until the next writing command writes it\n",
+			cmd->name, (long long)res.run_id, res.summary_why.msg);
+	if (o->progress)
+		report_progress_done(stderr);
+	if (res.run_id)
+		print_run(cmd, a, st, res.run_id, !r, path);
+	if (r && res.stop_cut)
+		return stopped_unrecorded(cmd, &e, &res);
+	return r ? cli_fail(cmd, &e) : res.stop_signal ? 128 + res.stop_signal : EXIT_OK;
+}
+
+/* `sysab run --nodes SPEC`: one run per selected node, each bound to the node and labelled
+ * node=K, in node order; a node the kernel will not bind to is unsupported and the next one
+ * runs. On a machine with one node, --nodes all is unsupported (exit 0). */
+static int run_nodes(const struct cli_cmd *cmd, struct run_args *a, struct store *st, struct run_opts *o,
+		     const char *path)
+{
+	struct node_topo t;
+	struct err e;
+	size_t *sel = NULL, nsel = 0;
+	if (node_topo_read(&t, &e))
+		return cli_fail(cmd, &e);
+	int rc = node_select(&t, a->nodes, &sel, &nsel, &e);
+	if (rc < 0) {
+		rc = cli_fail(cmd, &e);
+		goto out;
+	}
+	if (rc == 1) {
+		fprintf(cli_out_text(&a->out) ? stdout : stderr,
+			"unsupported: this machine has one NUMA node (node %d, CPUs %s): there is no other node to run "
+			"on; give --nodes %d to pin a run to it, or leave --nodes out\n",
+			t.v[0].id, t.v[0].cpulist, t.v[0].id);
+		rc = EXIT_OK;
+		goto out;
+	}
+	if (nsel > 1 && (!cli_out_text(&a->out) || a->out.path)) {
+		errf(&e, "--nodes %s makes %zu runs, one per node, and -o or a format other than text shows one run: "
+			 "give one node per command, or show the runs afterwards (sysab show RUN --json)",
+		     a->nodes, nsel);
+		rc = cli_fail(cmd, &e);
+		goto out;
+	}
+	if (t.n == 1)
+		fprintf(stderr, "sysab %s: note: this machine has one NUMA node; a run on it uses the whole machine and "
+				"shows no difference between nodes\n",
+			cmd->name);
+	const struct kvlist *user = o->labels;
+	for (size_t i = 0; i < nsel && !sig_stop; i++) {
+		const struct node_info *nd = &t.v[sel[i]];
+		struct kvlist labels = {0};
+		for (size_t k = 0; k < user->n; k++)
+			kv_add(&labels, user->v[k].key, user->v[k].value);
+		kv_addf(&labels, "node", "%d", nd->id);
+		o->labels = &labels;
+		o->node = nd;
+		if (a->copies_default) { /* one copy per CPU of this node */
+			a->ncopies = 1;
+			if (nd->ncpus > 1)
+				a->copies[a->ncopies++] = nd->ncpus;
+			o->ncopies = a->ncopies;
+		}
+		if (cli_out_text(&a->out))
+			printf("%snode %d (CPUs %s):\n", i ? "\n" : "", nd->id, nd->cpulist);
+		fflush(stdout);
+		bool stopped;
+		rc = run_one(cmd, a, st, o, path, &stopped);
+		o->labels = user;
+		o->node = NULL;
+		kv_free(&labels);
+		if (stopped)
+			break;
+	}
+out:
+	free(sel);
+	node_topo_free(&t);
+	return rc;
+}
+
 int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct run_args a = {.samples = 0};
@@ -474,26 +598,7 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 	}
 	struct run_opts o = run_opts_of(&a, wl, nwl);
 	sig_install();
-	struct run_outcome res;
-	int r = runner_run(st, &o, &res, &e);
-	/* the runner stores the run's summary row as it ends; when it could not, once more (also
-	 * after an error of the run: a lock held too long may be free now). A recorded run stays
-	 * recorded: without its row analysis reads its samples, and the next writing command (or
-	 * check-db --fix) tries again */
-	size_t nsum;
-	if (res.summary_lost && !res.stop_cut && runsum_refresh(st, false, res.run_id, &nsum, &res.summary_why) && !r)
-		fprintf(stderr,
-			"sysab %s: warning: run %lld is recorded, but its summary row could not be written: %s; "
-			"analysis reads its samples until the next writing command writes it\n",
-			cmd->name, (long long)res.run_id, res.summary_why.msg);
-	if (o.progress)
-		report_progress_done(stderr);
-	if (res.run_id)
-		print_run(cmd, &a, st, res.run_id, !r, path);
-	if (r && res.stop_cut)
-		rc = stopped_unrecorded(cmd, &e, &res);
-	else
-		rc = r ? cli_fail(cmd, &e) : res.stop_signal ? 128 + res.stop_signal : EXIT_OK;
+	rc = a.nodes ? run_nodes(cmd, &a, st, &o, path) : run_one(cmd, &a, st, &o, path, NULL);
 out:
 	store_close(st);
 	free(path);

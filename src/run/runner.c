@@ -48,14 +48,17 @@ static char *settings_json(const struct run_opts *o)
 		json_array_append_new(w, json_string(o->wl[i]->name));
 	json_object_set_new(j, "workloads", w);
 	json_object_set_new(j, "cpus", o->cpus_text ? json_string(o->cpus_text) : json_null());
+	if (o->node)
+		json_object_set_new(j, "node", json_integer(o->node->id));
 	char *s = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
 	json_decref(j);
 	return s;
 }
 
-/* The self-checks of a job: the workload's own, then those from its counters. */
+/* The self-checks of a job: the workload's own, then those from its counters, then those
+ * of its placement on the run's node (a per-node run). */
 static char *checks_json(const struct workload *w, const struct slot_checks *c, double *const cnt[CTR_NEVENTS],
-			 const size_t ncnt[CTR_NEVENTS])
+			 const size_t ncnt[CTR_NEVENTS], const struct node_info *node)
 {
 	json_t *a = json_array();
 	for (int i = 0; i < c->n; i++)
@@ -76,6 +79,8 @@ static char *checks_json(const struct workload *w, const struct slot_checks *c, 
 			json_array_append_new(a, o);
 		}
 	counter_checks(w->name, cnt, ncnt, a);
+	if (node)
+		node_checks(node->id, &c->place, a);
 	char *s = json_array_size(a) ? json_dumps(a, JSON_COMPACT) : NULL;
 	json_decref(a);
 	return s;
@@ -223,6 +228,7 @@ static int prepare(struct runctx *rc, struct job *j, struct err *e)
 		.ncpus = rc->ncpus,
 		.emulated = rc->emulated,
 		.timeout_ns = o->hang_ns ? o->hang_ns : o->sample_ns * 200 + 60000000000ull,
+		.node = o->node,
 	};
 	progress(rc, "preparing", j, 0, 0);
 	memset(&j->s, 0, sizeof j->s);
@@ -443,7 +449,7 @@ static int finish(struct runctx *rc, struct job *j, struct err *e)
 		j->open = false;
 		test_fail_check(j->w, &chk);
 		if (!sig_stop)
-			cj = checks_json(j->w, &chk, j->cnt, j->ncnt);
+			cj = checks_json(j->w, &chk, j->cnt, j->ncnt, rc->o->node);
 	}
 	if (!j->rc && sig_stop && !j->done)
 		j->rc = SLOT_STOPPED;
@@ -560,9 +566,25 @@ static int self_exe(char **out)
 	return 0;
 }
 
-/* Pin the run to --cpus if given, and list the CPUs it may use (*allowed, *n). */
-static int pin_run(const struct run_opts *o, int **allowed, int *n, struct err *e)
+/* Pin the run to --cpus or bind it to its node if given, and list the CPUs it may use
+ * (*allowed, *n). A node the kernel will not bind to sets out->unsupported (0 returned,
+ * *allowed NULL); what the binding did goes into bound (the environment). */
+static int pin_run(const struct run_opts *o, int **allowed, int *n, struct kvlist *bound, struct run_outcome *out,
+		   struct err *e)
 {
+	*allowed = NULL;
+	if (o->node) {
+		char *policy;
+		long unmoved;
+		if (node_bind(o->node, &policy, &unmoved, out->why, sizeof out->why)) {
+			out->unsupported = true;
+			return 0;
+		}
+		kv_add(bound, "run.node.cpus", o->node->cpulist);
+		kv_add(bound, "run.node.mempolicy", policy);
+		kv_addf(bound, "run.node.unmoved_pages", "%ld", unmoved);
+		free(policy);
+	}
 	if (o->cpus) {
 		cpu_set_t set;
 		CPU_ZERO(&set);
@@ -624,10 +646,12 @@ static void tally_slots(const struct job *jobs, size_t nj, struct run_outcome *o
 
 /* Capture the environment (with the counter plan and the noise probe) into env and
  * store the run as running; *run_id is its id. */
-static int begin_run(struct store *st, const struct run_opts *o, const char *tmpdir, int probe_cpu, struct kvlist *env,
-		     struct ctr_plan *plan, int64_t *run_id, struct err *e)
+static int begin_run(struct store *st, const struct run_opts *o, const char *tmpdir, int probe_cpu,
+		     const struct kvlist *bound, struct kvlist *env, struct ctr_plan *plan, int64_t *run_id, struct err *e)
 {
 	env_capture(env);
+	for (size_t i = 0; i < bound->n; i++)
+		kv_add(env, bound->v[i].key, bound->v[i].value);
 	env_add_tmpfs(env, tmpdir);
 	counters_plan(o->counters, plan);
 	counters_env(plan, env);
@@ -710,7 +734,7 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 {
 	memset(out, 0, sizeof *out);
 	int rc = -1;
-	struct kvlist env = {0};
+	struct kvlist env = {0}, bound = {0};
 	char *tmpdir = NULL, *exe = NULL;
 	struct job *jobs = NULL;
 	size_t nj = 0;
@@ -721,8 +745,12 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 	/* Workers left behind by a workload are re-parented to us, so we can reap them. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	int nallowed = 0;
-	if (pin_run(o, &allowed, &nallowed, e))
+	if (pin_run(o, &allowed, &nallowed, &bound, out, e))
 		goto out;
+	if (out->unsupported) {
+		rc = 0;
+		goto out;
+	}
 
 	tmpdir_reap_stale();
 	if (tmpdir_create(&tmpdir, e))
@@ -731,7 +759,7 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 		exe = xstrdup("/proc/self/exe");
 
 	struct ctr_plan plan;
-	if (begin_run(st, o, tmpdir, allowed[0], &env, &plan, &out->run_id, e))
+	if (begin_run(st, o, tmpdir, allowed[0], &bound, &env, &plan, &out->run_id, e))
 		goto out;
 
 	jobs = plan_jobs(o, rng, &nj);
@@ -778,5 +806,6 @@ out:
 	free(allowed);
 	gsl_rng_free(rng);
 	kv_free(&env);
+	kv_free(&bound);
 	return rc;
 }

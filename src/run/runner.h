@@ -7,6 +7,7 @@
 #include "run/slot.h"
 #include "workloads/workload.h"
 #include "run/counters.h"
+#include "run/node.h"
 
 /* The fewest samples a (workload, copies) gets when a time budget cuts it short. */
 #define RUN_MIN_SAMPLES 8
@@ -63,6 +64,10 @@ struct run_opts {
 	int ncpus;
 	const char *profile;        /* "quick", "default", "full" */
 	const char *cpus_text;      /* --cpus as given, for the record */
+	const struct node_info *node; /* a per-node run: the process is bound to this node's CPUs and
+	                               memory (node_bind) before anything of the run, the environment
+	                               records it and every workload gets the placement checks;
+	                               NULL = none (cpus is then not given) */
 	const struct run_timing *timing; /* NULL = real workers and the real clock (tests set it) */
 	enum ctr_mode counters;     /* per-sample counters (0: none; sysab run defaults to all) */
 	uint64_t probe_ns;          /* noise probe before sampling; 0 = none */
@@ -75,6 +80,10 @@ struct run_opts {
 
 struct run_outcome {
 	int64_t run_id;
+	/* The run could not be bound to o->node (node_bind): nothing was measured or stored
+	 * (run_id is 0), and why says what the kernel refused. */
+	bool unsupported;
+	char why[256];
 	int stop_signal;  /* the signal that stopped the run, or 0 */
 	int slots, slots_ok, slots_unsupported, slots_failed;
 	int rounds;       /* rounds taken (rounds order) */

@@ -40,6 +40,7 @@ struct totals {
 	struct wl_usage usage;
 	uint64_t count[2];
 	struct wl_check_tally tally; /* each sampled batch judged on its own */
+	struct node_place place;     /* a per-node run: the CPUs of the sampled batches */
 };
 
 static void eval_checks(const struct workload *w, const struct wl_ctx *ctx, const struct totals *t,
@@ -151,6 +152,8 @@ static __attribute__((noreturn)) void worker(const struct slot_cfg *cfg, int cop
 				tot.count[0] += bc[0];
 				tot.count[1] += bc[1];
 				tot.ops += c.n;
+				if (cfg->node)
+					node_place_cpu(&tot.place, cfg->node->cpus, cfg->node->ncpus);
 			}
 			memcpy(rep.why, ctx.why, sizeof rep.why);
 		}
@@ -159,9 +162,14 @@ static __attribute__((noreturn)) void worker(const struct slot_cfg *cfg, int cop
 		if (rep.rc)
 			break; /* the parent stops this slot */
 	}
+	if (cfg->node) { /* the pages while the workload's memory is still mapped */
+		tot.place.on = true;
+		node_place_pages(&tot.place, cfg->node->id);
+	}
 	wl_leave(w, &ctx);
 	memset(&rep, 0, sizeof rep);
 	eval_checks(w, &ctx, &tot, &rep.checks);
+	rep.checks.place = tot.place;
 	write_all(res_fd, &rep, sizeof rep);
 	_exit(0);
 }
@@ -522,6 +530,7 @@ void slot_close(struct slot *s, struct slot_checks *checks)
 		*checks = reps[0].checks;
 		for (int i = 1; i < s->cfg.copies; i++) {
 			wl_check_tally_merge(s->cfg.w, &checks->tally, &reps[i].checks.tally);
+			node_place_merge(&checks->place, &reps[i].checks.place);
 			for (int j = 0; j < checks->n; j++)
 				if (!reps[i].checks.ok[j] && checks->ok[j]) {
 					checks->ok[j] = false;

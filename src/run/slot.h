@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <sys/types.h>
 #include "workloads/workload.h"
+#include "run/node.h"
 
 struct slot_cfg {
 	const struct workload *w;
@@ -15,6 +16,7 @@ struct slot_cfg {
 	int ncpus;
 	bool emulated;    /* a user-mode emulator runs the workers (wl_ctx.emulated) */
 	uint64_t timeout_ns; /* a batch taking longer than this is a hung workload */
+	const struct node_info *node; /* a per-node run: each worker checks its placement on it (NULL: none) */
 };
 
 /* One timed batch over all copies, measured over one common window: from the
@@ -32,6 +34,7 @@ struct slot_checks {
 	bool ok[WL_MAX_CHECKS];
 	char why[WL_MAX_CHECKS][WL_WHY_MAX]; /* non-empty: the check could not be judged ("cannot check: ...") */
 	struct wl_check_tally tally;        /* the sampled batches, each judged on its own, of every copy */
+	struct node_place place;            /* a per-node run: where the copies ran and their pages lay */
 };
 
 struct slot {

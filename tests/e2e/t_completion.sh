@@ -16,5 +16,6 @@ complete_words() {
 [ "$(complete_words sysab export --format k)" = "kcidb " ] || fail "export --format"
 [ "$(complete_words sysab compare a b --fail-on s)" = "slower " ] || fail "--fail-on"
 [ "$(complete_words sysab run --counters '')" = "all software none " ] || fail "--counters"
+[ "$(complete_words sysab run --nodes '')" = "all " ] || fail "--nodes"
 contains "$(complete_words sysab system show --)" "--root"
 contains "$(complete_words sysab run -w kernel.syscall.n)" "kernel.syscall.null"
