@@ -134,7 +134,9 @@ contains "$OUT" "-accel tcg"
 #     ELF file of LoongArch: qemu-system-loongarch64 -machine virt), or given by --arch; a guest
 #     foreign to the host runs under tcg even when a KVM device opens, --accel kvm refuses it;
 #     --qemu names the binary. (Under qemu-user for loongarch64 the host is loongarch64 itself.)
-if [ "$(uname -m)" != loongarch64 ]; then
+host_arch=$("$SYSAB" env | awk '$1 == "kernel.arch" { print $2 }')
+[ -n "$host_arch" ] || fail "sysab env names no kernel.arch"
+if [ "$host_arch" != loongarch64 ]; then
 	mkdir -p "$T/la-pe" "$T/la-elf"
 	# "MZ", the PE header's offset (0x40) at 0x3c, "PE\0\0" and machine 0x6264 (LoongArch64)
 	{ printf 'MZ'; head -c 58 /dev/zero; printf '\100\000\000\000PE\000\000\144\142'; head -c 64 /dev/zero; } >"$T/la-pe/vmlinuz"
@@ -146,7 +148,8 @@ if [ "$(uname -m)" != loongarch64 ]; then
 	for img in la-pe la-elf; do
 		expect 0 "$SYSAB" campaign new "$img" --backend qemu --image "$T/$img" --boots 1 --config 'pti=on' --append 'x=1' -- $RUN
 		SYSAB_KVM_DEV=/dev/null expect 0 "$SYSAB" campaign start "$img" --dry-run
-		contains "$OUT" "accelerator: tcg, tcg: the guest is loongarch64 and this host $(uname -m) (KVM runs the host's architecture only)"
+		# the host as sysab sees it: under qemu-user (make check-cross) the emulated architecture
+		contains "$OUT" "accelerator: tcg, tcg: the guest is loongarch64 and this host $host_arch (KVM runs the host's architecture only)"
 		contains "$OUT" "would run: qemu-system-loongarch64 -machine virt -accel tcg -m 512 -smp 1 -kernel $T/$img/vmlinuz"
 		contains "$OUT" "-append 'console=ttyS0 panic=-1 initcall_blacklist=i8042_init x=1 sysab.boot=$img:0'"
 	done
@@ -169,7 +172,7 @@ if [ "$(uname -m)" != loongarch64 ]; then
 		"wrong kernel: booted release 6.1.0-fake, but $T/la-other/vmlinuz is 9.9.9-other"
 	expect 0 "$SYSAB" campaign new la-kvm --backend qemu --image "$T/la-pe" --accel kvm --boots 1 --config 'pti=on' -- $RUN
 	SYSAB_KVM_DEV=/dev/null expect 2 "$SYSAB" campaign start la-kvm --dry-run
-	contains "$ERR" "asks --accel kvm, but its guest is loongarch64 and this host $(uname -m)"
+	contains "$ERR" "asks --accel kvm, but its guest is loongarch64 and this host $host_arch"
 	expect 0 "$SYSAB" campaign new la-x86 --backend qemu --image "$T/la-pe" --arch x86_64 --qemu "$T/bin/qemu-system-x86_64" \
 		--boots 1 --config 'pti=on' -- $RUN
 	SYSAB_KVM_DEV="$T/no-kvm" expect 0 "$SYSAB" campaign start la-x86 --dry-run

@@ -41,6 +41,13 @@ contains "$ERR" "--nodes 0 and --cpus 0 conflict"
 # --nodes 0 on one node: a real run bound to node 0, labelled, recorded, its checks held.
 expect 0 "$SYSAB" run --nodes 0 -l k=v $quick
 contains "$ERR" "this machine has one NUMA node"
+case "$OUT" in *"unsupported: cannot bind memory to node 0: set_mempolicy(MPOL_BIND): Function not implemented"*)
+	# qemu-user (make check-cross) passes no NUMA system call on: the node is unsupported with
+	# the reason and nothing is stored; what follows needs a real bind, tested natively
+	[ "$(last_run "$SYSAB_DB")" = 0 ] || fail "an unsupported node stored a run"
+	echo "t_nodes: set_mempolicy is not implemented here (an emulator?): real binds not tested" >&2
+	exit 0 ;;
+esac
 contains "$OUT" "node 0 (CPUs 0-$last_cpu):"
 contains "$OUT" "labels: k=v node=0"
 contains "$OUT" "1 ran ok, 0 unsupported, 0 failed a self-check"
