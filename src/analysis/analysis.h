@@ -132,6 +132,7 @@ struct an_repeat {
 	bool withheld;      /* a later look in no declared design: verdicts withheld */
 	bool first_undeclared; /* the question's first look declared no sequential design */
 	int max_boots;      /* the declared design's N (from the options or the look it repeats) */
+	int first_max_boots; /* the N the question's first look declared (0: none) */
 	bool fresh;         /* --fresh: a new question over the runs no earlier look judged */
 	size_t excluded;    /* --fresh: runs left out because an earlier look judged them */
 	bool recorded;      /* stored now */
@@ -147,11 +148,12 @@ struct an_look_prior {
 };
 /* Decide what a look with runs fingerprint fp is, given the question's earlier looks
  * p[0..n-1] (oldest first), the declared design's maximum boots (0: none) and --fresh:
- * fills r's question, k, same, withheld, first_undeclared and max_boots (the rest is left
+ * fills r's question, k, same, withheld, first_undeclared, max_boots and first_max_boots (the rest is left
  * alone). The rule: the first look of a question is a full-alpha look (or look 1 of a design
  * declared with it); the runs of an earlier look repeat its answer; any other look is a
- * later look, withheld unless the question's first look declared a design and this one does
- * too; --fresh starts the next question. Pure: the grid simulates users through it. */
+ * later look, withheld unless the question's first look declared a design and this one
+ * declares the same maximum (which also lifts a withheld look of the same runs); --fresh
+ * starts the next question. Pure: the grid simulates users through it. */
 void an_repeat_decide(const struct an_look_prior *p, size_t n, const char *fp, size_t declared, bool fresh,
 		      struct an_repeat *r);
 /* FNV-1a (64 bits, hex into out[17]) of the groups' run ids: ids[g][0..n[g]-1], sorted first. */

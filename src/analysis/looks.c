@@ -16,6 +16,7 @@ void an_repeat_decide(const struct an_look_prior *p, size_t n, const char *fp, s
 		q = p[i].question > q ? p[i].question : q;
 	r->same = r->withheld = r->first_undeclared = false;
 	r->max_boots = (int)declared;
+	r->first_max_boots = 0;
 	r->fresh = fresh;
 	r->k = 1;
 	r->question = q ? q : 1;
@@ -37,6 +38,12 @@ void an_repeat_decide(const struct an_look_prior *p, size_t n, const char *fp, s
 	if (!first)
 		return; /* the question's first look */
 	r->first_undeclared = first->max_boots == 0;
+	r->first_max_boots = first->max_boots;
+	bool as_designed = !r->first_undeclared && declared == (size_t)first->max_boots;
+	if (r->same && r->withheld && as_designed) { /* the withheld look, now declared as look 1 declared */
+		r->same = r->withheld = false;
+		return;
+	}
 	if (r->same)
 		return;
 	if (fresh) { /* a new question over runs no earlier look judged */
@@ -45,7 +52,7 @@ void an_repeat_decide(const struct an_look_prior *p, size_t n, const char *fp, s
 		return;
 	}
 	r->k = kmax + 1;
-	r->withheld = r->first_undeclared || !declared;
+	r->withheld = !as_designed;
 }
 
 static int id_cmp(const void *pa, const void *pb)

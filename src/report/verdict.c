@@ -99,7 +99,7 @@ void report_look_text(struct sb *t, const struct an_repeat *look, double alpha)
 			sb_addf(t, "look 1 declared a sequential design of %d boots per group, which this look does not: give "
 				   "--max-boots %d --look %d so that it spends alpha as the design does (docs/METHOD.md, "
 				   "\"Repeated looks\")",
-				look->max_boots, look->max_boots, look->k);
+				look->first_max_boots, look->first_max_boots, look->k);
 	} else if (look->fresh && look->question > 1) {
 		sb_addf(t, "--fresh: question %d of these selectors, over the runs no earlier look judged (%zu run%s left "
 			   "out)",

@@ -80,8 +80,10 @@ int store_look_add(struct store *s, const struct store_look *x, const int64_t *i
 {
 	sqlite3_stmt *st;
 	if (store_prepare(s,
-			  "INSERT OR IGNORE INTO look(key, question, k, at_ns, fingerprint, max_boots, withheld, design, "
-			  "runs, verdicts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			  "INSERT INTO look(key, question, k, at_ns, fingerprint, max_boots, withheld, design, runs, "
+			  "verdicts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(key, question, fingerprint) DO UPDATE "
+			  "SET max_boots = excluded.max_boots, withheld = 0, verdicts = excluded.verdicts, at_ns = "
+			  "excluded.at_ns WHERE look.withheld AND NOT excluded.withheld",
 			  &st, e))
 		return -1;
 	char *runs = store_ids_json(ids, nids);

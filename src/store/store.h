@@ -492,7 +492,8 @@ int store_looks_get(struct store *s, const char *key, struct store_look **out, s
  * new array (*n of them). */
 int store_looks_seen(struct store *s, const char *key, int below, int64_t **ids, size_t *n, struct err *e);
 /* Record look x with the ids of the runs it judged; a look of the same key, question and
- * fingerprint is kept as it was (idempotent). Returns 0 or -1 with e set. */
+ * fingerprint is kept as it was (idempotent), except that a withheld one becomes x when x is
+ * not withheld (the same look, declared as the question's design asks). Returns 0 or -1. */
 int store_look_add(struct store *s, const struct store_look *x, const int64_t *ids, size_t nids, struct err *e);
 void store_looks_free(struct store_look *x, size_t n);
 

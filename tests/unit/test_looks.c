@@ -82,6 +82,11 @@ static void later_undeclared_look_is_withheld(void **state)
 	assert_true(r.k == 2 && r.withheld && !r.first_undeclared);
 	an_repeat_decide(d, 1, "g1", 0, false, &r); /* read again without the options: the design comes back */
 	assert_true(r.same && r.max_boots == 8 && r.k == 1);
+	an_repeat_decide(d, 1, "g2", 6, false, &r); /* another maximum than look 1 declared */
+	assert_true(r.withheld && r.first_max_boots == 8);
+	struct an_look_prior d2[2] = {{"g1", 1, 1, 8, false}, {"g2", 1, 2, 0, true}};
+	an_repeat_decide(d2, 2, "g2", 8, false, &r); /* look 2 forgot the options, and is given them */
+	assert_true(!r.same && !r.withheld && r.k == 2);
 }
 
 static void withholding_keeps_rows_without_data(void **state)
