@@ -514,7 +514,7 @@ const char *report_counter_verdict_name(const struct st_comparison *c)
 	case ST_SLOWER: return "fewer";
 	case ST_EQUIVALENT: return "equivalent"; /* not given: counter rows have no margin */
 	case ST_INCONCLUSIVE: return "inconclusive";
-	case ST_WITHHELD: return "withheld"; /* not given: counter rows are never withheld */
+	case ST_WITHHELD: return "withheld"; /* a later look (an_repeat): never a failed self-check */
 	case ST_NO_DATA: break;
 	}
 	return (c->caveats & ST_CAVEAT_LOW_DF) ? "no verdict" : "no data";
