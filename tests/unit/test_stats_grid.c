@@ -465,8 +465,11 @@ static void run_grid(bool full)
 				 100 * sqrt(aa / 100 * (1 - aa / 100) / (double)t.n), aa2);
 		else
 			snprintf(aas, sizeof aas, "%.1f%%", aa);
+		char covs[16] = "–";
+		if (!isnan(cov))
+			snprintf(covs, sizeof covs, "%.1f%%", cov);
 		if (full)
-			printf("| %s | %.1f%% | %s | %.1f%% (%+.2f%%) | %.1f%% | %.1f%% | %s%.0f%s | %zu |\n", d->name, cov,
+			printf("| %s | %s | %s | %.1f%% (%+.2f%%) | %.1f%% | %.1f%% | %s%.0f%s | %zu |\n", d->name, covs,
 			       aas, pw, 100 * d->effect, eq, nv, d->kind == PLAN ? "" : "(", as, d->kind == PLAN ? "%" : ")",
 			       reps);
 		else
