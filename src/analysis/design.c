@@ -317,6 +317,8 @@ int an_analyze_job_build(struct store *st, const struct strv *filter, const stru
 {
 	if (!(lr && lr->on))
 		return analyze_build(st, filter, factors, refs, patterns, co, with_env, allow_checks, NULL, j, e);
+	memset(j, 0, sizeof *j);
+	j->d.st = st; /* taken, also when the looks cannot be read */
 	char *key = an_look_key_analyze(filter, factors, refs, patterns, co->unit);
 	struct an_look_state ls;
 	int rc = an_look_begin(st, key, &ls, e);

@@ -169,7 +169,10 @@ struct an_compare_job {
 /* Compare the runs of selector sb against those of sa (sb NULL: the estimates of sa
  * alone). patterns (may be empty) filter rows; with_env (the page) builds the environment
  * table and the strip plots, which need the samples. A row whose runs failed a self-check
- * gets no verdict unless allow_checks (an_compare_checks).
+ * gets no verdict unless allow_checks (an_compare_checks). With lr->on and two groups the
+ * comparison is a look at its question (an_compare.look, docs/METHOD.md, "Repeated looks"):
+ * recorded, repeated for the runs of an earlier look, withheld as a later undeclared look;
+ * lr NULL: no look.
  * Takes st. Returns 0 or -1 with e set; free j with an_compare_job_free either way. */
 int an_compare_job_build(struct store *st, const char *sa, const char *sb, const struct strv *patterns,
 			 const struct st_compare_opts *co, bool with_env, bool allow_checks, const struct an_look_req *lr,
@@ -212,7 +215,8 @@ struct an_analyze_job {
 
 /* Select the runs of filter (the words joined by spaces), split them into cells by
  * factors (with reference levels refs) and analyze; failed self-checks withhold verdicts
- * unless allow_checks, and emulated runs are named (an_analyze.emu). Takes st. Returns 0,
+ * unless allow_checks, and emulated runs are named (an_analyze.emu); lr as for compare
+ * (an_analyze.look). Takes st. Returns 0,
  * or -1 with e set; free j with an_analyze_job_free either way. */
 int an_analyze_job_build(struct store *st, const struct strv *filter, const struct strv *factors,
 			 const struct kvlist *refs, const struct strv *patterns, const struct st_compare_opts *co,
