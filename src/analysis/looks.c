@@ -65,7 +65,8 @@ void an_repeat_fingerprint(int64_t *const *ids, const size_t *n, size_t ngroups,
 {
 	uint64_t h = 14695981039346656037ull;
 	for (size_t g = 0; g < ngroups; g++) {
-		qsort(ids[g], n[g], sizeof *ids[g], id_cmp);
+		if (n[g])
+			qsort(ids[g], n[g], sizeof *ids[g], id_cmp);
 		for (size_t i = 0; i <= n[g]; i++) {
 			/* each id's 8 bytes, then a group separator that no id list can imitate */
 			uint64_t v = i < n[g] ? (uint64_t)ids[g][i] : UINT64_MAX;
@@ -133,7 +134,8 @@ static void canon_words(struct sb *b, const char *text, char split)
 	for (char *save = NULL, *t = strtok_r(copy, sep, &save); t; t = strtok_r(NULL, sep, &save))
 		strv_add(&w, t);
 	free(copy);
-	qsort(w.v, w.n, sizeof *w.v, str_cmp);
+	if (w.n)
+		qsort(w.v, w.n, sizeof *w.v, str_cmp);
 	sb_add(b, "[");
 	for (size_t i = 0; i < w.n; i++)
 		sb_addf(b, "%s%s", i ? (split == ' ' ? " " : ",") : "", w.v[i]);
@@ -218,7 +220,7 @@ size_t an_look_drop(const int64_t *seen, size_t nseen, const struct store_run_in
 {
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
-		if (!bsearch(&runs[idx[i]].id, seen, nseen, sizeof *seen, id_cmp))
+		if (!nseen || !bsearch(&runs[idx[i]].id, seen, nseen, sizeof *seen, id_cmp))
 			idx[k++] = idx[i];
 	return n - k;
 }
