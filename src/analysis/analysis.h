@@ -133,6 +133,7 @@ struct an_repeat {
 	bool first_undeclared; /* the question's first look declared no sequential design */
 	int max_boots;      /* the declared design's N (from the options or the look it repeats) */
 	int first_max_boots; /* the N the question's first look declared (0: none) */
+	int look_given;     /* --look K lower than the looks recorded: that K (judged as k instead) */
 	bool fresh;         /* --fresh: a new question over the runs no earlier look judged */
 	size_t excluded;    /* --fresh: runs left out because an earlier look judged them */
 	bool recorded;      /* stored now */

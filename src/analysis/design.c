@@ -185,10 +185,8 @@ static int analyze_look(struct an_analyze_job *j, struct look_ctx *lc, struct st
 			break;
 	}
 	free(orig);
-	if (!rc && lc->r.same && !co->max_boots && lc->r.max_boots) {
-		co->max_boots = (size_t)lc->r.max_boots;
-		co->look = (size_t)lc->r.k;
-	}
+	if (!rc)
+		an_look_options(&lc->r, co);
 	return rc;
 }
 

@@ -476,10 +476,8 @@ static int compare_look(struct an_compare_job *j, const char *sa, const char *sb
 		if (!lr->fresh || r->same || all)
 			break;
 	}
-	if (!rc && r->same && !co->max_boots && r->max_boots) { /* a declared look, read again */
-		co->max_boots = (size_t)r->max_boots;
-		co->look = (size_t)r->k;
-	}
+	if (!rc)
+		an_look_options(r, co);
 	return rc;
 }
 

@@ -144,6 +144,10 @@ int an_look_seen(struct store *st, const struct an_look_state *ls, bool all, int
 size_t an_look_drop(const int64_t *seen, size_t nseen, const struct store_run_info *runs, size_t *idx, size_t n);
 /* an_repeat_decide over ls's looks; sets r->on. */
 void an_look_decide(const struct an_look_state *ls, const char *fp, size_t declared, bool fresh, struct an_repeat *r);
+/* The options to judge look r with, into co: the recorded design of a declared look read
+ * again (also when the options are left out), and in a declared design the look number sysab
+ * counted when --look gave a lower one (r->look_given then holds it). */
+void an_look_options(struct an_repeat *r, struct st_compare_opts *co);
 /* Record the look r (unless it repeats an earlier one, or the database is read-only: then
  * r->readonly) with its design, verdicts (JSON texts) and runs. Returns 0 or -1 with e set. */
 int an_look_record(struct store *st, const struct an_look_state *ls, struct an_repeat *r, const char *fp,

@@ -236,6 +236,26 @@ void an_look_decide(const struct an_look_state *ls, const char *fp, size_t decla
 	free(p);
 }
 
+void an_look_options(struct an_repeat *r, struct st_compare_opts *co)
+{
+	r->look_given = 0;
+	if (r->same && r->max_boots) { /* a declared look, read again: its design and number */
+		if (co->max_boots && co->look < (size_t)r->k) /* said again as it was said */
+			r->look_given = (int)co->look;
+		co->max_boots = (size_t)r->max_boots;
+		co->look = (size_t)r->k;
+	} else if (co->max_boots && !r->same && !r->withheld) {
+		/* the boundary of look K spends what K looks may: fewer than sysab counted would
+		 * spend more than the design has */
+		if ((size_t)r->k > co->look) {
+			r->look_given = (int)co->look;
+			co->look = (size_t)r->k;
+		} else {
+			r->k = (int)co->look;
+		}
+	}
+}
+
 int an_look_record(struct store *st, const struct an_look_state *ls, struct an_repeat *r, const char *fp,
 		   const char *design, const char *verdicts, const int64_t *ids, size_t nids, struct err *e)
 {

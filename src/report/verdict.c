@@ -100,6 +100,10 @@ void report_look_text(struct sb *t, const struct an_repeat *look, double alpha)
 				   "--max-boots %d --look %d so that it spends alpha as the design does (docs/METHOD.md, "
 				   "\"Repeated looks\")",
 				look->first_max_boots, look->first_max_boots, look->k);
+	} else if (look->look_given) {
+		sb_addf(t, "look %d of the declared design: this question has %d earlier looks recorded, so it is judged as "
+			   "look %d, not as --look %d said",
+			look->k, look->k - 1, look->k, look->look_given);
 	} else if (look->fresh && look->question > 1) {
 		sb_addf(t, "--fresh: question %d of these selectors, over the runs no earlier look judged (%zu run%s left "
 			   "out)",

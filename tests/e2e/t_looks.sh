@@ -95,6 +95,15 @@ contains "$OUT" "withheld: this is look 2 of this question"
 expect 0 "$SYSAB" analyze --factors cfg --json
 v=$(printf '%s' "$OUT" | jq -r '[.look.number, .look.verdicts_withheld, .rows[0].effects[0].verdict, .rows[0].effects[0].withheld_for] | map(tostring) | join(" ")')
 [ "$v" = "2 true withheld later_look" ] || fail "analyze look 2: $v"
+# the declared design's look 3, given as --look 2: sysab counted the looks, and judges it as look 3
+expect 0 "$SYSAB" compare cfg=a cfg=b --max-boots 6 --look 2
+contains "$OUT" "look 3 of the declared design"
+contains "$OUT" "judged as"
+expect 0 "$SYSAB" compare cfg=a cfg=b --max-boots 6 --look 2 --json
+v=$(printf '%s' "$OUT" | jq -r '[.look.number, .look.verdicts_withheld] | map(tostring) | join(" ")')
+[ "$v" = "3 false" ] || fail "declared look 3: $v"
+expect 0 "$SYSAB" compare cfg=a cfg=b --max-boots 6 --look 2 # printed again: the same look, the same lines
+contains "$OUT" "look 3 of the declared design"
 
 # a read-only database still compares: the look cannot be recorded, and it says so
 if [ "$(id -u)" = 0 ]; then
