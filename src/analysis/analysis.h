@@ -121,6 +121,45 @@ void an_emulation_of(const struct store_env *env, struct an_emulation *out);
 void an_emulation_free(struct an_emulation *x);
 void an_failed_check_free(struct an_failed_check *x);
 
+/* A look at a question (docs/METHOD.md, "Repeated looks"): compare and analyze record each
+ * look in the database; a later look of the same question with other runs, in no declared
+ * sequential design, gets no verdict (the first look spent all of alpha). */
+struct an_repeat {
+	bool on;            /* looks were consulted (compare, analyze, report) */
+	int question;       /* the question's number for its key: 1, then one more per --fresh */
+	int k;              /* this look's number within the question */
+	bool same;          /* the runs of an earlier look: its answer again, no new look */
+	bool withheld;      /* a later look in no declared design: verdicts withheld */
+	bool first_undeclared; /* the question's first look declared no sequential design */
+	int max_boots;      /* the declared design's N (from the options or the look it repeats) */
+	int first_max_boots; /* the N the question's first look declared (0: none) */
+	int look_given;     /* --look K lower than the looks recorded: that K (judged as k instead) */
+	bool fresh;         /* --fresh: a new question over the runs no earlier look judged */
+	size_t excluded;    /* --fresh: runs left out because an earlier look judged them */
+	bool recorded;      /* stored now */
+	bool readonly;      /* not stored: the database is read-only */
+	size_t rows;        /* rows whose verdict it withheld */
+};
+
+/* An earlier look of the question, as an_repeat_decide takes it. */
+struct an_look_prior {
+	const char *fingerprint;
+	int question, k, max_boots;
+	bool withheld;
+};
+/* Decide what a look with runs fingerprint fp is, given the question's earlier looks
+ * p[0..n-1] (oldest first), the declared design's maximum boots (0: none) and --fresh:
+ * fills r's question, k, same, withheld, first_undeclared, max_boots and first_max_boots (the rest is left
+ * alone). The rule: the first look of a question is a full-alpha look (or look 1 of a design
+ * declared with it); the runs of an earlier look repeat its answer; any other look is a
+ * later look, withheld unless the question's first look declared a design and this one
+ * declares the same maximum (which also lifts a withheld look of the same runs); --fresh
+ * starts the next question. Pure: the grid simulates users through it. */
+void an_repeat_decide(const struct an_look_prior *p, size_t n, const char *fp, size_t declared, bool fresh,
+		      struct an_repeat *r);
+/* FNV-1a (64 bits, hex into out[17]) of the groups' run ids: ids[g][0..n[g]-1], sorted first. */
+void an_repeat_fingerprint(int64_t *const *ids, const size_t *n, size_t ngroups, char out[17]);
+
 /* A compare row: a timing row of a (workload, copies), or a counter row (event set) of one
  * event of it. A counter row is estimated on the linear scale (per sample y = count / op,
  * stats_estimate_groups_scale) with the same nested estimator, levels and --unit rule:
@@ -149,6 +188,7 @@ struct an_row {
 	struct an_diag diag_a, diag_b;
 	struct an_points pa, pb;  /* strip-plot data of each group */
 	struct an_failed_check failed; /* timing rows: the self-checks of its runs that failed */
+	bool look_withheld;            /* its verdict was withheld as a later look (an_repeat) */
 };
 
 struct an_confounder {
@@ -187,8 +227,12 @@ struct an_compare {
 	struct an_emulation emu[2]; /* per group: runs measured under an emulator */
 	bool allow_failed_checks;   /* --allow-failed-checks: verdicts kept despite failed self-checks */
 	size_t allowed_rows;        /* rows that kept a verdict only by it */
+	struct an_repeat look;      /* the look this comparison is (an_repeat.on: consulted) */
 	struct st_compare_opts o;
 };
+/* Withhold the verdicts of c's timing rows when c->look.withheld (rows without data keep
+ * theirs; counter rows are never judged by --fail-on, and go too). */
+void an_compare_repeat(struct an_compare *c);
 
 /* Compare b against a for every row; with b NULL (runs_b NULL, nrb 0, env_b empty), the record of
  * one group: its estimates, diagnostics and points, no comparisons. runs_a/runs_b are the
@@ -230,6 +274,7 @@ struct an_frow {
 	struct st_factorial fa;
 	struct an_change *chg;    /* per effect of fa: its change in the row's display direction */
 	struct an_failed_check failed; /* the self-checks of its runs that failed */
+	bool look_withheld;            /* its effects' verdicts were withheld as a later look */
 };
 
 struct an_analyze {
@@ -247,8 +292,11 @@ struct an_analyze {
 	struct an_emulation emu;  /* the analyzed runs measured under an emulator */
 	bool allow_failed_checks; /* as in an_compare */
 	size_t allowed_rows;
+	struct an_repeat look;    /* as in an_compare */
 	struct st_compare_opts o;
 };
+/* an_compare_repeat for a factorial analysis: every effect of every row. */
+void an_analyze_repeat(struct an_analyze *a);
 
 /* Factorial analysis: cells[c] holds the data of the cell whose levels are
  * cell_level[c*nf .. c*nf+nf-1]. Effects per row via stats_factorial, with

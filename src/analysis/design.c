@@ -1,6 +1,8 @@
 /* design.c - a factorial design: factor levels, reference levels (--ref) and cells, and the analyze job. */
 #include "analysis/job.h"
 
+#include <jansson.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,11 +135,65 @@ void an_design_free(struct an_design *d)
 	memset(d, 0, sizeof *d);
 }
 
-int an_analyze_job_build(struct store *st, const struct strv *filter, const struct strv *factors,
-			 const struct kvlist *refs, const struct strv *patterns, const struct st_compare_opts *co,
-			 bool with_env, bool allow_checks, struct an_analyze_job *j, struct err *e)
+/* The look an analysis is: decided once its runs are selected (analyze_look). */
+struct look_ctx {
+	const struct an_look_req *lr;
+	const struct an_look_state *ls;
+	int64_t *seen;
+	int64_t *ids; /* the runs it judges (those fingerprinted) */
+	size_t nids;
+	struct an_repeat r;
+	char fp[17];
+};
+
+/* analyze's runs for a look (an_look_select_fn): the selected runs (orig) with the seen runs
+ * left out, into j->idx and lc->ids. */
+struct analyze_pick {
+	struct an_analyze_job *j;
+	struct look_ctx *lc;
+	size_t *orig, norig;
+};
+
+static int analyze_pick_select(void *ctx, const int64_t *seen, size_t nseen, int64_t **ids, size_t *n,
+			       size_t *excluded, struct err *e)
+{
+	struct analyze_pick *p = ctx;
+	struct an_analyze_job *j = p->j;
+	memcpy(j->idx, p->orig, p->norig * sizeof *p->orig);
+	j->nidx = p->norig;
+	*excluded = seen ? an_look_drop(seen, nseen, j->d.runs, j->idx, j->nidx) : 0;
+	j->nidx -= *excluded;
+	if (!j->nidx && *excluded)
+		return errf(e, "an earlier look of this question judged every run the filter picks, and --fresh "
+			       "judges only runs no earlier look saw; add boots first");
+	free(p->lc->ids);
+	p->lc->ids = xcalloc(j->nidx + 1, sizeof *p->lc->ids);
+	for (size_t i = 0; i < j->nidx; i++)
+		p->lc->ids[i] = j->d.runs[j->idx[i]].id;
+	p->lc->nids = j->nidx;
+	n[0] = j->nidx;
+	ids[0] = xcalloc(n[0] + 1, sizeof **ids);
+	memcpy(ids[0], p->lc->ids, n[0] * sizeof **ids);
+	return 0;
+}
+
+/* Leave out what --fresh leaves out of the selected runs j->idx, decide the look into lc
+ * and the options to analyze with into co (a re-read of a declared look gets its design back). */
+static int analyze_look(struct an_analyze_job *j, struct look_ctx *lc, struct st_compare_opts *co, struct err *e)
+{
+	struct analyze_pick p = {j, lc, xcalloc(j->nidx + 1, sizeof *p.orig), j->nidx};
+	memcpy(p.orig, j->idx, p.norig * sizeof *p.orig);
+	int rc = an_look_pick(j->d.st, lc->ls, lc->lr, analyze_pick_select, &p, 1, co, &lc->seen, &lc->r, lc->fp, e);
+	free(p.orig);
+	return rc;
+}
+
+static int analyze_build(struct store *st, const struct strv *filter, const struct strv *factors,
+			 const struct kvlist *refs, const struct strv *patterns, const struct st_compare_opts *co_in,
+			 bool with_env, bool allow_checks, struct look_ctx *lc, struct an_analyze_job *j, struct err *e)
 {
 	memset(j, 0, sizeof *j);
+	struct st_compare_opts look_co = *co_in, *co = &look_co;
 	j->d.st = st;
 	if (!factors->n)
 		return errf(e, "give the factors, e.g. --factors pernode,pie; see `sysab analyze --help`");
@@ -150,7 +206,7 @@ int an_analyze_job_build(struct store *st, const struct strv *filter, const stru
 	if (prc || an_db_open(st, &j->d, e) || an_db_env(&j->d, with_env ? NULL : "noise.level", e))
 		return -1;
 	j->d.samples = with_env;
-	if (select_runs(&j->sel, j->d.runs, j->d.n, &j->idx, &j->nidx, e) ||
+	if (select_runs(&j->sel, j->d.runs, j->d.n, &j->idx, &j->nidx, e) || (lc && analyze_look(j, lc, co, e)) ||
 	    an_design_build(j->d.runs, j->idx, j->nidx, factors, refs, &j->design, &j->kept, e))
 		return -1;
 	size_t nc = j->design.ncells, kept = j->kept;
@@ -220,6 +276,61 @@ int an_analyze_job_build(struct store *st, const struct strv *filter, const stru
 		free(n);
 	}
 	return 0;
+}
+
+/* Record the look of j: per cell its boots and runs, per row and effect its verdict. */
+static int analyze_record(struct an_analyze_job *j, const struct an_look_state *ls, const char *fp,
+			  const int64_t *ids, size_t nids, struct err *e)
+{
+	size_t nc = j->design.ncells, *boots = xcalloc(nc + 1, sizeof *boots), *runs = xcalloc(nc + 1, sizeof *runs);
+	for (size_t c = 0; c < nc; c++) {
+		boots[c] = j->cells[c].info.nboots;
+		runs[c] = j->cells[c].n;
+	}
+	char *design = an_look_json_design(boots, runs, nc);
+	free(boots);
+	free(runs);
+	json_t *v = json_object();
+	for (size_t i = 0; i < j->an.nrows; i++)
+		for (size_t k = 0; k < j->an.rows[i].fa.neffects; k++) {
+			char label[160];
+			an_effect_label(label, sizeof label, &j->an, &j->an.rows[i].fa.effects[k]);
+			an_look_json_verdict(v, j->an.rows[i].workload, j->an.rows[i].copies, label,
+					     j->an.rows[i].fa.effects[k].c.verdict);
+		}
+	char *verdicts = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(v);
+	int rc = an_look_record(j->d.st, ls, &j->an.look, fp, design, verdicts, ids, nids, e);
+	free(design);
+	free(verdicts);
+	return rc;
+}
+
+int an_analyze_job_build(struct store *st, const struct strv *filter, const struct strv *factors,
+			 const struct kvlist *refs, const struct strv *patterns, const struct st_compare_opts *co,
+			 bool with_env, bool allow_checks, const struct an_look_req *lr, struct an_analyze_job *j,
+			 struct err *e)
+{
+	if (!(lr && lr->on))
+		return analyze_build(st, filter, factors, refs, patterns, co, with_env, allow_checks, NULL, j, e);
+	memset(j, 0, sizeof *j);
+	j->d.st = st; /* taken, also when the looks cannot be read */
+	char *key = an_look_key_analyze(filter, factors, refs, patterns, co->unit);
+	struct an_look_state ls;
+	int rc = an_look_begin(st, key, &ls, e);
+	free(key);
+	struct look_ctx lc = {.lr = lr, .ls = &ls};
+	if (!rc)
+		rc = analyze_build(st, filter, factors, refs, patterns, co, with_env, allow_checks, &lc, j, e);
+	if (!rc) {
+		j->an.look = lc.r;
+		an_analyze_repeat(&j->an);
+		rc = analyze_record(j, &ls, lc.fp, lc.ids, lc.nids, e);
+	}
+	free(lc.seen);
+	free(lc.ids);
+	an_look_state_free(&ls);
+	return rc;
 }
 
 void an_analyze_job_free(struct an_analyze_job *j)

@@ -190,6 +190,17 @@ int an_group_select(struct an_db *d, const char *text, const char *name, struct 
 		return err_prefix(e, "%s", name);
 	if (select_runs(&g->sel, d->runs, d->n, &idx, &n, e))
 		return -1;
+	if (d->nexclude) {
+		size_t dropped = an_look_drop(d->exclude, d->nexclude, d->runs, idx, n);
+		d->excluded += dropped;
+		if (dropped == n) {
+			free(idx);
+			return errf(e, "%s '%s': an earlier look of this question judged every run it picks, and --fresh "
+				       "judges only runs no earlier look saw; add boots first",
+				    name, text);
+		}
+		n -= dropped;
+	}
 	int rc = group_load(d, g, idx, n, name, e);
 	if (!rc) {
 		char *what = xasprintf("%s '%s'", name, text);
@@ -408,21 +419,86 @@ static int compare_checks(struct an_compare_job *j, bool allow, struct err *e)
 	return rc;
 }
 
-int an_compare_job_build(struct store *st, const char *sa, const char *sb, const struct strv *patterns,
-			 const struct st_compare_opts *co, bool with_env, bool allow_checks, struct an_compare_job *j,
-			 struct err *e)
+/* Select the groups of sa and sb (sb NULL: one group) into j->g. */
+static int compare_groups(struct an_compare_job *j, const char *sa, const char *sb, struct err *e)
 {
-	memset(j, 0, sizeof *j);
+	return an_group_select(&j->d, sa, sb ? "A" : "runs", &j->g[0], e) ||
+			       (sb && an_group_select(&j->d, sb, "B", &j->g[1], e))
+		       ? -1
+		       : 0;
+}
+
+/* compare's runs for a look (an_look_select_fn): the groups selected into j->g with the seen
+ * runs left out, their ids in the question's order (B first when its terms sort first). */
+struct compare_pick {
+	struct an_compare_job *j;
+	const char *sa, *sb;
+	bool swapped;
+};
+
+static int compare_pick_select(void *ctx, const int64_t *seen, size_t nseen, int64_t **ids, size_t *n,
+			       size_t *excluded, struct err *e)
+{
+	struct compare_pick *p = ctx;
+	struct an_compare_job *j = p->j;
+	j->d.exclude = seen;
+	j->d.nexclude = nseen;
+	j->d.excluded = 0;
+	an_group_free(&j->g[0]);
+	an_group_free(&j->g[1]);
+	if (compare_groups(j, p->sa, p->sb, e))
+		return -1;
+	for (int g = 0; g < 2; g++) {
+		int q = p->swapped ? 1 - g : g;
+		n[q] = j->g[g].n;
+		ids[q] = xcalloc(n[q] + 1, sizeof **ids);
+		memcpy(ids[q], j->g[g].ids, n[q] * sizeof **ids);
+	}
+	*excluded = j->d.excluded;
+	return 0;
+}
+
+/* The look a comparison is (docs/METHOD.md, "Repeated looks"): its question's earlier looks,
+ * --fresh's runs left out, the groups selected (into j->g) and the look decided (into *r); co
+ * becomes the options to compare with (a re-read of a declared look gets its design back). */
+static int compare_look(struct an_compare_job *j, const char *sa, const char *sb, const struct strv *patterns,
+			const struct an_look_req *lr, struct st_compare_opts *co, struct an_look_state *ls,
+			int64_t **seen, struct an_repeat *r, char fp[17], struct err *e)
+{
+	struct compare_pick p = {j, sa, sb, false};
+	char *key = an_look_key_compare(sa, sb, patterns, co->unit, &p.swapped);
+	int rc = an_look_begin(j->d.st, key, ls, e);
+	free(key);
+	return rc || an_look_pick(j->d.st, ls, lr, compare_pick_select, &p, 2, co, seen, r, fp, e) ? -1 : 0;
+}
+
+/* Record the look r of j (its groups, rows and runs). */
+static int compare_record(struct an_compare_job *j, const struct an_look_state *ls, struct an_repeat *r,
+			  const char *fp, struct err *e)
+{
+	size_t boots[2] = {j->g[0].info.nboots, j->g[1].info.nboots}, runs[2] = {j->g[0].n, j->g[1].n};
+	char *design = an_look_json_design(boots, runs, 2);
+	json_t *v = json_object();
+	for (size_t i = 0; i < j->c.nrows; i++)
+		an_look_json_verdict(v, j->c.rows[i].workload, j->c.rows[i].copies, NULL, j->c.rows[i].c.verdict);
+	char *verdicts = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(v);
+	int64_t *ids = xcalloc(runs[0] + runs[1] + 1, sizeof *ids);
+	memcpy(ids, j->g[0].ids, runs[0] * sizeof *ids);
+	memcpy(ids + runs[0], j->g[1].ids, runs[1] * sizeof *ids);
+	int rc = an_look_record(j->d.st, ls, r, fp, design, verdicts, ids, runs[0] + runs[1], e);
+	free(ids);
+	free(design);
+	free(verdicts);
+	return rc;
+}
+
+/* The rest of the job once the groups are selected: the comparison, its checks and counter rows. */
+static int compare_rest(struct store *st, const char *sa, const char *sb, const struct strv *patterns,
+			const struct st_compare_opts *co, bool with_env, bool allow_checks, struct an_compare_job *j,
+			struct err *e)
+{
 	struct an_group *g = j->g;
-	j->ng = sb ? 2 : 1;
-	if (an_db_open(st, &j->d, e))
-		return -1;
-	j->d.samples = with_env;
-	const char *texts[2] = {sa, sb};
-	want_selected(&j->d, texts, sb ? 2 : 1);
-	if ((with_env && an_db_env(&j->d, NULL, e)) || an_group_select(&j->d, sa, sb ? "A" : "runs", &g[0], e) ||
-	    (sb && an_group_select(&j->d, sb, "B", &g[1], e)))
-		return -1;
 	int64_t both = sb ? common_run(g[0].ids, g[0].n, g[1].ids, g[1].n) : 0;
 	if (both)
 		return errf(e, "run %lld matches both A '%s' and B '%s'; make the selectors exclusive, e.g. "
@@ -466,9 +542,45 @@ int an_compare_job_build(struct store *st, const char *sa, const char *sb, const
 			store_set_free(&cb);
 		}
 		store_set_free(&ca);
-		return rc;
 	}
-	return 0;
+	return rc;
+}
+
+int an_compare_job_build(struct store *st, const char *sa, const char *sb, const struct strv *patterns,
+			 const struct st_compare_opts *co, bool with_env, bool allow_checks, const struct an_look_req *lr,
+			 struct an_compare_job *j, struct err *e)
+{
+	memset(j, 0, sizeof *j);
+	j->ng = sb ? 2 : 1;
+	if (an_db_open(st, &j->d, e))
+		return -1;
+	j->d.samples = with_env;
+	const char *texts[2] = {sa, sb};
+	want_selected(&j->d, texts, sb ? 2 : 1);
+	if (with_env && an_db_env(&j->d, NULL, e))
+		return -1;
+	if (!(lr && lr->on && sb))
+		return compare_groups(j, sa, sb, e) || compare_rest(st, sa, sb, patterns, co, with_env, allow_checks, j, e)
+			       ? -1
+			       : 0;
+	struct st_compare_opts o = *co;
+	struct an_look_state ls;
+	struct an_repeat r = {0};
+	int64_t *seen = NULL;
+	char fp[17];
+	int rc = compare_look(j, sa, sb, patterns, lr, &o, &ls, &seen, &r, fp, e);
+	if (!rc)
+		rc = compare_rest(st, sa, sb, patterns, &o, with_env, allow_checks, j, e);
+	if (!rc) {
+		j->c.look = r;
+		an_compare_repeat(&j->c);
+		rc = compare_record(j, &ls, &j->c.look, fp, e);
+	}
+	j->d.exclude = NULL;
+	j->d.nexclude = 0;
+	free(seen);
+	an_look_state_free(&ls);
+	return rc;
 }
 
 void an_compare_job_free(struct an_compare_job *j)
@@ -582,7 +694,7 @@ int an_plan_factors_job_build(struct store *st, const struct strv *filter, const
 	memset(j, 0, sizeof *j);
 	j->factorial = true;
 	struct an_analyze_job *fa = &j->fa;
-	if (an_analyze_job_build(st, filter, factors, &(struct kvlist){0}, patterns, co, false, true, fa, e))
+	if (an_analyze_job_build(st, filter, factors, &(struct kvlist){0}, patterns, co, false, true, NULL, fa, e))
 		return -1;
 	const struct an_design *d = &fa->design;
 	size_t want = 1;

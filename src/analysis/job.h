@@ -27,6 +27,9 @@ struct an_db {
 	struct store_sums sums; /* read once, at the first group */
 	int64_t *want;          /* the runs whose summaries to read (an_db_want); NULL: every run's */
 	size_t nwant;
+	const int64_t *exclude; /* --fresh: runs no group may hold (sorted; borrowed), and how many */
+	size_t nexclude;        /* of them a selector picked (excluded) */
+	size_t excluded;
 };
 
 /* Read the runs of st into *d; d owns st from here on, also on error (an_db_close closes it).
@@ -107,6 +110,67 @@ int an_campaign_factors(struct store *st, const char *const *sels, size_t n, str
 int an_checks_apply(struct store *st, const int64_t *ids, size_t n, struct an_compare *c, struct an_analyze *a,
 		    const struct store_set *sets, size_t ns, bool allow, struct err *e);
 
+/* ---------------------------------------------------------------- repeated looks */
+
+/* What the command asks of its look (docs/METHOD.md, "Repeated looks"): consult and record
+ * it (on), and --fresh (a new question over the runs no earlier look of it judged). */
+struct an_look_req {
+	bool on, fresh;
+};
+/* The question's key and its earlier looks, while a job decides its look. */
+struct an_look_state {
+	char *key;
+	struct store_look *prior;
+	size_t nprior;
+};
+/* The key of compare's question: the two selectors' terms sorted, the pair in sorted order
+ * (*swapped: B's terms sort first), the replication unit and the -w patterns. New string. */
+char *an_look_key_compare(const char *sa, const char *sb, const struct strv *patterns, enum st_level unit,
+			  bool *swapped);
+/* The key of analyze's question: the filter's terms, the factors, the --ref levels, the
+ * unit and the -w patterns, each sorted. New string. */
+char *an_look_key_analyze(const struct strv *filter, const struct strv *factors, const struct kvlist *refs,
+			  const struct strv *patterns, enum st_level unit);
+/* Read the looks of key into ls (free with an_look_state_free either way). Returns 0 or -1. */
+int an_look_begin(struct store *st, const char *key, struct an_look_state *ls, struct err *e);
+/* The number of the key's current question (0: never looked at). */
+int an_look_question(const struct an_look_state *ls);
+/* The runs the question's earlier questions judged (all: and its current question too),
+ * sorted, as a new array. Returns 0 or -1 with e set. */
+int an_look_seen(struct store *st, const struct an_look_state *ls, bool all, int64_t **ids, size_t *n,
+		 struct err *e);
+/* Drop from idx[0..n-1] (indexes into runs) the runs in seen[0..nseen-1] (sorted), keeping
+ * the order; returns how many were dropped. */
+size_t an_look_drop(const int64_t *seen, size_t nseen, const struct store_run_info *runs, size_t *idx, size_t n);
+/* an_repeat_decide over ls's looks; sets r->on. */
+void an_look_decide(const struct an_look_state *ls, const char *fp, size_t declared, bool fresh, struct an_repeat *r);
+/* The options to judge look r with, into co: the recorded design of a declared look read
+ * again (also when the options are left out), and in a declared design the look number sysab
+ * counted when --look gave a lower one (r->look_given then holds it). */
+void an_look_options(struct an_repeat *r, struct st_compare_opts *co);
+/* Select a look's runs with seen[0..nseen-1] (sorted; NULL: none) left out: the runs of each of
+ * its groups (new arrays, in the question's group order) into ids[0..] and n[0..], and how many
+ * runs were left out into *excluded. Returns 0 or -1 with e set. */
+typedef int an_look_select_fn(void *ctx, const int64_t *seen, size_t nseen, int64_t **ids, size_t *n,
+			      size_t *excluded, struct err *e);
+/* Decide the look of the question ls (begun) whose ngroups (1 or 2) groups select selects: with
+ * --fresh, first without the runs of earlier questions (which finds a re-read of the current
+ * question's look when --fresh started it), else without every run the question's looks judged.
+ * The look goes into r and its fingerprint into fp, the runs left out stay in *seen (free), and
+ * co becomes the options to judge with (an_look_options). Returns 0 or -1 with e set. */
+int an_look_pick(struct store *st, const struct an_look_state *ls, const struct an_look_req *lr,
+		 an_look_select_fn *select, void *ctx, size_t ngroups, struct st_compare_opts *co, int64_t **seen,
+		 struct an_repeat *r, char fp[17], struct err *e);
+/* Record the look r (unless it repeats an earlier one, or the database is read-only: then
+ * r->readonly) with its design, verdicts (JSON texts) and runs. Returns 0 or -1 with e set. */
+int an_look_record(struct store *st, const struct an_look_state *ls, struct an_repeat *r, const char *fp,
+		   const char *design, const char *verdicts, const int64_t *ids, size_t nids, struct err *e);
+void an_look_state_free(struct an_look_state *ls);
+/* {"boots":[..],"runs":[..]} of n groups, a new string (free). */
+char *an_look_json_design(const size_t *boots, const size_t *runs, size_t n);
+/* Set "WORKLOAD/COPIES[ EFFECT]": verdict in the JSON object obj (a json_t *). */
+void an_look_json_verdict(void *obj, const char *workload, int copies, const char *effect, enum st_verdict v);
+
 /* ---------------------------------------------------------------- compare */
 
 /* B against A, or one group's estimates (ng == 1: b is empty), with their environment. */
@@ -122,11 +186,14 @@ struct an_compare_job {
 /* Compare the runs of selector sb against those of sa (sb NULL: the estimates of sa
  * alone). patterns (may be empty) filter rows; with_env (the page) builds the environment
  * table and the strip plots, which need the samples. A row whose runs failed a self-check
- * gets no verdict unless allow_checks (an_compare_checks).
+ * gets no verdict unless allow_checks (an_compare_checks). With lr->on and two groups the
+ * comparison is a look at its question (an_compare.look, docs/METHOD.md, "Repeated looks"):
+ * recorded, repeated for the runs of an earlier look, withheld as a later undeclared look;
+ * lr NULL: no look.
  * Takes st. Returns 0 or -1 with e set; free j with an_compare_job_free either way. */
 int an_compare_job_build(struct store *st, const char *sa, const char *sb, const struct strv *patterns,
-			 const struct st_compare_opts *co, bool with_env, bool allow_checks, struct an_compare_job *j,
-			 struct err *e);
+			 const struct st_compare_opts *co, bool with_env, bool allow_checks, const struct an_look_req *lr,
+			 struct an_compare_job *j, struct err *e);
 void an_compare_job_free(struct an_compare_job *j);
 
 /* ---------------------------------------------------------------- analyze */
@@ -165,11 +232,13 @@ struct an_analyze_job {
 
 /* Select the runs of filter (the words joined by spaces), split them into cells by
  * factors (with reference levels refs) and analyze; failed self-checks withhold verdicts
- * unless allow_checks, and emulated runs are named (an_analyze.emu). Takes st. Returns 0,
+ * unless allow_checks, and emulated runs are named (an_analyze.emu); lr as for compare
+ * (an_analyze.look). Takes st. Returns 0,
  * or -1 with e set; free j with an_analyze_job_free either way. */
 int an_analyze_job_build(struct store *st, const struct strv *filter, const struct strv *factors,
 			 const struct kvlist *refs, const struct strv *patterns, const struct st_compare_opts *co,
-			 bool with_env, bool allow_checks, struct an_analyze_job *j, struct err *e);
+			 bool with_env, bool allow_checks, const struct an_look_req *lr, struct an_analyze_job *j,
+			 struct err *e);
 void an_analyze_job_free(struct an_analyze_job *j);
 
 /* ---------------------------------------------------------------- plan */

@@ -13,7 +13,7 @@
 enum {
 	O_MARGIN = 1, O_ALPHA, O_WORKLOAD, O_FAIL_ON, O_FACTORS, O_REF, O_TARGET, O_BOOT_COST, O_RUN_COST,
 	O_SAMPLE_COST, O_POWER, O_UNIT, O_LOOK, O_MAX_BOOTS, O_CAMPAIGN, O_ALLOW_CHECKS, O_SAMPLES,
-	O_COUNTERS,
+	O_COUNTERS, O_FRESH,
 };
 
 /* Options several commands share, written once. */
@@ -36,6 +36,10 @@ enum {
 			O_LOOK, CLI_INT, 1, 1000, NULL),                                                           \
 		CLI_NUM("max-boots", 0, "N", "planned maximum boots per group of the sequential design",        \
 			O_MAX_BOOTS, CLI_INT, 2, 10000, NULL),                                                     \
+		CLI_OPT("fresh", 0, NULL,                                                                      \
+			"start a new question: judge only the runs no earlier look of this question judged (a "    \
+			"later look with more runs, in no declared sequential design, is otherwise withheld)",     \
+			O_FRESH),                                                                                  \
 		CLI_OPT("workload", 'w', "PATTERN",                                                            \
 			"only workloads matching PATTERN: a name, a glob or a group (repeatable)", O_WORKLOAD),    \
 		CLI_OUT_OPTS(FORMATS, VALUES), CLI_COLOR_OPT
@@ -107,6 +111,7 @@ struct an_args {
 	const char *campaign;
 	bool allow_checks; /* --allow-failed-checks */
 	bool counters; /* --counters */
+	bool fresh;    /* --fresh */
 };
 
 /* Long by design: one short case per option of compare, analyze, plan and report. */
@@ -127,6 +132,7 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 		a->campaign = arg;
 		return 0;
 	case O_COUNTERS: a->counters = true; return 0;
+	case O_FRESH: a->fresh = true; return 0;
 	case O_MARGIN: a->co.margin = cli_real_of(arg); return 0;
 	case O_ALPHA: a->co.alpha = a->po.alpha = cli_real_of(arg); return 0;
 	case O_WORKLOAD:
@@ -252,15 +258,20 @@ static bool gate(enum fail_on f, const struct st_comparison *c)
 static int gate_rows(const struct an_args *a, const struct an_compare *c)
 {
 	static const char *const kind[] = {"", "slower", "faster", "change"};
-	size_t n = 0, held = 0;
+	size_t n = 0, held = 0, looked = 0;
 	for (size_t i = 0; i < c->nrows && a->fail_on; i++) {
 		n += c->rows[i].have_a && c->rows[i].have_b && gate(a->fail_on, &c->rows[i].c);
-		held += c->rows[i].c.verdict == ST_WITHHELD;
+		held += c->rows[i].c.verdict == ST_WITHHELD && !c->rows[i].look_withheld;
+		looked += c->rows[i].look_withheld;
 	}
 	if (held && chatty(a))
 		fprintf(stderr, "sysab compare: --fail-on %s judged no row whose verdict was withheld for a failed "
 				"self-check (%zu row%s; --allow-failed-checks judges them)\n",
 			kind[a->fail_on], held, held == 1 ? "" : "s");
+	if (looked && chatty(a))
+		fprintf(stderr, "sysab compare: --fail-on %s judged no row whose verdict was withheld as a later look "
+				"(%zu row%s; see above)\n",
+			kind[a->fail_on], looked, looked == 1 ? "" : "s");
 	if (!n)
 		return EXIT_OK;
 	if (!chatty(a))
@@ -292,6 +303,16 @@ static int open_db(const struct an_args *a, struct store **st, struct err *e)
 	mallopt(M_TOP_PAD, 64 << 20);
 	*st = NULL;
 	return cli_open_db(a->db, STORE_READ, st, NULL, e);
+}
+
+/* Once the result is out: a look at a question that could not be recorded (docs/METHOD.md,
+ * "Repeated looks"), said on stderr. */
+static void look_note(const struct cli_cmd *cmd, const struct an_args *a, const struct an_repeat *r)
+{
+	if (r->readonly && chatty(a))
+		fprintf(stderr, "sysab %s: note: this look was not recorded, as the database is read-only to you; a later "
+				"look at this question after adding runs cannot be counted here\n",
+			cmd->name);
 }
 
 /* Once the result is out, count the look at the campaign the selectors named (an_campaign_look)
@@ -326,7 +347,7 @@ int cmd_compare(const struct cli_cmd *cmd, int argc, char **argv)
 	if (!open_db(&a, &st, &e))
 		an_campaign_look(st, (const char *const *)pos.v, pos.n, &a.co, &look);
 	if (!st || an_compare_job_build(st, pos.v[0], pos.v[1], &a.patterns, &a.co, a.out.fmt == &report_format_html,
-					 a.allow_checks, &j, &e) ||
+					 a.allow_checks, &(struct an_look_req){true, a.fresh}, &j, &e) ||
 	    cli_emit(&a.out,
 		     &(struct report_doc){.compare = &j.c, .groups = j.info, .ngroups = 2, .envtab = &j.env,
 					  .counters = a.counters},
@@ -335,6 +356,7 @@ int cmd_compare(const struct cli_cmd *cmd, int argc, char **argv)
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}
+	look_note(cmd, &a, &j.c.look);
 	rc = gate_rows(&a, &j.c);
 out:
 	free(look.note);
@@ -381,7 +403,7 @@ int cmd_analyze(const struct cli_cmd *cmd, int argc, char **argv)
 	}
 	if (!st ||
 	    an_analyze_job_build(st, &pos, &a.factors, &a.refs, &a.patterns, &a.co, a.out.fmt == &report_format_html,
-				 a.allow_checks, &j, &e) ||
+				 a.allow_checks, &(struct an_look_req){true, a.fresh}, &j, &e) ||
 	    cli_emit(&a.out,
 		     &(struct report_doc){.analyze = &j.an, .groups = &j.info, .envtab = &j.env,
 					  .noise_levels = &j.noise_levels},
@@ -390,6 +412,7 @@ int cmd_analyze(const struct cli_cmd *cmd, int argc, char **argv)
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}
+	look_note(cmd, &a, &j.an.look);
 	if (chatty(&a) && j.kept < j.nidx)
 		fprintf(stderr, "sysab analyze: %zu selected run%s without a label for every factor left out\n",
 			j.nidx - j.kept, j.nidx - j.kept == 1 ? "" : "s");
@@ -642,7 +665,8 @@ int cmd_report(const struct cli_cmd *cmd, int argc, char **argv)
 			store_close(st);
 			goto fail;
 		}
-		if (an_analyze_job_build(st, &rest, &a.factors, &a.refs, &a.patterns, &a.co, true, a.allow_checks, &fj, &e) ||
+		if (an_analyze_job_build(st, &rest, &a.factors, &a.refs, &a.patterns, &a.co, true, a.allow_checks,
+					 &(struct an_look_req){true, false}, &fj, &e) ||
 		    cli_emit(&a.out, &(struct report_doc){.analyze = &fj.an, .groups = &fj.info, .envtab = &fj.env}, &e))
 			goto fail;
 	} else {
@@ -650,7 +674,7 @@ int cmd_report(const struct cli_cmd *cmd, int argc, char **argv)
 		for (size_t i = 0; !cmp && i < rest.n; i++)
 			sb_addf(&sel, "%s%s", i ? " " : "", rest.v[i]);
 		int brc = an_compare_job_build(st, cmp ? rest.v[0] : sb_str(&sel), cmp ? rest.v[1] : NULL, &a.patterns,
-					       &a.co, true, a.allow_checks, &cj, &e);
+					       &a.co, true, a.allow_checks, &(struct an_look_req){true, false}, &cj, &e);
 		sb_free(&sel);
 		if (brc || cli_emit(&a.out,
 				    &(struct report_doc){.compare = &cj.c, .groups = cj.info, .ngroups = cj.ng, .envtab = &cj.env},

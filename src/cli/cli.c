@@ -290,7 +290,8 @@ int cli_open_db(const char *db_opt, enum store_mode mode, struct store **st, cha
 	}
 	/* A writing command brings the per-run summaries up to date: after a migration added
 	 * them, after a merge or import, after the method changed. Reading commands do not
-	 * write; check-db reports what is stale. */
+	 * write them (compare and analyze only record their look, docs/METHOD.md); check-db reports
+	 * what is stale. */
 	if (rc == 0 && mode == STORE_RW) {
 		if (runsum_ensure(*st, e)) {
 			store_close(*st);

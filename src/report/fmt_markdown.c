@@ -35,9 +35,14 @@ static void groups_md(FILE *f, const struct an_group_info *g, size_t n)
 }
 
 /* What holds for the whole table, as quoted lines: emulated groups, --allow-failed-checks. */
-static void trust_md(FILE *f, const struct an_emulation *emu, const struct an_group_info *g, size_t n, size_t allowed)
+static void trust_md(FILE *f, const struct an_emulation *emu, const struct an_group_info *g, size_t n, size_t allowed,
+		     const struct an_repeat *look, double alpha)
 {
 	struct sb t = {0};
+	report_look_text(&t, look, alpha);
+	if (t.len)
+		fprintf(f, "\n> **%s**\n", sb_str(&t));
+	sb_free(&t);
 	const char *names[2] = {n > 1 ? g[0].name : NULL, n > 1 ? g[1].name : NULL};
 	report_emulation_text(&t, names, emu, n);
 	if (t.len)
@@ -80,7 +85,7 @@ static void row_start(FILE *f, const struct an_row *r)
 static void group_md(FILE *f, const struct an_compare *c, const struct an_group_info *g)
 {
 	groups_md(f, g, 1);
-	trust_md(f, c->emu, g, 1, 0);
+	trust_md(f, c->emu, g, 1, 0, &c->look, c->o.alpha);
 	fprintf(f, "\n| workload | unit | estimate, %d%% CI |\n|---|---|---:|\n", (int)lround((1 - c->o.alpha) * 100));
 	for (size_t i = 0; i < c->nrows; i++) {
 		row_start(f, &c->rows[i]);
@@ -115,7 +120,7 @@ static void compare_md(FILE *f, const struct an_compare *c, const struct an_grou
 		return;
 	}
 	groups_md(f, g, 2);
-	trust_md(f, c->emu, g, 2, c->allowed_rows);
+	trust_md(f, c->emu, g, 2, c->allowed_rows, &c->look, c->o.alpha);
 	int conf = (int)lround((1 - c->o.alpha) * 100);
 	fprintf(f, "\n| workload | unit | %s | %s | change | %d%% CI | q | verdict |\n", g[0].name, g[1].name, conf);
 	fprintf(f, "|---|---|---:|---:|---:|---|---:|---|\n");

@@ -393,10 +393,14 @@ static void caveat_warns(struct strv *w, const char *workload, unsigned caveats)
 /* What holds for the whole page, as a paragraph under the groups (emulated groups and
  * --allow-failed-checks), and into warns. */
 static void trust_par(struct sb *b, const struct an_emulation *emu, const char *const *names, size_t n, size_t allowed,
-		      struct strv *warns)
+		      const struct an_repeat *look, double alpha, struct strv *warns)
 {
 	struct strv lines = {0};
 	struct sb t = {0};
+	report_look_text(&t, look, alpha);
+	if (t.len)
+		strv_add(&lines, sb_str(&t));
+	sb_free(&t);
 	report_emulation_text(&t, names, emu, n);
 	if (t.len)
 		strv_add(&lines, sb_str(&t));
@@ -625,7 +629,7 @@ int report_html_compare(FILE *f, const struct an_compare *c, const struct an_gro
 	page_open(&b, two ? "sysab report: compare" : "sysab report");
 	groups_par(&b, g, ng);
 	const char *gn[2] = {ng > 1 ? g[0].name : NULL, ng > 1 ? g[1].name : ""};
-	trust_par(&b, c->emu, gn, ng, c->allowed_rows, &warns);
+	trust_par(&b, c->emu, gn, ng, c->allowed_rows, &c->look, c->o.alpha, &warns);
 	results_section(&b, c, g, ng, &warns);
 	if (two && c->nrows)
 		changes_section(&b, c);
@@ -763,7 +767,7 @@ int report_html_analyze(FILE *f, const struct an_analyze *a, const struct an_gro
 	struct strv warns = {0};
 	page_open(&b, "sysab report: factorial analysis");
 	groups_par(&b, filter, 1);
-	trust_par(&b, &a->emu, (const char *const[]){NULL}, 1, a->allowed_rows, &warns);
+	trust_par(&b, &a->emu, (const char *const[]){NULL}, 1, a->allowed_rows, &a->look, a->o.alpha, &warns);
 	factors_par(&b, a);
 	char **cn = xcalloc(a->ncells ? a->ncells : 1, sizeof *cn);
 	for (size_t c = 0; c < a->ncells; c++) {

@@ -229,6 +229,12 @@ void report_check_text(struct sb *t, const struct an_failed_check *f);
 void report_emulation_text(struct sb *t, const char *const *names, const struct an_emulation *emu, size_t n);
 /* The note of --allow-failed-checks when some row kept its verdict by it, appended to t. */
 void report_allow_text(struct sb *t, size_t rows);
+/* What a look (an_repeat) says before the table, appended to t: why its verdicts were withheld
+ * and what to do, or what --fresh left out; nothing for a first look or a re-read. alpha is
+ * the level the first look spent. */
+void report_look_text(struct sb *t, const struct an_repeat *look, double alpha);
+/* The JSON "look" member's value of a look (a json_t *; null when looks were not consulted). */
+void *report_look_json(const struct an_repeat *look);
 
 /* The compare table. Compact by default: columns as wide as their cells, names cut to fit
  * st->width, each caveat stated once. st->verbose: the fixed layout with every group's

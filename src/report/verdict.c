@@ -1,6 +1,7 @@
 /* verdict.c - terminal tables for compare, analyze and plan, in the style of benchstat. */
 #include "report.h"
 
+#include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -76,6 +77,53 @@ void report_allow_text(struct sb *t, size_t rows)
 	if (rows)
 		sb_addf(t, "--allow-failed-checks: %zu row%s kept %s verdict although a self-check of %s runs failed",
 			rows, rows == 1 ? "" : "s", rows == 1 ? "its" : "their", rows == 1 ? "its" : "their");
+}
+
+void report_look_text(struct sb *t, const struct an_repeat *look, double alpha)
+{
+	if (!look->on)
+		return;
+	if (look->withheld) {
+		sb_addf(t, "withheld: this is look %d of this question (the same selectors, --unit and -w) with other runs "
+			   "than its look 1, and ",
+			look->k);
+		if (look->first_undeclared)
+			sb_addf(t, "look 1 declared no sequential design, so it spent all of alpha = %g; comparing again after "
+				   "adding runs gives no faster, slower or equivalent verdict (looking again until something is "
+				   "settled called 10-14%% of A/A comparisons). To go on: add boots and compare with --fresh, "
+				   "which judges only the runs no earlier look judged (a new question; declare --max-boots N "
+				   "--look 1 there to look again later), or size a new experiment with `sysab plan` "
+				   "(docs/METHOD.md, \"Repeated looks\")",
+				alpha);
+		else
+			sb_addf(t, "look 1 declared a sequential design of %d boots per group, which this look does not: give "
+				   "--max-boots %d --look %d so that it spends alpha as the design does (docs/METHOD.md, "
+				   "\"Repeated looks\")",
+				look->first_max_boots, look->first_max_boots, look->k);
+	} else if (look->look_given) {
+		sb_addf(t, "look %d of the declared design: this question has %d earlier looks recorded, so it is judged as "
+			   "look %d, not as --look %d said",
+			look->k, look->k - 1, look->k, look->look_given);
+	} else if (look->fresh && look->question > 1) {
+		sb_addf(t, "--fresh: question %d of these selectors, over the runs no earlier look judged (%zu run%s left "
+			   "out)",
+			look->question, look->excluded, look->excluded == 1 ? "" : "s");
+	}
+}
+
+void *report_look_json(const struct an_repeat *look)
+{
+	if (!look->on)
+		return json_null();
+	json_t *o = json_object();
+	json_object_set_new(o, "question", json_integer(look->question));
+	json_object_set_new(o, "number", json_integer(look->k));
+	json_object_set_new(o, "verdicts_withheld", json_boolean(look->withheld));
+	json_object_set_new(o, "rows_withheld", json_integer((json_int_t)look->rows));
+	json_object_set_new(o, "declared_max_boots", look->max_boots ? json_integer(look->max_boots) : json_null());
+	json_object_set_new(o, "fresh", json_boolean(look->fresh));
+	json_object_set_new(o, "runs_left_out", json_integer((json_int_t)look->excluded));
+	return o;
 }
 
 static const struct {
@@ -470,7 +518,7 @@ const char *report_counter_verdict_name(const struct st_comparison *c)
 	case ST_SLOWER: return "fewer";
 	case ST_EQUIVALENT: return "equivalent"; /* not given: counter rows have no margin */
 	case ST_INCONCLUSIVE: return "inconclusive";
-	case ST_WITHHELD: return "withheld"; /* not given: counter rows are never withheld */
+	case ST_WITHHELD: return "withheld"; /* a later look (an_repeat): never a failed self-check */
 	case ST_NO_DATA: break;
 	}
 	return (c->caveats & ST_CAVEAT_LOW_DF) ? "no verdict" : "no data";
@@ -618,16 +666,20 @@ void report_verdict_tally(char *buf, size_t size, const struct an_compare *c)
 	static const enum st_verdict order[] = {ST_SLOWER, ST_FASTER, ST_EQUIVALENT, ST_INCONCLUSIVE, ST_WITHHELD,
 						ST_NO_DATA};
 	enum { N = sizeof order / sizeof order[0] };
-	size_t cnt[N] = {0};
-	for (size_t i = 0; i < c->nrows; i++)
+	size_t cnt[N] = {0}, looked = 0;
+	for (size_t i = 0; i < c->nrows; i++) {
+		looked += c->rows[i].look_withheld;
 		for (size_t k = 0; k < N; k++)
-			cnt[k] += c->rows[i].c.verdict == order[k];
+			cnt[k] += c->rows[i].c.verdict == order[k] && !c->rows[i].look_withheld;
+	}
 	struct sb t = {0};
 	for (size_t k = 0; k < N; k++)
 		if (cnt[k])
 			sb_addf(&t, "%s%zu %s", t.len ? ", " : "", cnt[k], order[k] == ST_NO_DATA ? "without a verdict"
 								 : order[k] == ST_WITHHELD ? "withheld (failed self-check)"
 											   : report_verdict_name(order[k]));
+	if (looked)
+		sb_addf(&t, "%s%zu withheld (a later look)", t.len ? ", " : "", looked);
 	/* the rule, not a property of the rows: "1 inconclusive (BH q<0.05)" read as if its q were below */
 	sb_addf(&t, " (faster/slower need BH q < %g)", c->o.alpha);
 	snprintf(buf, size, "%s", sb_str(&t));
@@ -702,9 +754,15 @@ static void check_note(struct notes *n, struct sb *m, const struct an_failed_che
 /* The caveats that hold for a whole table, before it: emulated groups, and the rows that
  * kept a verdict only by --allow-failed-checks. */
 static void trust_lines(FILE *f, const struct an_emulation *emu, const char *const *names, size_t n,
-			size_t allowed)
+			size_t allowed, const struct an_repeat *look, double alpha)
 {
 	struct sb t = {0};
+	report_look_text(&t, look, alpha);
+	if (t.len) {
+		fprintf(f, "\n");
+		report_wrap(f, "", "  ", sb_str(&t));
+	}
+	sb_free(&t);
 	report_emulation_text(&t, names, emu, n);
 	if (t.len) {
 		fprintf(f, "\n");
@@ -986,7 +1044,7 @@ static void group_text(FILE *f, const struct an_compare *c, const struct an_grou
 {
 	fprintf(f, "%s: %-30s %zu run%s on %zu boot%s\n", g->name, *g->selector ? g->selector : "(all runs)", g->nruns,
 		g->nruns == 1 ? "" : "s", g->nboots, g->nboots == 1 ? "" : "s");
-	trust_lines(f, c->emu, (const char *const[]){NULL}, 1, 0);
+	trust_lines(f, c->emu, (const char *const[]){NULL}, 1, 0, &c->look, c->o.alpha);
 	struct notes n = {0};
 	struct strv units = {0};
 	compare_units(&units, c);
@@ -1048,7 +1106,7 @@ void report_compare_text(FILE *f, const struct an_compare *c, const struct an_gr
 		fprintf(f, "%s: %-30s %zu run%s on %zu boot%s\n", g[i].name, *g[i].selector ? g[i].selector : "(all runs)",
 			g[i].nruns, g[i].nruns == 1 ? "" : "s", g[i].nboots, g[i].nboots == 1 ? "" : "s");
 	const char *names[2] = {g[0].name, g[1].name};
-	trust_lines(f, c->emu, names, 2, c->allowed_rows);
+	trust_lines(f, c->emu, names, 2, c->allowed_rows, &c->look, c->o.alpha);
 	if (!c->nrows) {
 		fprintf(f, "\nno samples in the selected runs\n");
 		return;
@@ -1178,7 +1236,7 @@ void report_analyze_text(FILE *f, const struct an_analyze *a, const struct an_gr
 	fprintf(f, "runs: %-30s %zu run%s on %zu boot%s; %zu cell%s\n", *filter->selector ? filter->selector : "(all)",
 		filter->nruns, filter->nruns == 1 ? "" : "s", filter->nboots, filter->nboots == 1 ? "" : "s", a->ncells,
 		a->ncells == 1 ? "" : "s");
-	trust_lines(f, &a->emu, (const char *const[]){NULL}, 1, a->allowed_rows);
+	trust_lines(f, &a->emu, (const char *const[]){NULL}, 1, a->allowed_rows, &a->look, a->o.alpha);
 	struct notes n = {0};
 	bool negl = false;
 	for (size_t i = 0; i < a->nrows; i++) {

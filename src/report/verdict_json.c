@@ -152,6 +152,14 @@ static json_t *failed_json(const struct an_failed_check *f)
 	return o;
 }
 
+/* Why a verdict was withheld: "later_look" (an_repeat), "failed_self_check", or null. */
+static json_t *withheld_for(enum st_verdict v, bool look)
+{
+	if (v != ST_WITHHELD)
+		return json_null();
+	return json_string(look ? "later_look" : "failed_self_check");
+}
+
 /* The groups some of whose runs were emulated, appended to the array a. */
 static void emulated_json(json_t *a, const char *group, const struct an_emulation *x)
 {
@@ -253,6 +261,7 @@ char *report_compare_json(const struct an_compare *c, const struct an_group_info
 			json_object_set_new(o, "comparison", json_null());
 		}
 		json_object_set_new(o, "verdict", json_string(report_verdict_name(r->c.verdict)));
+		json_object_set_new(o, "withheld_for", withheld_for(r->c.verdict, r->look_withheld));
 		json_object_set_new(o, "failed_check", failed_json(&r->failed));
 		json_t *w = json_object();
 		json_object_set_new(w, "a", diag_json(&r->diag_a));
@@ -275,6 +284,7 @@ char *report_compare_json(const struct an_compare *c, const struct an_group_info
 	json_object_set_new(d, "confounders_checked", json_boolean(!c->env_missing));
 	const char *names[2] = {g[0].name, g[1].name};
 	trust_json(d, c->emu, names, c->ngroups, c->allow_failed_checks, c->allowed_rows);
+	json_object_set_new(d, "look", report_look_json(&c->look));
 	return dump(d);
 }
 
@@ -334,6 +344,7 @@ char *report_analyze_json(const struct an_analyze *a, const struct an_group_info
 			json_object_set_new(e, "available", json_boolean(ef->available));
 			json_object_set_new(e, "comparison", cmp_json(&ef->c, &r->chg[k]));
 			json_object_set_new(e, "verdict", json_string(report_verdict_name(ef->c.verdict)));
+			json_object_set_new(e, "withheld_for", withheld_for(ef->c.verdict, r->look_withheld));
 			json_array_append_new(effs, e);
 		}
 		json_object_set_new(o, "effects", effs);
@@ -348,6 +359,7 @@ char *report_analyze_json(const struct an_analyze *a, const struct an_group_info
 	json_object_set_new(settle, "need", json_string(a->any_interval ? "nothing" : report_need_name(a->need)));
 	json_object_set_new(d, "data", settle);
 	trust_json(d, &a->emu, &filter->name, 1, a->allow_failed_checks, a->allowed_rows);
+	json_object_set_new(d, "look", report_look_json(&a->look));
 	return dump(d);
 }
 

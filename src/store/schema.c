@@ -155,6 +155,16 @@ static const char *const migrations[] = {
 	"ALTER TABLE run_summary ADD COLUMN round_map TEXT;\n"
 	"ALTER TABLE run_summary ADD COLUMN diag TEXT;\n",
 	summary_per_run, /* issue 18: one summary row per run, kept current by triggers */
+	/* issue 31: every look compare and analyze take at a question, so that looking again
+	 * after adding boots is counted (docs/METHOD.md, "Repeated looks") */
+	"CREATE TABLE look(\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  key TEXT NOT NULL, question INTEGER NOT NULL, k INTEGER NOT NULL,\n"
+	"  at_ns INTEGER NOT NULL, fingerprint TEXT NOT NULL,\n"
+	"  max_boots INTEGER NOT NULL DEFAULT 0, withheld INTEGER NOT NULL DEFAULT 0,\n"
+	"  design TEXT NOT NULL DEFAULT '{}', runs TEXT NOT NULL DEFAULT '[]',\n"
+	"  verdicts TEXT NOT NULL DEFAULT '{}',\n"
+	"  UNIQUE(key, question, fingerprint));\n",
 };
 
 #define BUILTIN_STEPS ((int)(sizeof migrations / sizeof migrations[0]))

@@ -469,4 +469,32 @@ struct store_campaign_run {
 int store_campaign_runs(struct store *s, int64_t id, struct store_campaign_run **out, size_t *n, struct err *e);
 void store_campaign_runs_free(struct store_campaign_run *v, size_t n);
 
+/* --- looks at a question (docs/METHOD.md, "Repeated looks") --- */
+
+/* One look that compare or analyze took: the question (key, and its number: --fresh starts
+ * the next), the look's number within it, when, a fingerprint of the runs it judged, the
+ * declared sequential design's maximum boots (0: undeclared), whether its verdicts were
+ * withheld as a later undeclared look, its design ({"boots":[..],"runs":[..]} per group or
+ * cell) and verdicts ({"ROW": "VERDICT"}) as JSON text. */
+struct store_look {
+	int64_t id;
+	char *key;
+	int question, k;
+	uint64_t at_ns;
+	char *fingerprint;
+	int max_boots;
+	bool withheld;
+	char *design, *verdicts;
+};
+/* The looks recorded for key, oldest first (free with store_looks_free). */
+int store_looks_get(struct store *s, const char *key, struct store_look **out, size_t *n, struct err *e);
+/* The run ids that the looks of key at questions below `below` judged, sorted ascending, as a
+ * new array (*n of them). */
+int store_looks_seen(struct store *s, const char *key, int below, int64_t **ids, size_t *n, struct err *e);
+/* Record look x with the ids of the runs it judged; a look of the same key, question and
+ * fingerprint is kept as it was (idempotent), except that a withheld one becomes x when x is
+ * not withheld (the same look, declared as the question's design asks). Returns 0 or -1. */
+int store_look_add(struct store *s, const struct store_look *x, const int64_t *ids, size_t nids, struct err *e);
+void store_looks_free(struct store_look *x, size_t n);
+
 #endif

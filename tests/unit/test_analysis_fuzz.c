@@ -120,7 +120,8 @@ static void one(gsl_rng *r, size_t it)
 	struct an_compare_job cj;
 	assert_int_equal(store_open(path, STORE_RO, &st, &e), 0);
 	memset(&e, 0, sizeof e);
-	if (an_compare_job_build(st, "cfg=a", "cfg=b", &pat, &co, true, false, &cj, &e) == 0) {
+	struct an_look_req look = {true, false}; /* a first look, decided; not recorded (STORE_RO) */
+	if (an_compare_job_build(st, "cfg=a", "cfg=b", &pat, &co, true, false, &look, &cj, &e) == 0) {
 		d = (struct report_doc){.kind = REPORT_COMPARE, .compare = &cj.c, .groups = cj.info, .ngroups = 2,
 					.envtab = &cj.env};
 		render_all(&d);
@@ -138,7 +139,8 @@ static void one(gsl_rng *r, size_t it)
 	struct an_analyze_job aj;
 	assert_int_equal(store_open(path, STORE_RO, &st, &e), 0);
 	memset(&e, 0, sizeof e);
-	if (an_analyze_job_build(st, &filter, &factors, &refs, &pat, &co, true, false, &aj, &e) == 0) {
+	if (an_analyze_job_build(st, &filter, &factors, &refs, &pat, &co, true, false, &(struct an_look_req){true, false},
+				 &aj, &e) == 0) {
 		d = (struct report_doc){.kind = REPORT_ANALYZE, .analyze = &aj.an, .groups = &aj.info, .ngroups = 1,
 					.envtab = &aj.env};
 		render_all(&d);

@@ -1,6 +1,7 @@
 /* test_stats_grid.c - the seeded design grid: coverage, A/A, power, equivalence and plan assurance per design. */
 #include "unit.h"
 #include "stats/stats.h"
+#include "analysis/analysis.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -35,7 +36,7 @@
 #define MAXR 16
 #define MAXS 1000
 
-enum kind { TWO, FACT, SEQ, PLAN, DIAG };
+enum kind { TWO, FACT, SEQ, PLAN, DIAG, LOOKS };
 /* TWO rows: ONEF also analyses the two groups as a one-factor, two-level factorial and counts
  * every number that differs from compare's (must be none); TRUNC keeps only replicates whose
  * donor group (B) estimates its boot variance at <= 0, the case a borrower must not lend. */
@@ -44,7 +45,8 @@ enum mode { PLAIN, ONEF, TRUNC };
 struct gd {
 	const char *name;
 	enum kind kind;
-	size_t boots_a, boots_b; /* per group (per cell for FACT; start and maximum for SEQ) */
+	size_t boots_a, boots_b; /* per group (per cell for FACT; start and maximum for SEQ and LOOKS) */
+	size_t step;             /* LOOKS: boots per group added between looks */
 	size_t runs, samples;
 	double sd_boot_a, sd_boot_b, sd_run, sd_within;
 	int round_sig;  /* > 0: values given to this many significant digits */
@@ -235,6 +237,58 @@ static void rep_seq(gsl_rng *rng, const struct gd *d, struct cell *c, struct tal
 	t->n++;
 }
 
+/* A user who compares, adds boots when nothing is settled and compares again (issue 31 item
+ * 5): looks at boots_a, boots_a + step, ... boots_b per group, without declaring a design, and
+ * stops at the first faster or slower. Each look goes through sysab's own rule
+ * (an_repeat_decide on the looks so far, an_compare_repeat on the row); aa counts the A/A
+ * paths that end in a call, aa2 those that would without the rule (every look at full alpha),
+ * power the A/B paths that end in "faster". */
+static void rep_looks(gsl_rng *rng, const struct gd *d, struct cell *c, struct tally *t)
+{
+	struct err e;
+	for (int ab = 0; ab < 2; ab++) {
+		double eff = ab ? log1p(d->effect) : 0;
+		draw(rng, d, d->boots_b, 7, d->sd_boot_a, 0, &c[0]);
+		draw(rng, d, d->boots_b, 7 + eff, d->sd_boot_a, 0, &c[1]);
+		struct st_compare_opts o = stats_compare_defaults();
+		struct an_look_prior prior[64];
+		char fps[64][17];
+		size_t np = 0;
+		bool call = false, naive = false;
+		enum st_verdict v = ST_NO_DATA;
+		for (size_t n = d->boots_a; n <= d->boots_b && !call; n += d->step) {
+			struct st_group g[2] = {{c[0].boots, n}, {c[1].boots, n}};
+			struct st_estimate est[2];
+			assert_int_equal(stats_estimate_groups(g, 2, est, &e), 0);
+			struct an_row row = {0};
+			stats_compare(&est[0], &est[1], &o, &row.c);
+			naive |= called(&row.c);
+			/* the look's runs: the first n boots of each group */
+			int64_t ids[2][64], *idp[2] = {ids[0], ids[1]};
+			size_t nn[2] = {n * d->runs, n * d->runs};
+			for (size_t i = 0; i < n * d->runs; i++) {
+				ids[0][i] = (int64_t)i;
+				ids[1][i] = (int64_t)(1000 + i);
+			}
+			struct an_compare cmp = {.rows = &row, .nrows = 1};
+			an_repeat_fingerprint(idp, nn, 2, fps[np]);
+			an_repeat_decide(prior, np, fps[np], 0, false, &cmp.look);
+			an_compare_repeat(&cmp);
+			prior[np] = (struct an_look_prior){fps[np], cmp.look.question, cmp.look.k, 0, cmp.look.withheld};
+			np++;
+			call = called(&row.c);
+			v = row.c.verdict;
+		}
+		if (!ab) {
+			t->aa += call;
+			t->aa2 += naive;
+		} else {
+			t->power += call && v == ST_FASTER;
+		}
+	}
+	t->n++;
+}
+
 /* Diagnostic footnotes (issue 31): the A/A column is the share of A/A comparisons that carry
  * one (a kind stats_diag_raised reports for either group, or the autocorrelation caveat); the
  * power column the share with a warm-up footnote when every run of B is `effect` slower over
@@ -318,39 +372,41 @@ static void rep_plan(gsl_rng *rng, const struct gd *d, struct cell *c, struct ta
 #define PCT(x, n) (n ? 100.0 * (double)(x) / (double)(n) : NAN)
 
 static const struct gd grid[] = {
-	/* name, kind, boots a, b, runs, samples, sd boot a, b (FACT: of the last cell), run, within, round, effect,
+	/* name, kind, boots a, b, step, runs, samples, sd boot a, b (FACT: of the last cell), run, within, round, effect,
 	 * fast, bounds, mode */
-	{"balanced 2 boots", TWO, 2, 2, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.93, 0.99, 0.05, PLAIN},
-	{"balanced 3 boots", TWO, 3, 3, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.98, 0.05, PLAIN},
-	{"balanced 4 boots", TWO, 4, 4, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN},
-	{"balanced 6 boots", TWO, 6, 6, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.975, 0.05, PLAIN},
-	{"2 boots against 5", TWO, 2, 5, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.99, 0.05, PLAIN},
-	{"boot sd 1% against 3%, 3 boots", TWO, 3, 3, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, true, 0.935, 0.975, 0.05, PLAIN},
-	{"boot sd 1% against 3%, 2 boots", TWO, 2, 2, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05, PLAIN},
-	{"boot sd 1% against 4%, 2 boots", TWO, 2, 2, 2, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05, PLAIN},
-	{"boot sd 1% against 3%, 4 boots", TWO, 4, 4, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05, PLAIN},
-	{"boot sd 1% against 10%, 2 boots", TWO, 2, 2, 2, 10, 0.01, 0.10, 0.005, 0.03, 0, 0.10, false, 0.935, 0.975, 0.05, PLAIN},
-	{"boot sd 1% against 10%, 3 boots", TWO, 3, 3, 2, 10, 0.01, 0.10, 0.005, 0.03, 0, 0.10, false, 0.935, 0.975, 0.05, PLAIN},
-	{"1 boot borrows from 4", TWO, 1, 4, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.995, 0.05, PLAIN},
-	{"1 boot borrows from 6", TWO, 1, 6, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 0.975, 0.05, PLAIN},
-	{"2 boots (sd 3%) against 5 (sd 1%)", TWO, 2, 5, 2, 10, 0.03, 0.01, 0.005, 0.03, 0, 0.04, true, 0.935, 0.975, 0.05, PLAIN},
-	{"1 boot (sd 2%) borrows from 4 (sd 1%)", TWO, 1, 4, 2, 10, 0.02, 0.01, 0.005, 0.03, 0, 0.03, false, 0, 1, 1, PLAIN},
-	{"1 boot each (no replication)", TWO, 1, 1, 3, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0, 1, 0.0, PLAIN},
-	{"2x2 factorial, 2 boots per cell", FACT, 2, 2, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.0276, true, 0.935, 1, 0.05, PLAIN},
-	{"2x2 factorial, 4 boots per cell", FACT, 4, 4, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.0276, false, 0.935, 0.975, 0.05, PLAIN},
-	{"2x2, one cell boot sd 3%, 2 boots per cell", FACT, 2, 2, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.0276, false, 0.935, 1, 0.05, PLAIN},
-	{"2x2, one cell boot sd 4%, 2 boots per cell", FACT, 2, 2, 2, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.0276, true, 0.935, 1, 0.05, PLAIN},
-	{"2x2, one cell boot sd 3%, 3 boots per cell", FACT, 3, 3, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.0276, false, 0.935, 1, 0.05, PLAIN},
-	{"2x2, one cell boot sd 4%, 3 boots per cell", FACT, 3, 3, 2, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.0276, true, 0.935, 1, 0.05, PLAIN},
-	{"one-factor analyze = compare, 3 boots x 3 runs, sd 1% against 3%", TWO, 3, 3, 3, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, true, 0.935, 0.99, 0.05, ONEF},
-	{"one-factor analyze = compare, 2 boots against 5", TWO, 2, 5, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 0.99, 0.05, ONEF},
-	{"1 boot borrows from 4, donor estimate <= 0", TWO, 1, 4, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0, 1, 0.05, TRUNC},
-	{"rounded to 4 digits, 3 boots x 1 value", TWO, 3, 3, 1, 1, 0.0005, 0.0005, 0, 0, 4, 0.003, true, 0.935, 0.99, 0.05, PLAIN},
-	{"sequential: 2 to 8 boots, advice", SEQ, 2, 8, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.975, 0.05, PLAIN},
-	{"fixed: 8 boots (sequential's maximum)", TWO, 8, 8, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN},
-	{"diagnostic footnotes, 4 boots x 3 runs x 15 (A/A: any; power: warm-up)", DIAG, 4, 4, 3, 15, 0.01, 0.01, 0.005, 0.01, 0, 0.10, true, 0, 1, 0.10, PLAIN},
-	{"plan from small pilot (3x2x10)", PLAN, 3, 3, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0, true, 0, 1, 1, PLAIN},
-	{"plan from large pilot (10x4x30)", PLAN, 10, 10, 4, 30, 0.01, 0.01, 0.005, 0.03, 0, 0, false, 0, 1, 1, PLAIN},
+	{"balanced 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.93, 0.99, 0.05, PLAIN},
+	{"balanced 3 boots", TWO, 3, 3, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.98, 0.05, PLAIN},
+	{"balanced 4 boots", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN},
+	{"balanced 6 boots", TWO, 6, 6, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.975, 0.05, PLAIN},
+	{"2 boots against 5", TWO, 2, 5, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.99, 0.05, PLAIN},
+	{"boot sd 1% against 3%, 3 boots", TWO, 3, 3, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, true, 0.935, 0.975, 0.05, PLAIN},
+	{"boot sd 1% against 3%, 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05, PLAIN},
+	{"boot sd 1% against 4%, 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05, PLAIN},
+	{"boot sd 1% against 3%, 4 boots", TWO, 4, 4, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05, PLAIN},
+	{"boot sd 1% against 10%, 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.10, 0.005, 0.03, 0, 0.10, false, 0.935, 0.975, 0.05, PLAIN},
+	{"boot sd 1% against 10%, 3 boots", TWO, 3, 3, 0, 2, 10, 0.01, 0.10, 0.005, 0.03, 0, 0.10, false, 0.935, 0.975, 0.05, PLAIN},
+	{"1 boot borrows from 4", TWO, 1, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.995, 0.05, PLAIN},
+	{"1 boot borrows from 6", TWO, 1, 6, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 0.975, 0.05, PLAIN},
+	{"2 boots (sd 3%) against 5 (sd 1%)", TWO, 2, 5, 0, 2, 10, 0.03, 0.01, 0.005, 0.03, 0, 0.04, true, 0.935, 0.975, 0.05, PLAIN},
+	{"1 boot (sd 2%) borrows from 4 (sd 1%)", TWO, 1, 4, 0, 2, 10, 0.02, 0.01, 0.005, 0.03, 0, 0.03, false, 0, 1, 1, PLAIN},
+	{"1 boot each (no replication)", TWO, 1, 1, 0, 3, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0, 1, 0.0, PLAIN},
+	{"2x2 factorial, 2 boots per cell", FACT, 2, 2, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.0276, true, 0.935, 1, 0.05, PLAIN},
+	{"2x2 factorial, 4 boots per cell", FACT, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.0276, false, 0.935, 0.975, 0.05, PLAIN},
+	{"2x2, one cell boot sd 3%, 2 boots per cell", FACT, 2, 2, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.0276, false, 0.935, 1, 0.05, PLAIN},
+	{"2x2, one cell boot sd 4%, 2 boots per cell", FACT, 2, 2, 0, 2, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.0276, true, 0.935, 1, 0.05, PLAIN},
+	{"2x2, one cell boot sd 3%, 3 boots per cell", FACT, 3, 3, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.0276, false, 0.935, 1, 0.05, PLAIN},
+	{"2x2, one cell boot sd 4%, 3 boots per cell", FACT, 3, 3, 0, 2, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.0276, true, 0.935, 1, 0.05, PLAIN},
+	{"one-factor analyze = compare, 3 boots x 3 runs, sd 1% against 3%", TWO, 3, 3, 0, 3, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, true, 0.935, 0.99, 0.05, ONEF},
+	{"one-factor analyze = compare, 2 boots against 5", TWO, 2, 5, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 0.99, 0.05, ONEF},
+	{"1 boot borrows from 4, donor estimate <= 0", TWO, 1, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0, 1, 0.05, TRUNC},
+	{"rounded to 4 digits, 3 boots x 1 value", TWO, 3, 3, 0, 1, 1, 0.0005, 0.0005, 0, 0, 4, 0.003, true, 0.935, 0.99, 0.05, PLAIN},
+	{"sequential: 2 to 8 boots, advice", SEQ, 2, 8, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.975, 0.05, PLAIN},
+	{"fixed: 8 boots (sequential's maximum)", TWO, 8, 8, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN},
+	{"naive looks 2, 4, 6, 8 boots (stop at faster/slower)", LOOKS, 2, 8, 2, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0, 1, 0.05, PLAIN},
+	{"one boot at a time 3 to 10 (stop at faster/slower)", LOOKS, 3, 10, 1, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0, 1, 0.05, PLAIN},
+	{"diagnostic footnotes, 4 boots x 3 runs x 15 (A/A: any; power: warm-up)", DIAG, 4, 4, 0, 3, 15, 0.01, 0.01, 0.005, 0.01, 0, 0.10, true, 0, 1, 0.10, PLAIN},
+	{"plan from small pilot (3x2x10)", PLAN, 3, 3, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0, true, 0, 1, 1, PLAIN},
+	{"plan from large pilot (10x4x30)", PLAN, 10, 10, 0, 4, 30, 0.01, 0.01, 0.005, 0.03, 0, 0, false, 0, 1, 1, PLAIN},
 };
 
 /* A row's seed: FNV-1a of its name. */
@@ -394,18 +450,26 @@ static void run_grid(bool full)
 			case SEQ: rep_seq(rng, d, c, &t); break;
 			case PLAN: rep_plan(rng, d, c, &t); break;
 			case DIAG: rep_diag(rng, d, c, &t); break;
+			case LOOKS: rep_looks(rng, d, c, &t); break;
 			}
 		double cov = PCT(t.cover, t.ncov), aa = PCT(t.aa, t.n), pw = PCT(t.power, t.n);
-		double aa2 = d->kind == FACT ? PCT(t.aa2, t.n) : NAN; /* the interaction's A/A */
+		double aa2 = d->kind == FACT || d->kind == LOOKS ? PCT(t.aa2, t.n) : NAN; /* the interaction's A/A;
+											     LOOKS: without the rule */
 		double eq = PCT(t.equiv, t.n), nv = PCT(t.noverdict, t.n);
 		double as = t.nplan ? 100 * t.assurance / (double)t.nplan : NAN;
-		char aas[48];
+		char aas[96];
 		if (d->kind == FACT) /* main effect of z / the interaction, both null */
 			snprintf(aas, sizeof aas, "%.1f%% / %.1f%%", aa, aa2);
+		else if (d->kind == LOOKS) /* with the rule (MC SE), and every look at full alpha */
+			snprintf(aas, sizeof aas, "%.1f%% (MC SE %.2f; %.1f%% without the rule)", aa,
+				 100 * sqrt(aa / 100 * (1 - aa / 100) / (double)t.n), aa2);
 		else
 			snprintf(aas, sizeof aas, "%.1f%%", aa);
+		char covs[16] = "–";
+		if (!isnan(cov))
+			snprintf(covs, sizeof covs, "%.1f%%", cov);
 		if (full)
-			printf("| %s | %.1f%% | %s | %.1f%% (%+.2f%%) | %.1f%% | %.1f%% | %s%.0f%s | %zu |\n", d->name, cov,
+			printf("| %s | %s | %s | %.1f%% (%+.2f%%) | %.1f%% | %.1f%% | %s%.0f%s | %zu |\n", d->name, covs,
 			       aas, pw, 100 * d->effect, eq, nv, d->kind == PLAN ? "" : "(", as, d->kind == PLAN ? "%" : ")",
 			       reps);
 		else
@@ -425,6 +489,8 @@ static void run_grid(bool full)
 			assert_true(aa / 100 <= d->aa_max + 0.01); /* + 1 point: about 2 binomial sd at 1,500 */
 			if (d->kind == FACT)
 				assert_true(aa2 / 100 <= d->aa_max + 0.01);
+			if (d->kind == LOOKS) /* at most 5% + 2 Monte Carlo SE, and the rule is what holds it */
+				assert_true(aa / 100 <= 0.05 + 2 * sqrt(0.05 * 0.95 / (double)t.n) && aa2 > aa);
 			/* the assurance holds per plan: <= 10% of plans (+ 2 binomial sd) meet the
 			 * target in under half of their runs */
 			if (d->kind == PLAN)
