@@ -1,94 +1,109 @@
-/* bf.c - the dominance guard of a two-term df: the level holds at every ratio of the true variances. */
+/* bf.c - the df of B against A (Behrens-Fisher): calibrated per df pair so the level holds at every ratio of the true variances. */
 #include "stats/stats.h"
 
 #include <math.h>
 #include <stdlib.h>
-
-#include <gsl/gsl_cdf.h>
+#include <string.h>
 
 /*
- * Two variance terms v1, v2 with f1, f2 df (B against A). Welch's df exceeds what the
- * data carry when one term is far larger than the other in truth yet the smaller one
- * came out large by chance: with 2 or 3 boots per group the A/A rate reaches 6.4% and
- * 5.9% at a ratio of boot variances near 30-300 (docs/METHOD.md, "At every ratio of
- * boot variances"). The guard: where one term holds more than tau of v1 + v2, the df
- * is that term's own, or the unguarded one if lower (the t quantile at the term's own
- * df is exact in the limit). tau is the largest share for which the rule's A/A rate,
- * computed exactly over the two chi-square laws (midpoint rule on QN x QN quantiles),
- * stays at or below alpha at each of the ratios 1e-4..1e4. It depends on f1, f2 and
- * alpha only, so it is worked out once per key.
+ * Two variance terms v1, v2 with f1, f2 df (B against A), term i holding the share u_i of
+ * v1 + v2. The df is f1 + f2 (what both terms hold together) unless a term dominates:
+ * over a band of shares [tau_i - BAND, tau_i] the df moves continuously to that term's
+ * own f_i (linear in 1/df, so roughly linear in the t quantile), and past tau_i it is
+ * f_i (t at f_i is exact when the term is all of v1 + v2). Where both caps apply the
+ * lower df wins. The df, and so p, is continuous in the shares.
+ *
+ * tau1, tau2 are calibrated per (f1, f2, alpha): the level of the rule, computed exactly
+ * over the two chi-square laws (midpoint rule on QN x QN quantiles, no random numbers),
+ * must stay at or below TARGET * alpha at each of NRATIO ratios 1e-4..1e4 of the true
+ * variances; among such pairs, the one whose level is highest at the ratio of equal boot
+ * variances, r0 = (f2 + 1) / (f1 + 1), is kept (the most efficient one there). Equal df:
+ * tau1 = tau2, the largest that holds (bisection). Unequal: the best of that symmetric
+ * pair and, for each tau of the larger-df term on a golden-section search, the largest
+ * tau of the smaller-df term that holds.
  */
 
-#define QN 40          /* quadrature nodes per term */
-#define UN 400         /* shares at which the unguarded quantile is tabulated */
-#define NRATIO 33      /* ratios 1e-4 .. 1e4, log-spaced */
-#define BISECT 14      /* tau to about 3e-5 */
-#define CACHE 256
+#define QN 48          /* quadrature nodes per term */
+#define LN 512         /* band positions at which each term's t quantile is tabulated */
+#define NRATIO 49      /* ratios 1e-4 .. 1e4, log-spaced (10^(1/6) apart) */
+#define TARGET 0.999   /* of alpha inside 1e-3..1e3: the quadrature's and the ratio grid's error stay inside */
+#define EDGE 6         /* ratios at each end (beyond 1e-3, 1e3) where the rule is the dominant term's exact t: alpha */
+#define BISECT 13      /* tau to about 1e-4 */
+#define GOLDEN 10      /* golden-section steps over the larger-df term's tau */
+#define CACHE 512
 #define F_STEP 16.0    /* df keyed to 1/16 (floored) */
-#define F_NO_GUARD 50  /* both terms above: no guard (at 50 against 50 df the worst level is 5.002%) */
+#define F_NO_GUARD 50  /* both terms above: plain Satterthwaite (at 50 against 50 df its worst level is 5.002%) */
 
 struct key {
-	double f1, f2, alpha, tau;
+	double f1, f2, alpha, tau1, tau2;
 };
 
 static struct key cache[CACHE];
 static size_t ncache, next_slot;
 
 struct calib {
-	double f1, f2, alpha;
-	double x1[QN], x2[QN];
-	double cu[UN + 1]; /* the unguarded quantile at share u = i / UN */
-	double c1, c2;     /* the quantiles at f1 and f2 */
-	size_t last_bad;   /* the ratio index that failed last */
+	double f1, f2, alpha, fp;
+	double *th, *sc;       /* per ratio and node: share of term 1, sd of the estimate over sd(d) */
+	double lo, hi;         /* 1/df from 1/(f1 + f2) to 1/min(f1, f2) */
+	double c[LN + 1];      /* the t quantile at 1/df = lo + (hi - lo) i / LN */
+	double r0th[QN * QN], r0sc[QN * QN];
+	size_t last_bad;
 };
 
-/* The unguarded quantile at shares u, 1 - u: stats_welch_df for two terms (scale-free),
- * with the weights w1, w2 worked out once. */
-static double unguarded_q(const struct calib *k, double u, double w1, double w2)
+/* Satterthwaite's 1/df of two terms at share u of the first. */
+static double inv_welch(double u, double f1, double f2)
 {
-	double v[2] = {u * w1, (1 - u) * w2}, f[2] = {k->f1, k->f2};
-	return -stats_t_quantile(k->alpha / 2, stats_satterthwaite(v, f, 2));
+	return u * u / f1 + (1 - u) * (1 - u) / f2;
 }
 
-/* The quantile stats_bf_df gives at share u: past tau the dominant term's own, unless the
- * unguarded one is larger (the guard only ever lowers the df). */
-static double quantile_at(const struct calib *k, double u, double tau)
+static double band_lambda(double u, double tau)
 {
-	double x = u * UN, q;
+	double lam = (tau - u) / ST_BF_BAND;
+	return lam < 0 ? 0 : lam > 1 ? 1 : lam;
+}
+
+/* The rule's 1/df at share u of term 1: over term i's band, 1/df moves from Welch's
+ * (lambda 1) to 1/f_i (lambda 0); the larger 1/df (the lower df) wins. */
+static double inv_rule(double u, double f1, double f2, double tau1, double tau2)
+{
+	double w = inv_welch(u, f1, f2), l1 = band_lambda(u, tau1), l2 = band_lambda(1 - u, tau2);
+	return fmax(w, fmax(l1 * w + (1 - l1) / f1, l2 * w + (1 - l2) / f2));
+}
+
+double stats_bf_rule(double v1, double f1, double v2, double f2, double tau1, double tau2)
+{
+	if (!(v1 >= 0) || !(v2 >= 0) || !(v1 + v2 > 0))
+		return NAN;
+	return 1 / inv_rule(v1 / (v1 + v2), f1, f2, tau1, tau2);
+}
+
+/* The rule's critical value at share u of term 1 (the t quantile tabulated in 1/df). */
+static double crit(const struct calib *k, double u, double t1, double t2)
+{
+	double x = (inv_rule(u, k->f1, k->f2, t1, t2) - k->lo) / (k->hi - k->lo) * LN;
+	if (!(x > 0))
+		return k->c[0];
 	size_t i = (size_t)x;
-	if (i >= UN) {
-		q = k->cu[UN];
-	} else {
-		double w = x - (double)i;
-		q = (1 - w) * k->cu[i] + w * k->cu[i + 1];
-	}
-	if (u > tau)
-		return fmax(k->c1, q);
-	if (1 - u > tau)
-		return fmax(k->c2, q);
-	return q;
+	if (i >= LN)
+		return k->c[LN];
+	double w = x - (double)i;
+	return (1 - w) * k->c[i] + w * k->c[i + 1];
 }
 
-/* The A/A rate at ratio r (v1 true r, v2 true 1; equal coefficients) under tau. */
-static double aa_at(const struct calib *k, double r, double tau)
+static double level_nodes(const struct calib *k, const double *th, const double *sc, double t1, double t2)
 {
-	double s = 0, sd = sqrt(r + 1);
-	for (size_t i = 0; i < QN; i++)
-		for (size_t j = 0; j < QN; j++) {
-			double v1 = r * k->x1[i] / k->f1, v2 = k->x2[j] / k->f2;
-			double c = quantile_at(k, v1 / (v1 + v2), tau);
-			s += gsl_cdf_ugaussian_Q(c * sqrt(v1 + v2) / sd);
-		}
-	return 2 * s / (QN * QN);
+	double s = 0;
+	for (size_t n = 0; n < QN * QN; n++)
+		s += erfc(crit(k, th[n], t1, t2) * sc[n] * M_SQRT1_2);
+	return s / (QN * QN);
 }
 
-/* Whether the level holds at every ratio under tau; the ratio that failed last is tried
- * first (a failing tau then costs one ratio, not up to all of them). */
-static bool holds(struct calib *k, double tau)
+static bool holds(struct calib *k, double t1, double t2)
 {
 	for (size_t j = 0; j < NRATIO; j++) {
 		size_t i = (k->last_bad + j) % NRATIO;
-		if (aa_at(k, pow(10, -4 + 8 * (double)i / (NRATIO - 1)), tau) > k->alpha) {
+		double lim = i < EDGE || i >= NRATIO - EDGE ? k->alpha : TARGET * k->alpha;
+		if (level_nodes(k, k->th + i * QN * QN, k->sc + i * QN * QN, t1, t2) > lim) {
 			k->last_bad = i;
 			return false;
 		}
@@ -96,79 +111,152 @@ static bool holds(struct calib *k, double tau)
 	return true;
 }
 
-static double calibrate(double f1, double f2, double alpha)
+static void nodes_at(const struct calib *k, const double *x1, const double *x2, double r, double *th, double *sc)
+{
+	double sd = sqrt(r + 1);
+	for (size_t i = 0; i < QN; i++)
+		for (size_t j = 0; j < QN; j++) {
+			double v1 = r * x1[i] / k->f1, v2 = x2[j] / k->f2;
+			th[i * QN + j] = v1 / (v1 + v2);
+			sc[i * QN + j] = sqrt(v1 + v2) / sd;
+		}
+}
+
+/* The largest tau of the term small (1 or 2) in [0, 1 + BAND] that holds with the other's
+ * at other (sym: both equal); 0 (the smaller df throughout, Hsu's rule) if none does. */
+static double largest(struct calib *k, int small, double other, bool sym)
+{
+	double lo = 0, hi = 1 + ST_BF_BAND;
+#define PAIR(t) (sym ? (t) : small == 1 ? (t) : other), (sym ? (t) : small == 1 ? other : (t))
+	if (holds(k, PAIR(hi)))
+		return hi;
+	for (int it = 0; it < BISECT; it++) {
+		double mid = (lo + hi) / 2;
+		if (holds(k, PAIR(mid)))
+			lo = mid;
+		else
+			hi = mid;
+	}
+#undef PAIR
+	return lo;
+}
+
+static double level_r0(const struct calib *k, double t1, double t2)
+{
+	return level_nodes(k, k->r0th, k->r0sc, t1, t2);
+}
+
+/* Golden-section step target: the level at r0 with the larger-df term at tl. */
+static double try_large(struct calib *k, int small, double tl, double *ts)
+{
+	*ts = largest(k, small, tl, false);
+	return small == 1 ? level_r0(k, *ts, tl) : level_r0(k, tl, *ts);
+}
+
+static void calibrate(double f1, double f2, double alpha, double *tau1, double *tau2)
 {
 	struct calib *k = xmalloc(sizeof *k);
 	k->f1 = f1;
 	k->f2 = f2;
 	k->alpha = alpha;
+	k->fp = f1 + f2;
 	k->last_bad = NRATIO / 2;
+	k->th = xmalloc(NRATIO * QN * QN * sizeof *k->th);
+	k->sc = xmalloc(NRATIO * QN * QN * sizeof *k->sc);
+	double x1[QN], x2[QN];
+	bool ok = true;
 	for (size_t i = 0; i < QN; i++) {
 		double p = ((double)i + 0.5) / QN;
-		k->x1[i] = stats_chisq_quantile(p, f1);
-		k->x2[i] = stats_chisq_quantile(p, f2);
+		x1[i] = stats_chisq_quantile(p, f1);
+		x2[i] = stats_chisq_quantile(p, f2);
+		ok = ok && isfinite(x1[i]) && isfinite(x2[i]);
 	}
-	double w1 = stats_ucb_weight(f1), w2 = stats_ucb_weight(f2);
-	for (size_t i = 0; i <= UN; i++)
-		k->cu[i] = unguarded_q(k, (double)i / UN, w1, w2);
-	k->c1 = -stats_t_quantile(alpha / 2, f1);
-	k->c2 = -stats_t_quantile(alpha / 2, f2);
-	double tau = 1;
-	bool ok = isfinite(k->c1) && isfinite(k->c2);
-	for (size_t i = 0; i < QN && ok; i++)
-		ok = isfinite(k->x1[i]) && isfinite(k->x2[i]);
-	for (size_t i = 0; i <= UN && ok; i++)
-		ok = isfinite(k->cu[i]);
-	if (!ok) {
-		tau = 0.5; /* cannot be worked out: the dominant term's df throughout */
-	} else if (!holds(k, 1)) {
-		double lo = 0.5, hi = 1;
-		for (int it = 0; it < BISECT; it++) {
-			double mid = (lo + hi) / 2;
-			if (holds(k, mid))
-				lo = mid;
-			else
-				hi = mid;
+	k->lo = 1 / k->fp;
+	k->hi = 1 / fmin(f1, f2);
+	for (size_t i = 0; i <= LN && ok; i++) {
+		k->c[i] = -stats_t_quantile(alpha / 2, 1 / (k->lo + (k->hi - k->lo) * (double)i / LN));
+		ok = isfinite(k->c[i]);
+	}
+	*tau1 = *tau2 = 0; /* cannot be worked out: the smaller df throughout */
+	if (ok) {
+		for (size_t i = 0; i < NRATIO; i++)
+			nodes_at(k, x1, x2, pow(10, -4 + 8 * (double)i / (NRATIO - 1)), k->th + i * QN * QN,
+				 k->sc + i * QN * QN);
+		nodes_at(k, x1, x2, (f2 + 1) / (f1 + 1), k->r0th, k->r0sc);
+		double t = largest(k, 1, 0, true), best = level_r0(k, t, t);
+		*tau1 = *tau2 = t;
+		if (f1 != f2) {
+			int small = f1 < f2 ? 1 : 2;
+			const double g = (sqrt(5) - 1) / 2;
+			double a = 0.5, b = 1 + ST_BF_BAND, ta, tb;
+			double x = b - g * (b - a), y = a + g * (b - a);
+			double fx = try_large(k, small, x, &ta), fy = try_large(k, small, y, &tb);
+			for (int it = 0; it < GOLDEN; it++) {
+				double tl = fx >= fy ? x : y, ts = fx >= fy ? ta : tb, fl = fmax(fx, fy);
+				if (fl > best) {
+					best = fl;
+					*tau1 = small == 1 ? ts : tl;
+					*tau2 = small == 1 ? tl : ts;
+				}
+				if (fx >= fy) {
+					b = y;
+					y = x;
+					fy = fx;
+					tb = ta;
+					x = b - g * (b - a);
+					fx = try_large(k, small, x, &ta);
+				} else {
+					a = x;
+					x = y;
+					fx = fy;
+					ta = tb;
+					y = a + g * (b - a);
+					fy = try_large(k, small, y, &tb);
+				}
+			}
 		}
-		tau = lo;
 	}
+	free(k->th);
+	free(k->sc);
 	free(k);
-	return tau;
 }
 
-double stats_bf_tau(double f1, double f2, double alpha)
+static bool calibrated(double f1, double f2, double alpha)
 {
-	if (!(f1 >= 1) || !(f2 >= 1) || !isfinite(f1) || !isfinite(f2) || !(alpha > 0 && alpha < 1) ||
-	    (f1 > F_NO_GUARD && f2 > F_NO_GUARD))
-		return 1;
-	f1 = floor(f1 * F_STEP) / F_STEP;
-	f2 = floor(f2 * F_STEP) / F_STEP;
+	return f1 >= 1 && f2 >= 1 && isfinite(f1) && isfinite(f2) && alpha > 0 && alpha < 1 &&
+	       !(f1 > F_NO_GUARD && f2 > F_NO_GUARD);
+}
+
+/* A df keyed to 1/16, floored (a df a rounding error below k/16 is k/16). */
+static double key_df(double f)
+{
+	return floor(f * F_STEP + 1e-9) / F_STEP;
+}
+
+bool stats_bf_taus(double f1, double f2, double alpha, double *tau1, double *tau2)
+{
+	if (!calibrated(f1, f2, alpha))
+		return false;
+	f1 = key_df(f1);
+	f2 = key_df(f2);
 	for (size_t i = 0; i < ncache; i++)
-		if (cache[i].f1 == f1 && cache[i].f2 == f2 && cache[i].alpha == alpha)
-			return cache[i].tau;
-	double tau = calibrate(f1, f2, alpha);
-	cache[next_slot] = (struct key){f1, f2, alpha, tau};
+		if (cache[i].f1 == f1 && cache[i].f2 == f2 && cache[i].alpha == alpha) {
+			*tau1 = cache[i].tau1;
+			*tau2 = cache[i].tau2;
+			return true;
+		}
+	calibrate(f1, f2, alpha, tau1, tau2);
+	cache[next_slot] = (struct key){f1, f2, alpha, *tau1, *tau2};
 	next_slot = (next_slot + 1) % CACHE;
 	if (ncache < CACHE)
 		ncache++;
-	return tau;
-}
-
-double stats_bf_cap(double v1, double f1, double v2, double f2, double df, double tau)
-{
-	if (!(v1 >= 0) || !(v2 >= 0) || !(v1 + v2 > 0) || isnan(df) || tau >= 1)
-		return df;
-	double u = v1 / (v1 + v2);
-	if (u > tau)
-		return fmin(f1, df);
-	if (1 - u > tau)
-		return fmin(f2, df);
-	return df;
+	return true;
 }
 
 double stats_bf_df(double v1, double f1, double v2, double f2, double df, double alpha)
 {
-	if (!(v1 >= 0) || !(v2 >= 0) || !(v1 + v2 > 0) || isnan(df))
+	double tau1, tau2;
+	if (!(v1 >= 0) || !(v2 >= 0) || !(v1 + v2 > 0) || isnan(df) || !stats_bf_taus(f1, f2, alpha, &tau1, &tau2))
 		return df;
-	return stats_bf_cap(v1, f1, v2, f2, df, stats_bf_tau(f1, f2, alpha));
+	return stats_bf_rule(v1, f1, v2, f2, tau1, tau2);
 }
