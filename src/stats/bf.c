@@ -26,10 +26,11 @@
 #define QN 48          /* quadrature nodes per term */
 #define LN 512         /* band positions at which each term's t quantile is tabulated */
 #define NRATIO 49      /* ratios 1e-4 .. 1e4, log-spaced (10^(1/6) apart) */
-#define TARGET 0.999   /* of alpha inside 1e-3..1e3: the quadrature's and the ratio grid's error stay inside */
+#define MARGIN 0.004   /* of alpha inside 1e-3..1e3, scaled by 3 / min(f1, f2) above 3 df: the quadrature's
+                          and the ratio grid's error stay inside (both shrink as the df grow) */
 #define EDGE 6         /* ratios at each end (beyond 1e-3, 1e3) where the rule is the dominant term's exact t: alpha */
-#define BISECT 13      /* tau to about 1e-4 */
-#define GOLDEN 10      /* golden-section steps over the larger-df term's tau */
+#define BISECT 12      /* tau to about 3e-4 */
+#define GOLDEN 7       /* golden-section steps over the larger-df term's tau (to about 0.02) */
 #define CACHE 512
 #define F_STEP 16.0    /* df keyed to 1/16 (floored) */
 #define F_NO_GUARD 50  /* both terms above: plain Satterthwaite (at 50 against 50 df its worst level is 5.002%) */
@@ -42,7 +43,7 @@ static struct key cache[CACHE];
 static size_t ncache, next_slot;
 
 struct calib {
-	double f1, f2, alpha, fp;
+	double f1, f2, alpha, fp, margin;
 	double *th, *sc;       /* per ratio and node: share of term 1, sd of the estimate over sd(d) */
 	double lo, hi;         /* 1/df from 1/(f1 + f2) to 1/min(f1, f2) */
 	double c[LN + 1];      /* the t quantile at 1/df = lo + (hi - lo) i / LN */
@@ -102,7 +103,7 @@ static bool holds(struct calib *k, double t1, double t2)
 {
 	for (size_t j = 0; j < NRATIO; j++) {
 		size_t i = (k->last_bad + j) % NRATIO;
-		double lim = i < EDGE || i >= NRATIO - EDGE ? k->alpha : TARGET * k->alpha;
+		double lim = i < EDGE || i >= NRATIO - EDGE ? k->alpha : (1 - k->margin) * k->alpha;
 		if (level_nodes(k, k->th + i * QN * QN, k->sc + i * QN * QN, t1, t2) > lim) {
 			k->last_bad = i;
 			return false;
@@ -160,6 +161,7 @@ static void calibrate(double f1, double f2, double alpha, double *tau1, double *
 	k->f2 = f2;
 	k->alpha = alpha;
 	k->fp = f1 + f2;
+	k->margin = MARGIN * fmin(1, 3 / fmin(f1, f2));
 	k->last_bad = NRATIO / 2;
 	k->th = xmalloc(NRATIO * QN * QN * sizeof *k->th);
 	k->sc = xmalloc(NRATIO * QN * QN * sizeof *k->sc);
