@@ -15,7 +15,7 @@
  *
  * tau1, tau2 are calibrated per (f1, f2, alpha): the level of the rule, computed exactly
  * over the two chi-square laws (midpoint rule on QN x QN quantiles, no random numbers),
- * must stay at or below TARGET * alpha at each of NRATIO ratios 1e-4..1e4 of the true
+ * must stay at or below stats_bf_target at each of NRATIO ratios 1e-4..1e4 of the true
  * variances; among such pairs, the one whose level is highest at the ratio of equal boot
  * variances, r0 = (f2 + 1) / (f1 + 1), is kept (the most efficient one there). Equal df:
  * tau1 = tau2, the largest that holds (bisection). Unequal: the best of that symmetric
@@ -26,13 +26,16 @@
 #define QN 48          /* quadrature nodes per term */
 #define LN 512         /* band positions at which each term's t quantile is tabulated */
 #define NRATIO 49      /* ratios 1e-4 .. 1e4, log-spaced (10^(1/6) apart) */
-#define MARGIN 0.004   /* of alpha inside 1e-3..1e3, scaled by 3 / min(f1, f2) above 3 df: the quadrature's
+#define MARGIN 0.004   /* of alpha inside 1e-3..1e3, scaled by 6 / min(f1, f2) above 6 df: the quadrature's
                           and the ratio grid's error stay inside (both shrink as the df grow) */
-#define EDGE 6         /* ratios at each end (beyond 1e-3, 1e3) where the rule is the dominant term's exact t: alpha */
+#define EDGE_LOG 3.0   /* beyond 1e-3, 1e3 the rule is the dominant term's exact t: alpha itself */
+#define LOW 0.12       /* of alpha, over min(f1, f2)^2, where the smaller-df term carries more of the true variance
+                          (unequal df), tapering to 0 at 1e-3, 1e3: the level of the nested estimate
+                          departs from the chi-square model there (docs/METHOD.md) */
 #define BISECT 12      /* tau to about 3e-4 */
 #define GOLDEN 7       /* golden-section steps over the larger-df term's tau (to about 0.02) */
 #define CACHE 512
-#define F_STEP 16.0    /* df keyed to 1/16 (floored) */
+#define F_STEP 4.0     /* df keyed to 1/4 (floored) */
 #define F_NO_GUARD 50  /* both terms above: plain Satterthwaite (at 50 against 50 df its worst level is 5.002%) */
 
 struct key {
@@ -43,13 +46,25 @@ static struct key cache[CACHE];
 static size_t ncache, next_slot;
 
 struct calib {
-	double f1, f2, alpha, fp, margin;
+	double f1, f2, alpha, fp;
+	double lim[NRATIO];    /* the level held at each ratio (stats_bf_target) */
 	double *th, *sc;       /* per ratio and node: share of term 1, sd of the estimate over sd(d) */
 	double lo, hi;         /* 1/df from 1/(f1 + f2) to 1/min(f1, f2) */
 	double c[LN + 1];      /* the t quantile at 1/df = lo + (hi - lo) i / LN */
 	double r0th[QN * QN], r0sc[QN * QN];
 	size_t last_bad;
 };
+
+double stats_bf_target(double f1, double f2, double alpha, double ratio)
+{
+	double lr = fabs(log10(ratio));
+	if (!(lr <= EDGE_LOG + 1e-9))
+		return alpha;
+	double fs = fmin(f1, f2), m = MARGIN * fmin(1, 6 / fs);
+	if (f1 != f2 && (f1 < f2) == (ratio > 1))
+		m += LOW / (fs * fs) * (1 - lr / EDGE_LOG);
+	return (1 - m) * alpha;
+}
 
 /* Satterthwaite's 1/df of two terms at share u of the first. */
 static double inv_welch(double u, double f1, double f2)
@@ -103,8 +118,7 @@ static bool holds(struct calib *k, double t1, double t2)
 {
 	for (size_t j = 0; j < NRATIO; j++) {
 		size_t i = (k->last_bad + j) % NRATIO;
-		double lim = i < EDGE || i >= NRATIO - EDGE ? k->alpha : (1 - k->margin) * k->alpha;
-		if (level_nodes(k, k->th + i * QN * QN, k->sc + i * QN * QN, t1, t2) > lim) {
+		if (level_nodes(k, k->th + i * QN * QN, k->sc + i * QN * QN, t1, t2) > k->lim[i]) {
 			k->last_bad = i;
 			return false;
 		}
@@ -161,7 +175,6 @@ static void calibrate(double f1, double f2, double alpha, double *tau1, double *
 	k->f2 = f2;
 	k->alpha = alpha;
 	k->fp = f1 + f2;
-	k->margin = MARGIN * fmin(1, 3 / fmin(f1, f2));
 	k->last_bad = NRATIO / 2;
 	k->th = xmalloc(NRATIO * QN * QN * sizeof *k->th);
 	k->sc = xmalloc(NRATIO * QN * QN * sizeof *k->sc);
@@ -181,9 +194,11 @@ static void calibrate(double f1, double f2, double alpha, double *tau1, double *
 	}
 	*tau1 = *tau2 = 0; /* cannot be worked out: the smaller df throughout */
 	if (ok) {
-		for (size_t i = 0; i < NRATIO; i++)
-			nodes_at(k, x1, x2, pow(10, -4 + 8 * (double)i / (NRATIO - 1)), k->th + i * QN * QN,
-				 k->sc + i * QN * QN);
+		for (size_t i = 0; i < NRATIO; i++) {
+			double r = pow(10, -4 + 8 * (double)i / (NRATIO - 1));
+			nodes_at(k, x1, x2, r, k->th + i * QN * QN, k->sc + i * QN * QN);
+			k->lim[i] = stats_bf_target(f1, f2, alpha, r);
+		}
 		nodes_at(k, x1, x2, (f2 + 1) / (f1 + 1), k->r0th, k->r0sc);
 		double t = largest(k, 1, 0, true), best = level_r0(k, t, t);
 		*tau1 = *tau2 = t;
@@ -229,7 +244,7 @@ static bool calibrated(double f1, double f2, double alpha)
 	       !(f1 > F_NO_GUARD && f2 > F_NO_GUARD);
 }
 
-/* A df keyed to 1/16, floored (a df a rounding error below k/16 is k/16). */
+/* A df keyed to 1/4, floored (a df a rounding error below k/4 is k/4). */
 static double key_df(double f)
 {
 	return floor(f * F_STEP + 1e-9) / F_STEP;

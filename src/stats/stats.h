@@ -42,10 +42,16 @@ double stats_satterthwaite(const double *v, const double *df, size_t n);
  * NAN unless v1, v2 >= 0 with a positive sum. */
 double stats_bf_rule(double v1, double f1, double v2, double f2, double tau1, double tau2);
 #define ST_BF_BAND 0.1
+/* The level the calibration holds for f1, f2 df at the ratio var1/var2 of the terms' true
+ * variances: alpha beyond 1e-3..1e3; inside, alpha less a margin for the quadrature, and,
+ * for unequal df where the smaller-df term carries more, a margin tapering from 0.12 alpha /
+ * min(f1, f2)^2 at ratio 1 to 0 at 1e-3, 1e3 (docs/METHOD.md, "Comparing B with A"). */
+double stats_bf_target(double f1, double f2, double alpha, double ratio);
 /* tau1, tau2 for f1, f2 df at two-sided level alpha: among the pairs whose level, computed
- * exactly over the chi-square laws of the two terms, stays at or below alpha at every ratio
- * 1e-4..1e4 of their true variances, the one with the highest level at equal boot variances.
- * Cached per key (df to 1/16). false (and nothing set) when the rule is not calibrated:
+ * exactly over the chi-square laws of the two terms, stays at or below stats_bf_target at
+ * every ratio 1e-4..1e4 of their true variances, the one with the highest level at equal
+ * boot variances.
+ * Cached per key (df to 1/4, floored). false (and nothing set) when the rule is not calibrated:
  * a df below 1 or not finite, alpha outside (0, 1), or both df above 50. */
 bool stats_bf_taus(double f1, double f2, double alpha, double *tau1, double *tau2);
 /* The df of B against A: stats_bf_rule at the calibrated taus, or df (plain Satterthwaite,
