@@ -7,13 +7,15 @@
 
 /* ---------------------------------------------------------------- emulation */
 
-/* The environment values that say a run was measured under an emulator. */
+/* The environment values that say a run was measured under an emulator (an empty prefix: any value). */
 static const struct {
 	const char *key, *prefix, *what;
 } emulators[] = {
 	{"campaign.accel", "tcg", "qemu TCG: campaign.accel tcg"},
 	{"hypervisor", "qemu-tcg", "qemu TCG: hypervisor qemu-tcg"},
 	{"emulated", "yes", "qemu-user: emulated yes"},
+	/* a campaign's --numa: the guest's nodes are qemu's, all on the host's memory alike */
+	{"campaign.numa", "", "qemu -numa: campaign.numa, the NUMA nodes were emulated (no real distance between them)"},
 };
 
 void an_emulation_of(const struct store_env *env, struct an_emulation *out)

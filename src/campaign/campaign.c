@@ -124,6 +124,7 @@ void campaign_opts_parse(const char *json, struct campaign_opts *o)
 	}
 	o->smp = (int)json_integer_value(json_object_get(j, "smp"));
 	o->mem_mb = (int)json_integer_value(json_object_get(j, "mem_mb"));
+	o->numa = (int)json_integer_value(json_object_get(j, "numa"));
 	const char *a = json_string_value(json_object_get(j, "accel"));
 	snprintf(o->accel, sizeof o->accel, "%s", a && (!strcmp(a, "kvm") || !strcmp(a, "tcg")) ? a : "auto");
 	const char *s;
@@ -146,6 +147,8 @@ void campaign_opts_parse(const char *json, struct campaign_opts *o)
 		o->smp = 1;
 	if (o->mem_mb <= 0 || o->mem_mb > (1 << 20))
 		o->mem_mb = 512;
+	if (o->numa <= 0 || o->numa > 256)
+		o->numa = 1;
 	if (o->boot_timeout_s <= 0)
 		o->boot_timeout_s = 900;
 	if (o->max_failures <= 0)
@@ -163,6 +166,8 @@ char *campaign_opts_json(const struct campaign_opts *o)
 	json_t *j = json_object();
 	json_object_set_new(j, "smp", json_integer(o->smp));
 	json_object_set_new(j, "mem_mb", json_integer(o->mem_mb));
+	if (o->numa > 1) /* one node (no -numa) is the default, and the options of older campaigns */
+		json_object_set_new(j, "numa", json_integer(o->numa));
 	json_object_set_new(j, "accel", json_string(o->accel));
 	if (o->image)
 		json_object_set_new(j, "image", json_string(o->image));
@@ -238,6 +243,12 @@ int campaign_create(struct store *st, struct campaign_spec *sp, struct err *e)
 		return errf(e, "--runs: give the runs per boot (at least 1)");
 	if (path_check("--unit-dir", sp->opts.unit_dir, true, e) || path_check("--image", sp->opts.image, true, e) ||
 	    path_check("--qemu", sp->opts.qemu, false, e))
+		return -1;
+	if (sp->opts.numa > 1 && strcmp(be->name, "qemu"))
+		return errf(e, "--numa %d: NUMA nodes are given to qemu guests; the %s backend boots the machine's own, so "
+			       "leave --numa out (or use --backend qemu)",
+			    sp->opts.numa, be->name);
+	if (!strcmp(be->name, "qemu") && campaign_qemu_numa_check(&sp->opts, sp->opts.arch, e))
 		return -1;
 	for (size_t i = 0; i < sp->nconfigs; i++) {
 		const struct store_campaign_config *k = &sp->configs[i];
@@ -342,6 +353,10 @@ static int campaign_validate(struct campaign *c, struct err *e)
 	    path_check("qemu", c->opts.qemu, false, e) ||
 	    (c->opts.accel_note && !text_is_clean(c->opts.accel_note, false)))
 		return -1;
+	if (c->opts.numa > 1 && strcmp(c->be->name, "qemu"))
+		return errf(e, "numa %d is a qemu option, but the backend is %s", c->opts.numa, c->be->name);
+	if (c->opts.numa > 1 && campaign_qemu_numa_check(&c->opts, c->opts.arch, e))
+		return -1;
 	if (!r->nconfigs)
 		return errf(e, "it has no configuration");
 	c->labels = xcalloc(r->nconfigs, sizeof *c->labels);
@@ -444,6 +459,10 @@ void campaign_view(const struct campaign *c, bool slots, struct campaign_view *v
 		v->min_left = v->s_per_boot * (double)v->left / 60;
 	}
 	v->next = c->state == CAMPAIGN_DONE ? -1 : campaign_next_slot(c);
+	if (c->opts.numa > 1) {
+		v->node_cpus = c->opts.smp / c->opts.numa;
+		v->node_mb = c->opts.mem_mb / c->opts.numa;
+	}
 }
 
 /* ---- what the driver and the backends share ---- */
