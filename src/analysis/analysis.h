@@ -114,6 +114,7 @@ struct an_emulation {
 	bool any;       /* some run of the group was emulated */
 	char *how;      /* the evidence, "; "-joined: "qemu TCG: campaign.accel tcg", ...; NULL without */
 	int64_t first;  /* the lowest run id with that evidence */
+	bool cpu;       /* an emulated CPU (TCG, qemu-user); else only the NUMA nodes were (qemu -numa) */
 };
 /* The emulation of the runs whose environment env holds (store_env_values). Free with
  * an_emulation_free. */

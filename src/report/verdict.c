@@ -69,7 +69,12 @@ void report_emulation_text(struct sb *t, const char *const *names, const struct 
 	for (size_t i = 0, j = 0; i < n; i++)
 		if (emu[i].any)
 			sb_addf(t, "%s%lld", j++ ? (j == k ? " and " : ", ") : "", (long long)emu[i].first);
-	sb_add(t, "): their times are the emulator's costs, not the kernel's or the machine's");
+	bool cpu = false;
+	for (size_t i = 0; i < n; i++)
+		cpu |= emu[i].any && emu[i].cpu;
+	sb_add(t, cpu ? "): their times are the emulator's costs, not the kernel's or the machine's"
+		      : "): their nodes are qemu's, on the host's memory alike, so a difference between nodes is not "
+			"the machine's");
 }
 
 void report_allow_text(struct sb *t, size_t rows)

@@ -169,6 +169,7 @@ static void emulated_json(json_t *a, const char *group, const struct an_emulatio
 	json_object_set_new(o, "group", json_string(group));
 	json_object_set_new(o, "how", json_string(x->how));
 	json_object_set_new(o, "first_run", json_integer((json_int_t)x->first));
+	json_object_set_new(o, "cpu", json_boolean(x->cpu));
 	json_array_append_new(a, o);
 }
 
