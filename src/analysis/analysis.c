@@ -188,6 +188,7 @@ struct gdata {
 	struct st_run *runs;
 	double *y;   /* composite values, owned */
 	struct st_run_summary *sums; /* runs loaded from their summaries: what they point to */
+	int64_t *bid; /* each boot's id */
 	bool have;
 };
 
@@ -197,6 +198,7 @@ static void gdata_free(struct gdata *d)
 	free(d->runs);
 	free(d->sums);
 	free(d->y);
+	free(d->bid);
 	memset(d, 0, sizeof *d);
 }
 
@@ -210,8 +212,10 @@ static void gdata_series(const struct store_series *x, struct gdata *d)
 		nr += x->boots[b].nruns;
 	d->boots = xcalloc(x->nboots, sizeof *d->boots);
 	d->runs = xcalloc(nr, sizeof *d->runs);
+	d->bid = xcalloc(x->nboots, sizeof *d->bid);
 	size_t k = 0;
 	for (size_t b = 0; b < x->nboots; b++) {
+		d->bid[b] = x->boots[b].boot;
 		d->boots[b].runs = &d->runs[k];
 		d->boots[b].nruns = x->boots[b].nruns;
 		for (size_t r = 0; r < x->boots[b].nruns; r++) {
@@ -239,11 +243,13 @@ static void gdata_composite(const struct store_set *set, const struct rowkey *k,
 	d->y = xcalloc(n ? n : 1, sizeof *d->y);
 	d->runs = xcalloc(n ? n : 1, sizeof *d->runs);
 	d->boots = xcalloc(n ? n : 1, sizeof *d->boots);
+	d->bid = xcalloc(n ? n : 1, sizeof *d->bid);
 	size_t nb = 0;
 	for (size_t i = 0; i < n; i++) {
 		d->y[i] = v[i].y;
 		d->runs[i] = (struct st_run){&d->y[i], NULL, 1, NULL};
 		if (!nb || v[i].boot != v[i - 1].boot) {
+			d->bid[nb] = v[i].boot;
 			d->boots[nb].runs = &d->runs[i];
 			d->boots[nb++].nruns = 0;
 		}
@@ -838,6 +844,114 @@ static void analyze_finish(struct an_analyze *out)
 	}
 }
 
+/* ---------------------------------------------------------------- within-boot factors */
+
+struct bootcell {
+	int64_t boot;
+	size_t cell;
+};
+
+static int bootcell_cmp(const void *pa, const void *pb)
+{
+	const struct bootcell *a = pa, *b = pb;
+	if (a->boot != b->boot)
+		return a->boot < b->boot ? -1 : 1;
+	return a->cell < b->cell ? -1 : a->cell > b->cell;
+}
+
+static int int64_cmp(const void *pa, const void *pb)
+{
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+	return a < b ? -1 : a > b;
+}
+
+/* Which factors vary within boots, decided by the data (an_analyze.within and .mixed): over
+ * every series of every cell, the levels of each factor that each boot holds runs at. */
+static void within_factors(const struct store_set *cells, size_t ncells, const size_t *cell_level, size_t nf,
+			   unsigned *within, unsigned *mixed)
+{
+	*within = *mixed = 0;
+	if (nf >= 8 * sizeof *within)
+		return;
+	struct bootcell *bc = NULL;
+	size_t n = 0, cap = 0;
+	for (size_t c = 0; c < ncells; c++)
+		for (size_t s = 0; s < cells[c].nseries; s++)
+			for (size_t b = 0; b < cells[c].series[s].nboots; b++) {
+				bc = xgrow(bc, &cap, n + 1, sizeof *bc);
+				bc[n++] = (struct bootcell){cells[c].series[s].boots[b].boot, c};
+			}
+	if (n)
+		qsort(bc, n, sizeof *bc, bootcell_cmp);
+	for (size_t i = 0; i < nf; i++) {
+		bool all = n > 0, some = false;
+		for (size_t a = 0; a < n;) {
+			size_t z = a;
+			bool several = false;
+			for (; z < n && bc[z].boot == bc[a].boot; z++)
+				several |= cell_level[bc[z].cell * nf + i] != cell_level[bc[a].cell * nf + i];
+			all &= several;
+			some |= several;
+			a = z;
+		}
+		if (all)
+			*within |= 1u << i;
+		else if (some)
+			*mixed |= 1u << i;
+	}
+	free(bc);
+}
+
+/* Row r's effects in a design with within-boot factors: per boot (and between-boot
+ * combination) its mean at each within-boot combination, from the cells' data gd. */
+static int row_within(struct an_analyze *out, struct an_frow *r, const struct gdata *gd, const struct st_factor *f,
+		      size_t nf, const struct st_compare_opts *o, struct err *e)
+{
+	size_t nb, nw, g, w;
+	stats_within_split(f, nf, out->within, out->cell_level, &g, &w, &nb, &nw);
+	struct bootcell *key = NULL; /* cell holds the between-boot combination here */
+	double *m = NULL;
+	size_t nk = 0, cap = 0, mcap = 0;
+	for (size_t c = 0; c < out->ncells; c++) {
+		if (!gd[c].have)
+			continue;
+		stats_within_split(f, nf, out->within, &out->cell_level[c * nf], &g, &w, NULL, NULL);
+		for (size_t b = 0; b < gd[c].g.nboots; b++) {
+			size_t k = 0;
+			while (k < nk && !(key[k].boot == gd[c].bid[b] && key[k].cell == g))
+				k++;
+			if (k == nk) {
+				key = xgrow(key, &cap, nk + 1, sizeof *key);
+				m = xgrow(m, &mcap, (nk + 1) * nw, sizeof *m);
+				key[nk] = (struct bootcell){gd[c].bid[b], g};
+				for (size_t x = 0; x < nw; x++)
+					m[nk * nw + x] = NAN;
+				nk++;
+			}
+			m[k * nw + w] = stats_boot_mean(&gd[c].g.boots[b]);
+		}
+	}
+	struct st_wboot *wb = xcalloc(nk ? nk : 1, sizeof *wb);
+	for (size_t k = 0; k < nk; k++) {
+		wb[k] = (struct st_wboot){key[k].cell, &m[k * nw]};
+		bool full = true;
+		for (size_t x = 0; x < nw; x++)
+			full &= isfinite(m[k * nw + x]);
+		if (!full) {
+			r->incomplete = xrealloc(r->incomplete, (r->nincomplete + 1) * sizeof *r->incomplete);
+			r->incomplete[r->nincomplete++] = key[k].boot;
+		}
+	}
+	r->nwboots = nk;
+	if (r->nincomplete)
+		qsort(r->incomplete, r->nincomplete, sizeof *r->incomplete, int64_cmp);
+	int rc = stats_factorial_within(f, nf, out->within, wb, nk, o, &r->fa, e);
+	free(wb);
+	free(key);
+	free(m);
+	return rc;
+}
+
 /* A new row for key k, with its per-cell arrays for ncells cells. */
 static void frow_init(struct an_frow *r, const struct rowkey *k, size_t ncells)
 {
@@ -886,6 +1000,9 @@ int an_analyze(const struct store_set *cells, size_t ncells, const size_t *cell_
 	out->ncells = ncells;
 	out->cell_level = cell_level;
 	out->o = *o;
+	/* --unit run declares runs the replicates within one boot: nothing to pair boots over */
+	if (o->unit == ST_LEVEL_BOOT)
+		within_factors(cells, ncells, cell_level, nf, &out->within, &out->mixed);
 	struct rowkey *k;
 	size_t nk;
 	if (make_rows(cells, ncells, patterns, &k, &nk, e))
@@ -913,7 +1030,7 @@ int an_analyze(const struct store_set *cells, size_t ncells, const size_t *cell_
 			if (!est[j].has_interval)
 				needs[est[j].need]++;
 		}
-		if (!rc && stats_factorial(f, nf, sc, nsc, o, &r->fa, e))
+		if (!rc && (out->within ? row_within(out, r, gd, f, nf, o, e) : stats_factorial(f, nf, sc, nsc, o, &r->fa, e)))
 			rc = -1;
 		r->val = xcalloc(ncells ? ncells : 1, sizeof *r->val);
 		for (size_t c = 0; c < ncells; c++)
@@ -952,6 +1069,7 @@ void an_analyze_free(struct an_analyze *a)
 		free(a->rows[i].est);
 		free(a->rows[i].val);
 		free(a->rows[i].chg);
+		free(a->rows[i].incomplete);
 		for (size_t c = 0; c < a->ncells && a->rows[i].pts; c++)
 			an_points_free(&a->rows[i].pts[c]);
 		free(a->rows[i].pts);
@@ -1215,8 +1333,19 @@ void an_effect_label(char *buf, size_t size, const struct an_analyze *a, const s
 	case ST_EFFECT_MAIN:
 		snprintf(buf, size, "%s: %s vs %s", f->name, f->levels[1], f->levels[0]);
 		break;
-	case ST_EFFECT_INTERACTION:
-		snprintf(buf, size, "%s x %s", f->name, a->factors[ef->factor2].name);
+	case ST_EFFECT_INTERACTION: {
+		const struct st_factor *f2 = &a->factors[ef->factor2];
+		const struct st_factor *many = f->nlevels > 2 ? f : f2->nlevels > 2 ? f2 : NULL;
+		if (many)
+			snprintf(buf, size, "%s x %s: %s vs %s", f->name, f2->name, many->levels[ef->level],
+				 many->levels[0]);
+		else
+			snprintf(buf, size, "%s x %s", f->name, f2->name);
+		break;
+	}
+	case ST_EFFECT_SIMPLE:
+		snprintf(buf, size, "%s: %s vs %s at %s=%s", f->name, f->levels[1], f->levels[0],
+			 a->factors[ef->factor2].name, a->factors[ef->factor2].levels[ef->level]);
 		break;
 	case ST_EFFECT_LEVEL:
 		snprintf(buf, size, "%s: %s vs %s", f->name, f->levels[ef->level], f->levels[0]);

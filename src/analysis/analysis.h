@@ -275,6 +275,12 @@ struct an_frow {
 	struct an_change *chg;    /* per effect of fa: its change in the row's display direction */
 	struct an_failed_check failed; /* the self-checks of its runs that failed */
 	bool look_withheld;            /* its effects' verdicts were withheld as a later look */
+	/* a design with within-boot factors (an_analyze.within): the boots it pairs runs in, and
+	 * those lacking some combination of the within-boot levels (boot ids, ascending), which
+	 * each effect needing that combination leaves out (st_effect.left_out) */
+	size_t nwboots;
+	int64_t *incomplete;
+	size_t nincomplete;
 };
 
 struct an_analyze {
@@ -282,6 +288,11 @@ struct an_analyze {
 	size_t nfactors;
 	size_t ncells;
 	const size_t *cell_level; /* borrowed: cell_level[c*nfactors + f] */
+	/* bits per factor, decided by the data: within, the factors every boot holds runs at two
+	 * or more levels of (node, with `sysab run --nodes all`): their effects are paired inside
+	 * boots (stats_factorial_within); mixed, those only some boots hold several levels of
+	 * (analysed as between-boot factors, and the output says so) */
+	unsigned within, mixed;
 	struct an_frow *rows;
 	size_t nrows;
 	/* the data behind "what would settle it": the most boots any cell has and the

@@ -165,6 +165,9 @@ static const struct {
 	{ST_CAVEAT_BORROW_NONPOS, "borrow_nonpositive",
 	 "a one-boot group cannot borrow boot-to-boot variance: the other groups' estimate of it is 0 or "
 	 "below (their boot means vary less than their runs explain), so there is none to lend"},
+	{ST_CAVEAT_BOOTS_LEFT_OUT, "boots_left_out",
+	 "some boots lack a within-boot level this effect needs: they are left out of it (listed under the "
+	 "cells)"},
 	{ST_CAVEAT_STAGEWISE, "stagewise",
 	 "the sequential design ends at this look: the interval is the stage-wise one, which accounts for the "
 	 "looks before it (the verdict used this look's level; the looks before showed repeated intervals)"},
@@ -1168,6 +1171,45 @@ void report_compare_text(FILE *f, const struct an_compare *c, const struct an_gr
 
 /* ---------------------------------------------------------------- analyze */
 
+static void factor_names(struct sb *t, const struct an_analyze *a, unsigned bits)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < a->nfactors; i++)
+		if (bits >> i & 1u)
+			sb_addf(t, "%s%s", n++ ? ", " : "", a->factors[i].name);
+}
+
+void report_within_text(struct sb *t, const struct an_analyze *a)
+{
+	if (a->within) {
+		sb_add(t, "within-boot factors: ");
+		factor_names(t, a, a->within);
+		sb_add(t, " (every boot ran at several of their levels): their effects are taken inside each boot, "
+			  "so the boot's own variation cancels, and the boots are the replicates");
+	}
+	if (a->mixed) {
+		sb_add(t, a->within ? ". " : "");
+		sb_add(t, "varying within some boots only: ");
+		factor_names(t, a, a->mixed);
+		sb_add(t, " (analysed as between-boot factors, as if its cells were independent; give every boot "
+			  "every level to pair them)");
+	}
+}
+
+void report_incomplete_text(struct sb *t, const struct an_analyze *a, const struct an_frow *r)
+{
+	if (!r->nincomplete)
+		return;
+	sb_addf(t, "%zu of %zu boot%s lack%s a combination of ", r->nincomplete, r->nwboots, r->nwboots == 1 ? "" : "s",
+		r->nincomplete == 1 ? "s" : "");
+	factor_names(t, a, a->within);
+	sb_add(t, " levels, and each effect that needs it leaves it out: boot");
+	for (size_t i = 0; i < r->nincomplete && i < 8; i++)
+		sb_addf(t, "%s #%lld", i ? "," : "", (long long)r->incomplete[i]);
+	if (r->nincomplete > 8)
+		sb_addf(t, " and %zu more", r->nincomplete - 8);
+}
+
 /* Long by design: per row its cells, missing cells and effects, with their notes, in print order. */
 /* A workload's cells, with their estimates, and the cells the factorial misses. */
 static void cells_text(FILE *f, const struct an_analyze *a, const struct an_frow *r)
@@ -1197,8 +1239,8 @@ static void cells_text(FILE *f, const struct an_analyze *a, const struct an_frow
 }
 
 /* One effect's line, its notes into n; *negl set when it is negligible. */
-static void effect_text(FILE *f, const struct an_analyze *a, const struct an_frow *r, size_t k, struct notes *n,
-			bool *negl, bool color)
+static void effect_text(FILE *f, const struct an_analyze *a, const struct an_frow *r, size_t k, size_t ew,
+			struct notes *n, bool *negl, bool color)
 {
 	const struct st_effect *ef = &r->fa.effects[k];
 	char en[96], ch[16] = "", ci[40] = "", q[16] = "", v[32];
@@ -1221,10 +1263,10 @@ static void effect_text(FILE *f, const struct an_analyze *a, const struct an_fro
 	}
 	if (mk.len)
 		sb_add(&mk, "]");
-	char en_short[64];
-	report_short_name(en_short, sizeof en_short, en, 1, 28);
+	char en_short[96];
+	report_short_name(en_short, sizeof en_short, en, 1, ew);
 	struct sb line = {0};
-	sb_addf(&line, "  %-28s %6s %-12s %5s %s%s%s", en_short, ch, ci, q, report_verdict_color(ef->c.verdict, color), v,
+	sb_addf(&line, "  %-*s %6s %-12s %5s %s%s%s", (int)ew, en_short, ch, ci, q, report_verdict_color(ef->c.verdict, color), v,
 		report_color_reset(color));
 	row_out(f, sb_str(&line), &mk, REPORT_WIDTH);
 	sb_free(&line);
@@ -1237,8 +1279,21 @@ void report_analyze_text(FILE *f, const struct an_analyze *a, const struct an_gr
 		filter->nruns, filter->nruns == 1 ? "" : "s", filter->nboots, filter->nboots == 1 ? "" : "s", a->ncells,
 		a->ncells == 1 ? "" : "s");
 	trust_lines(f, &a->emu, (const char *const[]){NULL}, 1, a->allowed_rows, &a->look, a->o.alpha);
+	struct sb wt = {0};
+	report_within_text(&wt, a);
+	if (wt.len)
+		report_wrap(f, "", "  ", sb_str(&wt));
+	sb_free(&wt);
 	struct notes n = {0};
 	bool negl = false;
+	size_t ew = 28; /* the effect column: as wide as the longest label, within reason */
+	for (size_t i = 0; i < a->nrows; i++)
+		for (size_t k = 0; k < a->rows[i].fa.neffects; k++) {
+			char en[96];
+			an_effect_label(en, sizeof en, a, &a->rows[i].fa.effects[k]);
+			size_t l = report_text_width(en);
+			ew = l > ew ? (l < 44 ? l : 44) : ew;
+		}
 	for (size_t i = 0; i < a->nrows; i++) {
 		const struct an_frow *r = &a->rows[i];
 		char u[48], cp[32] = "";
@@ -1253,9 +1308,13 @@ void report_analyze_text(FILE *f, const struct an_analyze *a, const struct an_gr
 		if (ct.len)
 			report_wrap(f, "  ", "    ", sb_str(&ct));
 		sb_free(&ct);
-		fprintf(f, "  %-28s %6s %-12s %5s %s\n", "effect", "change", "95% CI", "q", "verdict");
+		report_incomplete_text(&ct, a, r);
+		if (ct.len)
+			report_wrap(f, "  ", "    ", sb_str(&ct));
+		sb_free(&ct);
+		fprintf(f, "  %-*s %6s %-12s %5s %s\n", (int)ew, "effect", "change", "95% CI", "q", "verdict");
 		for (size_t k = 0; k < r->fa.neffects; k++)
-			effect_text(f, a, r, k, &n, &negl, color);
+			effect_text(f, a, r, k, ew, &n, &negl, color);
 	}
 	if (negl)
 		fprintf(f, "\n(negligible): significant, but the %d%% interval lies within ±%g%%.\n",
