@@ -1230,9 +1230,14 @@ static int plan_row(const struct store_set *sets, size_t ns, bool factorial, con
 	return rc;
 }
 
-static int plan_sets(const struct store_set *sets, size_t ns, bool factorial, const struct store_run_info *const *runs,
-		     size_t nruns, const struct strv *patterns, const struct st_compare_opts *co,
-		     const struct st_plan_opts *po, struct an_plan *out, struct err *e)
+static int plan_row_within(const struct an_analyze *a, const struct rowkey *k, const struct st_plan_opts *p,
+			   struct an_prow *r, struct err *e);
+static void plan_within_args(const struct an_analyze *a, struct an_plan *out);
+
+/* wa: a finished analysis whose within-boot factors the plan pairs (NULL: none). */
+static int plan_sets(const struct store_set *sets, size_t ns, bool factorial, const struct an_analyze *wa,
+		     const struct store_run_info *const *runs, size_t nruns, const struct strv *patterns,
+		     const struct st_compare_opts *co, const struct st_plan_opts *po, struct an_plan *out, struct err *e)
 {
 	memset(out, 0, sizeof *out);
 	out->po = *po;
@@ -1260,12 +1265,14 @@ static int plan_sets(const struct store_set *sets, size_t ns, bool factorial, co
 		struct st_plan_opts p = *po;
 		p.cost_sample = r->cost_sample;
 		p.cost_run = po->cost_run > 0 ? po->cost_run : out->costs.run > 0 ? out->costs.run : AN_PLAN_RUN_COST_S;
-		rc = plan_row(sets, ns, factorial, &k[i], co, &p, r, e);
+		rc = wa ? plan_row_within(wa, &k[i], &p, r, e) : plan_row(sets, ns, factorial, &k[i], co, &p, r, e);
 	}
 	out->costs.round = round;
 	out->costs.sample_measured = round > 0;
 	out->po.cost_run = po->cost_run > 0 ? po->cost_run : out->costs.run > 0 ? out->costs.run : AN_PLAN_RUN_COST_S;
 	out->po.cost_sample = po->cost_sample > 0 ? po->cost_sample : round > 0 ? round : AN_PLAN_SAMPLE_COST_S;
+	if (wa && !rc)
+		plan_within_args(wa, out);
 	plan_design(out, k, nk);
 	keys_free(k, nk);
 	if (rc)
@@ -1278,14 +1285,179 @@ int an_plan(const struct store_set *a, const struct store_set *b, const struct s
 	    const struct st_plan_opts *po, struct an_plan *out, struct err *e)
 {
 	struct store_set sets[2] = {*a, b ? *b : *a};
-	return plan_sets(sets, b ? 2 : 1, false, runs, nruns, patterns, co, po, out, e);
+	return plan_sets(sets, b ? 2 : 1, false, NULL, runs, nruns, patterns, co, po, out, e);
 }
 
 int an_plan_cells(const struct store_set *cells, size_t ncells, const struct store_run_info *const *runs,
 		  size_t nruns, const struct strv *patterns, const struct st_compare_opts *co,
 		  const struct st_plan_opts *po, struct an_plan *out, struct err *e)
 {
-	return plan_sets(cells, ncells, true, runs, nruns, patterns, co, po, out, e);
+	return plan_sets(cells, ncells, true, NULL, runs, nruns, patterns, co, po, out, e);
+}
+
+/* The row of a matching key k, or NULL. */
+static const struct an_frow *frow_of(const struct an_analyze *a, const struct rowkey *k)
+{
+	for (size_t i = 0; i < a->nrows; i++)
+		if (!strcmp(a->rows[i].workload, k->workload) && a->rows[i].copies == k->copies)
+			return &a->rows[i];
+	return NULL;
+}
+
+/* The largest boots any of row r's paired effects of the kinds asked for needs (interactions,
+ * or effects of the within-boot factors alone) into pl; false when it has none. */
+static int plan_paired_max(const struct an_analyze *a, const struct an_frow *r, bool interactions,
+			   const struct st_plan_opts *p, struct st_plan *pl, bool *any, struct err *e)
+{
+	*any = false;
+	memset(pl, 0, sizeof *pl);
+	for (size_t k = 0; k < r->fa.neffects; k++) {
+		const struct st_effect *ef = &r->fa.effects[k];
+		bool ix = ef->kind == ST_EFFECT_INTERACTION && !((a->within >> ef->factor & 1u) &&
+								 (a->within >> ef->factor2 & 1u));
+		if (!ef->paired || ix != interactions)
+			continue;
+		struct st_plan x;
+		if (stats_plan_paired(ef->rep_var, ef->rep_df, ef->rep_w, p, &x, e))
+			return -1;
+		/* the worst effect: an unsized or infeasible one first, then the most boots */
+		bool worse = !*any || (x.unsized && !pl->unsized) ||
+			     (!!x.unsized == !!pl->unsized && ((!x.feasible && pl->feasible) ||
+							       (x.feasible == pl->feasible && x.boots > pl->boots)));
+		if (worse)
+			*pl = x;
+		*any = true;
+	}
+	return 0;
+}
+
+/* One row of a within-boot plan: the pilot's runs per within-boot combination of a boot and
+ * samples per run, the boots for the interactions and for the within-boot effects alone. */
+static int plan_row_within(const struct an_analyze *a, const struct rowkey *k, const struct st_plan_opts *p,
+			   struct an_prow *r, struct err *e)
+{
+	const struct an_frow *fr = frow_of(a, k);
+	if (!fr)
+		return 0;
+	double runs = 1, samples = 1;
+	for (size_t c = 0; c < a->ncells; c++)
+		if (fr->have[c]) {
+			runs = fr->est[c].runs_per_boot > runs ? fr->est[c].runs_per_boot : runs;
+			samples = fr->est[c].samples_per_run > samples ? fr->est[c].samples_per_run : samples;
+		}
+	size_t nr = (size_t)ceil(runs - 1e-9), ns = (size_t)ceil(samples - 1e-9);
+	bool any, anym;
+	if (plan_paired_max(a, fr, true, p, &r->plan, &any, e) || plan_paired_max(a, fr, false, p, &r->plan_main, &anym, e))
+		return -1;
+	if (!any) /* no between-boot factor: the within-boot effects are the plan */
+		r->plan = r->plan_main;
+	size_t nb, nw, g, w;
+	stats_within_split(a->factors, a->nfactors, a->within, a->cell_level, &g, &w, &nb, &nw);
+	double boot = p->cost_boot + (double)nw * (double)nr * (p->cost_run + (double)ns * p->cost_sample);
+	struct st_plan *pl[2] = {&r->plan, &r->plan_main};
+	for (int i = 0; i < 2; i++) {
+		pl[i]->runs = nr;
+		pl[i]->samples = ns;
+		pl[i]->cost = (double)nb * (double)pl[i]->boots * boot;
+	}
+	r->have = any || anym;
+	return 0;
+}
+
+/* A label argument as a shell word: quoted when it holds anything but plain characters. */
+static void shell_word(struct sb *b, const char *s)
+{
+	bool plain = *s != 0;
+	for (const char *c = s; *c && plain; c++)
+		plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._=/:,+-@%", *c) != NULL;
+	if (plain) {
+		sb_add(b, s);
+		return;
+	}
+	sb_add(b, "'");
+	for (const char *c = s; *c; c++)
+		sb_add(b, *c == '\'' ? "'\\''" : (char[2]){*c, 0});
+	sb_add(b, "'");
+}
+
+/* The `sysab run` arguments of one boot of each between-boot combination: with the one
+ * within-boot factor node (as `sysab run --nodes all` labels its runs), --nodes all; else one
+ * line per within-boot combination is needed, and the line labels the first (the report says
+ * to repeat it for each). */
+static void plan_within_args(const struct an_analyze *a, struct an_plan *out)
+{
+	size_t nb, nw, g, w;
+	stats_within_split(a->factors, a->nfactors, a->within, a->cell_level, &g, &w, &nb, &nw);
+	out->ncells = nb;
+	out->nwithin = nw;
+	struct sb names = {0};
+	bool node = false;
+	for (size_t i = 0; i < a->nfactors; i++)
+		if (a->within >> i & 1u) {
+			sb_addf(&names, "%s%s", names.len ? " x " : "", a->factors[i].name);
+			node = !strcmp(a->factors[i].name, "node") && a->within == 1u << i;
+		}
+	snprintf(out->within, sizeof out->within, "%s", sb_str(&names));
+	sb_free(&names);
+	size_t samples = 0;
+	for (size_t i = 0; i < out->nrows; i++)
+		if (out->rows[i].have && out->rows[i].plan.samples > samples)
+			samples = out->rows[i].plan.samples;
+	out->run_args = xcalloc(nb ? nb : 1, sizeof *out->run_args);
+	size_t *lv = xcalloc(a->nfactors, sizeof *lv);
+	for (size_t gi = 0; gi < nb; gi++) {
+		/* the levels of combination gi: the first cell that has them */
+		bool found = false;
+		for (size_t c = 0; c < a->ncells && !found; c++) {
+			stats_within_split(a->factors, a->nfactors, a->within, &a->cell_level[c * a->nfactors], &g, &w, NULL,
+					   NULL);
+			if (g == gi && (node || w == 0)) {
+				memcpy(lv, &a->cell_level[c * a->nfactors], a->nfactors * sizeof *lv);
+				found = true;
+			}
+		}
+		struct strv *v = &out->run_args[gi];
+		strv_add(v, "run");
+		if (node)
+			strv_add(v, "--nodes");
+		if (node)
+			strv_add(v, "all");
+		for (size_t i = 0; i < a->nfactors && found; i++) {
+			if (node && (a->within >> i & 1u))
+				continue;
+			struct sb t = {0};
+			sb_addf(&t, "%s=%s", a->factors[i].name, a->factors[i].levels[lv[i]]);
+			strv_add(v, "-l");
+			struct sb q = {0};
+			shell_word(&q, sb_str(&t));
+			strv_add(v, sb_str(&q));
+			sb_free(&q);
+			sb_free(&t);
+		}
+		if (samples >= 2) {
+			char n[32];
+			snprintf(n, sizeof n, "%zu", samples);
+			strv_add(v, "--samples");
+			strv_add(v, n);
+		}
+		for (size_t i = 0; i < out->nrows; i++)
+			if (out->rows[i].have && !out->rows[i].ncomposite) {
+				strv_add(v, "-w");
+				struct sb q = {0};
+				shell_word(&q, out->rows[i].workload);
+				strv_add(v, sb_str(&q));
+				sb_free(&q);
+			}
+	}
+	free(lv);
+}
+
+int an_plan_within(const struct an_analyze *a, const struct store_set *cells, const struct store_run_info *const *runs,
+		   size_t nruns, const struct strv *patterns, const struct st_plan_opts *po, struct an_plan *out,
+		   struct err *e)
+{
+	struct st_compare_opts co = a->o;
+	return plan_sets(cells, a->ncells, true, a, runs, nruns, patterns, &co, po, out, e);
 }
 
 /* One design for all rows: the largest of each count over the feasible rows; a run then
@@ -1310,10 +1482,11 @@ static void plan_design(struct an_plan *out, const struct rowkey *k, size_t nk)
 	size_t nplain = 0;
 	for (size_t i = 0; i < nk; i++)
 		nplain += !k[i].ncomp;
+	double nw = out->nwithin ? (double)out->nwithin : 1; /* a within-boot plan: each boot runs them all */
 	if (out->boots)
 		out->total_s = (out->ncells ? (double)out->ncells : 2.0) * (double)out->boots *
-			       (out->po.cost_boot + (double)out->runs * (out->po.cost_run * (double)(nplain ? nplain : 1) +
-									 (double)out->samples * out->po.cost_sample));
+			       (out->po.cost_boot + nw * (double)out->runs * (out->po.cost_run * (double)(nplain ? nplain : 1) +
+									      (double)out->samples * out->po.cost_sample));
 }
 
 void an_plan_free(struct an_plan *p)
@@ -1323,6 +1496,9 @@ void an_plan_free(struct an_plan *p)
 	for (size_t i = 0; i < p->nrows; i++)
 		free(p->rows[i].workload);
 	free(p->rows);
+	for (size_t g = 0; g < p->ncells && p->run_args; g++)
+		strv_free(&p->run_args[g]);
+	free(p->run_args);
 	memset(p, 0, sizeof *p);
 }
 

@@ -374,6 +374,14 @@ struct an_plan {
 	size_t boots, runs, samples;
 	double total_s;
 	size_t infeasible;
+	/* plan --factors with within-boot factors (an_analyze.within): boots per between-boot
+	 * combination (ncells of them), each boot running all nwithin within-boot combinations
+	 * with the pilot's runs (per combination) and samples; plan: the interactions (every
+	 * paired one meets the target), plan_main: the within-boot effects alone. run_args[g]: the
+	 * `sysab run` arguments (after "sysab") of one boot of combination g, as printed. */
+	size_t nwithin;
+	char within[64];
+	struct strv *run_args;
 };
 
 /* Plan a two-level full factorial from its ncells cells (every cell with runs): per
@@ -384,6 +392,15 @@ struct an_plan {
 int an_plan_cells(const struct store_set *cells, size_t ncells, const struct store_run_info *const *runs,
 		  size_t nruns, const struct strv *patterns, const struct st_compare_opts *co,
 		  const struct st_plan_opts *po, struct an_plan *out, struct err *e);
+
+/* Plan a design whose factors of the bit set a->within vary within boots (node), from the
+ * finished analysis a of the pilot (its cells' sets and runs for the costs): per row the boots
+ * per between-boot combination that give every paired interaction the target (plan) and every
+ * paired effect of the within-boot factors alone (plan_main), from the pilot's per-boot
+ * contrasts (st_effect.rep_var; stats_plan_paired). Returns as an_plan. */
+int an_plan_within(const struct an_analyze *a, const struct store_set *cells, const struct store_run_info *const *runs,
+		   size_t nruns, const struct strv *patterns, const struct st_plan_opts *po, struct an_plan *out,
+		   struct err *e);
 
 /* Plan from the variance components of a (and b, or a against a copy of
  * itself when b is NULL). runs_* give durations for the measured costs; a

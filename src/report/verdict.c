@@ -1385,7 +1385,13 @@ static void plan_header(FILE *f, const struct an_plan *p, const struct an_group_
 	fprintf(f, "costs: boot %s%s, run %s%s,\n       sample %s%s\n", cb, bsrc, cr,
 		p->costs.run_measured ? " (measured, per workload)" : " (assumed)", cs,
 		p->costs.sample_measured ? " (measured, one of each workload)" : " (assumed)");
-	if (p->ncells)
+	if (p->nwithin)
+		fprintf(f, "plan for %s with %s within boots: boots per configuration (%zu of them), each boot\n"
+			   "running all %zu %s levels with the pilot's runs and samples; every interaction\n"
+			   "with %s gets the target (the notes give the %s effects alone), planned from\n"
+			   "the pilot's per-boot contrasts, in which the boot's own variation cancels\n\n",
+			p->factors, p->within, p->ncells, p->nwithin, p->within, p->within, p->within);
+	else if (p->ncells)
 		fprintf(f, "plan for the %zu-cell factorial %s: every main effect and interaction gets the target\n"
 			   "(the interaction needs most; the notes give main effects alone; planned with the df\n"
 			   "of two groups, fewer than the cells give: conservative)\n\n",
@@ -1426,7 +1432,11 @@ static void plan_row(FILE *f, const struct an_plan *p, const struct an_prow *r, 
 		      (r->plan.whole & ST_BIT(ST_LEVEL_BOOT)) ? "boot" : "run");
 	if (r->compared && r->c.verdict == ST_INCONCLUSIVE)
 		settle_note(n, &m, r->more_boots, r->settles_as, true);
-	if (p->ncells && r->plan_main.feasible) {
+	if (p->nwithin && r->plan_main.feasible) {
+		char tm[32];
+		duration(tm, sizeof tm, r->plan_main.cost);
+		notef(n, &m, "the %s effects alone: %zu boots per configuration (%s)", p->within, r->plan_main.boots, tm);
+	} else if (p->ncells && r->plan_main.feasible) {
 		char tm[32];
 		duration(tm, sizeof tm, r->plan_main.cost);
 		notef(n, &m, "main effects alone: %zu boots x %zu run%s x %zu samples per cell (%s)", r->plan_main.boots,
@@ -1466,19 +1476,44 @@ void report_plan_text(FILE *f, const struct an_plan *p, const struct an_group_in
 	if (p->boots) {
 		char t[32];
 		duration(t, sizeof t, p->total_s);
-		char all[32] = "both configurations";
-		if (p->ncells)
+		char all[48] = "both configurations";
+		if (p->nwithin)
+			snprintf(all, sizeof all, "all %zu configurations", p->ncells);
+		else if (p->ncells)
 			snprintf(all, sizeof all, "all %zu cells", p->ncells);
-		fprintf(f, "\nall rows at once: %zu boots x %zu run%s x %zu samples per configuration,\n"
-			   "about %s for %s\n",
-			p->boots, p->runs, p->runs == 1 ? "" : "s", p->samples, t, all);
+		if (p->nwithin)
+			fprintf(f, "\nall rows at once: %zu boots per configuration x %zu %s levels x %zu run%s x %zu\n"
+				   "samples, about %s for %s\n",
+				p->boots, p->nwithin, p->within, p->runs, p->runs == 1 ? "" : "s", p->samples, t, all);
+		else
+			fprintf(f, "\nall rows at once: %zu boots x %zu run%s x %zu samples per configuration,\n"
+				   "about %s for %s\n",
+				p->boots, p->runs, p->runs == 1 ? "" : "s", p->samples, t, all);
 	}
 	if (p->infeasible)
 		fprintf(f, "%zu row%s cannot reach the target within the search bounds; widen --target\n", p->infeasible,
 			p->infeasible == 1 ? "" : "s");
-	fprintf(f, "\nboots, runs, samples: per configuration (runs per boot, samples per run);\n"
-		   "time for %s. K&J: Kalibera-Jones optimal runs per boot and samples per run\n"
-		   "for these costs.\n",
-		p->ncells ? "every cell" : "both");
+	if (p->nwithin && p->boots) {
+		fprintf(f, "\non each boot of each configuration (`sysab campaign new ... --boots %zu -- ARGS` runs\n"
+			   "the ARGS after `run` on every boot)%s:\n",
+			p->boots, p->runs > 1 ? ", as many times as the pilot did" : "");
+		for (size_t gi = 0; gi < p->ncells; gi++) {
+			fprintf(f, "  sysab");
+			for (size_t a = 0; a < p->run_args[gi].n; a++)
+				fprintf(f, " %s", p->run_args[gi].v[a]);
+			fprintf(f, "\n");
+		}
+		if (!strv_has(&p->run_args[0], "--nodes"))
+			fprintf(f, "  (once for each level of %s, with -l for it)\n", p->within);
+	}
+	if (p->nwithin)
+		fprintf(f, "\nboots: per configuration, each running every %s level; runs: per %s level of a\n"
+			   "boot; samples per run. K&J: not used (the boot's variation cancels).\n",
+			p->within, p->within);
+	else
+		fprintf(f, "\nboots, runs, samples: per configuration (runs per boot, samples per run);\n"
+			   "time for %s. K&J: Kalibera-Jones optimal runs per boot and samples per run\n"
+			   "for these costs.\n",
+			p->ncells ? "every cell" : "both");
 	notes_print(f, &n);
 }

@@ -408,6 +408,20 @@ char *report_plan_json(const struct an_plan *p, const struct an_group_info *g, s
 		json_object_set_new(d, "factors", json_string(p->factors));
 		json_object_set_new(d, "cells", json_integer((json_int_t)p->ncells));
 	}
+	if (p->nwithin) {
+		json_t *w = json_object(), *cmds = json_array();
+		json_object_set_new(w, "factors", json_string(p->within));
+		json_object_set_new(w, "combinations", json_integer((json_int_t)p->nwithin));
+		for (size_t gi = 0; gi < p->ncells; gi++) {
+			json_t *a = json_array();
+			json_array_append_new(a, json_string("sysab"));
+			for (size_t x = 0; x < p->run_args[gi].n; x++)
+				json_array_append_new(a, json_string(p->run_args[gi].v[x]));
+			json_array_append_new(cmds, a);
+		}
+		json_object_set_new(w, "run_per_boot", cmds);
+		json_object_set_new(d, "within_boot", w);
+	}
 	json_object_set_new(d, "alpha", json_real(p->po.alpha));
 	json_object_set_new(d, "power", json_real(p->po.power));
 	json_t *c = json_object();
@@ -446,7 +460,7 @@ char *report_plan_json(const struct an_plan *p, const struct an_group_info *g, s
 			json_object_set_new(o, "whole_bound_levels", levels_json(r->plan.whole));
 			json_object_set_new(o, "pilot_boots_needed",
 					    r->plan.unsized ? json_integer((json_int_t)r->plan.pilot_boots) : json_null());
-			if (p->ncells) {
+			if (p->ncells) { /* within-boot plans: the within-boot effects alone */
 				json_t *mj = json_object();
 				json_object_set_new(mj, "feasible", json_boolean(r->plan_main.feasible));
 				json_object_set_new(mj, "boots", json_integer((json_int_t)r->plan_main.boots));

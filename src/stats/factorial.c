@@ -292,10 +292,13 @@ static void within_effect(struct st_effect *ef, const double *cb, size_t nb, con
 	const struct st_estimate **ep = xcalloc(nb, sizeof *ep);
 	double *q = xcalloc(nboots ? nboots : 1, sizeof *q);
 	bool empty = false;
+	double ss = 0, sdf = 0;
+	ef->rep_w = 0;
 	for (size_t g = 0; g < nb; g++) {
 		ep[g] = &est[g];
 		if (cb[g] == 0)
 			continue;
+		ef->rep_w += cb[g] * cb[g];
 		size_t n = 0;
 		for (size_t b = 0; b < nboots; b++) {
 			if (boots[b].between != g)
@@ -314,6 +317,10 @@ static void within_effect(struct st_effect *ef, const double *cb, size_t nb, con
 		}
 		ef->boots += n;
 		stats_iid_estimate(q, n, &est[g]);
+		if (n >= 2) {
+			ss += est[g].se * est[g].se * (double)n * (double)(n - 1);
+			sdf += (double)(n - 1);
+		}
 		if (n < 2)
 			est[g].need = ST_NEED_BOOTS;
 		empty |= n == 0;
@@ -330,6 +337,8 @@ static void within_effect(struct st_effect *ef, const double *cb, size_t nb, con
 	}
 	if (ef->left_out)
 		ef->c.caveats |= ST_CAVEAT_BOOTS_LEFT_OUT;
+	ef->rep_var = sdf > 0 ? ss / sdf : NAN;
+	ef->rep_df = sdf > 0 ? sdf : NAN;
 	free(q);
 	free(ep);
 	free(est);

@@ -357,6 +357,11 @@ struct st_effect {
 	bool available;         /* false when a cell it needs is missing or has no interval */
 	bool paired;            /* stats_factorial_within: a within-boot contrast, taken inside each boot */
 	size_t boots, left_out; /* stats_factorial_within: boots it used, boots lacking a level it needs */
+	double rep_var, rep_df; /* stats_factorial_within: the variance of its per-boot values q_b within
+				 * the between-boot combinations it uses, pooled, and its df (what a plan
+				 * sizes boots from); NAN without 2 boots in some combination */
+	double rep_w;           /* sum of the squared between-boot coefficients: se^2 = rep_w rep_var / boots
+				 * per combination in a balanced design */
 	struct st_comparison c; /* d is the contrast; verdict as for a comparison */
 };
 
@@ -461,6 +466,17 @@ struct st_plan {
  * Returns 0, or -1 with e set for bad options. */
 int stats_plan(const struct st_components *a, const struct st_components *b, const struct st_plan_opts *o,
 	       struct st_plan *out, struct err *e);
+
+/* Boots per between-boot combination for a contrast of per-boot values (a within-boot effect,
+ * stats_factorial_within): the replicates have variance v with df degrees of freedom, and the
+ * contrast's se^2 is w v / boots. The smallest boots (2..o->max_boots) meeting o->target as
+ * stats_plan would (with assurance: v at its ST_PLAN_COMPONENT_UCB upper bound, the se^2 at
+ * its o->assurance scatter quantile, t at one combination's df), df planned as two groups'.
+ * Each boot keeps the pilot's runs and samples: out->runs and out->samples are 0 and out->cost
+ * is boots times 2 groups (the caller prices a boot). With df < 1 nothing is sized (unsized,
+ * pilot_boots 3). Returns 0, or -1 with e set for bad options. */
+int stats_plan_paired(double v, double df, double w, const struct st_plan_opts *o, struct st_plan *out,
+		      struct err *e);
 
 /* Median of x[0..n-1] (n > 0), sorting x in place. */
 double stats_median_sorting(double *x, size_t n);

@@ -54,3 +54,27 @@ contains "$v" boots_left_out
 export SYSAB_DB="$T/shuffled.db"
 expect 0 "$SYSAB" analyze --factors node kernel=shared --unit run
 case "$OUT" in *within-boot*) fail "--unit run paired boots: $OUT" ;; esac
+
+# plan --factors kernel,node (issue 37 item 5): boots per kernel, each boot running every
+# node, for the interaction; the printed run lines run as printed
+export SYSAB_DB="$T/plan.db"
+expect 0 "$SYSAB" import csv "$REPO/examples/pernode-nodes.csv"
+expect 0 "$SYSAB" plan --factors kernel,node --target 1%
+contains "$OUT" "plan for kernel x node with node within boots"
+contains "$OUT" "sysab run --nodes all -l kernel=shared --samples 8 -w kernel.trap.break"
+contains "$OUT" "the node effects alone: "
+expect 0 "$SYSAB" plan --factors kernel,node --target 1% --json
+v=$(printf '%s' "$OUT" | jq -r '.within_boot.factors + " " + (.within_boot.combinations|tostring) + " " + (.rows[0].feasible|tostring) + " " + (.rows[0].boots >= 2 and .rows[0].boots <= 64|tostring) + " " + (.rows[0].main_effects_only.boots <= .rows[0].boots|tostring)')
+[ "$v" = "node 4 true true true" ] || fail "plan json: $v"
+b1=$(printf '%s' "$OUT" | jq -r '.rows[0].boots')
+expect 0 "$SYSAB" plan --factors kernel,node --target 0.5% --json
+b2=$(printf '%s' "$OUT" | jq -r '.rows[0].boots')
+[ "$b2" -gt "$b1" ] || fail "a tighter target needs more boots: $b1, then $b2"
+printf '%s' "$OUT" | jq -r '.within_boot.run_per_boot[] | @sh' >lines
+[ "$(wc -l <lines)" = 2 ] || fail "one run line per kernel: $(cat lines)"
+export SYSAB_DB="$T/lines.db"
+while read -r line; do
+	eval "set -- $line"
+	shift
+	expect 0 "$SYSAB" "$@"
+done <lines

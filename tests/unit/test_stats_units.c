@@ -710,6 +710,33 @@ static void within_boot_se_is_the_per_boot_formula(void **state)
 	stats_factorial_free(&fa);
 }
 
+/* Boots for a within-boot contrast: the fewest whose interval meets the target. */
+static void paired_plan_sizes_boots_from_per_boot_variance(void **state)
+{
+	(void)state;
+	struct st_plan_opts o = stats_plan_defaults();
+	o.assurance = 0;
+	struct st_plan p, q;
+	struct err e;
+	double v = 1e-4, w = 2; /* per-boot contrast sd 1%, an interaction of two kernels */
+	assert_int_equal(stats_plan_paired(v, 10, w, &o, &p, &e), 0);
+	assert_true(p.feasible && p.boots >= 2);
+	double h = log1p(o.target);
+	assert_true(stats_t_quantile(0.975, 2.0 * (double)(p.boots - 1)) * sqrt(w * v / (double)p.boots) <= h);
+	assert_true(stats_t_quantile(0.975, 2.0 * (double)(p.boots - 2)) * sqrt(w * v / (double)(p.boots - 1)) > h);
+	assert_float_equal(p.cost, 2.0 * (double)p.boots, 1e-12);
+	/* with assurance (upper bound of v, scatter quantile): more boots, fewer with a larger pilot */
+	o.assurance = ST_PLAN_UCB;
+	assert_int_equal(stats_plan_paired(v, 4, w, &o, &q, &e), 0);
+	assert_true(q.boots > p.boots && q.assurance == ST_PLAN_UCB);
+	struct st_plan big;
+	assert_int_equal(stats_plan_paired(v, 100, w, &o, &big, &e), 0);
+	assert_true(big.boots < q.boots);
+	/* no replicate variance: nothing sized */
+	assert_int_equal(stats_plan_paired(NAN, NAN, w, &o, &q, &e), 0);
+	assert_true(!q.feasible && q.unsized && isnan(q.assurance));
+}
+
 static void factorial_reports_missing_cells(void **state)
 {
 	(void)state;
@@ -1060,6 +1087,7 @@ int main(void)
 		cmocka_unit_test(one_factor_analyze_is_compare),
 		cmocka_unit_test(factorial_reports_missing_cells),
 		cmocka_unit_test(within_boot_se_is_the_per_boot_formula),
+		cmocka_unit_test(paired_plan_sizes_boots_from_per_boot_variance),
 		cmocka_unit_test(plan_is_monotone_and_meets_target),
 		cmocka_unit_test(plan_assurance_uses_upper_bounds),
 		cmocka_unit_test(contrast_components_plan_like_groups),
