@@ -1364,22 +1364,6 @@ static int plan_row_within(const struct an_analyze *a, const struct rowkey *k, c
 	return 0;
 }
 
-/* A label argument as a shell word: quoted when it holds anything but plain characters. */
-static void shell_word(struct sb *b, const char *s)
-{
-	bool plain = *s != 0;
-	for (const char *c = s; *c && plain; c++)
-		plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._=/:,+-@%", *c) != NULL;
-	if (plain) {
-		sb_add(b, s);
-		return;
-	}
-	sb_add(b, "'");
-	for (const char *c = s; *c; c++)
-		sb_add(b, *c == '\'' ? "'\\''" : (char[2]){*c, 0});
-	sb_add(b, "'");
-}
-
 /* The `sysab run` arguments of one boot of each between-boot combination: with the one
  * within-boot factor node (as `sysab run --nodes all` labels its runs), --nodes all; else one
  * line per within-boot combination is needed, and the line labels the first (the report says
@@ -1428,10 +1412,7 @@ static void plan_within_args(const struct an_analyze *a, struct an_plan *out)
 			struct sb t = {0};
 			sb_addf(&t, "%s=%s", a->factors[i].name, a->factors[i].levels[lv[i]]);
 			strv_add(v, "-l");
-			struct sb q = {0};
-			shell_word(&q, sb_str(&t));
-			strv_add(v, sb_str(&q));
-			sb_free(&q);
+			strv_add(v, sb_str(&t));
 			sb_free(&t);
 		}
 		if (samples >= 2) {
@@ -1443,10 +1424,7 @@ static void plan_within_args(const struct an_analyze *a, struct an_plan *out)
 		for (size_t i = 0; i < out->nrows; i++)
 			if (out->rows[i].have && !out->rows[i].ncomposite) {
 				strv_add(v, "-w");
-				struct sb q = {0};
-				shell_word(&q, out->rows[i].workload);
-				strv_add(v, sb_str(&q));
-				sb_free(&q);
+				strv_add(v, out->rows[i].workload);
 			}
 	}
 	free(lv);

@@ -1337,6 +1337,24 @@ void report_analyze_text(FILE *f, const struct an_analyze *a, const struct an_gr
 
 /* ---------------------------------------------------------------- plan */
 
+/* An argument as a shell word: quoted when it holds anything but plain characters. */
+static void shell_word(struct sb *b, const char *s)
+{
+	bool plain = *s != 0;
+	for (const char *c = s; *c && plain; c++)
+		plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._=/:,+-@%", *c) != NULL;
+	if (plain) {
+		sb_add(b, s);
+		return;
+	}
+	sb_add(b, "'");
+	for (const char *c = s; *c; c++)
+		sb_add(b, *c == '\'' ? "'\\''" : (char[2]){*c, 0});
+	sb_add(b, "'");
+}
+
+
+
 static void duration(char *buf, size_t size, double s)
 {
 	if (s >= 7200)
@@ -1499,9 +1517,13 @@ void report_plan_text(FILE *f, const struct an_plan *p, const struct an_group_in
 			p->boots, p->runs > 1 ? ", as many times as the pilot did" : "");
 		for (size_t gi = 0; gi < p->ncells; gi++) {
 			fprintf(f, "  sysab");
-			for (size_t a = 0; a < p->run_args[gi].n; a++)
-				fprintf(f, " %s", p->run_args[gi].v[a]);
-			fprintf(f, "\n");
+			struct sb line = {0};
+			for (size_t a = 0; a < p->run_args[gi].n; a++) {
+				sb_add(&line, " ");
+				shell_word(&line, p->run_args[gi].v[a]);
+			}
+			fprintf(f, "%s\n", sb_str(&line));
+			sb_free(&line);
 		}
 		if (!strv_has(&p->run_args[0], "--nodes"))
 			fprintf(f, "  (once for each level of %s, with -l for it)\n", p->within);

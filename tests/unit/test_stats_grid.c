@@ -537,9 +537,12 @@ static void run_grid(bool full)
 		char covs[16] = "–";
 		if (!isnan(cov))
 			snprintf(covs, sizeof covs, "%.1f%%", cov);
+		char eqs[16] = "–"; /* NODE rows keep the node effect's coverage there, printed below */
+		if (d->kind != NODE)
+			snprintf(eqs, sizeof eqs, "%.1f%%", eq);
 		if (full)
-			printf("| %s | %s | %s | %.1f%% (%+.2f%%) | %.1f%% | %.1f%% | %s%.0f%s | %zu |\n", d->name, covs,
-			       aas, pw, 100 * d->effect, eq, nv, d->kind == PLAN ? "" : "(", as, d->kind == PLAN ? "%" : ")",
+			printf("| %s | %s | %s | %.1f%% (%+.2f%%) | %s | %.1f%% | %s%.0f%s | %zu |\n", d->name, covs,
+			       aas, pw, 100 * d->effect, eqs, nv, d->kind == PLAN ? "" : "(", as, d->kind == PLAN ? "%" : ")",
 			       reps);
 		else
 			printf("  %-40s coverage %.3f  A/A %s  power %.3f  equivalent %.3f\n", d->name, cov / 100, aas,
