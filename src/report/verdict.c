@@ -1403,13 +1403,17 @@ static void plan_header(FILE *f, const struct an_plan *p, const struct an_group_
 	fprintf(f, "costs: boot %s%s, run %s%s,\n       sample %s%s\n", cb, bsrc, cr,
 		p->costs.run_measured ? " (measured, per workload)" : " (assumed)", cs,
 		p->costs.sample_measured ? " (measured, one of each workload)" : " (assumed)");
-	if (p->nwithin)
-		fprintf(f, "plan for %s with %s within boots: boots per configuration (%zu of them), each boot\n"
-			   "running all %zu %s levels with the pilot's runs and samples; every interaction\n"
-			   "with %s gets the target (the notes give the %s effects alone), planned from\n"
-			   "the pilot's per-boot contrasts, in which the boot's own variation cancels\n\n",
+	if (p->nwithin) {
+		struct sb t = {0};
+		sb_addf(&t, "plan for %s, %s within boots: boots per configuration (%zu of them), each running all "
+			    "%zu %s levels with the pilot's runs and samples; every interaction with %s gets the target "
+			    "(the notes give the %s effects alone), planned from the pilot's per-boot contrasts, in "
+			    "which the boot's own variation cancels",
 			p->factors, p->within, p->ncells, p->nwithin, p->within, p->within, p->within);
-	else if (p->ncells)
+		report_wrap(f, "", "", sb_str(&t));
+		sb_free(&t);
+		fprintf(f, "\n");
+	} else if (p->ncells)
 		fprintf(f, "plan for the %zu-cell factorial %s: every main effect and interaction gets the target\n"
 			   "(the interaction needs most; the notes give main effects alone; planned with the df\n"
 			   "of two groups, fewer than the cells give: conservative)\n\n",
@@ -1512,9 +1516,13 @@ void report_plan_text(FILE *f, const struct an_plan *p, const struct an_group_in
 		fprintf(f, "%zu row%s cannot reach the target within the search bounds; widen --target\n", p->infeasible,
 			p->infeasible == 1 ? "" : "s");
 	if (p->nwithin && p->boots) {
-		fprintf(f, "\non each boot of each configuration (`sysab campaign new ... --boots %zu -- ARGS` runs\n"
-			   "the ARGS after `run` on every boot)%s:\n",
-			p->boots, p->runs > 1 ? ", as many times as the pilot did" : "");
+		struct sb t = {0};
+		sb_addf(&t, "on each boot of each configuration%s (a campaign with --boots %zu runs them on every boot: "
+			    "its --config gives the -l labels, and the other words go after its --):",
+			p->runs > 1 ? ", as many times as the pilot did" : "", p->boots);
+		fprintf(f, "\n");
+		report_wrap(f, "", "", sb_str(&t));
+		sb_free(&t);
 		for (size_t gi = 0; gi < p->ncells; gi++) {
 			fprintf(f, "  sysab");
 			struct sb line = {0};
@@ -1528,11 +1536,15 @@ void report_plan_text(FILE *f, const struct an_plan *p, const struct an_group_in
 		if (!strv_has(&p->run_args[0], "--nodes"))
 			fprintf(f, "  (once for each level of %s, with -l for it)\n", p->within);
 	}
-	if (p->nwithin)
-		fprintf(f, "\nboots: per configuration, each running every %s level; runs: per %s level of a\n"
-			   "boot; samples per run. K&J: not used (the boot's variation cancels).\n",
+	if (p->nwithin) {
+		struct sb t = {0};
+		sb_addf(&t, "boots: per configuration, each running every %s level; runs: per %s level of a boot; "
+			    "samples per run. K&J: not used (the boot's variation cancels).",
 			p->within, p->within);
-	else
+		fprintf(f, "\n");
+		report_wrap(f, "", "", sb_str(&t));
+		sb_free(&t);
+	} else
 		fprintf(f, "\nboots, runs, samples: per configuration (runs per boot, samples per run);\n"
 			   "time for %s. K&J: Kalibera-Jones optimal runs per boot and samples per run\n"
 			   "for these costs.\n",

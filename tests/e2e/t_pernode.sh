@@ -60,7 +60,7 @@ case "$OUT" in *within-boot*) fail "--unit run paired boots: $OUT" ;; esac
 export SYSAB_DB="$T/plan.db"
 expect 0 "$SYSAB" import csv "$REPO/examples/pernode-nodes.csv"
 expect 0 "$SYSAB" plan --factors kernel,node --target 1%
-contains "$OUT" "plan for kernel x node with node within boots"
+contains "$OUT" "plan for kernel x node, node within boots"
 contains "$OUT" "sysab run --nodes all -l kernel=shared --samples 8 -w kernel.trap.break"
 contains "$OUT" "the node effects alone: "
 expect 0 "$SYSAB" plan --factors kernel,node --target 1% --json
