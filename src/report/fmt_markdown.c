@@ -272,7 +272,7 @@ static void analyze_md(FILE *f, const struct an_analyze *a, const struct an_grou
 	}
 	fprintf(f, "\nChange: each effect as a percent change; for time/op rows the change in time (negative = "
 		   "faster). (negligible): significant but inside the ±%g%% margin. q: Benjamini-Hochberg across "
-		   "workloads. `sysab analyze` prints each effect's caveats.\n",
+		   "workloads. The text format (analyze without --format) prints each effect's caveats.\n",
 		a->o.margin * 100);
 }
 

@@ -168,6 +168,10 @@ static const struct {
 	{ST_CAVEAT_BOOTS_LEFT_OUT, "boots_left_out",
 	 "some boots lack a within-boot level this effect needs: they are left out of it (listed under the "
 	 "cells)"},
+	{ST_CAVEAT_ONE_BOOT_PAIRED, "one_boot_paired",
+	 "one boot in a configuration: a within-boot effect takes boots as its replicates, so it has no interval "
+	 "and no verdict; give every configuration at least 2 boots, or say --unit run to take the runs of this "
+	 "boot as the replicates"},
 	{ST_CAVEAT_STAGEWISE, "stagewise",
 	 "the sequential design ends at this look: the interval is the stage-wise one, which accounts for the "
 	 "looks before it (the verdict used this look's level; the looks before showed repeated intervals)"},

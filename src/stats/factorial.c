@@ -323,16 +323,17 @@ static void within_effect(struct st_effect *ef, const double *cb, size_t nb, con
 		}
 		if (n < 2)
 			est[g].need = ST_NEED_BOOTS;
+		if (n == 1) /* the boots are the replicates: one has no spread to give an interval */
+			est[g].caveats = ST_CAVEAT_ONE_BOOT_PAIRED;
 		empty |= n == 0;
 	}
 	if (empty) {
 		unavailable(ef, o);
 		ef->c.need = ST_NEED_BOOTS;
 	} else {
+		/* every configuration it needs has boots: its estimate is shown, with no interval
+		 * (and no verdict) where one has a single boot */
 		ef->available = true;
-		for (size_t g = 0; g < nb; g++)
-			if (cb[g] != 0 && !est[g].has_interval)
-				ef->available = false;
 		stats_contrast(ep, cb, nb, o, &ef->c);
 	}
 	if (ef->left_out)
