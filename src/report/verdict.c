@@ -1188,8 +1188,10 @@ void report_within_text(struct sb *t, const struct an_analyze *a)
 	if (a->within) {
 		sb_add(t, "within-boot factors: ");
 		factor_names(t, a, a->within);
-		sb_add(t, " (every boot ran at several of their levels): their effects are taken inside each boot, "
-			  "so the boot's own variation cancels, and the boots are the replicates");
+		bool one = !(a->within & (a->within - 1));
+		sb_addf(t, " (every boot ran at several of %s levels): %s effects are taken inside each boot, so the "
+			   "boot's own variation cancels, and the boots are the replicates",
+			one ? "its" : "their", one ? "its" : "their");
 	}
 	if (a->mixed) {
 		sb_add(t, a->within ? ". " : "");
