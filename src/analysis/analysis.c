@@ -583,6 +583,172 @@ static void row_init(struct an_row *r, const struct rowkey *k)
 	r->more_boots = 0;
 }
 
+/* ---------------------------------------------------------------- within-boot factors */
+
+struct bootcell {
+	int64_t boot;
+	size_t cell;
+};
+
+static int bootcell_cmp(const void *pa, const void *pb)
+{
+	const struct bootcell *a = pa, *b = pb;
+	if (a->boot != b->boot)
+		return a->boot < b->boot ? -1 : 1;
+	return a->cell < b->cell ? -1 : a->cell > b->cell;
+}
+
+static int int64_cmp(const void *pa, const void *pb)
+{
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+	return a < b ? -1 : a > b;
+}
+
+/* Which factors vary within boots, decided by the data (an_analyze.within and .mixed): over
+ * every series of every cell, the levels of each factor that each boot holds runs at. */
+static void within_factors(const struct store_set *cells, size_t ncells, const size_t *cell_level, size_t nf,
+			   unsigned *within, unsigned *mixed)
+{
+	*within = *mixed = 0;
+	if (nf >= 8 * sizeof *within)
+		return;
+	struct bootcell *bc = NULL;
+	size_t n = 0, cap = 0;
+	for (size_t c = 0; c < ncells; c++)
+		for (size_t s = 0; s < cells[c].nseries; s++)
+			for (size_t b = 0; b < cells[c].series[s].nboots; b++) {
+				bc = xgrow(bc, &cap, n + 1, sizeof *bc);
+				bc[n++] = (struct bootcell){cells[c].series[s].boots[b].boot, c};
+			}
+	if (n)
+		qsort(bc, n, sizeof *bc, bootcell_cmp);
+	size_t nboots = 0;
+	for (size_t a = 0; a < n; a++)
+		nboots += !a || bc[a].boot != bc[a - 1].boot;
+	/* one boot has nothing to pair over: its runs are analysed as before (--unit run's case) */
+	for (size_t i = 0; i < nf && nboots >= 2; i++) {
+		bool all = n > 0, some = false;
+		for (size_t a = 0; a < n;) {
+			size_t z = a;
+			bool several = false;
+			for (; z < n && bc[z].boot == bc[a].boot; z++)
+				several |= cell_level[bc[z].cell * nf + i] != cell_level[bc[a].cell * nf + i];
+			all &= several;
+			some |= several;
+			a = z;
+		}
+		if (all)
+			*within |= 1u << i;
+		else if (some)
+			*mixed |= 1u << i;
+	}
+	free(bc);
+}
+
+/* The boots of one row in a design with within-boot factors: per boot (and between-boot
+ * combination) its mean at each within-boot combination, from the cells' data gd (cell c at
+ * levels cell_level[c*nf..]). Fills wb[0..*nk-1] (pointing into *m) and keys (boot id, between
+ * combination in .cell); free *wb, *m and *key. */
+struct wboots {
+	struct st_wboot *wb;
+	struct bootcell *key;
+	double *m;
+	size_t n, nw;
+};
+
+static void wboots_build(const struct gdata *gd, size_t ncells, const size_t *cell_level, const struct st_factor *f,
+			 size_t nf, unsigned within, struct wboots *out)
+{
+	memset(out, 0, sizeof *out);
+	size_t nb, nw, g, w, cap = 0, mcap = 0;
+	stats_within_split(f, nf, within, cell_level, &g, &w, &nb, &nw);
+	out->nw = nw;
+	for (size_t c = 0; c < ncells; c++) {
+		if (!gd[c].have)
+			continue;
+		stats_within_split(f, nf, within, &cell_level[c * nf], &g, &w, NULL, NULL);
+		for (size_t b = 0; b < gd[c].g.nboots; b++) {
+			size_t k = 0;
+			while (k < out->n && !(out->key[k].boot == gd[c].bid[b] && out->key[k].cell == g))
+				k++;
+			if (k == out->n) {
+				out->key = xgrow(out->key, &cap, k + 1, sizeof *out->key);
+				out->m = xgrow(out->m, &mcap, (k + 1) * nw, sizeof *out->m);
+				out->key[k] = (struct bootcell){gd[c].bid[b], g};
+				for (size_t x = 0; x < nw; x++)
+					out->m[k * nw + x] = NAN;
+				out->n++;
+			}
+			out->m[k * nw + w] = stats_boot_mean(&gd[c].g.boots[b]);
+		}
+	}
+	out->wb = xcalloc(out->n ? out->n : 1, sizeof *out->wb);
+	for (size_t k = 0; k < out->n; k++)
+		out->wb[k] = (struct st_wboot){out->key[k].cell, &out->m[k * nw]};
+}
+
+static void wboots_free(struct wboots *x)
+{
+	free(x->wb);
+	free(x->key);
+	free(x->m);
+	memset(x, 0, sizeof *x);
+}
+
+/* Row r's effects in a design with within-boot factors (stats_factorial_within), and its
+ * boots lacking some within-boot combination. */
+static int row_within(struct an_analyze *out, struct an_frow *r, const struct gdata *gd, const struct st_factor *f,
+		      size_t nf, const struct st_compare_opts *o, struct err *e)
+{
+	struct wboots x;
+	wboots_build(gd, out->ncells, out->cell_level, f, nf, out->within, &x);
+	for (size_t k = 0; k < x.n; k++) {
+		bool full = true;
+		for (size_t w = 0; w < x.nw; w++)
+			full &= isfinite(x.m[k * x.nw + w]);
+		if (!full) {
+			r->incomplete = xrealloc(r->incomplete, (r->nincomplete + 1) * sizeof *r->incomplete);
+			r->incomplete[r->nincomplete++] = x.key[k].boot;
+		}
+	}
+	r->nwboots = x.n;
+	if (r->nincomplete)
+		qsort(r->incomplete, r->nincomplete, sizeof *r->incomplete, int64_cmp);
+	int rc = stats_factorial_within(f, nf, out->within, x.wb, x.n, o, &r->fa, e);
+	wboots_free(&x);
+	return rc;
+}
+
+/* B against A paired inside each boot: both groups ran on the same boots (compare decides it
+ * as analyze decides a within-boot factor, so a one-factor analyze gives the same row). The
+ * comparison is the within-boot effect of a two-level factor (stats_factorial_within); *d gets
+ * the estimate of the per-boot differences, for the advice on more boots. */
+static int compare_paired(const struct gdata *ga, const struct gdata *gb, const struct st_compare_opts *o,
+			  struct st_comparison *c, struct st_estimate *d, struct err *e)
+{
+	static const char *const lv[] = {"A", "B"};
+	const struct st_factor f = {"group", lv, 2};
+	const size_t level[2] = {0, 1};
+	struct gdata gd[2] = {*ga, *gb};
+	struct wboots x;
+	wboots_build(gd, 2, level, &f, 1, 1u, &x);
+	struct st_factorial fa;
+	int rc = stats_factorial_within(&f, 1, 1u, x.wb, x.n, o, &fa, e);
+	if (!rc) {
+		*c = fa.effects[0].c;
+		double *q = xcalloc(x.n ? x.n : 1, sizeof *q);
+		size_t n = 0;
+		for (size_t k = 0; k < x.n; k++)
+			if (isfinite(x.m[2 * k]) && isfinite(x.m[2 * k + 1]))
+				q[n++] = x.m[2 * k + 1] - x.m[2 * k];
+		stats_iid_estimate(q, n, d);
+		free(q);
+	}
+	stats_factorial_free(&fa);
+	wboots_free(&x);
+	return rc;
+}
+
 int an_compare(const struct store_set *a, const struct store_set *b, const struct store_run_info *const *runs_a,
 	       size_t nra, const struct store_run_info *const *runs_b, size_t nrb, const struct store_env *env_a,
 	       const struct store_env *env_b, const struct strv *patterns, const struct st_compare_opts *o,
@@ -603,8 +769,16 @@ int an_compare(const struct store_set *a, const struct store_set *b, const struc
 	out->nrows = nk;
 	struct st_comparison *cs = xcalloc(nk ? nk : 1, sizeof *cs);
 	size_t *ci = xcalloc(nk ? nk : 1, sizeof *ci);
+	struct st_estimate *pd = xcalloc(nk ? nk : 1, sizeof *pd); /* paired rows: per-boot differences */
 	size_t ncs = 0;
 	int rc = 0;
+	/* both groups on the same boots (every boot in both, at least 2): paired, as analyze pairs
+	 * a within-boot factor; never with --unit run */
+	static const size_t two[2] = {0, 1};
+	unsigned paired = 0, mixed = 0;
+	if (out->ngroups == 2 && o->unit == ST_LEVEL_BOOT)
+		within_factors(sets, 2, two, 1, &paired, &mixed);
+	out->paired = paired != 0;
 	for (size_t i = 0; i < nk && !rc; i++) {
 		struct an_row *r = &out->rows[i];
 		row_init(r, &k[i]);
@@ -628,7 +802,10 @@ int an_compare(const struct store_set *a, const struct store_set *b, const struc
 			} else {
 				r->a = est[0];
 				r->b = est[1];
-				stats_compare(&r->a, &r->b, o, &r->c);
+				if (paired)
+					rc = compare_paired(&ga, &gb, o, &r->c, &pd[i], e);
+				else
+					stats_compare(&r->a, &r->b, o, &r->c);
 				cs[ncs] = r->c;
 				ci[ncs++] = i;
 			}
@@ -645,8 +822,12 @@ int an_compare(const struct store_set *a, const struct store_set *b, const struc
 		for (size_t j = 0; j < ncs; j++) {
 			struct an_row *r = &out->rows[ci[j]];
 			r->c = cs[j];
+			/* paired: the per-boot differences are the one varying term */
+			struct st_estimate zero = pd[ci[j]];
+			zero.se = 0;
 			if (r->c.verdict == ST_INCONCLUSIVE)
-				r->more_boots = stats_more_boots(&r->a, &r->b, &r->c, o, &r->settles_as);
+				r->more_boots = out->paired ? stats_more_boots(&zero, &pd[ci[j]], &r->c, o, &r->settles_as)
+							    : stats_more_boots(&r->a, &r->b, &r->c, o, &r->settles_as);
 		}
 		for (size_t i = 0; i < nk; i++) {
 			struct an_row *r = &out->rows[i];
@@ -660,6 +841,7 @@ int an_compare(const struct store_set *a, const struct store_set *b, const struc
 	}
 	free(cs);
 	free(ci);
+	free(pd);
 	keys_free(k, nk);
 	if (rc)
 		an_compare_free(out);
@@ -842,114 +1024,6 @@ static void analyze_finish(struct an_analyze *out)
 		for (size_t ef = 0; ef < r->fa.neffects; ef++)
 			an_change_of(&r->fa.effects[ef].c, r->latency, &r->chg[ef]);
 	}
-}
-
-/* ---------------------------------------------------------------- within-boot factors */
-
-struct bootcell {
-	int64_t boot;
-	size_t cell;
-};
-
-static int bootcell_cmp(const void *pa, const void *pb)
-{
-	const struct bootcell *a = pa, *b = pb;
-	if (a->boot != b->boot)
-		return a->boot < b->boot ? -1 : 1;
-	return a->cell < b->cell ? -1 : a->cell > b->cell;
-}
-
-static int int64_cmp(const void *pa, const void *pb)
-{
-	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
-	return a < b ? -1 : a > b;
-}
-
-/* Which factors vary within boots, decided by the data (an_analyze.within and .mixed): over
- * every series of every cell, the levels of each factor that each boot holds runs at. */
-static void within_factors(const struct store_set *cells, size_t ncells, const size_t *cell_level, size_t nf,
-			   unsigned *within, unsigned *mixed)
-{
-	*within = *mixed = 0;
-	if (nf >= 8 * sizeof *within)
-		return;
-	struct bootcell *bc = NULL;
-	size_t n = 0, cap = 0;
-	for (size_t c = 0; c < ncells; c++)
-		for (size_t s = 0; s < cells[c].nseries; s++)
-			for (size_t b = 0; b < cells[c].series[s].nboots; b++) {
-				bc = xgrow(bc, &cap, n + 1, sizeof *bc);
-				bc[n++] = (struct bootcell){cells[c].series[s].boots[b].boot, c};
-			}
-	if (n)
-		qsort(bc, n, sizeof *bc, bootcell_cmp);
-	for (size_t i = 0; i < nf; i++) {
-		bool all = n > 0, some = false;
-		for (size_t a = 0; a < n;) {
-			size_t z = a;
-			bool several = false;
-			for (; z < n && bc[z].boot == bc[a].boot; z++)
-				several |= cell_level[bc[z].cell * nf + i] != cell_level[bc[a].cell * nf + i];
-			all &= several;
-			some |= several;
-			a = z;
-		}
-		if (all)
-			*within |= 1u << i;
-		else if (some)
-			*mixed |= 1u << i;
-	}
-	free(bc);
-}
-
-/* Row r's effects in a design with within-boot factors: per boot (and between-boot
- * combination) its mean at each within-boot combination, from the cells' data gd. */
-static int row_within(struct an_analyze *out, struct an_frow *r, const struct gdata *gd, const struct st_factor *f,
-		      size_t nf, const struct st_compare_opts *o, struct err *e)
-{
-	size_t nb, nw, g, w;
-	stats_within_split(f, nf, out->within, out->cell_level, &g, &w, &nb, &nw);
-	struct bootcell *key = NULL; /* cell holds the between-boot combination here */
-	double *m = NULL;
-	size_t nk = 0, cap = 0, mcap = 0;
-	for (size_t c = 0; c < out->ncells; c++) {
-		if (!gd[c].have)
-			continue;
-		stats_within_split(f, nf, out->within, &out->cell_level[c * nf], &g, &w, NULL, NULL);
-		for (size_t b = 0; b < gd[c].g.nboots; b++) {
-			size_t k = 0;
-			while (k < nk && !(key[k].boot == gd[c].bid[b] && key[k].cell == g))
-				k++;
-			if (k == nk) {
-				key = xgrow(key, &cap, nk + 1, sizeof *key);
-				m = xgrow(m, &mcap, (nk + 1) * nw, sizeof *m);
-				key[nk] = (struct bootcell){gd[c].bid[b], g};
-				for (size_t x = 0; x < nw; x++)
-					m[nk * nw + x] = NAN;
-				nk++;
-			}
-			m[k * nw + w] = stats_boot_mean(&gd[c].g.boots[b]);
-		}
-	}
-	struct st_wboot *wb = xcalloc(nk ? nk : 1, sizeof *wb);
-	for (size_t k = 0; k < nk; k++) {
-		wb[k] = (struct st_wboot){key[k].cell, &m[k * nw]};
-		bool full = true;
-		for (size_t x = 0; x < nw; x++)
-			full &= isfinite(m[k * nw + x]);
-		if (!full) {
-			r->incomplete = xrealloc(r->incomplete, (r->nincomplete + 1) * sizeof *r->incomplete);
-			r->incomplete[r->nincomplete++] = key[k].boot;
-		}
-	}
-	r->nwboots = nk;
-	if (r->nincomplete)
-		qsort(r->incomplete, r->nincomplete, sizeof *r->incomplete, int64_cmp);
-	int rc = stats_factorial_within(f, nf, out->within, wb, nk, o, &r->fa, e);
-	free(wb);
-	free(key);
-	free(m);
-	return rc;
 }
 
 /* A new row for key k, with its per-cell arrays for ncells cells. */

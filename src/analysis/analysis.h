@@ -228,6 +228,8 @@ struct an_compare {
 	bool allow_failed_checks;   /* --allow-failed-checks: verdicts kept despite failed self-checks */
 	size_t allowed_rows;        /* rows that kept a verdict only by it */
 	struct an_repeat look;      /* the look this comparison is (an_repeat.on: consulted) */
+	bool paired;                /* A and B ran on the same boots (at least 2): each timing row's c is taken
+	                               inside each boot, as analyze takes a within-boot factor */
 	struct st_compare_opts o;
 };
 /* Withhold the verdicts of c's timing rows when c->look.withheld (rows without data keep

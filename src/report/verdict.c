@@ -166,8 +166,10 @@ static const struct {
 	 "a one-boot group cannot borrow boot-to-boot variance: the other groups' estimate of it is 0 or "
 	 "below (their boot means vary less than their runs explain), so there is none to lend"},
 	{ST_CAVEAT_BOOTS_LEFT_OUT, "boots_left_out",
-	 "some boots lack a within-boot level this effect needs: they are left out of it (listed under the "
-	 "cells)"},
+	 "some boots lack a within-boot level this effect needs: they are left out of it"},
+	{ST_CAVEAT_PAIRED, "paired",
+	 "paired inside each boot (every boot ran both sides): the boot's own variation cancels, and the boots "
+	 "are the replicates"},
 	{ST_CAVEAT_ONE_BOOT_PAIRED, "one_boot_paired",
 	 "one boot in a configuration: a within-boot effect takes boots as its replicates, so it has no interval "
 	 "and no verdict; give every configuration at least 2 boots, or say --unit run to take the runs of this "

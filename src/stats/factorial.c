@@ -338,6 +338,8 @@ static void within_effect(struct st_effect *ef, const double *cb, size_t nb, con
 	}
 	if (ef->left_out)
 		ef->c.caveats |= ST_CAVEAT_BOOTS_LEFT_OUT;
+	if (ef->paired)
+		ef->c.caveats |= ST_CAVEAT_PAIRED;
 	ef->rep_var = sdf > 0 ? ss / sdf : NAN;
 	ef->rep_df = sdf > 0 ? sdf : NAN;
 	free(q);

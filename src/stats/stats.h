@@ -170,9 +170,10 @@ enum st_caveat {
 	ST_CAVEAT_STAGEWISE = 1u << 16,      /* the sequential design ends at this look: lo, hi are stage-wise */
 	ST_CAVEAT_BOOTS_LEFT_OUT = 1u << 17, /* within-boot effect: boots lacking a level it needs are left out */
 	ST_CAVEAT_ONE_BOOT_PAIRED = 1u << 18, /* within-boot effect with one boot in a configuration: no interval */
+	ST_CAVEAT_PAIRED = 1u << 19,         /* taken inside each boot: the boot's own variation cancels */
 };
 
-#define ST_CAVEAT_LAST ST_CAVEAT_ONE_BOOT_PAIRED
+#define ST_CAVEAT_LAST ST_CAVEAT_PAIRED
 
 /* Smallest pooled df of a boot variance that a one-boot group may borrow;
  * a donor whose own boot df is below 1 is never pooled. */

@@ -83,3 +83,13 @@ while read -r line; do
 	shift
 	expect 0 "$SYSAB" "$@"
 done <lines
+
+# compare of two nodes of the same boots pairs them as analyze does: the same row
+export SYSAB_DB="$T/plan.db"
+expect 0 "$SYSAB" compare 'kernel=shared node=0' 'kernel=shared node=3' --json
+c=$(printf '%s' "$OUT" | jq -c '.rows[0].comparison | [.pct, .pct_lo, .pct_hi, .df, .verdict, .caveats]')
+expect 0 "$SYSAB" analyze --factors node kernel=shared --json
+a=$(printf '%s' "$OUT" | jq -c '.rows[0].effects[] | select(.kind == "level" and .level == "3") | .comparison
+	| [.pct, .pct_lo, .pct_hi, .df, .verdict, .caveats]')
+[ "$c" = "$a" ] || fail "compare and a one-factor analyze differ: $c against $a"
+contains "$c" '"paired"'
