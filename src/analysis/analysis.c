@@ -1571,9 +1571,9 @@ void an_effect_label(char *buf, size_t size, const struct an_analyze *a, const s
 			snprintf(buf, size, "%s x %s", f->name, f2->name);
 		break;
 	}
-	case ST_EFFECT_SIMPLE:
-		snprintf(buf, size, "%s: %s vs %s at %s=%s", f->name, f->levels[1], f->levels[0],
-			 a->factors[ef->factor2].name, a->factors[ef->factor2].levels[ef->level]);
+	case ST_EFFECT_SIMPLE: /* its levels are those of the factor's main effect, just above it */
+		snprintf(buf, size, "%s at %s=%s", f->name, a->factors[ef->factor2].name,
+			 a->factors[ef->factor2].levels[ef->level]);
 		break;
 	case ST_EFFECT_LEVEL:
 		snprintf(buf, size, "%s: %s vs %s", f->name, f->levels[ef->level], f->levels[0]);

@@ -323,7 +323,9 @@ void an_analyze_free(struct an_analyze *a);
 void an_analyze_checks(struct an_analyze *a, const struct store_set *sets, size_t ns,
 		       const struct store_failed_check *f, size_t nf, bool allow);
 /* An effect in words: "pernode: yes vs no" (main effect or level against the reference),
- * "pernode x pie" (interaction). Cut to size. */
+ * "pernode x pie" (interaction), "kernel x node: 3 vs 0" (interaction with a level of a
+ * factor of more levels), "kernel at node=3" (simple effect: the main effect's levels at
+ * one level of a within-boot factor). Cut to size. */
 void an_effect_label(char *buf, size_t size, const struct an_analyze *a, const struct st_effect *ef);
 /* Cell c's levels appended to b: "pernode=yes pie=no". */
 void an_cell_label(struct sb *b, const struct an_analyze *a, size_t c);

@@ -724,7 +724,7 @@ static void effect_row(struct sb *b, const struct an_analyze *a, const struct an
 			if (isfinite(ef->c.q))
 				report_q(q, sizeof q, ef->c.q);
 		}
-		caveat_warns(warns, name, ef->c.caveats);
+		caveat_warns(warns, name, ef->c.caveats & ~ST_CAVEAT_PAIRED); /* said above the rows */
 	} else if (!ef->available) {
 		struct sb t = {0};
 		sb_addf(&t, "%s: a cell this effect needs is missing or has no interval", fr->label);

@@ -1260,14 +1260,14 @@ static void effect_text(FILE *f, const struct an_analyze *a, const struct an_fro
 		report_pct(ch, sizeof ch, chg->pct);
 		interval_text(ci, sizeof ci, chg->lo, chg->hi);
 		report_q(q, sizeof q, ef->c.q);
-		caveat_notes(n, &mk, ef->c.caveats);
+		caveat_notes(n, &mk, ef->c.caveats & ~ST_CAVEAT_PAIRED); /* the header says which are paired */
 		*negl |= ef->c.negligible;
 	} else if (!ef->available) {
 		notef(n, &mk, "a cell this effect needs is missing or has no interval");
 	} else {
 		if (isfinite(ef->c.d))
 			report_pct(ch, sizeof ch, chg->pct);
-		caveat_notes(n, &mk, ef->c.caveats);
+		caveat_notes(n, &mk, ef->c.caveats & ~ST_CAVEAT_PAIRED); /* the header says which are paired */
 	}
 	if (mk.len)
 		sb_add(&mk, "]");

@@ -4,7 +4,7 @@ expect 0 "$SYSAB" import csv "$REPO/examples/pernode-nodes.csv"
 expect 0 "$SYSAB" analyze --factors kernel,node --ref kernel=shared
 contains "$OUT" "within-boot factors: node"
 contains "$OUT" "kernel x node: 3 vs 0"
-contains "$OUT" "kernel: pernode vs shared at node=0"
+contains "$OUT" "kernel at node=0"
 expect 0 "$SYSAB" report analyze --factors kernel,node --ref kernel=shared -o p.html
 h=$(cat p.html)
 contains "$h" "within-boot factors: node"
