@@ -65,7 +65,7 @@ const struct cli_opt cli_analyze_opts[] = {
 		"that differ between its configurations)",
 		O_FACTORS),
 	CLI_OPT("ref", 0, "F=V", "reference level V of factor F (default: the first in sorted order; repeatable)", O_REF),
-	OPTS_VERDICT("text (default), json or html", "text json html"),
+	OPTS_VERDICT("text (default), json, markdown or html", "text json markdown html"),
 	CLI_COMMON_OPTS,
 	CLI_END,
 };
@@ -607,7 +607,7 @@ out:
 /* ---------------------------------------------------------------- report */
 
 const struct cli_opt cli_report_opts[] = {
-	CLI_OUT_OPTS("html (default), text, json, or markdown (report compare only); give -o FILE",
+	CLI_OUT_OPTS("html (default), text, json or markdown; give -o FILE",
 		     "html text json markdown"),
 	CLI_VERBOSE_OPT,
 	CLI_OPT("factors", 'f', "F1,F2",

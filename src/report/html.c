@@ -724,7 +724,7 @@ static void effect_row(struct sb *b, const struct an_analyze *a, const struct an
 			if (isfinite(ef->c.q))
 				report_q(q, sizeof q, ef->c.q);
 		}
-		caveat_warns(warns, name, ef->c.caveats);
+		caveat_warns(warns, name, ef->c.caveats & ~ST_CAVEAT_PAIRED); /* said above the rows */
 	} else if (!ef->available) {
 		struct sb t = {0};
 		sb_addf(&t, "%s: a cell this effect needs is missing or has no interval", fr->label);
@@ -769,6 +769,14 @@ int report_html_analyze(FILE *f, const struct an_analyze *a, const struct an_gro
 	groups_par(&b, filter, 1);
 	trust_par(&b, &a->emu, (const char *const[]){NULL}, 1, a->allowed_rows, &a->look, a->o.alpha, &warns);
 	factors_par(&b, a);
+	struct sb wt = {0};
+	report_within_text(&wt, a);
+	if (wt.len) {
+		sb_add(&b, "<p>");
+		html_esc(&b, sb_str(&wt));
+		sb_add(&b, ".</p>\n");
+	}
+	sb_free(&wt);
 	char **cn = xcalloc(a->ncells ? a->ncells : 1, sizeof *cn);
 	for (size_t c = 0; c < a->ncells; c++) {
 		struct sb l = {0};
@@ -783,6 +791,11 @@ int report_html_analyze(FILE *f, const struct an_analyze *a, const struct an_gro
 		html_esc(&b, name);
 		sb_add(&b, "</h2>\n");
 		cells_table(&b, a, i, cn, sg);
+		struct sb it = {0};
+		report_incomplete_text(&it, a, &a->rows[i]);
+		if (it.len)
+			warn_add(&warns, name, sb_str(&it));
+		sb_free(&it);
 		effects_table(&b, a, i, name, &warns);
 		check_warn(&warns, name, &a->rows[i].failed);
 		sb_add(&b, "</section>\n");

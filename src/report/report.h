@@ -233,6 +233,14 @@ void report_allow_text(struct sb *t, size_t rows);
  * and what to do, or what --fresh left out; nothing for a first look or a re-read. alpha is
  * the level the first look spent. */
 void report_look_text(struct sb *t, const struct an_repeat *look, double alpha);
+/* Which factors an analysis paired within boots (an_analyze.within) and which vary within
+ * some boots only (mixed), in words, appended to t (nothing when neither). */
+struct an_analyze;
+struct an_frow;
+void report_within_text(struct sb *t, const struct an_analyze *a);
+/* A row's boots that lack some combination of the within-boot levels, in words (nothing
+ * when none does). */
+void report_incomplete_text(struct sb *t, const struct an_analyze *a, const struct an_frow *r);
 /* The JSON "look" member's value of a look (a json_t *; null when looks were not consulted). */
 void *report_look_json(const struct an_repeat *look);
 

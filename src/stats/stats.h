@@ -168,9 +168,12 @@ enum st_caveat {
 	ST_CAVEAT_SEQUENTIAL = 1u << 14,     /* a look of a group-sequential design: alpha is the look's nominal level */
 	ST_CAVEAT_BORROW_NONPOS = 1u << 15,  /* a one-boot group could not borrow: the donors' boot variance estimate is <= 0 */
 	ST_CAVEAT_STAGEWISE = 1u << 16,      /* the sequential design ends at this look: lo, hi are stage-wise */
+	ST_CAVEAT_BOOTS_LEFT_OUT = 1u << 17, /* within-boot effect: boots lacking a level it needs are left out */
+	ST_CAVEAT_ONE_BOOT_PAIRED = 1u << 18, /* within-boot effect with one boot in a configuration: no interval */
+	ST_CAVEAT_PAIRED = 1u << 19,         /* taken inside each boot: the boot's own variation cancels */
 };
 
-#define ST_CAVEAT_LAST ST_CAVEAT_STAGEWISE
+#define ST_CAVEAT_LAST ST_CAVEAT_PAIRED
 
 /* Smallest pooled df of a boot variance that a one-boot group may borrow;
  * a donor whose own boot df is below 1 is never pooled. */
@@ -343,13 +346,24 @@ enum st_effect_kind {
 	ST_EFFECT_MAIN,        /* 2-level factor: high minus low, averaged over other cells */
 	ST_EFFECT_INTERACTION, /* two 2-level factors: (effect of f at g high) minus (at g low), averaged */
 	ST_EFFECT_LEVEL,       /* factor with > 2 levels: this level minus the reference, averaged */
+	ST_EFFECT_SIMPLE,      /* within-boot designs: the 2-level between-boot factor's effect (high minus
+				* low) at one level of a within-boot factor (factor2, level) */
 };
 
 struct st_effect {
 	enum st_effect_kind kind;
 	size_t factor, factor2; /* factor2 only for interactions */
-	size_t level;           /* for ST_EFFECT_LEVEL: the level compared with levels[0] */
+	size_t level;           /* ST_EFFECT_LEVEL: the level compared with levels[0]; an interaction of a
+				 * 2-level factor with one of more levels: that one's level against its
+				 * levels[0]; ST_EFFECT_SIMPLE: the level of factor2 */
 	bool available;         /* false when a cell it needs is missing or has no interval */
+	bool paired;            /* stats_factorial_within: a within-boot contrast, taken inside each boot */
+	size_t boots, left_out; /* stats_factorial_within: boots it used, boots lacking a level it needs */
+	double rep_var, rep_df; /* stats_factorial_within: the variance of its per-boot values q_b within
+				 * the between-boot combinations it uses, pooled, and its df (what a plan
+				 * sizes boots from); NAN without 2 boots in some combination */
+	double rep_w;           /* sum of the squared between-boot coefficients: se^2 = rep_w rep_var / boots
+				 * per combination in a balanced design */
 	struct st_comparison c; /* d is the contrast; verdict as for a comparison */
 };
 
@@ -368,6 +382,43 @@ struct st_factorial {
 int stats_factorial(const struct st_factor *f, size_t nf, const struct st_cell *cells, size_t ncells,
 		    const struct st_compare_opts *o, struct st_factorial *out, struct err *e);
 void stats_factorial_free(struct st_factorial *fa);
+
+/* ---------------------------------------------------------------- within-boot factors */
+
+/* Factors that vary within boots (node: one boot runs on every node) share the boot's
+ * random effect across their levels, so their cells are not independent. One boot of such
+ * a design: m[w] is its mean y (the mean of its run means, stats_boot_mean) at each
+ * combination w of the within-boot factors (NAN where it ran none), and between the index
+ * of its combination of the other factors. Combinations are numbered with the first factor
+ * varying slowest, over the within-boot factors for w and the others for between
+ * (stats_within_split). */
+struct st_wboot {
+	size_t between;
+	const double *m;
+};
+/* The mean of a boot's run means (the nested estimator's boot mean); NAN without runs. */
+double stats_boot_mean(const struct st_boot *b);
+/* Split the full level vector level[0..nf-1] into the combination of the between-boot
+ * factors (*between) and of the within-boot ones (*w); within is a bit per factor. The
+ * counts of each kind of combination go to nbetween and nwithin when not NULL. */
+void stats_within_split(const struct st_factor *f, size_t nf, unsigned within, const size_t *level, size_t *between,
+			size_t *w, size_t *nbetween, size_t *nwithin);
+/* Effects of a full factorial in which the factors of the bit set within vary within boots
+ * (METHOD.md, "Within-boot factors"). Every effect is a product contrast: per factor a
+ * vector over its levels. Per boot, its within-boot part is applied to the boot's means m
+ * (q_b = sum_w c_w m_b[w]: a per-boot contrast when the effect involves a within-boot factor,
+ * in which the boot's random effect cancels; else the boot's average); a boot lacking a
+ * combination the effect needs is left out of it (effect->left_out, ST_CAVEAT_BOOTS_LEFT_OUT).
+ * The q_b of each between-boot combination are its replicates (stats_iid_estimate: mean, se
+ * from their spread, df boots - 1) and the between-boot part is their contrast by
+ * stats_contrast, B against A's rule. The effects are those of stats_factorial, in its order,
+ * then the interaction of each 2-level factor with each level of a factor of more levels
+ * when either varies within boots, then the simple effects of each 2-level between-boot
+ * factor at each level of each within-boot factor. missing lists the level combinations no
+ * boot ran. Returns 0 or -1 with e set (no within-boot factor, a factor under 2 levels, an
+ * index out of range). Free with stats_factorial_free(). */
+int stats_factorial_within(const struct st_factor *f, size_t nf, unsigned within, const struct st_wboot *boots,
+			   size_t nboots, const struct st_compare_opts *o, struct st_factorial *out, struct err *e);
 
 /* A linear contrast sum_i c[i] * est[i]->mean: se^2 = sum c_i^2 se_i^2 (no equal
  * variances assumed). Its df is B against A's rule, stats_welch_df then the dominance
@@ -417,6 +468,17 @@ struct st_plan {
  * Returns 0, or -1 with e set for bad options. */
 int stats_plan(const struct st_components *a, const struct st_components *b, const struct st_plan_opts *o,
 	       struct st_plan *out, struct err *e);
+
+/* Boots per between-boot combination for a contrast of per-boot values (a within-boot effect,
+ * stats_factorial_within): the replicates have variance v with df degrees of freedom, and the
+ * contrast's se^2 is w v / boots. The smallest boots (2..o->max_boots) meeting o->target as
+ * stats_plan would (with assurance: v at its ST_PLAN_COMPONENT_UCB upper bound, the se^2 at
+ * its o->assurance scatter quantile, t at one combination's df), df planned as two groups'.
+ * Each boot keeps the pilot's runs and samples: out->runs and out->samples are 0 and out->cost
+ * is boots times 2 groups (the caller prices a boot). With df < 1 nothing is sized (unsized,
+ * pilot_boots 3). Returns 0, or -1 with e set for bad options. */
+int stats_plan_paired(double v, double df, double w, const struct st_plan_opts *o, struct st_plan *out,
+		      struct err *e);
 
 /* Median of x[0..n-1] (n > 0), sorting x in place. */
 double stats_median_sorting(double *x, size_t n);

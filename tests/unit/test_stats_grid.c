@@ -36,7 +36,7 @@
 #define MAXR 16
 #define MAXS 1000
 
-enum kind { TWO, FACT, SEQ, PLAN, DIAG, LOOKS };
+enum kind { TWO, FACT, SEQ, PLAN, DIAG, LOOKS, NODE };
 /* TWO rows: ONEF also analyses the two groups as a one-factor, two-level factorial and counts
  * every number that differs from compare's (must be none); TRUNC keeps only replicates whose
  * donor group (B) estimates its boot variance at <= 0, the case a borrower must not lend. */
@@ -192,6 +192,65 @@ static void rep_fact(gsl_rng *rng, const struct gd *d, struct cell *c, struct ta
 	}
 	t->n++;
 	stats_factorial_free(&fa);
+}
+
+/* Within-boot factor: 2 kernels x boots_b NUMA nodes, boots_a boots per kernel, each boot
+ * running runs x samples on every node (`sysab run --nodes all`). The boot offset (sd_boot_a
+ * on kernel a, sd_boot_b on kernel b) is shared by every node of the boot. A/A: no node
+ * penalty and no interaction; A/B: a penalty of -1% per node and kernel b gains `effect` on
+ * the last node only. Tallied (stats_factorial_within): A/A of "node: 1 vs 0" (aa) and of the
+ * interaction at the last node (aa2); power and coverage of that interaction; the node
+ * effect's coverage in equiv (its true value -1% at node 1). */
+#define NODE_MAX 8
+static void rep_node(gsl_rng *rng, const struct gd *d, struct tally *t)
+{
+	static const char *kv[] = {"a", "b"}, *nv[] = {"0", "1", "2", "3", "4", "5", "6", "7"};
+	size_t nn = d->boots_b, nb = d->boots_a;
+	struct st_factor f[2] = {{"kernel", kv, 2}, {"node", nv, nn}};
+	struct st_compare_opts o = stats_compare_defaults();
+	double m[2 * MAXB * NODE_MAX];
+	struct st_wboot wb[2 * MAXB];
+	struct err e;
+	for (int ab = 0; ab < 2; ab++) {
+		double eff = ab ? log1p(d->effect) : 0, pen = ab ? -0.01 : 0;
+		for (size_t k = 0; k < 2; k++)
+			for (size_t b = 0; b < nb; b++) {
+				size_t i = k * nb + b;
+				double bo = (k ? d->sd_boot_b : d->sd_boot_a) * gsl_ran_gaussian_ziggurat(rng, 1);
+				for (size_t l = 0; l < nn; l++) {
+					double mu = 7 + bo + pen * (double)l + (k && l == nn - 1 ? eff : 0), sr = 0;
+					for (size_t r = 0; r < d->runs; r++) {
+						double ro = mu + d->sd_run * gsl_ran_gaussian_ziggurat(rng, 1), ss = 0;
+						for (size_t x = 0; x < d->samples; x++)
+							ss += ro + d->sd_within * gsl_ran_gaussian_ziggurat(rng, 1);
+						sr += ss / (double)d->samples;
+					}
+					m[i * nn + l] = sr / (double)d->runs;
+				}
+				wb[i] = (struct st_wboot){k, &m[i * nn]};
+			}
+		struct st_factorial fa;
+		assert_int_equal(stats_factorial_within(f, 2, 2u, wb, 2 * nb, &o, &fa, &e), 0);
+		/* effects: kernel, node 1..nn-1, kernel x node 1..nn-1, simple effects */
+		const struct st_comparison *node1 = &fa.effects[1].c, *ix = &fa.effects[2 * nn - 2].c;
+		assert_int_equal(fa.effects[2 * nn - 2].kind, ST_EFFECT_INTERACTION);
+		assert_int_equal(fa.effects[2 * nn - 2].level, nn - 1);
+		if (!ab) {
+			t->aa += called(node1);
+			t->aa2 += called(ix);
+		} else {
+			t->power += ix->verdict == ST_FASTER;
+			if (!isnan(ix->lo)) {
+				t->ncov++;
+				t->cover += ix->lo <= eff && eff <= ix->hi;
+			}
+			/* the node effect averaged over kernels: -1% at node 1 (the gain is at the last node only) */
+			double truth = nn > 2 ? -0.01 : -0.01 + eff / 2;
+			t->equiv += !isnan(node1->lo) && node1->lo <= truth && truth <= node1->hi;
+		}
+		stats_factorial_free(&fa);
+	}
+	t->n++;
 }
 
 /* The loop a user runs by following the advice: look 1 at boots_a per group, then add
@@ -405,6 +464,11 @@ static const struct gd grid[] = {
 	{"naive looks 2, 4, 6, 8 boots (stop at faster/slower)", LOOKS, 2, 8, 2, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0, 1, 0.05, PLAIN},
 	{"one boot at a time 3 to 10 (stop at faster/slower)", LOOKS, 3, 10, 1, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0, 1, 0.05, PLAIN},
 	{"diagnostic footnotes, 4 boots x 3 runs x 15 (A/A: any; power: warm-up)", DIAG, 4, 4, 0, 3, 15, 0.01, 0.01, 0.005, 0.01, 0, 0.10, true, 0, 1, 0.10, PLAIN},
+	/* NODE: boots_a boots per kernel, boots_b nodes; sd_boot_a, sd_boot_b of kernels a and b */
+	{"kernel x node: 2 kernels x 4 nodes, 3 boots, boot sd 1%", NODE, 3, 4, 0, 1, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.99, 0.05, PLAIN},
+	{"kernel x node: 2 kernels x 4 nodes, 6 boots, boot sd 3%", NODE, 6, 4, 0, 1, 10, 0.03, 0.03, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN},
+	{"kernel x node: 2 kernels x 4 nodes, 4 boots, boot sd 1% against 4%", NODE, 4, 4, 0, 1, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN},
+	{"kernel x node: 2 kernels x 2 nodes, 2 boots, boot sd 3%", NODE, 2, 2, 0, 2, 10, 0.03, 0.03, 0.005, 0.03, 0, 0.02, true, 0.935, 1, 0.05, PLAIN},
 	{"plan from small pilot (3x2x10)", PLAN, 3, 3, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0, true, 0, 1, 1, PLAIN},
 	{"plan from large pilot (10x4x30)", PLAN, 10, 10, 0, 4, 30, 0.01, 0.01, 0.005, 0.03, 0, 0, false, 0, 1, 1, PLAIN},
 };
@@ -451,15 +515,20 @@ static void run_grid(bool full)
 			case PLAN: rep_plan(rng, d, c, &t); break;
 			case DIAG: rep_diag(rng, d, c, &t); break;
 			case LOOKS: rep_looks(rng, d, c, &t); break;
+			case NODE: rep_node(rng, d, &t); break;
 			}
 		double cov = PCT(t.cover, t.ncov), aa = PCT(t.aa, t.n), pw = PCT(t.power, t.n);
-		double aa2 = d->kind == FACT || d->kind == LOOKS ? PCT(t.aa2, t.n) : NAN; /* the interaction's A/A;
+		double aa2 = d->kind == FACT || d->kind == LOOKS || d->kind == NODE ? PCT(t.aa2, t.n) : NAN; /* the interaction's A/A;
 											     LOOKS: without the rule */
 		double eq = PCT(t.equiv, t.n), nv = PCT(t.noverdict, t.n);
 		double as = t.nplan ? 100 * t.assurance / (double)t.nplan : NAN;
 		char aas[96];
 		if (d->kind == FACT) /* main effect of z / the interaction, both null */
 			snprintf(aas, sizeof aas, "%.1f%% / %.1f%%", aa, aa2);
+		else if (d->kind == NODE) /* node 1 vs 0 / kernel x last node, with their MC SE */
+			snprintf(aas, sizeof aas, "%.1f%% / %.1f%% (MC SE %.2f / %.2f)", aa, aa2,
+				 100 * sqrt(aa / 100 * (1 - aa / 100) / (double)t.n),
+				 100 * sqrt(aa2 / 100 * (1 - aa2 / 100) / (double)t.n));
 		else if (d->kind == LOOKS) /* with the rule (MC SE), and every look at full alpha */
 			snprintf(aas, sizeof aas, "%.1f%% (MC SE %.2f; %.1f%% without the rule)", aa,
 				 100 * sqrt(aa / 100 * (1 - aa / 100) / (double)t.n), aa2);
@@ -468,9 +537,12 @@ static void run_grid(bool full)
 		char covs[16] = "–";
 		if (!isnan(cov))
 			snprintf(covs, sizeof covs, "%.1f%%", cov);
+		char eqs[16] = "–"; /* NODE rows keep the node effect's coverage there, printed below */
+		if (d->kind != NODE)
+			snprintf(eqs, sizeof eqs, "%.1f%%", eq);
 		if (full)
-			printf("| %s | %s | %s | %.1f%% (%+.2f%%) | %.1f%% | %.1f%% | %s%.0f%s | %zu |\n", d->name, covs,
-			       aas, pw, 100 * d->effect, eq, nv, d->kind == PLAN ? "" : "(", as, d->kind == PLAN ? "%" : ")",
+			printf("| %s | %s | %s | %.1f%% (%+.2f%%) | %s | %.1f%% | %s%.0f%s | %zu |\n", d->name, covs,
+			       aas, pw, 100 * d->effect, eqs, nv, d->kind == PLAN ? "" : "(", as, d->kind == PLAN ? "%" : ")",
 			       reps);
 		else
 			printf("  %-40s coverage %.3f  A/A %s  power %.3f  equivalent %.3f\n", d->name, cov / 100, aas,
@@ -479,6 +551,10 @@ static void run_grid(bool full)
 			printf("  %zu of %zu pilots planned; %.1f%% of plans meet the target in under half their runs, "
 			       "%.1f%% in under a fifth; mean boots %.1f\n", t.nplan, t.n, PCT(t.below50, t.nplan), PCT(t.below20, t.nplan),
 			       t.nplan ? (double)t.boots / (double)t.nplan : NAN);
+		if (d->kind == NODE)
+			printf("  coverage (MC SE): interaction %.1f%% (%.2f), node 1 vs 0 %.1f%% (%.2f)\n", cov,
+			       100 * sqrt(cov / 100 * (1 - cov / 100) / (double)t.ncov), PCT(t.equiv, t.n),
+			       100 * sqrt(PCT(t.equiv, t.n) / 100 * (1 - PCT(t.equiv, t.n) / 100) / (double)t.n));
 		if (d->mode == ONEF)
 			printf("  one-factor analyze differs from compare in %zu of %zu replicates\n", t.differ, 2 * t.n);
 		fflush(stdout);
@@ -487,8 +563,10 @@ static void run_grid(bool full)
 			if (t.ncov)
 				assert_true(cov / 100 >= d->cov_lo && cov / 100 <= d->cov_hi);
 			assert_true(aa / 100 <= d->aa_max + 0.01); /* + 1 point: about 2 binomial sd at 1,500 */
-			if (d->kind == FACT)
+			if (d->kind == FACT || d->kind == NODE)
 				assert_true(aa2 / 100 <= d->aa_max + 0.01);
+			if (d->kind == NODE) /* the node effect's coverage, kept in equiv */
+				assert_true(PCT(t.equiv, t.n) / 100 >= d->cov_lo && PCT(t.equiv, t.n) / 100 <= d->cov_hi);
 			if (d->kind == LOOKS) /* at most 5% + 2 Monte Carlo SE, and the rule is what holds it */
 				assert_true(aa / 100 <= 0.05 + 2 * sqrt(0.05 * 0.95 / (double)t.n) && aa2 > aa);
 			/* the assurance holds per plan: <= 10% of plans (+ 2 binomial sd) meet the

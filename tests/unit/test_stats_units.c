@@ -635,6 +635,108 @@ static void factorial_2x2_known_means(void **state)
 	stats_factorial_free(&fa);
 }
 
+/* Within-boot factor (node, 3 levels) under a between-boot one (kernel): per-boot contrasts
+ * are the replicates, so each effect's se is the formula's, whatever the boots' offsets. */
+static void within_boot_se_is_the_per_boot_formula(void **state)
+{
+	(void)state;
+	const char *kv[] = {"a", "b"}, *nv[] = {"0", "1", "2"};
+	struct st_factor f[2] = {{"kernel", kv, 2}, {"node", nv, 3}};
+	/* m[boot][node]: kernel a has 4 boots, kernel b 5; node contrasts chosen by hand */
+	double d20[9] = {-0.020, -0.025, -0.018, -0.022, -0.005, -0.002, -0.008, -0.004, -0.006};
+	double d10[9] = {-0.010, -0.012, -0.009, -0.011, -0.003, -0.001, -0.004, -0.002, -0.002};
+	double off[9] = {0.05, -0.08, 0.02, 0.11, -0.03, 0.07, -0.12, 0.04, 0.00}; /* large boot offsets */
+	double m[9][3];
+	struct st_wboot wb[9];
+	for (int b = 0; b < 9; b++) {
+		m[b][0] = 10 + off[b];
+		m[b][1] = m[b][0] + d10[b];
+		m[b][2] = m[b][0] + d20[b];
+		wb[b] = (struct st_wboot){b < 4 ? 0 : 1, m[b]};
+	}
+	struct st_compare_opts o = stats_compare_defaults();
+	struct st_factorial fa;
+	struct err e;
+	assert_int_equal(stats_factorial_within(f, 2, 2u, wb, 9, &o, &fa, &e), 0);
+	/* kernel; node 1, 2; kernel x node 1, 2; kernel at node 0, 1, 2 */
+	assert_int_equal(fa.neffects, 8);
+	assert_int_equal(fa.nmissing, 0);
+	double ma, va = stats_mean_var(d20, 4, &ma), mb, vb = stats_mean_var(d20 + 4, 5, &mb);
+	const struct st_effect *node2 = &fa.effects[2], *ix2 = &fa.effects[4];
+	assert_int_equal(node2->kind, ST_EFFECT_LEVEL);
+	assert_int_equal(node2->level, 2);
+	assert_true(node2->paired && ix2->paired && !fa.effects[0].paired && !fa.effects[7].paired);
+	/* node 2 vs 0: mean over kernels of the per-boot contrasts; se^2 = (va/4 + vb/5) / 4 */
+	assert_float_equal(node2->c.d, (ma + mb) / 2, 1e-12);
+	assert_float_equal(node2->c.se, sqrt((va / 4 + vb / 5) / 4), 1e-12);
+	/* df: B against A's rule over the two kernels' terms (3 and 4 df), then the guard */
+	double v[2] = {va / 16, vb / 20}, df[2] = {3, 4};
+	assert_float_equal(node2->c.df, stats_bf_df(v[0], 3, v[1], 4, stats_welch_df(v, df, 2), o.alpha), 1e-9);
+	/* kernel x node 2: the difference of the kernels' per-boot contrasts, as compare would */
+	assert_int_equal(ix2->kind, ST_EFFECT_INTERACTION);
+	assert_int_equal(ix2->level, 2);
+	assert_float_equal(ix2->c.d, mb - ma, 1e-12);
+	assert_float_equal(ix2->c.se, sqrt(va / 4 + vb / 5), 1e-12);
+	struct st_estimate ea, eb;
+	stats_iid_estimate(d20, 4, &ea);
+	stats_iid_estimate(d20 + 4, 5, &eb);
+	struct st_comparison cmp;
+	stats_compare(&ea, &eb, &o, &cmp);
+	assert_float_equal(ix2->c.df, cmp.df, 1e-12);
+	assert_float_equal(ix2->c.p, cmp.p, 1e-12);
+	assert_int_equal(ix2->c.verdict, cmp.verdict);
+	assert_int_equal(ix2->c.verdict, ST_FASTER);
+	/* the boot offsets cancel: the same contrasts with other offsets give the same se */
+	double se2 = node2->c.se, sek = fa.effects[0].c.se;
+	stats_factorial_free(&fa);
+	for (int b = 0; b < 9; b++)
+		for (int l = 0; l < 3; l++)
+			m[b][l] += 0.5 * (b % 3) - 0.4 * (b % 2);
+	assert_int_equal(stats_factorial_within(f, 2, 2u, wb, 9, &o, &fa, &e), 0);
+	assert_float_equal(fa.effects[2].c.se, se2, 1e-12);
+	assert_true(fa.effects[0].c.se > 2 * sek); /* the kernel's main effect carries them */
+	stats_factorial_free(&fa);
+	/* a boot without node 1 is left out of the effects that need node 1, and said so */
+	m[2][1] = NAN;
+	assert_int_equal(stats_factorial_within(f, 2, 2u, wb, 9, &o, &fa, &e), 0);
+	assert_int_equal(fa.effects[1].left_out, 1);
+	assert_true(fa.effects[1].c.caveats & ST_CAVEAT_BOOTS_LEFT_OUT);
+	assert_int_equal(fa.effects[2].left_out, 0);
+	assert_float_equal(fa.effects[2].c.se, se2, 1e-12);
+	assert_int_equal(fa.effects[0].left_out, 1); /* the kernel effect averages over every node */
+	stats_factorial_free(&fa);
+	/* no within-boot factor is an error */
+	assert_int_equal(stats_factorial_within(f, 2, 0u, wb, 9, &o, &fa, &e), -1);
+	stats_factorial_free(&fa);
+}
+
+/* Boots for a within-boot contrast: the fewest whose interval meets the target. */
+static void paired_plan_sizes_boots_from_per_boot_variance(void **state)
+{
+	(void)state;
+	struct st_plan_opts o = stats_plan_defaults();
+	o.assurance = 0;
+	struct st_plan p, q;
+	struct err e;
+	double v = 1e-4, w = 2; /* per-boot contrast sd 1%, an interaction of two kernels */
+	assert_int_equal(stats_plan_paired(v, 10, w, &o, &p, &e), 0);
+	assert_true(p.feasible && p.boots >= 2);
+	double h = log1p(o.target);
+	assert_true(stats_t_quantile(0.975, 2.0 * (double)(p.boots - 1)) * sqrt(w * v / (double)p.boots) <= h);
+	assert_true(stats_t_quantile(0.975, 2.0 * (double)(p.boots - 2)) * sqrt(w * v / (double)(p.boots - 1)) > h);
+	assert_float_equal(p.cost, 2.0 * (double)p.boots, 1e-12);
+	/* with assurance (upper bound of v, scatter quantile): more boots, fewer with a larger pilot */
+	o.assurance = ST_PLAN_UCB;
+	assert_int_equal(stats_plan_paired(v, 4, w, &o, &q, &e), 0);
+	assert_true(q.boots > p.boots && q.assurance == ST_PLAN_UCB);
+	struct st_plan big;
+	assert_int_equal(stats_plan_paired(v, 100, w, &o, &big, &e), 0);
+	assert_true(big.boots < q.boots);
+	/* no replicate variance: nothing sized */
+	assert_int_equal(stats_plan_paired(NAN, NAN, w, &o, &q, &e), 0);
+	assert_true(!q.feasible && q.unsized && isnan(q.assurance));
+}
+
 static void factorial_reports_missing_cells(void **state)
 {
 	(void)state;
@@ -984,6 +1086,8 @@ int main(void)
 		cmocka_unit_test(factorial_2x2_known_means),
 		cmocka_unit_test(one_factor_analyze_is_compare),
 		cmocka_unit_test(factorial_reports_missing_cells),
+		cmocka_unit_test(within_boot_se_is_the_per_boot_formula),
+		cmocka_unit_test(paired_plan_sizes_boots_from_per_boot_variance),
 		cmocka_unit_test(plan_is_monotone_and_meets_target),
 		cmocka_unit_test(plan_assurance_uses_upper_bounds),
 		cmocka_unit_test(contrast_components_plan_like_groups),
