@@ -3,6 +3,7 @@
 #include "campaign/backend.h"
 #include "core/tmp.h"
 #include "import/import_db.h"
+#include "run/node.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -317,6 +318,39 @@ void campaign_free(struct campaign *c)
 	memset(c, 0, sizeof *c);
 }
 
+/* How many runs one `sysab run` of c stores: 1, or with --nodes one per node it names. "all"
+ * is the guest's --numa nodes under qemu, else this machine's nodes with CPUs (the
+ * self-rebooting backends run on the machine they campaign on). A spec the run itself would
+ * refuse counts 1: that run stores nothing, and its slot fails for it. */
+static int campaign_per_run(const struct campaign *c)
+{
+	const char *spec = NULL;
+	for (size_t i = 0; i < c->run_args.n; i++) {
+		const char *a = c->run_args.v[i];
+		if (!strcmp(a, "--nodes") && i + 1 < c->run_args.n)
+			spec = c->run_args.v[i + 1];
+		else if (!strncmp(a, "--nodes=", 8))
+			spec = a + 8;
+	}
+	if (!spec)
+		return 1;
+	if (strcmp(spec, "all")) {
+		bool set[1024] = {false};
+		int n = node_parse_list(spec, set, 1024);
+		return n > 0 ? n : 1;
+	}
+	if (!strcmp(c->be->name, "qemu"))
+		return c->opts.numa > 1 ? c->opts.numa : 1;
+	struct node_topo t = {0};
+	struct err ig;
+	int n = 0;
+	if (!node_topo_read(&t, &ig))
+		for (size_t k = 0; k < t.n; k++)
+			n += t.v[k].ncpus > 0;
+	node_topo_free(&t);
+	return n > 0 ? n : 1;
+}
+
 /* The checks of campaign_load on a record already read; -1 with e naming the field. */
 static int campaign_validate(struct campaign *c, struct err *e)
 {
@@ -357,6 +391,7 @@ static int campaign_validate(struct campaign *c, struct err *e)
 		return errf(e, "numa %d is a qemu option, but the backend is %s", c->opts.numa, c->be->name);
 	if (c->opts.numa > 1 && campaign_qemu_numa_check(&c->opts, c->opts.arch, e))
 		return -1;
+	c->per_run = campaign_per_run(c);
 	if (!r->nconfigs)
 		return errf(e, "it has no configuration");
 	c->labels = xcalloc(r->nconfigs, sizeof *c->labels);
@@ -497,8 +532,14 @@ void campaign_slot_interrupted(struct campaign *c, int i, const char *why)
 
 int campaign_slot_remaining(const struct campaign *c, int i)
 {
-	int n = c->r.runs - c->r.slots[i].nruns;
+	int per = c->per_run > 0 ? c->per_run : 1, n = c->r.runs * per - c->r.slots[i].nruns;
 	return n > 0 ? n : 0;
+}
+
+int campaign_slot_invocations(const struct campaign *c, int i)
+{
+	int per = c->per_run > 0 ? c->per_run : 1;
+	return (campaign_slot_remaining(c, i) + per - 1) / per;
 }
 
 int campaign_attach_db(const struct campaign_ctx *x, int i, const char *path, const struct kvlist *tags,

@@ -60,6 +60,7 @@ struct campaign {
 	struct strv run_args;
 	struct kvlist *labels;              /* r.nconfigs */
 	struct campaign_opts opts;
+	int per_run;                        /* the runs one `sysab run` of a slot stores (campaign_per_run) */
 };
 
 /* Fill order[0 .. boots*nconfigs-1] with the configuration of each slot: `boots` blocks,

@@ -161,7 +161,7 @@ static void job_cpio(const struct campaign *c, int i, struct sb *out)
 	struct sb sh = {0};
 	const struct kvlist *l = &c->labels[c->r.slots[i].config];
 	sb_add(&sh, "rc=0\n");
-	for (int r = 0; r < campaign_slot_remaining(c, i); r++) {
+	for (int r = 0; r < campaign_slot_invocations(c, i); r++) {
 		sb_add(&sh, "sysab run --db /tmp/guest.db");
 		for (size_t k = 0; k < c->run_args.n; k++) {
 			sb_add(&sh, " ");
@@ -680,8 +680,8 @@ static int qemu_collect(struct campaign_ctx *x, int i, struct err *e)
 				campaign_slot_set(c, i, SLOT_DONE, NULL);
 			else if (!rc)
 				campaign_slot_set(c, i, SLOT_FAILED,
-						  xasprintf("the guest stored %zu of the %d runs it was to make (console: %s)",
-							    added, c->r.runs, x->log));
+						  xasprintf("the guest stored %zu of the %zu runs it was to make (console: %s)",
+							    added, added + (size_t)campaign_slot_remaining(c, i), x->log));
 			kv_free(&tags);
 			unlink(dbp);
 			free(dbp);

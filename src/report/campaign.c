@@ -25,6 +25,9 @@ void report_campaign_text(FILE *f, const struct campaign_view *v)
 	for (size_t i = 0; i < c->run_args.n; i++)
 		fprintf(f, " %s", c->run_args.v[i]);
 	fprintf(f, " -l LABELS\n");
+	if (c->per_run > 1)
+		fprintf(f, "each slot: %d runs (%d sysab run x %d nodes of --nodes, a run per node)\n", r->runs * c->per_run,
+			r->runs, c->per_run);
 	for (size_t i = 0; i < r->nconfigs; i++) {
 		const struct store_campaign_config *k = &r->configs[i];
 		fprintf(f, "  config %zu: %s", i, k->name);
@@ -77,6 +80,7 @@ void *report_campaign_json(const struct campaign_view *v)
 	json_object_set_new(j, "seed", json_integer((json_int_t)r->seed));
 	json_object_set_new(j, "boots", json_integer(r->boots));
 	json_object_set_new(j, "runs", json_integer(r->runs));
+	json_object_set_new(j, "runs_per_sysab_run", json_integer(c->per_run > 0 ? c->per_run : 1));
 	json_object_set_new(j, "looks", json_integer(r->looks));
 	if (!strcmp(r->backend, "qemu")) {
 		const struct campaign_opts *o = &c->opts;
