@@ -216,7 +216,7 @@ static void gdata_series(const struct store_series *x, struct gdata *d)
 		d->boots[b].nruns = x->boots[b].nruns;
 		for (size_t r = 0; r < x->boots[b].nruns; r++) {
 			const struct store_series_run *sr = &x->boots[b].runs[r];
-			d->runs[k] = (struct st_run){sr->y, sr->round, sr->n, NULL};
+			d->runs[k] = (struct st_run){.y = sr->y, .round = sr->round, .n = sr->n, .sum = NULL};
 			if (sr->sum) {
 				if (!d->sums)
 					d->sums = xcalloc(nr, sizeof *d->sums);
@@ -226,7 +226,7 @@ static void gdata_series(const struct store_series *x, struct gdata *d)
 			k++;
 		}
 	}
-	d->g = (struct st_group){d->boots, x->nboots};
+	d->g = (struct st_group){.boots = d->boots, .nboots = x->nboots};
 	d->have = true;
 }
 
@@ -242,7 +242,7 @@ static void gdata_composite(const struct store_set *set, const struct rowkey *k,
 	size_t nb = 0;
 	for (size_t i = 0; i < n; i++) {
 		d->y[i] = v[i].y;
-		d->runs[i] = (struct st_run){&d->y[i], NULL, 1, NULL};
+		d->runs[i] = (struct st_run){.y = &d->y[i], .round = NULL, .n = 1, .sum = NULL};
 		if (!nb || v[i].boot != v[i - 1].boot) {
 			d->boots[nb].runs = &d->runs[i];
 			d->boots[nb++].nruns = 0;
@@ -250,7 +250,7 @@ static void gdata_composite(const struct store_set *set, const struct rowkey *k,
 		d->boots[nb - 1].nruns++;
 	}
 	free(v);
-	d->g = (struct st_group){d->boots, nb};
+	d->g = (struct st_group){.boots = d->boots, .nboots = nb};
 	d->have = nb > 0;
 }
 

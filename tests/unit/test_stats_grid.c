@@ -39,8 +39,9 @@
 enum kind { TWO, FACT, SEQ, PLAN, DIAG, LOOKS };
 /* TWO rows: ONEF also analyses the two groups as a one-factor, two-level factorial and counts
  * every number that differs from compare's (must be none); TRUNC keeps only replicates whose
- * donor group (B) estimates its boot variance at <= 0, the case a borrower must not lend. */
-enum mode { PLAIN, ONEF, TRUNC };
+ * donor group (B) estimates its boot variance at <= 0, the case a borrower must not lend; ADJ
+ * compares with the host-speed adjustment (stats_estimate_adjusted). */
+enum mode { PLAIN, ONEF, TRUNC, ADJ };
 
 struct gd {
 	const char *name;
@@ -54,6 +55,10 @@ struct gd {
 	bool fast;      /* in make check */
 	double cov_lo, cov_hi, aa_max; /* bounds asserted in the fast subset */
 	enum mode mode; /* TWO: also a one-factor analyze, or only donors whose estimate is <= 0 */
+	/* A common host factor per run, N(0, sd_host): the workload's run offset takes load times it,
+	 * and host.ref measures it with its own N(0, ref_noise) per run, shifted by ref_shift in B
+	 * (a change that moves the reference itself). */
+	double sd_host, load, ref_noise, ref_shift;
 };
 
 struct cell {
@@ -61,6 +66,7 @@ struct cell {
 	struct st_run runs[MAXB * MAXR];
 	struct st_boot boots[MAXB];
 	struct st_group g;
+	double ref[MAXB * MAXR]; /* the reference's run means, when the design has a host factor */
 };
 
 static void draw(gsl_rng *rng, const struct gd *d, size_t boots, double mu, double sd_boot, int round_sig,
@@ -72,6 +78,11 @@ static void draw(gsl_rng *rng, const struct gd *d, size_t boots, double mu, doub
 		c->boots[b] = (struct st_boot){&c->runs[ri], d->runs};
 		for (size_t r = 0; r < d->runs; r++, ri++) {
 			double ro = bo + d->sd_run * gsl_ran_gaussian_ziggurat(rng, 1);
+			if (d->sd_host > 0) {
+				double h = d->sd_host * gsl_ran_gaussian_ziggurat(rng, 1);
+				ro += d->load * h;
+				c->ref[ri] = 3 + h + d->ref_noise * gsl_ran_gaussian_ziggurat(rng, 1);
+			}
 			c->runs[ri] = (struct st_run){.y = &c->y[yi], .n = d->samples};
 			for (size_t i = 0; i < d->samples; i++, yi++) {
 				double y = ro + d->sd_within * gsl_ran_gaussian_ziggurat(rng, 1);
@@ -83,11 +94,13 @@ static void draw(gsl_rng *rng, const struct gd *d, size_t boots, double mu, doub
 			}
 		}
 	}
-	c->g = (struct st_group){c->boots, boots};
+	c->g = (struct st_group){.boots = c->boots, .nboots = boots};
 }
 
 struct tally {
 	size_t n, ncov, cover, aa, aa2, power, equiv, noverdict, differ;
+	size_t adjusted, withheld; /* ADJ, A/A: replicates adjusted; withheld as the reference differed */
+	double beta, r2;           /* ADJ, A/A: sums over the adjusted replicates */
 	double assurance;
 	size_t nplan, below50, below20, boots; /* plans, and those meeting the target in < 50%, < 20% of runs */
 };
@@ -135,7 +148,23 @@ static void rep_two(gsl_rng *rng, const struct gd *d, struct cell *c, struct tal
 		draw(rng, d, d->boots_b, 7 + eff, d->sd_boot_b, d->round_sig, &c[1]); /* A/A: equal means */
 		struct st_group g[2] = {c[0].g, c[1].g};
 		struct st_estimate est[2];
-		assert_int_equal(stats_estimate_groups(g, 2, est, &e), 0);
+		if (d->mode == ADJ) {
+			size_t ra = d->boots_a * d->runs, rb = d->boots_b * d->runs;
+			double ref[2 * MAXB * MAXR];
+			memcpy(ref, c[0].ref, ra * sizeof *ref);
+			for (size_t k = 0; k < rb; k++)
+				ref[ra + k] = c[1].ref[k] + d->ref_shift;
+			struct st_adjust adj;
+			assert_int_equal(stats_estimate_adjusted(g, 2, ref, est, &adj, &e), 0);
+			if (!ab && adj.status != ST_ADJ_FEW) {
+				t->adjusted++;
+				t->withheld += adj.status == ST_ADJ_REF_DIFFERS;
+				t->beta += adj.beta;
+				t->r2 += adj.r2;
+			}
+		} else {
+			assert_int_equal(stats_estimate_groups(g, 2, est, &e), 0);
+		}
 		if (d->mode == TRUNC && !(est[1].own.raw_boot <= 0)) {
 			ab--; /* draw again: only donors estimating <= 0 */
 			continue;
@@ -211,7 +240,7 @@ static void rep_seq(gsl_rng *rng, const struct gd *d, struct cell *c, struct tal
 		size_t n = d->boots_a;
 		struct st_comparison r;
 		for (;;) {
-			struct st_group g[2] = {{c[0].boots, n}, {c[1].boots, n}};
+			struct st_group g[2] = {{.boots = c[0].boots, .nboots = n}, {.boots = c[1].boots, .nboots = n}};
 			struct st_estimate est[2];
 			assert_int_equal(stats_estimate_groups(g, 2, est, &e), 0);
 			stats_compare(&est[0], &est[1], &o, &r);
@@ -257,7 +286,7 @@ static void rep_looks(gsl_rng *rng, const struct gd *d, struct cell *c, struct t
 		bool call = false, naive = false;
 		enum st_verdict v = ST_NO_DATA;
 		for (size_t n = d->boots_a; n <= d->boots_b && !call; n += d->step) {
-			struct st_group g[2] = {{c[0].boots, n}, {c[1].boots, n}};
+			struct st_group g[2] = {{.boots = c[0].boots, .nboots = n}, {.boots = c[1].boots, .nboots = n}};
 			struct st_estimate est[2];
 			assert_int_equal(stats_estimate_groups(g, 2, est, &e), 0);
 			struct an_row row = {0};
@@ -400,6 +429,21 @@ static const struct gd grid[] = {
 	{"one-factor analyze = compare, 2 boots against 5", TWO, 2, 5, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 0.99, 0.05, ONEF},
 	{"1 boot borrows from 4, donor estimate <= 0", TWO, 1, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0, 1, 0.05, TRUNC},
 	{"rounded to 4 digits, 3 boots x 1 value", TWO, 3, 3, 0, 1, 1, 0.0005, 0.0005, 0, 0, 4, 0.003, true, 0.935, 0.99, 0.05, PLAIN},
+	/* Host-speed adjustment (docs/METHOD.md, "Host-speed adjustment"): a common host factor of sd
+	 * 5% per run that the workload loads on (r^2 about 0.95, or 0.6 with load 0.5 and its own run
+	 * sd 1.5%) and host.ref measures with 1% noise; each design plain and adjusted, then changes
+	 * that move the reference itself (A/A of the workload). */
+	{"host 5%, r2 .95, 4 boots x 2 runs: plain", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 1, 0.01, 0},
+	{"host 5%, r2 .95, 4 boots x 2 runs: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.98, 0.05, ADJ, 0.05, 1, 0.01, 0},
+	{"host 5%, r2 .95, 3 boots x 3 runs: plain", TWO, 3, 3, 0, 3, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 1, 0.01, 0},
+	{"host 5%, r2 .95, 3 boots x 3 runs: adjusted", TWO, 3, 3, 0, 3, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.98, 0.05, ADJ, 0.05, 1, 0.01, 0},
+	{"host 5%, r2 .6, 4 boots x 2 runs: plain", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.015, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 0.5, 0.01, 0},
+	{"host 5%, r2 .6, 4 boots x 2 runs: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.015, 0.03, 0, 0.02, false, 0.935, 0.98, 0.05, ADJ, 0.05, 0.5, 0.01, 0},
+	{"host 5%, r2 .95, 6 boots x 1 run: plain", TWO, 6, 6, 0, 1, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 1, 0.01, 0},
+	{"host 5%, r2 .95, 6 boots x 1 run: adjusted (slope between boots)", TWO, 6, 6, 0, 1, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.98, 0.05, ADJ, 0.05, 1, 0.01, 0},
+	{"host 5%, reference 10% faster in B: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0, 1, 0.05, ADJ, 0.05, 1, 0.01, 0.10},
+	{"host 5%, reference 3% faster in B: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0, 1, 0.05, ADJ, 0.05, 1, 0.01, 0.03},
+	{"host 5%, reference 1% faster in B: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0, 1, 0.05, ADJ, 0.05, 1, 0.01, 0.01},
 	{"sequential: 2 to 8 boots, advice", SEQ, 2, 8, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.975, 0.05, PLAIN},
 	{"fixed: 8 boots (sequential's maximum)", TWO, 8, 8, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN},
 	{"naive looks 2, 4, 6, 8 boots (stop at faster/slower)", LOOKS, 2, 8, 2, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0, 1, 0.05, PLAIN},
@@ -479,6 +523,10 @@ static void run_grid(bool full)
 			printf("  %zu of %zu pilots planned; %.1f%% of plans meet the target in under half their runs, "
 			       "%.1f%% in under a fifth; mean boots %.1f\n", t.nplan, t.n, PCT(t.below50, t.nplan), PCT(t.below20, t.nplan),
 			       t.nplan ? (double)t.boots / (double)t.nplan : NAN);
+		if (d->mode == ADJ)
+			printf("  adjusted in %.1f%% of A/A replicates, withheld (reference differs) in %.1f%%; mean beta %.2f, "
+			       "r^2 %.2f\n", PCT(t.adjusted, t.n), PCT(t.withheld, t.n), t.adjusted ? t.beta / (double)t.adjusted : NAN,
+			       t.adjusted ? t.r2 / (double)t.adjusted : NAN);
 		if (d->mode == ONEF)
 			printf("  one-factor analyze differs from compare in %zu of %zu replicates\n", t.differ, 2 * t.n);
 		fflush(stdout);

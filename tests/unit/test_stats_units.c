@@ -62,7 +62,7 @@ static void single_observation_has_no_verdict(void **state)
 	double a = 7.0, b = 7.1;
 	struct st_run ra = {.y = &a, .n = 1}, rb = {.y = &b, .n = 1};
 	struct st_boot ba = {&ra, 1}, bb = {&rb, 1};
-	struct st_group g[2] = {{&ba, 1}, {&bb, 1}};
+	struct st_group g[2] = {{.boots = &ba, .nboots = 1}, {.boots = &bb, .nboots = 1}};
 	struct st_estimate e[2];
 	struct err err;
 	assert_int_equal(stats_estimate_groups(g, 2, e, &err), 0);
@@ -93,7 +93,7 @@ static void one_boot_everywhere_is_a_caveat_and_borrowing_is_recorded(void **sta
 		runs[r] = (struct st_run){.y = y[r], .n = 10};
 	/* A: 1 boot x 3 runs; B: 1 boot x 3 runs. No group measures boots. */
 	struct st_boot a = {&runs[0], 3}, b = {&runs[3], 3};
-	struct st_group g[2] = {{&a, 1}, {&b, 1}};
+	struct st_group g[2] = {{.boots = &a, .nboots = 1}, {.boots = &b, .nboots = 1}};
 	struct st_estimate e[2];
 	struct err err;
 	assert_int_equal(stats_estimate_groups(g, 2, e, &err), 0);
@@ -104,7 +104,7 @@ static void one_boot_everywhere_is_a_caveat_and_borrowing_is_recorded(void **sta
 
 	/* B now has 3 boots of 1 run: A borrows B's boot level. */
 	struct st_boot b3[3] = {{&runs[3], 1}, {&runs[4], 1}, {&runs[5], 1}};
-	g[1] = (struct st_group){b3, 3};
+	g[1] = (struct st_group){.boots = b3, .nboots = 3};
 	assert_int_equal(stats_estimate_groups(g, 2, e, &err), 0);
 	/* B has 1 run per boot: its run level is borrowed from A, but its interval needs nothing borrowed. */
 	assert_true(e[1].borrowed & ST_BIT(ST_LEVEL_RUN));
@@ -133,7 +133,7 @@ static void borrow_case(double boot_sd, const double *fixed, struct st_estimate 
 		runs[r] = (struct st_run){.y = y[r], .n = 8};
 	struct st_boot a = {&runs[0], 3};
 	struct st_boot b[3] = {{&runs[3], 3}, {&runs[6], 3}, {&runs[9], 3}};
-	struct st_group g[2] = {{&a, 1}, {b, 3}};
+	struct st_group g[2] = {{.boots = &a, .nboots = 1}, {.boots = b, .nboots = 3}};
 	struct err err;
 	assert_int_equal(stats_estimate_groups(g, 2, e, &err), 0);
 	assert_int_equal(stats_estimate_groups(g, 1, alone, &err), 0);
@@ -209,7 +209,7 @@ static void rounded_values_carry_their_rounding_variance(void **state)
 	struct st_run ra[2] = {{.y = &ya[0], .n = 1}, {.y = &ya[1], .n = 1}};
 	struct st_run rb[2] = {{.y = &yb[0], .n = 1}, {.y = &yb[1], .n = 1}};
 	struct st_boot ba[2] = {{&ra[0], 1}, {&ra[1], 1}}, bb[2] = {{&rb[0], 1}, {&rb[1], 1}};
-	struct st_group g[2] = {{ba, 2}, {bb, 2}};
+	struct st_group g[2] = {{.boots = ba, .nboots = 2}, {.boots = bb, .nboots = 2}};
 	struct st_estimate e[2];
 	struct err err;
 	assert_int_equal(stats_estimate_groups(g, 2, e, &err), 0);
@@ -233,7 +233,7 @@ static void rounded_values_carry_their_rounding_variance(void **state)
 	double ym[4] = {log(1234567.891234), log(1234001.123456), log(1233333.777777), log(1235555.555123)};
 	struct st_run rm = {.y = ym, .n = 4};
 	struct st_boot bm = {&rm, 1};
-	struct st_group gm = {&bm, 1};
+	struct st_group gm = {.boots = &bm, .nboots = 1};
 	assert_int_equal(stats_estimate_groups(&gm, 1, e, &err), 0);
 	assert_float_equal(e[0].resolution, 0, 0);
 	assert_false(e[0].caveats & ST_CAVEAT_QUANTISED);
@@ -250,7 +250,7 @@ static void linear_scale_counts_are_exact(void **state)
 	struct st_run ra[2] = {{.y = ya[0], .n = 4}, {.y = ya[1], .n = 4}};
 	struct st_run rb[2] = {{.y = yb[0], .n = 4}, {.y = yb[1], .n = 4}};
 	struct st_boot ba[2] = {{&ra[0], 1}, {&ra[1], 1}}, bb[2] = {{&rb[0], 1}, {&rb[1], 1}};
-	struct st_group g[2] = {{ba, 2}, {bb, 2}};
+	struct st_group g[2] = {{.boots = ba, .nboots = 2}, {.boots = bb, .nboots = 2}};
 	struct st_estimate e[2];
 	struct err err;
 	assert_int_equal(stats_estimate_groups_scale(g, 2, true, e, &err), 0);
@@ -457,7 +457,7 @@ static void malformed_input_is_an_error(void **state)
 	double y[2] = {7, NAN};
 	struct st_run r = {.y = y, .n = 2};
 	struct st_boot b = {&r, 1}, empty = {NULL, 0};
-	struct st_group g = {&b, 1};
+	struct st_group g = {.boots = &b, .nboots = 1};
 	struct st_estimate e;
 	struct err err = {{0}};
 	assert_int_equal(stats_estimate_groups(&g, 1, &e, &err), -1);
@@ -576,7 +576,7 @@ static void one_factor_analyze_is_compare(void **state)
 						y[k][yi++] = ro + 0.03 * gsl_ran_gaussian(rng, 1);
 				}
 			}
-			g[k] = (struct st_group){boots[k], nb};
+			g[k] = (struct st_group){.boots = boots[k], .nboots = nb};
 		}
 		struct st_estimate est[2];
 		struct err e;
@@ -786,7 +786,7 @@ static void unseparated_boot_level_is_bounded_whole(void **state)
 			runs[b][r] = (struct st_run){.y = y[b][r], .n = 4};
 		boots[b] = (struct st_boot){runs[b], 2};
 	}
-	struct st_group g = {boots, 3};
+	struct st_group g = {.boots = boots, .nboots = 3};
 	struct st_estimate e;
 	struct err err;
 	assert_int_equal(stats_estimate_groups(&g, 1, &e, &err), 0);
