@@ -189,6 +189,7 @@ struct an_row {
 	struct an_points pa, pb;  /* strip-plot data of each group */
 	struct an_failed_check failed; /* timing rows: the self-checks of its runs that failed */
 	bool look_withheld;            /* its verdict was withheld as a later look (an_repeat) */
+	struct st_adjust adj;          /* --adjust host: what the adjustment did (status ST_ADJ_OFF without it) */
 };
 
 struct an_confounder {
@@ -275,6 +276,7 @@ struct an_frow {
 	struct an_change *chg;    /* per effect of fa: its change in the row's display direction */
 	struct an_failed_check failed; /* the self-checks of its runs that failed */
 	bool look_withheld;            /* its effects' verdicts were withheld as a later look */
+	struct st_adjust adj;          /* as in an_row */
 };
 
 struct an_analyze {

@@ -296,6 +296,8 @@ struct st_compare_opts {
 	 * spaced in information up to it. */
 	size_t look, max_boots;
 	bool classic_df; /* plain Welch-Satterthwaite df (to match other tools), not the UCB-weighted one */
+	bool host_adjust; /* the analysis estimates rows with stats_estimate_adjusted (--adjust host);
+	                   * stats_compare itself does not read it */
 };
 /* The defaults above. */
 struct st_compare_opts stats_compare_defaults(void);
