@@ -472,6 +472,10 @@ static void group_interval(const struct gwork *w, struct st_estimate *o, const b
 	o->df = stats_satterthwaite(v, df, nv);
 	if (isnan(o->df)) /* every term was zero: no spread at all */
 		o->df = df[0];
+	/* Adjusted: the df down to a multiple of 1/2 (conservative), so that the guard's df keys
+	 * (stats_bf_tau, cached) stay few although the slope's share h varies continuously. */
+	if (w->adj && o->df > 1)
+		o->df = floor(2 * o->df) / 2;
 	o->has_interval = true;
 }
 

@@ -962,6 +962,85 @@ static void summary_of_samples(void **state)
 	assert_true(isnan(s.median));
 }
 
+/* Two groups of 3 boots x 3 runs of one value each: x = 7 + effect + host + own, the
+ * reference 3 + host + ref_shift (B) + its noise; host and own noise fixed per run. */
+static void adjusted_pair(double effect, double ref_shift, double *x, double *ref, struct st_run *runs,
+			  struct st_boot *boots, struct st_group *g)
+{
+	static const double host[18] = {0.05, -0.04, 0.08, -0.07, 0.02, 0.06, -0.05, 0.01, -0.08,
+					0.04, -0.06, 0.07, 0.03, -0.02, -0.09, 0.05, 0.00, -0.03};
+	static const double own[18] = {0.002, -0.001, 0.001, 0.000, -0.002, 0.003, 0.001, -0.003, 0.002,
+				       -0.001, 0.002, -0.002, 0.001, 0.003, -0.001, 0.000, -0.002, 0.001};
+	for (size_t k = 0; k < 18; k++) {
+		x[k] = 7 + (k >= 9 ? effect : 0) + host[k] + own[k];
+		ref[k] = 3 + host[k] + (k >= 9 ? ref_shift : 0) + own[17 - k];
+		runs[k] = (struct st_run){.y = &x[k], .n = 1};
+	}
+	for (size_t b = 0; b < 6; b++)
+		boots[b] = (struct st_boot){&runs[3 * b], 3};
+	g[0] = (struct st_group){.boots = boots, .nboots = 3};
+	g[1] = (struct st_group){.boots = boots + 3, .nboots = 3};
+}
+
+static void host_adjustment_removes_the_common_factor(void **state)
+{
+	(void)state;
+	double x[18], ref[18];
+	struct st_run runs[18];
+	struct st_boot boots[6];
+	struct st_group g[2];
+	struct st_estimate plain[2], adj[2];
+	struct st_adjust a;
+	struct err e;
+	struct st_compare_opts o = stats_compare_defaults();
+	struct st_comparison cp, ca;
+	adjusted_pair(0.02, 0, x, ref, runs, boots, g);
+	assert_int_equal(stats_estimate_groups(g, 2, plain, &e), 0);
+	assert_int_equal(stats_estimate_adjusted(g, 2, ref, adj, &a, &e), 0);
+	assert_int_equal(a.status, ST_ADJ_APPLIED);
+	assert_int_equal(a.level, ST_ADJ_WITHIN_BOOTS);
+	assert_true(fabs(a.beta - 1) < 0.1 && a.r2 > 0.95 && a.df_beta == 11);
+	stats_compare(&plain[0], &plain[1], &o, &cp);
+	stats_compare(&adj[0], &adj[1], &o, &ca);
+	assert_true(ca.se < cp.se / 3);         /* the host factor is gone from the interval */
+	assert_true(fabs(ca.d - 0.02) < 0.005); /* and from the difference */
+	assert_int_equal(ca.verdict, ST_FASTER);
+	assert_true(ca.caveats & ST_CAVEAT_HOST_ADJUSTED);
+	assert_false(cp.caveats & ST_CAVEAT_HOST_ADJUSTED);
+	/* the same runs, but the change moved the reference by 10%: no verdict */
+	adjusted_pair(0.02, 0.10, x, ref, runs, boots, g);
+	assert_int_equal(stats_estimate_adjusted(g, 2, ref, adj, &a, &e), 0);
+	assert_int_equal(a.status, ST_ADJ_REF_DIFFERS);
+	assert_true(a.ref_p < ST_ADJ_REF_P && a.ref_pct > 5);
+	stats_compare(&adj[0], &adj[1], &o, &ca);
+	assert_int_equal(ca.verdict, ST_INCONCLUSIVE);
+	assert_true(ca.caveats & ST_CAVEAT_HOST_REF_DIFFERS);
+	/* a run without the reference: not adjusted, the plain estimates */
+	adjusted_pair(0.02, 0, x, ref, runs, boots, g);
+	ref[4] = NAN;
+	assert_int_equal(stats_estimate_adjusted(g, 2, ref, adj, &a, &e), 0);
+	assert_int_equal(a.status, ST_ADJ_NO_REF);
+	assert_true(adj[1].mean == plain[1].mean && adj[1].se == plain[1].se);
+	assert_false(adj[0].caveats & ST_CAVEAT_HOST_ADJUSTED);
+	/* one run per boot: the slope from boot means, its share of each group's df paid */
+	struct st_boot one[6];
+	for (size_t b = 0; b < 6; b++)
+		one[b] = (struct st_boot){&runs[b], 1};
+	double r6[6];
+	for (size_t b = 0; b < 6; b++)
+		r6[b] = ref[b] == ref[b] ? ref[b] : 3;
+	struct st_group g1[2] = {{.boots = one, .nboots = 3}, {.boots = one + 3, .nboots = 3}};
+	assert_int_equal(stats_estimate_adjusted(g1, 2, r6, adj, &a, &e), 0);
+	assert_int_equal(a.status, ST_ADJ_APPLIED); /* 4 df between boots, less 1 for the slope */
+	assert_int_equal(a.level, ST_ADJ_BETWEEN_BOOTS);
+	assert_true(adj[0].df < 2 || adj[1].df < 2); /* the slope took its df from a group (2 each plain) */
+	/* fewer: 2 boots a group leave 1 df after the slope, too few */
+	struct st_group g2[2] = {{.boots = one, .nboots = 2}, {.boots = one + 3, .nboots = 2}};
+	double r4[4] = {r6[0], r6[1], r6[3], r6[4]};
+	assert_int_equal(stats_estimate_adjusted(g2, 2, r4, adj, &a, &e), 0);
+	assert_int_equal(a.status, ST_ADJ_FEW);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -991,6 +1070,7 @@ int main(void)
 		cmocka_unit_test(diagnostics_find_injected_problems),
 		cmocka_unit_test(confounders_are_differing_non_label_keys),
 		cmocka_unit_test(summary_of_samples),
+		cmocka_unit_test(host_adjustment_removes_the_common_factor),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
