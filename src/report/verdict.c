@@ -424,20 +424,29 @@ static void caveat_notes(struct notes *n, struct sb *m, unsigned caveats)
 			notef(n, m, "%s", report_caveat_text(bit));
 }
 
-/* --adjust host: the row's slope and the reference's own change, as a note. */
-static void adjust_note(struct notes *n, struct sb *m, const struct st_adjust *x)
+void report_adjust_text(struct sb *t, const struct st_adjust *x)
 {
 	if (x->status == ST_ADJ_NO_REF)
-		notef(n, m, "not adjusted for host speed: some runs have no host.ref samples (run without --no-host-ref)");
+		sb_add(t, "not adjusted for host speed: some runs have no host.ref samples (run without --no-host-ref)");
 	else if (x->status == ST_ADJ_FEW)
-		notef(n, m, "not adjusted for host speed: too few runs or boots to estimate its slope (%d df needed)",
-		      ST_ADJ_MIN_DF);
+		sb_addf(t, "not adjusted for host speed: too few runs or boots to estimate its slope (%d df needed)",
+			ST_ADJ_MIN_DF);
 	else if (x->status == ST_ADJ_APPLIED || x->status == ST_ADJ_REF_DIFFERS)
-		notef(n, m, "adjusted for host speed: beta %.2f ± %.2f (%.0f df, from %s; r² %.0f%%); host.ref itself "
-			    "%+.1f%% (p %.2g)",
-		      x->beta, x->se_beta, x->df_beta,
-		      x->level == ST_ADJ_WITHIN_BOOTS ? "runs within boots" : "boots within groups", 100 * x->r2,
-		      x->ref_pct, x->ref_p);
+		sb_addf(t, "adjusted for host speed: beta %.2f ± %.2f (%.0f df, from %s; r² %.0f%%); host.ref itself "
+			   "%+.1f%% (p %.2g)",
+			x->beta, x->se_beta, x->df_beta,
+			x->level == ST_ADJ_WITHIN_BOOTS ? "runs within boots" : "boots within groups", 100 * x->r2,
+			x->ref_pct, x->ref_p);
+}
+
+/* The row's adjustment as a note. */
+static void adjust_note(struct notes *n, struct sb *m, const struct st_adjust *x)
+{
+	struct sb t = {0};
+	report_adjust_text(&t, x);
+	if (t.len)
+		notef(n, m, "%s", sb_str(&t));
+	sb_free(&t);
 }
 
 /* Each warning as words around its count and worst value: "<count> run<s> <what> <value><unit><tail>". */

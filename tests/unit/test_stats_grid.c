@@ -432,7 +432,8 @@ static const struct gd grid[] = {
 	/* Host-speed adjustment (docs/METHOD.md, "Host-speed adjustment"): a common host factor of sd
 	 * 5% per run that the workload loads on (r^2 about 0.95, or 0.6 with load 0.5 and its own run
 	 * sd 1.5%) and host.ref measures with 1% noise; each design plain and adjusted, then changes
-	 * that move the reference itself (A/A of the workload). */
+	 * that move the reference itself (A/A of the workload): 10% the rule catches; 3% and 1% it
+	 * cannot, and they show the assumption's price (no bound: docs/METHOD.md). */
 	{"host 5%, r2 .95, 4 boots x 2 runs: plain", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 1, 0.01, 0},
 	{"host 5%, r2 .95, 4 boots x 2 runs: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.98, 0.05, ADJ, 0.05, 1, 0.01, 0},
 	{"host 5%, r2 .95, 3 boots x 3 runs: plain", TWO, 3, 3, 0, 3, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 1, 0.01, 0},
@@ -442,8 +443,8 @@ static const struct gd grid[] = {
 	{"host 5%, r2 .95, 6 boots x 1 run: plain", TWO, 6, 6, 0, 1, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 1, 0.01, 0},
 	{"host 5%, r2 .95, 6 boots x 1 run: adjusted (slope between boots)", TWO, 6, 6, 0, 1, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.98, 0.05, ADJ, 0.05, 1, 0.01, 0},
 	{"host 5%, reference 10% faster in B: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0, 1, 0.05, ADJ, 0.05, 1, 0.01, 0.10},
-	{"host 5%, reference 3% faster in B: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0, 1, 0.05, ADJ, 0.05, 1, 0.01, 0.03},
-	{"host 5%, reference 1% faster in B: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0, 1, 0.05, ADJ, 0.05, 1, 0.01, 0.01},
+	{"host 5%, reference 3% faster in B: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0, 1, 1, ADJ, 0.05, 1, 0.01, 0.03},
+	{"host 5%, reference 1% faster in B: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0, 1, 1, ADJ, 0.05, 1, 0.01, 0.01},
 	{"sequential: 2 to 8 boots, advice", SEQ, 2, 8, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0},
 	{"fixed: 8 boots (sequential's maximum)", TWO, 8, 8, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0},
 	{"naive looks 2, 4, 6, 8 boots (stop at faster/slower)", LOOKS, 2, 8, 2, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0, 1, 0.05, PLAIN, 0, 0, 0, 0},
