@@ -78,9 +78,6 @@ static void keys_free(struct rowkey *k, size_t n)
 	free(k);
 }
 
-/* The rows over sets[0..ns-1]: every (workload, copies) any set has, then the composites;
- * filtered by patterns, each of which must match some row. */
-/* Long by design: collect, sort and filter the rows, then add the composites, in one pass each. */
 /* Is workload the host reference (WL_REFERENCE)? */
 static bool is_reference(const char *workload)
 {
@@ -88,6 +85,9 @@ static bool is_reference(const char *workload)
 	return w && (w->flags & WL_REFERENCE);
 }
 
+/* The rows over sets[0..ns-1]: every (workload, copies) any set has, then the composites;
+ * filtered by patterns, each of which must match some row. */
+/* Long by design: collect, sort and filter the rows, then add the composites, in one pass each. */
 static int make_rows(const struct store_set *sets, size_t ns, const struct strv *patterns, struct rowkey **out,
 		     size_t *nout, struct err *e)
 {
