@@ -6,7 +6,7 @@ export SYSAB_TEST_HANG_TIMEOUT=3s
 # slots_of RUN: "status|reason" of the slots of RUN, one a line.
 slots_of() {
 	sqlite3 "$SYSAB_DB" "SELECT workload || ' ' || copies || '|' || status || '|' || coalesce(reason, '')
-		FROM slot WHERE run = $1 ORDER BY workload, copies"
+		FROM slot WHERE run = $1 AND workload <> 'host.ref' ORDER BY workload, copies"
 }
 
 # sysab itself stopped (kill -STOP) for 6 s in the middle of sampling: the workers' replies wait

@@ -59,6 +59,7 @@ struct gd {
 	 * and host.ref measures it with its own N(0, ref_noise) per run, shifted by ref_shift in B
 	 * (a change that moves the reference itself). */
 	double sd_host, load, ref_noise, ref_shift;
+	bool unit_run; /* TWO: --unit run (runs of one boot; coverage and "no verdict" by the run level) */
 };
 
 struct cell {
@@ -142,6 +143,9 @@ static void rep_two(gsl_rng *rng, const struct gd *d, struct cell *c, struct tal
 {
 	struct st_compare_opts o = stats_compare_defaults();
 	struct err e;
+	unsigned unit = ST_BIT(d->unit_run ? ST_LEVEL_RUN : ST_LEVEL_BOOT);
+	if (d->unit_run)
+		o.unit = ST_LEVEL_RUN;
 	for (int ab = 0; ab < 2; ab++) {
 		double eff = ab ? log1p(d->effect) : 0;
 		draw(rng, d, d->boots_a, 7, d->sd_boot_a, d->round_sig, &c[0]);
@@ -176,11 +180,11 @@ static void rep_two(gsl_rng *rng, const struct gd *d, struct cell *c, struct tal
 		if (!ab) {
 			t->aa += called(&r);
 			t->equiv += r.verdict == ST_EQUIVALENT;
-			t->noverdict += !(r.covered & ST_BIT(ST_LEVEL_BOOT)) || r.verdict == ST_NO_DATA;
+			t->noverdict += !(r.covered & unit) || r.verdict == ST_NO_DATA;
 			continue;
 		}
 		t->power += r.verdict == ST_FASTER;
-		if ((r.covered & ST_BIT(ST_LEVEL_BOOT)) && !isnan(r.lo)) {
+		if ((r.covered & unit) && !isnan(r.lo)) {
 			t->ncov++;
 			t->cover += r.lo <= eff && eff <= r.hi;
 		}
@@ -403,55 +407,59 @@ static void rep_plan(gsl_rng *rng, const struct gd *d, struct cell *c, struct ta
 static const struct gd grid[] = {
 	/* name, kind, boots a, b, step, runs, samples, sd boot a, b (FACT: of the last cell), run, within, round, effect,
 	 * fast, bounds, mode */
-	{"balanced 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.93, 0.99, 0.05, PLAIN, 0, 0, 0, 0},
-	{"balanced 3 boots", TWO, 3, 3, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.98, 0.05, PLAIN, 0, 0, 0, 0},
-	{"balanced 4 boots", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0},
-	{"balanced 6 boots", TWO, 6, 6, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0},
-	{"2 boots against 5", TWO, 2, 5, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.99, 0.05, PLAIN, 0, 0, 0, 0},
-	{"boot sd 1% against 3%, 3 boots", TWO, 3, 3, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, true, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0},
-	{"boot sd 1% against 3%, 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0},
-	{"boot sd 1% against 4%, 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0},
-	{"boot sd 1% against 3%, 4 boots", TWO, 4, 4, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0},
-	{"boot sd 1% against 10%, 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.10, 0.005, 0.03, 0, 0.10, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0},
-	{"boot sd 1% against 10%, 3 boots", TWO, 3, 3, 0, 2, 10, 0.01, 0.10, 0.005, 0.03, 0, 0.10, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0},
-	{"1 boot borrows from 4", TWO, 1, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.995, 0.05, PLAIN, 0, 0, 0, 0},
-	{"1 boot borrows from 6", TWO, 1, 6, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0},
-	{"2 boots (sd 3%) against 5 (sd 1%)", TWO, 2, 5, 0, 2, 10, 0.03, 0.01, 0.005, 0.03, 0, 0.04, true, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0},
-	{"1 boot (sd 2%) borrows from 4 (sd 1%)", TWO, 1, 4, 0, 2, 10, 0.02, 0.01, 0.005, 0.03, 0, 0.03, false, 0, 1, 1, PLAIN, 0, 0, 0, 0},
-	{"1 boot each (no replication)", TWO, 1, 1, 0, 3, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0, 1, 0.0, PLAIN, 0, 0, 0, 0},
-	{"2x2 factorial, 2 boots per cell", FACT, 2, 2, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.0276, true, 0.935, 1, 0.05, PLAIN, 0, 0, 0, 0},
-	{"2x2 factorial, 4 boots per cell", FACT, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.0276, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0},
-	{"2x2, one cell boot sd 3%, 2 boots per cell", FACT, 2, 2, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.0276, false, 0.935, 1, 0.05, PLAIN, 0, 0, 0, 0},
-	{"2x2, one cell boot sd 4%, 2 boots per cell", FACT, 2, 2, 0, 2, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.0276, true, 0.935, 1, 0.05, PLAIN, 0, 0, 0, 0},
-	{"2x2, one cell boot sd 3%, 3 boots per cell", FACT, 3, 3, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.0276, false, 0.935, 1, 0.05, PLAIN, 0, 0, 0, 0},
-	{"2x2, one cell boot sd 4%, 3 boots per cell", FACT, 3, 3, 0, 2, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.0276, true, 0.935, 1, 0.05, PLAIN, 0, 0, 0, 0},
-	{"one-factor analyze = compare, 3 boots x 3 runs, sd 1% against 3%", TWO, 3, 3, 0, 3, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, true, 0.935, 0.99, 0.05, ONEF, 0, 0, 0, 0},
-	{"one-factor analyze = compare, 2 boots against 5", TWO, 2, 5, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 0.99, 0.05, ONEF, 0, 0, 0, 0},
-	{"1 boot borrows from 4, donor estimate <= 0", TWO, 1, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0, 1, 0.05, TRUNC, 0, 0, 0, 0},
-	{"rounded to 4 digits, 3 boots x 1 value", TWO, 3, 3, 0, 1, 1, 0.0005, 0.0005, 0, 0, 4, 0.003, true, 0.935, 0.99, 0.05, PLAIN, 0, 0, 0, 0},
+	{"balanced 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.93, 0.99, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"balanced 3 boots", TWO, 3, 3, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.98, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"balanced 4 boots", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"balanced 6 boots", TWO, 6, 6, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"2 boots against 5", TWO, 2, 5, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.99, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"boot sd 1% against 3%, 3 boots", TWO, 3, 3, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, true, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"boot sd 1% against 3%, 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"boot sd 1% against 4%, 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"boot sd 1% against 3%, 4 boots", TWO, 4, 4, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"boot sd 1% against 10%, 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.10, 0.005, 0.03, 0, 0.10, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"boot sd 1% against 10%, 3 boots", TWO, 3, 3, 0, 2, 10, 0.01, 0.10, 0.005, 0.03, 0, 0.10, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"1 boot borrows from 4", TWO, 1, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.995, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"1 boot borrows from 6", TWO, 1, 6, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"2 boots (sd 3%) against 5 (sd 1%)", TWO, 2, 5, 0, 2, 10, 0.03, 0.01, 0.005, 0.03, 0, 0.04, true, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"1 boot (sd 2%) borrows from 4 (sd 1%)", TWO, 1, 4, 0, 2, 10, 0.02, 0.01, 0.005, 0.03, 0, 0.03, false, 0, 1, 1, PLAIN, 0, 0, 0, 0, false},
+	{"1 boot each (no replication)", TWO, 1, 1, 0, 3, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0, 1, 0.0, PLAIN, 0, 0, 0, 0, false},
+	{"2x2 factorial, 2 boots per cell", FACT, 2, 2, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.0276, true, 0.935, 1, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"2x2 factorial, 4 boots per cell", FACT, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.0276, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"2x2, one cell boot sd 3%, 2 boots per cell", FACT, 2, 2, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.0276, false, 0.935, 1, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"2x2, one cell boot sd 4%, 2 boots per cell", FACT, 2, 2, 0, 2, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.0276, true, 0.935, 1, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"2x2, one cell boot sd 3%, 3 boots per cell", FACT, 3, 3, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.0276, false, 0.935, 1, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"2x2, one cell boot sd 4%, 3 boots per cell", FACT, 3, 3, 0, 2, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.0276, true, 0.935, 1, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"one-factor analyze = compare, 3 boots x 3 runs, sd 1% against 3%", TWO, 3, 3, 0, 3, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, true, 0.935, 0.99, 0.05, ONEF, 0, 0, 0, 0, false},
+	{"one-factor analyze = compare, 2 boots against 5", TWO, 2, 5, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 0.99, 0.05, ONEF, 0, 0, 0, 0, false},
+	{"1 boot borrows from 4, donor estimate <= 0", TWO, 1, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0, 1, 0.05, TRUNC, 0, 0, 0, 0, false},
+	{"rounded to 4 digits, 3 boots x 1 value", TWO, 3, 3, 0, 1, 1, 0.0005, 0.0005, 0, 0, 4, 0.003, true, 0.935, 0.99, 0.05, PLAIN, 0, 0, 0, 0, false},
 	/* Host-speed adjustment (docs/METHOD.md, "Host-speed adjustment"): a common host factor of sd
 	 * 5% per run that the workload loads on (r^2 about 0.95, or 0.6 with load 0.5 and its own run
 	 * sd 1.5%) and host.ref measures with 1% noise; each design plain and adjusted, then changes
 	 * that move the reference itself (A/A of the workload): 10% the rule catches; 3% and 1% it
 	 * cannot, and they show the assumption's price (no bound: docs/METHOD.md). */
-	{"host 5%, r2 .95, 4 boots x 2 runs: plain", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 1, 0.01, 0},
-	{"host 5%, r2 .95, 4 boots x 2 runs: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.98, 0.05, ADJ, 0.05, 1, 0.01, 0},
-	{"host 5%, r2 .95, 3 boots x 3 runs: plain", TWO, 3, 3, 0, 3, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 1, 0.01, 0},
-	{"host 5%, r2 .95, 3 boots x 3 runs: adjusted", TWO, 3, 3, 0, 3, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.98, 0.05, ADJ, 0.05, 1, 0.01, 0},
-	{"host 5%, r2 .6, 4 boots x 2 runs: plain", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.015, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 0.5, 0.01, 0},
-	{"host 5%, r2 .6, 4 boots x 2 runs: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.015, 0.03, 0, 0.02, false, 0.935, 0.98, 0.05, ADJ, 0.05, 0.5, 0.01, 0},
-	{"host 5%, r2 .95, 6 boots x 1 run: plain", TWO, 6, 6, 0, 1, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 1, 0.01, 0},
-	{"host 5%, r2 .95, 6 boots x 1 run: adjusted (slope between boots)", TWO, 6, 6, 0, 1, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.98, 0.05, ADJ, 0.05, 1, 0.01, 0},
-	{"host 5%, reference 10% faster in B: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0, 1, 0.05, ADJ, 0.05, 1, 0.01, 0.10},
-	{"host 5%, reference 3% faster in B: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0, 1, 1, ADJ, 0.05, 1, 0.01, 0.03},
-	{"host 5%, reference 1% faster in B: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0, 1, 1, ADJ, 0.05, 1, 0.01, 0.01},
-	{"sequential: 2 to 8 boots, advice", SEQ, 2, 8, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0},
-	{"fixed: 8 boots (sequential's maximum)", TWO, 8, 8, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0},
-	{"naive looks 2, 4, 6, 8 boots (stop at faster/slower)", LOOKS, 2, 8, 2, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0, 1, 0.05, PLAIN, 0, 0, 0, 0},
-	{"one boot at a time 3 to 10 (stop at faster/slower)", LOOKS, 3, 10, 1, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0, 1, 0.05, PLAIN, 0, 0, 0, 0},
-	{"diagnostic footnotes, 4 boots x 3 runs x 15 (A/A: any; power: warm-up)", DIAG, 4, 4, 0, 3, 15, 0.01, 0.01, 0.005, 0.01, 0, 0.10, true, 0, 1, 0.10, PLAIN, 0, 0, 0, 0},
-	{"plan from small pilot (3x2x10)", PLAN, 3, 3, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0, true, 0, 1, 1, PLAIN, 0, 0, 0, 0},
-	{"plan from large pilot (10x4x30)", PLAN, 10, 10, 0, 4, 30, 0.01, 0.01, 0.005, 0.03, 0, 0, false, 0, 1, 1, PLAIN, 0, 0, 0, 0},
+	{"host 5%, r2 .95, 4 boots x 2 runs: plain", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 1, 0.01, 0, false},
+	{"host 5%, r2 .95, 4 boots x 2 runs: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.98, 0.05, ADJ, 0.05, 1, 0.01, 0, false},
+	{"host 5%, r2 .95, 3 boots x 3 runs: plain", TWO, 3, 3, 0, 3, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 1, 0.01, 0, false},
+	{"host 5%, r2 .95, 3 boots x 3 runs: adjusted", TWO, 3, 3, 0, 3, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.98, 0.05, ADJ, 0.05, 1, 0.01, 0, false},
+	{"host 5%, r2 .6, 4 boots x 2 runs: plain", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.015, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 0.5, 0.01, 0, false},
+	{"host 5%, r2 .6, 4 boots x 2 runs: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.015, 0.03, 0, 0.02, false, 0.935, 0.98, 0.05, ADJ, 0.05, 0.5, 0.01, 0, false},
+	{"host 5%, r2 .95, 6 boots x 1 run: plain", TWO, 6, 6, 0, 1, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 1, 0.01, 0, false},
+	{"host 5%, r2 .95, 6 boots x 1 run: adjusted (slope between boots)", TWO, 6, 6, 0, 1, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.98, 0.05, ADJ, 0.05, 1, 0.01, 0, false},
+	{"host 5%, r2 .95, 1 boot x 8 runs, --unit run: plain", TWO, 1, 1, 0, 8, 10, 0, 0, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 1, 0.01, 0, true},
+	{"host 5%, r2 .95, 1 boot x 8 runs, --unit run: adjusted", TWO, 1, 1, 0, 8, 10, 0, 0, 0.005, 0.03, 0, 0.02, true, 0.935, 0.98, 0.05, ADJ, 0.05, 1, 0.01, 0, true},
+	{"host 5%, r2 .6, 1 boot x 8 runs, --unit run: plain", TWO, 1, 1, 0, 8, 10, 0, 0, 0.015, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 0.5, 0.01, 0, true},
+	{"host 5%, r2 .6, 1 boot x 8 runs, --unit run: adjusted", TWO, 1, 1, 0, 8, 10, 0, 0, 0.015, 0.03, 0, 0.02, false, 0.935, 0.98, 0.05, ADJ, 0.05, 0.5, 0.01, 0, true},
+	{"host 5%, reference 10% faster in B: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0, 1, 0.05, ADJ, 0.05, 1, 0.01, 0.10, false},
+	{"host 5%, reference 3% faster in B: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0, 1, 1, ADJ, 0.05, 1, 0.01, 0.03, false},
+	{"host 5%, reference 1% faster in B: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0, 1, 1, ADJ, 0.05, 1, 0.01, 0.01, false},
+	{"sequential: 2 to 8 boots, advice", SEQ, 2, 8, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"fixed: 8 boots (sequential's maximum)", TWO, 8, 8, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"naive looks 2, 4, 6, 8 boots (stop at faster/slower)", LOOKS, 2, 8, 2, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0, 1, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"one boot at a time 3 to 10 (stop at faster/slower)", LOOKS, 3, 10, 1, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0, 1, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"diagnostic footnotes, 4 boots x 3 runs x 15 (A/A: any; power: warm-up)", DIAG, 4, 4, 0, 3, 15, 0.01, 0.01, 0.005, 0.01, 0, 0.10, true, 0, 1, 0.10, PLAIN, 0, 0, 0, 0, false},
+	{"plan from small pilot (3x2x10)", PLAN, 3, 3, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0, true, 0, 1, 1, PLAIN, 0, 0, 0, 0, false},
+	{"plan from large pilot (10x4x30)", PLAN, 10, 10, 0, 4, 30, 0.01, 0.01, 0.005, 0.03, 0, 0, false, 0, 1, 1, PLAIN, 0, 0, 0, 0, false},
 };
 
 /* A row's seed: FNV-1a of its name. */
