@@ -78,6 +78,13 @@ static void keys_free(struct rowkey *k, size_t n)
 	free(k);
 }
 
+/* Is workload the host reference (WL_REFERENCE)? */
+static bool is_reference(const char *workload)
+{
+	const struct workload *w = wl_find(workload);
+	return w && (w->flags & WL_REFERENCE);
+}
+
 /* The rows over sets[0..ns-1]: every (workload, copies) any set has, then the composites;
  * filtered by patterns, each of which must match some row. */
 /* Long by design: collect, sort and filter the rows, then add the composites, in one pass each. */
@@ -89,6 +96,11 @@ static int make_rows(const struct store_set *sets, size_t ns, const struct strv 
 	for (size_t s = 0; s < ns; s++)
 		for (size_t i = 0; i < sets[s].nseries; i++) {
 			const struct store_series *x = &sets[s].series[i];
+			bool named = false; /* the host reference is a row only when a pattern names it */
+			for (size_t p = 0; p < patterns->n && !named; p++)
+				named = !strcmp(patterns->v[p], x->workload);
+			if (is_reference(x->workload) && !named)
+				continue;
 			k = xgrow(k, &cap, n + 1, sizeof *k);
 			k[n++] = (struct rowkey){x->workload, x->copies, x->unit, x->latency, NULL, 0};
 		}
@@ -189,6 +201,8 @@ struct gdata {
 	double *y;   /* composite values, owned */
 	struct st_run_summary *sums; /* runs loaded from their summaries: what they point to */
 	int64_t *bid; /* each boot's id */
+	int64_t *ids; /* each run's id, in the order of runs */
+	size_t nruns;
 	bool have;
 };
 
@@ -199,6 +213,7 @@ static void gdata_free(struct gdata *d)
 	free(d->sums);
 	free(d->y);
 	free(d->bid);
+	free(d->ids);
 	memset(d, 0, sizeof *d);
 }
 
@@ -213,6 +228,8 @@ static void gdata_series(const struct store_series *x, struct gdata *d)
 	d->boots = xcalloc(x->nboots, sizeof *d->boots);
 	d->runs = xcalloc(nr, sizeof *d->runs);
 	d->bid = xcalloc(x->nboots, sizeof *d->bid);
+	d->ids = xcalloc(nr, sizeof *d->ids);
+	d->nruns = nr;
 	size_t k = 0;
 	for (size_t b = 0; b < x->nboots; b++) {
 		d->bid[b] = x->boots[b].boot;
@@ -220,7 +237,8 @@ static void gdata_series(const struct store_series *x, struct gdata *d)
 		d->boots[b].nruns = x->boots[b].nruns;
 		for (size_t r = 0; r < x->boots[b].nruns; r++) {
 			const struct store_series_run *sr = &x->boots[b].runs[r];
-			d->runs[k] = (struct st_run){sr->y, sr->round, sr->n, NULL};
+			d->ids[k] = sr->run;
+			d->runs[k] = (struct st_run){.y = sr->y, .round = sr->round, .n = sr->n, .sum = NULL};
 			if (sr->sum) {
 				if (!d->sums)
 					d->sums = xcalloc(nr, sizeof *d->sums);
@@ -230,7 +248,7 @@ static void gdata_series(const struct store_series *x, struct gdata *d)
 			k++;
 		}
 	}
-	d->g = (struct st_group){d->boots, x->nboots};
+	d->g = (struct st_group){.boots = d->boots, .nboots = x->nboots};
 	d->have = true;
 }
 
@@ -244,10 +262,13 @@ static void gdata_composite(const struct store_set *set, const struct rowkey *k,
 	d->runs = xcalloc(n ? n : 1, sizeof *d->runs);
 	d->boots = xcalloc(n ? n : 1, sizeof *d->boots);
 	d->bid = xcalloc(n ? n : 1, sizeof *d->bid);
+	d->ids = xcalloc(n ? n : 1, sizeof *d->ids);
+	d->nruns = n;
 	size_t nb = 0;
 	for (size_t i = 0; i < n; i++) {
 		d->y[i] = v[i].y;
-		d->runs[i] = (struct st_run){&d->y[i], NULL, 1, NULL};
+		d->ids[i] = v[i].run;
+		d->runs[i] = (struct st_run){.y = &d->y[i], .round = NULL, .n = 1, .sum = NULL};
 		if (!nb || v[i].boot != v[i - 1].boot) {
 			d->bid[nb] = v[i].boot;
 			d->boots[nb].runs = &d->runs[i];
@@ -256,7 +277,7 @@ static void gdata_composite(const struct store_set *set, const struct rowkey *k,
 		d->boots[nb - 1].nruns++;
 	}
 	free(v);
-	d->g = (struct st_group){d->boots, nb};
+	d->g = (struct st_group){.boots = d->boots, .nboots = nb};
 	d->have = nb > 0;
 }
 
@@ -266,6 +287,64 @@ static void gdata_row(const struct store_set *set, const struct rowkey *k, struc
 		gdata_composite(set, k, d);
 	else
 		gdata_series(store_set_find(set, k->workload, k->copies), d);
+}
+
+/* ---------------------------------------------------------------- host-speed adjustment */
+
+/* The host reference (the WL_REFERENCE workload at one copy) of a loaded set, or NULL. */
+static const struct store_series *host_ref_series(const struct store_set *set)
+{
+	for (size_t i = 0; i < wl_count(); i++)
+		if (wl_at(i)->flags & WL_REFERENCE)
+			return store_set_find(set, wl_at(i)->name, 1);
+	return NULL;
+}
+
+/* Append to ref[*n..] the reference's mean ln(ops/s) in each run of d (NAN where the run has
+ * none), in d's run order: the covariate stats_estimate_adjusted takes. */
+static void host_ref_values(const struct store_set *set, const struct gdata *d, double *ref, size_t *n)
+{
+	const struct store_series *x = host_ref_series(set);
+	for (size_t k = 0; k < d->nruns; k++) {
+		double v = NAN;
+		for (size_t b = 0; x && b < x->nboots && isnan(v); b++)
+			for (size_t r = 0; r < x->boots[b].nruns; r++) {
+				const struct store_series_run *sr = &x->boots[b].runs[r];
+				if (sr->run != d->ids[k])
+					continue;
+				struct st_run_summary sum;
+				struct st_run run = {.y = sr->y, .round = sr->round, .n = sr->n};
+				if (sr->sum && an_run_summary_of(sr->sum, &sum))
+					run.sum = &sum;
+				struct st_runstat rs;
+				stats_run_batches(&run, &rs);
+				v = rs.mean;
+				break;
+			}
+		ref[(*n)++] = v;
+	}
+}
+
+/* Estimate groups g[0..ng-1] of row k, each from set[map[j]] with data gd[map[j]]: adjusted for
+ * host speed when o asks and the row is not the reference itself. Returns as
+ * stats_estimate_groups. */
+static int estimate_row(const struct store_set *sets, const struct gdata *gd, const size_t *map,
+			const struct st_group *g, size_t ng, const struct rowkey *k, const struct st_compare_opts *o,
+			struct st_estimate *est, struct st_adjust *adj, struct err *e)
+{
+	memset(adj, 0, sizeof *adj);
+	if (!o->host_adjust || is_reference(k->workload))
+		return stats_estimate_groups(g, ng, est, e);
+	size_t nr = 0;
+	for (size_t j = 0; j < ng; j++)
+		nr += gd[map[j]].nruns;
+	double *ref = xcalloc(nr ? nr : 1, sizeof *ref);
+	size_t n = 0;
+	for (size_t j = 0; j < ng; j++)
+		host_ref_values(&sets[map[j]], &gd[map[j]], ref, &n);
+	int rc = stats_estimate_adjusted(g, ng, ref, est, adj, e);
+	free(ref);
+	return rc;
 }
 
 /* The warnings of the group's runs in order: a run loaded from its summary gives its stored
@@ -779,6 +858,10 @@ int an_compare(const struct store_set *a, const struct store_set *b, const struc
 	if (out->ngroups == 2 && o->unit == ST_LEVEL_BOOT)
 		within_factors(sets, 2, two, 1, &paired, &mixed);
 	out->paired = paired != 0;
+	if (paired && o->host_adjust)
+		rc = errf(e, "--adjust host: A and B ran on the same boots, so B is compared with A inside each boot, "
+			     "and that paired comparison is not adjusted for host speed; compare without --adjust host "
+			     "(the pairing already cancels what the runs of one boot share)");
 	for (size_t i = 0; i < nk && !rc; i++) {
 		struct an_row *r = &out->rows[i];
 		row_init(r, &k[i]);
@@ -796,7 +879,8 @@ int an_compare(const struct store_set *a, const struct store_set *b, const struc
 		if (ga.have && gb.have) {
 			struct st_group g[2] = {ga.g, gb.g};
 			struct st_estimate est[2];
-			if (stats_estimate_groups(g, 2, est, e)) {
+			struct gdata gd[2] = {ga, gb};
+			if (estimate_row(sets, gd, (size_t[]){0, 1}, g, 2, &k[i], o, est, &r->adj, e)) {
 				err_prefix(e, "%s", r->workload);
 				rc = -1;
 			} else {
@@ -1077,6 +1161,10 @@ int an_analyze(const struct store_set *cells, size_t ncells, const size_t *cell_
 	/* --unit run declares runs the replicates within one boot: nothing to pair boots over */
 	if (o->unit == ST_LEVEL_BOOT)
 		within_factors(cells, ncells, cell_level, nf, &out->within, &out->mixed);
+	if (out->within && o->host_adjust)
+		return errf(e, "--adjust host: a factor varies inside each boot, whose effects are taken inside each "
+			       "boot, and those are not adjusted for host speed; analyze without --adjust host (the "
+			       "pairing already cancels what the runs of one boot share)");
 	struct rowkey *k;
 	size_t nk;
 	if (make_rows(cells, ncells, patterns, &k, &nk, e))
@@ -1093,7 +1181,7 @@ int an_analyze(const struct store_set *cells, size_t ncells, const size_t *cell_
 		struct an_frow *r = &out->rows[out->nrows++];
 		frow_init(r, &k[i], ncells);
 		size_t ng = gather_cells(cells, ncells, &k[i], gd, r, g, map, out);
-		if (ng && stats_estimate_groups(g, ng, est, e)) {
+		if (ng && estimate_row(cells, gd, map, g, ng, &k[i], o, est, &r->adj, e)) {
 			err_prefix(e, "%s", r->workload);
 			rc = -1;
 		}

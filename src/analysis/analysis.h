@@ -190,6 +190,7 @@ struct an_row {
 	struct an_points pa, pb;  /* strip-plot data of each group */
 	struct an_failed_check failed; /* timing rows: the self-checks of its runs that failed */
 	bool look_withheld;            /* its verdict was withheld as a later look (an_repeat) */
+	struct st_adjust adj;          /* --adjust host: what the adjustment did (status ST_ADJ_OFF without it) */
 };
 
 struct an_confounder {
@@ -284,6 +285,7 @@ struct an_frow {
 	size_t nwboots;
 	int64_t *incomplete;
 	size_t nincomplete;
+	struct st_adjust adj;          /* as in an_row */
 };
 
 struct an_analyze {

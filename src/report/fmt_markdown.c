@@ -155,6 +155,19 @@ static void compare_md(FILE *f, const struct an_compare *c, const struct an_grou
 		   "(negligible): significant but inside the ±%g%% margin. `sysab compare` prints each "
 		   "row's caveats.\n",
 		tally, g[1].name, g[0].name, c->o.margin * 100);
+	if (c->o.host_adjust) { /* the method is named, with each row's slope */
+		fprintf(f, "\nMethod (docs/METHOD.md, \"Host-speed adjustment\"): %s",
+			report_caveat_text(ST_CAVEAT_HOST_ADJUSTED));
+		for (size_t i = 0; i < c->nrows; i++) {
+			const struct st_adjust *x = &c->rows[i].adj;
+			if (x->status == ST_ADJ_APPLIED || x->status == ST_ADJ_REF_DIFFERS)
+				fprintf(f, "; %s β=%.2f%s", c->rows[i].workload, x->beta,
+					x->status == ST_ADJ_REF_DIFFERS ? " (no verdict: host.ref differs)" : "");
+			else if (x->status != ST_ADJ_OFF)
+				fprintf(f, "; %s not adjusted", c->rows[i].workload);
+		}
+		fputs(".\n", f);
+	}
 	if (c->ncrows) {
 		char ct[200];
 		report_counter_tally(ct, sizeof ct, c);

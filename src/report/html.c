@@ -390,6 +390,16 @@ static void caveat_warns(struct strv *w, const char *workload, unsigned caveats)
 			warn_add(w, workload, report_caveat_text(bit));
 }
 
+/* --adjust host: the row's slope, or why it was not adjusted. */
+static void adjust_warn(struct strv *w, const char *workload, const struct st_adjust *x)
+{
+	struct sb t = {0};
+	report_adjust_text(&t, x);
+	if (t.len)
+		warn_add(w, workload, sb_str(&t));
+	sb_free(&t);
+}
+
 /* What holds for the whole page, as a paragraph under the groups (emulated groups and
  * --allow-failed-checks), and into warns. */
 static void trust_par(struct sb *b, const struct an_emulation *emu, const char *const *names, size_t n, size_t allowed,
@@ -484,6 +494,7 @@ static void results_row(struct sb *b, const struct an_row *r, const struct an_gr
 	sb_add(b, "</tr>\n");
 	if (two && r->have_a && r->have_b) {
 		caveat_warns(warns, name, r->c.caveats);
+		adjust_warn(warns, name, &r->adj);
 		if (r->c.verdict == ST_INCONCLUSIVE) {
 			struct sb t = {0};
 			report_settle_text(&t, r->more_boots, r->settles_as, false);
@@ -725,6 +736,7 @@ static void effect_row(struct sb *b, const struct an_analyze *a, const struct an
 				report_q(q, sizeof q, ef->c.q);
 		}
 		caveat_warns(warns, name, ef->c.caveats & ~ST_CAVEAT_PAIRED); /* said above the rows */
+		adjust_warn(warns, name, &r->adj);
 	} else if (!ef->available) {
 		struct sb t = {0};
 		sb_addf(&t, "%s: a cell this effect needs is missing or has no interval", fr->label);

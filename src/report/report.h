@@ -158,6 +158,9 @@ void report_progress_done(FILE *f);
 const char *report_verdict_name(enum st_verdict v);
 /* A caveat bit (enum st_caveat) in words, and as a JSON enum string. */
 const char *report_caveat_text(unsigned bit);
+/* --adjust host: what the adjustment did to a row (its slope, or why not), in words into t;
+ * nothing without the adjustment. */
+void report_adjust_text(struct sb *t, const struct st_adjust *x);
 const char *report_caveat_name(unsigned bit);
 /* What more data an estimate needs, in words and as a JSON enum string. */
 const char *report_need_text(enum st_need n);

@@ -179,6 +179,13 @@ static const struct {
 	 "one boot in a configuration: a within-boot effect takes boots as its replicates, so it has no interval "
 	 "and no verdict; give every configuration at least 2 boots, or say --unit run to take the runs of this "
 	 "boot as the replicates"},
+	{ST_CAVEAT_HOST_ADJUSTED, "host_adjusted",
+	 "adjusted for host speed (--adjust host): each run's mean moved by beta x its host.ref deviation, "
+	 "beta per row from the runs' own variation; this assumes the change does not change host.ref "
+	 "(a register-only user-space loop) itself"},
+	{ST_CAVEAT_HOST_REF_DIFFERS, "host_ref_differs",
+	 "no verdict: --adjust host, yet host.ref differs between the groups (p < 0.2): the change may move "
+	 "the reference itself, and the adjustment would carry that into the row; compare without --adjust"},
 	{ST_CAVEAT_STAGEWISE, "stagewise",
 	 "the sequential design ends at this look: the interval is the stage-wise one, which accounts for the "
 	 "looks before it (the verdict used this look's level; the looks before showed repeated intervals)"},
@@ -429,6 +436,31 @@ static void caveat_notes(struct notes *n, struct sb *m, unsigned caveats)
 	for (unsigned bit = 1; bit && bit <= ST_CAVEAT_LAST; bit <<= 1)
 		if ((caveats & bit) && report_caveat_text(bit))
 			notef(n, m, "%s", report_caveat_text(bit));
+}
+
+void report_adjust_text(struct sb *t, const struct st_adjust *x)
+{
+	if (x->status == ST_ADJ_NO_REF)
+		sb_add(t, "not adjusted for host speed: some runs have no host.ref samples (run without --no-host-ref)");
+	else if (x->status == ST_ADJ_FEW)
+		sb_addf(t, "not adjusted for host speed: too few runs or boots to estimate its slope (%d df needed)",
+			ST_ADJ_MIN_DF);
+	else if (x->status == ST_ADJ_APPLIED || x->status == ST_ADJ_REF_DIFFERS)
+		sb_addf(t, "adjusted for host speed: beta %.2f ± %.2f (%.0f df, from %s; r² %.0f%%); host.ref itself "
+			   "%+.1f%% (p %.2g)",
+			x->beta, x->se_beta, x->df_beta,
+			x->level == ST_ADJ_WITHIN_BOOTS ? "runs within boots" : "boots within groups", 100 * x->r2,
+			x->ref_pct, x->ref_p);
+}
+
+/* The row's adjustment as a note. */
+static void adjust_note(struct notes *n, struct sb *m, const struct st_adjust *x)
+{
+	struct sb t = {0};
+	report_adjust_text(&t, x);
+	if (t.len)
+		notef(n, m, "%s", sb_str(&t));
+	sb_free(&t);
 }
 
 /* Each warning as words around its count and worst value: "<count> run<s> <what> <value><unit><tail>". */
@@ -715,6 +747,7 @@ static void compare_cells(const struct an_row *r, char ch[16], char ci[40], char
 	if (isfinite(r->c.q))
 		report_q(q, 16, r->c.q);
 	caveat_notes(n, m, caveats);
+	adjust_note(n, m, &r->adj);
 	if (r->c.verdict == ST_NO_DATA)
 		notef(n, m, "no interval: needs %s", report_need_text(r->c.need));
 	if (r->c.verdict == ST_INCONCLUSIVE)
@@ -1266,6 +1299,7 @@ static void effect_text(FILE *f, const struct an_analyze *a, const struct an_fro
 		interval_text(ci, sizeof ci, chg->lo, chg->hi);
 		report_q(q, sizeof q, ef->c.q);
 		caveat_notes(n, &mk, ef->c.caveats & ~ST_CAVEAT_PAIRED); /* the header says which are paired */
+		adjust_note(n, &mk, &r->adj);
 		*negl |= ef->c.negligible;
 	} else if (!ef->available) {
 		notef(n, &mk, "a cell this effect needs is missing or has no interval");

@@ -240,6 +240,28 @@ static json_t *counters_json(const struct an_compare *c)
 	return a;
 }
 
+/* --adjust host: what the adjustment did to a row (docs/FORMATS.md), or null without it. */
+static json_t *host_adjust_json(const struct st_adjust *x)
+{
+	static const char *const status[] = {
+		[ST_ADJ_APPLIED] = "adjusted", [ST_ADJ_NO_REF] = "no_reference", [ST_ADJ_FEW] = "too_few_runs",
+		[ST_ADJ_REF_DIFFERS] = "reference_differs"};
+	if (x->status == ST_ADJ_OFF)
+		return json_null();
+	json_t *o = json_object();
+	json_object_set_new(o, "status", json_string(status[x->status]));
+	json_object_set_new(o, "slope_from", x->level == ST_ADJ_WITHIN_BOOTS    ? json_string("runs_within_boots")
+					     : x->level == ST_ADJ_BETWEEN_BOOTS ? json_string("boots_within_groups")
+										: json_null());
+	json_object_set_new(o, "beta", num(x->beta));
+	json_object_set_new(o, "beta_se", num(x->se_beta));
+	json_object_set_new(o, "beta_df", num(x->df_beta));
+	json_object_set_new(o, "r2", num(x->r2));
+	json_object_set_new(o, "reference_pct", num(x->ref_pct));
+	json_object_set_new(o, "reference_p", num(x->ref_p));
+	return o;
+}
+
 char *report_compare_json(const struct an_compare *c, const struct an_group_info g[2])
 {
 	json_t *d = doc("compare");
@@ -247,6 +269,7 @@ char *report_compare_json(const struct an_compare *c, const struct an_group_info
 	json_object_set_new(d, "b", group_json(&g[1]));
 	json_object_set_new(d, "alpha", json_real(c->o.alpha));
 	json_object_set_new(d, "margin", json_real(c->o.margin));
+	json_object_set_new(d, "adjust", c->o.host_adjust ? json_string("host") : json_null());
 	json_t *rows = json_array();
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct an_row *r = &c->rows[i];
@@ -263,6 +286,7 @@ char *report_compare_json(const struct an_compare *c, const struct an_group_info
 		}
 		json_object_set_new(o, "verdict", json_string(report_verdict_name(r->c.verdict)));
 		json_object_set_new(o, "withheld_for", withheld_for(r->c.verdict, r->look_withheld));
+		json_object_set_new(o, "host_adjust", host_adjust_json(&r->adj));
 		json_object_set_new(o, "failed_check", failed_json(&r->failed));
 		json_t *w = json_object();
 		json_object_set_new(w, "a", diag_json(&r->diag_a));
@@ -295,6 +319,7 @@ char *report_analyze_json(const struct an_analyze *a, const struct an_group_info
 	json_object_set_new(d, "runs", group_json(filter));
 	json_object_set_new(d, "alpha", json_real(a->o.alpha));
 	json_object_set_new(d, "margin", json_real(a->o.margin));
+	json_object_set_new(d, "adjust", a->o.host_adjust ? json_string("host") : json_null());
 	json_t *fs = json_array();
 	for (size_t f = 0; f < a->nfactors; f++) {
 		json_t *o = json_object(), *lv = json_array();
@@ -371,6 +396,7 @@ char *report_analyze_json(const struct an_analyze *a, const struct an_group_info
 			json_array_append_new(effs, e);
 		}
 		json_object_set_new(o, "effects", effs);
+		json_object_set_new(o, "host_adjust", host_adjust_json(&r->adj));
 		json_object_set_new(o, "failed_check", failed_json(&r->failed));
 		json_array_append_new(rows, o);
 	}

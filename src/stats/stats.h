@@ -100,15 +100,20 @@ struct st_run {
 	const int *round;
 	size_t n;
 	const struct st_run_summary *sum;
+	double shift; /* added to the run's mean and to each of its batch means (0: none): the
+	               * host-speed adjustment's -beta (ref - mean ref), stats_estimate_adjusted */
 };
 struct st_boot {
 	const struct st_run *runs;
 	size_t nruns;
 };
 /* The runs of one group (one configuration) for one (workload, copies). */
+struct st_group_adj;
 struct st_group {
 	const struct st_boot *boots;
 	size_t nboots;
+	const struct st_group_adj *adj; /* NULL, or what the host-speed adjustment costs this group's
+	                                 * interval (set by stats_estimate_adjusted only) */
 };
 
 /* ---------------------------------------------------------------- batch means */
@@ -171,9 +176,12 @@ enum st_caveat {
 	ST_CAVEAT_BOOTS_LEFT_OUT = 1u << 17, /* within-boot effect: boots lacking a level it needs are left out */
 	ST_CAVEAT_ONE_BOOT_PAIRED = 1u << 18, /* within-boot effect with one boot in a configuration: no interval */
 	ST_CAVEAT_PAIRED = 1u << 19,         /* taken inside each boot: the boot's own variation cancels */
+	ST_CAVEAT_HOST_ADJUSTED = 1u << 20,  /* the means are adjusted for host speed (host.ref as a covariate) */
+	ST_CAVEAT_HOST_REF_DIFFERS = 1u << 21, /* --adjust host, yet the reference itself differs between the
+					      * groups: the adjustment cannot be trusted, no verdict */
 };
 
-#define ST_CAVEAT_LAST ST_CAVEAT_PAIRED
+#define ST_CAVEAT_LAST ST_CAVEAT_HOST_REF_DIFFERS
 
 /* Smallest pooled df of a boot variance that a one-boot group may borrow;
  * a donor whose own boot df is below 1 is never pooled. */
@@ -291,6 +299,8 @@ struct st_compare_opts {
 	 * spaced in information up to it. */
 	size_t look, max_boots;
 	bool classic_df; /* plain Welch-Satterthwaite df (to match other tools), not the UCB-weighted one */
+	bool host_adjust; /* the analysis estimates rows with stats_estimate_adjusted (--adjust host);
+	                   * stats_compare itself does not read it */
 };
 /* The defaults above. */
 struct st_compare_opts stats_compare_defaults(void);
@@ -327,6 +337,53 @@ void stats_compare(const struct st_estimate *a, const struct st_estimate *b, con
 /* Benjamini-Hochberg across the n comparisons (one per workload): set each q
  * and recompute each verdict from q. */
 void stats_compare_adjust(struct st_comparison *c, size_t n);
+
+/* ---------------------------------------------------------------- host-speed adjustment */
+
+/* A reference whose B-against-A comparison (any cell against the first, in a factorial) has
+ * p below this withholds every adjusted verdict (docs/METHOD.md, "Host-speed adjustment"). */
+#define ST_ADJ_REF_P 0.2
+/* Fewest residual df the slope may be estimated with. */
+#define ST_ADJ_MIN_DF 3
+
+enum st_adj_status {
+	ST_ADJ_OFF = 0,       /* not asked for */
+	ST_ADJ_APPLIED,       /* the means are adjusted */
+	ST_ADJ_NO_REF,        /* some run has no reference sample: not adjusted */
+	ST_ADJ_FEW,           /* too few runs or boots to estimate the slope: not adjusted */
+	ST_ADJ_REF_DIFFERS,   /* adjusted, but the reference differs between groups: no verdict */
+};
+enum st_adj_level { ST_ADJ_WITHIN_BOOTS = 1, ST_ADJ_BETWEEN_BOOTS = 2 };
+
+/* What the adjustment costs one group's interval: its own variance term (of boot means, or of
+ * run means with one boot) is scaled by f / (f - h) with f - h df, h the group's share of the
+ * slope's leverage (0 when the slope came from deviations the term does not use); and var_b =
+ * Var(beta) (ref_g - ref)^2, the slope's error carried into the group's mean, with df_b df. */
+struct st_group_adj {
+	double h, var_b, df_b;
+};
+
+/* The adjustment of one row. */
+struct st_adjust {
+	enum st_adj_status status;
+	enum st_adj_level level;
+	double beta, se_beta, df_beta; /* the slope of the workload's ln(ops/s) on the reference's */
+	double r2;                     /* the share of the workload's variance at that level it explains */
+	double ref_pct, ref_p;         /* the reference, B against A (the cell furthest from the first) */
+};
+
+/* Estimate the groups g[0..ng-1] of one row adjusted for host speed: ref[k] is the reference's
+ * mean ln(ops/s) in run k (runs in group, boot, run order; NAN where the run has none). The
+ * slope beta is estimated from the runs' deviations from their boot means pooled over all
+ * groups (with at least ST_ADJ_MIN_DF residual df), else from the boots' deviations from their
+ * group's mean; each run's mean moves by -beta (ref - mean ref), and each group's interval pays
+ * for the slope (struct st_group_adj). The reference is compared between the groups with the
+ * same estimators: p < ST_ADJ_REF_P marks every estimate ST_CAVEAT_HOST_REF_DIFFERS (no verdict).
+ * Adjusted estimates carry ST_CAVEAT_HOST_ADJUSTED. When the slope cannot be estimated (or a run
+ * lacks the reference) out[] are the plain estimates and adj->status says why. Returns 0, or -1
+ * with e set as stats_estimate_groups. */
+int stats_estimate_adjusted(const struct st_group *g, size_t ng, const double *ref, struct st_estimate *out,
+			    struct st_adjust *adj, struct err *e);
 
 /* ---------------------------------------------------------------- factorial */
 

@@ -93,3 +93,9 @@ a=$(printf '%s' "$OUT" | jq -c '.rows[0].effects[] | select(.kind == "level" and
 	| [.pct, .pct_lo, .pct_hi, .df, .verdict, .caveats]')
 [ "$c" = "$a" ] || fail "compare and a one-factor analyze differ: $c against $a"
 contains "$c" '"paired"'
+# --adjust host does not reach paired rows: refused, naming the option, rather than shown
+# adjusted estimates beside an unadjusted paired comparison
+expect 2 "$SYSAB" analyze --factors kernel,node --adjust host
+contains "$ERR" "--adjust host: a factor varies inside each boot"
+expect 2 "$SYSAB" compare 'kernel=shared node=0' 'kernel=shared node=3' --adjust host
+contains "$ERR" "--adjust host: A and B ran on the same boots"

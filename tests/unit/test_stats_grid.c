@@ -39,8 +39,9 @@
 enum kind { TWO, FACT, SEQ, PLAN, DIAG, LOOKS, NODE };
 /* TWO rows: ONEF also analyses the two groups as a one-factor, two-level factorial and counts
  * every number that differs from compare's (must be none); TRUNC keeps only replicates whose
- * donor group (B) estimates its boot variance at <= 0, the case a borrower must not lend. */
-enum mode { PLAIN, ONEF, TRUNC };
+ * donor group (B) estimates its boot variance at <= 0, the case a borrower must not lend; ADJ
+ * compares with the host-speed adjustment (stats_estimate_adjusted). */
+enum mode { PLAIN, ONEF, TRUNC, ADJ };
 
 struct gd {
 	const char *name;
@@ -54,6 +55,11 @@ struct gd {
 	bool fast;      /* in make check */
 	double cov_lo, cov_hi, aa_max; /* bounds asserted in the fast subset */
 	enum mode mode; /* TWO: also a one-factor analyze, or only donors whose estimate is <= 0 */
+	/* A common host factor per run, N(0, sd_host): the workload's run offset takes load times it,
+	 * and host.ref measures it with its own N(0, ref_noise) per run, shifted by ref_shift in B
+	 * (a change that moves the reference itself). */
+	double sd_host, load, ref_noise, ref_shift;
+	bool unit_run; /* TWO: --unit run (runs of one boot; coverage and "no verdict" by the run level) */
 };
 
 struct cell {
@@ -61,6 +67,7 @@ struct cell {
 	struct st_run runs[MAXB * MAXR];
 	struct st_boot boots[MAXB];
 	struct st_group g;
+	double ref[MAXB * MAXR]; /* the reference's run means, when the design has a host factor */
 };
 
 static void draw(gsl_rng *rng, const struct gd *d, size_t boots, double mu, double sd_boot, int round_sig,
@@ -72,6 +79,11 @@ static void draw(gsl_rng *rng, const struct gd *d, size_t boots, double mu, doub
 		c->boots[b] = (struct st_boot){&c->runs[ri], d->runs};
 		for (size_t r = 0; r < d->runs; r++, ri++) {
 			double ro = bo + d->sd_run * gsl_ran_gaussian_ziggurat(rng, 1);
+			if (d->sd_host > 0) {
+				double h = d->sd_host * gsl_ran_gaussian_ziggurat(rng, 1);
+				ro += d->load * h;
+				c->ref[ri] = 3 + h + d->ref_noise * gsl_ran_gaussian_ziggurat(rng, 1);
+			}
 			c->runs[ri] = (struct st_run){.y = &c->y[yi], .n = d->samples};
 			for (size_t i = 0; i < d->samples; i++, yi++) {
 				double y = ro + d->sd_within * gsl_ran_gaussian_ziggurat(rng, 1);
@@ -83,11 +95,13 @@ static void draw(gsl_rng *rng, const struct gd *d, size_t boots, double mu, doub
 			}
 		}
 	}
-	c->g = (struct st_group){c->boots, boots};
+	c->g = (struct st_group){.boots = c->boots, .nboots = boots};
 }
 
 struct tally {
 	size_t n, ncov, cover, aa, aa2, power, equiv, noverdict, differ;
+	size_t adjusted, withheld; /* ADJ, A/A: replicates adjusted; withheld as the reference differed */
+	double beta, r2;           /* ADJ, A/A: sums over the adjusted replicates */
 	double assurance;
 	size_t nplan, below50, below20, boots; /* plans, and those meeting the target in < 50%, < 20% of runs */
 };
@@ -129,13 +143,32 @@ static void rep_two(gsl_rng *rng, const struct gd *d, struct cell *c, struct tal
 {
 	struct st_compare_opts o = stats_compare_defaults();
 	struct err e;
+	unsigned unit = ST_BIT(d->unit_run ? ST_LEVEL_RUN : ST_LEVEL_BOOT);
+	if (d->unit_run)
+		o.unit = ST_LEVEL_RUN;
 	for (int ab = 0; ab < 2; ab++) {
 		double eff = ab ? log1p(d->effect) : 0;
 		draw(rng, d, d->boots_a, 7, d->sd_boot_a, d->round_sig, &c[0]);
 		draw(rng, d, d->boots_b, 7 + eff, d->sd_boot_b, d->round_sig, &c[1]); /* A/A: equal means */
 		struct st_group g[2] = {c[0].g, c[1].g};
 		struct st_estimate est[2];
-		assert_int_equal(stats_estimate_groups(g, 2, est, &e), 0);
+		if (d->mode == ADJ) {
+			size_t ra = d->boots_a * d->runs, rb = d->boots_b * d->runs;
+			double ref[2 * MAXB * MAXR];
+			memcpy(ref, c[0].ref, ra * sizeof *ref);
+			for (size_t k = 0; k < rb; k++)
+				ref[ra + k] = c[1].ref[k] + d->ref_shift;
+			struct st_adjust adj;
+			assert_int_equal(stats_estimate_adjusted(g, 2, ref, est, &adj, &e), 0);
+			if (!ab && adj.status != ST_ADJ_FEW) {
+				t->adjusted++;
+				t->withheld += adj.status == ST_ADJ_REF_DIFFERS;
+				t->beta += adj.beta;
+				t->r2 += adj.r2;
+			}
+		} else {
+			assert_int_equal(stats_estimate_groups(g, 2, est, &e), 0);
+		}
 		if (d->mode == TRUNC && !(est[1].own.raw_boot <= 0)) {
 			ab--; /* draw again: only donors estimating <= 0 */
 			continue;
@@ -147,11 +180,11 @@ static void rep_two(gsl_rng *rng, const struct gd *d, struct cell *c, struct tal
 		if (!ab) {
 			t->aa += called(&r);
 			t->equiv += r.verdict == ST_EQUIVALENT;
-			t->noverdict += !(r.covered & ST_BIT(ST_LEVEL_BOOT)) || r.verdict == ST_NO_DATA;
+			t->noverdict += !(r.covered & unit) || r.verdict == ST_NO_DATA;
 			continue;
 		}
 		t->power += r.verdict == ST_FASTER;
-		if ((r.covered & ST_BIT(ST_LEVEL_BOOT)) && !isnan(r.lo)) {
+		if ((r.covered & unit) && !isnan(r.lo)) {
 			t->ncov++;
 			t->cover += r.lo <= eff && eff <= r.hi;
 		}
@@ -270,7 +303,7 @@ static void rep_seq(gsl_rng *rng, const struct gd *d, struct cell *c, struct tal
 		size_t n = d->boots_a;
 		struct st_comparison r;
 		for (;;) {
-			struct st_group g[2] = {{c[0].boots, n}, {c[1].boots, n}};
+			struct st_group g[2] = {{.boots = c[0].boots, .nboots = n}, {.boots = c[1].boots, .nboots = n}};
 			struct st_estimate est[2];
 			assert_int_equal(stats_estimate_groups(g, 2, est, &e), 0);
 			stats_compare(&est[0], &est[1], &o, &r);
@@ -316,7 +349,7 @@ static void rep_looks(gsl_rng *rng, const struct gd *d, struct cell *c, struct t
 		bool call = false, naive = false;
 		enum st_verdict v = ST_NO_DATA;
 		for (size_t n = d->boots_a; n <= d->boots_b && !call; n += d->step) {
-			struct st_group g[2] = {{c[0].boots, n}, {c[1].boots, n}};
+			struct st_group g[2] = {{.boots = c[0].boots, .nboots = n}, {.boots = c[1].boots, .nboots = n}};
 			struct st_estimate est[2];
 			assert_int_equal(stats_estimate_groups(g, 2, est, &e), 0);
 			struct an_row row = {0};
@@ -433,44 +466,64 @@ static void rep_plan(gsl_rng *rng, const struct gd *d, struct cell *c, struct ta
 static const struct gd grid[] = {
 	/* name, kind, boots a, b, step, runs, samples, sd boot a, b (FACT: of the last cell), run, within, round, effect,
 	 * fast, bounds, mode */
-	{"balanced 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.93, 0.99, 0.05, PLAIN},
-	{"balanced 3 boots", TWO, 3, 3, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.98, 0.05, PLAIN},
-	{"balanced 4 boots", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN},
-	{"balanced 6 boots", TWO, 6, 6, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.975, 0.05, PLAIN},
-	{"2 boots against 5", TWO, 2, 5, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.99, 0.05, PLAIN},
-	{"boot sd 1% against 3%, 3 boots", TWO, 3, 3, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, true, 0.935, 0.975, 0.05, PLAIN},
-	{"boot sd 1% against 3%, 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05, PLAIN},
-	{"boot sd 1% against 4%, 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05, PLAIN},
-	{"boot sd 1% against 3%, 4 boots", TWO, 4, 4, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05, PLAIN},
-	{"boot sd 1% against 10%, 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.10, 0.005, 0.03, 0, 0.10, false, 0.935, 0.975, 0.05, PLAIN},
-	{"boot sd 1% against 10%, 3 boots", TWO, 3, 3, 0, 2, 10, 0.01, 0.10, 0.005, 0.03, 0, 0.10, false, 0.935, 0.975, 0.05, PLAIN},
-	{"1 boot borrows from 4", TWO, 1, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.995, 0.05, PLAIN},
-	{"1 boot borrows from 6", TWO, 1, 6, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 0.975, 0.05, PLAIN},
-	{"2 boots (sd 3%) against 5 (sd 1%)", TWO, 2, 5, 0, 2, 10, 0.03, 0.01, 0.005, 0.03, 0, 0.04, true, 0.935, 0.975, 0.05, PLAIN},
-	{"1 boot (sd 2%) borrows from 4 (sd 1%)", TWO, 1, 4, 0, 2, 10, 0.02, 0.01, 0.005, 0.03, 0, 0.03, false, 0, 1, 1, PLAIN},
-	{"1 boot each (no replication)", TWO, 1, 1, 0, 3, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0, 1, 0.0, PLAIN},
-	{"2x2 factorial, 2 boots per cell", FACT, 2, 2, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.0276, true, 0.935, 1, 0.05, PLAIN},
-	{"2x2 factorial, 4 boots per cell", FACT, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.0276, false, 0.935, 0.975, 0.05, PLAIN},
-	{"2x2, one cell boot sd 3%, 2 boots per cell", FACT, 2, 2, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.0276, false, 0.935, 1, 0.05, PLAIN},
-	{"2x2, one cell boot sd 4%, 2 boots per cell", FACT, 2, 2, 0, 2, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.0276, true, 0.935, 1, 0.05, PLAIN},
-	{"2x2, one cell boot sd 3%, 3 boots per cell", FACT, 3, 3, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.0276, false, 0.935, 1, 0.05, PLAIN},
-	{"2x2, one cell boot sd 4%, 3 boots per cell", FACT, 3, 3, 0, 2, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.0276, true, 0.935, 1, 0.05, PLAIN},
-	{"one-factor analyze = compare, 3 boots x 3 runs, sd 1% against 3%", TWO, 3, 3, 0, 3, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, true, 0.935, 0.99, 0.05, ONEF},
-	{"one-factor analyze = compare, 2 boots against 5", TWO, 2, 5, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 0.99, 0.05, ONEF},
-	{"1 boot borrows from 4, donor estimate <= 0", TWO, 1, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0, 1, 0.05, TRUNC},
-	{"rounded to 4 digits, 3 boots x 1 value", TWO, 3, 3, 0, 1, 1, 0.0005, 0.0005, 0, 0, 4, 0.003, true, 0.935, 0.99, 0.05, PLAIN},
-	{"sequential: 2 to 8 boots, advice", SEQ, 2, 8, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.975, 0.05, PLAIN},
-	{"fixed: 8 boots (sequential's maximum)", TWO, 8, 8, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN},
-	{"naive looks 2, 4, 6, 8 boots (stop at faster/slower)", LOOKS, 2, 8, 2, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0, 1, 0.05, PLAIN},
-	{"one boot at a time 3 to 10 (stop at faster/slower)", LOOKS, 3, 10, 1, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0, 1, 0.05, PLAIN},
-	{"diagnostic footnotes, 4 boots x 3 runs x 15 (A/A: any; power: warm-up)", DIAG, 4, 4, 0, 3, 15, 0.01, 0.01, 0.005, 0.01, 0, 0.10, true, 0, 1, 0.10, PLAIN},
+	{"balanced 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.93, 0.99, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"balanced 3 boots", TWO, 3, 3, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.98, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"balanced 4 boots", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"balanced 6 boots", TWO, 6, 6, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"2 boots against 5", TWO, 2, 5, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.99, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"boot sd 1% against 3%, 3 boots", TWO, 3, 3, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, true, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"boot sd 1% against 3%, 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"boot sd 1% against 4%, 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"boot sd 1% against 3%, 4 boots", TWO, 4, 4, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"boot sd 1% against 10%, 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.10, 0.005, 0.03, 0, 0.10, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"boot sd 1% against 10%, 3 boots", TWO, 3, 3, 0, 2, 10, 0.01, 0.10, 0.005, 0.03, 0, 0.10, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"1 boot borrows from 4", TWO, 1, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.995, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"1 boot borrows from 6", TWO, 1, 6, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"2 boots (sd 3%) against 5 (sd 1%)", TWO, 2, 5, 0, 2, 10, 0.03, 0.01, 0.005, 0.03, 0, 0.04, true, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"1 boot (sd 2%) borrows from 4 (sd 1%)", TWO, 1, 4, 0, 2, 10, 0.02, 0.01, 0.005, 0.03, 0, 0.03, false, 0, 1, 1, PLAIN, 0, 0, 0, 0, false},
+	{"1 boot each (no replication)", TWO, 1, 1, 0, 3, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0, 1, 0.0, PLAIN, 0, 0, 0, 0, false},
+	{"2x2 factorial, 2 boots per cell", FACT, 2, 2, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.0276, true, 0.935, 1, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"2x2 factorial, 4 boots per cell", FACT, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.0276, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"2x2, one cell boot sd 3%, 2 boots per cell", FACT, 2, 2, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.0276, false, 0.935, 1, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"2x2, one cell boot sd 4%, 2 boots per cell", FACT, 2, 2, 0, 2, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.0276, true, 0.935, 1, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"2x2, one cell boot sd 3%, 3 boots per cell", FACT, 3, 3, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.0276, false, 0.935, 1, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"2x2, one cell boot sd 4%, 3 boots per cell", FACT, 3, 3, 0, 2, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.0276, true, 0.935, 1, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"one-factor analyze = compare, 3 boots x 3 runs, sd 1% against 3%", TWO, 3, 3, 0, 3, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, true, 0.935, 0.99, 0.05, ONEF, 0, 0, 0, 0, false},
+	{"one-factor analyze = compare, 2 boots against 5", TWO, 2, 5, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 0.99, 0.05, ONEF, 0, 0, 0, 0, false},
+	{"1 boot borrows from 4, donor estimate <= 0", TWO, 1, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0, 1, 0.05, TRUNC, 0, 0, 0, 0, false},
+	{"rounded to 4 digits, 3 boots x 1 value", TWO, 3, 3, 0, 1, 1, 0.0005, 0.0005, 0, 0, 4, 0.003, true, 0.935, 0.99, 0.05, PLAIN, 0, 0, 0, 0, false},
+	/* Host-speed adjustment (docs/METHOD.md, "Host-speed adjustment"): a common host factor of sd
+	 * 5% per run that the workload loads on (r^2 about 0.95, or 0.6 with load 0.5 and its own run
+	 * sd 1.5%) and host.ref measures with 1% noise; each design plain and adjusted, then changes
+	 * that move the reference itself (A/A of the workload): 10% the rule catches; 3% and 1% it
+	 * cannot, and they show the assumption's price (no bound: docs/METHOD.md). */
+	{"host 5%, r2 .95, 4 boots x 2 runs: plain", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 1, 0.01, 0, false},
+	{"host 5%, r2 .95, 4 boots x 2 runs: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.98, 0.05, ADJ, 0.05, 1, 0.01, 0, false},
+	{"host 5%, r2 .95, 3 boots x 3 runs: plain", TWO, 3, 3, 0, 3, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 1, 0.01, 0, false},
+	{"host 5%, r2 .95, 3 boots x 3 runs: adjusted", TWO, 3, 3, 0, 3, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.98, 0.05, ADJ, 0.05, 1, 0.01, 0, false},
+	{"host 5%, r2 .6, 4 boots x 2 runs: plain", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.015, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 0.5, 0.01, 0, false},
+	{"host 5%, r2 .6, 4 boots x 2 runs: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.015, 0.03, 0, 0.02, false, 0.935, 0.98, 0.05, ADJ, 0.05, 0.5, 0.01, 0, false},
+	{"host 5%, r2 .95, 6 boots x 1 run: plain", TWO, 6, 6, 0, 1, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 1, 0.01, 0, false},
+	{"host 5%, r2 .95, 6 boots x 1 run: adjusted (slope between boots)", TWO, 6, 6, 0, 1, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.98, 0.05, ADJ, 0.05, 1, 0.01, 0, false},
+	{"host 5%, r2 .95, 1 boot x 8 runs, --unit run: plain", TWO, 1, 1, 0, 8, 10, 0, 0, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 1, 0.01, 0, true},
+	{"host 5%, r2 .95, 1 boot x 8 runs, --unit run: adjusted", TWO, 1, 1, 0, 8, 10, 0, 0, 0.005, 0.03, 0, 0.02, true, 0.935, 0.98, 0.05, ADJ, 0.05, 1, 0.01, 0, true},
+	{"host 5%, r2 .6, 1 boot x 8 runs, --unit run: plain", TWO, 1, 1, 0, 8, 10, 0, 0, 0.015, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 0.5, 0.01, 0, true},
+	{"host 5%, r2 .6, 1 boot x 8 runs, --unit run: adjusted", TWO, 1, 1, 0, 8, 10, 0, 0, 0.015, 0.03, 0, 0.02, false, 0.935, 0.98, 0.05, ADJ, 0.05, 0.5, 0.01, 0, true},
+	{"host 5%, reference 10% faster in B: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0, 1, 0.05, ADJ, 0.05, 1, 0.01, 0.10, false},
+	{"host 5%, reference 3% faster in B: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0, 1, 1, ADJ, 0.05, 1, 0.01, 0.03, false},
+	{"host 5%, reference 1% faster in B: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0, 1, 1, ADJ, 0.05, 1, 0.01, 0.01, false},
+	{"sequential: 2 to 8 boots, advice", SEQ, 2, 8, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"fixed: 8 boots (sequential's maximum)", TWO, 8, 8, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"naive looks 2, 4, 6, 8 boots (stop at faster/slower)", LOOKS, 2, 8, 2, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0, 1, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"one boot at a time 3 to 10 (stop at faster/slower)", LOOKS, 3, 10, 1, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0, 1, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"diagnostic footnotes, 4 boots x 3 runs x 15 (A/A: any; power: warm-up)", DIAG, 4, 4, 0, 3, 15, 0.01, 0.01, 0.005, 0.01, 0, 0.10, true, 0, 1, 0.10, PLAIN, 0, 0, 0, 0, false},
 	/* NODE: boots_a boots per kernel, boots_b nodes; sd_boot_a, sd_boot_b of kernels a and b */
-	{"kernel x node: 2 kernels x 4 nodes, 3 boots, boot sd 1%", NODE, 3, 4, 0, 1, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.99, 0.05, PLAIN},
-	{"kernel x node: 2 kernels x 4 nodes, 6 boots, boot sd 3%", NODE, 6, 4, 0, 1, 10, 0.03, 0.03, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN},
-	{"kernel x node: 2 kernels x 4 nodes, 4 boots, boot sd 1% against 4%", NODE, 4, 4, 0, 1, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN},
-	{"kernel x node: 2 kernels x 2 nodes, 2 boots, boot sd 3%", NODE, 2, 2, 0, 2, 10, 0.03, 0.03, 0.005, 0.03, 0, 0.02, true, 0.935, 1, 0.05, PLAIN},
-	{"plan from small pilot (3x2x10)", PLAN, 3, 3, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0, true, 0, 1, 1, PLAIN},
-	{"plan from large pilot (10x4x30)", PLAN, 10, 10, 0, 4, 30, 0.01, 0.01, 0.005, 0.03, 0, 0, false, 0, 1, 1, PLAIN},
+	{"kernel x node: 2 kernels x 4 nodes, 3 boots, boot sd 1%", NODE, 3, 4, 0, 1, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.99, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"kernel x node: 2 kernels x 4 nodes, 6 boots, boot sd 3%", NODE, 6, 4, 0, 1, 10, 0.03, 0.03, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"kernel x node: 2 kernels x 4 nodes, 4 boots, boot sd 1% against 4%", NODE, 4, 4, 0, 1, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"kernel x node: 2 kernels x 2 nodes, 2 boots, boot sd 3%", NODE, 2, 2, 0, 2, 10, 0.03, 0.03, 0.005, 0.03, 0, 0.02, true, 0.935, 1, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"plan from small pilot (3x2x10)", PLAN, 3, 3, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0, true, 0, 1, 1, PLAIN, 0, 0, 0, 0, false},
+	{"plan from large pilot (10x4x30)", PLAN, 10, 10, 0, 4, 30, 0.01, 0.01, 0.005, 0.03, 0, 0, false, 0, 1, 1, PLAIN, 0, 0, 0, 0, false},
 };
 
 /* A row's seed: FNV-1a of its name. */
@@ -555,6 +608,10 @@ static void run_grid(bool full)
 			printf("  coverage (MC SE): interaction %.1f%% (%.2f), node 1 vs 0 %.1f%% (%.2f)\n", cov,
 			       100 * sqrt(cov / 100 * (1 - cov / 100) / (double)t.ncov), PCT(t.equiv, t.n),
 			       100 * sqrt(PCT(t.equiv, t.n) / 100 * (1 - PCT(t.equiv, t.n) / 100) / (double)t.n));
+		if (d->mode == ADJ)
+			printf("  adjusted in %.1f%% of A/A replicates, withheld (reference differs) in %.1f%%; mean beta %.2f, "
+			       "r^2 %.2f\n", PCT(t.adjusted, t.n), PCT(t.withheld, t.n), t.adjusted ? t.beta / (double)t.adjusted : NAN,
+			       t.adjusted ? t.r2 / (double)t.adjusted : NAN);
 		if (d->mode == ONEF)
 			printf("  one-factor analyze differs from compare in %zu of %zu replicates\n", t.differ, 2 * t.n);
 		fflush(stdout);

@@ -62,7 +62,7 @@ static void single_observation_has_no_verdict(void **state)
 	double a = 7.0, b = 7.1;
 	struct st_run ra = {.y = &a, .n = 1}, rb = {.y = &b, .n = 1};
 	struct st_boot ba = {&ra, 1}, bb = {&rb, 1};
-	struct st_group g[2] = {{&ba, 1}, {&bb, 1}};
+	struct st_group g[2] = {{.boots = &ba, .nboots = 1}, {.boots = &bb, .nboots = 1}};
 	struct st_estimate e[2];
 	struct err err;
 	assert_int_equal(stats_estimate_groups(g, 2, e, &err), 0);
@@ -93,7 +93,7 @@ static void one_boot_everywhere_is_a_caveat_and_borrowing_is_recorded(void **sta
 		runs[r] = (struct st_run){.y = y[r], .n = 10};
 	/* A: 1 boot x 3 runs; B: 1 boot x 3 runs. No group measures boots. */
 	struct st_boot a = {&runs[0], 3}, b = {&runs[3], 3};
-	struct st_group g[2] = {{&a, 1}, {&b, 1}};
+	struct st_group g[2] = {{.boots = &a, .nboots = 1}, {.boots = &b, .nboots = 1}};
 	struct st_estimate e[2];
 	struct err err;
 	assert_int_equal(stats_estimate_groups(g, 2, e, &err), 0);
@@ -104,7 +104,7 @@ static void one_boot_everywhere_is_a_caveat_and_borrowing_is_recorded(void **sta
 
 	/* B now has 3 boots of 1 run: A borrows B's boot level. */
 	struct st_boot b3[3] = {{&runs[3], 1}, {&runs[4], 1}, {&runs[5], 1}};
-	g[1] = (struct st_group){b3, 3};
+	g[1] = (struct st_group){.boots = b3, .nboots = 3};
 	assert_int_equal(stats_estimate_groups(g, 2, e, &err), 0);
 	/* B has 1 run per boot: its run level is borrowed from A, but its interval needs nothing borrowed. */
 	assert_true(e[1].borrowed & ST_BIT(ST_LEVEL_RUN));
@@ -133,7 +133,7 @@ static void borrow_case(double boot_sd, const double *fixed, struct st_estimate 
 		runs[r] = (struct st_run){.y = y[r], .n = 8};
 	struct st_boot a = {&runs[0], 3};
 	struct st_boot b[3] = {{&runs[3], 3}, {&runs[6], 3}, {&runs[9], 3}};
-	struct st_group g[2] = {{&a, 1}, {b, 3}};
+	struct st_group g[2] = {{.boots = &a, .nboots = 1}, {.boots = b, .nboots = 3}};
 	struct err err;
 	assert_int_equal(stats_estimate_groups(g, 2, e, &err), 0);
 	assert_int_equal(stats_estimate_groups(g, 1, alone, &err), 0);
@@ -209,7 +209,7 @@ static void rounded_values_carry_their_rounding_variance(void **state)
 	struct st_run ra[2] = {{.y = &ya[0], .n = 1}, {.y = &ya[1], .n = 1}};
 	struct st_run rb[2] = {{.y = &yb[0], .n = 1}, {.y = &yb[1], .n = 1}};
 	struct st_boot ba[2] = {{&ra[0], 1}, {&ra[1], 1}}, bb[2] = {{&rb[0], 1}, {&rb[1], 1}};
-	struct st_group g[2] = {{ba, 2}, {bb, 2}};
+	struct st_group g[2] = {{.boots = ba, .nboots = 2}, {.boots = bb, .nboots = 2}};
 	struct st_estimate e[2];
 	struct err err;
 	assert_int_equal(stats_estimate_groups(g, 2, e, &err), 0);
@@ -233,7 +233,7 @@ static void rounded_values_carry_their_rounding_variance(void **state)
 	double ym[4] = {log(1234567.891234), log(1234001.123456), log(1233333.777777), log(1235555.555123)};
 	struct st_run rm = {.y = ym, .n = 4};
 	struct st_boot bm = {&rm, 1};
-	struct st_group gm = {&bm, 1};
+	struct st_group gm = {.boots = &bm, .nboots = 1};
 	assert_int_equal(stats_estimate_groups(&gm, 1, e, &err), 0);
 	assert_float_equal(e[0].resolution, 0, 0);
 	assert_false(e[0].caveats & ST_CAVEAT_QUANTISED);
@@ -250,7 +250,7 @@ static void linear_scale_counts_are_exact(void **state)
 	struct st_run ra[2] = {{.y = ya[0], .n = 4}, {.y = ya[1], .n = 4}};
 	struct st_run rb[2] = {{.y = yb[0], .n = 4}, {.y = yb[1], .n = 4}};
 	struct st_boot ba[2] = {{&ra[0], 1}, {&ra[1], 1}}, bb[2] = {{&rb[0], 1}, {&rb[1], 1}};
-	struct st_group g[2] = {{ba, 2}, {bb, 2}};
+	struct st_group g[2] = {{.boots = ba, .nboots = 2}, {.boots = bb, .nboots = 2}};
 	struct st_estimate e[2];
 	struct err err;
 	assert_int_equal(stats_estimate_groups_scale(g, 2, true, e, &err), 0);
@@ -457,7 +457,7 @@ static void malformed_input_is_an_error(void **state)
 	double y[2] = {7, NAN};
 	struct st_run r = {.y = y, .n = 2};
 	struct st_boot b = {&r, 1}, empty = {NULL, 0};
-	struct st_group g = {&b, 1};
+	struct st_group g = {.boots = &b, .nboots = 1};
 	struct st_estimate e;
 	struct err err = {{0}};
 	assert_int_equal(stats_estimate_groups(&g, 1, &e, &err), -1);
@@ -576,7 +576,7 @@ static void one_factor_analyze_is_compare(void **state)
 						y[k][yi++] = ro + 0.03 * gsl_ran_gaussian(rng, 1);
 				}
 			}
-			g[k] = (struct st_group){boots[k], nb};
+			g[k] = (struct st_group){.boots = boots[k], .nboots = nb};
 		}
 		struct st_estimate est[2];
 		struct err e;
@@ -888,7 +888,7 @@ static void unseparated_boot_level_is_bounded_whole(void **state)
 			runs[b][r] = (struct st_run){.y = y[b][r], .n = 4};
 		boots[b] = (struct st_boot){runs[b], 2};
 	}
-	struct st_group g = {boots, 3};
+	struct st_group g = {.boots = boots, .nboots = 3};
 	struct st_estimate e;
 	struct err err;
 	assert_int_equal(stats_estimate_groups(&g, 1, &e, &err), 0);
@@ -1064,6 +1064,85 @@ static void summary_of_samples(void **state)
 	assert_true(isnan(s.median));
 }
 
+/* Two groups of 3 boots x 3 runs of one value each: x = 7 + effect + host + own, the
+ * reference 3 + host + ref_shift (B) + its noise; host and own noise fixed per run. */
+static void adjusted_pair(double effect, double ref_shift, double *x, double *ref, struct st_run *runs,
+			  struct st_boot *boots, struct st_group *g)
+{
+	static const double host[18] = {0.05, -0.04, 0.08, -0.07, 0.02, 0.06, -0.05, 0.01, -0.08,
+					0.04, -0.06, 0.07, 0.03, -0.02, -0.09, 0.05, 0.00, -0.03};
+	static const double own[18] = {0.002, -0.001, 0.001, 0.000, -0.002, 0.003, 0.001, -0.003, 0.002,
+				       -0.001, 0.002, -0.002, 0.001, 0.003, -0.001, 0.000, -0.002, 0.001};
+	for (size_t k = 0; k < 18; k++) {
+		x[k] = 7 + (k >= 9 ? effect : 0) + host[k] + own[k];
+		ref[k] = 3 + host[k] + (k >= 9 ? ref_shift : 0) + own[17 - k];
+		runs[k] = (struct st_run){.y = &x[k], .n = 1};
+	}
+	for (size_t b = 0; b < 6; b++)
+		boots[b] = (struct st_boot){&runs[3 * b], 3};
+	g[0] = (struct st_group){.boots = boots, .nboots = 3};
+	g[1] = (struct st_group){.boots = boots + 3, .nboots = 3};
+}
+
+static void host_adjustment_removes_the_common_factor(void **state)
+{
+	(void)state;
+	double x[18], ref[18];
+	struct st_run runs[18];
+	struct st_boot boots[6];
+	struct st_group g[2];
+	struct st_estimate plain[2], adj[2];
+	struct st_adjust a;
+	struct err e;
+	struct st_compare_opts o = stats_compare_defaults();
+	struct st_comparison cp, ca;
+	adjusted_pair(0.02, 0, x, ref, runs, boots, g);
+	assert_int_equal(stats_estimate_groups(g, 2, plain, &e), 0);
+	assert_int_equal(stats_estimate_adjusted(g, 2, ref, adj, &a, &e), 0);
+	assert_int_equal(a.status, ST_ADJ_APPLIED);
+	assert_int_equal(a.level, ST_ADJ_WITHIN_BOOTS);
+	assert_true(fabs(a.beta - 1) < 0.1 && a.r2 > 0.95 && a.df_beta == 11);
+	stats_compare(&plain[0], &plain[1], &o, &cp);
+	stats_compare(&adj[0], &adj[1], &o, &ca);
+	assert_true(ca.se < cp.se / 3);         /* the host factor is gone from the interval */
+	assert_true(fabs(ca.d - 0.02) < 0.005); /* and from the difference */
+	assert_int_equal(ca.verdict, ST_FASTER);
+	assert_true(ca.caveats & ST_CAVEAT_HOST_ADJUSTED);
+	assert_false(cp.caveats & ST_CAVEAT_HOST_ADJUSTED);
+	/* the same runs, but the change moved the reference by 10%: no verdict */
+	adjusted_pair(0.02, 0.10, x, ref, runs, boots, g);
+	assert_int_equal(stats_estimate_adjusted(g, 2, ref, adj, &a, &e), 0);
+	assert_int_equal(a.status, ST_ADJ_REF_DIFFERS);
+	assert_true(a.ref_p < ST_ADJ_REF_P && a.ref_pct > 5);
+	stats_compare(&adj[0], &adj[1], &o, &ca);
+	assert_int_equal(ca.verdict, ST_INCONCLUSIVE);
+	assert_true(ca.caveats & ST_CAVEAT_HOST_REF_DIFFERS);
+	/* a run without the reference: not adjusted, the plain estimates */
+	adjusted_pair(0.02, 0, x, ref, runs, boots, g);
+	ref[4] = NAN;
+	assert_int_equal(stats_estimate_adjusted(g, 2, ref, adj, &a, &e), 0);
+	assert_int_equal(a.status, ST_ADJ_NO_REF);
+	assert_true(adj[1].mean == plain[1].mean && adj[1].se == plain[1].se);
+	assert_false(adj[0].caveats & ST_CAVEAT_HOST_ADJUSTED);
+	/* one run per boot: the slope from boot means, its share of each group's df paid */
+	struct st_boot one[6];
+	for (size_t b = 0; b < 6; b++)
+		one[b] = (struct st_boot){&runs[b], 1};
+	double r6[6];
+	for (size_t b = 0; b < 6; b++)
+		r6[b] = ref[b] == ref[b] ? ref[b] : 3;
+	struct st_group g1[2] = {{.boots = one, .nboots = 3}, {.boots = one + 3, .nboots = 3}};
+	assert_int_equal(stats_estimate_adjusted(g1, 2, r6, adj, &a, &e), 0);
+	assert_int_equal(a.status, ST_ADJ_APPLIED); /* 4 df between boots, less 1 for the slope */
+	assert_int_equal(a.level, ST_ADJ_BETWEEN_BOOTS);
+	assert_true(adj[0].df < 2 || adj[1].df < 2); /* the slope took its df from a group (2 each plain) */
+	/* fewer: 2 boots a group leave 1 df after the slope, too few */
+	struct st_group g2[2] = {{.boots = one, .nboots = 2}, {.boots = one + 3, .nboots = 2}};
+	double r4[4] = {r6[0], r6[1], r6[3], r6[4]};
+	assert_int_equal(stats_estimate_adjusted(g2, 2, r4, adj, &a, &e), 0);
+	assert_int_equal(a.status, ST_ADJ_FEW);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1095,6 +1174,7 @@ int main(void)
 		cmocka_unit_test(diagnostics_find_injected_problems),
 		cmocka_unit_test(confounders_are_differing_non_label_keys),
 		cmocka_unit_test(summary_of_samples),
+		cmocka_unit_test(host_adjustment_removes_the_common_factor),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
