@@ -41,6 +41,21 @@ static void unavailable(struct st_effect *ef, const struct st_compare_opts *o)
 	c->need = ST_NEED_RUNS;
 }
 
+/* The number of level combinations of f[0..nf-1] into *ncombo; -1 with e set when a factor has
+ * fewer than 2 levels or the combinations exceed FACTORIAL_MAX_CELLS. */
+static int factor_combos(const struct st_factor *f, size_t nf, size_t *ncombo, struct err *e)
+{
+	*ncombo = 1;
+	for (size_t i = 0; i < nf; i++) {
+		if (f[i].nlevels < 2)
+			return errf(e, "factor '%s' has %zu level%s; it needs at least 2", f[i].name, f[i].nlevels,
+				    f[i].nlevels == 1 ? "" : "s");
+		if (*ncombo > FACTORIAL_MAX_CELLS / f[i].nlevels)
+			return errf(e, "too many factor combinations (more than %d cells)", FACTORIAL_MAX_CELLS);
+		*ncombo *= f[i].nlevels;
+	}
+	return 0;
+}
 /* Fill one effect from coefficients over all combinations. */
 static void effect(struct st_effect *ef, const struct st_estimate *const *cell, const double *coef, size_t ncombo,
 		   const struct st_compare_opts *o)
@@ -79,15 +94,9 @@ int stats_factorial(const struct st_factor *f, size_t nf, const struct st_cell *
 	memset(out, 0, sizeof *out);
 	if (nf == 0)
 		return errf(e, "a factorial analysis needs at least one factor");
-	size_t ncombo = 1;
-	for (size_t i = 0; i < nf; i++) {
-		if (f[i].nlevels < 2)
-			return errf(e, "factor '%s' has %zu level%s; it needs at least 2", f[i].name, f[i].nlevels,
-				    f[i].nlevels == 1 ? "" : "s");
-		if (ncombo > FACTORIAL_MAX_CELLS / f[i].nlevels)
-			return errf(e, "too many factor combinations (more than %d cells)", FACTORIAL_MAX_CELLS);
-		ncombo *= f[i].nlevels;
-	}
+	size_t ncombo;
+	if (factor_combos(f, nf, &ncombo, e))
+		return -1;
 	const struct st_estimate **cell = xcalloc(ncombo, sizeof *cell);
 	for (size_t c = 0; c < ncells; c++) {
 		for (size_t i = 0; i < nf; i++)
@@ -355,15 +364,9 @@ int stats_factorial_within(const struct st_factor *f, size_t nf, unsigned within
 		return errf(e, "a factorial analysis needs 1 to %zu factors", 8 * sizeof within - 1);
 	if (!within || within >> nf)
 		return errf(e, "no within-boot factor among the %zu factors", nf);
-	size_t ncombo = 1;
-	for (size_t i = 0; i < nf; i++) {
-		if (f[i].nlevels < 2)
-			return errf(e, "factor '%s' has %zu level%s; it needs at least 2", f[i].name, f[i].nlevels,
-				    f[i].nlevels == 1 ? "" : "s");
-		if (ncombo > FACTORIAL_MAX_CELLS / f[i].nlevels)
-			return errf(e, "too many factor combinations (more than %d cells)", FACTORIAL_MAX_CELLS);
-		ncombo *= f[i].nlevels;
-	}
+	size_t ncombo;
+	if (factor_combos(f, nf, &ncombo, e))
+		return -1;
 	size_t nb, nw, g0, w0;
 	size_t *lv = xcalloc(nf, sizeof *lv);
 	stats_within_split(f, nf, within, lv, &g0, &w0, &nb, &nw);
