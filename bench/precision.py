@@ -9,7 +9,13 @@ time that does not depend on how long a run is. Decomposition: y[r][w] = ln(rate
 workload's mean over runs; the common factor of run r is its mean over the workloads, the
 rest each workload's own. The machine time for a 1% difference at 95% confidence and 80%
 power: n runs per configuration with n = 2 (z_0.975 + z_0.8)^2 CV^2 / ln(1.01)^2, times the
-wall per run (runs as the unit, as UnixBench users compare them)."""
+wall per run (runs as the unit, as UnixBench users compare them).
+
+With host.ref in the runs (sysab run's host-speed reference, issue 38 item 2): the same CV and
+CV*sqrt(wall) of the index adjusted for host speed, ln(index) - beta (ref - mean ref), where
+beta for each run is fitted on the other runs (leave one out, so that the adjustment is judged
+on runs it was not fitted to, as compare --adjust host applies a slope to new runs); and each
+workload's r^2 with the reference."""
 import glob, json, math, os, re, statistics as st, sys
 
 d = sys.argv[1]
@@ -47,7 +53,8 @@ print("sysab: %d runs, index %.1f (CV %.2f%%), %.0f s per run: CV*sqrt(wall) %.3
       % (len(ln_idx), math.exp(st.mean(ln_idx)), 100 * cv, wall, cv * math.sqrt(wall)))
 
 # decomposition over the workloads every run measured
-common = sorted(set.intersection(*(set(r[1]) for r in runs)))
+REF = "host.ref"
+common = sorted(set.intersection(*(set(r[1]) for r in runs)) - {REF})
 y = {w: [math.log(r[1][w]) for r in runs] for w in common}
 dev = {w: [v - st.mean(y[w]) for v in y[w]] for w in common}
 factor = [st.mean(dev[w][k] for w in common) for k in range(len(runs))]
@@ -68,6 +75,40 @@ print("median r^2 with the common factor: %.0f%% over %d workloads" % (100 * st.
 
 n, t = need(cv, wall)
 print("1%% at 95%% confidence, 80%% power: %d runs per configuration, %.0f min of machine time each" % (n, t / 60))
+
+
+def slope(xs, ys):
+    mx, my = st.mean(xs), st.mean(ys)
+    sxx = sum((x - mx) ** 2 for x in xs)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx > 0 else 0.0
+
+
+refruns = [k for k, r in enumerate(runs) if REF in r[1] and r[2]]
+if len(refruns) == len(runs) and len(runs) >= 4:
+    ref = [math.log(runs[k][1][REF]) for k in refruns]
+    li = [math.log(runs[k][2]) for k in refruns]
+    adj = []
+    for k in range(len(li)):  # leave one out: beta from the other runs
+        xs = [ref[j] for j in range(len(li)) if j != k]
+        ys = [li[j] for j in range(len(li)) if j != k]
+        b = slope(xs, ys)
+        adj.append(li[k] - b * (ref[k] - st.mean(xs)))
+    b_all = slope(ref, li)
+    cva = st.stdev(adj)
+    r = st.correlation(ref, li) if st.stdev(ref) > 0 and st.stdev(li) > 0 else 0.0
+    print("host.ref: sd %.2f%% over runs, r^2 with ln(index) %.0f%%, beta %.2f (all runs)"
+          % (100 * st.stdev(ref), 100 * r * r, b_all))
+    print("sysab adjusted for host speed (leave one out): CV %.2f%%, CV*sqrt(wall) %.3f (%.3f unadjusted: x%.2f)"
+          % (100 * cva, cva * math.sqrt(wall), cv * math.sqrt(wall), cv / cva if cva > 0 else float("inf")))
+    n, t = need(cva, wall)
+    print("adjusted, 1%% at 80%% power: %d runs per configuration, %.0f min of machine time each" % (n, t / 60))
+    print("%-24s %10s" % ("workload", "r^2 host.ref"))
+    for w in common:
+        x = dev[w]
+        rr = st.correlation(ref, x) if st.stdev(ref) > 0 and st.stdev(x) > 0 else 0.0
+        print("%-24s %9.0f%%" % (w, 100 * rr * rr))
+else:
+    print("host.ref: not in every run (sysab run --no-host-ref, or an older sysab): no adjusted figures")
 
 ubw = walls(os.path.join(d, "ub.wall"))
 if ubw:

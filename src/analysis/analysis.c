@@ -78,6 +78,13 @@ static void keys_free(struct rowkey *k, size_t n)
 	free(k);
 }
 
+/* Is workload the host reference (WL_REFERENCE)? */
+static bool is_reference(const char *workload)
+{
+	const struct workload *w = wl_find(workload);
+	return w && (w->flags & WL_REFERENCE);
+}
+
 /* The rows over sets[0..ns-1]: every (workload, copies) any set has, then the composites;
  * filtered by patterns, each of which must match some row. */
 /* Long by design: collect, sort and filter the rows, then add the composites, in one pass each. */
@@ -89,6 +96,11 @@ static int make_rows(const struct store_set *sets, size_t ns, const struct strv 
 	for (size_t s = 0; s < ns; s++)
 		for (size_t i = 0; i < sets[s].nseries; i++) {
 			const struct store_series *x = &sets[s].series[i];
+			bool named = false; /* the host reference is a row only when a pattern names it */
+			for (size_t p = 0; p < patterns->n && !named; p++)
+				named = !strcmp(patterns->v[p], x->workload);
+			if (is_reference(x->workload) && !named)
+				continue;
 			k = xgrow(k, &cap, n + 1, sizeof *k);
 			k[n++] = (struct rowkey){x->workload, x->copies, x->unit, x->latency, NULL, 0};
 		}
@@ -188,6 +200,9 @@ struct gdata {
 	struct st_run *runs;
 	double *y;   /* composite values, owned */
 	struct st_run_summary *sums; /* runs loaded from their summaries: what they point to */
+	int64_t *bid; /* each boot's id */
+	int64_t *ids; /* each run's id, in the order of runs */
+	size_t nruns;
 	bool have;
 };
 
@@ -197,6 +212,8 @@ static void gdata_free(struct gdata *d)
 	free(d->runs);
 	free(d->sums);
 	free(d->y);
+	free(d->bid);
+	free(d->ids);
 	memset(d, 0, sizeof *d);
 }
 
@@ -210,13 +227,18 @@ static void gdata_series(const struct store_series *x, struct gdata *d)
 		nr += x->boots[b].nruns;
 	d->boots = xcalloc(x->nboots, sizeof *d->boots);
 	d->runs = xcalloc(nr, sizeof *d->runs);
+	d->bid = xcalloc(x->nboots, sizeof *d->bid);
+	d->ids = xcalloc(nr, sizeof *d->ids);
+	d->nruns = nr;
 	size_t k = 0;
 	for (size_t b = 0; b < x->nboots; b++) {
+		d->bid[b] = x->boots[b].boot;
 		d->boots[b].runs = &d->runs[k];
 		d->boots[b].nruns = x->boots[b].nruns;
 		for (size_t r = 0; r < x->boots[b].nruns; r++) {
 			const struct store_series_run *sr = &x->boots[b].runs[r];
-			d->runs[k] = (struct st_run){sr->y, sr->round, sr->n, NULL};
+			d->ids[k] = sr->run;
+			d->runs[k] = (struct st_run){.y = sr->y, .round = sr->round, .n = sr->n, .sum = NULL};
 			if (sr->sum) {
 				if (!d->sums)
 					d->sums = xcalloc(nr, sizeof *d->sums);
@@ -226,7 +248,7 @@ static void gdata_series(const struct store_series *x, struct gdata *d)
 			k++;
 		}
 	}
-	d->g = (struct st_group){d->boots, x->nboots};
+	d->g = (struct st_group){.boots = d->boots, .nboots = x->nboots};
 	d->have = true;
 }
 
@@ -239,18 +261,23 @@ static void gdata_composite(const struct store_set *set, const struct rowkey *k,
 	d->y = xcalloc(n ? n : 1, sizeof *d->y);
 	d->runs = xcalloc(n ? n : 1, sizeof *d->runs);
 	d->boots = xcalloc(n ? n : 1, sizeof *d->boots);
+	d->bid = xcalloc(n ? n : 1, sizeof *d->bid);
+	d->ids = xcalloc(n ? n : 1, sizeof *d->ids);
+	d->nruns = n;
 	size_t nb = 0;
 	for (size_t i = 0; i < n; i++) {
 		d->y[i] = v[i].y;
-		d->runs[i] = (struct st_run){&d->y[i], NULL, 1, NULL};
+		d->ids[i] = v[i].run;
+		d->runs[i] = (struct st_run){.y = &d->y[i], .round = NULL, .n = 1, .sum = NULL};
 		if (!nb || v[i].boot != v[i - 1].boot) {
+			d->bid[nb] = v[i].boot;
 			d->boots[nb].runs = &d->runs[i];
 			d->boots[nb++].nruns = 0;
 		}
 		d->boots[nb - 1].nruns++;
 	}
 	free(v);
-	d->g = (struct st_group){d->boots, nb};
+	d->g = (struct st_group){.boots = d->boots, .nboots = nb};
 	d->have = nb > 0;
 }
 
@@ -260,6 +287,64 @@ static void gdata_row(const struct store_set *set, const struct rowkey *k, struc
 		gdata_composite(set, k, d);
 	else
 		gdata_series(store_set_find(set, k->workload, k->copies), d);
+}
+
+/* ---------------------------------------------------------------- host-speed adjustment */
+
+/* The host reference (the WL_REFERENCE workload at one copy) of a loaded set, or NULL. */
+static const struct store_series *host_ref_series(const struct store_set *set)
+{
+	for (size_t i = 0; i < wl_count(); i++)
+		if (wl_at(i)->flags & WL_REFERENCE)
+			return store_set_find(set, wl_at(i)->name, 1);
+	return NULL;
+}
+
+/* Append to ref[*n..] the reference's mean ln(ops/s) in each run of d (NAN where the run has
+ * none), in d's run order: the covariate stats_estimate_adjusted takes. */
+static void host_ref_values(const struct store_set *set, const struct gdata *d, double *ref, size_t *n)
+{
+	const struct store_series *x = host_ref_series(set);
+	for (size_t k = 0; k < d->nruns; k++) {
+		double v = NAN;
+		for (size_t b = 0; x && b < x->nboots && isnan(v); b++)
+			for (size_t r = 0; r < x->boots[b].nruns; r++) {
+				const struct store_series_run *sr = &x->boots[b].runs[r];
+				if (sr->run != d->ids[k])
+					continue;
+				struct st_run_summary sum;
+				struct st_run run = {.y = sr->y, .round = sr->round, .n = sr->n};
+				if (sr->sum && an_run_summary_of(sr->sum, &sum))
+					run.sum = &sum;
+				struct st_runstat rs;
+				stats_run_batches(&run, &rs);
+				v = rs.mean;
+				break;
+			}
+		ref[(*n)++] = v;
+	}
+}
+
+/* Estimate groups g[0..ng-1] of row k, each from set[map[j]] with data gd[map[j]]: adjusted for
+ * host speed when o asks and the row is not the reference itself. Returns as
+ * stats_estimate_groups. */
+static int estimate_row(const struct store_set *sets, const struct gdata *gd, const size_t *map,
+			const struct st_group *g, size_t ng, const struct rowkey *k, const struct st_compare_opts *o,
+			struct st_estimate *est, struct st_adjust *adj, struct err *e)
+{
+	memset(adj, 0, sizeof *adj);
+	if (!o->host_adjust || is_reference(k->workload))
+		return stats_estimate_groups(g, ng, est, e);
+	size_t nr = 0;
+	for (size_t j = 0; j < ng; j++)
+		nr += gd[map[j]].nruns;
+	double *ref = xcalloc(nr ? nr : 1, sizeof *ref);
+	size_t n = 0;
+	for (size_t j = 0; j < ng; j++)
+		host_ref_values(&sets[map[j]], &gd[map[j]], ref, &n);
+	int rc = stats_estimate_adjusted(g, ng, ref, est, adj, e);
+	free(ref);
+	return rc;
 }
 
 /* The warnings of the group's runs in order: a run loaded from its summary gives its stored
@@ -577,6 +662,172 @@ static void row_init(struct an_row *r, const struct rowkey *k)
 	r->more_boots = 0;
 }
 
+/* ---------------------------------------------------------------- within-boot factors */
+
+struct bootcell {
+	int64_t boot;
+	size_t cell;
+};
+
+static int bootcell_cmp(const void *pa, const void *pb)
+{
+	const struct bootcell *a = pa, *b = pb;
+	if (a->boot != b->boot)
+		return a->boot < b->boot ? -1 : 1;
+	return a->cell < b->cell ? -1 : a->cell > b->cell;
+}
+
+static int int64_cmp(const void *pa, const void *pb)
+{
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+	return a < b ? -1 : a > b;
+}
+
+/* Which factors vary within boots, decided by the data (an_analyze.within and .mixed): over
+ * every series of every cell, the levels of each factor that each boot holds runs at. */
+static void within_factors(const struct store_set *cells, size_t ncells, const size_t *cell_level, size_t nf,
+			   unsigned *within, unsigned *mixed)
+{
+	*within = *mixed = 0;
+	if (nf >= 8 * sizeof *within)
+		return;
+	struct bootcell *bc = NULL;
+	size_t n = 0, cap = 0;
+	for (size_t c = 0; c < ncells; c++)
+		for (size_t s = 0; s < cells[c].nseries; s++)
+			for (size_t b = 0; b < cells[c].series[s].nboots; b++) {
+				bc = xgrow(bc, &cap, n + 1, sizeof *bc);
+				bc[n++] = (struct bootcell){cells[c].series[s].boots[b].boot, c};
+			}
+	if (n)
+		qsort(bc, n, sizeof *bc, bootcell_cmp);
+	size_t nboots = 0;
+	for (size_t a = 0; a < n; a++)
+		nboots += !a || bc[a].boot != bc[a - 1].boot;
+	/* one boot has nothing to pair over: its runs are analysed as before (--unit run's case) */
+	for (size_t i = 0; i < nf && nboots >= 2; i++) {
+		bool all = n > 0, some = false;
+		for (size_t a = 0; a < n;) {
+			size_t z = a;
+			bool several = false;
+			for (; z < n && bc[z].boot == bc[a].boot; z++)
+				several |= cell_level[bc[z].cell * nf + i] != cell_level[bc[a].cell * nf + i];
+			all &= several;
+			some |= several;
+			a = z;
+		}
+		if (all)
+			*within |= 1u << i;
+		else if (some)
+			*mixed |= 1u << i;
+	}
+	free(bc);
+}
+
+/* The boots of one row in a design with within-boot factors: per boot (and between-boot
+ * combination) its mean at each within-boot combination, from the cells' data gd (cell c at
+ * levels cell_level[c*nf..]). Fills wb[0..*nk-1] (pointing into *m) and keys (boot id, between
+ * combination in .cell); free *wb, *m and *key. */
+struct wboots {
+	struct st_wboot *wb;
+	struct bootcell *key;
+	double *m;
+	size_t n, nw;
+};
+
+static void wboots_build(const struct gdata *gd, size_t ncells, const size_t *cell_level, const struct st_factor *f,
+			 size_t nf, unsigned within, struct wboots *out)
+{
+	memset(out, 0, sizeof *out);
+	size_t nb, nw, g, w, cap = 0, mcap = 0;
+	stats_within_split(f, nf, within, cell_level, &g, &w, &nb, &nw);
+	out->nw = nw;
+	for (size_t c = 0; c < ncells; c++) {
+		if (!gd[c].have)
+			continue;
+		stats_within_split(f, nf, within, &cell_level[c * nf], &g, &w, NULL, NULL);
+		for (size_t b = 0; b < gd[c].g.nboots; b++) {
+			size_t k = 0;
+			while (k < out->n && !(out->key[k].boot == gd[c].bid[b] && out->key[k].cell == g))
+				k++;
+			if (k == out->n) {
+				out->key = xgrow(out->key, &cap, k + 1, sizeof *out->key);
+				out->m = xgrow(out->m, &mcap, (k + 1) * nw, sizeof *out->m);
+				out->key[k] = (struct bootcell){gd[c].bid[b], g};
+				for (size_t x = 0; x < nw; x++)
+					out->m[k * nw + x] = NAN;
+				out->n++;
+			}
+			out->m[k * nw + w] = stats_boot_mean(&gd[c].g.boots[b]);
+		}
+	}
+	out->wb = xcalloc(out->n ? out->n : 1, sizeof *out->wb);
+	for (size_t k = 0; k < out->n; k++)
+		out->wb[k] = (struct st_wboot){out->key[k].cell, &out->m[k * nw]};
+}
+
+static void wboots_free(struct wboots *x)
+{
+	free(x->wb);
+	free(x->key);
+	free(x->m);
+	memset(x, 0, sizeof *x);
+}
+
+/* Row r's effects in a design with within-boot factors (stats_factorial_within), and its
+ * boots lacking some within-boot combination. */
+static int row_within(struct an_analyze *out, struct an_frow *r, const struct gdata *gd, const struct st_factor *f,
+		      size_t nf, const struct st_compare_opts *o, struct err *e)
+{
+	struct wboots x;
+	wboots_build(gd, out->ncells, out->cell_level, f, nf, out->within, &x);
+	for (size_t k = 0; k < x.n; k++) {
+		bool full = true;
+		for (size_t w = 0; w < x.nw; w++)
+			full &= isfinite(x.m[k * x.nw + w]);
+		if (!full) {
+			r->incomplete = xrealloc(r->incomplete, (r->nincomplete + 1) * sizeof *r->incomplete);
+			r->incomplete[r->nincomplete++] = x.key[k].boot;
+		}
+	}
+	r->nwboots = x.n;
+	if (r->nincomplete)
+		qsort(r->incomplete, r->nincomplete, sizeof *r->incomplete, int64_cmp);
+	int rc = stats_factorial_within(f, nf, out->within, x.wb, x.n, o, &r->fa, e);
+	wboots_free(&x);
+	return rc;
+}
+
+/* B against A paired inside each boot: both groups ran on the same boots (compare decides it
+ * as analyze decides a within-boot factor, so a one-factor analyze gives the same row). The
+ * comparison is the within-boot effect of a two-level factor (stats_factorial_within); *d gets
+ * the estimate of the per-boot differences, for the advice on more boots. */
+static int compare_paired(const struct gdata *ga, const struct gdata *gb, const struct st_compare_opts *o,
+			  struct st_comparison *c, struct st_estimate *d, struct err *e)
+{
+	static const char *const lv[] = {"A", "B"};
+	const struct st_factor f = {"group", lv, 2};
+	const size_t level[2] = {0, 1};
+	struct gdata gd[2] = {*ga, *gb};
+	struct wboots x;
+	wboots_build(gd, 2, level, &f, 1, 1u, &x);
+	struct st_factorial fa;
+	int rc = stats_factorial_within(&f, 1, 1u, x.wb, x.n, o, &fa, e);
+	if (!rc) {
+		*c = fa.effects[0].c;
+		double *q = xcalloc(x.n ? x.n : 1, sizeof *q);
+		size_t n = 0;
+		for (size_t k = 0; k < x.n; k++)
+			if (isfinite(x.m[2 * k]) && isfinite(x.m[2 * k + 1]))
+				q[n++] = x.m[2 * k + 1] - x.m[2 * k];
+		stats_iid_estimate(q, n, d);
+		free(q);
+	}
+	stats_factorial_free(&fa);
+	wboots_free(&x);
+	return rc;
+}
+
 int an_compare(const struct store_set *a, const struct store_set *b, const struct store_run_info *const *runs_a,
 	       size_t nra, const struct store_run_info *const *runs_b, size_t nrb, const struct store_env *env_a,
 	       const struct store_env *env_b, const struct strv *patterns, const struct st_compare_opts *o,
@@ -597,8 +848,20 @@ int an_compare(const struct store_set *a, const struct store_set *b, const struc
 	out->nrows = nk;
 	struct st_comparison *cs = xcalloc(nk ? nk : 1, sizeof *cs);
 	size_t *ci = xcalloc(nk ? nk : 1, sizeof *ci);
+	struct st_estimate *pd = xcalloc(nk ? nk : 1, sizeof *pd); /* paired rows: per-boot differences */
 	size_t ncs = 0;
 	int rc = 0;
+	/* both groups on the same boots (every boot in both, at least 2): paired, as analyze pairs
+	 * a within-boot factor; never with --unit run */
+	static const size_t two[2] = {0, 1};
+	unsigned paired = 0, mixed = 0;
+	if (out->ngroups == 2 && o->unit == ST_LEVEL_BOOT)
+		within_factors(sets, 2, two, 1, &paired, &mixed);
+	out->paired = paired != 0;
+	if (paired && o->host_adjust)
+		rc = errf(e, "--adjust host: A and B ran on the same boots, so B is compared with A inside each boot, "
+			     "and that paired comparison is not adjusted for host speed; compare without --adjust host "
+			     "(the pairing already cancels what the runs of one boot share)");
 	for (size_t i = 0; i < nk && !rc; i++) {
 		struct an_row *r = &out->rows[i];
 		row_init(r, &k[i]);
@@ -616,13 +879,17 @@ int an_compare(const struct store_set *a, const struct store_set *b, const struc
 		if (ga.have && gb.have) {
 			struct st_group g[2] = {ga.g, gb.g};
 			struct st_estimate est[2];
-			if (stats_estimate_groups(g, 2, est, e)) {
+			struct gdata gd[2] = {ga, gb};
+			if (estimate_row(sets, gd, (size_t[]){0, 1}, g, 2, &k[i], o, est, &r->adj, e)) {
 				err_prefix(e, "%s", r->workload);
 				rc = -1;
 			} else {
 				r->a = est[0];
 				r->b = est[1];
-				stats_compare(&r->a, &r->b, o, &r->c);
+				if (paired)
+					rc = compare_paired(&ga, &gb, o, &r->c, &pd[i], e);
+				else
+					stats_compare(&r->a, &r->b, o, &r->c);
 				cs[ncs] = r->c;
 				ci[ncs++] = i;
 			}
@@ -639,8 +906,12 @@ int an_compare(const struct store_set *a, const struct store_set *b, const struc
 		for (size_t j = 0; j < ncs; j++) {
 			struct an_row *r = &out->rows[ci[j]];
 			r->c = cs[j];
+			/* paired: the per-boot differences are the one varying term */
+			struct st_estimate zero = pd[ci[j]];
+			zero.se = 0;
 			if (r->c.verdict == ST_INCONCLUSIVE)
-				r->more_boots = stats_more_boots(&r->a, &r->b, &r->c, o, &r->settles_as);
+				r->more_boots = out->paired ? stats_more_boots(&zero, &pd[ci[j]], &r->c, o, &r->settles_as)
+							    : stats_more_boots(&r->a, &r->b, &r->c, o, &r->settles_as);
 		}
 		for (size_t i = 0; i < nk; i++) {
 			struct an_row *r = &out->rows[i];
@@ -654,6 +925,7 @@ int an_compare(const struct store_set *a, const struct store_set *b, const struc
 	}
 	free(cs);
 	free(ci);
+	free(pd);
 	keys_free(k, nk);
 	if (rc)
 		an_compare_free(out);
@@ -886,6 +1158,13 @@ int an_analyze(const struct store_set *cells, size_t ncells, const size_t *cell_
 	out->ncells = ncells;
 	out->cell_level = cell_level;
 	out->o = *o;
+	/* --unit run declares runs the replicates within one boot: nothing to pair boots over */
+	if (o->unit == ST_LEVEL_BOOT)
+		within_factors(cells, ncells, cell_level, nf, &out->within, &out->mixed);
+	if (out->within && o->host_adjust)
+		return errf(e, "--adjust host: a factor varies inside each boot, whose effects are taken inside each "
+			       "boot, and those are not adjusted for host speed; analyze without --adjust host (the "
+			       "pairing already cancels what the runs of one boot share)");
 	struct rowkey *k;
 	size_t nk;
 	if (make_rows(cells, ncells, patterns, &k, &nk, e))
@@ -902,7 +1181,7 @@ int an_analyze(const struct store_set *cells, size_t ncells, const size_t *cell_
 		struct an_frow *r = &out->rows[out->nrows++];
 		frow_init(r, &k[i], ncells);
 		size_t ng = gather_cells(cells, ncells, &k[i], gd, r, g, map, out);
-		if (ng && stats_estimate_groups(g, ng, est, e)) {
+		if (ng && estimate_row(cells, gd, map, g, ng, &k[i], o, est, &r->adj, e)) {
 			err_prefix(e, "%s", r->workload);
 			rc = -1;
 		}
@@ -913,7 +1192,7 @@ int an_analyze(const struct store_set *cells, size_t ncells, const size_t *cell_
 			if (!est[j].has_interval)
 				needs[est[j].need]++;
 		}
-		if (!rc && stats_factorial(f, nf, sc, nsc, o, &r->fa, e))
+		if (!rc && (out->within ? row_within(out, r, gd, f, nf, o, e) : stats_factorial(f, nf, sc, nsc, o, &r->fa, e)))
 			rc = -1;
 		r->val = xcalloc(ncells ? ncells : 1, sizeof *r->val);
 		for (size_t c = 0; c < ncells; c++)
@@ -952,6 +1231,7 @@ void an_analyze_free(struct an_analyze *a)
 		free(a->rows[i].est);
 		free(a->rows[i].val);
 		free(a->rows[i].chg);
+		free(a->rows[i].incomplete);
 		for (size_t c = 0; c < a->ncells && a->rows[i].pts; c++)
 			an_points_free(&a->rows[i].pts[c]);
 		free(a->rows[i].pts);
@@ -1112,9 +1392,14 @@ static int plan_row(const struct store_set *sets, size_t ns, bool factorial, con
 	return rc;
 }
 
-static int plan_sets(const struct store_set *sets, size_t ns, bool factorial, const struct store_run_info *const *runs,
-		     size_t nruns, const struct strv *patterns, const struct st_compare_opts *co,
-		     const struct st_plan_opts *po, struct an_plan *out, struct err *e)
+static int plan_row_within(const struct an_analyze *a, const struct rowkey *k, const struct st_plan_opts *p,
+			   struct an_prow *r, struct err *e);
+static void plan_within_args(const struct an_analyze *a, struct an_plan *out);
+
+/* wa: a finished analysis whose within-boot factors the plan pairs (NULL: none). */
+static int plan_sets(const struct store_set *sets, size_t ns, bool factorial, const struct an_analyze *wa,
+		     const struct store_run_info *const *runs, size_t nruns, const struct strv *patterns,
+		     const struct st_compare_opts *co, const struct st_plan_opts *po, struct an_plan *out, struct err *e)
 {
 	memset(out, 0, sizeof *out);
 	out->po = *po;
@@ -1142,12 +1427,14 @@ static int plan_sets(const struct store_set *sets, size_t ns, bool factorial, co
 		struct st_plan_opts p = *po;
 		p.cost_sample = r->cost_sample;
 		p.cost_run = po->cost_run > 0 ? po->cost_run : out->costs.run > 0 ? out->costs.run : AN_PLAN_RUN_COST_S;
-		rc = plan_row(sets, ns, factorial, &k[i], co, &p, r, e);
+		rc = wa ? plan_row_within(wa, &k[i], &p, r, e) : plan_row(sets, ns, factorial, &k[i], co, &p, r, e);
 	}
 	out->costs.round = round;
 	out->costs.sample_measured = round > 0;
 	out->po.cost_run = po->cost_run > 0 ? po->cost_run : out->costs.run > 0 ? out->costs.run : AN_PLAN_RUN_COST_S;
 	out->po.cost_sample = po->cost_sample > 0 ? po->cost_sample : round > 0 ? round : AN_PLAN_SAMPLE_COST_S;
+	if (wa && !rc)
+		plan_within_args(wa, out);
 	plan_design(out, k, nk);
 	keys_free(k, nk);
 	if (rc)
@@ -1160,14 +1447,157 @@ int an_plan(const struct store_set *a, const struct store_set *b, const struct s
 	    const struct st_plan_opts *po, struct an_plan *out, struct err *e)
 {
 	struct store_set sets[2] = {*a, b ? *b : *a};
-	return plan_sets(sets, b ? 2 : 1, false, runs, nruns, patterns, co, po, out, e);
+	return plan_sets(sets, b ? 2 : 1, false, NULL, runs, nruns, patterns, co, po, out, e);
 }
 
 int an_plan_cells(const struct store_set *cells, size_t ncells, const struct store_run_info *const *runs,
 		  size_t nruns, const struct strv *patterns, const struct st_compare_opts *co,
 		  const struct st_plan_opts *po, struct an_plan *out, struct err *e)
 {
-	return plan_sets(cells, ncells, true, runs, nruns, patterns, co, po, out, e);
+	return plan_sets(cells, ncells, true, NULL, runs, nruns, patterns, co, po, out, e);
+}
+
+/* The row of a matching key k, or NULL. */
+static const struct an_frow *frow_of(const struct an_analyze *a, const struct rowkey *k)
+{
+	for (size_t i = 0; i < a->nrows; i++)
+		if (!strcmp(a->rows[i].workload, k->workload) && a->rows[i].copies == k->copies)
+			return &a->rows[i];
+	return NULL;
+}
+
+/* The largest boots any of row r's paired effects of the kinds asked for needs (interactions,
+ * or effects of the within-boot factors alone) into pl; false when it has none. */
+static int plan_paired_max(const struct an_analyze *a, const struct an_frow *r, bool interactions,
+			   const struct st_plan_opts *p, struct st_plan *pl, bool *any, struct err *e)
+{
+	*any = false;
+	memset(pl, 0, sizeof *pl);
+	for (size_t k = 0; k < r->fa.neffects; k++) {
+		const struct st_effect *ef = &r->fa.effects[k];
+		bool ix = ef->kind == ST_EFFECT_INTERACTION && !((a->within >> ef->factor & 1u) &&
+								 (a->within >> ef->factor2 & 1u));
+		if (!ef->paired || ix != interactions)
+			continue;
+		struct st_plan x;
+		if (stats_plan_paired(ef->rep_var, ef->rep_df, ef->rep_w, p, &x, e))
+			return -1;
+		/* the worst effect: an unsized or infeasible one first, then the most boots */
+		bool worse = !*any || (x.unsized && !pl->unsized) ||
+			     (!!x.unsized == !!pl->unsized && ((!x.feasible && pl->feasible) ||
+							       (x.feasible == pl->feasible && x.boots > pl->boots)));
+		if (worse)
+			*pl = x;
+		*any = true;
+	}
+	return 0;
+}
+
+/* One row of a within-boot plan: the pilot's runs per within-boot combination of a boot and
+ * samples per run, the boots for the interactions and for the within-boot effects alone. */
+static int plan_row_within(const struct an_analyze *a, const struct rowkey *k, const struct st_plan_opts *p,
+			   struct an_prow *r, struct err *e)
+{
+	const struct an_frow *fr = frow_of(a, k);
+	if (!fr)
+		return 0;
+	double runs = 1, samples = 1;
+	for (size_t c = 0; c < a->ncells; c++)
+		if (fr->have[c]) {
+			runs = fr->est[c].runs_per_boot > runs ? fr->est[c].runs_per_boot : runs;
+			samples = fr->est[c].samples_per_run > samples ? fr->est[c].samples_per_run : samples;
+		}
+	size_t nr = (size_t)ceil(runs - 1e-9), ns = (size_t)ceil(samples - 1e-9);
+	bool any, anym;
+	if (plan_paired_max(a, fr, true, p, &r->plan, &any, e) || plan_paired_max(a, fr, false, p, &r->plan_main, &anym, e))
+		return -1;
+	if (!any) /* no between-boot factor: the within-boot effects are the plan */
+		r->plan = r->plan_main;
+	size_t nb, nw, g, w;
+	stats_within_split(a->factors, a->nfactors, a->within, a->cell_level, &g, &w, &nb, &nw);
+	double boot = p->cost_boot + (double)nw * (double)nr * (p->cost_run + (double)ns * p->cost_sample);
+	struct st_plan *pl[2] = {&r->plan, &r->plan_main};
+	for (int i = 0; i < 2; i++) {
+		pl[i]->runs = nr;
+		pl[i]->samples = ns;
+		pl[i]->cost = (double)nb * (double)pl[i]->boots * boot;
+	}
+	r->have = any || anym;
+	return 0;
+}
+
+/* The `sysab run` arguments of one boot of each between-boot combination: with the one
+ * within-boot factor node (as `sysab run --nodes all` labels its runs), --nodes all; else one
+ * line per within-boot combination is needed, and the line labels the first (the report says
+ * to repeat it for each). */
+static void plan_within_args(const struct an_analyze *a, struct an_plan *out)
+{
+	size_t nb, nw, g, w;
+	stats_within_split(a->factors, a->nfactors, a->within, a->cell_level, &g, &w, &nb, &nw);
+	out->ncells = nb;
+	out->nwithin = nw;
+	struct sb names = {0};
+	bool node = false;
+	for (size_t i = 0; i < a->nfactors; i++)
+		if (a->within >> i & 1u) {
+			sb_addf(&names, "%s%s", names.len ? " x " : "", a->factors[i].name);
+			node = !strcmp(a->factors[i].name, "node") && a->within == 1u << i;
+		}
+	snprintf(out->within, sizeof out->within, "%s", sb_str(&names));
+	sb_free(&names);
+	size_t samples = 0;
+	for (size_t i = 0; i < out->nrows; i++)
+		if (out->rows[i].have && out->rows[i].plan.samples > samples)
+			samples = out->rows[i].plan.samples;
+	out->run_args = xcalloc(nb ? nb : 1, sizeof *out->run_args);
+	size_t *lv = xcalloc(a->nfactors, sizeof *lv);
+	for (size_t gi = 0; gi < nb; gi++) {
+		/* the levels of combination gi: the first cell that has them */
+		bool found = false;
+		for (size_t c = 0; c < a->ncells && !found; c++) {
+			stats_within_split(a->factors, a->nfactors, a->within, &a->cell_level[c * a->nfactors], &g, &w, NULL,
+					   NULL);
+			if (g == gi && (node || w == 0)) {
+				memcpy(lv, &a->cell_level[c * a->nfactors], a->nfactors * sizeof *lv);
+				found = true;
+			}
+		}
+		struct strv *v = &out->run_args[gi];
+		strv_add(v, "run");
+		if (node)
+			strv_add(v, "--nodes");
+		if (node)
+			strv_add(v, "all");
+		for (size_t i = 0; i < a->nfactors && found; i++) {
+			if (node && (a->within >> i & 1u))
+				continue;
+			struct sb t = {0};
+			sb_addf(&t, "%s=%s", a->factors[i].name, a->factors[i].levels[lv[i]]);
+			strv_add(v, "-l");
+			strv_add(v, sb_str(&t));
+			sb_free(&t);
+		}
+		if (samples >= 2) {
+			char n[32];
+			snprintf(n, sizeof n, "%zu", samples);
+			strv_add(v, "--samples");
+			strv_add(v, n);
+		}
+		for (size_t i = 0; i < out->nrows; i++)
+			if (out->rows[i].have && !out->rows[i].ncomposite) {
+				strv_add(v, "-w");
+				strv_add(v, out->rows[i].workload);
+			}
+	}
+	free(lv);
+}
+
+int an_plan_within(const struct an_analyze *a, const struct store_set *cells, const struct store_run_info *const *runs,
+		   size_t nruns, const struct strv *patterns, const struct st_plan_opts *po, struct an_plan *out,
+		   struct err *e)
+{
+	struct st_compare_opts co = a->o;
+	return plan_sets(cells, a->ncells, true, a, runs, nruns, patterns, &co, po, out, e);
 }
 
 /* One design for all rows: the largest of each count over the feasible rows; a run then
@@ -1192,10 +1622,11 @@ static void plan_design(struct an_plan *out, const struct rowkey *k, size_t nk)
 	size_t nplain = 0;
 	for (size_t i = 0; i < nk; i++)
 		nplain += !k[i].ncomp;
+	double nw = out->nwithin ? (double)out->nwithin : 1; /* a within-boot plan: each boot runs them all */
 	if (out->boots)
 		out->total_s = (out->ncells ? (double)out->ncells : 2.0) * (double)out->boots *
-			       (out->po.cost_boot + (double)out->runs * (out->po.cost_run * (double)(nplain ? nplain : 1) +
-									 (double)out->samples * out->po.cost_sample));
+			       (out->po.cost_boot + nw * (double)out->runs * (out->po.cost_run * (double)(nplain ? nplain : 1) +
+									      (double)out->samples * out->po.cost_sample));
 }
 
 void an_plan_free(struct an_plan *p)
@@ -1205,6 +1636,9 @@ void an_plan_free(struct an_plan *p)
 	for (size_t i = 0; i < p->nrows; i++)
 		free(p->rows[i].workload);
 	free(p->rows);
+	for (size_t g = 0; g < p->ncells && p->run_args; g++)
+		strv_free(&p->run_args[g]);
+	free(p->run_args);
 	memset(p, 0, sizeof *p);
 }
 
@@ -1215,8 +1649,19 @@ void an_effect_label(char *buf, size_t size, const struct an_analyze *a, const s
 	case ST_EFFECT_MAIN:
 		snprintf(buf, size, "%s: %s vs %s", f->name, f->levels[1], f->levels[0]);
 		break;
-	case ST_EFFECT_INTERACTION:
-		snprintf(buf, size, "%s x %s", f->name, a->factors[ef->factor2].name);
+	case ST_EFFECT_INTERACTION: {
+		const struct st_factor *f2 = &a->factors[ef->factor2];
+		const struct st_factor *many = f->nlevels > 2 ? f : f2->nlevels > 2 ? f2 : NULL;
+		if (many)
+			snprintf(buf, size, "%s x %s: %s vs %s", f->name, f2->name, many->levels[ef->level],
+				 many->levels[0]);
+		else
+			snprintf(buf, size, "%s x %s", f->name, f2->name);
+		break;
+	}
+	case ST_EFFECT_SIMPLE: /* its levels are those of the factor's main effect, just above it */
+		snprintf(buf, size, "%s at %s=%s", f->name, a->factors[ef->factor2].name,
+			 a->factors[ef->factor2].levels[ef->level]);
 		break;
 	case ST_EFFECT_LEVEL:
 		snprintf(buf, size, "%s: %s vs %s", f->name, f->levels[ef->level], f->levels[0]);

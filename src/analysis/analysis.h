@@ -114,6 +114,7 @@ struct an_emulation {
 	bool any;       /* some run of the group was emulated */
 	char *how;      /* the evidence, "; "-joined: "qemu TCG: campaign.accel tcg", ...; NULL without */
 	int64_t first;  /* the lowest run id with that evidence */
+	bool cpu;       /* an emulated CPU (TCG, qemu-user); else only the NUMA nodes were (qemu -numa) */
 };
 /* The emulation of the runs whose environment env holds (store_env_values). Free with
  * an_emulation_free. */
@@ -189,6 +190,7 @@ struct an_row {
 	struct an_points pa, pb;  /* strip-plot data of each group */
 	struct an_failed_check failed; /* timing rows: the self-checks of its runs that failed */
 	bool look_withheld;            /* its verdict was withheld as a later look (an_repeat) */
+	struct st_adjust adj;          /* --adjust host: what the adjustment did (status ST_ADJ_OFF without it) */
 };
 
 struct an_confounder {
@@ -228,6 +230,8 @@ struct an_compare {
 	bool allow_failed_checks;   /* --allow-failed-checks: verdicts kept despite failed self-checks */
 	size_t allowed_rows;        /* rows that kept a verdict only by it */
 	struct an_repeat look;      /* the look this comparison is (an_repeat.on: consulted) */
+	bool paired;                /* A and B ran on the same boots (at least 2): each timing row's c is taken
+	                               inside each boot, as analyze takes a within-boot factor */
 	struct st_compare_opts o;
 };
 /* Withhold the verdicts of c's timing rows when c->look.withheld (rows without data keep
@@ -275,6 +279,13 @@ struct an_frow {
 	struct an_change *chg;    /* per effect of fa: its change in the row's display direction */
 	struct an_failed_check failed; /* the self-checks of its runs that failed */
 	bool look_withheld;            /* its effects' verdicts were withheld as a later look */
+	/* a design with within-boot factors (an_analyze.within): the boots it pairs runs in, and
+	 * those lacking some combination of the within-boot levels (boot ids, ascending), which
+	 * each effect needing that combination leaves out (st_effect.left_out) */
+	size_t nwboots;
+	int64_t *incomplete;
+	size_t nincomplete;
+	struct st_adjust adj;          /* as in an_row */
 };
 
 struct an_analyze {
@@ -282,6 +293,11 @@ struct an_analyze {
 	size_t nfactors;
 	size_t ncells;
 	const size_t *cell_level; /* borrowed: cell_level[c*nfactors + f] */
+	/* bits per factor, decided by the data: within, the factors every boot holds runs at two
+	 * or more levels of (node, with `sysab run --nodes all`): their effects are paired inside
+	 * boots (stats_factorial_within); mixed, those only some boots hold several levels of
+	 * (analysed as between-boot factors, and the output says so) */
+	unsigned within, mixed;
 	struct an_frow *rows;
 	size_t nrows;
 	/* the data behind "what would settle it": the most boots any cell has and the
@@ -310,7 +326,9 @@ void an_analyze_free(struct an_analyze *a);
 void an_analyze_checks(struct an_analyze *a, const struct store_set *sets, size_t ns,
 		       const struct store_failed_check *f, size_t nf, bool allow);
 /* An effect in words: "pernode: yes vs no" (main effect or level against the reference),
- * "pernode x pie" (interaction). Cut to size. */
+ * "pernode x pie" (interaction), "kernel x node: 3 vs 0" (interaction with a level of a
+ * factor of more levels), "kernel at node=3" (simple effect: the main effect's levels at
+ * one level of a within-boot factor). Cut to size. */
 void an_effect_label(char *buf, size_t size, const struct an_analyze *a, const struct st_effect *ef);
 /* Cell c's levels appended to b: "pernode=yes pie=no". */
 void an_cell_label(struct sb *b, const struct an_analyze *a, size_t c);
@@ -363,6 +381,14 @@ struct an_plan {
 	size_t boots, runs, samples;
 	double total_s;
 	size_t infeasible;
+	/* plan --factors with within-boot factors (an_analyze.within): boots per between-boot
+	 * combination (ncells of them), each boot running all nwithin within-boot combinations
+	 * with the pilot's runs (per combination) and samples; plan: the interactions (every
+	 * paired one meets the target), plan_main: the within-boot effects alone. run_args[g]: the
+	 * `sysab run` arguments (after "sysab") of one boot of combination g, as printed. */
+	size_t nwithin;
+	char within[64];
+	struct strv *run_args;
 };
 
 /* Plan a two-level full factorial from its ncells cells (every cell with runs): per
@@ -373,6 +399,15 @@ struct an_plan {
 int an_plan_cells(const struct store_set *cells, size_t ncells, const struct store_run_info *const *runs,
 		  size_t nruns, const struct strv *patterns, const struct st_compare_opts *co,
 		  const struct st_plan_opts *po, struct an_plan *out, struct err *e);
+
+/* Plan a design whose factors of the bit set a->within vary within boots (node), from the
+ * finished analysis a of the pilot (its cells' sets and runs for the costs): per row the boots
+ * per between-boot combination that give every paired interaction the target (plan) and every
+ * paired effect of the within-boot factors alone (plan_main), from the pilot's per-boot
+ * contrasts (st_effect.rep_var; stats_plan_paired). Returns as an_plan. */
+int an_plan_within(const struct an_analyze *a, const struct store_set *cells, const struct store_run_info *const *runs,
+		   size_t nruns, const struct strv *patterns, const struct st_plan_opts *po, struct an_plan *out,
+		   struct err *e);
 
 /* Plan from the variance components of a (and b, or a against a copy of
  * itself when b is NULL). runs_* give durations for the measured costs; a

@@ -150,7 +150,7 @@ static int collect(struct an_history_job *j, const struct store_series *x, const
 				h->started_ns = info->started_ns;
 			h->nruns++;
 			h->nsamples += sr->n;
-			runs[k] = (struct st_run){sr->y, sr->round, sr->n, NULL};
+			runs[k] = (struct st_run){.y = sr->y, .round = sr->round, .n = sr->n, .sum = NULL};
 			if (sr->sum) {
 				an_run_summary_of(sr->sum, &sums[k]);
 				runs[k].sum = &sums[k];
@@ -176,7 +176,7 @@ static void plan_confirm(const struct st_boot *const *sbo, const struct st_cp_ch
 	struct st_boot *b = xcalloc(na + nb, sizeof *b);
 	for (size_t i = 0; i < na + nb; i++)
 		b[i] = *sbo[c->seg_lo + i];
-	struct st_group g[2] = {{b, na}, {b + na, nb}};
+	struct st_group g[2] = {{.boots = b, .nboots = na}, {.boots = b + na, .nboots = nb}};
 	struct st_estimate est[2];
 	struct st_plan_opts po = stats_plan_defaults();
 	po.target = expm1(fabs(c->d));
@@ -258,7 +258,7 @@ int an_history_job_build(struct store *st, const char *selector, const char *pat
 	groups = xcalloc(nb ? nb : 1, sizeof *groups);
 	est = xcalloc(nb ? nb : 1, sizeof *est);
 	for (size_t b = 0; b < nb; b++)
-		groups[b] = (struct st_group){&sb[b], 1};
+		groups[b] = (struct st_group){.boots = &sb[b], .nboots = 1};
 	if ((rc = stats_estimate_groups(groups, nb, est, e)))
 		goto out;
 	ord = xcalloc(nb ? nb : 1, sizeof *ord);

@@ -698,7 +698,7 @@ int an_plan_factors_job_build(struct store *st, const struct strv *filter, const
 		return -1;
 	const struct an_design *d = &fa->design;
 	size_t want = 1;
-	for (size_t k = 0; k < d->nf; k++) {
+	for (size_t k = 0; k < d->nf && !fa->an.within; k++) {
 		if (d->levels[k].n != 2)
 			return errf(e, "--factors: %s has %zu level%s among the runs (%s); plan --factors sizes factors of "
 				       "two levels each: select two with the filter, or plan two configurations with A B",
@@ -706,7 +706,7 @@ int an_plan_factors_job_build(struct store *st, const struct strv *filter, const
 				    d->levels[k].n ? d->levels[k].v[0] : "none");
 		want *= 2;
 	}
-	if (d->ncells != want)
+	if (!fa->an.within && d->ncells != want)
 		return errf(e, "--factors: the pilot has runs in %zu of the %zu cells; run every combination of the "
 			       "levels at least once (a pilot of each cell), then plan",
 			    d->ncells, want);
@@ -723,7 +723,9 @@ int an_plan_factors_job_build(struct store *st, const struct strv *filter, const
 	struct an_costs boot;
 	struct st_plan_opts p;
 	int rc = boot_cost(st, fa->cells, d->ncells, po, &p, &boot, e);
-	if (!rc)
+	if (!rc && fa->an.within)
+		rc = an_plan_within(&fa->an, fa->sets, all, nr, patterns, &p, &j->p, e);
+	else if (!rc)
 		rc = an_plan_cells(fa->sets, d->ncells, all, nr, patterns, co, &p, &j->p, e);
 	free(all);
 	if (!rc) {

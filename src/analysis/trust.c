@@ -7,13 +7,18 @@
 
 /* ---------------------------------------------------------------- emulation */
 
-/* The environment values that say a run was measured under an emulator. */
+/* The environment values that say a run was measured under an emulator (an empty prefix: any
+ * value), and whether they say its CPU was emulated (or only its NUMA nodes). */
 static const struct {
 	const char *key, *prefix, *what;
+	bool cpu;
 } emulators[] = {
-	{"campaign.accel", "tcg", "qemu TCG: campaign.accel tcg"},
-	{"hypervisor", "qemu-tcg", "qemu TCG: hypervisor qemu-tcg"},
-	{"emulated", "yes", "qemu-user: emulated yes"},
+	{"campaign.accel", "tcg", "qemu TCG: campaign.accel tcg", true},
+	{"hypervisor", "qemu-tcg", "qemu TCG: hypervisor qemu-tcg", true},
+	{"emulated", "yes", "qemu-user: emulated yes", true},
+	/* a campaign's --numa: the guest's nodes are qemu's, all on the host's memory alike */
+	{"campaign.numa", "", "qemu -numa: campaign.numa, the NUMA nodes were emulated (no real distance between them)",
+	 false},
 };
 
 void an_emulation_of(const struct store_env *env, struct an_emulation *out)
@@ -33,6 +38,7 @@ void an_emulation_of(const struct store_env *env, struct an_emulation *out)
 				if (!strstr(sb_str(&how), emulators[r].what))
 					sb_addf(&how, "%s%s", how.len ? "; " : "", emulators[r].what);
 				out->any = true;
+				out->cpu |= emulators[r].cpu;
 			}
 		}
 	out->how = how.s;

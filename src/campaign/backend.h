@@ -84,8 +84,10 @@ int campaign_slot_save(const struct campaign_ctx *x, int i, struct err *e);
 /* Slot i did not finish: interrupted (retried), or skipped when its retry is spent; a slot
  * whose runs were all stored before is done. */
 void campaign_slot_interrupted(struct campaign *c, int i, const char *why);
-/* The runs slot i still needs (its planned runs less those attached). */
+/* The runs slot i still needs (its planned runs, r.runs x per_run, less those attached). */
 int campaign_slot_remaining(const struct campaign *c, int i);
+/* The `sysab run` commands slot i still needs: its remaining runs over per_run, rounded up. */
+int campaign_slot_invocations(const struct campaign *c, int i);
 /* Attach the runs of the sysab database at path to slot i, with the environment keys tags:
  * they are linked to the slot inside that database, so merging it (import db, one
  * transaction) stores runs, tags and links together or nothing; a run merged before is not

@@ -3,6 +3,7 @@
 #include "campaign/backend.h"
 #include "core/tmp.h"
 #include "import/import_db.h"
+#include "run/node.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -124,6 +125,7 @@ void campaign_opts_parse(const char *json, struct campaign_opts *o)
 	}
 	o->smp = (int)json_integer_value(json_object_get(j, "smp"));
 	o->mem_mb = (int)json_integer_value(json_object_get(j, "mem_mb"));
+	o->numa = (int)json_integer_value(json_object_get(j, "numa"));
 	const char *a = json_string_value(json_object_get(j, "accel"));
 	snprintf(o->accel, sizeof o->accel, "%s", a && (!strcmp(a, "kvm") || !strcmp(a, "tcg")) ? a : "auto");
 	const char *s;
@@ -146,6 +148,8 @@ void campaign_opts_parse(const char *json, struct campaign_opts *o)
 		o->smp = 1;
 	if (o->mem_mb <= 0 || o->mem_mb > (1 << 20))
 		o->mem_mb = 512;
+	if (o->numa <= 0 || o->numa > 256)
+		o->numa = 1;
 	if (o->boot_timeout_s <= 0)
 		o->boot_timeout_s = 900;
 	if (o->max_failures <= 0)
@@ -163,6 +167,8 @@ char *campaign_opts_json(const struct campaign_opts *o)
 	json_t *j = json_object();
 	json_object_set_new(j, "smp", json_integer(o->smp));
 	json_object_set_new(j, "mem_mb", json_integer(o->mem_mb));
+	if (o->numa > 1) /* one node (no -numa) is the default, and the options of older campaigns */
+		json_object_set_new(j, "numa", json_integer(o->numa));
 	json_object_set_new(j, "accel", json_string(o->accel));
 	if (o->image)
 		json_object_set_new(j, "image", json_string(o->image));
@@ -239,6 +245,12 @@ int campaign_create(struct store *st, struct campaign_spec *sp, struct err *e)
 	if (path_check("--unit-dir", sp->opts.unit_dir, true, e) || path_check("--image", sp->opts.image, true, e) ||
 	    path_check("--qemu", sp->opts.qemu, false, e))
 		return -1;
+	if (sp->opts.numa > 1 && strcmp(be->name, "qemu"))
+		return errf(e, "--numa %d: NUMA nodes are given to qemu guests; the %s backend boots the machine's own, so "
+			       "leave --numa out (or use --backend qemu)",
+			    sp->opts.numa, be->name);
+	if (!strcmp(be->name, "qemu") && campaign_qemu_numa_check(&sp->opts, sp->opts.arch, e))
+		return -1;
 	for (size_t i = 0; i < sp->nconfigs; i++) {
 		const struct store_campaign_config *k = &sp->configs[i];
 		for (size_t j = 0; j < i; j++)
@@ -306,6 +318,39 @@ void campaign_free(struct campaign *c)
 	memset(c, 0, sizeof *c);
 }
 
+/* How many runs one `sysab run` of c stores: 1, or with --nodes one per node it names. "all"
+ * is the guest's --numa nodes under qemu, else this machine's nodes with CPUs (the
+ * self-rebooting backends run on the machine they campaign on). A spec the run itself would
+ * refuse counts 1: that run stores nothing, and its slot fails for it. */
+static int campaign_per_run(const struct campaign *c)
+{
+	const char *spec = NULL;
+	for (size_t i = 0; i < c->run_args.n; i++) {
+		const char *a = c->run_args.v[i];
+		if (!strcmp(a, "--nodes") && i + 1 < c->run_args.n)
+			spec = c->run_args.v[i + 1];
+		else if (!strncmp(a, "--nodes=", 8))
+			spec = a + 8;
+	}
+	if (!spec)
+		return 1;
+	if (strcmp(spec, "all")) {
+		bool set[1024] = {false};
+		int n = node_parse_list(spec, set, 1024);
+		return n > 0 ? n : 1;
+	}
+	if (!strcmp(c->be->name, "qemu"))
+		return c->opts.numa > 1 ? c->opts.numa : 1;
+	struct node_topo t = {0};
+	struct err ig;
+	int n = 0;
+	if (!node_topo_read(&t, &ig))
+		for (size_t k = 0; k < t.n; k++)
+			n += t.v[k].ncpus > 0;
+	node_topo_free(&t);
+	return n > 0 ? n : 1;
+}
+
 /* The checks of campaign_load on a record already read; -1 with e naming the field. */
 static int campaign_validate(struct campaign *c, struct err *e)
 {
@@ -342,6 +387,11 @@ static int campaign_validate(struct campaign *c, struct err *e)
 	    path_check("qemu", c->opts.qemu, false, e) ||
 	    (c->opts.accel_note && !text_is_clean(c->opts.accel_note, false)))
 		return -1;
+	if (c->opts.numa > 1 && strcmp(c->be->name, "qemu"))
+		return errf(e, "numa %d is a qemu option, but the backend is %s", c->opts.numa, c->be->name);
+	if (c->opts.numa > 1 && campaign_qemu_numa_check(&c->opts, c->opts.arch, e))
+		return -1;
+	c->per_run = campaign_per_run(c);
 	if (!r->nconfigs)
 		return errf(e, "it has no configuration");
 	c->labels = xcalloc(r->nconfigs, sizeof *c->labels);
@@ -444,6 +494,10 @@ void campaign_view(const struct campaign *c, bool slots, struct campaign_view *v
 		v->min_left = v->s_per_boot * (double)v->left / 60;
 	}
 	v->next = c->state == CAMPAIGN_DONE ? -1 : campaign_next_slot(c);
+	if (c->opts.numa > 1) {
+		v->node_cpus = c->opts.smp / c->opts.numa;
+		v->node_mb = c->opts.mem_mb / c->opts.numa;
+	}
 }
 
 /* ---- what the driver and the backends share ---- */
@@ -478,8 +532,14 @@ void campaign_slot_interrupted(struct campaign *c, int i, const char *why)
 
 int campaign_slot_remaining(const struct campaign *c, int i)
 {
-	int n = c->r.runs - c->r.slots[i].nruns;
+	int per = c->per_run > 0 ? c->per_run : 1, n = c->r.runs * per - c->r.slots[i].nruns;
 	return n > 0 ? n : 0;
+}
+
+int campaign_slot_invocations(const struct campaign *c, int i)
+{
+	int per = c->per_run > 0 ? c->per_run : 1;
+	return (campaign_slot_remaining(c, i) + per - 1) / per;
 }
 
 int campaign_attach_db(const struct campaign_ctx *x, int i, const char *path, const struct kvlist *tags,

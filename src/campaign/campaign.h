@@ -23,6 +23,7 @@ int slot_state_of(const char *word);
 /* The backend options of a campaign (stored as its JSON options). */
 struct campaign_opts {
 	int smp, mem_mb;            /* qemu: -smp and -m */
+	int numa;                   /* qemu: the guest's NUMA nodes, each 1/numa of smp and mem (1: no -numa) */
 	char accel[8];              /* qemu: auto, kvm or tcg */
 	char *image;                /* qemu: directory with vmlinuz and initramfs.cpio.gz */
 	char arch[16];              /* qemu: the guest's architecture, or auto (told from its kernel) */
@@ -59,6 +60,7 @@ struct campaign {
 	struct strv run_args;
 	struct kvlist *labels;              /* r.nconfigs */
 	struct campaign_opts opts;
+	int per_run;                        /* the runs one `sysab run` of a slot stores (campaign_per_run) */
 };
 
 /* Fill order[0 .. boots*nconfigs-1] with the configuration of each slot: `boots` blocks,
@@ -83,6 +85,10 @@ void campaign_free(struct campaign *c);
 bool campaign_qemu_arch_ok(const char *name);
 /* "auto, x86_64 or loongarch64" */
 const char *campaign_qemu_arch_names(void);
+/* Can a qemu guest of architecture arch (auto: any the table verifies, told at start) have
+ * o->numa NUMA nodes, o->smp CPUs and o->mem_mb MB split evenly among them? 0, or -1 with e
+ * naming the options (--numa, --smp, --mem, --arch) and what to give instead. */
+int campaign_qemu_numa_check(const struct campaign_opts *o, const char *arch, struct err *e);
 
 /* Parse a campaign's options JSON into o (free with campaign_opts_free); missing keys
  * get defaults. */
@@ -121,6 +127,7 @@ struct campaign_view {
 	double s_per_boot;         /* mean seconds per done slot, 0 when none yet */
 	double min_left;           /* minutes left at that pace, 0 when unknown */
 	bool slots;                /* show the schedule */
+	int node_cpus, node_mb;    /* qemu with --numa: each guest node's CPUs and MB (0 otherwise) */
 };
 void campaign_view(const struct campaign *c, bool slots, struct campaign_view *v);
 

@@ -35,6 +35,8 @@ static void campaign_new_argv(const struct campaign *const *src, const size_t *c
 	if (!strcmp(src[0]->r.backend, "qemu")) {
 		add_int(out, "--smp", o->smp);
 		add_int(out, "--mem", o->mem_mb);
+		if (o->numa > 1)
+			add_int(out, "--numa", o->numa);
 		add_opt(out, "--accel", o->accel);
 		add_opt(out, "--image", o->image);
 		add_int(out, "--boot-timeout", o->boot_timeout_s);

@@ -23,16 +23,21 @@ struct guest_arch {
 	const char *machine; /* -machine */
 	const char *append;  /* the command line before the configuration's own */
 	uint16_t pe, elf;    /* the machine numbers of its PE/EFI and ELF kernel images */
+	const char *no_numa; /* NULL when its guest kernel was seen to get qemu's -numa nodes; else why not */
 };
 
 /* loongarch64 boots without firmware: qemu (10.0, Debian 13's) loads the kernel's plain EFI
  * image itself (not a zstd-compressed zboot one: scripts/guest-image.sh unpacks that) and
  * hands it a device tree but no ACPI tables, so the i8042 probe faults on ISA ports that are
- * not there and is left out. KVM needs a host of the guest's architecture. */
+ * not there and is left out. KVM needs a host of the guest's architecture. Its virt machine
+ * accepts -numa, but with a device tree and no ACPI the kernel fakes one node (seen with
+ * Debian's loong64 kernel under qemu 10.0), so --numa is refused there. */
 static const struct guest_arch guest_arches[] = {
-	{"x86_64", "qemu-system-x86_64", "qemu-system-x86", "q35", "console=ttyS0 panic=-1", 0x8664, 62},
+	{"x86_64", "qemu-system-x86_64", "qemu-system-x86", "q35", "console=ttyS0 panic=-1", 0x8664, 62, NULL},
 	{"loongarch64", "qemu-system-loongarch64", "qemu-system-misc", "virt",
-	 "console=ttyS0 panic=-1 initcall_blacklist=i8042_init", 0x6264, 258},
+	 "console=ttyS0 panic=-1 initcall_blacklist=i8042_init", 0x6264, 258,
+	 "its guest boots with a device tree and no ACPI tables, and the LoongArch kernel then fakes one node for "
+	 "all memory (\"Faking a node\"), so the guest would see one node"},
 };
 #define N_GUEST_ARCHES (sizeof guest_arches / sizeof guest_arches[0])
 
@@ -107,6 +112,33 @@ const char *campaign_qemu_arch_names(void)
 	return "auto, x86_64 or loongarch64";
 }
 
+/* Whether nodes divide what (smp or mem) evenly; else -1 with e naming both options. */
+static int numa_split(int nodes, int what, const char *opt, const char *unit, struct err *e)
+{
+	if (what % nodes == 0)
+		return 0;
+	return errf(e, "--numa %d: %s %d does not divide evenly among %d nodes (each node gets the same %s); give %s a "
+		       "multiple of %d, or another --numa",
+		    nodes, opt, what, nodes, unit, opt, nodes);
+}
+
+int campaign_qemu_numa_check(const struct campaign_opts *o, const char *arch, struct err *e)
+{
+	if (o->numa <= 1)
+		return 0;
+	if (o->numa > o->smp)
+		return errf(e, "--numa %d: more nodes than the guest's %d CPU%s (--smp %d); every node needs a CPU, so give "
+			       "--smp at least %d",
+			    o->numa, o->smp, o->smp == 1 ? "" : "s", o->smp, o->numa);
+	if (numa_split(o->numa, o->smp, "--smp", "CPUs", e) || numa_split(o->numa, o->mem_mb, "--mem", "memory", e))
+		return -1;
+	const struct guest_arch *a = guest_arch_find(arch);
+	if (a && a->no_numa)
+		return errf(e, "--numa %d: a %s guest gets no NUMA nodes from qemu here: %s; leave --numa out", o->numa,
+			    a->name, a->no_numa);
+	return 0;
+}
+
 /* Append one newc cpio entry (mode: file or directory) to b. */
 static void cpio_entry(struct sb *b, const char *name, unsigned mode, const char *data, size_t len)
 {
@@ -129,7 +161,7 @@ static void job_cpio(const struct campaign *c, int i, struct sb *out)
 	struct sb sh = {0};
 	const struct kvlist *l = &c->labels[c->r.slots[i].config];
 	sb_add(&sh, "rc=0\n");
-	for (int r = 0; r < campaign_slot_remaining(c, i); r++) {
+	for (int r = 0; r < campaign_slot_invocations(c, i); r++) {
 		sb_add(&sh, "sysab run --db /tmp/guest.db");
 		for (size_t k = 0; k < c->run_args.n; k++) {
 			sb_add(&sh, " ");
@@ -307,6 +339,44 @@ static const char *host_arch(char *buf, size_t n)
 	return buf;
 }
 
+/* With o->numa > 1 nodes: per node K a memory backend mK of 1/numa of the memory and
+ * `-numa node,nodeid=K,cpus=...,memdev=mK` with its 1/numa of the CPUs, in order (checked to
+ * divide evenly by campaign_qemu_numa_check), appended to argv. One node adds nothing. */
+static void numa_argv(const struct campaign_opts *o, struct strv *argv)
+{
+	if (o->numa <= 1)
+		return;
+	int cpus = o->smp / o->numa, mb = o->mem_mb / o->numa;
+	for (int k = 0; k < o->numa; k++) {
+		char *t = xasprintf("memory-backend-ram,id=m%d,size=%dM", k, mb);
+		strv_add(argv, "-object");
+		strv_add(argv, t);
+		free(t);
+	}
+	for (int k = 0; k < o->numa; k++) {
+		char *t = cpus == 1 ? xasprintf("node,nodeid=%d,cpus=%d,memdev=m%d", k, k, k)
+				    : xasprintf("node,nodeid=%d,cpus=%d-%d,memdev=m%d", k, k * cpus, k * cpus + cpus - 1, k);
+		strv_add(argv, "-numa");
+		strv_add(argv, t);
+		free(t);
+	}
+}
+
+/* What the environment of each run records about the guest's nodes (o->numa > 1): appended to tags. */
+static void numa_tags(const struct campaign_opts *o, struct kvlist *tags)
+{
+	if (o->numa <= 1)
+		return;
+	char n[16];
+	snprintf(n, sizeof n, "%d", o->numa);
+	char *note = xasprintf("emulated by qemu -numa: %d nodes of %d CPU%s and %d MB each, all backed by the host's "
+			       "memory alike: no real distance between them",
+			       o->numa, o->smp / o->numa, o->smp / o->numa == 1 ? "" : "s", o->mem_mb / o->numa);
+	kv_add(tags, "campaign.numa", n);
+	kv_add(tags, "campaign.numa_note", note);
+	free(note);
+}
+
 /* Said once a campaign boots under TCG: what it measures is not the kernel. */
 static void tcg_note(const struct campaign_ctx *x)
 {
@@ -327,6 +397,8 @@ static int qemu_prepare(struct campaign_ctx *x, struct err *e)
 		const struct guest_arch *a = slot_arch(x->c, (int)i, &told);
 		if (told && strcmp(a->name, host))
 			foreign = a;
+		if (campaign_qemu_numa_check(&x->c->opts, a->name, e))
+			return err_prefix(e, "campaign '%s', slot %zu", x->c->r.name, i);
 	}
 	if (foreign && !strcmp(x->accel, "kvm"))
 		return errf(e, "campaign '%s' asks --accel kvm, but its guest is %s and this host %s: KVM runs guests of "
@@ -357,6 +429,17 @@ static int qemu_prepare(struct campaign_ctx *x, struct err *e)
 			      x->accel_note ? x->accel_note : "", what);
 	if (!strcmp(x->accel, "tcg"))
 		tcg_note(x);
+	if (x->c->opts.numa > 1) {
+		struct kvlist t = {0};
+		numa_tags(&x->c->opts, &t);
+		if (x->env->dry_run)
+			fprintf(x->env->out, "guest NUMA: %s nodes, %s\n", kv_get(&t, "campaign.numa"),
+				kv_get(&t, "campaign.numa_note"));
+		else
+			campaign_note(x, "guest NUMA %s nodes, %s; runs record campaign.numa", kv_get(&t, "campaign.numa"),
+				      kv_get(&t, "campaign.numa_note"));
+		kv_free(&t);
+	}
 	for (size_t i = 0; !x->env->dry_run && i < x->c->r.nslots; i++) {
 		char *kernel, *base;
 		guest_files(x->c, (int)i, &kernel, &base);
@@ -404,11 +487,15 @@ static void qemu_argv(struct campaign_ctx *x, int i, struct campaign_cmds *out)
 	snprintf(smp, sizeof smp, "%d", c->opts.smp);
 	snprintf(mem, sizeof mem, "%d", c->opts.mem_mb);
 	const char *av[] = {c->opts.qemu ? c->opts.qemu : a->qemu, "-machine", a->machine, "-accel", x->accel, "-m", mem,
-			    "-smp", smp, "-kernel", kernel, "-initrd", initrd, "-append", append, "-display", "none", "-no-reboot",
-			    "-monitor", "none", "-serial", serial_con, "-serial", serial_data, "-net", "none"};
+			    "-smp", smp};
+	const char *av2[] = {"-kernel", kernel, "-initrd", initrd, "-append", append, "-display", "none", "-no-reboot",
+			     "-monitor", "none", "-serial", serial_con, "-serial", serial_data, "-net", "none"};
 	struct campaign_cmd *cmd = campaign_cmds_add(out, false);
 	for (size_t n = 0; n < sizeof av / sizeof av[0]; n++)
 		strv_add(&cmd->argv, av[n]);
+	numa_argv(&c->opts, &cmd->argv);
+	for (size_t n = 0; n < sizeof av2 / sizeof av2[0]; n++)
+		strv_add(&cmd->argv, av2[n]);
 	free(kernel);
 	free(base);
 	free(marker);
@@ -575,6 +662,7 @@ static int qemu_collect(struct campaign_ctx *x, int i, struct err *e)
 			kv_add(&tags, "campaign.accel", x->accel);
 			if (x->accel_note)
 				kv_add(&tags, "campaign.accel_note", x->accel_note);
+			numa_tags(&c->opts, &tags);
 			kv_add(&tags, "campaign.name", c->r.name);
 			kv_add(&tags, "campaign.backend", c->be->name);
 			size_t added = 0;
@@ -592,8 +680,8 @@ static int qemu_collect(struct campaign_ctx *x, int i, struct err *e)
 				campaign_slot_set(c, i, SLOT_DONE, NULL);
 			else if (!rc)
 				campaign_slot_set(c, i, SLOT_FAILED,
-						  xasprintf("the guest stored %zu of the %d runs it was to make (console: %s)",
-							    added, c->r.runs, x->log));
+						  xasprintf("the guest stored %zu of the %zu runs it was to make (console: %s)",
+							    added, added + (size_t)campaign_slot_remaining(c, i), x->log));
 			kv_free(&tags);
 			unlink(dbp);
 			free(dbp);

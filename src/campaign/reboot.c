@@ -324,6 +324,15 @@ static int one_run(struct campaign_ctx *x, int i, int r, const struct kvlist *ta
 	}
 	size_t added;
 	rc = campaign_attach_db(x, i, db, tags, &added, e);
+	/* a run that stored fewer runs than it makes (a node it found unsupported) ends its slot:
+	 * running it again would store its other runs twice */
+	if (!rc && (int)added < c->per_run) {
+		campaign_slot_set(x->c, i, SLOT_FAILED,
+				  xasprintf("`sysab run` stored %zu of the %d runs it makes (one per node of --nodes); "
+					    "see its output with `sysab run` by hand on this machine",
+					    added, c->per_run));
+		rc = 1;
+	}
 out:
 	unlink(db);
 	free(av);
@@ -372,13 +381,16 @@ int reboot_collect(struct campaign_ctx *x, int i, struct err *e)
 	kv_addf(&tags, "campaign.settle_s", "%d", waited);
 	kv_add(&tags, "campaign.name", c->r.name);
 	kv_add(&tags, "campaign.backend", c->be->name);
-	for (int r = 0; campaign_slot_remaining(c, i) > 0 && !sig_stop; r++)
-		if (one_run(x, i, r, &tags, e)) {
+	int todo = campaign_slot_invocations(c, i), failed = 0;
+	for (int r = 0; r < todo && !sig_stop && !failed; r++)
+		if ((failed = one_run(x, i, r, &tags, e)) < 0) {
 			kv_free(&tags);
 			goto out; /* stays running: the next resume goes on or counts it as interrupted */
 		}
 	kv_free(&tags);
-	if (campaign_slot_remaining(c, i) == 0) {
+	if (failed) {
+		s->finished_ns = clock_wall_ns();
+	} else if (campaign_slot_remaining(c, i) == 0) {
 		campaign_slot_set(c, i, SLOT_DONE, NULL);
 		s->finished_ns = clock_wall_ns();
 	}

@@ -13,7 +13,7 @@
 enum {
 	O_MARGIN = 1, O_ALPHA, O_WORKLOAD, O_FAIL_ON, O_FACTORS, O_REF, O_TARGET, O_BOOT_COST, O_RUN_COST,
 	O_SAMPLE_COST, O_POWER, O_UNIT, O_LOOK, O_MAX_BOOTS, O_CAMPAIGN, O_ALLOW_CHECKS, O_SAMPLES,
-	O_COUNTERS, O_FRESH,
+	O_COUNTERS, O_FRESH, O_ADJUST,
 };
 
 /* Options several commands share, written once. */
@@ -30,6 +30,10 @@ enum {
 			"replication unit a verdict needs: boot (default), or run for settings compared within "   \
 			"one boot (boot-to-boot variation is then not covered)",                                   \
 			O_UNIT, "boot run"),                                                                       \
+		CLI_CHOICE("adjust", 0, "host",                                                                \
+			"adjust each row for host speed: the host.ref reference of each run as a covariate "      \
+			"(docs/METHOD.md); a row whose reference differs between the groups gets no verdict",     \
+			O_ADJUST, "host"),                                                                         \
 		CLI_NUM("look", 0, "K",                                                                        \
 			"this is look K (1, 2, ...) of a group-sequential design; needs --max-boots (a "           \
 			"campaign:NAME selector sets both by itself)",                                             \
@@ -65,7 +69,7 @@ const struct cli_opt cli_analyze_opts[] = {
 		"that differ between its configurations)",
 		O_FACTORS),
 	CLI_OPT("ref", 0, "F=V", "reference level V of factor F (default: the first in sorted order; repeatable)", O_REF),
-	OPTS_VERDICT("text (default), json or html", "text json html"),
+	OPTS_VERDICT("text (default), json, markdown or html", "text json markdown html"),
 	CLI_COMMON_OPTS,
 	CLI_END,
 };
@@ -187,6 +191,11 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 			a->co.unit = ST_LEVEL_RUN;
 		else
 			return errf(e, "--unit: '%s' is not a replication unit; use boot or run", arg);
+		return 0;
+	case O_ADJUST:
+		if (strcmp(arg, "host"))
+			return errf(e, "--adjust: '%s' is not an adjustment; use host", arg);
+		a->co.host_adjust = true;
 		return 0;
 	case O_LOOK: a->co.look = (size_t)cli_int_of(arg); return 0;
 	case O_MAX_BOOTS: a->co.max_boots = (size_t)cli_int_of(arg); return 0;
@@ -607,7 +616,7 @@ out:
 /* ---------------------------------------------------------------- report */
 
 const struct cli_opt cli_report_opts[] = {
-	CLI_OUT_OPTS("html (default), text, json, or markdown (report compare only); give -o FILE",
+	CLI_OUT_OPTS("html (default), text, json or markdown; give -o FILE",
 		     "html text json markdown"),
 	CLI_VERBOSE_OPT,
 	CLI_OPT("factors", 'f', "F1,F2",

@@ -14,7 +14,7 @@
 enum {
 	O_BOOTS = 1, O_RUNS, O_BACKEND, O_SEED, O_CONFIG, O_KERNEL, O_INITRD, O_APPEND, O_ENTRY, O_COMMAND,
 	O_SMP, O_MEM, O_ACCEL, O_IMAGE, O_BOOT_TIMEOUT, O_MAX_FAILURES, O_SETTLE_LOAD, O_SETTLE_TIMEOUT,
-	O_UNIT_DIR, O_DRY_RUN, O_ARCH, O_QEMU,
+	O_UNIT_DIR, O_DRY_RUN, O_ARCH, O_QEMU, O_NUMA,
 };
 
 const struct cli_opt cli_campaign_opts[] = {
@@ -32,6 +32,8 @@ const struct cli_opt cli_campaign_opts[] = {
 	 O_COMMAND),
 	CLI_NUM("smp", 0, "N", "new: qemu -smp", O_SMP, CLI_INT, 1, 256, "1"),
 	CLI_NUM("mem", 0, "MB", "new: qemu -m", O_MEM, CLI_INT, 64, 1 << 20, "512"),
+	CLI_NUM("numa", 0, "N", "new: qemu guest NUMA nodes, each an even share of --smp and --mem (x86_64 guests)",
+		O_NUMA, CLI_INT, 1, 256, "1"),
 	CLI_CHOICE("accel", 0, "auto|kvm|tcg", "new: qemu accelerator (auto: kvm when a kernel boots under it, else tcg)",
 	 O_ACCEL, "auto kvm tcg"),
 	CLI_OPT("image", 0, "DIR", "new: qemu guest with vmlinuz and initramfs.cpio.gz (default: guest/ beside sysab)",
@@ -133,6 +135,7 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 	case O_COMMAND: return set_config_field(a, "command", k ? &k->command : NULL, arg, e);
 	case O_SMP: o->smp = cli_int_of(arg); return 0;
 	case O_MEM: o->mem_mb = cli_int_of(arg); return 0;
+	case O_NUMA: o->numa = cli_int_of(arg); return 0;
 	case O_ACCEL:
 		if (strcmp(arg, "auto") && strcmp(arg, "kvm") && strcmp(arg, "tcg"))
 			return errf(e, "--accel: give auto, kvm or tcg");

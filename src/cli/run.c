@@ -19,7 +19,7 @@
 
 enum {
 	O_LABEL = 1, O_WORKLOAD, O_COPIES, O_QUICK, O_FULL, O_SAMPLES, O_SAMPLE_MS, O_WARMUP_MS, O_SEED,
-	O_ORDER, O_CPUS, O_QUIET, O_TARGET_CI, O_MAX_TIME, O_COUNTERS, O_NO_PROBE, O_UNIXBENCH, O_NODES,
+	O_ORDER, O_CPUS, O_QUIET, O_TARGET_CI, O_MAX_TIME, O_COUNTERS, O_NO_PROBE, O_NO_HOST_REF, O_UNIXBENCH, O_NODES,
 };
 
 const struct cli_opt cli_run_opts[] = {
@@ -59,6 +59,10 @@ const struct cli_opt cli_run_opts[] = {
 	 "all software none"),
 	CLI_OPT("no-probe", 0, NULL, "skip the noise probe (a pinned register-only loop measured before sampling)",
 	 O_NO_PROBE),
+	CLI_OPT("no-host-ref", 0, NULL,
+		"leave out the host-speed reference (host.ref: a register-only loop sampled once per round, which "
+		"compare/analyze --adjust host use)",
+		O_NO_HOST_REF),
 	CLI_OPT("unixbench", 0, "SHELL",
 	 "instead of sysab's workloads, run SHELL (which runs UnixBench's Run, e.g. 'cd ~/UnixBench && ./Run -c 1 "
 	 "-i 3 syscall pipe') with UB_RESULTDIR set to an empty directory, and store the log it leaves there as "
@@ -106,7 +110,7 @@ struct run_args {
 	bool copies_default;     /* no -c: 1 and one per CPU the run may use */
 	const char *db;
 	enum ctr_mode counters;
-	bool counters_set, no_probe;
+	bool counters_set, no_probe, no_host_ref;
 	uint64_t hang_ns;
 	const char *unixbench;   /* --unixbench SHELL */
 	const char *runner_only; /* the first option given that only sysab's own workloads take */
@@ -160,7 +164,8 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 			   {O_FULL, "--full"},	      {O_SAMPLES, "--samples"},	  {O_SAMPLE_MS, "--sample-ms"},
 			   {O_WARMUP_MS, "--warmup-ms"}, {O_SEED, "--seed"},	  {O_ORDER, "--order"},
 			   {O_CPUS, "--cpus"},	      {O_TARGET_CI, "--target-ci"}, {O_MAX_TIME, "--max-time"},
-			   {O_COUNTERS, "--counters"}, {O_NO_PROBE, "--no-probe"}, {O_NODES, "--nodes"}};
+			   {O_COUNTERS, "--counters"}, {O_NO_PROBE, "--no-probe"}, {O_NODES, "--nodes"},
+			   {O_NO_HOST_REF, "--no-host-ref"}};
 	for (size_t i = 0; i < sizeof runner_only / sizeof *runner_only && !a->runner_only; i++)
 		if (runner_only[i].id == id)
 			a->runner_only = runner_only[i].name;
@@ -223,6 +228,7 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 		a->counters_set = true;
 		return counters_parse_mode(arg, &a->counters, e);
 	case O_NO_PROBE: a->no_probe = true; return 0;
+	case O_NO_HOST_REF: a->no_host_ref = true; return 0;
 	case O_UNIXBENCH:
 		if (!*arg || !text_is_clean(arg, false) || strlen(arg) > 4096)
 			return errf(e, "--unixbench: give the shell command that runs UnixBench's Run (printable, at most "
@@ -260,9 +266,10 @@ static int select_workloads(const struct run_args *a, const struct workload ***o
 	}
 	for (size_t i = 0; i < wl_count(); i++) {
 		const struct workload *w = wl_at(i);
-		bool take = a->patterns.n == 0;
-		for (size_t p = 0; p < a->patterns.n && !take; p++)
-			take = wl_matches(w, a->patterns.v[p]);
+		bool take = a->patterns.n == 0 && !(w->flags & WL_REFERENCE);
+		for (size_t p = 0; p < a->patterns.n && !take; p++) /* the reference only by its name or group */
+			take = (w->flags & WL_REFERENCE) ? !strcmp(w->name, a->patterns.v[p]) || !strcmp(w->group, a->patterns.v[p])
+							 : wl_matches(w, a->patterns.v[p]);
 		if (take && a->patterns.n == 0 && a->quick && (w->flags & WL_QUICK_SKIP))
 			take = false;
 		if (take)
@@ -334,6 +341,7 @@ static struct run_opts run_opts_of(struct run_args *a, const struct workload **w
 		.cpus_text = a->cpus_text,
 		.counters = a->counters_set ? a->counters : CTR_MODE_ALL,
 		.probe_ns = a->no_probe ? 0 : prof->probe_ms * 1000000ull,
+		.host_ref = !a->no_host_ref && a->order == ORDER_ROUNDS,
 		.hang_ns = a->hang_ns,
 	};
 	if (a->samples) {

@@ -2,6 +2,7 @@
 #include "report/campaign.h"
 
 #include <jansson.h>
+#include <string.h>
 
 void report_campaign_text(FILE *f, const struct campaign_view *v)
 {
@@ -11,10 +12,22 @@ void report_campaign_text(FILE *f, const struct campaign_view *v)
 		r->backend, r->nconfigs, r->nconfigs == 1 ? "" : "s", r->boots, r->boots == 1 ? "" : "s", r->runs,
 		r->runs == 1 ? "" : "s", (unsigned long long)r->seed);
 	fprintf(f, "state: %s%s%s\n", campaign_state_word(c->state), r->reason ? " - " : "", r->reason ? r->reason : "");
+	if (!strcmp(r->backend, "qemu")) {
+		const struct campaign_opts *o = &c->opts;
+		fprintf(f, "guest: %d CPU%s, %d MB, accel %s, arch %s", o->smp, o->smp == 1 ? "" : "s", o->mem_mb, o->accel,
+			o->arch[0] ? o->arch : "auto");
+		if (o->numa > 1)
+			fprintf(f, ", %d NUMA nodes emulated by qemu -numa (%d CPU%s, %d MB each)", o->numa, v->node_cpus,
+				v->node_cpus == 1 ? "" : "s", v->node_mb);
+		fprintf(f, "\n");
+	}
 	fprintf(f, "each run: sysab run");
 	for (size_t i = 0; i < c->run_args.n; i++)
 		fprintf(f, " %s", c->run_args.v[i]);
 	fprintf(f, " -l LABELS\n");
+	if (c->per_run > 1)
+		fprintf(f, "each slot: %d runs (%d sysab run x %d nodes of --nodes, a run per node)\n", r->runs * c->per_run,
+			r->runs, c->per_run);
 	for (size_t i = 0; i < r->nconfigs; i++) {
 		const struct store_campaign_config *k = &r->configs[i];
 		fprintf(f, "  config %zu: %s", i, k->name);
@@ -67,7 +80,14 @@ void *report_campaign_json(const struct campaign_view *v)
 	json_object_set_new(j, "seed", json_integer((json_int_t)r->seed));
 	json_object_set_new(j, "boots", json_integer(r->boots));
 	json_object_set_new(j, "runs", json_integer(r->runs));
+	json_object_set_new(j, "runs_per_sysab_run", json_integer(c->per_run > 0 ? c->per_run : 1));
 	json_object_set_new(j, "looks", json_integer(r->looks));
+	if (!strcmp(r->backend, "qemu")) {
+		const struct campaign_opts *o = &c->opts;
+		json_object_set_new(j, "guest", json_pack("{s:i, s:i, s:i, s:s, s:s}", "smp", o->smp, "mem_mb", o->mem_mb,
+							  "numa", o->numa, "accel", o->accel,
+							  "arch", o->arch[0] ? o->arch : "auto"));
+	}
 	json_t *args = json_array();
 	for (size_t i = 0; i < c->run_args.n; i++)
 		json_array_append_new(args, json_string(c->run_args.v[i]));

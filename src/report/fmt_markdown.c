@@ -1,4 +1,4 @@
-/* fmt_markdown.c - the markdown format: a comparison or a run as GitHub-flavoured tables for mail and pull requests. */
+/* fmt_markdown.c - the markdown format: a comparison, an analysis or a run as GitHub-flavoured tables for mail and pull requests. */
 #include "report.h"
 #include "analysis/analysis.h"
 #include "analysis/summary.h"
@@ -155,6 +155,19 @@ static void compare_md(FILE *f, const struct an_compare *c, const struct an_grou
 		   "(negligible): significant but inside the ±%g%% margin. `sysab compare` prints each "
 		   "row's caveats.\n",
 		tally, g[1].name, g[0].name, c->o.margin * 100);
+	if (c->o.host_adjust) { /* the method is named, with each row's slope */
+		fprintf(f, "\nMethod (docs/METHOD.md, \"Host-speed adjustment\"): %s",
+			report_caveat_text(ST_CAVEAT_HOST_ADJUSTED));
+		for (size_t i = 0; i < c->nrows; i++) {
+			const struct st_adjust *x = &c->rows[i].adj;
+			if (x->status == ST_ADJ_APPLIED || x->status == ST_ADJ_REF_DIFFERS)
+				fprintf(f, "; %s β=%.2f%s", c->rows[i].workload, x->beta,
+					x->status == ST_ADJ_REF_DIFFERS ? " (no verdict: host.ref differs)" : "");
+			else if (x->status != ST_ADJ_OFF)
+				fprintf(f, "; %s not adjusted", c->rows[i].workload);
+		}
+		fputs(".\n", f);
+	}
 	if (c->ncrows) {
 		char ct[200];
 		report_counter_tally(ct, sizeof ct, c);
@@ -197,6 +210,85 @@ static void run_md(FILE *f, const struct summary *s)
 			s->index[i].copies == 1 ? "y" : "ies", s->index[i].value, s->index[i].about);
 }
 
+/* An interval as "[lo, hi]" of percents, "" when either end is not finite. */
+static void pct_interval(char *buf, size_t size, double lo, double hi)
+{
+	*buf = 0;
+	if (isfinite(lo) && isfinite(hi)) {
+		char l[16], h[16];
+		report_pct(l, sizeof l, lo);
+		report_pct(h, sizeof h, hi);
+		snprintf(buf, size, "[%s, %s]", l, h);
+	}
+}
+
+/* A factorial analysis: per workload its cells and its effects, as two tables. */
+static void analyze_md(FILE *f, const struct an_analyze *a, const struct an_group_info *g)
+{
+	groups_md(f, g, 1);
+	trust_md(f, &a->emu, g, 1, a->allowed_rows, &a->look, a->o.alpha);
+	struct sb t = {0};
+	report_within_text(&t, a);
+	if (t.len)
+		fprintf(f, "\n> %s.\n", sb_str(&t));
+	sb_free(&t);
+	int conf = (int)lround((1 - a->o.alpha) * 100);
+	for (size_t i = 0; i < a->nrows; i++) {
+		const struct an_frow *r = &a->rows[i];
+		char name[96], u[48];
+		snprintf(name, sizeof name, r->copies > 1 ? "%s/%d" : "%s", r->workload, r->copies);
+		report_table_unit(u, sizeof u, r->unit, r->latency);
+		fprintf(f, "\n### `%s` (%s)\n\n| cell | estimate, %d%% CI | runs | boots |\n|---|---:|---:|---:|\n", name, u,
+			conf);
+		for (size_t c = 0; c < a->ncells; c++) {
+			struct sb cn = {0};
+			an_cell_label(&cn, a, c);
+			char n1[16], n2[16];
+			snprintf(n1, sizeof n1, "%zu", r->have[c] ? r->est[c].nruns : 0);
+			snprintf(n2, sizeof n2, "%zu", r->have[c] ? r->est[c].nboots : 0);
+			fputs("|", f);
+			cell(f, sb_str(&cn));
+			value_cell(f, &r->val[c], r->latency, r->unit);
+			cell(f, n1);
+			cell(f, n2);
+			fputs("\n", f);
+			sb_free(&cn);
+		}
+		report_check_text(&t, &r->failed);
+		if (t.len)
+			fprintf(f, "\n%s\n", sb_str(&t));
+		sb_free(&t);
+		report_incomplete_text(&t, a, r);
+		if (t.len)
+			fprintf(f, "\n%s.\n", sb_str(&t));
+		sb_free(&t);
+		fprintf(f, "\n| effect | change | %d%% CI | q | verdict |\n|---|---:|---|---:|---|\n", conf);
+		for (size_t k = 0; k < r->fa.neffects; k++) {
+			const struct st_effect *ef = &r->fa.effects[k];
+			char en[96], ch[16] = "", ci[40] = "", q[16] = "", v[32];
+			an_effect_label(en, sizeof en, a, ef);
+			report_verdict_word(v, sizeof v, &ef->c);
+			if (isfinite(ef->c.d) && isfinite(r->chg[k].pct))
+				report_pct(ch, sizeof ch, r->chg[k].pct);
+			if (ef->c.verdict != ST_NO_DATA)
+				pct_interval(ci, sizeof ci, r->chg[k].lo, r->chg[k].hi);
+			if (isfinite(ef->c.q))
+				report_q(q, sizeof q, ef->c.q);
+			fputs("|", f);
+			cell(f, en);
+			cell(f, ch);
+			cell(f, ci);
+			cell(f, q);
+			cell(f, v);
+			fputs("\n", f);
+		}
+	}
+	fprintf(f, "\nChange: each effect as a percent change; for time/op rows the change in time (negative = "
+		   "faster). (negligible): significant but inside the ±%g%% margin. q: Benjamini-Hochberg across "
+		   "workloads. The text format (analyze without --format) prints each effect's caveats.\n",
+		a->o.margin * 100);
+}
+
 static int render(FILE *f, const struct report_doc *d)
 {
 	if (d->kind == REPORT_COMPARE)
@@ -205,9 +297,11 @@ static int render(FILE *f, const struct report_doc *d)
 		run_md(f, d->summary);
 	else if (d->kind == REPORT_HISTORY)
 		report_history_markdown(f, d->history);
+	else if (d->kind == REPORT_ANALYZE)
+		analyze_md(f, d->analyze, d->groups);
 	else
 		return -1;
 	return ferror(f) ? -1 : 0;
 }
 
-const struct report_format report_format_markdown = {"markdown", 1u << REPORT_COMPARE | 1u << REPORT_RUN | 1u << REPORT_HISTORY, render, false};
+const struct report_format report_format_markdown = {"markdown", 1u << REPORT_COMPARE | 1u << REPORT_RUN | 1u << REPORT_HISTORY | 1u << REPORT_ANALYZE, render, false};

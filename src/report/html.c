@@ -390,6 +390,16 @@ static void caveat_warns(struct strv *w, const char *workload, unsigned caveats)
 			warn_add(w, workload, report_caveat_text(bit));
 }
 
+/* --adjust host: the row's slope, or why it was not adjusted. */
+static void adjust_warn(struct strv *w, const char *workload, const struct st_adjust *x)
+{
+	struct sb t = {0};
+	report_adjust_text(&t, x);
+	if (t.len)
+		warn_add(w, workload, sb_str(&t));
+	sb_free(&t);
+}
+
 /* What holds for the whole page, as a paragraph under the groups (emulated groups and
  * --allow-failed-checks), and into warns. */
 static void trust_par(struct sb *b, const struct an_emulation *emu, const char *const *names, size_t n, size_t allowed,
@@ -484,6 +494,7 @@ static void results_row(struct sb *b, const struct an_row *r, const struct an_gr
 	sb_add(b, "</tr>\n");
 	if (two && r->have_a && r->have_b) {
 		caveat_warns(warns, name, r->c.caveats);
+		adjust_warn(warns, name, &r->adj);
 		if (r->c.verdict == ST_INCONCLUSIVE) {
 			struct sb t = {0};
 			report_settle_text(&t, r->more_boots, r->settles_as, false);
@@ -724,7 +735,8 @@ static void effect_row(struct sb *b, const struct an_analyze *a, const struct an
 			if (isfinite(ef->c.q))
 				report_q(q, sizeof q, ef->c.q);
 		}
-		caveat_warns(warns, name, ef->c.caveats);
+		caveat_warns(warns, name, ef->c.caveats & ~ST_CAVEAT_PAIRED); /* said above the rows */
+		adjust_warn(warns, name, &r->adj);
 	} else if (!ef->available) {
 		struct sb t = {0};
 		sb_addf(&t, "%s: a cell this effect needs is missing or has no interval", fr->label);
@@ -769,6 +781,14 @@ int report_html_analyze(FILE *f, const struct an_analyze *a, const struct an_gro
 	groups_par(&b, filter, 1);
 	trust_par(&b, &a->emu, (const char *const[]){NULL}, 1, a->allowed_rows, &a->look, a->o.alpha, &warns);
 	factors_par(&b, a);
+	struct sb wt = {0};
+	report_within_text(&wt, a);
+	if (wt.len) {
+		sb_add(&b, "<p>");
+		html_esc(&b, sb_str(&wt));
+		sb_add(&b, ".</p>\n");
+	}
+	sb_free(&wt);
 	char **cn = xcalloc(a->ncells ? a->ncells : 1, sizeof *cn);
 	for (size_t c = 0; c < a->ncells; c++) {
 		struct sb l = {0};
@@ -783,6 +803,11 @@ int report_html_analyze(FILE *f, const struct an_analyze *a, const struct an_gro
 		html_esc(&b, name);
 		sb_add(&b, "</h2>\n");
 		cells_table(&b, a, i, cn, sg);
+		struct sb it = {0};
+		report_incomplete_text(&it, a, &a->rows[i]);
+		if (it.len)
+			warn_add(&warns, name, sb_str(&it));
+		sb_free(&it);
 		effects_table(&b, a, i, name, &warns);
 		check_warn(&warns, name, &a->rows[i].failed);
 		sb_add(&b, "</section>\n");

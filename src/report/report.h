@@ -158,6 +158,9 @@ void report_progress_done(FILE *f);
 const char *report_verdict_name(enum st_verdict v);
 /* A caveat bit (enum st_caveat) in words, and as a JSON enum string. */
 const char *report_caveat_text(unsigned bit);
+/* --adjust host: what the adjustment did to a row (its slope, or why not), in words into t;
+ * nothing without the adjustment. */
+void report_adjust_text(struct sb *t, const struct st_adjust *x);
 const char *report_caveat_name(unsigned bit);
 /* What more data an estimate needs, in words and as a JSON enum string. */
 const char *report_need_text(enum st_need n);
@@ -233,6 +236,14 @@ void report_allow_text(struct sb *t, size_t rows);
  * and what to do, or what --fresh left out; nothing for a first look or a re-read. alpha is
  * the level the first look spent. */
 void report_look_text(struct sb *t, const struct an_repeat *look, double alpha);
+/* Which factors an analysis paired within boots (an_analyze.within) and which vary within
+ * some boots only (mixed), in words, appended to t (nothing when neither). */
+struct an_analyze;
+struct an_frow;
+void report_within_text(struct sb *t, const struct an_analyze *a);
+/* A row's boots that lack some combination of the within-boot levels, in words (nothing
+ * when none does). */
+void report_incomplete_text(struct sb *t, const struct an_analyze *a, const struct an_frow *r);
 /* The JSON "look" member's value of a look (a json_t *; null when looks were not consulted). */
 void *report_look_json(const struct an_repeat *look);
 

@@ -69,7 +69,12 @@ void report_emulation_text(struct sb *t, const char *const *names, const struct 
 	for (size_t i = 0, j = 0; i < n; i++)
 		if (emu[i].any)
 			sb_addf(t, "%s%lld", j++ ? (j == k ? " and " : ", ") : "", (long long)emu[i].first);
-	sb_add(t, "): their times are the emulator's costs, not the kernel's or the machine's");
+	bool cpu = false;
+	for (size_t i = 0; i < n; i++)
+		cpu |= emu[i].any && emu[i].cpu;
+	sb_add(t, cpu ? "): their times are the emulator's costs, not the kernel's or the machine's"
+		      : "): their nodes are qemu's, on the host's memory alike, so a difference between nodes is not "
+			"the machine's");
 }
 
 void report_allow_text(struct sb *t, size_t rows)
@@ -165,6 +170,22 @@ static const struct {
 	{ST_CAVEAT_BORROW_NONPOS, "borrow_nonpositive",
 	 "a one-boot group cannot borrow boot-to-boot variance: the other groups' estimate of it is 0 or "
 	 "below (their boot means vary less than their runs explain), so there is none to lend"},
+	{ST_CAVEAT_BOOTS_LEFT_OUT, "boots_left_out",
+	 "some boots lack a within-boot level this effect needs: they are left out of it"},
+	{ST_CAVEAT_PAIRED, "paired",
+	 "paired inside each boot (every boot ran both sides): the boot's own variation cancels, and the boots "
+	 "are the replicates"},
+	{ST_CAVEAT_ONE_BOOT_PAIRED, "one_boot_paired",
+	 "one boot in a configuration: a within-boot effect takes boots as its replicates, so it has no interval "
+	 "and no verdict; give every configuration at least 2 boots, or say --unit run to take the runs of this "
+	 "boot as the replicates"},
+	{ST_CAVEAT_HOST_ADJUSTED, "host_adjusted",
+	 "adjusted for host speed (--adjust host): each run's mean moved by beta x its host.ref deviation, "
+	 "beta per row from the runs' own variation; this assumes the change does not change host.ref "
+	 "(a register-only user-space loop) itself"},
+	{ST_CAVEAT_HOST_REF_DIFFERS, "host_ref_differs",
+	 "no verdict: --adjust host, yet host.ref differs between the groups (p < 0.2): the change may move "
+	 "the reference itself, and the adjustment would carry that into the row; compare without --adjust"},
 	{ST_CAVEAT_STAGEWISE, "stagewise",
 	 "the sequential design ends at this look: the interval is the stage-wise one, which accounts for the "
 	 "looks before it (the verdict used this look's level; the looks before showed repeated intervals)"},
@@ -415,6 +436,31 @@ static void caveat_notes(struct notes *n, struct sb *m, unsigned caveats)
 	for (unsigned bit = 1; bit && bit <= ST_CAVEAT_LAST; bit <<= 1)
 		if ((caveats & bit) && report_caveat_text(bit))
 			notef(n, m, "%s", report_caveat_text(bit));
+}
+
+void report_adjust_text(struct sb *t, const struct st_adjust *x)
+{
+	if (x->status == ST_ADJ_NO_REF)
+		sb_add(t, "not adjusted for host speed: some runs have no host.ref samples (run without --no-host-ref)");
+	else if (x->status == ST_ADJ_FEW)
+		sb_addf(t, "not adjusted for host speed: too few runs or boots to estimate its slope (%d df needed)",
+			ST_ADJ_MIN_DF);
+	else if (x->status == ST_ADJ_APPLIED || x->status == ST_ADJ_REF_DIFFERS)
+		sb_addf(t, "adjusted for host speed: beta %.2f ± %.2f (%.0f df, from %s; r² %.0f%%); host.ref itself "
+			   "%+.1f%% (p %.2g)",
+			x->beta, x->se_beta, x->df_beta,
+			x->level == ST_ADJ_WITHIN_BOOTS ? "runs within boots" : "boots within groups", 100 * x->r2,
+			x->ref_pct, x->ref_p);
+}
+
+/* The row's adjustment as a note. */
+static void adjust_note(struct notes *n, struct sb *m, const struct st_adjust *x)
+{
+	struct sb t = {0};
+	report_adjust_text(&t, x);
+	if (t.len)
+		notef(n, m, "%s", sb_str(&t));
+	sb_free(&t);
 }
 
 /* Each warning as words around its count and worst value: "<count> run<s> <what> <value><unit><tail>". */
@@ -701,6 +747,7 @@ static void compare_cells(const struct an_row *r, char ch[16], char ci[40], char
 	if (isfinite(r->c.q))
 		report_q(q, 16, r->c.q);
 	caveat_notes(n, m, caveats);
+	adjust_note(n, m, &r->adj);
 	if (r->c.verdict == ST_NO_DATA)
 		notef(n, m, "no interval: needs %s", report_need_text(r->c.need));
 	if (r->c.verdict == ST_INCONCLUSIVE)
@@ -1168,6 +1215,47 @@ void report_compare_text(FILE *f, const struct an_compare *c, const struct an_gr
 
 /* ---------------------------------------------------------------- analyze */
 
+static void factor_names(struct sb *t, const struct an_analyze *a, unsigned bits)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < a->nfactors; i++)
+		if (bits >> i & 1u)
+			sb_addf(t, "%s%s", n++ ? ", " : "", a->factors[i].name);
+}
+
+void report_within_text(struct sb *t, const struct an_analyze *a)
+{
+	if (a->within) {
+		sb_add(t, "within-boot factors: ");
+		factor_names(t, a, a->within);
+		bool one = !(a->within & (a->within - 1));
+		sb_addf(t, " (every boot ran at several of %s levels): %s effects are taken inside each boot, so the "
+			   "boot's own variation cancels, and the boots are the replicates",
+			one ? "its" : "their", one ? "its" : "their");
+	}
+	if (a->mixed) {
+		sb_add(t, a->within ? ". " : "");
+		sb_add(t, "varying within some boots only: ");
+		factor_names(t, a, a->mixed);
+		sb_add(t, " (analysed as between-boot factors, as if its cells were independent; give every boot "
+			  "every level to pair them)");
+	}
+}
+
+void report_incomplete_text(struct sb *t, const struct an_analyze *a, const struct an_frow *r)
+{
+	if (!r->nincomplete)
+		return;
+	sb_addf(t, "%zu of %zu boot%s lack%s a combination of ", r->nincomplete, r->nwboots, r->nwboots == 1 ? "" : "s",
+		r->nincomplete == 1 ? "s" : "");
+	factor_names(t, a, a->within);
+	sb_add(t, " levels, and each effect that needs it leaves it out: boot");
+	for (size_t i = 0; i < r->nincomplete && i < 8; i++)
+		sb_addf(t, "%s #%lld", i ? "," : "", (long long)r->incomplete[i]);
+	if (r->nincomplete > 8)
+		sb_addf(t, " and %zu more", r->nincomplete - 8);
+}
+
 /* Long by design: per row its cells, missing cells and effects, with their notes, in print order. */
 /* A workload's cells, with their estimates, and the cells the factorial misses. */
 static void cells_text(FILE *f, const struct an_analyze *a, const struct an_frow *r)
@@ -1197,8 +1285,8 @@ static void cells_text(FILE *f, const struct an_analyze *a, const struct an_frow
 }
 
 /* One effect's line, its notes into n; *negl set when it is negligible. */
-static void effect_text(FILE *f, const struct an_analyze *a, const struct an_frow *r, size_t k, struct notes *n,
-			bool *negl, bool color)
+static void effect_text(FILE *f, const struct an_analyze *a, const struct an_frow *r, size_t k, size_t ew,
+			struct notes *n, bool *negl, bool color)
 {
 	const struct st_effect *ef = &r->fa.effects[k];
 	char en[96], ch[16] = "", ci[40] = "", q[16] = "", v[32];
@@ -1210,21 +1298,22 @@ static void effect_text(FILE *f, const struct an_analyze *a, const struct an_fro
 		report_pct(ch, sizeof ch, chg->pct);
 		interval_text(ci, sizeof ci, chg->lo, chg->hi);
 		report_q(q, sizeof q, ef->c.q);
-		caveat_notes(n, &mk, ef->c.caveats);
+		caveat_notes(n, &mk, ef->c.caveats & ~ST_CAVEAT_PAIRED); /* the header says which are paired */
+		adjust_note(n, &mk, &r->adj);
 		*negl |= ef->c.negligible;
 	} else if (!ef->available) {
 		notef(n, &mk, "a cell this effect needs is missing or has no interval");
 	} else {
 		if (isfinite(ef->c.d))
 			report_pct(ch, sizeof ch, chg->pct);
-		caveat_notes(n, &mk, ef->c.caveats);
+		caveat_notes(n, &mk, ef->c.caveats & ~ST_CAVEAT_PAIRED); /* the header says which are paired */
 	}
 	if (mk.len)
 		sb_add(&mk, "]");
-	char en_short[64];
-	report_short_name(en_short, sizeof en_short, en, 1, 28);
+	char en_short[96];
+	report_short_name(en_short, sizeof en_short, en, 1, ew);
 	struct sb line = {0};
-	sb_addf(&line, "  %-28s %6s %-12s %5s %s%s%s", en_short, ch, ci, q, report_verdict_color(ef->c.verdict, color), v,
+	sb_addf(&line, "  %-*s %6s %-12s %5s %s%s%s", (int)ew, en_short, ch, ci, q, report_verdict_color(ef->c.verdict, color), v,
 		report_color_reset(color));
 	row_out(f, sb_str(&line), &mk, REPORT_WIDTH);
 	sb_free(&line);
@@ -1237,8 +1326,21 @@ void report_analyze_text(FILE *f, const struct an_analyze *a, const struct an_gr
 		filter->nruns, filter->nruns == 1 ? "" : "s", filter->nboots, filter->nboots == 1 ? "" : "s", a->ncells,
 		a->ncells == 1 ? "" : "s");
 	trust_lines(f, &a->emu, (const char *const[]){NULL}, 1, a->allowed_rows, &a->look, a->o.alpha);
+	struct sb wt = {0};
+	report_within_text(&wt, a);
+	if (wt.len)
+		report_wrap(f, "", "  ", sb_str(&wt));
+	sb_free(&wt);
 	struct notes n = {0};
 	bool negl = false;
+	size_t ew = 28; /* the effect column: as wide as the longest label, within reason */
+	for (size_t i = 0; i < a->nrows; i++)
+		for (size_t k = 0; k < a->rows[i].fa.neffects; k++) {
+			char en[96];
+			an_effect_label(en, sizeof en, a, &a->rows[i].fa.effects[k]);
+			size_t l = report_text_width(en);
+			ew = l > ew ? (l < 44 ? l : 44) : ew;
+		}
 	for (size_t i = 0; i < a->nrows; i++) {
 		const struct an_frow *r = &a->rows[i];
 		char u[48], cp[32] = "";
@@ -1253,9 +1355,13 @@ void report_analyze_text(FILE *f, const struct an_analyze *a, const struct an_gr
 		if (ct.len)
 			report_wrap(f, "  ", "    ", sb_str(&ct));
 		sb_free(&ct);
-		fprintf(f, "  %-28s %6s %-12s %5s %s\n", "effect", "change", "95% CI", "q", "verdict");
+		report_incomplete_text(&ct, a, r);
+		if (ct.len)
+			report_wrap(f, "  ", "    ", sb_str(&ct));
+		sb_free(&ct);
+		fprintf(f, "  %-*s %6s %-12s %5s %s\n", (int)ew, "effect", "change", "95% CI", "q", "verdict");
 		for (size_t k = 0; k < r->fa.neffects; k++)
-			effect_text(f, a, r, k, &n, &negl, color);
+			effect_text(f, a, r, k, ew, &n, &negl, color);
 	}
 	if (negl)
 		fprintf(f, "\n(negligible): significant, but the %d%% interval lies within ±%g%%.\n",
@@ -1277,6 +1383,24 @@ void report_analyze_text(FILE *f, const struct an_analyze *a, const struct an_gr
 }
 
 /* ---------------------------------------------------------------- plan */
+
+/* An argument as a shell word: quoted when it holds anything but plain characters. */
+static void shell_word(struct sb *b, const char *s)
+{
+	bool plain = *s != 0;
+	for (const char *c = s; *c && plain; c++)
+		plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._=/:,+-@%", *c) != NULL;
+	if (plain) {
+		sb_add(b, s);
+		return;
+	}
+	sb_add(b, "'");
+	for (const char *c = s; *c; c++)
+		sb_add(b, *c == '\'' ? "'\\''" : (char[2]){*c, 0});
+	sb_add(b, "'");
+}
+
+
 
 static void duration(char *buf, size_t size, double s)
 {
@@ -1326,7 +1450,17 @@ static void plan_header(FILE *f, const struct an_plan *p, const struct an_group_
 	fprintf(f, "costs: boot %s%s, run %s%s,\n       sample %s%s\n", cb, bsrc, cr,
 		p->costs.run_measured ? " (measured, per workload)" : " (assumed)", cs,
 		p->costs.sample_measured ? " (measured, one of each workload)" : " (assumed)");
-	if (p->ncells)
+	if (p->nwithin) {
+		struct sb t = {0};
+		sb_addf(&t, "plan for %s, %s within boots: boots per configuration (%zu of them), each running all "
+			    "%zu %s levels with the pilot's runs and samples; every interaction with %s gets the target "
+			    "(the notes give the %s effects alone), planned from the pilot's per-boot contrasts, in "
+			    "which the boot's own variation cancels",
+			p->factors, p->within, p->ncells, p->nwithin, p->within, p->within, p->within);
+		report_wrap(f, "", "", sb_str(&t));
+		sb_free(&t);
+		fprintf(f, "\n");
+	} else if (p->ncells)
 		fprintf(f, "plan for the %zu-cell factorial %s: every main effect and interaction gets the target\n"
 			   "(the interaction needs most; the notes give main effects alone; planned with the df\n"
 			   "of two groups, fewer than the cells give: conservative)\n\n",
@@ -1367,7 +1501,11 @@ static void plan_row(FILE *f, const struct an_plan *p, const struct an_prow *r, 
 		      (r->plan.whole & ST_BIT(ST_LEVEL_BOOT)) ? "boot" : "run");
 	if (r->compared && r->c.verdict == ST_INCONCLUSIVE)
 		settle_note(n, &m, r->more_boots, r->settles_as, true);
-	if (p->ncells && r->plan_main.feasible) {
+	if (p->nwithin && r->plan_main.feasible) {
+		char tm[32];
+		duration(tm, sizeof tm, r->plan_main.cost);
+		notef(n, &m, "the %s effects alone: %zu boots per configuration (%s)", p->within, r->plan_main.boots, tm);
+	} else if (p->ncells && r->plan_main.feasible) {
 		char tm[32];
 		duration(tm, sizeof tm, r->plan_main.cost);
 		notef(n, &m, "main effects alone: %zu boots x %zu run%s x %zu samples per cell (%s)", r->plan_main.boots,
@@ -1407,19 +1545,56 @@ void report_plan_text(FILE *f, const struct an_plan *p, const struct an_group_in
 	if (p->boots) {
 		char t[32];
 		duration(t, sizeof t, p->total_s);
-		char all[32] = "both configurations";
-		if (p->ncells)
+		char all[48] = "both configurations";
+		if (p->nwithin)
+			snprintf(all, sizeof all, "all %zu configurations", p->ncells);
+		else if (p->ncells)
 			snprintf(all, sizeof all, "all %zu cells", p->ncells);
-		fprintf(f, "\nall rows at once: %zu boots x %zu run%s x %zu samples per configuration,\n"
-			   "about %s for %s\n",
-			p->boots, p->runs, p->runs == 1 ? "" : "s", p->samples, t, all);
+		if (p->nwithin)
+			fprintf(f, "\nall rows at once: %zu boots per configuration x %zu %s levels x %zu run%s x %zu\n"
+				   "samples, about %s for %s\n",
+				p->boots, p->nwithin, p->within, p->runs, p->runs == 1 ? "" : "s", p->samples, t, all);
+		else
+			fprintf(f, "\nall rows at once: %zu boots x %zu run%s x %zu samples per configuration,\n"
+				   "about %s for %s\n",
+				p->boots, p->runs, p->runs == 1 ? "" : "s", p->samples, t, all);
 	}
 	if (p->infeasible)
 		fprintf(f, "%zu row%s cannot reach the target within the search bounds; widen --target\n", p->infeasible,
 			p->infeasible == 1 ? "" : "s");
-	fprintf(f, "\nboots, runs, samples: per configuration (runs per boot, samples per run);\n"
-		   "time for %s. K&J: Kalibera-Jones optimal runs per boot and samples per run\n"
-		   "for these costs.\n",
-		p->ncells ? "every cell" : "both");
+	if (p->nwithin && p->boots) {
+		struct sb t = {0};
+		sb_addf(&t, "on each boot of each configuration%s (a campaign with --boots %zu runs them on every boot: "
+			    "its --config gives the -l labels, and the other words go after its --):",
+			p->runs > 1 ? ", as many times as the pilot did" : "", p->boots);
+		fprintf(f, "\n");
+		report_wrap(f, "", "", sb_str(&t));
+		sb_free(&t);
+		for (size_t gi = 0; gi < p->ncells; gi++) {
+			fprintf(f, "  sysab");
+			struct sb line = {0};
+			for (size_t a = 0; a < p->run_args[gi].n; a++) {
+				sb_add(&line, " ");
+				shell_word(&line, p->run_args[gi].v[a]);
+			}
+			fprintf(f, "%s\n", sb_str(&line));
+			sb_free(&line);
+		}
+		if (!strv_has(&p->run_args[0], "--nodes"))
+			fprintf(f, "  (once for each level of %s, with -l for it)\n", p->within);
+	}
+	if (p->nwithin) {
+		struct sb t = {0};
+		sb_addf(&t, "boots: per configuration, each running every %s level; runs: per %s level of a boot; "
+			    "samples per run. K&J: not used (the boot's variation cancels).",
+			p->within, p->within);
+		fprintf(f, "\n");
+		report_wrap(f, "", "", sb_str(&t));
+		sb_free(&t);
+	} else
+		fprintf(f, "\nboots, runs, samples: per configuration (runs per boot, samples per run);\n"
+			   "time for %s. K&J: Kalibera-Jones optimal runs per boot and samples per run\n"
+			   "for these costs.\n",
+			p->ncells ? "every cell" : "both");
 	notes_print(f, &n);
 }

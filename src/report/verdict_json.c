@@ -169,6 +169,7 @@ static void emulated_json(json_t *a, const char *group, const struct an_emulatio
 	json_object_set_new(o, "group", json_string(group));
 	json_object_set_new(o, "how", json_string(x->how));
 	json_object_set_new(o, "first_run", json_integer((json_int_t)x->first));
+	json_object_set_new(o, "cpu", json_boolean(x->cpu));
 	json_array_append_new(a, o);
 }
 
@@ -239,6 +240,28 @@ static json_t *counters_json(const struct an_compare *c)
 	return a;
 }
 
+/* --adjust host: what the adjustment did to a row (docs/FORMATS.md), or null without it. */
+static json_t *host_adjust_json(const struct st_adjust *x)
+{
+	static const char *const status[] = {
+		[ST_ADJ_APPLIED] = "adjusted", [ST_ADJ_NO_REF] = "no_reference", [ST_ADJ_FEW] = "too_few_runs",
+		[ST_ADJ_REF_DIFFERS] = "reference_differs"};
+	if (x->status == ST_ADJ_OFF)
+		return json_null();
+	json_t *o = json_object();
+	json_object_set_new(o, "status", json_string(status[x->status]));
+	json_object_set_new(o, "slope_from", x->level == ST_ADJ_WITHIN_BOOTS    ? json_string("runs_within_boots")
+					     : x->level == ST_ADJ_BETWEEN_BOOTS ? json_string("boots_within_groups")
+										: json_null());
+	json_object_set_new(o, "beta", num(x->beta));
+	json_object_set_new(o, "beta_se", num(x->se_beta));
+	json_object_set_new(o, "beta_df", num(x->df_beta));
+	json_object_set_new(o, "r2", num(x->r2));
+	json_object_set_new(o, "reference_pct", num(x->ref_pct));
+	json_object_set_new(o, "reference_p", num(x->ref_p));
+	return o;
+}
+
 char *report_compare_json(const struct an_compare *c, const struct an_group_info g[2])
 {
 	json_t *d = doc("compare");
@@ -246,6 +269,7 @@ char *report_compare_json(const struct an_compare *c, const struct an_group_info
 	json_object_set_new(d, "b", group_json(&g[1]));
 	json_object_set_new(d, "alpha", json_real(c->o.alpha));
 	json_object_set_new(d, "margin", json_real(c->o.margin));
+	json_object_set_new(d, "adjust", c->o.host_adjust ? json_string("host") : json_null());
 	json_t *rows = json_array();
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct an_row *r = &c->rows[i];
@@ -262,6 +286,7 @@ char *report_compare_json(const struct an_compare *c, const struct an_group_info
 		}
 		json_object_set_new(o, "verdict", json_string(report_verdict_name(r->c.verdict)));
 		json_object_set_new(o, "withheld_for", withheld_for(r->c.verdict, r->look_withheld));
+		json_object_set_new(o, "host_adjust", host_adjust_json(&r->adj));
 		json_object_set_new(o, "failed_check", failed_json(&r->failed));
 		json_t *w = json_object();
 		json_object_set_new(w, "a", diag_json(&r->diag_a));
@@ -294,6 +319,7 @@ char *report_analyze_json(const struct an_analyze *a, const struct an_group_info
 	json_object_set_new(d, "runs", group_json(filter));
 	json_object_set_new(d, "alpha", json_real(a->o.alpha));
 	json_object_set_new(d, "margin", json_real(a->o.margin));
+	json_object_set_new(d, "adjust", a->o.host_adjust ? json_string("host") : json_null());
 	json_t *fs = json_array();
 	for (size_t f = 0; f < a->nfactors; f++) {
 		json_t *o = json_object(), *lv = json_array();
@@ -301,6 +327,8 @@ char *report_analyze_json(const struct an_analyze *a, const struct an_group_info
 		for (size_t l = 0; l < a->factors[f].nlevels; l++)
 			json_array_append_new(lv, json_string(a->factors[f].levels[l]));
 		json_object_set_new(o, "levels", lv);
+		json_object_set_new(o, "within_boot", json_boolean(a->within >> f & 1u));
+		json_object_set_new(o, "within_some_boots", json_boolean(a->mixed >> f & 1u));
 		json_array_append_new(fs, o);
 	}
 	json_object_set_new(d, "factors", fs);
@@ -328,19 +356,39 @@ char *report_analyze_json(const struct an_analyze *a, const struct an_group_info
 			json_array_append_new(miss, lv);
 		}
 		json_object_set_new(o, "missing_cells", miss);
+		json_t *wb = json_null();
+		if (a->within) {
+			json_t *inc = json_array();
+			wb = json_object();
+			for (size_t x = 0; x < r->nincomplete; x++)
+				json_array_append_new(inc, json_integer((json_int_t)r->incomplete[x]));
+			json_object_set_new(wb, "boots", json_integer((json_int_t)r->nwboots));
+			json_object_set_new(wb, "incomplete_boots", inc);
+		}
+		json_object_set_new(o, "within_boot", wb);
 		json_t *effs = json_array();
 		for (size_t k = 0; k < r->fa.neffects; k++) {
 			const struct st_effect *ef = &r->fa.effects[k];
 			json_t *e = json_object();
-			static const char *const kinds[] = {"main", "interaction", "level"};
+			static const char *const kinds[] = {"main", "interaction", "level", "simple"};
+			const struct st_factor *f1 = &a->factors[ef->factor], *f2 = &a->factors[ef->factor2];
+			bool two = ef->kind == ST_EFFECT_INTERACTION || ef->kind == ST_EFFECT_SIMPLE;
+			/* the level an effect names: of its factor (level), of factor2 (simple), of the
+			 * interaction's factor with more than 2 levels */
+			const char *lvl = ef->kind == ST_EFFECT_LEVEL	 ? f1->levels[ef->level]
+					  : ef->kind == ST_EFFECT_SIMPLE ? f2->levels[ef->level]
+					  : ef->kind == ST_EFFECT_INTERACTION && f1->nlevels > 2 ? f1->levels[ef->level]
+					  : ef->kind == ST_EFFECT_INTERACTION && f2->nlevels > 2 ? f2->levels[ef->level]
+												 : NULL;
 			json_object_set_new(e, "kind", json_string(kinds[ef->kind]));
-			json_object_set_new(e, "factor", json_string(a->factors[ef->factor].name));
-			json_object_set_new(e, "factor2", ef->kind == ST_EFFECT_INTERACTION
-								  ? json_string(a->factors[ef->factor2].name)
-								  : json_null());
-			json_object_set_new(e, "level", ef->kind == ST_EFFECT_LEVEL
-								? json_string(a->factors[ef->factor].levels[ef->level])
-								: json_null());
+			json_object_set_new(e, "factor", json_string(f1->name));
+			json_object_set_new(e, "factor2", two ? json_string(f2->name) : json_null());
+			json_object_set_new(e, "level", lvl ? json_string(lvl) : json_null());
+			json_object_set_new(e, "paired", json_boolean(ef->paired));
+			if (a->within) {
+				json_object_set_new(e, "boots", json_integer((json_int_t)ef->boots));
+				json_object_set_new(e, "boots_left_out", json_integer((json_int_t)ef->left_out));
+			}
 			json_object_set_new(e, "available", json_boolean(ef->available));
 			json_object_set_new(e, "comparison", cmp_json(&ef->c, &r->chg[k]));
 			json_object_set_new(e, "verdict", json_string(report_verdict_name(ef->c.verdict)));
@@ -348,6 +396,7 @@ char *report_analyze_json(const struct an_analyze *a, const struct an_group_info
 			json_array_append_new(effs, e);
 		}
 		json_object_set_new(o, "effects", effs);
+		json_object_set_new(o, "host_adjust", host_adjust_json(&r->adj));
 		json_object_set_new(o, "failed_check", failed_json(&r->failed));
 		json_array_append_new(rows, o);
 	}
@@ -385,6 +434,20 @@ char *report_plan_json(const struct an_plan *p, const struct an_group_info *g, s
 	if (p->ncells) {
 		json_object_set_new(d, "factors", json_string(p->factors));
 		json_object_set_new(d, "cells", json_integer((json_int_t)p->ncells));
+	}
+	if (p->nwithin) {
+		json_t *w = json_object(), *cmds = json_array();
+		json_object_set_new(w, "factors", json_string(p->within));
+		json_object_set_new(w, "combinations", json_integer((json_int_t)p->nwithin));
+		for (size_t gi = 0; gi < p->ncells; gi++) {
+			json_t *a = json_array();
+			json_array_append_new(a, json_string("sysab"));
+			for (size_t x = 0; x < p->run_args[gi].n; x++)
+				json_array_append_new(a, json_string(p->run_args[gi].v[x]));
+			json_array_append_new(cmds, a);
+		}
+		json_object_set_new(w, "run_per_boot", cmds);
+		json_object_set_new(d, "within_boot", w);
 	}
 	json_object_set_new(d, "alpha", json_real(p->po.alpha));
 	json_object_set_new(d, "power", json_real(p->po.power));
@@ -424,7 +487,7 @@ char *report_plan_json(const struct an_plan *p, const struct an_group_info *g, s
 			json_object_set_new(o, "whole_bound_levels", levels_json(r->plan.whole));
 			json_object_set_new(o, "pilot_boots_needed",
 					    r->plan.unsized ? json_integer((json_int_t)r->plan.pilot_boots) : json_null());
-			if (p->ncells) {
+			if (p->ncells) { /* within-boot plans: the within-boot effects alone */
 				json_t *mj = json_object();
 				json_object_set_new(mj, "feasible", json_boolean(r->plan_main.feasible));
 				json_object_set_new(mj, "boots", json_integer((json_int_t)r->plan_main.boots));

@@ -48,6 +48,7 @@ static char *settings_json(const struct run_opts *o)
 		json_array_append_new(w, json_string(o->wl[i]->name));
 	json_object_set_new(j, "workloads", w);
 	json_object_set_new(j, "cpus", o->cpus_text ? json_string(o->cpus_text) : json_null());
+	json_object_set_new(j, "host_ref", json_boolean(o->host_ref));
 	if (o->node)
 		json_object_set_new(j, "node", json_integer(o->node->id));
 	char *s = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
@@ -610,8 +611,15 @@ static int pin_run(const struct run_opts *o, int **allowed, int *n, struct kvlis
 /* One job per (workload, copies) of the run, in the order --order asks for. */
 static struct job *plan_jobs(const struct run_opts *o, gsl_rng *rng, size_t *njobs)
 {
-	struct job *jobs = xcalloc(o->nwl * o->ncopies, sizeof *jobs);
+	struct job *jobs = xcalloc(o->nwl * o->ncopies + 1, sizeof *jobs);
 	size_t nj = 0;
+	bool have_ref = false;
+	for (size_t i = 0; i < o->nwl; i++)
+		have_ref |= (o->wl[i]->flags & WL_REFERENCE) != 0;
+	if (o->host_ref && !have_ref && wl_find("host.ref")) { /* the reference: one copy, every round */
+		jobs[nj].w = wl_find("host.ref");
+		jobs[nj++].copies = 1;
+	}
 	for (size_t i = 0; i < o->nwl; i++)
 		for (size_t c = 0; c < o->ncopies; c++) {
 			if (o->multi_index_only && o->copies[c] > 1 && !(o->wl[i]->flags & WL_INDEX))

@@ -71,6 +71,8 @@ struct run_opts {
 	const struct run_timing *timing; /* NULL = real workers and the real clock (tests set it) */
 	enum ctr_mode counters;     /* per-sample counters (0: none; sysab run defaults to all) */
 	uint64_t probe_ns;          /* noise probe before sampling; 0 = none */
+	bool host_ref;              /* add the host-speed reference (the WL_REFERENCE workload, host.ref)
+	                               at one copy when wl does not hold it: one sample per round */
 	uint64_t hang_ns;           /* a batch that waits longer than this (not counting time stopped)
 	                               is a hung workload; 0 = 200 samples' length + 60 s */
 	/* Called as the run advances; may be NULL. */

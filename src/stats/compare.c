@@ -103,6 +103,13 @@ static void decide(struct st_comparison *c)
 		c->negligible = false;
 		return;
 	}
+	/* --adjust host with a reference that differs between the groups: the adjustment would
+	 * carry the treatment's effect on the reference into the row (METHOD.md), so no verdict. */
+	if (c->caveats & ST_CAVEAT_HOST_REF_DIFFERS) {
+		c->verdict = ST_INCONCLUSIVE;
+		c->negligible = false;
+		return;
+	}
 	bool inside = c->lo2 >= c->eq_lo && c->hi2 <= c->eq_hi;
 	c->negligible = false;
 	if (c->q < c->alpha) {

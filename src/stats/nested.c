@@ -37,6 +37,7 @@ void stats_run_batches(const struct st_run *r, struct st_runstat *out)
 {
 	if (r->sum) {
 		*out = r->sum->b;
+		out->mean += r->shift;
 		return;
 	}
 	memset(out, 0, sizeof *out);
@@ -48,7 +49,7 @@ void stats_run_batches(const struct st_run *r, struct st_runstat *out)
 	double s = 0;
 	for (size_t i = 0; i < r->n; i++)
 		s += r->y[i];
-	out->mean = s / (double)r->n;
+	out->mean = s / (double)r->n + r->shift; /* a shift moves every batch mean alike: tau2 keeps */
 
 	/* Units: samples, or runs of equal round index. start[u] is the first sample of unit u. */
 	size_t k = 0;
@@ -126,6 +127,7 @@ struct gwork {
 	size_t nr1;
 	size_t nauto, nauto_flagged; /* runs with >= 4 batches (the test needs them), and flagged */
 	double res;     /* relative rounding step of the values (0: none found) */
+	const struct st_group_adj *adj; /* the host-speed adjustment's cost, or NULL */
 };
 
 /* The rounding exponent of the values x = e^y of group g: lowers *k to the largest
@@ -205,6 +207,7 @@ static void gwork_fill(const struct st_group *g, struct gwork *w, int round_exp)
 {
 	memset(w, 0, sizeof *w);
 	w->nb = g->nboots;
+	w->adj = g->adj;
 	for (size_t b = 0; b < g->nboots; b++)
 		w->R += g->boots[b].nruns;
 	w->bmean = xmalloc((w->nb ? w->nb : 1) * sizeof *w->bmean);
@@ -392,7 +395,7 @@ static void group_interval(const struct gwork *w, struct st_estimate *o, const b
 			   bool can_refused)
 {
 	const struct st_components *u = &o->used;
-	double v[3] = {0}, df[3] = {0};
+	double v[4] = {0}, df[4] = {0};
 	size_t nv = 0;
 	o->se = o->df = NAN;
 	/* Each value carries at least the rounding variance step^2/12 of its input; the
@@ -418,6 +421,15 @@ static void group_interval(const struct gwork *w, struct st_estimate *o, const b
 		o->caveats |= w->N == 1 ? ST_CAVEAT_SINGLE_OBS : ST_CAVEAT_NO_VARIANCE;
 		o->need = w->N == 1 ? ST_NEED_RUNS : ST_NEED_SAMPLES;
 		return;
+	}
+	/* The host-speed adjustment: the slope spent h of the term's df, and its own error. */
+	if (w->adj && w->adj->h > 0 && df[0] - w->adj->h > 0) {
+		v[0] *= df[0] / (df[0] - w->adj->h);
+		df[0] -= w->adj->h;
+	}
+	if (w->adj && w->adj->var_b > 0) {
+		v[nv] = w->adj->var_b;
+		df[nv++] = w->adj->df_b;
 	}
 	o->resolution = w->res;
 	if (q2 > 0 && v[0] < q2 / (double)units) {
@@ -460,6 +472,10 @@ static void group_interval(const struct gwork *w, struct st_estimate *o, const b
 	o->df = stats_satterthwaite(v, df, nv);
 	if (isnan(o->df)) /* every term was zero: no spread at all */
 		o->df = df[0];
+	/* Adjusted: the df down to a multiple of 1/2 (conservative), so that the guard's df keys
+	 * (stats_bf_tau, cached) stay few although the slope's share h varies continuously. */
+	if (w->adj && o->df > 1)
+		o->df = floor(2 * o->df) / 2;
 	o->has_interval = true;
 }
 

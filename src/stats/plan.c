@@ -185,6 +185,33 @@ int stats_plan(const struct st_components *a, const struct st_components *b, con
 	return 0;
 }
 
+int stats_plan_paired(double v, double df, double w, const struct st_plan_opts *o, struct st_plan *out,
+		      struct err *e)
+{
+	memset(out, 0, sizeof *out);
+	if (check_plan_opts(o, e))
+		return -1;
+	out->kj_runs = out->kj_samples = NAN;
+	out->assurance = o->assurance;
+	if (!(df >= 1) || !(v >= 0) || !(w > 0)) {
+		out->unsized = ST_BIT(ST_LEVEL_BOOT);
+		out->pilot_boots = 3;
+		out->assurance = NAN;
+		out->caveats |= ST_CAVEAT_NO_BOOT_LEVEL;
+		return 0;
+	}
+	double u = o->assurance > 0 ? v * df / stats_chisq_quantile(1 - ST_PLAN_COMPONENT_UCB, df) : v;
+	/* one "run" of one "sample" per boot at no cost: cheapest_design then only sizes boots */
+	struct st_plan_opts p = *o;
+	p.max_runs = p.max_samples = p.min_samples = 1;
+	p.cost_boot = 1;
+	p.cost_run = p.cost_sample = 0;
+	cheapest_design(&p, w * u, 0, 0, 2, out);
+	out->runs = out->samples = 0;
+	out->cost = 2 * (double)out->boots;
+	return 0;
+}
+
 size_t stats_more_boots(const struct st_estimate *a, const struct st_estimate *b, const struct st_comparison *c,
 			const struct st_compare_opts *o, enum st_verdict *settles_as)
 {

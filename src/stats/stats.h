@@ -106,15 +106,20 @@ struct st_run {
 	const int *round;
 	size_t n;
 	const struct st_run_summary *sum;
+	double shift; /* added to the run's mean and to each of its batch means (0: none): the
+	               * host-speed adjustment's -beta (ref - mean ref), stats_estimate_adjusted */
 };
 struct st_boot {
 	const struct st_run *runs;
 	size_t nruns;
 };
 /* The runs of one group (one configuration) for one (workload, copies). */
+struct st_group_adj;
 struct st_group {
 	const struct st_boot *boots;
 	size_t nboots;
+	const struct st_group_adj *adj; /* NULL, or what the host-speed adjustment costs this group's
+	                                 * interval (set by stats_estimate_adjusted only) */
 };
 
 /* ---------------------------------------------------------------- batch means */
@@ -174,9 +179,15 @@ enum st_caveat {
 	ST_CAVEAT_SEQUENTIAL = 1u << 14,     /* a look of a group-sequential design: alpha is the look's nominal level */
 	ST_CAVEAT_BORROW_NONPOS = 1u << 15,  /* a one-boot group could not borrow: the donors' boot variance estimate is <= 0 */
 	ST_CAVEAT_STAGEWISE = 1u << 16,      /* the sequential design ends at this look: lo, hi are stage-wise */
+	ST_CAVEAT_BOOTS_LEFT_OUT = 1u << 17, /* within-boot effect: boots lacking a level it needs are left out */
+	ST_CAVEAT_ONE_BOOT_PAIRED = 1u << 18, /* within-boot effect with one boot in a configuration: no interval */
+	ST_CAVEAT_PAIRED = 1u << 19,         /* taken inside each boot: the boot's own variation cancels */
+	ST_CAVEAT_HOST_ADJUSTED = 1u << 20,  /* the means are adjusted for host speed (host.ref as a covariate) */
+	ST_CAVEAT_HOST_REF_DIFFERS = 1u << 21, /* --adjust host, yet the reference itself differs between the
+					      * groups: the adjustment cannot be trusted, no verdict */
 };
 
-#define ST_CAVEAT_LAST ST_CAVEAT_STAGEWISE
+#define ST_CAVEAT_LAST ST_CAVEAT_HOST_REF_DIFFERS
 
 /* Smallest pooled df of a boot variance that a one-boot group may borrow;
  * a donor whose own boot df is below 1 is never pooled. */
@@ -290,6 +301,8 @@ struct st_compare_opts {
 	 * spaced in information up to it. */
 	size_t look, max_boots;
 	bool classic_df; /* plain Welch-Satterthwaite df (to match other tools), not the calibrated rule (stats_bf_df) */
+	bool host_adjust; /* the analysis estimates rows with stats_estimate_adjusted (--adjust host);
+	                   * stats_compare itself does not read it */
 };
 /* The defaults above. */
 struct st_compare_opts stats_compare_defaults(void);
@@ -327,6 +340,53 @@ void stats_compare(const struct st_estimate *a, const struct st_estimate *b, con
  * and recompute each verdict from q. */
 void stats_compare_adjust(struct st_comparison *c, size_t n);
 
+/* ---------------------------------------------------------------- host-speed adjustment */
+
+/* A reference whose B-against-A comparison (any cell against the first, in a factorial) has
+ * p below this withholds every adjusted verdict (docs/METHOD.md, "Host-speed adjustment"). */
+#define ST_ADJ_REF_P 0.2
+/* Fewest residual df the slope may be estimated with. */
+#define ST_ADJ_MIN_DF 3
+
+enum st_adj_status {
+	ST_ADJ_OFF = 0,       /* not asked for */
+	ST_ADJ_APPLIED,       /* the means are adjusted */
+	ST_ADJ_NO_REF,        /* some run has no reference sample: not adjusted */
+	ST_ADJ_FEW,           /* too few runs or boots to estimate the slope: not adjusted */
+	ST_ADJ_REF_DIFFERS,   /* adjusted, but the reference differs between groups: no verdict */
+};
+enum st_adj_level { ST_ADJ_WITHIN_BOOTS = 1, ST_ADJ_BETWEEN_BOOTS = 2 };
+
+/* What the adjustment costs one group's interval: its own variance term (of boot means, or of
+ * run means with one boot) is scaled by f / (f - h) with f - h df, h the group's share of the
+ * slope's leverage (0 when the slope came from deviations the term does not use); and var_b =
+ * Var(beta) (ref_g - ref)^2, the slope's error carried into the group's mean, with df_b df. */
+struct st_group_adj {
+	double h, var_b, df_b;
+};
+
+/* The adjustment of one row. */
+struct st_adjust {
+	enum st_adj_status status;
+	enum st_adj_level level;
+	double beta, se_beta, df_beta; /* the slope of the workload's ln(ops/s) on the reference's */
+	double r2;                     /* the share of the workload's variance at that level it explains */
+	double ref_pct, ref_p;         /* the reference, B against A (the cell furthest from the first) */
+};
+
+/* Estimate the groups g[0..ng-1] of one row adjusted for host speed: ref[k] is the reference's
+ * mean ln(ops/s) in run k (runs in group, boot, run order; NAN where the run has none). The
+ * slope beta is estimated from the runs' deviations from their boot means pooled over all
+ * groups (with at least ST_ADJ_MIN_DF residual df), else from the boots' deviations from their
+ * group's mean; each run's mean moves by -beta (ref - mean ref), and each group's interval pays
+ * for the slope (struct st_group_adj). The reference is compared between the groups with the
+ * same estimators: p < ST_ADJ_REF_P marks every estimate ST_CAVEAT_HOST_REF_DIFFERS (no verdict).
+ * Adjusted estimates carry ST_CAVEAT_HOST_ADJUSTED. When the slope cannot be estimated (or a run
+ * lacks the reference) out[] are the plain estimates and adj->status says why. Returns 0, or -1
+ * with e set as stats_estimate_groups. */
+int stats_estimate_adjusted(const struct st_group *g, size_t ng, const double *ref, struct st_estimate *out,
+			    struct st_adjust *adj, struct err *e);
+
 /* ---------------------------------------------------------------- factorial */
 
 /* A factor: its levels; levels[0] is the reference (the "low" level). */
@@ -345,13 +405,24 @@ enum st_effect_kind {
 	ST_EFFECT_MAIN,        /* 2-level factor: high minus low, averaged over other cells */
 	ST_EFFECT_INTERACTION, /* two 2-level factors: (effect of f at g high) minus (at g low), averaged */
 	ST_EFFECT_LEVEL,       /* factor with > 2 levels: this level minus the reference, averaged */
+	ST_EFFECT_SIMPLE,      /* within-boot designs: the 2-level between-boot factor's effect (high minus
+				* low) at one level of a within-boot factor (factor2, level) */
 };
 
 struct st_effect {
 	enum st_effect_kind kind;
 	size_t factor, factor2; /* factor2 only for interactions */
-	size_t level;           /* for ST_EFFECT_LEVEL: the level compared with levels[0] */
+	size_t level;           /* ST_EFFECT_LEVEL: the level compared with levels[0]; an interaction of a
+				 * 2-level factor with one of more levels: that one's level against its
+				 * levels[0]; ST_EFFECT_SIMPLE: the level of factor2 */
 	bool available;         /* false when a cell it needs is missing or has no interval */
+	bool paired;            /* stats_factorial_within: a within-boot contrast, taken inside each boot */
+	size_t boots, left_out; /* stats_factorial_within: boots it used, boots lacking a level it needs */
+	double rep_var, rep_df; /* stats_factorial_within: the variance of its per-boot values q_b within
+				 * the between-boot combinations it uses, pooled, and its df (what a plan
+				 * sizes boots from); NAN without 2 boots in some combination */
+	double rep_w;           /* sum of the squared between-boot coefficients: se^2 = rep_w rep_var / boots
+				 * per combination in a balanced design */
 	struct st_comparison c; /* d is the contrast; verdict as for a comparison */
 };
 
@@ -370,6 +441,43 @@ struct st_factorial {
 int stats_factorial(const struct st_factor *f, size_t nf, const struct st_cell *cells, size_t ncells,
 		    const struct st_compare_opts *o, struct st_factorial *out, struct err *e);
 void stats_factorial_free(struct st_factorial *fa);
+
+/* ---------------------------------------------------------------- within-boot factors */
+
+/* Factors that vary within boots (node: one boot runs on every node) share the boot's
+ * random effect across their levels, so their cells are not independent. One boot of such
+ * a design: m[w] is its mean y (the mean of its run means, stats_boot_mean) at each
+ * combination w of the within-boot factors (NAN where it ran none), and between the index
+ * of its combination of the other factors. Combinations are numbered with the first factor
+ * varying slowest, over the within-boot factors for w and the others for between
+ * (stats_within_split). */
+struct st_wboot {
+	size_t between;
+	const double *m;
+};
+/* The mean of a boot's run means (the nested estimator's boot mean); NAN without runs. */
+double stats_boot_mean(const struct st_boot *b);
+/* Split the full level vector level[0..nf-1] into the combination of the between-boot
+ * factors (*between) and of the within-boot ones (*w); within is a bit per factor. The
+ * counts of each kind of combination go to nbetween and nwithin when not NULL. */
+void stats_within_split(const struct st_factor *f, size_t nf, unsigned within, const size_t *level, size_t *between,
+			size_t *w, size_t *nbetween, size_t *nwithin);
+/* Effects of a full factorial in which the factors of the bit set within vary within boots
+ * (METHOD.md, "Within-boot factors"). Every effect is a product contrast: per factor a
+ * vector over its levels. Per boot, its within-boot part is applied to the boot's means m
+ * (q_b = sum_w c_w m_b[w]: a per-boot contrast when the effect involves a within-boot factor,
+ * in which the boot's random effect cancels; else the boot's average); a boot lacking a
+ * combination the effect needs is left out of it (effect->left_out, ST_CAVEAT_BOOTS_LEFT_OUT).
+ * The q_b of each between-boot combination are its replicates (stats_iid_estimate: mean, se
+ * from their spread, df boots - 1) and the between-boot part is their contrast by
+ * stats_contrast, B against A's rule. The effects are those of stats_factorial, in its order,
+ * then the interaction of each 2-level factor with each level of a factor of more levels
+ * when either varies within boots, then the simple effects of each 2-level between-boot
+ * factor at each level of each within-boot factor. missing lists the level combinations no
+ * boot ran. Returns 0 or -1 with e set (no within-boot factor, a factor under 2 levels, an
+ * index out of range). Free with stats_factorial_free(). */
+int stats_factorial_within(const struct st_factor *f, size_t nf, unsigned within, const struct st_wboot *boots,
+			   size_t nboots, const struct st_compare_opts *o, struct st_factorial *out, struct err *e);
 
 /* A linear contrast sum_i c[i] * est[i]->mean: se^2 = sum c_i^2 se_i^2 (no equal
  * variances assumed). Its df is B against A's calibrated rule (stats_bf_df),
@@ -419,6 +527,17 @@ struct st_plan {
  * Returns 0, or -1 with e set for bad options. */
 int stats_plan(const struct st_components *a, const struct st_components *b, const struct st_plan_opts *o,
 	       struct st_plan *out, struct err *e);
+
+/* Boots per between-boot combination for a contrast of per-boot values (a within-boot effect,
+ * stats_factorial_within): the replicates have variance v with df degrees of freedom, and the
+ * contrast's se^2 is w v / boots. The smallest boots (2..o->max_boots) meeting o->target as
+ * stats_plan would (with assurance: v at its ST_PLAN_COMPONENT_UCB upper bound, the se^2 at
+ * its o->assurance scatter quantile, t at one combination's df), df planned as two groups'.
+ * Each boot keeps the pilot's runs and samples: out->runs and out->samples are 0 and out->cost
+ * is boots times 2 groups (the caller prices a boot). With df < 1 nothing is sized (unsized,
+ * pilot_boots 3). Returns 0, or -1 with e set for bad options. */
+int stats_plan_paired(double v, double df, double w, const struct st_plan_opts *o, struct st_plan *out,
+		      struct err *e);
 
 /* Median of x[0..n-1] (n > 0), sorting x in place. */
 double stats_median_sorting(double *x, size_t n);

@@ -9,6 +9,7 @@
 
 #define WORKLOADS(X)               \
 	X(wl_harness_null)         \
+	X(wl_host_ref)             \
 	X(wl_cpu_int)              \
 	X(wl_cpu_float)            \
 	X(wl_kernel_syscall_null)  \

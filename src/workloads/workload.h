@@ -19,6 +19,9 @@ enum wl_flags {
 	WL_PIN = 1u << 8,       /* the op is meant to be local: the copy (and so every process
 				 * and thread it starts) is pinned to its own first CPU, cpus[0],
 				 * before setup; copies get distinct first CPUs */
+	WL_REFERENCE = 1u << 9, /* the host-speed reference (host.ref): the runner adds it to every
+				 * rounds-order run at one copy; -w takes it only by its name, and
+				 * compare/analyze show it only when a pattern names it */
 };
 
 /* What the kernel can tell about a sample, used by self-checks. The runner reads

@@ -5,7 +5,11 @@
 # 2. A/A: two labels, the same kernel and command line, 3 boots each: no workload called
 #    faster or slower after Benjamini-Hochberg (bound: at most floor(0.05 * m) of m = 0);
 # 3. resume: the host side killed mid-boot, the guest powered off mid-run; every slot ends
-#    done after one retry, nothing duplicated, and a guest database merged twice stores nothing twice.
+#    done after one retry, nothing duplicated, and a guest database merged twice stores nothing twice;
+# 4. numa: a guest with 2 NUMA nodes (campaign new --numa 2) runs `sysab run --nodes all` on 2
+#    boots: a run per node labelled node=K on node K's CPU, placement self-checks held, the
+#    emulated nodes recorded, analyze --factors node gives rows. Mechanics only: qemu's nodes
+#    have no real distance, so no latency claim is made.
 # Timing is never asserted (the machine may be shared); timeouts are generous.
 : "${SYSAB:?set SYSAB to the binary under test}" "${GUEST:?set GUEST to the guest directory}"
 set -u
@@ -28,7 +32,7 @@ shown() {
 	return "$(cat "$f.rc")"
 }
 q() { sqlite3 "$SYSAB_DB" "$1"; }
-only() { [ -z "${BOOT_ONLY:-}" ] || [ "$BOOT_ONLY" = "$1" ]; } # BOOT_ONLY=f22|aa|rs runs one part
+only() { [ -z "${BOOT_ONLY:-}" ] || [ "$BOOT_ONLY" = "$1" ]; } # BOOT_ONLY=f22|aa|rs|numa runs one part
 accel=auto
 QUICK="--quick --samples 6 --sample-ms 20 -q"
 
@@ -172,7 +176,40 @@ grep -q "nothing new (2 runs already stored)" "$T/again.out" || fail "merging a 
 [ "$(q 'PRAGMA integrity_check')" = ok ] || fail "integrity check"
 [ -z "$(ls -A "$TMPDIR")" ] || fail "temp files left: $(ls -A "$TMPDIR")"
 fi
-pgrep -f "sysab.boot=" >/dev/null && fail "qemu processes left behind"
+# ---- 4. per-node runs in a guest with 2 emulated NUMA nodes ----
+if only numa; then
+step "numa: --nodes all in a 2-node guest, 2 boots"
+"$SYSAB" campaign new nm --backend qemu --image "$GUEST" --boots 2 --accel "$accel" --numa 2 --smp 2 --mem 1024 \
+	--config 'nm=a' --append 'pti=off' \
+	-- $QUICK -w kernel.syscall.null -w kernel.fault.anon --nodes all >"$T/nm-new.out" || fail "campaign new nm"
+grep -q "2 NUMA nodes emulated by qemu -numa (1 CPU, 512 MB each)" "$T/nm-new.out" || fail "campaign new nm: $(cat "$T/nm-new.out")"
+shown "$T/nm.out" "$SYSAB" campaign start nm || fail "campaign start nm"
+grep -q "guest NUMA 2 nodes, emulated by qemu -numa" "$T/nm.out" || fail "campaign start nm did not say the nodes are emulated"
+[ "$(q "SELECT state FROM campaign WHERE name = 'nm'")" = done ] || fail "nm is not done"
+R="SELECT cr.run FROM campaign_run cr JOIN campaign c ON c.id = cr.campaign WHERE c.name = 'nm'"
+[ "$(q "SELECT count(*) FROM ($R)")" = 4 ] || fail "nm holds $(q "SELECT count(*) FROM ($R)") runs, want 2 boots x 2 nodes"
+v=$(q "SELECT group_concat(n, ' ') FROM (SELECT boot, group_concat(value, ',') AS n FROM (SELECT r.boot, l.value FROM run r JOIN label l ON l.run = r.id AND l.key = 'node' WHERE r.id IN ($R) ORDER BY r.boot, l.value) GROUP BY boot)")
+[ "$v" = "0,1 0,1" ] || fail "node labels per boot: '$v', want '0,1 0,1'"
+env_of() { echo "(SELECT value FROM environment e WHERE e.run = l.run AND e.key = '$1')"; }
+bad=$(q "SELECT count(*) FROM label l WHERE l.key = 'node' AND l.run IN ($R) AND (coalesce($(env_of run.node.cpus), '') <> l.value OR coalesce($(env_of run.node.mempolicy), '') <> 'bind:' || l.value OR coalesce($(env_of campaign.numa), '') <> '2')")
+[ "$bad" = 0 ] || fail "$bad runs whose run.node.cpus, run.node.mempolicy or campaign.numa is not their node's"
+n=$(q "SELECT count(*) FROM slot s, json_each(s.checks) j WHERE s.run IN ($R) AND s.workload IN ('kernel.syscall.null', 'kernel.fault.anon') AND json_extract(j.value, '\$.name') LIKE '%(placement)' AND json_extract(j.value, '\$.checked') = 1 AND json_extract(j.value, '\$.ok') = 1")
+[ "$n" = 16 ] || fail "$n placement checks held, want 4 runs x 2 workloads x 2"
+bad=$(q "SELECT count(*) FROM slot s, json_each(s.checks) j WHERE s.run IN ($R) AND json_extract(j.value, '\$.ok') = 0")
+[ "$bad" = 0 ] || fail "$bad self-checks failed in the per-node runs"
+"$SYSAB" analyze --factors node campaign:nm >"$T/nm-analyze.txt" || fail "analyze --factors node campaign:nm"
+sed 's/^/    /' "$T/nm-analyze.txt"
+"$SYSAB" analyze --factors node campaign:nm --json >"$T/nm-analyze.json" || fail "analyze --factors node --json"
+rows=$(jq '[.rows[] | select(.effects[]?.factor == "node")] | length' "$T/nm-analyze.json")
+[ "$rows" -ge 2 ] || fail "analyze --factors node campaign:nm: $rows rows with a node effect, want 2"
+jq -e '.emulated[0].how | contains("qemu -numa")' "$T/nm-analyze.json" >/dev/null || fail "analyze --json: the emulated nodes are not named"
+grep -q "the NUMA nodes were emulated" "$T/nm-analyze.txt" || fail "analyze: the emulated nodes are not named"
+[ -z "$(ls -A "$TMPDIR")" ] || fail "temp files left: $(ls -A "$TMPDIR")"
+step "numa: 4 runs (node 0 and 1 on each boot), 16 placement checks ok, $rows rows by node"
+echo "check-boot: numa checks mechanics only (placement, labels, analysis): qemu's emulated nodes have no real distance, so no latency claim is made"
+fi
+# this run's VMs only (their files are under $T): another check-boot may share the machine
+pgrep -f -- "-initrd $T/.* sysab.boot=" >/dev/null && fail "qemu processes left behind"
 step "all passed"
 cp "$T/analyze.txt" "${BOOT_REPORT:-/dev/null}" 2>/dev/null
 rm -rf "$T"

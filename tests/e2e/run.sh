@@ -22,7 +22,13 @@ for t in "$here"/t_*.sh; do
 	fi
 	# Leak checks after every test.
 	sleep 0.3
-	left=$(pgrep -f -- "^([^ ]*qemu[^ ]* )?$SYSAB( |$)" 2>/dev/null || true)
+	# only this test's: processes of the binary whose environment points into $T (T, TMPDIR,
+	# HOME and SYSAB_DB do), so a sysab that another job runs on the machine is left alone
+	left=""
+	for p in $(pgrep -f -- "^([^ ]*qemu[^ ]* )?$SYSAB( |$)" 2>/dev/null || true); do
+		tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -q "^[A-Za-z_]*=$T\(/\|$\)" && left="$left $p"
+	done
+	left=${left# }
 	if [ -n "$left" ]; then
 		echo "leak: processes of sysab left by $name: $left" >>"$T/log"
 		kill -9 $left 2>/dev/null

@@ -69,6 +69,40 @@ new q --backend qemu --arch x86_64 --boots 1 --config 'pti=on' --append pti=on -
 expect 0 "$SYSAB" campaign start q --dry-run
 contains "$OUT" "qemu-system-x86_64"
 contains "$OUT" "sysab.boot=q:0"
+# one node (the default) adds nothing to qemu's argv
+contains "$OUT" " -m 512 -smp 1 -kernel "
+! printf '%s' "$OUT" | grep -q -e ' -numa ' -e ' -object ' || fail "a campaign without --numa gives qemu -numa: $OUT"
+# --numa 2: each node an even share of the CPUs and the memory, shown, and in qemu's argv
+new qn --backend qemu --arch x86_64 --boots 1 --numa 2 --smp 2 --mem 1024 --config 'pti=on' -- $RUN --nodes all
+contains "$OUT" "2 NUMA nodes emulated by qemu -numa (1 CPU, 512 MB each)"
+expect 0 "$SYSAB" campaign show qn --json
+[ "$(printf '%s' "$OUT" | jq -c .guest.numa)" = 2 ] || fail "campaign show --json: guest.numa"
+expect 0 "$SYSAB" campaign start qn --dry-run
+contains "$OUT" "guest NUMA: 2 nodes, emulated by qemu -numa"
+contains "$OUT" " -m 1024 -smp 2 -object memory-backend-ram,id=m0,size=512M -object memory-backend-ram,id=m1,size=512M -numa node,nodeid=0,cpus=0,memdev=m0 -numa node,nodeid=1,cpus=1,memdev=m1 -kernel "
+new qn4 --backend qemu --arch x86_64 --boots 1 --numa 2 --smp 4 --mem 2048 --config 'pti=on' -- $RUN
+expect 0 "$SYSAB" campaign start qn4 --dry-run
+contains "$OUT" "-numa node,nodeid=0,cpus=0-1,memdev=m0 -numa node,nodeid=1,cpus=2-3,memdev=m1 "
+# refused, exit 2, naming the options, nothing stored: an uneven split, more nodes than CPUs,
+# a guest whose kernel does not get the nodes, a backend without a guest
+expect 2 "$SYSAB" campaign new qx --backend qemu --boots 1 --numa 2 --smp 3 --config 'pti=on'
+contains "$ERR" "--numa 2: --smp 3 does not divide evenly among 2 nodes"
+expect 2 "$SYSAB" campaign new qx --backend qemu --boots 1 --numa 2 --smp 2 --mem 1025 --config 'pti=on'
+contains "$ERR" "--numa 2: --mem 1025 does not divide evenly among 2 nodes"
+expect 2 "$SYSAB" campaign new qx --backend qemu --boots 1 --numa 4 --smp 2 --config 'pti=on'
+contains "$ERR" "give --smp at least 4"
+expect 2 "$SYSAB" campaign new qx --backend qemu --arch loongarch64 --boots 1 --numa 2 --smp 2 --config 'pti=on'
+contains "$ERR" "a loongarch64 guest gets no NUMA nodes"
+expect 2 "$SYSAB" campaign new qx --backend command --boots 1 --numa 2 --smp 2 --config 'pti=on' --command true
+contains "$ERR" "leave --numa out"
+expect 2 "$SYSAB" campaign new qx --backend qemu --boots 1 --numa 0 --config 'pti=on'
+contains "$ERR" "--numa"
+[ "$(sqlite3 "$SYSAB_DB" "SELECT count(*) FROM campaign WHERE name = 'qx'")" = 0 ] || fail "a refused --numa stored a campaign"
+# --arch auto: a LoongArch kernel (PE machine 0x6264) is told at start, and --numa refused there
+{ printf 'MZ'; head -c 58 /dev/zero; printf '\100\0\0\0PE\0\0\144\142'; head -c 600 /dev/zero; } >"$T/loong.efi"
+new ql --backend qemu --boots 1 --numa 2 --smp 2 --config 'pti=on' --kernel "$T/loong.efi" -- $RUN
+expect 2 "$SYSAB" campaign start ql --dry-run
+contains "$ERR" "slot 0: --numa 2: a loongarch64 guest gets no NUMA nodes"
 
 # no root: kexec and grub say that they need it, and do nothing; qemu and command do not
 if unpriv_setup; then

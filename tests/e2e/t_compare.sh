@@ -19,6 +19,32 @@ v=$(printf '%s' "$OUT" | jq -r '.rows[0].verdict')
 case "$v" in faster | slower | equivalent | inconclusive | no_data) ;; *) fail "verdict enum: $v" ;; esac
 v=$(printf '%s' "$OUT" | jq -r '.rows[0].a.runs + .rows[0].b.runs')
 [ "$v" = 4 ] || fail "runs in json: $v"
+# issue 38 item 2: host.ref rides in every run, is no row unless named, and --adjust host names
+# its method and slope in every format
+expect 0 "$SYSAB" compare cfg=a cfg=b --json
+v=$(printf '%s' "$OUT" | jq -r '(.adjust|tostring) as $a | (.rows[0].host_adjust|tostring) as $h | ([.rows[].workload] | join(" ")) + " " + $a + " " + $h')
+case "$v" in *host.ref*) fail "host.ref is a row without -w host.ref: $v" ;; esac
+contains "$v" " null null"
+expect 0 "$SYSAB" compare cfg=a cfg=b -w host.ref --json
+v=$(printf '%s' "$OUT" | jq -r '[.rows[].workload] | join(" ")')
+[ "$v" = host.ref ] || fail "-w host.ref: rows $v"
+expect 0 "$SYSAB" compare cfg=a cfg=b --unit run --adjust host --json -w kernel.syscall.null
+v=$(printf '%s' "$OUT" | jq -r '.adjust + " " + .rows[0].host_adjust.status + " " + (.rows[0].host_adjust.slope_from|tostring)')
+case "$v" in "host adjusted runs_within_boots" | "host reference_differs runs_within_boots" | "host too_few_runs null") ;;
+*) fail "--adjust host json: $v" ;; esac
+case "$v" in *too_few*) ;; *)
+	printf '%s' "$OUT" | jq -e '.rows[0].comparison.caveats | index("host_adjusted")' >/dev/null ||
+		fail "adjusted row without the host_adjusted caveat" ;;
+esac
+expect 0 "$SYSAB" compare cfg=a cfg=b --unit run --adjust host -w kernel.syscall.null
+contains "$OUT" "host speed"
+expect 0 "$SYSAB" compare cfg=a cfg=b --unit run --adjust host -w kernel.syscall.null --format markdown
+contains "$OUT" "Host-speed adjustment"
+expect 0 "$SYSAB" analyze --factors cfg --unit run --adjust host -w kernel.syscall.null --json
+v=$(printf '%s' "$OUT" | jq -r '.adjust + " " + (.rows[0].host_adjust.status|tostring)')
+case "$v" in "host adjusted" | "host reference_differs" | "host too_few_runs") ;; *) fail "analyze --adjust host: $v" ;; esac
+expect 2 "$SYSAB" compare cfg=a cfg=b --adjust speed
+contains "$ERR" "--adjust"
 b=$(sqlite3 "$SYSAB_DB" 'SELECT boot_id FROM boot LIMIT 1' | cut -c1-6)
 expect 0 "$SYSAB" compare "boot:$b cfg=a" "kernel=$(uname -r) cfg=b" -w harness
 

@@ -12,7 +12,7 @@ complete_words() {
 [ "$(complete_words sysab campaign st)" = "status start stop " ] || fail "campaign: $(complete_words sysab campaign st)"
 [ "$(complete_words sysab compare --format '')" = "text json markdown html " ] ||
 	fail "compare --format: $(complete_words sysab compare --format '')"
-[ "$(complete_words sysab analyze --format '')" = "text json html " ] || fail "analyze --format"
+[ "$(complete_words sysab analyze --format '')" = "text json markdown html " ] || fail "analyze --format"
 [ "$(complete_words sysab export --format k)" = "kcidb " ] || fail "export --format"
 [ "$(complete_words sysab compare a b --fail-on s)" = "slower " ] || fail "--fail-on"
 [ "$(complete_words sysab run --counters '')" = "all software none " ] || fail "--counters"

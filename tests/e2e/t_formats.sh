@@ -49,7 +49,11 @@ contains "$OUT" "| workload | unit | A | B | change | 95% CI | q | verdict |"
 contains "$OUT" "(faster/slower need BH q < 0.05)**"
 expect 0 "$SYSAB" show 1 --format markdown
 contains "$OUT" "| workload | copies | median | unit | CI95 | CV | n |"
-expect 2 "$SYSAB" analyze --factors pernode,pie --format markdown
+expect 0 "$SYSAB" analyze --factors pernode,pie --format markdown
+contains "$OUT" "| effect | change | 95% CI | q | verdict |"
+contains "$OUT" "| pernode x pie |"
+expect 0 "$SYSAB" report analyze --factors pernode,pie --format markdown -o "$T/fa.md"
+grep -q '| cell | estimate, 95% CI | runs | boots |' "$T/fa.md" || fail "report analyze --format markdown"
 expect 2 "$SYSAB" export --format html
 contains "$ERR" "use csv, json, kcidb or lava"
 expect 2 "$SYSAB" list -o ""

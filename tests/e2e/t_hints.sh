@@ -29,8 +29,8 @@ expect 2 "$SYSAB" import cvs x.csv
 contains "$ERR" "did you mean csv?"
 expect 2 "$SYSAB" compare a b --fail-on slowr
 contains "$ERR" "did you mean slower?"
-expect 2 "$SYSAB" analyze --format markdown
-contains "$ERR" "use text, json or html"
+expect 2 "$SYSAB" analyze --format csv
+contains "$ERR" "use text, json, html or markdown"
 expect 2 "$SYSAB" --db "$SYSAB_DB"
 run_hint 0 "$ERR"
 expect 0 "$SYSAB" --help

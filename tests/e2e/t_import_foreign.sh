@@ -29,7 +29,7 @@ mutate() { cp "$SRC" "$T/$1.db" && sqlite3 "$T/$1.db" "$2" || fail "mutate $1"; 
 # item 3: the values the CSV and log importers refuse
 mutate biglabel "UPDATE label SET value = hex(zeroblob(33554432)) WHERE key = 'a'"
 refused "$T/biglabel.db" "longer than 256 bytes"
-mutate bigwl "UPDATE sample SET workload = 'w' || hex(zeroblob(524288))"
+mutate bigwl "UPDATE sample SET workload = 'w' || hex(zeroblob(524288)) WHERE workload = 'harness.null'"
 refused "$T/bigwl.db" "is not a letter, then letters"
 mutate copiesneg "UPDATE slot SET copies = -3; UPDATE sample SET copies = -3"
 refused "$T/copiesneg.db" "copies -3 is out of range"

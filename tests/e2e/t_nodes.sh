@@ -50,7 +50,7 @@ case "$OUT" in *"unsupported: cannot bind memory to node 0: set_mempolicy(MPOL_B
 esac
 contains "$OUT" "node 0 (CPUs 0-$last_cpu):"
 contains "$OUT" "labels: k=v node=0"
-contains "$OUT" "1 ran ok, 0 unsupported, 0 failed a self-check"
+contains "$OUT" "2 ran ok, 0 unsupported, 0 failed a self-check" # the workload and host.ref
 r=$(last_run "$SYSAB_DB")
 [ "$(sqlite3 "$SYSAB_DB" "SELECT value FROM environment WHERE run = $r AND key = 'run.node.mempolicy'")" = bind:0 ] ||
 	fail "the run's memory policy is not recorded"
@@ -65,7 +65,7 @@ sqlite3 "$SYSAB_DB" "SELECT checks FROM slot WHERE run = $r" | jq -e '[.[] | sel
 # A page elsewhere (the seam SYSAB_TEST_NUMA_MAPS stands for /proc/self/numa_maps) fails the
 # placement check: the run says so, and compare withholds the row's verdict.
 printf '%s\n' "55d2 default heap anon=40 dirty=40 N0=39 N1=1 kernelpagesize_kB=4" >"$T/maps"
-expect 0 env SYSAB_TEST_NUMA_MAPS="$T/maps" "$SYSAB" run --nodes 0 -l k=w $quick
+expect 0 env SYSAB_TEST_NUMA_MAPS="$T/maps" "$SYSAB" run --nodes 0 -l k=w $quick --no-host-ref
 contains "$(printf '%s\n' "$OUT" | tail -n 1)" "1 failed a self-check: harness.null (share of anonymous pages on node 0 (placement))"
 expect 0 "$SYSAB" compare k=v k=w --unit run
 contains "$(printf '%s' "$OUT" | tr '\n' ' ' | tr -s ' ')" "share of anonymous pages on node 0 (placement)"
@@ -109,3 +109,38 @@ expect 0 "$SYSAB" compare node=0 node=1 --unit run --json
 printf '%s' "$OUT" | jq -e '[.confounders[].key] | (index("run.node.cpus") == null and
 	index("run.node.mempolicy") == null and index("kernel.cmdline") != null)' >/dev/null ||
 	fail "confounders of node=0 against node=1: $(printf '%s' "$OUT" | jq -c .confounders)"
+
+# A campaign whose runs are per node: one `sysab run --nodes ...` stores one run per node, so a
+# slot needs runs x nodes; a run that stores fewer (a node unsupported) fails its slot with the
+# count, rather than running again and storing the other nodes twice. The self-rebooting path
+# with the command backend and a simulated boot (as in t_campaign).
+export SYSAB_DB="$T/camp.db" SYSAB_CAMPAIGN_PROC="$T/proc"
+mkdir -p "$T/proc" "$T/units"
+echo 6.1.0-test >"$T/proc/osrelease"
+bootcmd='echo "$SYSAB_APPEND" >'"$T/armed"
+boot() { cp "$T/armed" "$T/proc/cmdline"; cat /proc/sys/kernel/random/uuid >"$T/proc/boot_id"; }
+export SYSAB_NODE_SYSFS="$T/two"
+expect 0 "$SYSAB" campaign new pn --unit-dir "$T/units" --backend command --boots 1 --config k=a --append 'ro k=a' \
+	--command "$bootcmd" -- --nodes all $quick
+expect 0 "$SYSAB" campaign start pn
+boot
+expect 0 "$SYSAB" campaign resume pn
+runs=$(sqlite3 "$SYSAB_DB" "SELECT count(*) FROM campaign_run")
+state=$(sqlite3 "$SYSAB_DB" "SELECT state || ':' || coalesce(reason, '') FROM campaign_slot")
+if [ "$n1" = 0 ]; then # node 1 is not this kernel's: 1 of the 2 runs, the slot failed for it
+	[ "$runs" = 1 ] || fail "the per-node slot stored $runs runs, want 1 (node 0; node 1 unsupported)"
+	contains "$state" "failed:\`sysab run\` stored 1 of the 2 runs it makes (one per node of --nodes)"
+else
+	[ "$runs" = 2 ] || fail "the per-node slot stored $runs runs, want 2"
+	[ "$state" = "done:" ] || fail "the per-node slot is $state"
+fi
+# a list names its nodes: --nodes 0 is one run per `sysab run`
+expect 0 "$SYSAB" campaign new p0 --unit-dir "$T/units" --backend command --boots 1 --runs 2 --config k=b \
+	--append 'ro k=b' --command "$bootcmd" -- --nodes 0 $quick
+expect 0 "$SYSAB" campaign start p0
+boot
+expect 0 "$SYSAB" campaign resume p0
+[ "$(sqlite3 "$SYSAB_DB" "SELECT count(*) FROM campaign_run cr JOIN campaign c ON c.id = cr.campaign WHERE c.name = 'p0'")" = 2 ] ||
+	fail "--nodes 0 with --runs 2 did not store 2 runs"
+[ "$(sqlite3 "$SYSAB_DB" "SELECT s.state FROM campaign_slot s JOIN campaign c ON c.id = s.campaign WHERE c.name = 'p0'")" = done ] ||
+	fail "the --nodes 0 slot is not done"

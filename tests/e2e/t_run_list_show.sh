@@ -19,10 +19,17 @@ s=$(printf '%s' "$OUT" | jq -r '.run.status + " " + .run.labels.pie + " " + (.sc
 m=$(printf '%s' "$OUT" | jq '[.results[] | select(.workload == "harness.null") | .median_ops_per_s > 0] | .[0]')
 [ "$m" = true ] || fail "harness.null median missing"
 cnt=$(sqlite3 "$SYSAB_DB" "SELECT count(*) FROM sample WHERE run = 1")
-[ "$cnt" = 56 ] || fail "expected 56 samples (2 workloads x 28) in the database, got $cnt"
-expect 0 "$SYSAB" run --quick -w harness.null --json
+[ "$cnt" = 84 ] || fail "expected 84 samples (2 workloads and host.ref x 28) in the database, got $cnt"
+# issue 38 item 2: the host-speed reference rides in every round, at one copy, unless left out
+v=$(printf '%s' "$OUT" | jq '[.results[] | select(.workload == "host.ref")] | length')
+[ "$v" = 1 ] || fail "host.ref: $v result rows, expected 1 (one copy)"
+v=$(printf '%s' "$OUT" | jq '.run.settings.host_ref')
+[ "$v" = true ] || fail "run settings host_ref: $v"
+expect 0 "$SYSAB" run --quick -w harness.null --no-host-ref --json
 v=$(printf '%s' "$OUT" | jq '.run.id')
 [ "$v" = 2 ] || fail "second run id $v"
+v=$(printf '%s' "$OUT" | jq '[.results[] | select(.workload == "host.ref")] | length')
+[ "$v" = 0 ] || fail "--no-host-ref: host.ref still ran"
 expect 0 "$SYSAB" list pie=yes --json
 v=$(printf '%s' "$OUT" | jq '.runs | length')
 [ "$v" = 1 ] || fail "filter pie=yes gave $v runs"

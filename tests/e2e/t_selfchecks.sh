@@ -35,6 +35,6 @@ printf '%s' "$OUT" | jq -e '.results[] | select(.workload == "unixbench.pipe") |
 # refused, saying why, rather than measured with barriers that send no IPI
 if [ -d /sys/devices/system/cpu/cpu1 ] && taskset -c 0-1 true 2>/dev/null; then
 	expect 0 "$SYSAB" run --quick --no-probe -w kernel.ipi.membarrier -c 2 --cpus 0-1 --json
-	printf '%s' "$OUT" | jq -e '[.results[] | .status == "unsupported" and (.reason | test("own two CPUs: 2 copies need 4, this run may use 2"))] == [true]' >/dev/null ||
+	printf '%s' "$OUT" | jq -e '[.results[] | select(.workload != "host.ref") | .status == "unsupported" and (.reason | test("own two CPUs: 2 copies need 4, this run may use 2"))] == [true]' >/dev/null ||
 		fail "membarrier with 2 copies on 2 CPUs was not refused: $OUT"
 fi

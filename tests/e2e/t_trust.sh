@@ -89,13 +89,22 @@ expect 1 "$SYSAB" compare cfg=b cfg=a --fail-on slower
 # Every format carries the caveat, naming the group, the evidence and a run; A's is its own.
 expect 0 "$SYSAB" compare cfg=a cfg=b
 case "$OUT" in *emulat*) fail "a native comparison mentions emulation: $OUT" ;; esac
+# NUMA nodes from qemu --numa (under KVM): the nodes were emulated, not the CPU
+sqlite3 "$SYSAB_DB" "INSERT INTO environment(run, key, value) VALUES (9, 'campaign.numa', '2')"
+expect 0 "$SYSAB" compare cfg=a cfg=b
+contains "$(flat)" "emulated: runs of B were measured under an emulator (qemu -numa: campaign.numa"
+contains "$(flat)" "first in run 9): their nodes are qemu's, on the host's memory alike, so a difference between nodes is not the machine's"
+case "$OUT" in *"emulator's costs"*) fail "emulated nodes alone are not the emulator's costs: $OUT" ;; esac
+expect 0 "$SYSAB" compare cfg=a cfg=b --json
+printf '%s' "$OUT" | jq -e '.emulated[0].cpu == false' >/dev/null || fail "compare --json: emulated nodes: $OUT"
+sqlite3 "$SYSAB_DB" "DELETE FROM environment WHERE key = 'campaign.numa'"
 sqlite3 "$SYSAB_DB" "INSERT INTO environment(run, key, value) VALUES (8, 'campaign.accel', 'tcg'), (9, 'hypervisor', 'qemu-tcg')"
 expect 0 "$SYSAB" compare cfg=a cfg=b
 contains "$(flat)" "emulated: runs of B were measured under an emulator (qemu TCG: campaign.accel tcg; qemu TCG:"
 contains "$(flat)" "first in run 8): their times are the emulator's costs"
 case "$OUT" in *"runs of A"*) fail "A has no emulated run: $OUT" ;; esac
 expect 0 "$SYSAB" compare cfg=a cfg=b --json
-printf '%s' "$OUT" | jq -e '.emulated == [{"group": "B", "how": "qemu TCG: campaign.accel tcg; qemu TCG: hypervisor qemu-tcg", "first_run": 8}]' \
+printf '%s' "$OUT" | jq -e '.emulated == [{"group": "B", "how": "qemu TCG: campaign.accel tcg; qemu TCG: hypervisor qemu-tcg", "first_run": 8, "cpu": true}]' \
 	>/dev/null || fail "compare --json: emulated: $OUT"
 expect 0 "$SYSAB" compare cfg=a cfg=b --format markdown
 contains "$(flat)" "> **emulated: runs of B were measured under an emulator"

@@ -83,6 +83,46 @@ static void options_round_trip(void **state)
 	free(m);
 }
 
+/* --numa: one node is the default and is not stored (older campaigns read the same); more
+ * nodes round-trip, and must split --smp and --mem evenly on an architecture that gets them. */
+static void numa_nodes_split_evenly(void **state)
+{
+	(void)state;
+	struct campaign_opts o, p;
+	struct err e;
+	campaign_opts_parse("{}", &o);
+	assert_int_equal(o.numa, 1);
+	char *j = campaign_opts_json(&o);
+	assert_null(strstr(j, "numa"));
+	free(j);
+	assert_int_equal(campaign_qemu_numa_check(&o, "loongarch64", &e), 0);
+	o.numa = 2;
+	o.smp = 2;
+	o.mem_mb = 1024;
+	j = campaign_opts_json(&o);
+	campaign_opts_parse(j, &p);
+	free(j);
+	assert_int_equal(p.numa, 2);
+	assert_int_equal(campaign_qemu_numa_check(&o, "x86_64", &e), 0);
+	assert_int_equal(campaign_qemu_numa_check(&o, "auto", &e), 0);
+	assert_int_equal(campaign_qemu_numa_check(&o, "loongarch64", &e), -1);
+	assert_non_null(strstr(e.msg, "loongarch64"));
+	o.smp = 3;
+	assert_int_equal(campaign_qemu_numa_check(&o, "x86_64", &e), -1);
+	assert_non_null(strstr(e.msg, "--smp 3"));
+	o.smp = 4;
+	o.mem_mb = 1000;
+	assert_int_equal(campaign_qemu_numa_check(&o, "x86_64", &e), 0);
+	o.mem_mb = 1001;
+	assert_int_equal(campaign_qemu_numa_check(&o, "x86_64", &e), -1);
+	assert_non_null(strstr(e.msg, "--mem 1001"));
+	o.numa = 8;
+	assert_int_equal(campaign_qemu_numa_check(&o, "x86_64", &e), -1);
+	assert_non_null(strstr(e.msg, "--smp at least 8"));
+	campaign_opts_free(&o);
+	campaign_opts_free(&p);
+}
+
 /* ExecStart= follows systemd's rules: quotes group, \\ and \" escape, %% and $$ are literal. */
 static void exec_start_is_quoted_for_systemd(void **state)
 {
@@ -116,6 +156,7 @@ int main(void)
 		cmocka_unit_test(blocks_are_complete),
 		cmocka_unit_test(schedule_is_pinned_by_its_seed),
 		cmocka_unit_test(options_round_trip),
+		cmocka_unit_test(numa_nodes_split_evenly),
 		cmocka_unit_test(exec_start_is_quoted_for_systemd),
 		cmocka_unit_test(states_round_trip_through_their_words),
 	};

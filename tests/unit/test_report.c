@@ -161,14 +161,14 @@ static void emulated_groups_share_one_caveat(void **state)
 	(void)state;
 	char user[] = "qemu-user: emulated yes", tcg[] = "qemu TCG: campaign.accel tcg";
 	const char *names[] = {"A", "B", "C"};
-	struct an_emulation emu[3] = {{true, user, 1}, {true, user, 2}, {false, NULL, 0}};
+	struct an_emulation emu[3] = {{true, user, 1, true}, {true, user, 2, true}, {false, NULL, 0, false}};
 	struct sb t = {0};
 	report_emulation_text(&t, names, emu, 3);
 	assert_string_equal(sb_str(&t), "emulated: runs of A and B were measured under an emulator (qemu-user: emulated "
 					"yes; first in runs 1 and 2): their times are the emulator's costs, not the "
 					"kernel's or the machine's");
 	sb_free(&t);
-	emu[2] = (struct an_emulation){true, tcg, 9};
+	emu[2] = (struct an_emulation){true, tcg, 9, true};
 	report_emulation_text(&t, names, emu, 3);
 	assert_non_null(strstr(sb_str(&t), "runs of A, B and C were measured under an emulator (A: qemu-user: "
 					    "emulated yes; B: qemu-user: emulated yes; C: qemu TCG: campaign.accel "
@@ -178,6 +178,13 @@ static void emulated_groups_share_one_caveat(void **state)
 	report_emulation_text(&t, none, &emu[2], 1);
 	assert_non_null(strstr(sb_str(&t), "emulated: some of the runs were measured under an emulator (qemu TCG: "
 					    "campaign.accel tcg; first in run 9)"));
+	sb_free(&t);
+	/* only the NUMA nodes were emulated (qemu --numa under KVM): not the emulator's costs */
+	char numa[] = "qemu -numa: campaign.numa";
+	struct an_emulation nodes = {true, numa, 4, false};
+	report_emulation_text(&t, none, &nodes, 1);
+	assert_non_null(strstr(sb_str(&t), "first in run 4): their nodes are qemu's"));
+	assert_null(strstr(sb_str(&t), "emulator's costs"));
 	sb_free(&t);
 	emu[0].any = emu[1].any = emu[2].any = false;
 	report_emulation_text(&t, names, emu, 3);

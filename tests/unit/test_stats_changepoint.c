@@ -54,11 +54,11 @@ static void draw(gsl_rng *r, struct series *s, size_t at, double step, size_t sp
 			double *y = &s->y[k * SAMPLES];
 			for (size_t i = 0; i < SAMPLES; i++)
 				y[i] = ro + sd * gsl_ran_gaussian_ziggurat(r, 1);
-			s->runs[k] = (struct st_run){y, NULL, SAMPLES, NULL};
+			s->runs[k] = (struct st_run){.y = y, .round = NULL, .n = SAMPLES, .sum = NULL};
 			k++;
 		}
 		s->boots[b] = (struct st_boot){&s->runs[b * RUNS], RUNS};
-		s->groups[b] = (struct st_group){&s->boots[b], 1};
+		s->groups[b] = (struct st_group){.boots = &s->boots[b], .nboots = 1};
 	}
 	struct err e;
 	assert_int_equal(stats_estimate_groups(s->groups, NB, s->est, &e), 0);

@@ -138,7 +138,7 @@ static struct cmp_rates simulate_cmp(size_t n, enum effect fx, size_t reps, unsi
 				}
 				boots[s][b] = (struct st_boot){&runs[s][b * NR], NR};
 			}
-			g[s] = (struct st_group){boots[s], NB};
+			g[s] = (struct st_group){.boots = boots[s], .nboots = NB};
 		}
 		struct st_estimate est[2];
 		struct err e;
@@ -284,8 +284,8 @@ static void summaries_stand_in_for_samples(void **state)
 				bsum[g][b] = (struct st_boot){&sum[g][b * NR], NR};
 			}
 			size_t nb = 1 + gsl_rng_uniform_int(r, NB);
-			graw[g] = (struct st_group){braw[g], nb};
-			gsum[g] = (struct st_group){bsum[g], nb};
+			graw[g] = (struct st_group){.boots = braw[g], .nboots = nb};
+			gsum[g] = (struct st_group){.boots = bsum[g], .nboots = nb};
 		}
 		struct st_estimate ea[2], eb[2];
 		struct err e;

@@ -36,11 +36,12 @@
 #define MAXR 16
 #define MAXS 1000
 
-enum kind { TWO, FACT, SEQ, PLAN, DIAG, LOOKS };
+enum kind { TWO, FACT, SEQ, PLAN, DIAG, LOOKS, NODE };
 /* TWO rows: ONEF also analyses the two groups as a one-factor, two-level factorial and counts
  * every number that differs from compare's (must be none); TRUNC keeps only replicates whose
- * donor group (B) estimates its boot variance at <= 0, the case a borrower must not lend. */
-enum mode { PLAIN, ONEF, TRUNC };
+ * donor group (B) estimates its boot variance at <= 0, the case a borrower must not lend; ADJ
+ * compares with the host-speed adjustment (stats_estimate_adjusted). */
+enum mode { PLAIN, ONEF, TRUNC, ADJ };
 
 struct gd {
 	const char *name;
@@ -54,6 +55,11 @@ struct gd {
 	bool fast;      /* in make check */
 	double cov_lo, cov_hi, aa_max; /* bounds asserted in the fast subset */
 	enum mode mode; /* TWO: also a one-factor analyze, or only donors whose estimate is <= 0 */
+	/* A common host factor per run, N(0, sd_host): the workload's run offset takes load times it,
+	 * and host.ref measures it with its own N(0, ref_noise) per run, shifted by ref_shift in B
+	 * (a change that moves the reference itself). */
+	double sd_host, load, ref_noise, ref_shift;
+	bool unit_run; /* TWO: --unit run (runs of one boot; coverage and "no verdict" by the run level) */
 };
 
 struct cell {
@@ -61,6 +67,7 @@ struct cell {
 	struct st_run runs[MAXB * MAXR];
 	struct st_boot boots[MAXB];
 	struct st_group g;
+	double ref[MAXB * MAXR]; /* the reference's run means, when the design has a host factor */
 };
 
 static void draw(gsl_rng *rng, const struct gd *d, size_t boots, double mu, double sd_boot, int round_sig,
@@ -72,6 +79,11 @@ static void draw(gsl_rng *rng, const struct gd *d, size_t boots, double mu, doub
 		c->boots[b] = (struct st_boot){&c->runs[ri], d->runs};
 		for (size_t r = 0; r < d->runs; r++, ri++) {
 			double ro = bo + d->sd_run * gsl_ran_gaussian_ziggurat(rng, 1);
+			if (d->sd_host > 0) {
+				double h = d->sd_host * gsl_ran_gaussian_ziggurat(rng, 1);
+				ro += d->load * h;
+				c->ref[ri] = 3 + h + d->ref_noise * gsl_ran_gaussian_ziggurat(rng, 1);
+			}
 			c->runs[ri] = (struct st_run){.y = &c->y[yi], .n = d->samples};
 			for (size_t i = 0; i < d->samples; i++, yi++) {
 				double y = ro + d->sd_within * gsl_ran_gaussian_ziggurat(rng, 1);
@@ -83,11 +95,13 @@ static void draw(gsl_rng *rng, const struct gd *d, size_t boots, double mu, doub
 			}
 		}
 	}
-	c->g = (struct st_group){c->boots, boots};
+	c->g = (struct st_group){.boots = c->boots, .nboots = boots};
 }
 
 struct tally {
 	size_t n, ncov, cover, aa, aa2, power, equiv, noverdict, differ;
+	size_t adjusted, withheld; /* ADJ, A/A: replicates adjusted; withheld as the reference differed */
+	double beta, r2;           /* ADJ, A/A: sums over the adjusted replicates */
 	double assurance;
 	size_t nplan, below50, below20, boots; /* plans, and those meeting the target in < 50%, < 20% of runs */
 };
@@ -129,13 +143,32 @@ static void rep_two(gsl_rng *rng, const struct gd *d, struct cell *c, struct tal
 {
 	struct st_compare_opts o = stats_compare_defaults();
 	struct err e;
+	unsigned unit = ST_BIT(d->unit_run ? ST_LEVEL_RUN : ST_LEVEL_BOOT);
+	if (d->unit_run)
+		o.unit = ST_LEVEL_RUN;
 	for (int ab = 0; ab < 2; ab++) {
 		double eff = ab ? log1p(d->effect) : 0;
 		draw(rng, d, d->boots_a, 7, d->sd_boot_a, d->round_sig, &c[0]);
 		draw(rng, d, d->boots_b, 7 + eff, d->sd_boot_b, d->round_sig, &c[1]); /* A/A: equal means */
 		struct st_group g[2] = {c[0].g, c[1].g};
 		struct st_estimate est[2];
-		assert_int_equal(stats_estimate_groups(g, 2, est, &e), 0);
+		if (d->mode == ADJ) {
+			size_t ra = d->boots_a * d->runs, rb = d->boots_b * d->runs;
+			double ref[2 * MAXB * MAXR];
+			memcpy(ref, c[0].ref, ra * sizeof *ref);
+			for (size_t k = 0; k < rb; k++)
+				ref[ra + k] = c[1].ref[k] + d->ref_shift;
+			struct st_adjust adj;
+			assert_int_equal(stats_estimate_adjusted(g, 2, ref, est, &adj, &e), 0);
+			if (!ab && adj.status != ST_ADJ_FEW) {
+				t->adjusted++;
+				t->withheld += adj.status == ST_ADJ_REF_DIFFERS;
+				t->beta += adj.beta;
+				t->r2 += adj.r2;
+			}
+		} else {
+			assert_int_equal(stats_estimate_groups(g, 2, est, &e), 0);
+		}
 		if (d->mode == TRUNC && !(est[1].own.raw_boot <= 0)) {
 			ab--; /* draw again: only donors estimating <= 0 */
 			continue;
@@ -147,11 +180,11 @@ static void rep_two(gsl_rng *rng, const struct gd *d, struct cell *c, struct tal
 		if (!ab) {
 			t->aa += called(&r);
 			t->equiv += r.verdict == ST_EQUIVALENT;
-			t->noverdict += !(r.covered & ST_BIT(ST_LEVEL_BOOT)) || r.verdict == ST_NO_DATA;
+			t->noverdict += !(r.covered & unit) || r.verdict == ST_NO_DATA;
 			continue;
 		}
 		t->power += r.verdict == ST_FASTER;
-		if ((r.covered & ST_BIT(ST_LEVEL_BOOT)) && !isnan(r.lo)) {
+		if ((r.covered & unit) && !isnan(r.lo)) {
 			t->ncov++;
 			t->cover += r.lo <= eff && eff <= r.hi;
 		}
@@ -194,6 +227,65 @@ static void rep_fact(gsl_rng *rng, const struct gd *d, struct cell *c, struct ta
 	stats_factorial_free(&fa);
 }
 
+/* Within-boot factor: 2 kernels x boots_b NUMA nodes, boots_a boots per kernel, each boot
+ * running runs x samples on every node (`sysab run --nodes all`). The boot offset (sd_boot_a
+ * on kernel a, sd_boot_b on kernel b) is shared by every node of the boot. A/A: no node
+ * penalty and no interaction; A/B: a penalty of -1% per node and kernel b gains `effect` on
+ * the last node only. Tallied (stats_factorial_within): A/A of "node: 1 vs 0" (aa) and of the
+ * interaction at the last node (aa2); power and coverage of that interaction; the node
+ * effect's coverage in equiv (its true value -1% at node 1). */
+#define NODE_MAX 8
+static void rep_node(gsl_rng *rng, const struct gd *d, struct tally *t)
+{
+	static const char *kv[] = {"a", "b"}, *nv[] = {"0", "1", "2", "3", "4", "5", "6", "7"};
+	size_t nn = d->boots_b, nb = d->boots_a;
+	struct st_factor f[2] = {{"kernel", kv, 2}, {"node", nv, nn}};
+	struct st_compare_opts o = stats_compare_defaults();
+	double m[2 * MAXB * NODE_MAX];
+	struct st_wboot wb[2 * MAXB];
+	struct err e;
+	for (int ab = 0; ab < 2; ab++) {
+		double eff = ab ? log1p(d->effect) : 0, pen = ab ? -0.01 : 0;
+		for (size_t k = 0; k < 2; k++)
+			for (size_t b = 0; b < nb; b++) {
+				size_t i = k * nb + b;
+				double bo = (k ? d->sd_boot_b : d->sd_boot_a) * gsl_ran_gaussian_ziggurat(rng, 1);
+				for (size_t l = 0; l < nn; l++) {
+					double mu = 7 + bo + pen * (double)l + (k && l == nn - 1 ? eff : 0), sr = 0;
+					for (size_t r = 0; r < d->runs; r++) {
+						double ro = mu + d->sd_run * gsl_ran_gaussian_ziggurat(rng, 1), ss = 0;
+						for (size_t x = 0; x < d->samples; x++)
+							ss += ro + d->sd_within * gsl_ran_gaussian_ziggurat(rng, 1);
+						sr += ss / (double)d->samples;
+					}
+					m[i * nn + l] = sr / (double)d->runs;
+				}
+				wb[i] = (struct st_wboot){k, &m[i * nn]};
+			}
+		struct st_factorial fa;
+		assert_int_equal(stats_factorial_within(f, 2, 2u, wb, 2 * nb, &o, &fa, &e), 0);
+		/* effects: kernel, node 1..nn-1, kernel x node 1..nn-1, simple effects */
+		const struct st_comparison *node1 = &fa.effects[1].c, *ix = &fa.effects[2 * nn - 2].c;
+		assert_int_equal(fa.effects[2 * nn - 2].kind, ST_EFFECT_INTERACTION);
+		assert_int_equal(fa.effects[2 * nn - 2].level, nn - 1);
+		if (!ab) {
+			t->aa += called(node1);
+			t->aa2 += called(ix);
+		} else {
+			t->power += ix->verdict == ST_FASTER;
+			if (!isnan(ix->lo)) {
+				t->ncov++;
+				t->cover += ix->lo <= eff && eff <= ix->hi;
+			}
+			/* the node effect averaged over kernels: -1% at node 1 (the gain is at the last node only) */
+			double truth = nn > 2 ? -0.01 : -0.01 + eff / 2;
+			t->equiv += !isnan(node1->lo) && node1->lo <= truth && truth <= node1->hi;
+		}
+		stats_factorial_free(&fa);
+	}
+	t->n++;
+}
+
 /* The loop a user runs by following the advice: look 1 at boots_a per group, then add
  * what the advice says and look again, up to boots_b. A/A and A/B paths; coverage is
  * of the final look's interval. */
@@ -211,7 +303,7 @@ static void rep_seq(gsl_rng *rng, const struct gd *d, struct cell *c, struct tal
 		size_t n = d->boots_a;
 		struct st_comparison r;
 		for (;;) {
-			struct st_group g[2] = {{c[0].boots, n}, {c[1].boots, n}};
+			struct st_group g[2] = {{.boots = c[0].boots, .nboots = n}, {.boots = c[1].boots, .nboots = n}};
 			struct st_estimate est[2];
 			assert_int_equal(stats_estimate_groups(g, 2, est, &e), 0);
 			stats_compare(&est[0], &est[1], &o, &r);
@@ -257,7 +349,7 @@ static void rep_looks(gsl_rng *rng, const struct gd *d, struct cell *c, struct t
 		bool call = false, naive = false;
 		enum st_verdict v = ST_NO_DATA;
 		for (size_t n = d->boots_a; n <= d->boots_b && !call; n += d->step) {
-			struct st_group g[2] = {{c[0].boots, n}, {c[1].boots, n}};
+			struct st_group g[2] = {{.boots = c[0].boots, .nboots = n}, {.boots = c[1].boots, .nboots = n}};
 			struct st_estimate est[2];
 			assert_int_equal(stats_estimate_groups(g, 2, est, &e), 0);
 			struct an_row row = {0};
@@ -374,41 +466,66 @@ static void rep_plan(gsl_rng *rng, const struct gd *d, struct cell *c, struct ta
 static const struct gd grid[] = {
 	/* name, kind, boots a, b, step, runs, samples, sd boot a, b (FACT: of the last cell), run, within, round, effect,
 	 * fast, bounds, mode */
-	{"balanced 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.93, 0.99, 0.05, PLAIN},
-	{"balanced 3 boots", TWO, 3, 3, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.98, 0.05, PLAIN},
-	{"balanced 4 boots", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN},
-	{"balanced 6 boots", TWO, 6, 6, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.975, 0.05, PLAIN},
-	{"2 boots against 5", TWO, 2, 5, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.99, 0.05, PLAIN},
-	{"2 boots against 3", TWO, 2, 3, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 0.99, 0.05, PLAIN},
-	{"2 boots against 8", TWO, 2, 8, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 0.99, 0.05, PLAIN},
-	{"boot sd 1% against 3%, 3 boots", TWO, 3, 3, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, true, 0.935, 0.975, 0.05, PLAIN},
-	{"boot sd 1% against 3%, 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05, PLAIN},
-	{"boot sd 1% against 4%, 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05, PLAIN},
-	{"boot sd 1% against 3%, 4 boots", TWO, 4, 4, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05, PLAIN},
-	{"boot sd 1% against 10%, 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.10, 0.005, 0.03, 0, 0.10, false, 0.935, 0.975, 0.05, PLAIN},
-	{"boot sd 1% against 10%, 3 boots", TWO, 3, 3, 0, 2, 10, 0.01, 0.10, 0.005, 0.03, 0, 0.10, false, 0.935, 0.975, 0.05, PLAIN},
-	{"1 boot borrows from 4", TWO, 1, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.998, 0.05, PLAIN},
-	{"1 boot borrows from 6", TWO, 1, 6, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 0.975, 0.05, PLAIN},
-	{"2 boots (sd 3%) against 5 (sd 1%)", TWO, 2, 5, 0, 2, 10, 0.03, 0.01, 0.005, 0.03, 0, 0.04, true, 0.935, 0.975, 0.05, PLAIN},
-	{"1 boot (sd 2%) borrows from 4 (sd 1%)", TWO, 1, 4, 0, 2, 10, 0.02, 0.01, 0.005, 0.03, 0, 0.03, false, 0, 1, 1, PLAIN},
-	{"1 boot each (no replication)", TWO, 1, 1, 0, 3, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0, 1, 0.0, PLAIN},
-	{"2x2 factorial, 2 boots per cell", FACT, 2, 2, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.0276, true, 0.935, 1, 0.05, PLAIN},
-	{"2x2 factorial, 4 boots per cell", FACT, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.0276, false, 0.935, 0.975, 0.05, PLAIN},
-	{"2x2, one cell boot sd 3%, 2 boots per cell", FACT, 2, 2, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.0276, false, 0.935, 1, 0.05, PLAIN},
-	{"2x2, one cell boot sd 4%, 2 boots per cell", FACT, 2, 2, 0, 2, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.0276, true, 0.935, 1, 0.05, PLAIN},
-	{"2x2, one cell boot sd 3%, 3 boots per cell", FACT, 3, 3, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.0276, false, 0.935, 1, 0.05, PLAIN},
-	{"2x2, one cell boot sd 4%, 3 boots per cell", FACT, 3, 3, 0, 2, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.0276, true, 0.935, 1, 0.05, PLAIN},
-	{"one-factor analyze = compare, 3 boots x 3 runs, sd 1% against 3%", TWO, 3, 3, 0, 3, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, true, 0.935, 0.99, 0.05, ONEF},
-	{"one-factor analyze = compare, 2 boots against 5", TWO, 2, 5, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 0.99, 0.05, ONEF},
-	{"1 boot borrows from 4, donor estimate <= 0", TWO, 1, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0, 1, 0.05, TRUNC},
-	{"rounded to 4 digits, 3 boots x 1 value", TWO, 3, 3, 0, 1, 1, 0.0005, 0.0005, 0, 0, 4, 0.003, true, 0.935, 0.99, 0.05, PLAIN},
-	{"sequential: 2 to 8 boots, advice", SEQ, 2, 8, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.975, 0.05, PLAIN},
-	{"fixed: 8 boots (sequential's maximum)", TWO, 8, 8, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN},
-	{"naive looks 2, 4, 6, 8 boots (stop at faster/slower)", LOOKS, 2, 8, 2, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0, 1, 0.05, PLAIN},
-	{"one boot at a time 3 to 10 (stop at faster/slower)", LOOKS, 3, 10, 1, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0, 1, 0.05, PLAIN},
-	{"diagnostic footnotes, 4 boots x 3 runs x 15 (A/A: any; power: warm-up)", DIAG, 4, 4, 0, 3, 15, 0.01, 0.01, 0.005, 0.01, 0, 0.10, true, 0, 1, 0.10, PLAIN},
-	{"plan from small pilot (3x2x10)", PLAN, 3, 3, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0, true, 0, 1, 1, PLAIN},
-	{"plan from large pilot (10x4x30)", PLAN, 10, 10, 0, 4, 30, 0.01, 0.01, 0.005, 0.03, 0, 0, false, 0, 1, 1, PLAIN},
+	{"balanced 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.93, 0.99, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"balanced 3 boots", TWO, 3, 3, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.98, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"balanced 4 boots", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"balanced 6 boots", TWO, 6, 6, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"2 boots against 5", TWO, 2, 5, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.99, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"2 boots against 3", TWO, 2, 3, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 0.99, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"2 boots against 8", TWO, 2, 8, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 0.99, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"boot sd 1% against 3%, 3 boots", TWO, 3, 3, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, true, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"boot sd 1% against 3%, 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"boot sd 1% against 4%, 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"boot sd 1% against 3%, 4 boots", TWO, 4, 4, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"boot sd 1% against 10%, 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.10, 0.005, 0.03, 0, 0.10, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"boot sd 1% against 10%, 3 boots", TWO, 3, 3, 0, 2, 10, 0.01, 0.10, 0.005, 0.03, 0, 0.10, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"1 boot borrows from 4", TWO, 1, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.998, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"1 boot borrows from 6", TWO, 1, 6, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"2 boots (sd 3%) against 5 (sd 1%)", TWO, 2, 5, 0, 2, 10, 0.03, 0.01, 0.005, 0.03, 0, 0.04, true, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"1 boot (sd 2%) borrows from 4 (sd 1%)", TWO, 1, 4, 0, 2, 10, 0.02, 0.01, 0.005, 0.03, 0, 0.03, false, 0, 1, 1, PLAIN, 0, 0, 0, 0, false},
+	{"1 boot each (no replication)", TWO, 1, 1, 0, 3, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0, 1, 0.0, PLAIN, 0, 0, 0, 0, false},
+	{"2x2 factorial, 2 boots per cell", FACT, 2, 2, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.0276, true, 0.935, 1, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"2x2 factorial, 4 boots per cell", FACT, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.0276, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"2x2, one cell boot sd 3%, 2 boots per cell", FACT, 2, 2, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.0276, false, 0.935, 1, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"2x2, one cell boot sd 4%, 2 boots per cell", FACT, 2, 2, 0, 2, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.0276, true, 0.935, 1, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"2x2, one cell boot sd 3%, 3 boots per cell", FACT, 3, 3, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.0276, false, 0.935, 1, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"2x2, one cell boot sd 4%, 3 boots per cell", FACT, 3, 3, 0, 2, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.0276, true, 0.935, 1, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"one-factor analyze = compare, 3 boots x 3 runs, sd 1% against 3%", TWO, 3, 3, 0, 3, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, true, 0.935, 0.99, 0.05, ONEF, 0, 0, 0, 0, false},
+	{"one-factor analyze = compare, 2 boots against 5", TWO, 2, 5, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 0.99, 0.05, ONEF, 0, 0, 0, 0, false},
+	{"1 boot borrows from 4, donor estimate <= 0", TWO, 1, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0, 1, 0.05, TRUNC, 0, 0, 0, 0, false},
+	{"rounded to 4 digits, 3 boots x 1 value", TWO, 3, 3, 0, 1, 1, 0.0005, 0.0005, 0, 0, 4, 0.003, true, 0.935, 0.99, 0.05, PLAIN, 0, 0, 0, 0, false},
+	/* Host-speed adjustment (docs/METHOD.md, "Host-speed adjustment"): a common host factor of sd
+	 * 5% per run that the workload loads on (r^2 about 0.95, or 0.6 with load 0.5 and its own run
+	 * sd 1.5%) and host.ref measures with 1% noise; each design plain and adjusted, then changes
+	 * that move the reference itself (A/A of the workload): 10% the rule catches; 3% and 1% it
+	 * cannot, and they show the assumption's price (no bound: docs/METHOD.md). */
+	{"host 5%, r2 .95, 4 boots x 2 runs: plain", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 1, 0.01, 0, false},
+	{"host 5%, r2 .95, 4 boots x 2 runs: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.98, 0.05, ADJ, 0.05, 1, 0.01, 0, false},
+	{"host 5%, r2 .95, 3 boots x 3 runs: plain", TWO, 3, 3, 0, 3, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 1, 0.01, 0, false},
+	{"host 5%, r2 .95, 3 boots x 3 runs: adjusted", TWO, 3, 3, 0, 3, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.98, 0.05, ADJ, 0.05, 1, 0.01, 0, false},
+	{"host 5%, r2 .6, 4 boots x 2 runs: plain", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.015, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 0.5, 0.01, 0, false},
+	{"host 5%, r2 .6, 4 boots x 2 runs: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.015, 0.03, 0, 0.02, false, 0.935, 0.98, 0.05, ADJ, 0.05, 0.5, 0.01, 0, false},
+	{"host 5%, r2 .95, 6 boots x 1 run: plain", TWO, 6, 6, 0, 1, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 1, 0.01, 0, false},
+	{"host 5%, r2 .95, 6 boots x 1 run: adjusted (slope between boots)", TWO, 6, 6, 0, 1, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.98, 0.05, ADJ, 0.05, 1, 0.01, 0, false},
+	{"host 5%, r2 .95, 1 boot x 8 runs, --unit run: plain", TWO, 1, 1, 0, 8, 10, 0, 0, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 1, 0.01, 0, true},
+	{"host 5%, r2 .95, 1 boot x 8 runs, --unit run: adjusted", TWO, 1, 1, 0, 8, 10, 0, 0, 0.005, 0.03, 0, 0.02, true, 0.935, 0.98, 0.05, ADJ, 0.05, 1, 0.01, 0, true},
+	{"host 5%, r2 .6, 1 boot x 8 runs, --unit run: plain", TWO, 1, 1, 0, 8, 10, 0, 0, 0.015, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 0.5, 0.01, 0, true},
+	{"host 5%, r2 .6, 1 boot x 8 runs, --unit run: adjusted", TWO, 1, 1, 0, 8, 10, 0, 0, 0.015, 0.03, 0, 0.02, false, 0.935, 0.98, 0.05, ADJ, 0.05, 0.5, 0.01, 0, true},
+	{"host 5%, reference 10% faster in B: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0, 1, 0.05, ADJ, 0.05, 1, 0.01, 0.10, false},
+	{"host 5%, reference 3% faster in B: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0, 1, 1, ADJ, 0.05, 1, 0.01, 0.03, false},
+	{"host 5%, reference 1% faster in B: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0, 1, 1, ADJ, 0.05, 1, 0.01, 0.01, false},
+	{"sequential: 2 to 8 boots, advice", SEQ, 2, 8, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"fixed: 8 boots (sequential's maximum)", TWO, 8, 8, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"naive looks 2, 4, 6, 8 boots (stop at faster/slower)", LOOKS, 2, 8, 2, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0, 1, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"one boot at a time 3 to 10 (stop at faster/slower)", LOOKS, 3, 10, 1, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0, 1, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"diagnostic footnotes, 4 boots x 3 runs x 15 (A/A: any; power: warm-up)", DIAG, 4, 4, 0, 3, 15, 0.01, 0.01, 0.005, 0.01, 0, 0.10, true, 0, 1, 0.10, PLAIN, 0, 0, 0, 0, false},
+	/* NODE: boots_a boots per kernel, boots_b nodes; sd_boot_a, sd_boot_b of kernels a and b */
+	{"kernel x node: 2 kernels x 4 nodes, 3 boots, boot sd 1%", NODE, 3, 4, 0, 1, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.99, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"kernel x node: 2 kernels x 4 nodes, 6 boots, boot sd 3%", NODE, 6, 4, 0, 1, 10, 0.03, 0.03, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"kernel x node: 2 kernels x 4 nodes, 4 boots, boot sd 1% against 4%", NODE, 4, 4, 0, 1, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"kernel x node: 2 kernels x 2 nodes, 2 boots, boot sd 3%", NODE, 2, 2, 0, 2, 10, 0.03, 0.03, 0.005, 0.03, 0, 0.02, true, 0.935, 1, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"plan from small pilot (3x2x10)", PLAN, 3, 3, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0, true, 0, 1, 1, PLAIN, 0, 0, 0, 0, false},
+	{"plan from large pilot (10x4x30)", PLAN, 10, 10, 0, 4, 30, 0.01, 0.01, 0.005, 0.03, 0, 0, false, 0, 1, 1, PLAIN, 0, 0, 0, 0, false},
 };
 
 /* A row's seed: FNV-1a of its name. */
@@ -453,15 +570,20 @@ static void run_grid(bool full)
 			case PLAN: rep_plan(rng, d, c, &t); break;
 			case DIAG: rep_diag(rng, d, c, &t); break;
 			case LOOKS: rep_looks(rng, d, c, &t); break;
+			case NODE: rep_node(rng, d, &t); break;
 			}
 		double cov = PCT(t.cover, t.ncov), aa = PCT(t.aa, t.n), pw = PCT(t.power, t.n);
-		double aa2 = d->kind == FACT || d->kind == LOOKS ? PCT(t.aa2, t.n) : NAN; /* the interaction's A/A;
+		double aa2 = d->kind == FACT || d->kind == LOOKS || d->kind == NODE ? PCT(t.aa2, t.n) : NAN; /* the interaction's A/A;
 											     LOOKS: without the rule */
 		double eq = PCT(t.equiv, t.n), nv = PCT(t.noverdict, t.n);
 		double as = t.nplan ? 100 * t.assurance / (double)t.nplan : NAN;
 		char aas[96];
 		if (d->kind == FACT) /* main effect of z / the interaction, both null */
 			snprintf(aas, sizeof aas, "%.1f%% / %.1f%%", aa, aa2);
+		else if (d->kind == NODE) /* node 1 vs 0 / kernel x last node, with their MC SE */
+			snprintf(aas, sizeof aas, "%.1f%% / %.1f%% (MC SE %.2f / %.2f)", aa, aa2,
+				 100 * sqrt(aa / 100 * (1 - aa / 100) / (double)t.n),
+				 100 * sqrt(aa2 / 100 * (1 - aa2 / 100) / (double)t.n));
 		else if (d->kind == LOOKS) /* with the rule (MC SE), and every look at full alpha */
 			snprintf(aas, sizeof aas, "%.1f%% (MC SE %.2f; %.1f%% without the rule)", aa,
 				 100 * sqrt(aa / 100 * (1 - aa / 100) / (double)t.n), aa2);
@@ -470,9 +592,12 @@ static void run_grid(bool full)
 		char covs[16] = "–";
 		if (!isnan(cov))
 			snprintf(covs, sizeof covs, "%.1f%%", cov);
+		char eqs[16] = "–"; /* NODE rows keep the node effect's coverage there, printed below */
+		if (d->kind != NODE)
+			snprintf(eqs, sizeof eqs, "%.1f%%", eq);
 		if (full)
-			printf("| %s | %s | %s | %.1f%% (%+.2f%%) | %.1f%% | %.1f%% | %s%.0f%s | %zu |\n", d->name, covs,
-			       aas, pw, 100 * d->effect, eq, nv, d->kind == PLAN ? "" : "(", as, d->kind == PLAN ? "%" : ")",
+			printf("| %s | %s | %s | %.1f%% (%+.2f%%) | %s | %.1f%% | %s%.0f%s | %zu |\n", d->name, covs,
+			       aas, pw, 100 * d->effect, eqs, nv, d->kind == PLAN ? "" : "(", as, d->kind == PLAN ? "%" : ")",
 			       reps);
 		else
 			printf("  %-40s coverage %.3f  A/A %s  power %.3f  equivalent %.3f\n", d->name, cov / 100, aas,
@@ -481,6 +606,14 @@ static void run_grid(bool full)
 			printf("  %zu of %zu pilots planned; %.1f%% of plans meet the target in under half their runs, "
 			       "%.1f%% in under a fifth; mean boots %.1f\n", t.nplan, t.n, PCT(t.below50, t.nplan), PCT(t.below20, t.nplan),
 			       t.nplan ? (double)t.boots / (double)t.nplan : NAN);
+		if (d->kind == NODE)
+			printf("  coverage (MC SE): interaction %.1f%% (%.2f), node 1 vs 0 %.1f%% (%.2f)\n", cov,
+			       100 * sqrt(cov / 100 * (1 - cov / 100) / (double)t.ncov), PCT(t.equiv, t.n),
+			       100 * sqrt(PCT(t.equiv, t.n) / 100 * (1 - PCT(t.equiv, t.n) / 100) / (double)t.n));
+		if (d->mode == ADJ)
+			printf("  adjusted in %.1f%% of A/A replicates, withheld (reference differs) in %.1f%%; mean beta %.2f, "
+			       "r^2 %.2f\n", PCT(t.adjusted, t.n), PCT(t.withheld, t.n), t.adjusted ? t.beta / (double)t.adjusted : NAN,
+			       t.adjusted ? t.r2 / (double)t.adjusted : NAN);
 		if (d->mode == ONEF)
 			printf("  one-factor analyze differs from compare in %zu of %zu replicates\n", t.differ, 2 * t.n);
 		fflush(stdout);
@@ -489,8 +622,10 @@ static void run_grid(bool full)
 			if (t.ncov)
 				assert_true(cov / 100 >= d->cov_lo && cov / 100 <= d->cov_hi);
 			assert_true(aa / 100 <= d->aa_max + 0.01); /* + 1 point: about 2 binomial sd at 1,500 */
-			if (d->kind == FACT)
+			if (d->kind == FACT || d->kind == NODE)
 				assert_true(aa2 / 100 <= d->aa_max + 0.01);
+			if (d->kind == NODE) /* the node effect's coverage, kept in equiv */
+				assert_true(PCT(t.equiv, t.n) / 100 >= d->cov_lo && PCT(t.equiv, t.n) / 100 <= d->cov_hi);
 			if (d->kind == LOOKS) /* at most 5% + 2 Monte Carlo SE, and the rule is what holds it */
 				assert_true(aa / 100 <= 0.05 + 2 * sqrt(0.05 * 0.95 / (double)t.n) && aa2 > aa);
 			/* the assurance holds per plan: <= 10% of plans (+ 2 binomial sd) meet the

@@ -62,7 +62,7 @@ static void single_observation_has_no_verdict(void **state)
 	double a = 7.0, b = 7.1;
 	struct st_run ra = {.y = &a, .n = 1}, rb = {.y = &b, .n = 1};
 	struct st_boot ba = {&ra, 1}, bb = {&rb, 1};
-	struct st_group g[2] = {{&ba, 1}, {&bb, 1}};
+	struct st_group g[2] = {{.boots = &ba, .nboots = 1}, {.boots = &bb, .nboots = 1}};
 	struct st_estimate e[2];
 	struct err err;
 	assert_int_equal(stats_estimate_groups(g, 2, e, &err), 0);
@@ -93,7 +93,7 @@ static void one_boot_everywhere_is_a_caveat_and_borrowing_is_recorded(void **sta
 		runs[r] = (struct st_run){.y = y[r], .n = 10};
 	/* A: 1 boot x 3 runs; B: 1 boot x 3 runs. No group measures boots. */
 	struct st_boot a = {&runs[0], 3}, b = {&runs[3], 3};
-	struct st_group g[2] = {{&a, 1}, {&b, 1}};
+	struct st_group g[2] = {{.boots = &a, .nboots = 1}, {.boots = &b, .nboots = 1}};
 	struct st_estimate e[2];
 	struct err err;
 	assert_int_equal(stats_estimate_groups(g, 2, e, &err), 0);
@@ -104,7 +104,7 @@ static void one_boot_everywhere_is_a_caveat_and_borrowing_is_recorded(void **sta
 
 	/* B now has 3 boots of 1 run: A borrows B's boot level. */
 	struct st_boot b3[3] = {{&runs[3], 1}, {&runs[4], 1}, {&runs[5], 1}};
-	g[1] = (struct st_group){b3, 3};
+	g[1] = (struct st_group){.boots = b3, .nboots = 3};
 	assert_int_equal(stats_estimate_groups(g, 2, e, &err), 0);
 	/* B has 1 run per boot: its run level is borrowed from A, but its interval needs nothing borrowed. */
 	assert_true(e[1].borrowed & ST_BIT(ST_LEVEL_RUN));
@@ -133,7 +133,7 @@ static void borrow_case(double boot_sd, const double *fixed, struct st_estimate 
 		runs[r] = (struct st_run){.y = y[r], .n = 8};
 	struct st_boot a = {&runs[0], 3};
 	struct st_boot b[3] = {{&runs[3], 3}, {&runs[6], 3}, {&runs[9], 3}};
-	struct st_group g[2] = {{&a, 1}, {b, 3}};
+	struct st_group g[2] = {{.boots = &a, .nboots = 1}, {.boots = b, .nboots = 3}};
 	struct err err;
 	assert_int_equal(stats_estimate_groups(g, 2, e, &err), 0);
 	assert_int_equal(stats_estimate_groups(g, 1, alone, &err), 0);
@@ -209,7 +209,7 @@ static void rounded_values_carry_their_rounding_variance(void **state)
 	struct st_run ra[2] = {{.y = &ya[0], .n = 1}, {.y = &ya[1], .n = 1}};
 	struct st_run rb[2] = {{.y = &yb[0], .n = 1}, {.y = &yb[1], .n = 1}};
 	struct st_boot ba[2] = {{&ra[0], 1}, {&ra[1], 1}}, bb[2] = {{&rb[0], 1}, {&rb[1], 1}};
-	struct st_group g[2] = {{ba, 2}, {bb, 2}};
+	struct st_group g[2] = {{.boots = ba, .nboots = 2}, {.boots = bb, .nboots = 2}};
 	struct st_estimate e[2];
 	struct err err;
 	assert_int_equal(stats_estimate_groups(g, 2, e, &err), 0);
@@ -233,7 +233,7 @@ static void rounded_values_carry_their_rounding_variance(void **state)
 	double ym[4] = {log(1234567.891234), log(1234001.123456), log(1233333.777777), log(1235555.555123)};
 	struct st_run rm = {.y = ym, .n = 4};
 	struct st_boot bm = {&rm, 1};
-	struct st_group gm = {&bm, 1};
+	struct st_group gm = {.boots = &bm, .nboots = 1};
 	assert_int_equal(stats_estimate_groups(&gm, 1, e, &err), 0);
 	assert_float_equal(e[0].resolution, 0, 0);
 	assert_false(e[0].caveats & ST_CAVEAT_QUANTISED);
@@ -250,7 +250,7 @@ static void linear_scale_counts_are_exact(void **state)
 	struct st_run ra[2] = {{.y = ya[0], .n = 4}, {.y = ya[1], .n = 4}};
 	struct st_run rb[2] = {{.y = yb[0], .n = 4}, {.y = yb[1], .n = 4}};
 	struct st_boot ba[2] = {{&ra[0], 1}, {&ra[1], 1}}, bb[2] = {{&rb[0], 1}, {&rb[1], 1}};
-	struct st_group g[2] = {{ba, 2}, {bb, 2}};
+	struct st_group g[2] = {{.boots = ba, .nboots = 2}, {.boots = bb, .nboots = 2}};
 	struct st_estimate e[2];
 	struct err err;
 	assert_int_equal(stats_estimate_groups_scale(g, 2, true, e, &err), 0);
@@ -452,7 +452,7 @@ static void malformed_input_is_an_error(void **state)
 	double y[2] = {7, NAN};
 	struct st_run r = {.y = y, .n = 2};
 	struct st_boot b = {&r, 1}, empty = {NULL, 0};
-	struct st_group g = {&b, 1};
+	struct st_group g = {.boots = &b, .nboots = 1};
 	struct st_estimate e;
 	struct err err = {{0}};
 	assert_int_equal(stats_estimate_groups(&g, 1, &e, &err), -1);
@@ -571,7 +571,7 @@ static void one_factor_analyze_is_compare(void **state)
 						y[k][yi++] = ro + 0.03 * gsl_ran_gaussian(rng, 1);
 				}
 			}
-			g[k] = (struct st_group){boots[k], nb};
+			g[k] = (struct st_group){.boots = boots[k], .nboots = nb};
 		}
 		struct st_estimate est[2];
 		struct err e;
@@ -630,6 +630,108 @@ static void factorial_2x2_known_means(void **state)
 	assert_true(fa.effects[0].available);
 	assert_int_equal(fa.effects[0].c.verdict, ST_FASTER);
 	stats_factorial_free(&fa);
+}
+
+/* Within-boot factor (node, 3 levels) under a between-boot one (kernel): per-boot contrasts
+ * are the replicates, so each effect's se is the formula's, whatever the boots' offsets. */
+static void within_boot_se_is_the_per_boot_formula(void **state)
+{
+	(void)state;
+	const char *kv[] = {"a", "b"}, *nv[] = {"0", "1", "2"};
+	struct st_factor f[2] = {{"kernel", kv, 2}, {"node", nv, 3}};
+	/* m[boot][node]: kernel a has 4 boots, kernel b 5; node contrasts chosen by hand */
+	double d20[9] = {-0.020, -0.025, -0.018, -0.022, -0.005, -0.002, -0.008, -0.004, -0.006};
+	double d10[9] = {-0.010, -0.012, -0.009, -0.011, -0.003, -0.001, -0.004, -0.002, -0.002};
+	double off[9] = {0.05, -0.08, 0.02, 0.11, -0.03, 0.07, -0.12, 0.04, 0.00}; /* large boot offsets */
+	double m[9][3];
+	struct st_wboot wb[9];
+	for (int b = 0; b < 9; b++) {
+		m[b][0] = 10 + off[b];
+		m[b][1] = m[b][0] + d10[b];
+		m[b][2] = m[b][0] + d20[b];
+		wb[b] = (struct st_wboot){b < 4 ? 0 : 1, m[b]};
+	}
+	struct st_compare_opts o = stats_compare_defaults();
+	struct st_factorial fa;
+	struct err e;
+	assert_int_equal(stats_factorial_within(f, 2, 2u, wb, 9, &o, &fa, &e), 0);
+	/* kernel; node 1, 2; kernel x node 1, 2; kernel at node 0, 1, 2 */
+	assert_int_equal(fa.neffects, 8);
+	assert_int_equal(fa.nmissing, 0);
+	double ma, va = stats_mean_var(d20, 4, &ma), mb, vb = stats_mean_var(d20 + 4, 5, &mb);
+	const struct st_effect *node2 = &fa.effects[2], *ix2 = &fa.effects[4];
+	assert_int_equal(node2->kind, ST_EFFECT_LEVEL);
+	assert_int_equal(node2->level, 2);
+	assert_true(node2->paired && ix2->paired && !fa.effects[0].paired && !fa.effects[7].paired);
+	/* node 2 vs 0: mean over kernels of the per-boot contrasts; se^2 = (va/4 + vb/5) / 4 */
+	assert_float_equal(node2->c.d, (ma + mb) / 2, 1e-12);
+	assert_float_equal(node2->c.se, sqrt((va / 4 + vb / 5) / 4), 1e-12);
+	/* df: B against A's rule over the two kernels' terms (3 and 4 df), then the guard */
+	double v[2] = {va / 16, vb / 20}, df[2] = {3, 4};
+	assert_float_equal(node2->c.df, stats_bf_df(v[0], 3, v[1], 4, stats_satterthwaite(v, df, 2), o.alpha), 1e-9);
+	/* kernel x node 2: the difference of the kernels' per-boot contrasts, as compare would */
+	assert_int_equal(ix2->kind, ST_EFFECT_INTERACTION);
+	assert_int_equal(ix2->level, 2);
+	assert_float_equal(ix2->c.d, mb - ma, 1e-12);
+	assert_float_equal(ix2->c.se, sqrt(va / 4 + vb / 5), 1e-12);
+	struct st_estimate ea, eb;
+	stats_iid_estimate(d20, 4, &ea);
+	stats_iid_estimate(d20 + 4, 5, &eb);
+	struct st_comparison cmp;
+	stats_compare(&ea, &eb, &o, &cmp);
+	assert_float_equal(ix2->c.df, cmp.df, 1e-12);
+	assert_float_equal(ix2->c.p, cmp.p, 1e-12);
+	assert_int_equal(ix2->c.verdict, cmp.verdict);
+	assert_int_equal(ix2->c.verdict, ST_FASTER);
+	/* the boot offsets cancel: the same contrasts with other offsets give the same se */
+	double se2 = node2->c.se, sek = fa.effects[0].c.se;
+	stats_factorial_free(&fa);
+	for (int b = 0; b < 9; b++)
+		for (int l = 0; l < 3; l++)
+			m[b][l] += 0.5 * (b % 3) - 0.4 * (b % 2);
+	assert_int_equal(stats_factorial_within(f, 2, 2u, wb, 9, &o, &fa, &e), 0);
+	assert_float_equal(fa.effects[2].c.se, se2, 1e-12);
+	assert_true(fa.effects[0].c.se > 2 * sek); /* the kernel's main effect carries them */
+	stats_factorial_free(&fa);
+	/* a boot without node 1 is left out of the effects that need node 1, and said so */
+	m[2][1] = NAN;
+	assert_int_equal(stats_factorial_within(f, 2, 2u, wb, 9, &o, &fa, &e), 0);
+	assert_int_equal(fa.effects[1].left_out, 1);
+	assert_true(fa.effects[1].c.caveats & ST_CAVEAT_BOOTS_LEFT_OUT);
+	assert_int_equal(fa.effects[2].left_out, 0);
+	assert_float_equal(fa.effects[2].c.se, se2, 1e-12);
+	assert_int_equal(fa.effects[0].left_out, 1); /* the kernel effect averages over every node */
+	stats_factorial_free(&fa);
+	/* no within-boot factor is an error */
+	assert_int_equal(stats_factorial_within(f, 2, 0u, wb, 9, &o, &fa, &e), -1);
+	stats_factorial_free(&fa);
+}
+
+/* Boots for a within-boot contrast: the fewest whose interval meets the target. */
+static void paired_plan_sizes_boots_from_per_boot_variance(void **state)
+{
+	(void)state;
+	struct st_plan_opts o = stats_plan_defaults();
+	o.assurance = 0;
+	struct st_plan p, q;
+	struct err e;
+	double v = 1e-4, w = 2; /* per-boot contrast sd 1%, an interaction of two kernels */
+	assert_int_equal(stats_plan_paired(v, 10, w, &o, &p, &e), 0);
+	assert_true(p.feasible && p.boots >= 2);
+	double h = log1p(o.target);
+	assert_true(stats_t_quantile(0.975, 2.0 * (double)(p.boots - 1)) * sqrt(w * v / (double)p.boots) <= h);
+	assert_true(stats_t_quantile(0.975, 2.0 * (double)(p.boots - 2)) * sqrt(w * v / (double)(p.boots - 1)) > h);
+	assert_float_equal(p.cost, 2.0 * (double)p.boots, 1e-12);
+	/* with assurance (upper bound of v, scatter quantile): more boots, fewer with a larger pilot */
+	o.assurance = ST_PLAN_UCB;
+	assert_int_equal(stats_plan_paired(v, 4, w, &o, &q, &e), 0);
+	assert_true(q.boots > p.boots && q.assurance == ST_PLAN_UCB);
+	struct st_plan big;
+	assert_int_equal(stats_plan_paired(v, 100, w, &o, &big, &e), 0);
+	assert_true(big.boots < q.boots);
+	/* no replicate variance: nothing sized */
+	assert_int_equal(stats_plan_paired(NAN, NAN, w, &o, &q, &e), 0);
+	assert_true(!q.feasible && q.unsized && isnan(q.assurance));
 }
 
 static void factorial_reports_missing_cells(void **state)
@@ -783,7 +885,7 @@ static void unseparated_boot_level_is_bounded_whole(void **state)
 			runs[b][r] = (struct st_run){.y = y[b][r], .n = 4};
 		boots[b] = (struct st_boot){runs[b], 2};
 	}
-	struct st_group g = {boots, 3};
+	struct st_group g = {.boots = boots, .nboots = 3};
 	struct st_estimate e;
 	struct err err;
 	assert_int_equal(stats_estimate_groups(&g, 1, &e, &err), 0);
@@ -959,6 +1061,85 @@ static void summary_of_samples(void **state)
 	assert_true(isnan(s.median));
 }
 
+/* Two groups of 3 boots x 3 runs of one value each: x = 7 + effect + host + own, the
+ * reference 3 + host + ref_shift (B) + its noise; host and own noise fixed per run. */
+static void adjusted_pair(double effect, double ref_shift, double *x, double *ref, struct st_run *runs,
+			  struct st_boot *boots, struct st_group *g)
+{
+	static const double host[18] = {0.05, -0.04, 0.08, -0.07, 0.02, 0.06, -0.05, 0.01, -0.08,
+					0.04, -0.06, 0.07, 0.03, -0.02, -0.09, 0.05, 0.00, -0.03};
+	static const double own[18] = {0.002, -0.001, 0.001, 0.000, -0.002, 0.003, 0.001, -0.003, 0.002,
+				       -0.001, 0.002, -0.002, 0.001, 0.003, -0.001, 0.000, -0.002, 0.001};
+	for (size_t k = 0; k < 18; k++) {
+		x[k] = 7 + (k >= 9 ? effect : 0) + host[k] + own[k];
+		ref[k] = 3 + host[k] + (k >= 9 ? ref_shift : 0) + own[17 - k];
+		runs[k] = (struct st_run){.y = &x[k], .n = 1};
+	}
+	for (size_t b = 0; b < 6; b++)
+		boots[b] = (struct st_boot){&runs[3 * b], 3};
+	g[0] = (struct st_group){.boots = boots, .nboots = 3};
+	g[1] = (struct st_group){.boots = boots + 3, .nboots = 3};
+}
+
+static void host_adjustment_removes_the_common_factor(void **state)
+{
+	(void)state;
+	double x[18], ref[18];
+	struct st_run runs[18];
+	struct st_boot boots[6];
+	struct st_group g[2];
+	struct st_estimate plain[2], adj[2];
+	struct st_adjust a;
+	struct err e;
+	struct st_compare_opts o = stats_compare_defaults();
+	struct st_comparison cp, ca;
+	adjusted_pair(0.02, 0, x, ref, runs, boots, g);
+	assert_int_equal(stats_estimate_groups(g, 2, plain, &e), 0);
+	assert_int_equal(stats_estimate_adjusted(g, 2, ref, adj, &a, &e), 0);
+	assert_int_equal(a.status, ST_ADJ_APPLIED);
+	assert_int_equal(a.level, ST_ADJ_WITHIN_BOOTS);
+	assert_true(fabs(a.beta - 1) < 0.1 && a.r2 > 0.95 && a.df_beta == 11);
+	stats_compare(&plain[0], &plain[1], &o, &cp);
+	stats_compare(&adj[0], &adj[1], &o, &ca);
+	assert_true(ca.se < cp.se / 3);         /* the host factor is gone from the interval */
+	assert_true(fabs(ca.d - 0.02) < 0.005); /* and from the difference */
+	assert_int_equal(ca.verdict, ST_FASTER);
+	assert_true(ca.caveats & ST_CAVEAT_HOST_ADJUSTED);
+	assert_false(cp.caveats & ST_CAVEAT_HOST_ADJUSTED);
+	/* the same runs, but the change moved the reference by 10%: no verdict */
+	adjusted_pair(0.02, 0.10, x, ref, runs, boots, g);
+	assert_int_equal(stats_estimate_adjusted(g, 2, ref, adj, &a, &e), 0);
+	assert_int_equal(a.status, ST_ADJ_REF_DIFFERS);
+	assert_true(a.ref_p < ST_ADJ_REF_P && a.ref_pct > 5);
+	stats_compare(&adj[0], &adj[1], &o, &ca);
+	assert_int_equal(ca.verdict, ST_INCONCLUSIVE);
+	assert_true(ca.caveats & ST_CAVEAT_HOST_REF_DIFFERS);
+	/* a run without the reference: not adjusted, the plain estimates */
+	adjusted_pair(0.02, 0, x, ref, runs, boots, g);
+	ref[4] = NAN;
+	assert_int_equal(stats_estimate_adjusted(g, 2, ref, adj, &a, &e), 0);
+	assert_int_equal(a.status, ST_ADJ_NO_REF);
+	assert_true(adj[1].mean == plain[1].mean && adj[1].se == plain[1].se);
+	assert_false(adj[0].caveats & ST_CAVEAT_HOST_ADJUSTED);
+	/* one run per boot: the slope from boot means, its share of each group's df paid */
+	struct st_boot one[6];
+	for (size_t b = 0; b < 6; b++)
+		one[b] = (struct st_boot){&runs[b], 1};
+	double r6[6];
+	for (size_t b = 0; b < 6; b++)
+		r6[b] = ref[b] == ref[b] ? ref[b] : 3;
+	struct st_group g1[2] = {{.boots = one, .nboots = 3}, {.boots = one + 3, .nboots = 3}};
+	assert_int_equal(stats_estimate_adjusted(g1, 2, r6, adj, &a, &e), 0);
+	assert_int_equal(a.status, ST_ADJ_APPLIED); /* 4 df between boots, less 1 for the slope */
+	assert_int_equal(a.level, ST_ADJ_BETWEEN_BOOTS);
+	assert_true(adj[0].df < 2 || adj[1].df < 2); /* the slope took its df from a group (2 each plain) */
+	/* fewer: 2 boots a group leave 1 df after the slope, too few */
+	struct st_group g2[2] = {{.boots = one, .nboots = 2}, {.boots = one + 3, .nboots = 2}};
+	double r4[4] = {r6[0], r6[1], r6[3], r6[4]};
+	assert_int_equal(stats_estimate_adjusted(g2, 2, r4, adj, &a, &e), 0);
+	assert_int_equal(a.status, ST_ADJ_FEW);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -981,6 +1162,8 @@ int main(void)
 		cmocka_unit_test(factorial_2x2_known_means),
 		cmocka_unit_test(one_factor_analyze_is_compare),
 		cmocka_unit_test(factorial_reports_missing_cells),
+		cmocka_unit_test(within_boot_se_is_the_per_boot_formula),
+		cmocka_unit_test(paired_plan_sizes_boots_from_per_boot_variance),
 		cmocka_unit_test(plan_is_monotone_and_meets_target),
 		cmocka_unit_test(plan_assurance_uses_upper_bounds),
 		cmocka_unit_test(contrast_components_plan_like_groups),
@@ -988,6 +1171,7 @@ int main(void)
 		cmocka_unit_test(diagnostics_find_injected_problems),
 		cmocka_unit_test(confounders_are_differing_non_label_keys),
 		cmocka_unit_test(summary_of_samples),
+		cmocka_unit_test(host_adjustment_removes_the_common_factor),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

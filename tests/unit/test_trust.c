@@ -81,6 +81,7 @@ static void emulated_runs_are_found_by_their_environment(void **state)
 	assert_true(x.any);
 	assert_string_equal(x.how, "qemu TCG: campaign.accel tcg; qemu-user: emulated yes");
 	assert_int_equal(x.first, 5);
+	assert_true(x.cpu);
 	an_emulation_free(&x);
 	/* KVM and a native run: nothing */
 	k[0].nv = 1;
