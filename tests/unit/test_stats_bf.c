@@ -271,6 +271,25 @@ static void target_has_its_margins(void **state)
 	assert_true(stats_bf_target(100, 100, 0.05, 1) > 0.0499);
 }
 
+/* The taus of a few pairs as the plain evaluation (every node of every ratio at every step)
+ * found them: the prefix-sum evaluation and the bisection over failed ratios must not move
+ * them. */
+static void calibration_matches_plain_evaluation(void **state)
+{
+	(void)state;
+	static const double want[][4] = {
+		{1, 4, 0.25620117187500002, 1.0872282582486752},   {2, 5, 0.64694824218750002, 1.0124611797498109},
+		{3, 3, 0.89079589843750007, 0.89079589843750007},  {4.25, 7.5, 0.85185546875000007, 0.99968943799848597},
+		{9, 2, 0.87082039324993699, 0.57121582031250007},
+	};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		double t1, t2;
+		assert_true(stats_bf_taus(want[i][0], want[i][1], 0.05, &t1, &t2));
+		assert_float_equal(t1, want[i][2], 1e-9);
+		assert_float_equal(t2, want[i][3], 1e-9);
+	}
+}
+
 static void print_table(void)
 {
 	static const size_t pairs[][2] = {{2, 2}, {3, 3}, {4, 4}, {6, 6}, {2, 3}, {2, 5}, {3, 5}, {2, 8}};
@@ -306,6 +325,7 @@ int main(void)
 		cmocka_unit_test(guard_holds_alpha_at_every_ratio),
 		cmocka_unit_test(two_boots_pay_for_it),
 		cmocka_unit_test(target_has_its_margins),
+		cmocka_unit_test(calibration_matches_plain_evaluation),
 		cmocka_unit_test(guard_uses_the_dominant_terms_df),
 		cmocka_unit_test(guard_is_no_stricter_than_needed),
 		cmocka_unit_test(full_table),
