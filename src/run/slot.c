@@ -164,11 +164,9 @@ static __attribute__((noreturn)) void worker(const struct slot_cfg *cfg, int cop
 			rep.elapsed_ns = rep.t1 - rep.t0;
 			rep.wall_ns = ctx.sweep ? sweep.wall_ns : 0;
 			if (c.sampled && !rep.rc) {
+				static const struct wl_usage none;
 				tot.sweeps += sweep.sweeps - s0;
 				tot.sweeps_short += sweep.partial - p0;
-			}
-			if (c.sampled && !rep.rc) {
-				static const struct wl_usage none;
 				wl_check_tally_add(w, &ctx, &bu, bc, c.n, &tot.tally);
 				wl_usage_add_delta(&tot.usage, &none, &bu);
 				tot.usage.run_ns += bu.run_ns;
