@@ -27,9 +27,13 @@
 #define PRESSURE_STR_(x) #x
 #define PRESSURE_STR(x) PRESSURE_STR_(x)
 
-/* One chunk: PRESSURE_CHUNK bytes of straight-line nops in a function of its own. */
+/* One chunk: PRESSURE_CHUNK bytes of straight-line nops in a function of its own. The
+ * assembler gets the size as a plain number: clang's integrated assembler rejects C's
+ * "16u << 10". */
+#define PRESSURE_CHUNK_ASM 16384
+_Static_assert(PRESSURE_CHUNK == PRESSURE_CHUNK_ASM, "the assembler's chunk size is PRESSURE_CHUNK");
 #define PRESSURE_NOPS                                                                                        \
-	__asm__ volatile(PRESSURE_ASM_PRE ".rept " PRESSURE_STR(PRESSURE_CHUNK) "/" PRESSURE_STR(                \
+	__asm__ volatile(PRESSURE_ASM_PRE ".rept " PRESSURE_STR(PRESSURE_CHUNK_ASM) "/" PRESSURE_STR(            \
 		PRESSURE_NOP_BYTES) "\n\tnop\n\t.endr" PRESSURE_ASM_POST)
 #define PC(n) static __attribute__((noinline)) void pressure_chunk_##n(void) { PRESSURE_NOPS; }
 #define PC4(a) PC(a##0) PC(a##1) PC(a##2) PC(a##3)
