@@ -597,7 +597,7 @@ static int run_one(const struct cli_cmd *cmd, struct run_args *a, struct store *
 	/* the runner stores the run's summary row as it ends; when it could not, once more (also
 	 * after an error of the run: a lock held too long may be free now). A recorded run stays
 	 * recorded: without its row analysis reads its samples, and the next writing command (or
-	 * check-db --fix) tries again */
+	 * check-db --fix) tries again; from the first run on: every arm's of a paired run */
 	size_t nsum;
 	if (res.summary_lost && !res.stop_cut && runsum_refresh(st, false, res.run_id, &nsum, &res.summary_why) && !r)
 		fprintf(stderr,

@@ -656,21 +656,31 @@ static int run_rounds(struct runctx *rc, struct job *jobs, size_t nj, int *round
 			return -1;
 	}
 	struct job **order = xcalloc(nj, sizeof *order);
+	size_t nj0 = nj / narms; /* jobs per arm: job i of arm a is jobs[a * nj0 + i] (plan_jobs) */
+	bool *want = xcalloc(nj0 ? nj0 : 1, sizeof *want);
 	uint64_t start = now(rc);
 	int round = 0;
 	for (; !sig_stop && budget_left(rc, start); round++) {
 		size_t ord[RUN_MAX_ARMS], any = 0;
 		arm_order(rc, round, ord);
+		/* a paired run keeps its arms in step: a job samples while it or its twin in any other
+		 * arm wants more, so that every round of one arm has its pair in the others */
+		for (size_t i = 0; i < nj0; i++) {
+			want[i] = false;
+			for (size_t a = 0; a < narms; a++)
+				want[i] |= jobs[a * nj0 + i].open && !job_satisfied(o, &jobs[a * nj0 + i]);
+		}
 		for (size_t ai = 0; ai < narms && !sig_stop; ai++) {
 			size_t k = 0;
 			for (size_t i = 0; i < nj; i++)
-				if (jobs[i].arm == ord[ai] && jobs[i].open && !job_satisfied(o, &jobs[i]))
+				if (jobs[i].arm == ord[ai] && jobs[i].open && want[i % nj0])
 					order[k++] = &jobs[i];
 			if (!k)
 				continue;
 			any++;
 			if (o->narms && arm_switch(o, ord[ai], round, e)) {
 				free(order);
+				free(want);
 				return -1;
 			}
 			if (o->order != ORDER_FIXED)
@@ -678,6 +688,7 @@ static int run_rounds(struct runctx *rc, struct job *jobs, size_t nj, int *round
 			for (size_t i = 0; i < k && !sig_stop; i++) {
 				if (sample(rc, order[i], round, e)) {
 					free(order);
+					free(want);
 					return -1;
 				}
 				progress(rc, "sampling", order[i], round + 1, o->samples);
@@ -687,6 +698,7 @@ static int run_rounds(struct runctx *rc, struct job *jobs, size_t nj, int *round
 			break;
 	}
 	free(order);
+	free(want);
 	*rounds = round;
 	for (size_t i = 0; i < nj; i++) {
 		jobs[i].done = !sig_stop;
