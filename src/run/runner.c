@@ -566,10 +566,12 @@ static void arm_env_pop(struct arm_saved *s)
 	strv_free(&s->unset);
 }
 
-/* Switch the machine to arm `arm` of o: its command, by /bin/sh -c, with its environment and
- * SYSAB_ARM=NAME, SYSAB_ROUND=N (the round, 0-based; "setup" before the rounds), stdin from
- * /dev/null and stdout to sysab's stderr (sysab's stdout may be a report). Untimed. Returns 0,
- * or -1 with e naming the arm, its command and how it failed. */
+/* Switch the machine to arm `arm` of o: its command, by /bin/sh -c in its own process group,
+ * with its environment and SYSAB_ARM=NAME, SYSAB_ROUND=N (the round, 0-based; "setup" before the
+ * rounds), stdin from /dev/null and stdout to sysab's stderr (sysab's stdout may be a report).
+ * Untimed. A stop signal meanwhile sends SIGTERM to the command's process group. Returns 0 (also
+ * after a stop signal: the caller sees sig_stop), or -1 with e naming the arm, its command and
+ * how it failed. */
 static int arm_switch(const struct run_opts *o, size_t arm, int round, struct err *e)
 {
 	const struct run_arm *a = &o->arms[arm];
@@ -589,6 +591,7 @@ static int arm_switch(const struct run_opts *o, size_t arm, int round, struct er
 			snprintf(r, sizeof r, "setup");
 		else
 			snprintf(r, sizeof r, "%d", round);
+		setpgid(0, 0); /* its own process group, which a stop ends as a whole */
 		setenv("SYSAB_ARM", a->name, 1);
 		setenv("SYSAB_ROUND", r, 1);
 		int fd = open("/dev/null", O_RDONLY);
@@ -601,14 +604,21 @@ static int arm_switch(const struct run_opts *o, size_t arm, int round, struct er
 		_exit(127);
 	}
 	int err = errno;
+	if (pid > 0)
+		setpgid(pid, pid); /* as the child does, so that kill(-pid) never misses */
 	arm_env_pop(&sv);
 	if (pid < 0)
 		return errf(e, "--arm %s: cannot start its command %s: %s", a->name, when, strerror(err));
 	int status;
-	while (waitpid(pid, &status, 0) < 0)
+	bool killed = false;
+	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR)
 			return errf(e, "--arm %s: lost its command %s: %s", a->name, when, strerror(errno));
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		if (sig_stop && !killed) /* stopped: the command goes too, with what it started */
+			killed = kill(-pid, SIGTERM) == 0;
+	}
+	/* a stop signal (which the command's process group got too) ends the run as a stop */
+	if ((WIFEXITED(status) && WEXITSTATUS(status) == 0) || sig_stop)
 		return 0;
 	if (WIFEXITED(status))
 		return errf(e, "--arm %s: its command '%s' failed %s (exit status %d): sysab cannot switch to the arm, "
@@ -945,6 +955,11 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 	for (size_t a = 0; a < o->narms; a++)
 		if (arm_switch(o, a, -1, e))
 			goto out;
+	if (o->narms && sig_stop) { /* stopped before anything was stored */
+		out->stop_signal = sig_stop;
+		rc = 0;
+		goto out;
+	}
 	int werr = 0;
 	for (; begun < narms && !werr; begun++) {
 		kv_free(&env);

@@ -74,3 +74,25 @@ v=$(sqlite3 "$SYSAB_DB" "SELECT group_concat(status) FROM run WHERE id > 2")
 v=$(sqlite3 "$SYSAB_DB" "SELECT count(*) FROM run WHERE id > 2 AND reason LIKE '%--arm B: its command%round 3%'")
 [ "$v" = 2 ] || fail "incomplete runs do not say why"
 db_ok "$SYSAB_DB"
+
+# SIGINT while an arm's command runs: the command goes too, both arms' runs end incomplete with
+# the signal named (not as a failed command), exit 130
+"$SYSAB" run -w harness.null $R --arm A=true \
+	--arm B="if [ \"\$SYSAB_ROUND\" = 2 ]; then echo \$\$ >$T/in-round-2; sleep 30; fi" >"$T/out" 2>"$T/err" &
+pid=$!
+i=0
+while [ ! -e "$T/in-round-2" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+[ -e "$T/in-round-2" ] || fail "arm B never reached round 2: $(cat "$T/err")"
+sleep 0.1
+kill -INT $pid
+wait_exit $pid 50
+wait $pid
+rc=$?
+[ $rc = 130 ] || fail "exit $rc after SIGINT in an arm's command, wanted 130: $(cat "$T/err")"
+v=$(sqlite3 "$SYSAB_DB" "SELECT group_concat(status || ':' || reason, '|') FROM run WHERE id > 4")
+[ "$v" = "incomplete:stopped by SIGINT|incomplete:stopped by SIGINT" ] || fail "runs stopped in an arm's command: $v"
+pg=$(cat "$T/in-round-2")
+i=0
+while pgrep -g "$pg" >/dev/null && [ $i -lt 20 ]; do sleep 0.1; i=$((i + 1)); done
+! pgrep -g "$pg" >/dev/null || { pkill -g "$pg"; fail "the arm's command (process group $pg) was left running"; }
+db_ok "$SYSAB_DB"
