@@ -591,6 +591,23 @@ static bool label_env(const struct strv *labels, const char *key)
 	return r;
 }
 
+/* Run options that change what an op measures (run --icache-pressure): a group whose runs
+ * differ in one is a confounder even when the other group mixes them alike, which the
+ * comparison of the groups' value sets would not show. Adds such keys to keys. */
+static void mixed_options(const struct store_env *ea, size_t na, const struct store_env *eb, size_t nb,
+			  const struct strv *skip, struct strv *keys)
+{
+	static const char *const opts[] = {"run.icache_pressure"};
+	for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) {
+		if (strv_has(keys, opts[i]) || strv_has(skip, opts[i]))
+			continue;
+		const struct store_env_key *ka = env_key(ea, opts[i]), *kb = env_key(eb, opts[i]);
+		bool mixed = (ka && (ka->nv > 1 || ka->nruns < na)) || (kb && (kb->nv > 1 || kb->nruns < nb));
+		if (mixed)
+			strv_add(keys, opts[i]);
+	}
+}
+
 static void confounders(const struct store_run_info *const *ra, size_t na, const struct store_run_info *const *rb,
 			size_t nb, const struct store_env *ea, const struct store_env *eb, struct an_compare *out)
 {
@@ -622,6 +639,7 @@ static void confounders(const struct store_run_info *const *ra, size_t na, const
 	if (!out->env_missing) {
 		struct strv keys = {0};
 		stats_confounder_sets(sets[0], ea->nk, na, sets[1], eb->nk, nb, &skip, &keys);
+		mixed_options(ea, na, eb, nb, &skip, &keys);
 		out->conf = xcalloc(keys.n ? keys.n : 1, sizeof *out->conf);
 		for (size_t i = 0; i < keys.n; i++) {
 			struct an_confounder *c = &out->conf[out->nconf++];

@@ -11,6 +11,7 @@
 #include "analysis/summary.h"
 #include "store/store.h"
 #include "workloads/workload.h"
+#include "workloads/pressure.h"
 
 #include <sched.h>
 #include <stdlib.h>
@@ -20,7 +21,7 @@
 enum {
 	O_LABEL = 1, O_WORKLOAD, O_COPIES, O_QUICK, O_FULL, O_SAMPLES, O_SAMPLE_MS, O_WARMUP_MS, O_SEED,
 	O_ORDER, O_CPUS, O_QUIET, O_TARGET_CI, O_MAX_TIME, O_COUNTERS, O_NO_PROBE, O_NO_HOST_REF, O_UNIXBENCH, O_NODES,
-	O_ARM, O_ARM_ENV, O_ARM_ORDER,
+	O_ICACHE, O_ARM, O_ARM_ENV, O_ARM_ORDER,
 };
 
 const struct cli_opt cli_run_opts[] = {
@@ -55,6 +56,12 @@ const struct cli_opt cli_run_opts[] = {
 	 "one run per NUMA node, e.g. all or 0,1: each pinned to the node's CPUs with its memory bound to the node, "
 	 "labelled node=K, with placement self-checks (on a machine with one node, all says unsupported)",
 	 O_NODES, "all"),
+	CLI_CHOICE("icache-pressure", 0, "l1|llc|SIZE",
+	 "before each op, untimed, run code that evicts the L1 instruction cache (l1), and also read a buffer of "
+	 "twice the last-level cache (llc) or of SIZE bytes (e.g. 8M), so the kernel entry path is fetched from "
+	 "L2, memory or another node; each op is timed on its own; only workloads whose op is one kernel entry "
+	 "take it (sysab workloads --json: flag icache-pressure)",
+	 O_ICACHE, "l1 llc"),
 	CLI_CHOICE("counters", 0, "MODE",
 	 "per-sample counters: all (default: software plus what hardware allows), software or none", O_COUNTERS,
 	 "all software none"),
@@ -120,6 +127,7 @@ struct run_args {
 	int ncpus;
 	const char *cpus_text;
 	const char *nodes;       /* --nodes SPEC */
+	const char *pressure;    /* --icache-pressure SPEC */
 	bool copies_default;     /* no -c: 1 and one per CPU the run may use */
 	const char *db;
 	enum ctr_mode counters;
@@ -244,7 +252,7 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 			   {O_WARMUP_MS, "--warmup-ms"}, {O_SEED, "--seed"},	  {O_ORDER, "--order"},
 			   {O_CPUS, "--cpus"},	      {O_TARGET_CI, "--target-ci"}, {O_MAX_TIME, "--max-time"},
 			   {O_COUNTERS, "--counters"}, {O_NO_PROBE, "--no-probe"}, {O_NODES, "--nodes"},
-			   {O_NO_HOST_REF, "--no-host-ref"}, {O_ARM, "--arm"}};
+			   {O_NO_HOST_REF, "--no-host-ref"}, {O_ICACHE, "--icache-pressure"}, {O_ARM, "--arm"}};
 	for (size_t i = 0; i < sizeof runner_only / sizeof *runner_only && !a->runner_only; i++)
 		if (runner_only[i].id == id)
 			a->runner_only = runner_only[i].name;
@@ -302,6 +310,11 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 		if (!*arg || !text_is_clean(arg, false) || strlen(arg) > 256)
 			return errf(e, "--nodes: give all or node ids like 0 or 0,1");
 		a->nodes = arg;
+		return 0;
+	case O_ICACHE:
+		if (!*arg || !text_is_clean(arg, false) || strlen(arg) >= sizeof((struct wl_pressure *)0)->spec)
+			return errf(e, "--icache-pressure: give l1, llc or a size such as 8M");
+		a->pressure = arg;
 		return 0;
 	case O_COUNTERS:
 		a->counters_set = true;
@@ -402,6 +415,35 @@ static int check_args(const struct run_args *a, const struct strv *pos, struct e
 		return errf(e, "%s is for sysab's own workloads, and --unixbench runs UnixBench's tests: give their "
 			       "copies, passes and tests in the command (./Run -c N -i N TEST...)",
 			    a->runner_only);
+	return 0;
+}
+
+/* --icache-pressure SPEC resolved against CPU 0's caches (SYSAB_CACHE_SYSFS, a test seam,
+ * stands for /sys/devices/system/cpu/cpu0/cache) into *p, after checking that every selected
+ * workload takes it. Returns 0, or -1 with e naming the spec or the first workload that does
+ * not take it. */
+static int pressure_of(const struct run_args *a, const struct workload **wl, size_t nwl, struct wl_pressure *p,
+		       struct err *e)
+{
+	for (size_t i = 0; i < nwl; i++)
+		if (!wl_pressure_takes(wl[i])) {
+			struct sb b = {0};
+			for (size_t k = 0; k < wl_count(); k++)
+				if (wl_pressure_takes(wl_at(k)))
+					sb_addf(&b, "%s%s", b.len ? " " : "", wl_at(k)->name);
+			errf(e, "--icache-pressure %s: %s does not take it: its op is not one kernel entry of the timing "
+				"process, so a cold cache before it measures nothing the option is for; select workloads "
+				"that take it with -w, e.g. -w kernel.syscall.null (they are: %s)",
+			     a->pressure, wl[i]->name, sb_str(&b));
+			sb_free(&b);
+			return -1;
+		}
+	const char *dir = getenv("SYSAB_CACHE_SYSFS");
+	struct wl_cache c[16];
+	size_t n = wl_caches_read(dir ? dir : "/sys/devices/system/cpu/cpu0/cache", c, 16);
+	char why[256];
+	if (wl_pressure_plan(a->pressure, c, n, p, why, sizeof why))
+		return errf(e, "%s", why);
 	return 0;
 }
 
@@ -712,6 +754,14 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 		goto out;
 	}
 	struct run_opts o = run_opts_of(&a, wl, nwl);
+	struct wl_pressure pressure;
+	if (a.pressure) {
+		if (pressure_of(&a, wl, nwl, &pressure, &e)) {
+			rc = cli_fail(cmd, &e);
+			goto out;
+		}
+		o.pressure = &pressure;
+	}
 	sig_install();
 	rc = a.nodes ? run_nodes(cmd, &a, st, &o, path) : run_one(cmd, &a, st, &o, path, NULL);
 out:

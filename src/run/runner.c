@@ -65,15 +65,30 @@ static char *settings_json(const struct run_opts *o, size_t arm, const char *pai
 	json_object_set_new(j, "host_ref", json_boolean(o->host_ref));
 	if (o->node)
 		json_object_set_new(j, "node", json_integer(o->node->id));
+	if (o->pressure)
+		json_object_set_new(j, "icache_pressure", json_string(o->pressure->spec));
 	char *s = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
 	json_decref(j);
 	return s;
 }
 
+/* The pressure's self-check (run --icache-pressure): one complete sweep before every sampled
+ * op of every copy, so that each op the samples timed did start cold. */
+static void pressure_check(const struct slot_checks *c, json_t *a)
+{
+	double v = c->ops ? (double)c->sweeps / (double)c->ops : 0;
+	bool ok = c->ops > 0 && c->sweeps == c->ops && !c->sweeps_short;
+	json_t *o = json_pack("{s:s, s:f, s:f, s:f, s:b}", "name", "complete cache sweeps per op (icache pressure)",
+			      "value", v, "lo", 1.0, "hi", 1.0, "ok", ok);
+	if (c->sweeps_short)
+		json_object_set_new(o, "short_sweeps", json_integer((json_int_t)c->sweeps_short));
+	json_array_append_new(a, o);
+}
+
 /* The self-checks of a job: the workload's own, then those from its counters, then those
- * of its placement on the run's node (a per-node run). */
+ * of its placement on the run's node (a per-node run), then its sweeps (under pressure). */
 static char *checks_json(const struct workload *w, const struct slot_checks *c, double *const cnt[CTR_NEVENTS],
-			 const size_t ncnt[CTR_NEVENTS], const struct node_info *node)
+			 const size_t ncnt[CTR_NEVENTS], const struct node_info *node, bool pressured)
 {
 	json_t *a = json_array();
 	for (int i = 0; i < c->n; i++)
@@ -96,6 +111,8 @@ static char *checks_json(const struct workload *w, const struct slot_checks *c, 
 	counter_checks(w->name, cnt, ncnt, a);
 	if (node)
 		node_checks(node->id, &c->place, a);
+	if (pressured)
+		pressure_check(c, a);
 	char *s = json_array_size(a) ? json_dumps(a, JSON_COMPACT) : NULL;
 	json_decref(a);
 	return s;
@@ -214,6 +231,19 @@ static int put_slot(struct runctx *rc, struct job *j, const char *checks, struct
 	return store_slot_put(rc->st, j->run_id, &rec, e);
 }
 
+/* The pressure w runs under: the run's, when w takes it. */
+static const struct wl_pressure *job_pressure(const struct run_opts *o, const struct workload *w)
+{
+	return o->pressure && wl_pressure_takes(w) ? o->pressure : NULL;
+}
+
+/* A batch's length as calibration sees it: the whole batch under pressure (sweeps and
+ * all: a sample must last the target in time spent, not only in time timed). */
+static uint64_t batch_len(const struct slot_batch *b)
+{
+	return b->wall_ns ? b->wall_ns : b->elapsed_ns;
+}
+
 /* n, capped at the largest batch the workload can prepare untimed. */
 static uint64_t batch_cap(const struct workload *w, uint64_t n)
 {
@@ -246,6 +276,7 @@ static int prepare(struct runctx *rc, struct job *j, struct err *e)
 		.emulated = rc->emulated,
 		.timeout_ns = o->hang_ns ? o->hang_ns : o->sample_ns * 200 + 60000000000ull,
 		.node = o->node,
+		.pressure = job_pressure(o, j->w),
 	};
 	progress(rc, "preparing", j, 0, 0);
 	memset(&j->s, 0, sizeof j->s);
@@ -266,7 +297,7 @@ static int prepare(struct runctx *rc, struct job *j, struct err *e)
 		struct slot_batch b;
 		while (!done && !sig_stop && !j->rc) {
 			j->rc = job_batch(rc, j, n, 0, false, &b); /* calibration: no correction */
-			n = calib_next(n, b.elapsed_ns, o->sample_ns, &done);
+			n = calib_next(n, batch_len(&b), o->sample_ns, &done);
 			if (batch_cap(j->w, n) < n) {
 				n = batch_cap(j->w, n);
 				done = true;
@@ -277,8 +308,8 @@ static int prepare(struct runctx *rc, struct job *j, struct err *e)
 		 * disturbed; scale once more from the faster measurement. */
 		if (!j->rc && !sig_stop) {
 			j->rc = job_batch(rc, j, n, 0, false, &b);
-			if (!j->rc && b.elapsed_ns < o->sample_ns / 2)
-				n = batch_cap(j->w, calib_next(n, b.elapsed_ns, o->sample_ns, &done));
+			if (!j->rc && batch_len(&b) < o->sample_ns / 2)
+				n = batch_cap(j->w, calib_next(n, batch_len(&b), o->sample_ns, &done));
 			if (batch_cap(j->w, n) < n) {
 				n = batch_cap(j->w, n);
 				done = true;
@@ -331,8 +362,8 @@ static int job_lost(struct runctx *rc, struct job *j, struct err *e)
  * error; a failed batch ends the job as a failed sample would. */
 static int count_batch(struct runctx *rc, struct job *j, int seq, uint64_t sample_ops, struct err *e)
 {
-	if (rc->o->timing || j->rc) /* no workers to count in a test's timing */
-		return 0;
+	if (rc->o->timing || j->rc || job_pressure(rc->o, j->w)) /* no workers to count in a test's timing; */
+		return 0;                                         /* under pressure they would count the sweeps */
 	struct ctr_set c;
 	uint64_t c0[CTR_NEVENTS], c1[CTR_NEVENTS];
 	bool h0[CTR_NEVENTS], h1[CTR_NEVENTS];
@@ -393,7 +424,7 @@ static int sample(struct runctx *rc, struct job *j, int round, struct err *e)
 	}
 	j->round[j->nsamples] = round;
 	j->y[j->nsamples++] = log(b.value);
-	j->sampled_ns += b.elapsed_ns;
+	j->sampled_ns += batch_len(&b);
 	j->last_ops = b.ops;
 	rc->step++;
 	if (x.seq % COUNT_EVERY == COUNT_EVERY - 1 && count_batch(rc, j, x.seq, b.ops, e))
@@ -401,9 +432,9 @@ static int sample(struct runctx *rc, struct job *j, int round, struct err *e)
 	/* The machine changed under the workload (load came or went, a cache filled): keep
 	 * samples near the target length by recalibrating from this one. */
 	uint64_t target = rc->o->sample_ns;
-	if (b.elapsed_ns > 4 * target || b.elapsed_ns < target / 4) {
+	if (batch_len(&b) > 4 * target || batch_len(&b) < target / 4) {
 		bool done;
-		j->n = batch_cap(j->w, calib_next(j->n, b.elapsed_ns, target, &done));
+		j->n = batch_cap(j->w, calib_next(j->n, batch_len(&b), target, &done));
 	}
 	return 0;
 }
@@ -466,7 +497,7 @@ static int finish(struct runctx *rc, struct job *j, struct err *e)
 		j->open = false;
 		test_fail_check(j->w, &chk);
 		if (!sig_stop)
-			cj = checks_json(j->w, &chk, j->cnt, j->ncnt, rc->o->node);
+			cj = checks_json(j->w, &chk, j->cnt, j->ncnt, rc->o->node, job_pressure(rc->o, j->w) != NULL);
 	}
 	if (!j->rc && sig_stop && !j->done)
 		j->rc = SLOT_STOPPED;
@@ -842,6 +873,12 @@ static int begin_run(struct store *st, const struct run_opts *o, size_t arm, con
 	}
 	if (o->cpus_text)
 		kv_add(env, "run.cpus", o->cpus_text);
+	if (o->pressure) {
+		kv_add(env, "run.icache_pressure", o->pressure->spec);
+		kv_addf(env, "run.icache_pressure.code_bytes", "%zu", o->pressure->code_bytes);
+		kv_addf(env, "run.icache_pressure.data_bytes", "%zu", o->pressure->data_bytes);
+		kv_add(env, "run.icache_pressure.sizes", o->pressure->source);
+	}
 	kv_sort(env);
 	char *settings = settings_json(o, arm, pair);
 	struct kvlist labels = {0}; /* a paired run: the user's labels and arm=NAME */

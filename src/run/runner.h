@@ -86,6 +86,11 @@ struct run_opts {
 	                               memory (node_bind) before anything of the run, the environment
 	                               records it and every workload gets the placement checks;
 	                               NULL = none (cpus is then not given) */
+	const struct wl_pressure *pressure; /* run --icache-pressure: the workloads that take it
+	                               (wl_pressure_takes) sweep the caches before each op and time
+	                               each op on its own; their per-sample counters are not taken
+	                               (they would count the sweeps); recorded in the environment
+	                               (run.icache_pressure*) and settings; NULL = none */
 	const struct run_timing *timing; /* NULL = real workers and the real clock (tests set it) */
 	enum ctr_mode counters;     /* per-sample counters (0: none; sysab run defaults to all) */
 	uint64_t probe_ns;          /* noise probe before sampling; 0 = none */

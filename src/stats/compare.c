@@ -164,24 +164,6 @@ static struct two_terms two_terms_of(const double *v, const double *df, size_t n
 	return (struct two_terms){v[big], df[big], rest, isnan(frest) ? INFINITY : frest};
 }
 
-double stats_ucb_weight(double df)
-{
-	if (!(df > 0) || !isfinite(df))
-		return 1;
-	double q = stats_chisq_quantile(ST_DF_UCB_Q, df);
-	return q > 0 ? df / q : 1;
-}
-
-double stats_welch_df(const double *v, const double *df, size_t n)
-{
-	double *w = xmalloc((n ? n : 1) * sizeof *w);
-	for (size_t i = 0; i < n; i++)
-		w[i] = v[i] * stats_ucb_weight(df[i]);
-	double r = stats_satterthwaite(w, df, n);
-	free(w);
-	return r;
-}
-
 /* Fill c from d, se, df and the options; se NAN means no interval. info: the
  * information fraction of this look in a sequential design; g: the two terms of the
  * dominance guard (NULL for a classic df). */
@@ -321,8 +303,8 @@ void stats_contrast(const struct st_estimate *const *est, const double *c, size_
 		g = two_terms_of(v, df, nv);
 	double ddf = !ok ? NAN
 		     : o->classic_df ? stats_satterthwaite(v, df, nv)
-		     : guard ? stats_welch_df((double[]){g.v1, g.v2}, (double[]){g.f1, g.f2}, 2)
-			     : stats_welch_df(v, df, nv);
+		     : guard ? stats_satterthwaite((double[]){g.v1, g.v2}, (double[]){g.f1, g.f2}, 2)
+			     : stats_satterthwaite(v, df, nv);
 	if (ok && isnan(ddf)) /* every se is 0 */
 		ddf = INFINITY;
 	free(v);
