@@ -315,7 +315,7 @@ static void failed_batch_is_not_short(void **state)
 
 /* A paired run (--arm) of one workload on a machine that drifts 3% per batch: arms A and B,
  * whose commands log their switches. */
-static int arms_run(struct store *st, const char *cmd_b, struct run_outcome *out, struct err *e)
+static int arms_run(struct store *st, const char *cmd_b, double target, struct run_outcome *out, struct err *e)
 {
 	const struct workload *wl[] = {&steady};
 	int copies[] = {1};
@@ -326,12 +326,13 @@ static int arms_run(struct store *st, const char *cmd_b, struct run_outcome *out
 	char *log_b = cmd_b ? xstrdup(cmd_b)
 			    : xasprintf("echo \"$SYSAB_ARM $SYSAB_ROUND ${SYSAB_TEST_ARM_VAR:--}\" >> %s/arms.log", dir);
 	struct run_arm arms[] = {{"A", log_a, NULL}, {"B", log_b, &env_b}};
-	struct sim sim = {.op_ns = 2000, .drift = 0.03};
+	struct sim sim = {.op_ns = 2000, .drift = target > 0 ? 0 : 0.03, .noise = target > 0 ? 0.05 : 0, .rng = 9};
 	struct run_timing tm = {.arg = &sim, .now = sim_now, .batch = sim_batch};
 	struct run_opts o = {
 		.labels = &labels, .wl = wl, .nwl = 1, .copies = copies, .ncopies = 1, .samples = 6,
 		.sample_ns = 2000000, .seed = 3, .order = ORDER_ROUNDS, .profile = "test", .timing = &tm,
-		.arms = arms, .narms = 2, .arm_order = ARM_ORDER_ALTERNATE,
+		.arms = arms, .narms = 2, .arm_order = ARM_ORDER_ALTERNATE, .target_ci = target,
+		.max_ns = target > 0 ? 2000000000ull : 0,
 	};
 	int rc = runner_run(st, &o, out, e);
 	free(log_a);
@@ -350,7 +351,7 @@ static void arms_alternate_and_pair_by_round(void **state)
 	struct err e = {{0}};
 	struct store *st = open_db("arms");
 	struct run_outcome out;
-	assert_int_equal(arms_run(st, NULL, &out, &e), 0);
+	assert_int_equal(arms_run(st, NULL, 0, &out, &e), 0);
 	assert_true(out.arm_run_id[0] > 0 && out.arm_run_id[1] > 0 && out.run_id == out.arm_run_id[0]);
 	/* the commands: each arm checked, begun and prepared, then AB, BA, ... with B's variable */
 	char *path = xasprintf("%s/arms.log", dir), *text;
@@ -393,6 +394,28 @@ static void arms_alternate_and_pair_by_round(void **state)
 	store_close(st);
 }
 
+/* A precision target stops the arms together: a job samples while its twin in the other arm
+ * wants more, so both arms' runs hold the same rounds. */
+static void arms_keep_in_step(void **state)
+{
+	(void)state;
+	struct err e = {{0}};
+	struct store *st = open_db("arms-step");
+	struct run_outcome out;
+	assert_int_equal(arms_run(st, "true", 0.004, &out, &e), 0);
+	struct store_sample_info *x[2];
+	size_t nx[2];
+	for (int a = 0; a < 2; a++)
+		assert_int_equal(store_samples_get(st, out.arm_run_id[a], &x[a], &nx[a], &e), 0);
+	print_message("arms in step: %zu and %zu samples\n", nx[0], nx[1]);
+	assert_true(nx[0] > 6 && nx[0] == nx[1]);
+	for (size_t i = 0; i < nx[0]; i++)
+		assert_int_equal(x[0][i].round, x[1][i].round);
+	store_samples_free(x[0], nx[0]);
+	store_samples_free(x[1], nx[1]);
+	store_close(st);
+}
+
 /* An arm whose command fails: before the rounds nothing is stored; in a round both arms' runs
  * end incomplete, saying which arm, command and round. */
 static void arm_command_failure_is_clear(void **state)
@@ -401,14 +424,14 @@ static void arm_command_failure_is_clear(void **state)
 	struct err e = {{0}};
 	struct store *st = open_db("arms-fail");
 	struct run_outcome out;
-	assert_int_equal(arms_run(st, "exit 3", &out, &e), -1);
+	assert_int_equal(arms_run(st, "exit 3", 0, &out, &e), -1);
 	assert_non_null(strstr(e.msg, "--arm B: its command 'exit 3' failed before the rounds (exit status 3)"));
 	struct store_run_info *runs;
 	size_t n;
 	assert_int_equal(store_runs_list(st, &runs, &n, &e), 0);
 	assert_int_equal(n, 0);
 	store_runs_free(runs, n);
-	assert_int_equal(arms_run(st, "test \"$SYSAB_ROUND\" != 2", &out, &e), -1);
+	assert_int_equal(arms_run(st, "test \"$SYSAB_ROUND\" != 2", 0, &out, &e), -1);
 	assert_non_null(strstr(e.msg, "failed in round 2"));
 	assert_int_equal(store_runs_list(st, &runs, &n, &e), 0);
 	assert_int_equal(n, 2);
@@ -623,6 +646,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(rounds_spread_drift_evenly),
 		cmocka_unit_test(arms_alternate_and_pair_by_round),
+		cmocka_unit_test(arms_keep_in_step),
 		cmocka_unit_test(arm_command_failure_is_clear),
 		cmocka_unit_test(adaptive_stops_when_precise),
 		cmocka_unit_test(target_overrides_slot_budget),
