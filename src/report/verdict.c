@@ -191,9 +191,9 @@ static const struct {
 	 "one run, so what the host does over minutes moves both alike; each row is the mean of B - A per round "
 	 "(the index: over its members), its interval from batch means of consecutive rounds"},
 	{ST_CAVEAT_PAIRED_ONE_RUN, "paired_one_run",
-	 "one paired run: the rounds are the replicates, so the verdict holds for these two runs on this boot; "
-	 "what differs between runs (where a run's workers and memory landed) and between boots is not covered: "
-	 "repeat the paired run, on other boots too, to cover it"},
+	 "one paired run: its rounds cancel the host's phases but not what differs between the two arms' runs "
+	 "(where each arm's workers and memory landed), so there is no verdict; make 2 or more paired runs "
+	 "(for this boot), or paired runs on 2 or more boots"},
 	{ST_CAVEAT_STAGEWISE, "stagewise",
 	 "the sequential design ends at this look: the interval is the stage-wise one, which accounts for the "
 	 "looks before it (the verdict used this look's level; the looks before showed repeated intervals)"},

@@ -96,7 +96,7 @@ static json_t *est_json(const struct st_estimate *e, const struct an_value *vp, 
 	return o;
 }
 
-/* A verdict's replication unit: "boot", "run" or "round" (the rounds of one paired run). */
+/* A verdict's replication unit: "boot" or "run" ("round" is never a verdict's unit). */
 static const char *unit_name(enum st_level u)
 {
 	return u == ST_LEVEL_RUN ? "run" : u == ST_LEVEL_WITHIN ? "round" : "boot";

@@ -186,7 +186,7 @@ enum st_caveat {
 	ST_CAVEAT_HOST_REF_DIFFERS = 1u << 21, /* --adjust host, yet the reference itself differs between the
 					      * groups: the adjustment cannot be trusted, no verdict */
 	ST_CAVEAT_PAIRED_ROUNDS = 1u << 22,  /* arms of a paired run (sysab run --arm), paired by round */
-	ST_CAVEAT_PAIRED_ONE_RUN = 1u << 23, /* one paired run: its rounds are the replicates, the runs are not */
+	ST_CAVEAT_PAIRED_ONE_RUN = 1u << 23, /* one paired run: no interval (the runs are not replicated) */
 };
 
 #define ST_CAVEAT_LAST ST_CAVEAT_PAIRED_ONE_RUN
@@ -354,7 +354,8 @@ struct st_pairrun {
  * o->unit). One boot: the differences are one group for the nested estimator, the paired runs its
  * runs and the rounds its samples, so that batch means of consecutive rounds carry the rounds'
  * autocorrelation into the interval; the unit is the paired run when there are >= 2 (unit run,
- * ST_CAVEAT_RUN_UNIT: the verdict holds for this boot), else the round (ST_CAVEAT_PAIRED_ONE_RUN).
+ * ST_CAVEAT_RUN_UNIT: the verdict holds for this boot); one paired run gets no interval
+ * (ST_CAVEAT_PAIRED_ONE_RUN, need ST_NEED_RUNS): its rounds do not replicate the arms' runs.
  * Every row gets ST_CAVEAT_PAIRED_ROUNDS. *d (may be NULL) gets the estimate of the differences.
  * Returns 0, or -1 with e set when the input is malformed (no pairs, an empty pair). */
 int stats_compare_rounds(const struct st_pairrun *p, size_t np, const struct st_compare_opts *o,

@@ -630,13 +630,12 @@ static const struct gd grid[] = {
 	/* PAIR (docs/METHOD.md, "Paired arms"): boots, paired runs per boot, rounds; sd boot, run, within
 	 * 1%; a host factor of sd 3% over sample times, AR(1) phi .95 (phases of tens of samples) or
 	 * steps; effect 1%. Each paired design beside the unpaired one of the same time. */
-	{"paired arms: 1 run x 40 rounds, host AR(1) 3%", PAIR, 1, 1, 0, 1, 40, 0, 0, 0, 0.01, 0, 0.01, true, 0.935, 0.99, 0.05, PLAIN, 0.03, 1, 0, 0, false, 0.95, 0},
-	{"paired arms: 1 run x 40 rounds, host steps 3% every 16", PAIR, 1, 1, 0, 1, 40, 0, 0, 0, 0.01, 0, 0.01, true, 0.935, 0.99, 0.05, PLAIN, 0.03, 1, 0, 0, false, 0, 16},
-	{"paired arms: 1 run x 40 rounds, host AR(1) 3%, run sd 0.5% (not covered)", PAIR, 1, 1, 0, 1, 40, 0, 0, 0.005, 0.01, 0, 0.01, false, 0, 1, 1, PLAIN, 0.03, 1, 0, 0, false, 0.95, 0},
+	{"paired arms: 1 run x 40 rounds, host AR(1) 3% (one paired run: no verdict)", PAIR, 1, 1, 0, 1, 40, 0, 0, 0.005, 0.01, 0, 0.01, true, 0, 1, 0.0, PLAIN, 0.03, 1, 0, 0, false, 0.95, 0},
+	{"paired arms: 1 boot x 2 runs x 40 rounds, run sd 0.5%, host steps 3% every 16", PAIR, 1, 1, 0, 2, 40, 0, 0, 0.005, 0.01, 0, 0.01, true, 0.935, 0.99, 0.05, PLAIN, 0.03, 1, 0, 0, false, 0, 16},
 	{"paired arms: 1 boot x 4 runs x 20 rounds, run sd 0.5%, host AR(1) 3%", PAIR, 1, 1, 0, 4, 20, 0, 0, 0.005, 0.01, 0, 0.01, true, 0.935, 0.99, 0.05, PLAIN, 0.03, 1, 0, 0, false, 0.95, 0},
 	{"unpaired: 1 boot x 4 runs x 20 samples each, --unit run, run sd 0.5%, host AR(1) 3%", PAIR, 1, 1, 0, 4, 20, 0, 0, 0.005, 0.01, 0, 0.01, true, 0.935, 1, 0.05, UNPAIRED, 0.03, 1, 0, 0, false, 0.95, 0},
 	{"paired arms: 4 boots x 1 run x 20 rounds, boot sd 1%, run sd 0.5%, host AR(1) 3%", PAIR, 4, 4, 0, 1, 20, 0.01, 0.01, 0.005, 0.01, 0, 0.01, true, 0.935, 0.99, 0.05, PLAIN, 0.03, 1, 0, 0, false, 0.95, 0},
-	{"paired arms: 1 run x 200 rounds, host AR(1) 3% phi .99", PAIR, 1, 1, 0, 1, 200, 0, 0, 0, 0.01, 0, 0.01, false, 0.935, 0.99, 0.05, PLAIN, 0.03, 1, 0, 0, false, 0.99, 0},
+	{"paired arms: 1 boot x 2 runs x 100 rounds, run sd 0.5%, host AR(1) 3% phi .99", PAIR, 1, 1, 0, 2, 100, 0, 0, 0.005, 0.01, 0, 0.01, false, 0.935, 0.99, 0.05, PLAIN, 0.03, 1, 0, 0, false, 0.99, 0},
 	{"plan from small pilot (3x2x10)", PLAN, 3, 3, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0, true, 0, 1, 1, PLAIN, 0, 0, 0, 0, false, 0, 0},
 	{"plan from large pilot (10x4x30)", PLAN, 10, 10, 0, 4, 30, 0.01, 0.01, 0.005, 0.03, 0, 0, false, 0, 1, 1, PLAIN, 0, 0, 0, 0, false, 0, 0},
 };

@@ -1159,12 +1159,13 @@ static void rounds_pair_at_the_widest_replicated_level(void **state)
 	struct st_comparison c;
 	struct st_estimate est;
 	struct err e;
-	/* one paired run: its rounds */
+	/* one paired run: an estimate, but no interval (its rounds do not replicate the runs),
+	 * even though the rounds alone would call this 1% with sd 0.5% faster */
 	struct st_pairrun one = {d[0], rd, 40, 0};
 	assert_int_equal(stats_compare_rounds(&one, 1, &o, &c, &est, &e), 0);
-	assert_int_equal(c.unit, ST_LEVEL_WITHIN);
 	assert_true((c.caveats & ST_CAVEAT_PAIRED_ROUNDS) && (c.caveats & ST_CAVEAT_PAIRED_ONE_RUN));
-	assert_true(fabs(c.d - 0.01) < 0.003 && c.verdict == ST_FASTER);
+	assert_true(fabs(c.d - 0.01) < 0.003 && c.verdict == ST_NO_DATA && isnan(c.lo) && c.need == ST_NEED_RUNS);
+	assert_true(est.has_interval);
 	/* two paired runs in one boot: the runs, for this boot */
 	struct st_pairrun two[2] = {{d[0], rd, 40, 0}, {d[1], rd, 40, 0}};
 	assert_int_equal(stats_compare_rounds(two, 2, &o, &c, &est, &e), 0);
