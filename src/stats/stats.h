@@ -185,9 +185,11 @@ enum st_caveat {
 	ST_CAVEAT_HOST_ADJUSTED = 1u << 20,  /* the means are adjusted for host speed (host.ref as a covariate) */
 	ST_CAVEAT_HOST_REF_DIFFERS = 1u << 21, /* --adjust host, yet the reference itself differs between the
 					      * groups: the adjustment cannot be trusted, no verdict */
+	ST_CAVEAT_PAIRED_ROUNDS = 1u << 22,  /* arms of a paired run (sysab run --arm), paired by round */
+	ST_CAVEAT_PAIRED_ONE_RUN = 1u << 23, /* one paired run: no interval (the runs are not replicated) */
 };
 
-#define ST_CAVEAT_LAST ST_CAVEAT_HOST_REF_DIFFERS
+#define ST_CAVEAT_LAST ST_CAVEAT_PAIRED_ONE_RUN
 
 /* Smallest pooled df of a boot variance that a one-boot group may borrow;
  * a donor whose own boot df is below 1 is never pooled. */
@@ -336,6 +338,29 @@ struct st_comparison {
  * ST_NO_DATA and the numbers other than d are NAN. */
 void stats_compare(const struct st_estimate *a, const struct st_estimate *b, const struct st_compare_opts *o,
 		   struct st_comparison *out);
+/* One paired run (sysab run --arm) for one row: d[i] = y_B - y_A, the two arms' log values in
+ * round round[i], over the rounds both arms sampled (ascending); boot is the index of the boot
+ * it ran on (the paired runs of one boot adjacent, boots numbered from 0 in order). */
+struct st_pairrun {
+	const double *d;
+	const int *round;
+	size_t n;
+	size_t boot;
+};
+
+/* B against A from np paired runs (docs/METHOD.md, "Paired arms"). The per-round differences are
+ * taken as replicates at the widest level the pairs replicate. Two or more boots: each boot's mean
+ * difference (the mean of its paired runs' means) is one i.i.d. replicate (t with boots - 1 df;
+ * o->unit). One boot: the differences are one group for the nested estimator, the paired runs its
+ * runs and the rounds its samples, so that batch means of consecutive rounds carry the rounds'
+ * autocorrelation into the interval; the unit is the paired run when there are >= 2 (unit run,
+ * ST_CAVEAT_RUN_UNIT: the verdict holds for this boot); one paired run gets no interval
+ * (ST_CAVEAT_PAIRED_ONE_RUN, need ST_NEED_RUNS): its rounds do not replicate the arms' runs.
+ * Every row gets ST_CAVEAT_PAIRED_ROUNDS. *d (may be NULL) gets the estimate of the differences.
+ * Returns 0, or -1 with e set when the input is malformed (no pairs, an empty pair). */
+int stats_compare_rounds(const struct st_pairrun *p, size_t np, const struct st_compare_opts *o,
+			 struct st_comparison *out, struct st_estimate *d, struct err *e);
+
 /* Benjamini-Hochberg across the n comparisons (one per workload): set each q
  * and recompute each verdict from q. */
 void stats_compare_adjust(struct st_comparison *c, size_t n);

@@ -1140,6 +1140,54 @@ static void host_adjustment_removes_the_common_factor(void **state)
 	assert_int_equal(a.status, ST_ADJ_FEW);
 }
 
+/* Paired arms (stats_compare_rounds): the unit is the widest level the pairs replicate, the
+ * mean is the mean of the boots' mean differences, and every row says it is paired by round. */
+static void rounds_pair_at_the_widest_replicated_level(void **state)
+{
+	(void)state;
+	double d[4][40];
+	int rd[40];
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 5);
+	for (int r = 0; r < 40; r++) {
+		rd[r] = r;
+		for (int k = 0; k < 4; k++)
+			d[k][r] = 0.01 * (k + 1) + 0.005 * gsl_ran_gaussian(rng, 1);
+	}
+	gsl_rng_free(rng);
+	struct st_compare_opts o = stats_compare_defaults();
+	struct st_comparison c;
+	struct st_estimate est;
+	struct err e;
+	/* one paired run: an estimate, but no interval (its rounds do not replicate the runs),
+	 * even though the rounds alone would call this 1% with sd 0.5% faster */
+	struct st_pairrun one = {d[0], rd, 40, 0};
+	assert_int_equal(stats_compare_rounds(&one, 1, &o, &c, &est, &e), 0);
+	assert_true((c.caveats & ST_CAVEAT_PAIRED_ROUNDS) && (c.caveats & ST_CAVEAT_PAIRED_ONE_RUN));
+	assert_true(fabs(c.d - 0.01) < 0.003 && c.verdict == ST_NO_DATA && isnan(c.lo) && c.need == ST_NEED_RUNS);
+	assert_true(est.has_interval);
+	/* two paired runs in one boot: the runs, for this boot */
+	struct st_pairrun two[2] = {{d[0], rd, 40, 0}, {d[1], rd, 40, 0}};
+	assert_int_equal(stats_compare_rounds(two, 2, &o, &c, &est, &e), 0);
+	assert_int_equal(c.unit, ST_LEVEL_RUN);
+	assert_true((c.caveats & ST_CAVEAT_RUN_UNIT) && !(c.caveats & ST_CAVEAT_PAIRED_ONE_RUN));
+	/* three boots (the second with two paired runs): the boots' mean differences, 2 df */
+	struct st_pairrun three[4] = {{d[0], rd, 40, 0}, {d[1], rd, 20, 1}, {d[2], rd, 40, 1}, {d[3], rd, 40, 2}};
+	assert_int_equal(stats_compare_rounds(three, 4, &o, &c, &est, &e), 0);
+	assert_int_equal(c.unit, ST_LEVEL_BOOT);
+	assert_true(c.df == 2 && est.nboots == 3);
+	double m1 = 0, m2 = 0, m0 = 0, m3 = 0;
+	for (int r = 0; r < 40; r++) {
+		m0 += d[0][r] / 40;
+		m1 += r < 20 ? d[1][r] / 20 : 0;
+		m2 += d[2][r] / 40;
+		m3 += d[3][r] / 40;
+	}
+	assert_true(fabs(c.d - (m0 + (m1 + m2) / 2 + m3) / 3) < 1e-12);
+	assert_true(c.caveats & ST_CAVEAT_PAIRED_ROUNDS);
+	assert_int_equal(stats_compare_rounds(three, 0, &o, &c, &est, &e), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1172,6 +1220,7 @@ int main(void)
 		cmocka_unit_test(confounders_are_differing_non_label_keys),
 		cmocka_unit_test(summary_of_samples),
 		cmocka_unit_test(host_adjustment_removes_the_common_factor),
+		cmocka_unit_test(rounds_pair_at_the_widest_replicated_level),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
