@@ -2,6 +2,7 @@
 #include "stats/stats.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static bool alloc_eligible(const struct st_alloc_item *x)
