@@ -1675,3 +1675,69 @@ void an_cell_label(struct sb *b, const struct an_analyze *a, size_t c)
 		sb_addf(b, "%s%s=%s", f ? " " : "", a->factors[f].name,
 			a->factors[f].levels[a->cell_level[c * a->nfactors + f]]);
 }
+
+/* ---------------------------------------------------------------- allocation */
+
+int an_allocate(const struct store_set *set, const struct store_run_info *const *runs, size_t nruns,
+		struct an_alloc_row *rows, size_t n, const struct st_alloc_opts *o, struct an_alloc *out, struct err *e)
+{
+	memset(out, 0, sizeof *out);
+	out->ao = *o;
+	struct st_alloc_item *it = xcalloc(n ? n : 1, sizeof *it);
+	size_t *cnt = xcalloc(n ? n : 1, sizeof *cnt);
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		struct an_alloc_row *r = &rows[i];
+		const struct workload *w = wl_find(r->workload);
+		size_t m = 0; /* index members at these copies */
+		for (size_t k = 0; k < n; k++) {
+			const struct workload *x = wl_find(rows[k].workload);
+			m += rows[k].copies == r->copies && x && (x->flags & WL_INDEX) && x->baseline > 0;
+		}
+		r->weight = w && (w->flags & WL_INDEX) && w->baseline > 0 ? 1.0 / (double)m : 0;
+		r->tau2 = r->cost = r->var_run = NAN;
+		r->history = 0;
+		const struct store_series *x = store_set_find(set, r->workload, r->copies);
+		struct gdata gd;
+		gdata_series(x, &gd);
+		if (gd.have) {
+			struct st_estimate est;
+			if (stats_estimate_groups(&gd.g, 1, &est, e)) {
+				err_prefix(e, "%s", r->workload);
+				rc = -1;
+			} else {
+				r->history = gd.nruns;
+				r->tau2 = est.own.var_within;
+				r->var_run = est.own.have & ST_BIT(ST_LEVEL_RUN) ? est.own.var_run : NAN;
+				double c = series_sample_cost(x);
+				r->cost = c > 0 ? c : NAN;
+				size_t ns = 0;
+				for (size_t k = 0; k < gd.nruns; k++)
+					ns += gd.runs[k].n;
+				/* below 3/4: more than the warm-up detector ever drops (a quarter) */
+				r->cut_short = 4 * (double)ns < 3 * (double)o->n0 * (double)gd.nruns;
+				if (r->cut_short)
+					r->cost = NAN; /* keeps its default count */
+			}
+		}
+		gdata_free(&gd);
+		it[i] = (struct st_alloc_item){.w = r->weight, .tau2 = r->tau2, .cost = r->cost, .var_run = r->var_run};
+	}
+	if (!rc)
+		rc = stats_allocate(it, n, o, cnt, &out->a, e);
+	if (!rc) {
+		for (size_t i = 0; i < n; i++) {
+			rows[i].allocated = rows[i].weight > 0 && isfinite(it[i].tau2) && it[i].tau2 >= 0 &&
+					    isfinite(it[i].cost) && it[i].cost > 0;
+			rows[i].samples = (int)cnt[i];
+		}
+		out->run_cost = run_overhead(set, 1, runs, nruns) * (double)n;
+		int pr = stats_allocate_runs(it, n, o, out->run_cost, AN_ALLOC_MAX_RUNS, &out->runs, e);
+		if (pr < 0)
+			rc = -1;
+		out->runs_planned = pr == 0;
+	}
+	free(it);
+	free(cnt);
+	return rc;
+}
