@@ -44,5 +44,5 @@ done
 sed -n '1,/^$/p' "$DIR/alloc-0.txt"
 for arm in plain alloc; do
 	echo "## $arm"
-	/usr/bin/python3 "$(dirname "$0")/precision.py" "$DIR/$arm" | head -8
+	/usr/bin/python3 "$(dirname "$0")/precision.py" "$DIR/$arm" | sed -n 1,2p
 done

@@ -1678,6 +1678,57 @@ void an_cell_label(struct sb *b, const struct an_analyze *a, size_t c)
 
 /* ---------------------------------------------------------------- allocation */
 
+/* The run level of ln(sysab-index) from FROM's whole runs, summed over the copies counts of
+ * rows: per count, the variance of the runs' ln index less its within-run part
+ * sum w_i^2 tau2_i / nbar_i (nbar_i: member i's mean samples per run there), truncated at 0.
+ * Run effects shared between members count, as they do in the index. NAN when a count's
+ * members in rows are not FROM's composite, or fewer than 2 runs hold it. */
+static double index_run_level(const struct store_set *set, const struct an_alloc_row *rows, size_t n,
+			      const double *nbar)
+{
+	double sum = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!(rows[i].weight > 0))
+			continue;
+		bool first = true;
+		for (size_t k = 0; k < i && first; k++)
+			first = !(rows[k].weight > 0 && rows[k].copies == rows[i].copies);
+		if (!first)
+			continue;
+		struct an_composite c[2];
+		size_t nc = an_composites(set, 1, rows[i].copies, c), ci = nc;
+		for (size_t k = 0; k < nc; k++)
+			if (!strcmp(c[k].name, AN_SYSAB_INDEX))
+				ci = k;
+		size_t m = 0;
+		double within = 0;
+		for (size_t k = 0; k < n; k++)
+			if (rows[k].weight > 0 && rows[k].copies == rows[i].copies) {
+				bool in = false;
+				for (size_t j = 0; ci < nc && j < c[ci].n; j++)
+					in |= !strcmp(c[ci].workload[j], rows[k].workload);
+				if (!in || !(rows[k].tau2 >= 0) || !(nbar[k] > 0))
+					return NAN;
+				within += rows[k].weight * rows[k].weight * rows[k].tau2 / nbar[k];
+				m++;
+			}
+		if (ci == nc || m != c[ci].n)
+			return NAN;
+		struct an_composite_run *v;
+		size_t nr = an_composite_runs(set, &c[ci], &v);
+		double *y = xcalloc(nr ? nr : 1, sizeof *y);
+		for (size_t k = 0; k < nr; k++)
+			y[k] = v[k].y;
+		double var = stats_mean_var(y, nr, NULL);
+		free(y);
+		free(v);
+		if (!(var >= 0))
+			return NAN;
+		sum += var > within ? var - within : 0;
+	}
+	return sum;
+}
+
 int an_allocate(const struct store_set *set, const struct store_run_info *const *runs, size_t nruns,
 		struct an_alloc_row *rows, size_t n, const struct st_alloc_opts *o, struct an_alloc *out, struct err *e)
 {
@@ -1685,6 +1736,7 @@ int an_allocate(const struct store_set *set, const struct store_run_info *const 
 	out->ao = *o;
 	struct st_alloc_item *it = xcalloc(n ? n : 1, sizeof *it);
 	size_t *cnt = xcalloc(n ? n : 1, sizeof *cnt);
+	double *nbar = xcalloc(n ? n : 1, sizeof *nbar);
 	int rc = 0;
 	for (size_t i = 0; i < n && !rc; i++) {
 		struct an_alloc_row *r = &rows[i];
@@ -1714,6 +1766,7 @@ int an_allocate(const struct store_set *set, const struct store_run_info *const 
 				size_t ns = 0;
 				for (size_t k = 0; k < gd.nruns; k++)
 					ns += gd.runs[k].n;
+				nbar[i] = (double)ns / (double)gd.nruns;
 				/* below 3/4: more than the warm-up detector ever drops (a quarter) */
 				r->cut_short = 4 * (double)ns < 3 * (double)o->n0 * (double)gd.nruns;
 				if (r->cut_short)
@@ -1732,12 +1785,15 @@ int an_allocate(const struct store_set *set, const struct store_run_info *const 
 			rows[i].samples = (int)cnt[i];
 		}
 		out->run_cost = run_overhead(set, 1, runs, nruns) * (double)n;
-		int pr = stats_allocate_runs(it, n, o, out->run_cost, AN_ALLOC_MAX_RUNS, &out->runs, e);
+		out->var_run_index = index_run_level(set, rows, n, nbar);
+		int pr = stats_allocate_runs(it, n, o, out->var_run_index, out->run_cost, AN_ALLOC_MAX_RUNS,
+					     &out->runs, e);
 		if (pr < 0)
 			rc = -1;
 		out->runs_planned = pr == 0;
 	}
 	free(it);
 	free(cnt);
+	free(nbar);
 	return rc;
 }

@@ -448,7 +448,9 @@ struct an_alloc {
 	struct st_alloc a;
 	double run_cost;         /* seconds per (workload, copies) beyond its samples (setup, calibration,
 	                            warm-up), measured in FROM; 0 when not */
-	bool runs_planned;       /* the run level of every allocated row is known: runs holds the plan */
+	double var_run_index;    /* the run level of ln(sysab-index) from FROM's whole runs (shared run
+	                            effects included); NAN: not estimable, runs then sums the rows' */
+	bool runs_planned;       /* a run level is known: runs holds the plan */
 	struct st_alloc_runs runs;
 };
 

@@ -67,10 +67,11 @@ void report_alloc_text(FILE *f, const char *from, size_t nruns, const struct an_
 		return;
 	}
 	const struct st_alloc_runs *k = &al->runs;
-	fprintf(f, "  run level: sd of ln(index) between runs %.3f%%, within a run %.3f%%: the %s level dominates; a run "
-		   "costs %.1f s beyond its samples\n",
-		pct_sd(k->var_one - al->a.var_alloc), pct_sd(al->a.var_alloc), k->run_dominates ? "run" : "within-run",
-		al->run_cost);
+	fprintf(f, "  run level: sd of ln(index) between runs %.3f%% (%s), within a run %.3f%%: the %s level "
+		   "dominates; a run costs %.1f s beyond its samples\n",
+		pct_sd(k->var_one - al->a.var_alloc),
+		isfinite(al->var_run_index) ? "from the earlier runs' index" : "the workloads' own, taken as independent",
+		pct_sd(al->a.var_alloc), k->run_dominates ? "run" : "within-run", al->run_cost);
 	if (k->runs > 1)
 		fprintf(f, "  prefer %zu runs of --samples %zu (each allocated so) to one run of %zu: index sd %.3f%% -> "
 			   "%.3f%% in %.0f s instead of %.0f s\n",
@@ -101,6 +102,7 @@ char *report_alloc_json(const char *from, const int64_t *ids, size_t nids, const
 	json_object_set_new(o, "var_default", json_real(al->a.var_default));
 	json_object_set_new(o, "var_alloc", json_real(al->a.var_alloc));
 	json_object_set_new(o, "var_run", real_or_null(al->a.var_run));
+	json_object_set_new(o, "var_run_index", real_or_null(al->var_run_index));
 	json_t *a = json_array();
 	for (size_t i = 0; i < n; i++) {
 		if (!rows[i].allocated)

@@ -116,13 +116,15 @@ static double fixed_time(const struct st_alloc_item *it, size_t k, size_t n0)
 	return t;
 }
 
-int stats_allocate_runs(const struct st_alloc_item *it, size_t k, const struct st_alloc_opts *o, double run_cost,
-			size_t max_runs, struct st_alloc_runs *out, struct err *e)
+int stats_allocate_runs(const struct st_alloc_item *it, size_t k, const struct st_alloc_opts *o, double var_run,
+			double run_cost, size_t max_runs, struct st_alloc_runs *out, struct err *e)
 {
 	memset(out, 0, sizeof *out);
 	size_t *n = xcalloc(k ? k : 1, sizeof *n);
 	struct st_alloc a;
 	int rc = stats_allocate(it, k, o, n, &a, e);
+	if (!rc && var_run >= 0)
+		a.var_run = var_run;
 	if (rc || !a.nalloc || isnan(a.var_run)) {
 		free(n);
 		return rc ? -1 : 1;

@@ -774,10 +774,11 @@ struct st_alloc_runs {
 /* For 1..max_runs runs in at most the time of one run at o->n0 (each run costs run_cost
  * seconds beyond its samples; items with history but no weight take n0 samples each, at
  * their cost), the per-run default count whose allocation fits, and the variance of the
- * mean of the runs' ln indexes; the best into out. Needs the run level of every allocated
- * item: returns 1 (out->runs 0) when it is not known, 0 when planned, -1 with e set as
- * stats_allocate. */
-int stats_allocate_runs(const struct st_alloc_item *it, size_t k, const struct st_alloc_opts *o, double run_cost,
-			size_t max_runs, struct st_alloc_runs *out, struct err *e);
+ * mean of the runs' ln indexes; the best into out. var_run is the run level of the ln index
+ * itself (estimated from whole runs, so run effects shared between workloads count); NAN
+ * takes sum_i w_i^2 var_run_i, which needs the run level of every allocated item: returns 1
+ * (out->runs 0) when neither is known, 0 when planned, -1 with e set as stats_allocate. */
+int stats_allocate_runs(const struct st_alloc_item *it, size_t k, const struct st_alloc_opts *o, double var_run,
+			double run_cost, size_t max_runs, struct st_alloc_runs *out, struct err *e);
 
 #endif

@@ -126,7 +126,7 @@ static void shorter_runs_when_run_level_dominates(void **state)
 		it[i] = (struct st_alloc_item){.w = 0.25, .tau2 = 1e-4, .cost = 0.05, .var_run = 1e-4};
 	struct st_alloc_runs r;
 	struct err e;
-	assert_int_equal(stats_allocate_runs(it, 4, &opts28, 1.0, 16, &r, &e), 0);
+	assert_int_equal(stats_allocate_runs(it, 4, &opts28, NAN, 1.0, 16, &r, &e), 0);
 	/* run level 4 * 1/16 * 1e-4 = 2.5e-5 against within 2.5e-5 / 28: it dominates */
 	assert_true(r.run_dominates);
 	assert_true(r.runs > 1);
@@ -136,14 +136,19 @@ static void shorter_runs_when_run_level_dominates(void **state)
 	/* within level dominates: one run */
 	for (int i = 0; i < 4; i++)
 		it[i].var_run = 1e-9;
-	assert_int_equal(stats_allocate_runs(it, 4, &opts28, 1.0, 16, &r, &e), 0);
+	assert_int_equal(stats_allocate_runs(it, 4, &opts28, NAN, 1.0, 16, &r, &e), 0);
 	assert_false(r.run_dominates);
 	assert_int_equal(r.runs, 1);
 	assert_int_equal(r.n0, 28);
 	/* run level unknown: not planned */
 	it[2].var_run = NAN;
-	assert_int_equal(stats_allocate_runs(it, 4, &opts28, 1.0, 16, &r, &e), 1);
+	assert_int_equal(stats_allocate_runs(it, 4, &opts28, NAN, 1.0, 16, &r, &e), 1);
 	assert_int_equal(r.runs, 0);
+	/* the index's own run level (shared run effects: 16x the independent sum) decides */
+	assert_int_equal(stats_allocate_runs(it, 4, &opts28, 16 * 2.5e-5, 1.0, 16, &r, &e), 0);
+	assert_true(r.run_dominates);
+	assert_true(r.runs > 1);
+	assert_true(fabs(r.var_one - (16 * 2.5e-5 + 2.5e-5 / 28)) < 1e-12);
 }
 
 /* The index variance of designs n[0..k-1] over many simulated runs: workload i's run mean
