@@ -89,7 +89,7 @@ def best_level(f1, f2, r0, floor):
 
 # Boots in A and in B. At equal boot sd the ratio of the variances of the two group
 # means (A over B) is B / A.
-DESIGNS = [(2, 2), (2, 3), (3, 3), (2, 5), (4, 4)]
+DESIGNS = [(2, 2), (2, 3), (3, 3), (2, 5), (4, 4), (2, 8)]
 
 
 def main():

@@ -3,6 +3,7 @@
 #include "analysis/composite.h"
 #include "workloads/workload.h"
 
+#include <jansson.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -590,6 +591,23 @@ static bool label_env(const struct strv *labels, const char *key)
 	return r;
 }
 
+/* Run options that change what an op measures (run --icache-pressure): a group whose runs
+ * differ in one is a confounder even when the other group mixes them alike, which the
+ * comparison of the groups' value sets would not show. Adds such keys to keys. */
+static void mixed_options(const struct store_env *ea, size_t na, const struct store_env *eb, size_t nb,
+			  const struct strv *skip, struct strv *keys)
+{
+	static const char *const opts[] = {"run.icache_pressure"};
+	for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) {
+		if (strv_has(keys, opts[i]) || strv_has(skip, opts[i]))
+			continue;
+		const struct store_env_key *ka = env_key(ea, opts[i]), *kb = env_key(eb, opts[i]);
+		bool mixed = (ka && (ka->nv > 1 || ka->nruns < na)) || (kb && (kb->nv > 1 || kb->nruns < nb));
+		if (mixed)
+			strv_add(keys, opts[i]);
+	}
+}
+
 static void confounders(const struct store_run_info *const *ra, size_t na, const struct store_run_info *const *rb,
 			size_t nb, const struct store_env *ea, const struct store_env *eb, struct an_compare *out)
 {
@@ -621,6 +639,7 @@ static void confounders(const struct store_run_info *const *ra, size_t na, const
 	if (!out->env_missing) {
 		struct strv keys = {0};
 		stats_confounder_sets(sets[0], ea->nk, na, sets[1], eb->nk, nb, &skip, &keys);
+		mixed_options(ea, na, eb, nb, &skip, &keys);
 		out->conf = xcalloc(keys.n ? keys.n : 1, sizeof *out->conf);
 		for (size_t i = 0; i < keys.n; i++) {
 			struct an_confounder *c = &out->conf[out->nconf++];
@@ -828,6 +847,168 @@ static int compare_paired(const struct gdata *ga, const struct gdata *gb, const 
 	return rc;
 }
 
+/* ---------------------------------------------------------------- arms paired by round */
+
+/* The paired run a run of `sysab run --arm` belongs to (its settings' "pair"), or NULL. */
+static char *arm_pair_tag(const struct store_run_info *r)
+{
+	if (!r->settings || !strstr(r->settings, "\"pair\""))
+		return NULL;
+	json_t *j = json_loads(r->settings, 0, NULL);
+	const char *t = json_string_value(json_object_get(j, "pair"));
+	char *tag = t ? xstrdup(t) : NULL;
+	json_decref(j);
+	return tag;
+}
+
+static int arm_pair_cmp(const void *pa, const void *pb)
+{
+	const struct an_arm_pair *a = pa, *b = pb;
+	int c = strcmp(a->boot, b->boot);
+	return c ? c : a->a < b->a ? -1 : a->a > b->a;
+}
+
+size_t an_arm_pairs(const struct store_run_info *const *runs_a, size_t na, const struct store_run_info *const *runs_b,
+		    size_t nb, struct an_arm_pair **out)
+{
+	*out = NULL;
+	if (!na || na != nb)
+		return 0;
+	char **ta = xcalloc(na, sizeof *ta), **tb = xcalloc(nb, sizeof *tb);
+	struct an_arm_pair *p = xcalloc(na, sizeof *p);
+	size_t n = 0;
+	bool ok = true;
+	for (size_t i = 0; i < na && ok; i++)
+		ok = (ta[i] = arm_pair_tag(runs_a[i])) != NULL && (tb[i] = arm_pair_tag(runs_b[i])) != NULL;
+	for (size_t i = 0; i < na && ok; i++) {
+		size_t hits = 0, at = 0;
+		for (size_t k = 0; k < nb; k++)
+			if (!strcmp(ta[i], tb[k])) {
+				hits++;
+				at = k;
+			}
+		for (size_t k = 0; k < na; k++) /* one run of each side per paired run */
+			if (k != i && !strcmp(ta[i], ta[k]))
+				hits = 0;
+		ok = hits == 1 && runs_a[i]->id != runs_b[at]->id && runs_a[i]->boot_id && runs_b[at]->boot_id &&
+		     !strcmp(runs_a[i]->boot_id, runs_b[at]->boot_id);
+		if (ok)
+			p[n++] = (struct an_arm_pair){runs_a[i]->id, runs_b[at]->id, runs_a[i]->boot_id};
+	}
+	for (size_t i = 0; i < na; i++) {
+		free(ta[i]);
+		free(tb[i]);
+	}
+	free(ta);
+	free(tb);
+	if (!ok) {
+		free(p);
+		return 0;
+	}
+	qsort(p, n, sizeof *p, arm_pair_cmp);
+	*out = p;
+	return n;
+}
+
+static const struct store_series_run *series_run(const struct store_series *x, int64_t id)
+{
+	for (size_t b = 0; x && b < x->nboots; b++)
+		for (size_t r = 0; r < x->boots[b].nruns; r++)
+			if (x->boots[b].runs[r].run == id)
+				return &x->boots[b].runs[r];
+	return NULL;
+}
+
+/* Row k's differences B - A per round in the paired run p into *d, *rd (allocated; free them):
+ * a plain row's over the rounds both arms sampled (warm-up left out), a composite's the mean
+ * over its members of theirs, over the rounds both sampled every member (the composite is the
+ * mean of its members' logs, less constants that cancel). Returns the count; 0 when either run
+ * lacks the row or its rounds. */
+static size_t pair_diffs(const struct store_set *a, const struct store_set *b, const struct rowkey *k,
+			 const struct an_arm_pair *p, double **d, int **rd)
+{
+	size_t nm = k->ncomp ? k->comp->n : 1, cap = 0, n = 0;
+	double *acc = NULL;
+	size_t *cnt = NULL;
+	*d = NULL;
+	*rd = NULL;
+	for (size_t m = 0; m < nm; m++) {
+		const char *w = k->ncomp ? k->comp->workload[m] : k->workload;
+		const struct store_series_run *sa = series_run(store_set_find(a, w, k->copies), p->a);
+		const struct store_series_run *sb = series_run(store_set_find(b, w, k->copies), p->b);
+		if (!sa || !sb || !sa->round || !sb->round) {
+			free(acc);
+			free(cnt);
+			return 0;
+		}
+		for (size_t i = 0, j = 0; i < sa->n && j < sb->n;) {
+			if (sa->round[i] < sb->round[j]) {
+				i++;
+			} else if (sb->round[j] < sa->round[i]) {
+				j++;
+			} else {
+				size_t r = (size_t)sa->round[i];
+				if (r >= cap) {
+					size_t old = cap;
+					cap = 2 * r + 16;
+					acc = xrealloc(acc, cap * sizeof *acc);
+					cnt = xrealloc(cnt, cap * sizeof *cnt);
+					for (size_t z = old; z < cap; z++) {
+						acc[z] = 0;
+						cnt[z] = 0;
+					}
+				}
+				acc[r] += sb->y[j] - sa->y[i];
+				cnt[r]++;
+				i++;
+				j++;
+			}
+		}
+	}
+	*d = xcalloc(cap ? cap : 1, sizeof **d);
+	*rd = xcalloc(cap ? cap : 1, sizeof **rd);
+	for (size_t r = 0; r < cap; r++)
+		if (cnt[r] == nm) {
+			(*d)[n] = acc[r] / (double)nm;
+			(*rd)[n++] = (int)r;
+		}
+	free(acc);
+	free(cnt);
+	return n;
+}
+
+/* Row k compared by round over the paired runs p[0..np-1] (an_arm_pairs): 1 with c and *pd set,
+ * 0 when no paired run holds the row with rounds (the row is then compared as groups), -1 with
+ * e set. */
+static int compare_rounds(const struct store_set *a, const struct store_set *b, const struct rowkey *k,
+			  const struct an_arm_pair *p, size_t np, const struct st_compare_opts *o, struct st_comparison *c,
+			  struct st_estimate *pd, struct err *e)
+{
+	struct st_pairrun *pr = xcalloc(np, sizeof *pr);
+	double **dv = xcalloc(np, sizeof *dv);
+	int **rv = xcalloc(np, sizeof *rv);
+	size_t n = 0, boot = 0;
+	const char *last = NULL;
+	for (size_t i = 0; i < np; i++) {
+		size_t m = pair_diffs(a, b, k, &p[i], &dv[i], &rv[i]);
+		if (!m)
+			continue;
+		if (last && strcmp(p[i].boot, last)) /* boots numbered from 0, without gaps */
+			boot++;
+		last = p[i].boot;
+		pr[n++] = (struct st_pairrun){dv[i], rv[i], m, boot};
+	}
+	int rc = n ? stats_compare_rounds(pr, n, o, c, pd, e) ? -1 : 1 : 0;
+	for (size_t i = 0; i < np; i++) {
+		free(dv[i]);
+		free(rv[i]);
+	}
+	free(dv);
+	free(rv);
+	free(pr);
+	return rc;
+}
+
 int an_compare(const struct store_set *a, const struct store_set *b, const struct store_run_info *const *runs_a,
 	       size_t nra, const struct store_run_info *const *runs_b, size_t nrb, const struct store_env *env_a,
 	       const struct store_env *env_b, const struct strv *patterns, const struct st_compare_opts *o,
@@ -857,6 +1038,16 @@ int an_compare(const struct store_set *a, const struct store_set *b, const struc
 	unsigned paired = 0, mixed = 0;
 	if (out->ngroups == 2 && o->unit == ST_LEVEL_BOOT)
 		within_factors(sets, 2, two, 1, &paired, &mixed);
+	/* A and B are the arms of paired runs (sysab run --arm): each row by round, inside each run */
+	struct an_arm_pair *ap = NULL;
+	size_t nap = out->ngroups == 2 ? an_arm_pairs(runs_a, nra, runs_b, nrb, &ap) : 0;
+	out->paired_rounds = nap;
+	if (nap)
+		paired = 0;
+	if (nap && o->host_adjust)
+		rc = errf(e, "--adjust host: A and B are arms of paired runs (sysab run --arm), compared round by round "
+			     "inside each run, and that comparison is not adjusted for host speed; compare without "
+			     "--adjust host (the pairing already cancels what the rounds share)");
 	out->paired = paired != 0;
 	if (paired && o->host_adjust)
 		rc = errf(e, "--adjust host: A and B ran on the same boots, so B is compared with A inside each boot, "
@@ -886,7 +1077,12 @@ int an_compare(const struct store_set *a, const struct store_set *b, const struc
 			} else {
 				r->a = est[0];
 				r->b = est[1];
-				if (paired)
+				int byround = nap ? compare_rounds(a, b, &k[i], ap, nap, o, &r->c, &pd[i], e) : 0;
+				if (byround < 0)
+					rc = -1;
+				else if (byround)
+					r->by_round = true;
+				else if (paired)
 					rc = compare_paired(&ga, &gb, o, &r->c, &pd[i], e);
 				else
 					stats_compare(&r->a, &r->b, o, &r->c);
@@ -910,7 +1106,8 @@ int an_compare(const struct store_set *a, const struct store_set *b, const struc
 			struct st_estimate zero = pd[ci[j]];
 			zero.se = 0;
 			if (r->c.verdict == ST_INCONCLUSIVE)
-				r->more_boots = out->paired ? stats_more_boots(&zero, &pd[ci[j]], &r->c, o, &r->settles_as)
+				r->more_boots = out->paired || r->by_round
+							? stats_more_boots(&zero, &pd[ci[j]], &r->c, o, &r->settles_as)
 							    : stats_more_boots(&r->a, &r->b, &r->c, o, &r->settles_as);
 		}
 		for (size_t i = 0; i < nk; i++) {
@@ -926,6 +1123,7 @@ int an_compare(const struct store_set *a, const struct store_set *b, const struc
 	free(cs);
 	free(ci);
 	free(pd);
+	free(ap);
 	keys_free(k, nk);
 	if (rc)
 		an_compare_free(out);

@@ -184,6 +184,7 @@ struct an_row {
 	struct an_value va, vb;
 	struct st_comparison c;   /* valid when have_a && have_b */
 	struct an_change chg;
+	bool by_round;            /* c is B - A by round over paired runs (an_compare.paired_rounds) */
 	size_t more_boots;        /* inconclusive: boots per group to add before the next look, or ST_MORE_* */
 	enum st_verdict settles_as;
 	struct an_diag diag_a, diag_b;
@@ -232,8 +233,22 @@ struct an_compare {
 	struct an_repeat look;      /* the look this comparison is (an_repeat.on: consulted) */
 	bool paired;                /* A and B ran on the same boots (at least 2): each timing row's c is taken
 	                               inside each boot, as analyze takes a within-boot factor */
+	size_t paired_rounds;       /* A and B are the arms of this many paired runs (sysab run --arm): each
+	                               timing row holding rounds is compared by round (row.by_round) */
 	struct st_compare_opts o;
 };
+/* A paired run's two arms in the two groups of a comparison. */
+struct an_arm_pair {
+	int64_t a, b;     /* the run ids of A's arm and B's */
+	const char *boot; /* their boot id (points into the run infos) */
+};
+/* The paired runs (sysab run --arm: the "pair" of the runs' settings) that A and B are the arms
+ * of: when every run of A and every run of B is one arm of one paired run whose other arm is on
+ * the other side, on the same boot, the pairs into *out (allocated, sorted by boot; free it) and
+ * their count; else 0 (*out NULL): A and B are compared as groups. */
+size_t an_arm_pairs(const struct store_run_info *const *runs_a, size_t na, const struct store_run_info *const *runs_b,
+		    size_t nb, struct an_arm_pair **out);
+
 /* Withhold the verdicts of c's timing rows when c->look.withheld (rows without data keep
  * theirs; counter rows are never judged by --fail-on, and go too). */
 void an_compare_repeat(struct an_compare *c);

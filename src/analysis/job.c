@@ -520,6 +520,17 @@ static int compare_rest(struct store *st, const char *sa, const char *sb, const 
 	for (size_t i = 0; i < j->ng && !rc; i++)
 		an_cmdline_env_strip(&env[i], &decl);
 	an_cmdline_declared_free(&decl);
+	/* the arms of paired runs are compared by round: from their samples, which hold the rounds
+	 * (a stored summary does not) */
+	if (!rc && sb && j->d.sums_state > 0) {
+		struct an_arm_pair *ap;
+		size_t nap = an_arm_pairs(g[0].runs, g[0].n, g[1].runs, g[1].n, &ap);
+		free(ap);
+		for (int i = 0; i < 2 && nap && !rc; i++) {
+			store_set_free(&g[i].set);
+			rc = store_load_set(st, g[i].ids, g[i].n, &g[i].set, e);
+		}
+	}
 	if (!rc)
 		rc = an_compare(&g[0].set, sb ? &g[1].set : NULL, g[0].runs, g[0].n, sb ? g[1].runs : NULL, g[1].n,
 				&env[0], &env[1], patterns, co, &j->c, e);

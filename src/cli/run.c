@@ -12,6 +12,7 @@
 #include "analysis/summary.h"
 #include "store/store.h"
 #include "workloads/workload.h"
+#include "workloads/pressure.h"
 
 #include <sched.h>
 #include <stdlib.h>
@@ -21,7 +22,7 @@
 enum {
 	O_LABEL = 1, O_WORKLOAD, O_COPIES, O_QUICK, O_FULL, O_SAMPLES, O_SAMPLE_MS, O_WARMUP_MS, O_SEED,
 	O_ORDER, O_CPUS, O_QUIET, O_TARGET_CI, O_MAX_TIME, O_COUNTERS, O_NO_PROBE, O_NO_HOST_REF, O_UNIXBENCH, O_NODES,
-	O_ALLOCATE,
+	O_ICACHE, O_ARM, O_ARM_ENV, O_ARM_ORDER, O_ALLOCATE,
 };
 
 const struct cli_opt cli_run_opts[] = {
@@ -60,6 +61,12 @@ const struct cli_opt cli_run_opts[] = {
 	 "one run per NUMA node, e.g. all or 0,1: each pinned to the node's CPUs with its memory bound to the node, "
 	 "labelled node=K, with placement self-checks (on a machine with one node, all says unsupported)",
 	 O_NODES, "all"),
+	CLI_CHOICE("icache-pressure", 0, "l1|llc|SIZE",
+	 "before each op, untimed, run code that evicts the L1 instruction cache (l1), and also read a buffer of "
+	 "twice the last-level cache (llc) or of SIZE bytes (e.g. 8M), so the kernel entry path is fetched from "
+	 "L2, memory or another node; each op is timed on its own; only workloads whose op is one kernel entry "
+	 "take it (sysab workloads --json: flag icache-pressure)",
+	 O_ICACHE, "l1 llc"),
 	CLI_CHOICE("counters", 0, "MODE",
 	 "per-sample counters: all (default: software plus what hardware allows), software or none", O_COUNTERS,
 	 "all software none"),
@@ -74,6 +81,18 @@ const struct cli_opt cli_run_opts[] = {
 	 "-i 3 syscall pipe') with UB_RESULTDIR set to an empty directory, and store the log it leaves there as "
 	 "this run: this machine, boot and kernel, source unixbench",
 	 O_UNIXBENCH),
+	CLI_OPT("arm", 0, "NAME=COMMAND",
+	 "a paired run: an arm (give 2 to 8) that COMMAND (/bin/sh -c, untimed) switches the machine to inside this "
+	 "boot, e.g. --arm A='sysctl -w kernel.foo=0' --arm B='sysctl -w kernel.foo=1'; every round runs each arm's "
+	 "command then samples its workloads; each arm is stored as its own run labelled arm=NAME, for compare to "
+	 "pair by round",
+	 O_ARM),
+	CLI_OPT("arm-env", 0, "NAME:VAR=VALUE",
+	 "set VAR=VALUE for arm NAME's workers and command (repeatable), e.g. --arm-env B:MALLOC_ARENA_MAX=1",
+	 O_ARM_ENV),
+	CLI_CHOICE("arm-order", 0, "ORDER",
+	 "the arms' order in each round: alternate (default: in order, reversed every other round) or random",
+	 O_ARM_ORDER, "alternate random"),
 	CLI_OUT_OPTS("text (default), json or markdown", "text json markdown"),
 	CLI_COLOR_OPT,
 	CLI_VERBOSE_OPT,
@@ -113,6 +132,7 @@ struct run_args {
 	int ncpus;
 	const char *cpus_text;
 	const char *nodes;       /* --nodes SPEC */
+	const char *pressure;    /* --icache-pressure SPEC */
 	bool copies_default;     /* no -c: 1 and one per CPU the run may use */
 	const char *db;
 	enum ctr_mode counters;
@@ -121,7 +141,73 @@ struct run_args {
 	const char *unixbench;   /* --unixbench SHELL */
 	const char *allocate;    /* --allocate FROM */
 	const char *runner_only; /* the first option given that only sysab's own workloads take */
+	struct run_arm arms[RUN_MAX_ARMS]; /* --arm, in the order given */
+	struct kvlist arm_env[RUN_MAX_ARMS]; /* --arm-env of each */
+	size_t narms;
+	enum run_arm_order arm_order;
 };
+
+/* An arm's name: what a label value and a file name take. */
+static bool arm_name_ok(const char *s, size_t n)
+{
+	if (!n || n > 32)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') ||
+		      s[i] == '_' || s[i] == '-' || s[i] == '.'))
+			return false;
+	return true;
+}
+
+static ssize_t arm_find(const struct run_args *a, const char *name, size_t n)
+{
+	for (size_t i = 0; i < a->narms; i++)
+		if (strlen(a->arms[i].name) == n && !strncmp(a->arms[i].name, name, n))
+			return (ssize_t)i;
+	return -1;
+}
+
+/* --arm NAME=COMMAND */
+static int arm_add(struct run_args *a, const char *arg, struct err *e)
+{
+	const char *eq = strchr(arg, '=');
+	size_t n = eq ? (size_t)(eq - arg) : 0;
+	if (!eq || !arm_name_ok(arg, n) || !eq[1] || !text_is_clean(eq + 1, false) || strlen(eq + 1) > 4096)
+		return errf(e, "--arm '%s': give NAME=COMMAND, NAME of letters, digits, _ . - (at most 32) and a shell "
+			       "command that switches the machine to the arm, e.g. --arm B='sysctl -w kernel.foo=1' "
+			       "(true for an arm that changes nothing)",
+			    arg);
+	if (arm_find(a, arg, n) >= 0)
+		return errf(e, "--arm '%s': arm %.*s is given twice; give each arm once", arg, (int)n, arg);
+	if (a->narms >= RUN_MAX_ARMS)
+		return errf(e, "--arm '%s': at most %d arms", arg, RUN_MAX_ARMS);
+	char *name = xasprintf("%.*s", (int)n, arg);
+	a->arms[a->narms] = (struct run_arm){.name = name, .cmd = eq + 1, .env = &a->arm_env[a->narms]};
+	a->narms++;
+	return 0;
+}
+
+/* --arm-env NAME:VAR=VALUE, for an arm given before it */
+static int arm_env_add(struct run_args *a, const char *arg, struct err *e)
+{
+	const char *colon = strchr(arg, ':'), *eq = colon ? strchr(colon, '=') : NULL;
+	if (!colon || !eq || eq == colon + 1 || !text_is_clean(arg, false))
+		return errf(e, "--arm-env '%s': give NAME:VAR=VALUE for an arm given with --arm, e.g. --arm-env "
+			       "B:MALLOC_ARENA_MAX=1",
+			    arg);
+	ssize_t i = arm_find(a, arg, (size_t)(colon - arg));
+	if (i < 0)
+		return errf(e, "--arm-env '%s': no arm %.*s; give --arm %.*s=COMMAND before it", arg, (int)(colon - arg),
+			    arg, (int)(colon - arg), arg);
+	for (const char *p = colon + 1; p < eq; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_'))
+			return errf(e, "--arm-env '%s': '%.*s' is not an environment variable name", arg,
+				    (int)(eq - colon - 1), colon + 1);
+	char *var = xasprintf("%.*s", (int)(eq - colon - 1), colon + 1);
+	kv_add(&a->arm_env[i], var, eq + 1);
+	free(var);
+	return 0;
+}
 
 /* "0-3,6" into a list of CPU ids. */
 static int parse_cpus(const char *s, int *out, int max, int *n, struct err *e)
@@ -172,7 +258,8 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 			   {O_WARMUP_MS, "--warmup-ms"}, {O_SEED, "--seed"},	  {O_ORDER, "--order"},
 			   {O_CPUS, "--cpus"},	      {O_TARGET_CI, "--target-ci"}, {O_MAX_TIME, "--max-time"},
 			   {O_COUNTERS, "--counters"}, {O_NO_PROBE, "--no-probe"}, {O_NODES, "--nodes"},
-			   {O_NO_HOST_REF, "--no-host-ref"}, {O_ALLOCATE, "--allocate"}};
+			   {O_NO_HOST_REF, "--no-host-ref"}, {O_ICACHE, "--icache-pressure"}, {O_ARM, "--arm"},
+			   {O_ALLOCATE, "--allocate"}};
 	for (size_t i = 0; i < sizeof runner_only / sizeof *runner_only && !a->runner_only; i++)
 		if (runner_only[i].id == id)
 			a->runner_only = runner_only[i].name;
@@ -236,11 +323,19 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 			return errf(e, "--nodes: give all or node ids like 0 or 0,1");
 		a->nodes = arg;
 		return 0;
+	case O_ICACHE:
+		if (!*arg || !text_is_clean(arg, false) || strlen(arg) >= sizeof((struct wl_pressure *)0)->spec)
+			return errf(e, "--icache-pressure: give l1, llc or a size such as 8M");
+		a->pressure = arg;
+		return 0;
 	case O_COUNTERS:
 		a->counters_set = true;
 		return counters_parse_mode(arg, &a->counters, e);
 	case O_NO_PROBE: a->no_probe = true; return 0;
 	case O_NO_HOST_REF: a->no_host_ref = true; return 0;
+	case O_ARM: return arm_add(a, arg, e);
+	case O_ARM_ENV: return arm_env_add(a, arg, e);
+	case O_ARM_ORDER: a->arm_order = !strcmp(arg, "random") ? ARM_ORDER_RANDOM : ARM_ORDER_ALTERNATE; return 0;
 	case O_UNIXBENCH:
 		if (!*arg || !text_is_clean(arg, false) || strlen(arg) > 4096)
 			return errf(e, "--unixbench: give the shell command that runs UnixBench's Run (printable, at most "
@@ -317,10 +412,53 @@ static int check_args(const struct run_args *a, const struct strv *pos, struct e
 		return errf(e, "-l node=%s: --nodes labels each run node=K itself; leave the node label out or rename "
 			       "it (e.g. -l host_node=...)",
 			    kv_get(&a->labels, "node"));
+	if (a->narms == 1)
+		return errf(e, "--arm %s: a paired run needs at least 2 arms, e.g. --arm A=true --arm B='sysctl -w ...'",
+			    a->arms[0].name);
+	if (a->narms && a->order != ORDER_ROUNDS)
+		return errf(e, "--arm: a paired run samples the arms round by round; leave --order out (rounds)");
+	if (a->narms && a->nodes)
+		return errf(e, "--arm and --nodes %s conflict: give one per command", a->nodes);
+	if (a->narms && kv_get(&a->labels, "arm"))
+		return errf(e, "-l arm=%s: a paired run labels each arm's run arm=NAME itself; leave the arm label out",
+			    kv_get(&a->labels, "arm"));
+	if (a->narms && (!cli_out_text(&a->out) || a->out.path))
+		return errf(e, "--arm makes %zu runs, one per arm, and -o or a format other than text shows one run: "
+			       "show the runs afterwards (sysab show RUN --json)",
+			    a->narms);
 	if (a->unixbench && a->runner_only)
 		return errf(e, "%s is for sysab's own workloads, and --unixbench runs UnixBench's tests: give their "
 			       "copies, passes and tests in the command (./Run -c N -i N TEST...)",
 			    a->runner_only);
+	return 0;
+}
+
+/* --icache-pressure SPEC resolved against CPU 0's caches (SYSAB_CACHE_SYSFS, a test seam,
+ * stands for /sys/devices/system/cpu/cpu0/cache) into *p, after checking that every selected
+ * workload takes it. Returns 0, or -1 with e naming the spec or the first workload that does
+ * not take it. */
+static int pressure_of(const struct run_args *a, const struct workload **wl, size_t nwl, struct wl_pressure *p,
+		       struct err *e)
+{
+	for (size_t i = 0; i < nwl; i++)
+		if (!wl_pressure_takes(wl[i])) {
+			struct sb b = {0};
+			for (size_t k = 0; k < wl_count(); k++)
+				if (wl_pressure_takes(wl_at(k)))
+					sb_addf(&b, "%s%s", b.len ? " " : "", wl_at(k)->name);
+			errf(e, "--icache-pressure %s: %s does not take it: its op is not one kernel entry of the timing "
+				"process, so a cold cache before it measures nothing the option is for; select workloads "
+				"that take it with -w, e.g. -w kernel.syscall.null (they are: %s)",
+			     a->pressure, wl[i]->name, sb_str(&b));
+			sb_free(&b);
+			return -1;
+		}
+	const char *dir = getenv("SYSAB_CACHE_SYSFS");
+	struct wl_cache c[16];
+	size_t n = wl_caches_read(dir ? dir : "/sys/devices/system/cpu/cpu0/cache", c, 16);
+	char why[256];
+	if (wl_pressure_plan(a->pressure, c, n, p, why, sizeof why))
+		return errf(e, "%s", why);
 	return 0;
 }
 
@@ -383,6 +521,9 @@ static struct run_opts run_opts_of(struct run_args *a, const struct workload **w
 	}
 	o.copies = a->copies;
 	o.ncopies = a->ncopies;
+	o.arms = a->narms ? a->arms : NULL;
+	o.narms = a->narms;
+	o.arm_order = a->arm_order;
 	if (!a->quiet && isatty(STDERR_FILENO) && !getenv("CI"))
 		o.progress = progress_cb;
 	return o;
@@ -513,7 +654,7 @@ static int run_one(const struct cli_cmd *cmd, struct run_args *a, struct store *
 	/* the runner stores the run's summary row as it ends; when it could not, once more (also
 	 * after an error of the run: a lock held too long may be free now). A recorded run stays
 	 * recorded: without its row analysis reads its samples, and the next writing command (or
-	 * check-db --fix) tries again */
+	 * check-db --fix) tries again; from the first run on: every arm's of a paired run */
 	size_t nsum;
 	if (res.summary_lost && !res.stop_cut && runsum_refresh(st, false, res.run_id, &nsum, &res.summary_why) && !r)
 		fprintf(stderr,
@@ -522,7 +663,15 @@ static int run_one(const struct cli_cmd *cmd, struct run_args *a, struct store *
 			cmd->name, (long long)res.run_id, res.summary_why.msg);
 	if (o->progress)
 		report_progress_done(stderr);
-	if (res.run_id)
+	if (o->narms)
+		for (size_t i = 0; i < o->narms; i++) {
+			if (!res.arm_run_id[i])
+				continue;
+			if (cli_out_text(&a->out))
+				printf("%sarm %s:\n", i ? "\n" : "", o->arms[i].name);
+			print_run(cmd, a, st, res.arm_run_id[i], !r, path);
+		}
+	else if (res.run_id)
 		print_run(cmd, a, st, res.run_id, !r, path);
 	if (r && res.stop_cut)
 		return stopped_unrecorded(cmd, &e, &res);
@@ -661,6 +810,14 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 		goto out;
 	}
 	struct run_opts o = run_opts_of(&a, wl, nwl);
+	struct wl_pressure pressure;
+	if (a.pressure) {
+		if (pressure_of(&a, wl, nwl, &pressure, &e)) {
+			rc = cli_fail(cmd, &e);
+			goto out;
+		}
+		o.pressure = &pressure;
+	}
 	if (a.allocate && allocate(&a, st, &o, &ra, &e)) {
 		rc = cli_fail(cmd, &e);
 		goto out;
@@ -674,6 +831,10 @@ out:
 	free(path);
 	free(wl);
 	kv_free(&a.labels);
+	for (size_t i = 0; i < a.narms; i++) {
+		free((char *)a.arms[i].name);
+		kv_free(&a.arm_env[i]);
+	}
 	strv_free(&a.patterns);
 	strv_free(&pos);
 	return rc;

@@ -172,7 +172,8 @@ char *report_workloads_json(void)
 			unsigned bit;
 			const char *name;
 		} names[] = {{WL_FORKS, "forks"},   {WL_EXECS, "execs"},     {WL_FS, "filesystem"},
-			     {WL_NEEDS_2CPU, "needs-2-cpus"}, {WL_SHELL, "shell"}, {WL_LATENCY, "latency"}};
+			     {WL_NEEDS_2CPU, "needs-2-cpus"}, {WL_SHELL, "shell"}, {WL_LATENCY, "latency"},
+			     {WL_ENTRY, "icache-pressure"}};
 		for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
 			if (w->flags & names[k].bit)
 				json_array_append_new(fl, json_string(names[k].name));

@@ -86,6 +86,25 @@ static void pct_cell(char *buf, size_t size, double x)
 		snprintf(buf, size, "%.*f%%", x < 1 ? 1 : 0, x * 100);
 }
 
+/* The run's --icache-pressure, when it had one: what was swept before each op. */
+static void pressure_text(FILE *f, const struct kvlist *env)
+{
+	const char *spec = kv_get(env, "run.icache_pressure");
+	if (!spec)
+		return;
+	const char *code = kv_get(env, "run.icache_pressure.code_bytes"), *data = kv_get(env, "run.icache_pressure.data_bytes");
+	const char *src = kv_get(env, "run.icache_pressure.sizes");
+	unsigned long long c = code ? strtoull(code, NULL, 10) : 0, d = data ? strtoull(data, NULL, 10) : 0;
+	char line[256];
+	if (d)
+		snprintf(line, sizeof line, "%s: %llu KiB of code and %llu KiB of data swept before each op, untimed; "
+					   "each op timed on its own (cache sizes: %s)", spec, c >> 10, d >> 10, src ? src : "?");
+	else
+		snprintf(line, sizeof line, "%s: %llu KiB of code swept before each op, untimed; each op timed on its own "
+					   "(cache sizes: %s)", spec, c >> 10, src ? src : "?");
+	report_wrap(f, "icache pressure: ", "  ", line);
+}
+
 /* Long by design: the run's header, results table, index, notes and environment in print order. */
 /* The run's header: id, time, boot, kernel, host, labels, status, batch cost, noise. */
 static void run_header(FILE *f, const struct store_run_info *r, bool color)
@@ -105,6 +124,7 @@ static void run_header(FILE *f, const struct store_run_info *r, bool color)
 	if (r->overhead_ns >= 0)
 		fprintf(f, "empty batch cost: %.0f ns\n", r->overhead_ns);
 	report_alloc_line(f, r->settings);
+	pressure_text(f, &r->env);
 	report_noise_text(f, &r->env);
 }
 

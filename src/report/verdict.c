@@ -186,6 +186,14 @@ static const struct {
 	{ST_CAVEAT_HOST_REF_DIFFERS, "host_ref_differs",
 	 "no verdict: --adjust host, yet host.ref differs between the groups (p < 0.2): the change may move "
 	 "the reference itself, and the adjustment would carry that into the row; compare without --adjust"},
+	{ST_CAVEAT_PAIRED_ROUNDS, "paired_rounds",
+	 "paired by round: A and B are arms of paired runs (sysab run --arm), switched round by round inside "
+	 "one run, so what the host does over minutes moves both alike; each row is the mean of B - A per round "
+	 "(the index: over its members), its interval from batch means of consecutive rounds"},
+	{ST_CAVEAT_PAIRED_ONE_RUN, "paired_one_run",
+	 "one paired run: its rounds cancel the host's phases but not what differs between the two arms' runs "
+	 "(where each arm's workers and memory landed), so there is no verdict; make 2 or more paired runs "
+	 "(for this boot), or paired runs on 2 or more boots"},
 	{ST_CAVEAT_STAGEWISE, "stagewise",
 	 "the sequential design ends at this look: the interval is the stage-wise one, which accounts for the "
 	 "looks before it (the verdict used this look's level; the looks before showed repeated intervals)"},

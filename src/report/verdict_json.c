@@ -96,6 +96,12 @@ static json_t *est_json(const struct st_estimate *e, const struct an_value *vp, 
 	return o;
 }
 
+/* A verdict's replication unit: "boot" or "run" ("round" is never a verdict's unit). */
+static const char *unit_name(enum st_level u)
+{
+	return u == ST_LEVEL_RUN ? "run" : u == ST_LEVEL_WITHIN ? "round" : "boot";
+}
+
 static json_t *cmp_json(const struct st_comparison *c, const struct an_change *chg)
 {
 	json_t *o = json_object();
@@ -114,7 +120,7 @@ static json_t *cmp_json(const struct st_comparison *c, const struct an_change *c
 	json_object_set_new(o, "q", num(c->q));
 	json_object_set_new(o, "df", num(c->df));
 	json_object_set_new(o, "alpha", num(c->alpha));
-	json_object_set_new(o, "unit", json_string(c->unit == ST_LEVEL_RUN ? "run" : "boot"));
+	json_object_set_new(o, "unit", json_string(unit_name(c->unit)));
 	/* The interval is adjusted for repeated looks (its level is the look's, or stage-wise where
 	 * the design ends), never for multiplicity. */
 	json_object_set_new(o, "interval_adjusted_for",
@@ -232,7 +238,7 @@ static json_t *counters_json(const struct an_compare *c)
 		json_object_set_new(o, "q", num(r->c.q));
 		json_object_set_new(o, "df", num(r->c.df));
 		json_object_set_new(o, "alpha", num(r->c.alpha));
-		json_object_set_new(o, "unit", json_string(r->c.unit == ST_LEVEL_RUN ? "run" : "boot"));
+		json_object_set_new(o, "unit", json_string(unit_name(r->c.unit)));
 		json_object_set_new(o, "caveats", caveats_json(r->c.caveats));
 		json_object_set_new(o, "verdict", json_string(report_counter_verdict_name(&r->c)));
 		json_array_append_new(a, o);

@@ -22,13 +22,27 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 static const char *const order_names[] = {"rounds", "blocked", "fixed"};
 
-static char *settings_json(const struct run_opts *o)
+/* The run's settings; a paired run's also say which arm it is (arm, of arms, switched by
+ * command, in arm_order) and tie the arms' runs together (pair: one tag for all of them). */
+static char *settings_json(const struct run_opts *o, size_t arm, const char *pair)
 {
 	json_t *j = json_object();
+	if (o->narms) {
+		json_t *arms = json_array();
+		for (size_t i = 0; i < o->narms; i++)
+			json_array_append_new(arms, json_string(o->arms[i].name));
+		json_object_set_new(j, "arms", arms);
+		json_object_set_new(j, "arm", json_string(o->arms[arm].name));
+		json_object_set_new(j, "arm_command", json_string(o->arms[arm].cmd));
+		json_object_set_new(j, "arm_order", json_string(o->arm_order == ARM_ORDER_RANDOM ? "random" : "alternate"));
+		json_object_set_new(j, "pair", json_string(pair));
+	}
 	json_object_set_new(j, "profile", json_string(o->profile));
 	json_object_set_new(j, "samples", json_integer(o->samples));
 	json_object_set_new(j, "sample_ns", json_integer((json_int_t)o->sample_ns));
@@ -54,15 +68,30 @@ static char *settings_json(const struct run_opts *o)
 	json_t *q = o->quota_json ? json_loads(o->quota_json, 0, NULL) : NULL;
 	if (q)
 		json_object_set_new(j, "allocation", q);
+	if (o->pressure)
+		json_object_set_new(j, "icache_pressure", json_string(o->pressure->spec));
 	char *s = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
 	json_decref(j);
 	return s;
 }
 
+/* The pressure's self-check (run --icache-pressure): one complete sweep before every sampled
+ * op of every copy, so that each op the samples timed did start cold. */
+static void pressure_check(const struct slot_checks *c, json_t *a)
+{
+	double v = c->ops ? (double)c->sweeps / (double)c->ops : 0;
+	bool ok = c->ops > 0 && c->sweeps == c->ops && !c->sweeps_short;
+	json_t *o = json_pack("{s:s, s:f, s:f, s:f, s:b}", "name", "complete cache sweeps per op (icache pressure)",
+			      "value", v, "lo", 1.0, "hi", 1.0, "ok", ok);
+	if (c->sweeps_short)
+		json_object_set_new(o, "short_sweeps", json_integer((json_int_t)c->sweeps_short));
+	json_array_append_new(a, o);
+}
+
 /* The self-checks of a job: the workload's own, then those from its counters, then those
- * of its placement on the run's node (a per-node run). */
+ * of its placement on the run's node (a per-node run), then its sweeps (under pressure). */
 static char *checks_json(const struct workload *w, const struct slot_checks *c, double *const cnt[CTR_NEVENTS],
-			 const size_t ncnt[CTR_NEVENTS], const struct node_info *node)
+			 const size_t ncnt[CTR_NEVENTS], const struct node_info *node, bool pressured)
 {
 	json_t *a = json_array();
 	for (int i = 0; i < c->n; i++)
@@ -85,6 +114,8 @@ static char *checks_json(const struct workload *w, const struct slot_checks *c, 
 	counter_checks(w->name, cnt, ncnt, a);
 	if (node)
 		node_checks(node->id, &c->place, a);
+	if (pressured)
+		pressure_check(c, a);
 	char *s = json_array_size(a) ? json_dumps(a, JSON_COMPACT) : NULL;
 	json_decref(a);
 	return s;
@@ -104,6 +135,8 @@ static const char *status_word(int rc)
 /* One (workload, copies) of the run and what has happened to it. */
 struct job {
 	const struct workload *w;
+	size_t arm;          /* its arm (0 without arms) */
+	int64_t run_id;      /* the run it is stored in: its arm's */
 	int copies;
 	struct slot s;
 	int rc;              /* 0 while usable; else why it stopped */
@@ -128,7 +161,6 @@ struct job {
 struct runctx {
 	struct store *st;
 	const struct run_opts *o;
-	int64_t run_id;
 	const char *tmpdir;
 	const char *self_exe;
 	const int *cpus;
@@ -201,7 +233,20 @@ static int put_slot(struct runctx *rc, struct job *j, const char *checks, struct
 		.overhead_ns = j->overhead_ns,
 		.checks = checks,
 	};
-	return store_slot_put(rc->st, rc->run_id, &rec, e);
+	return store_slot_put(rc->st, j->run_id, &rec, e);
+}
+
+/* The pressure w runs under: the run's, when w takes it. */
+static const struct wl_pressure *job_pressure(const struct run_opts *o, const struct workload *w)
+{
+	return o->pressure && wl_pressure_takes(w) ? o->pressure : NULL;
+}
+
+/* A batch's length as calibration sees it: the whole batch under pressure (sweeps and
+ * all: a sample must last the target in time spent, not only in time timed). */
+static uint64_t batch_len(const struct slot_batch *b)
+{
+	return b->wall_ns ? b->wall_ns : b->elapsed_ns;
 }
 
 /* n, capped at the largest batch the workload can prepare untimed. */
@@ -217,7 +262,8 @@ static int prepare(struct runctx *rc, struct job *j, struct err *e)
 {
 	const struct run_opts *o = rc->o;
 	/* each job gets its own directory, so workloads open at once never share file names */
-	j->dir = xasprintf("%s/%s.%d", rc->tmpdir, j->w->name, j->copies);
+	j->dir = o->narms ? xasprintf("%s/%s.%d.%s", rc->tmpdir, j->w->name, j->copies, o->arms[j->arm].name)
+			  : xasprintf("%s/%s.%d", rc->tmpdir, j->w->name, j->copies);
 	if (mkdir(j->dir, 0700) < 0) {
 		j->tried = true;
 		j->rc = errno == ENOSPC || errno == EDQUOT ? WL_NORESOURCE : WL_ERROR;
@@ -235,6 +281,7 @@ static int prepare(struct runctx *rc, struct job *j, struct err *e)
 		.emulated = rc->emulated,
 		.timeout_ns = o->hang_ns ? o->hang_ns : o->sample_ns * 200 + 60000000000ull,
 		.node = o->node,
+		.pressure = job_pressure(o, j->w),
 	};
 	progress(rc, "preparing", j, 0, 0);
 	memset(&j->s, 0, sizeof j->s);
@@ -255,7 +302,7 @@ static int prepare(struct runctx *rc, struct job *j, struct err *e)
 		struct slot_batch b;
 		while (!done && !sig_stop && !j->rc) {
 			j->rc = job_batch(rc, j, n, 0, false, &b); /* calibration: no correction */
-			n = calib_next(n, b.elapsed_ns, o->sample_ns, &done);
+			n = calib_next(n, batch_len(&b), o->sample_ns, &done);
 			if (batch_cap(j->w, n) < n) {
 				n = batch_cap(j->w, n);
 				done = true;
@@ -266,8 +313,8 @@ static int prepare(struct runctx *rc, struct job *j, struct err *e)
 		 * disturbed; scale once more from the faster measurement. */
 		if (!j->rc && !sig_stop) {
 			j->rc = job_batch(rc, j, n, 0, false, &b);
-			if (!j->rc && b.elapsed_ns < o->sample_ns / 2)
-				n = batch_cap(j->w, calib_next(n, b.elapsed_ns, o->sample_ns, &done));
+			if (!j->rc && batch_len(&b) < o->sample_ns / 2)
+				n = batch_cap(j->w, calib_next(n, batch_len(&b), o->sample_ns, &done));
 			if (batch_cap(j->w, n) < n) {
 				n = batch_cap(j->w, n);
 				done = true;
@@ -320,8 +367,8 @@ static int job_lost(struct runctx *rc, struct job *j, struct err *e)
  * error; a failed batch ends the job as a failed sample would. */
 static int count_batch(struct runctx *rc, struct job *j, int seq, uint64_t sample_ops, struct err *e)
 {
-	if (rc->o->timing || j->rc) /* no workers to count in a test's timing */
-		return 0;
+	if (rc->o->timing || j->rc || job_pressure(rc->o, j->w)) /* no workers to count in a test's timing; */
+		return 0;                                         /* under pressure they would count the sweeps */
 	struct ctr_set c;
 	uint64_t c0[CTR_NEVENTS], c1[CTR_NEVENTS];
 	bool h0[CTR_NEVENTS], h1[CTR_NEVENTS];
@@ -352,7 +399,7 @@ static int count_batch(struct runctx *rc, struct job *j, int seq, uint64_t sampl
 			nc++;
 		}
 	j->counted_to = seq + 1;
-	return store_counters_add(rc->st, rc->run_id, j->w->name, j->copies, seq, names, d, nc, e);
+	return store_counters_add(rc->st, j->run_id, j->w->name, j->copies, seq, names, d, nc, e);
 }
 
 /* Take one sample of j and store it. Returns -1 only on a database error. */
@@ -373,7 +420,7 @@ static int sample(struct runctx *rc, struct job *j, int round, struct err *e)
 		.elapsed_ns = b.elapsed_ns,
 		.value = b.value,
 	};
-	if (store_sample_add(rc->st, rc->run_id, &x, e))
+	if (store_sample_add(rc->st, j->run_id, &x, e))
 		return -1;
 	if (j->nsamples == j->cap) {
 		j->cap = j->cap ? 2 * j->cap : 64;
@@ -382,7 +429,7 @@ static int sample(struct runctx *rc, struct job *j, int round, struct err *e)
 	}
 	j->round[j->nsamples] = round;
 	j->y[j->nsamples++] = log(b.value);
-	j->sampled_ns += b.elapsed_ns;
+	j->sampled_ns += batch_len(&b);
 	j->last_ops = b.ops;
 	rc->step++;
 	if (x.seq % COUNT_EVERY == COUNT_EVERY - 1 && count_batch(rc, j, x.seq, b.ops, e))
@@ -390,9 +437,9 @@ static int sample(struct runctx *rc, struct job *j, int round, struct err *e)
 	/* The machine changed under the workload (load came or went, a cache filled): keep
 	 * samples near the target length by recalibrating from this one. */
 	uint64_t target = rc->o->sample_ns;
-	if (b.elapsed_ns > 4 * target || b.elapsed_ns < target / 4) {
+	if (batch_len(&b) > 4 * target || batch_len(&b) < target / 4) {
 		bool done;
-		j->n = batch_cap(j->w, calib_next(j->n, b.elapsed_ns, target, &done));
+		j->n = batch_cap(j->w, calib_next(j->n, batch_len(&b), target, &done));
 	}
 	return 0;
 }
@@ -455,7 +502,7 @@ static int finish(struct runctx *rc, struct job *j, struct err *e)
 		j->open = false;
 		test_fail_check(j->w, &chk);
 		if (!sig_stop)
-			cj = checks_json(j->w, &chk, j->cnt, j->ncnt, rc->o->node);
+			cj = checks_json(j->w, &chk, j->cnt, j->ncnt, rc->o->node, job_pressure(rc->o, j->w) != NULL);
 	}
 	if (!j->rc && sig_stop && !j->done)
 		j->rc = SLOT_STOPPED;
@@ -473,7 +520,7 @@ static int finish(struct runctx *rc, struct job *j, struct err *e)
 				 rc->o->target_ci * 100, now_hw, j->nsamples);
 		}
 	}
-	if (warm && store_samples_mark_warmup(rc->st, rc->run_id, j->w->name, j->copies, (int)warm, e)) {
+	if (warm && store_samples_mark_warmup(rc->st, j->run_id, j->w->name, j->copies, (int)warm, e)) {
 		free(cj);
 		return -1;
 	}
@@ -524,34 +571,180 @@ static int run_blocked(struct runctx *rc, struct job *jobs, size_t nj, struct er
 	return 0;
 }
 
-/* Rounds order: prepare every job, then rounds of one sample each in a fresh order. */
+/* ---------------------------------------------------------------- arms (a paired run) */
+
+/* What an arm's environment replaced in sysab's own, to put back. */
+struct arm_saved {
+	struct kvlist had;
+	struct strv unset;
+};
+
+static void arm_env_push(const struct run_arm *a, struct arm_saved *s)
+{
+	memset(s, 0, sizeof *s);
+	for (size_t i = 0; a->env && i < a->env->n; i++) {
+		const char *k = a->env->v[i].key, *old = getenv(k);
+		if (old)
+			kv_add(&s->had, k, old);
+		else
+			strv_add(&s->unset, k);
+		setenv(k, a->env->v[i].value, 1);
+	}
+}
+
+static void arm_env_pop(struct arm_saved *s)
+{
+	for (size_t i = 0; i < s->had.n; i++)
+		setenv(s->had.v[i].key, s->had.v[i].value, 1);
+	for (size_t i = 0; i < s->unset.n; i++)
+		unsetenv(s->unset.v[i]);
+	kv_free(&s->had);
+	strv_free(&s->unset);
+}
+
+/* Switch the machine to arm `arm` of o: its command, by /bin/sh -c in its own process group,
+ * with its environment and SYSAB_ARM=NAME, SYSAB_ROUND=N (the round, 0-based; "setup" before the
+ * rounds), stdin from /dev/null and stdout to sysab's stderr (sysab's stdout may be a report).
+ * Untimed. A stop signal meanwhile sends SIGTERM to the command's process group. Returns 0 (also
+ * after a stop signal: the caller sees sig_stop), or -1 with e naming the arm, its command and
+ * how it failed. */
+static int arm_switch(const struct run_opts *o, size_t arm, int round, struct err *e)
+{
+	const struct run_arm *a = &o->arms[arm];
+	struct arm_saved sv;
+	char when[48];
+	if (round < 0)
+		snprintf(when, sizeof when, "before the rounds");
+	else
+		snprintf(when, sizeof when, "in round %d", round);
+	arm_env_push(a, &sv);
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid == 0) {
+		char r[24];
+		if (round < 0)
+			snprintf(r, sizeof r, "setup");
+		else
+			snprintf(r, sizeof r, "%d", round);
+		setpgid(0, 0); /* its own process group, which a stop ends as a whole */
+		setenv("SYSAB_ARM", a->name, 1);
+		setenv("SYSAB_ROUND", r, 1);
+		int fd = open("/dev/null", O_RDONLY);
+		if (fd >= 0) {
+			dup2(fd, 0);
+			close(fd);
+		}
+		dup2(2, 1);
+		execl("/bin/sh", "sh", "-c", a->cmd, (char *)NULL);
+		_exit(127);
+	}
+	int err = errno;
+	if (pid > 0)
+		setpgid(pid, pid); /* as the child does, so that kill(-pid) never misses */
+	arm_env_pop(&sv);
+	if (pid < 0)
+		return errf(e, "--arm %s: cannot start its command %s: %s", a->name, when, strerror(err));
+	int status;
+	bool killed = false;
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR)
+			return errf(e, "--arm %s: lost its command %s: %s", a->name, when, strerror(errno));
+		if (sig_stop && !killed) /* stopped: the command goes too, with what it started */
+			killed = kill(-pid, SIGTERM) == 0;
+	}
+	/* a stop signal (which the command's process group got too) ends the run as a stop */
+	if ((WIFEXITED(status) && WEXITSTATUS(status) == 0) || sig_stop)
+		return 0;
+	if (WIFEXITED(status))
+		return errf(e, "--arm %s: its command '%s' failed %s (exit status %d): sysab cannot switch to the arm, "
+			       "so the arms cannot be paired",
+			    a->name, a->cmd, when, WEXITSTATUS(status));
+	return errf(e, "--arm %s: its command '%s' was killed by signal %d %s: sysab cannot switch to the arm, so "
+		       "the arms cannot be paired",
+		    a->name, a->cmd, WTERMSIG(status), when);
+}
+
+/* The arms' order in round `round`: alternate (0 1 .. n-1, reversed every other round, so each
+ * arm comes first as often as last) or a fresh shuffle. Without arms: the one "arm" 0. */
+static size_t arm_order(const struct runctx *rc, int round, size_t ord[RUN_MAX_ARMS])
+{
+	const struct run_opts *o = rc->o;
+	size_t n = o->narms ? o->narms : 1;
+	for (size_t i = 0; i < n; i++)
+		ord[i] = round % 2 && o->arm_order == ARM_ORDER_ALTERNATE ? n - 1 - i : i;
+	if (n > 1 && o->arm_order == ARM_ORDER_RANDOM)
+		gsl_ran_shuffle(rc->rng, ord, n, sizeof *ord);
+	return n;
+}
+
+/* Rounds order: prepare every job (a paired run: each arm's with the machine switched to it and
+ * its environment set, so that its workers inherit both), then rounds of one sample each in a
+ * fresh order; a paired run takes each arm's samples of a round together, after switching to it. */
 static int run_rounds(struct runctx *rc, struct job *jobs, size_t nj, int *rounds, struct err *e)
 {
 	const struct run_opts *o = rc->o;
-	for (size_t i = 0; i < nj && !sig_stop; i++)
-		if (prepare(rc, &jobs[i], e))
+	size_t narms = o->narms ? o->narms : 1;
+	for (size_t a = 0; a < narms && !sig_stop; a++) {
+		struct arm_saved sv = {0};
+		if (o->narms) {
+			if (arm_switch(o, a, -1, e))
+				return -1;
+			arm_env_push(&o->arms[a], &sv);
+		}
+		int r = 0;
+		for (size_t i = 0; i < nj && !sig_stop && !r; i++)
+			if (jobs[i].arm == a)
+				r = prepare(rc, &jobs[i], e);
+		if (o->narms)
+			arm_env_pop(&sv);
+		if (r)
 			return -1;
+	}
 	struct job **order = xcalloc(nj, sizeof *order);
+	size_t nj0 = nj / narms; /* jobs per arm: job i of arm a is jobs[a * nj0 + i] (plan_jobs) */
+	bool *want = xcalloc(nj0 ? nj0 : 1, sizeof *want);
 	uint64_t start = now(rc);
 	int round = 0;
 	for (; !sig_stop && budget_left(rc, start); round++) {
-		size_t k = 0;
-		for (size_t i = 0; i < nj; i++)
-			if (jobs[i].open && !job_satisfied(o, &jobs[i]))
-				order[k++] = &jobs[i];
-		if (!k)
-			break;
-		if (o->order != ORDER_FIXED)
-			gsl_ran_shuffle(rc->rng, order, k, sizeof *order);
-		for (size_t i = 0; i < k && !sig_stop; i++) {
-			if (sample(rc, order[i], round, e)) {
+		size_t ord[RUN_MAX_ARMS], any = 0;
+		arm_order(rc, round, ord);
+		/* a paired run keeps its arms in step: a job samples while it or its twin in any other
+		 * arm wants more, so that every round of one arm has its pair in the others */
+		for (size_t i = 0; i < nj0; i++) {
+			want[i] = false;
+			for (size_t a = 0; a < narms; a++)
+				want[i] |= jobs[a * nj0 + i].open && !job_satisfied(o, &jobs[a * nj0 + i]);
+		}
+		for (size_t ai = 0; ai < narms && !sig_stop; ai++) {
+			size_t k = 0;
+			for (size_t i = 0; i < nj; i++)
+				if (jobs[i].arm == ord[ai] && jobs[i].open && want[i % nj0])
+					order[k++] = &jobs[i];
+			if (!k)
+				continue;
+			any++;
+			if (o->narms && arm_switch(o, ord[ai], round, e)) {
 				free(order);
+				free(want);
 				return -1;
 			}
-			progress(rc, "sampling", order[i], round + 1, rc->rounds);
+			if (o->order != ORDER_FIXED)
+				gsl_ran_shuffle(rc->rng, order, k, sizeof *order);
+			for (size_t i = 0; i < k && !sig_stop; i++) {
+				if (sample(rc, order[i], round, e)) {
+					free(order);
+					free(want);
+					return -1;
+				}
+				progress(rc, "sampling", order[i], round + 1, rc->rounds);
+			}
 		}
+		if (!any)
+			break;
 	}
 	free(order);
+	free(want);
 	*rounds = round;
 	for (size_t i = 0; i < nj; i++) {
 		jobs[i].done = !sig_stop;
@@ -650,6 +843,15 @@ static struct job *plan_jobs(const struct run_opts *o, gsl_rng *rng, size_t *njo
 	free(q);
 	if (o->order != ORDER_FIXED && nj > 1)
 		gsl_ran_shuffle(rng, jobs, nj, sizeof *jobs);
+	if (o->narms > 1 && nj) { /* each arm its own copy of every job */
+		jobs = xrealloc(jobs, nj * o->narms * sizeof *jobs);
+		for (size_t a = 1; a < o->narms; a++)
+			for (size_t i = 0; i < nj; i++) {
+				jobs[a * nj + i] = jobs[i];
+				jobs[a * nj + i].arm = a;
+			}
+		nj *= o->narms;
+	}
 	*njobs = nj;
 	return jobs;
 }
@@ -675,8 +877,9 @@ static void tally_slots(const struct job *jobs, size_t nj, struct run_outcome *o
 
 /* Capture the environment (with the counter plan and the noise probe) into env and
  * store the run as running; *run_id is its id. */
-static int begin_run(struct store *st, const struct run_opts *o, const char *tmpdir, int probe_cpu,
-		     const struct kvlist *bound, struct kvlist *env, struct ctr_plan *plan, int64_t *run_id, struct err *e)
+static int begin_run(struct store *st, const struct run_opts *o, size_t arm, const char *pair, const char *tmpdir,
+		     int probe_cpu, const struct kvlist *bound, struct kvlist *env, struct ctr_plan *plan, int64_t *run_id,
+		     struct err *e)
 {
 	env_capture(env);
 	for (size_t i = 0; i < bound->n; i++)
@@ -691,20 +894,34 @@ static int begin_run(struct store *st, const struct run_opts *o, const char *tmp
 	}
 	if (o->cpus_text)
 		kv_add(env, "run.cpus", o->cpus_text);
+	if (o->pressure) {
+		kv_add(env, "run.icache_pressure", o->pressure->spec);
+		kv_addf(env, "run.icache_pressure.code_bytes", "%zu", o->pressure->code_bytes);
+		kv_addf(env, "run.icache_pressure.data_bytes", "%zu", o->pressure->data_bytes);
+		kv_add(env, "run.icache_pressure.sizes", o->pressure->source);
+	}
 	kv_sort(env);
-	char *settings = settings_json(o);
+	char *settings = settings_json(o, arm, pair);
+	struct kvlist labels = {0}; /* a paired run: the user's labels and arm=NAME */
+	for (size_t i = 0; o->narms && o->labels && i < o->labels->n; i++)
+		kv_add(&labels, o->labels->v[i].key, o->labels->v[i].value);
+	if (o->narms) {
+		kv_add(&labels, "arm", o->arms[arm].name);
+		kv_sort(&labels);
+	}
 	struct store_run_new rn = {
 		.started_ns = clock_wall_ns(),
 		.status = "running",
 		.source = "sysab",
 		.seed = o->seed,
 		.settings = settings,
-		.labels = o->labels,
+		.labels = o->narms ? &labels : o->labels,
 		.env = env,
 	};
 	env_host(env, &rn.host);
 	int rc = store_run_begin(st, &rn, run_id, e);
 	free(settings);
+	kv_free(&labels);
 	return rc;
 }
 
@@ -788,15 +1005,38 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 		exe = xstrdup("/proc/self/exe");
 
 	struct ctr_plan plan;
-	if (begin_run(st, o, tmpdir, allowed[0], &bound, &env, &plan, &out->run_id, e))
+	size_t narms = o->narms ? o->narms : 1, begun = 0;
+	char pair[40];
+	snprintf(pair, sizeof pair, "%016llx%08llx", (unsigned long long)clock_wall_ns(), (unsigned long long)getpid());
+	/* a paired run: every arm's command once before anything is stored, so that a command that
+	 * fails leaves nothing behind; then each arm's run begins with the machine in its state */
+	for (size_t a = 0; a < o->narms; a++)
+		if (arm_switch(o, a, -1, e))
+			goto out;
+	if (o->narms && sig_stop) { /* stopped before anything was stored */
+		out->stop_signal = sig_stop;
+		rc = 0;
 		goto out;
+	}
+	int werr = 0;
+	for (; begun < narms && !werr; begun++) {
+		kv_free(&env);
+		werr = (o->narms && arm_switch(o, begun, -1, e)) ||
+		       begin_run(st, o, begun, pair, tmpdir, allowed[0], &bound, &env, &plan, &out->arm_run_id[begun], e);
+		if (werr && !begun)
+			goto out;
+	}
+	if (werr)
+		begun--;
+	out->run_id = out->arm_run_id[0];
 
 	jobs = plan_jobs(o, rng, &nj);
+	for (size_t i = 0; i < nj; i++)
+		jobs[i].run_id = out->arm_run_id[jobs[i].arm];
 
 	struct runctx ctx = {
 		.st = st,
 		.o = o,
-		.run_id = out->run_id,
 		.tmpdir = tmpdir,
 		.self_exe = exe,
 		.cpus = allowed,
@@ -815,8 +1055,9 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 	char emu_why[256];
 	ctx.emulated = env_emulated(emu_why, sizeof emu_why);
 	ctx.t_start = now(&ctx);
-	int werr = o->order == ORDER_ROUNDS ? run_rounds(&ctx, jobs, nj, &out->rounds, e)
-					    : run_blocked(&ctx, jobs, nj, e);
+	if (!werr)
+		werr = o->order == ORDER_ROUNDS ? run_rounds(&ctx, jobs, nj, &out->rounds, e)
+						: run_blocked(&ctx, jobs, nj, e);
 	out->stop_cut = werr && sig_stop && store_stopped_waiting(st);
 	if (out->stop_cut)
 		out->slots_unrecorded = finish_stopped(&ctx, jobs, nj);
@@ -828,7 +1069,14 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 	out->wall_ns = now(&ctx) - ctx.t_start;
 	out->stop_signal = sig_stop;
 
-	if (finish_run(st, o, out, ctx.min_overhead, werr, e))
+	/* every arm's run that began ends with the same status */
+	int ferr = 0;
+	for (size_t a = 0; a < begun; a++) {
+		out->run_id = out->arm_run_id[a];
+		ferr |= finish_run(st, o, out, ctx.min_overhead, werr, e);
+	}
+	out->run_id = out->arm_run_id[0];
+	if (ferr)
 		goto out;
 	out->end_recorded = true;
 	rc = werr ? -1 : 0;

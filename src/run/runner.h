@@ -49,6 +49,24 @@ struct run_quota {
 	int samples;
 };
 
+/* The most arms a paired run takes (sysab run --arm). */
+#define RUN_MAX_ARMS 8
+
+/* One arm of a paired run: a state of the machine that a command switches to inside the boot.
+ * Every round runs each arm's command (untimed), then samples that arm's workloads; each arm
+ * is stored as its own run, labelled arm=NAME, its samples stamped with their round. */
+struct run_arm {
+	const char *name;   /* [A-Za-z0-9_.-]+, unique */
+	const char *cmd;    /* run by /bin/sh -c with SYSAB_ARM and SYSAB_ROUND set; stdout goes to stderr */
+	const struct kvlist *env; /* set in sysab's environment while the arm's workers are forked and
+	                             its command runs (inherited by both); may be NULL */
+};
+
+enum run_arm_order {
+	ARM_ORDER_ALTERNATE, /* the arms in order, reversed every other round (AB BA AB ...) */
+	ARM_ORDER_RANDOM,    /* a fresh shuffled order each round */
+};
+
 struct run_opts {
 	const struct kvlist *labels;
 	const struct workload **wl; /* the selected workloads, registry order */
@@ -79,6 +97,11 @@ struct run_opts {
 	                               memory (node_bind) before anything of the run, the environment
 	                               records it and every workload gets the placement checks;
 	                               NULL = none (cpus is then not given) */
+	const struct wl_pressure *pressure; /* run --icache-pressure: the workloads that take it
+	                               (wl_pressure_takes) sweep the caches before each op and time
+	                               each op on its own; their per-sample counters are not taken
+	                               (they would count the sweeps); recorded in the environment
+	                               (run.icache_pressure*) and settings; NULL = none */
 	const struct run_timing *timing; /* NULL = real workers and the real clock (tests set it) */
 	enum ctr_mode counters;     /* per-sample counters (0: none; sysab run defaults to all) */
 	uint64_t probe_ns;          /* noise probe before sampling; 0 = none */
@@ -86,13 +109,17 @@ struct run_opts {
 	                               at one copy when wl does not hold it: one sample per round */
 	uint64_t hang_ns;           /* a batch that waits longer than this (not counting time stopped)
 	                               is a hung workload; 0 = 200 samples' length + 60 s */
+	const struct run_arm *arms; /* a paired run: narms >= 2 arms (rounds order only); NULL = none */
+	size_t narms;
+	enum run_arm_order arm_order;
 	/* Called as the run advances; may be NULL. */
 	void (*progress)(void *arg, const struct run_progress *p);
 	void *progress_arg;
 };
 
 struct run_outcome {
-	int64_t run_id;
+	int64_t run_id;   /* a paired run: the first arm's run */
+	int64_t arm_run_id[RUN_MAX_ARMS]; /* a paired run: each arm's run, 0 for one not begun */
 	/* The run could not be bound to o->node (node_bind): nothing was measured or stored
 	 * (run_id is 0), and why says what the kernel refused. */
 	bool unsupported;

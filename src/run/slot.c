@@ -28,6 +28,7 @@ struct reply {
 	int rc;
 	uint64_t elapsed_ns;
 	uint64_t t0, t1; /* the batch's start and end on CLOCK_MONOTONIC_RAW, shared by all copies */
+	uint64_t wall_ns; /* under pressure: the whole batch, sweeps and all */
 	struct slot_checks checks;
 	char why[WL_WHY_MAX];
 };
@@ -41,6 +42,7 @@ struct totals {
 	uint64_t count[2];
 	struct wl_check_tally tally; /* each sampled batch judged on its own */
 	struct node_place place;     /* a per-node run: the CPUs of the sampled batches */
+	uint64_t sweeps, sweeps_short; /* under pressure: the sweeps before the sampled ops */
 };
 
 static void eval_checks(const struct workload *w, const struct wl_ctx *ctx, const struct totals *t,
@@ -119,7 +121,20 @@ static __attribute__((noreturn)) void worker(const struct slot_cfg *cfg, int cop
 		.param = w->param,
 	};
 	struct reply rep = {0};
+	struct wl_sweep sweep = {0};
 	rep.rc = wl_enter(w, &ctx);
+	if (!rep.rc && cfg->pressure) { /* after wl_enter: the buffer is placed where the copy runs */
+		rep.rc = wl_sweep_open(&sweep, cfg->pressure, ctx.why, sizeof ctx.why);
+		if (rep.rc)
+			wl_leave(w, &ctx);
+		else {
+			/* the seam of tests/e2e/t_icache.sh: every sweep falls short, its check fails */
+			sweep.omit = getenv("SYSAB_TEST_SHORT_SWEEP") != NULL;
+			wl_sweep_run(&sweep); /* the code's pages faulted in before any batch */
+			ctx.sweep = &sweep;
+			wl_pressure_uncheckable(w, &ctx);
+		}
+	}
 	memcpy(rep.why, ctx.why, sizeof rep.why);
 	if (!write_all(res_fd, &rep, sizeof rep) || rep.rc != 0)
 		_exit(rep.rc ? 1 : 2);
@@ -133,6 +148,8 @@ static __attribute__((noreturn)) void worker(const struct slot_cfg *cfg, int cop
 		if (c.type == CMD_EMPTY) {
 			uint64_t t[51];
 			for (int i = 0; i < 51; i++) {
+				if (ctx.sweep)
+					wl_sweep_run(ctx.sweep);
 				uint64_t t0 = clock_raw_ns();
 				w->run(&ctx, 0);
 				t[i] = clock_raw_ns() - t0;
@@ -142,10 +159,14 @@ static __attribute__((noreturn)) void worker(const struct slot_cfg *cfg, int cop
 		} else {
 			struct wl_usage bu = {0};
 			uint64_t bc[2] = {0, 0};
+			uint64_t s0 = sweep.sweeps, p0 = sweep.partial;
 			rep.rc = wl_batch(w, &ctx, c.n, barrier_wait, barrier, &rep.t0, &rep.t1, c.sampled, &bu, bc);
 			rep.elapsed_ns = rep.t1 - rep.t0;
+			rep.wall_ns = ctx.sweep ? sweep.wall_ns : 0;
 			if (c.sampled && !rep.rc) {
 				static const struct wl_usage none;
+				tot.sweeps += sweep.sweeps - s0;
+				tot.sweeps_short += sweep.partial - p0;
 				wl_check_tally_add(w, &ctx, &bu, bc, c.n, &tot.tally);
 				wl_usage_add_delta(&tot.usage, &none, &bu);
 				tot.usage.run_ns += bu.run_ns;
@@ -167,9 +188,13 @@ static __attribute__((noreturn)) void worker(const struct slot_cfg *cfg, int cop
 		node_place_pages(&tot.place, cfg->node->id);
 	}
 	wl_leave(w, &ctx);
+	wl_sweep_close(&sweep);
 	memset(&rep, 0, sizeof rep);
 	eval_checks(w, &ctx, &tot, &rep.checks);
 	rep.checks.place = tot.place;
+	rep.checks.sweeps = tot.sweeps;
+	rep.checks.sweeps_short = tot.sweeps_short;
+	rep.checks.ops = tot.ops;
 	write_all(res_fd, &rep, sizeof rep);
 	_exit(0);
 }
@@ -496,8 +521,13 @@ int slot_batch(struct slot *s, uint64_t n, double overhead_ns, bool sampled, str
 		t[copies + i] = reps[i].t1;
 		t[2 * copies + i] = n;
 	}
-	if (!rc)
-		slot_combine(t, t + copies, t + 2 * copies, copies, overhead_ns, b);
+	if (!rc) {
+		slot_combine(t, t + copies, t + 2 * copies, copies, s->cfg.pressure ? overhead_ns * (double)n : overhead_ns,
+			     b);
+		for (int i = 0; i < copies; i++)
+			if (reps[i].wall_ns > b->wall_ns)
+				b->wall_ns = reps[i].wall_ns;
+	}
 	free(t);
 	free(reps);
 	if (rc)
@@ -531,6 +561,9 @@ void slot_close(struct slot *s, struct slot_checks *checks)
 		for (int i = 1; i < s->cfg.copies; i++) {
 			wl_check_tally_merge(s->cfg.w, &checks->tally, &reps[i].checks.tally);
 			node_place_merge(&checks->place, &reps[i].checks.place);
+			checks->sweeps += reps[i].checks.sweeps;
+			checks->sweeps_short += reps[i].checks.sweeps_short;
+			checks->ops += reps[i].checks.ops;
 			for (int j = 0; j < checks->n; j++)
 				if (!reps[i].checks.ok[j] && checks->ok[j]) {
 					checks->ok[j] = false;

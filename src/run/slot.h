@@ -6,6 +6,7 @@
 #include <sys/types.h>
 #include "workloads/workload.h"
 #include "run/node.h"
+#include "workloads/pressure.h"
 
 struct slot_cfg {
 	const struct workload *w;
@@ -17,6 +18,8 @@ struct slot_cfg {
 	bool emulated;    /* a user-mode emulator runs the workers (wl_ctx.emulated) */
 	uint64_t timeout_ns; /* a batch taking longer than this is a hung workload */
 	const struct node_info *node; /* a per-node run: each worker checks its placement on it (NULL: none) */
+	const struct wl_pressure *pressure; /* run --icache-pressure: each worker sweeps before each op and
+				     * times each op on its own (wl_batch); NULL: none */
 };
 
 /* One timed batch over all copies, measured over one common window: from the
@@ -25,6 +28,8 @@ struct slot_batch {
 	uint64_t ops;        /* total over copies */
 	uint64_t elapsed_ns; /* the common window */
 	double value;        /* ops / window, in ops/s */
+	uint64_t wall_ns;    /* under pressure: the longest copy's whole batch, sweeps and all
+			      * (calibration sizes batches by it); 0 otherwise */
 };
 
 /* Self-check results, evaluated by each worker over its sampled batches (worst copy kept). */
@@ -35,6 +40,8 @@ struct slot_checks {
 	char why[WL_MAX_CHECKS][WL_WHY_MAX]; /* non-empty: the check could not be judged ("cannot check: ...") */
 	struct wl_check_tally tally;        /* the sampled batches, each judged on its own, of every copy */
 	struct node_place place;            /* a per-node run: where the copies ran and their pages lay */
+	uint64_t sweeps, sweeps_short;      /* under pressure: complete and short sweeps before the sampled ops */
+	uint64_t ops;                       /* the sampled ops of every copy */
 };
 
 struct slot {
@@ -55,6 +62,7 @@ enum { SLOT_STOPPED = -10 /* a stop signal arrived and the workers were stopped 
 int slot_open(struct slot *s, const struct slot_cfg *cfg);
 
 /* Release all copies together on n ops each and collect the batch (see slot_combine).
+ * Under pressure, overhead_ns is the cost of one timed empty op and n of them are subtracted.
  * sampled says the batch is a sample, whose usage and counts the self-checks judge;
  * calibration, warm-up and re-warm batches are not. Returns 0, SLOT_STOPPED (the workers
  * were stopped), or a WL_* error with s->why set (the workers are gone). */
@@ -67,7 +75,8 @@ int slot_batch(struct slot *s, uint64_t n, double overhead_ns, bool sampled, str
 void slot_combine(const uint64_t *t0, const uint64_t *t1, const uint64_t *ops, int copies, double overhead_ns,
 		  struct slot_batch *b);
 
-/* The median cost of an empty timed batch, in ns, measured in copy 0. <0 on error. */
+/* The median cost of an empty timed batch, in ns, measured in copy 0 (under pressure: of
+ * one timed empty op right after a sweep). <0 on error. */
 double slot_empty_cost(struct slot *s);
 
 /* Tell the workers to tear down and exit; collect their self-checks (may be NULL).

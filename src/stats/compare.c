@@ -164,24 +164,6 @@ static struct two_terms two_terms_of(const double *v, const double *df, size_t n
 	return (struct two_terms){v[big], df[big], rest, isnan(frest) ? INFINITY : frest};
 }
 
-double stats_ucb_weight(double df)
-{
-	if (!(df > 0) || !isfinite(df))
-		return 1;
-	double q = stats_chisq_quantile(ST_DF_UCB_Q, df);
-	return q > 0 ? df / q : 1;
-}
-
-double stats_welch_df(const double *v, const double *df, size_t n)
-{
-	double *w = xmalloc((n ? n : 1) * sizeof *w);
-	for (size_t i = 0; i < n; i++)
-		w[i] = v[i] * stats_ucb_weight(df[i]);
-	double r = stats_satterthwaite(w, df, n);
-	free(w);
-	return r;
-}
-
 /* Fill c from d, se, df and the options; se NAN means no interval. info: the
  * information fraction of this look in a sequential design; g: the two terms of the
  * dominance guard (NULL for a classic df). */
@@ -321,14 +303,64 @@ void stats_contrast(const struct st_estimate *const *est, const double *c, size_
 		g = two_terms_of(v, df, nv);
 	double ddf = !ok ? NAN
 		     : o->classic_df ? stats_satterthwaite(v, df, nv)
-		     : guard ? stats_welch_df((double[]){g.v1, g.v2}, (double[]){g.f1, g.f2}, 2)
-			     : stats_welch_df(v, df, nv);
+		     : guard ? stats_satterthwaite((double[]){g.v1, g.v2}, (double[]){g.f1, g.f2}, 2)
+			     : stats_satterthwaite(v, df, nv);
 	if (ok && isnan(ddf)) /* every se is 0 */
 		ddf = INFINITY;
 	free(v);
 	free(df);
 	double info = o->max_boots && fewest != SIZE_MAX ? (double)fewest / (double)o->max_boots : 1;
 	finish(out, d, ok ? sqrt(se2) : NAN, ddf, info, o, guard ? &g : NULL);
+}
+
+int stats_compare_rounds(const struct st_pairrun *p, size_t np, const struct st_compare_opts *o,
+			 struct st_comparison *out, struct st_estimate *d, struct err *e)
+{
+	memset(out, 0, sizeof *out);
+	if (!np)
+		return errf(e, "no paired runs");
+	struct st_run *runs = xcalloc(np, sizeof *runs);
+	struct st_boot *boots = xcalloc(np, sizeof *boots);
+	size_t nb = 0;
+	for (size_t i = 0; i < np; i++) {
+		runs[i] = (struct st_run){.y = p[i].d, .round = p[i].round, .n = p[i].n};
+		if (!i || p[i].boot != p[i - 1].boot)
+			boots[nb++] = (struct st_boot){&runs[i], 0};
+		boots[nb - 1].nruns++;
+	}
+	struct st_group g = {.boots = boots, .nboots = nb};
+	struct st_estimate est;
+	int rc = 0;
+	if (nb >= 2) { /* the boots are the replicates: the mean difference of each, as i.i.d. values */
+		double *m = xcalloc(nb, sizeof *m);
+		for (size_t b = 0; b < nb; b++)
+			m[b] = stats_boot_mean(&boots[b]);
+		stats_iid_estimate(m, nb, &est);
+		free(m);
+	} else {
+		rc = stats_estimate_groups(&g, 1, &est, e);
+	}
+	free(runs);
+	free(boots);
+	if (rc)
+		return -1;
+	struct st_compare_opts u = *o;
+	/* One paired run: its rounds replicate the host's phases, not the arms' runs. Each arm's
+	 * workers are their own processes, and where their pages and caches landed is a
+	 * run-level offset that no round cancels (A/A 40% in the grid at a run sd of 0.5%), so
+	 * no interval: the runs are the smallest unit a verdict takes, as for unpaired runs. */
+	bool one = nb < 2 && np < 2;
+	if (nb < 2)
+		u.unit = ST_LEVEL_RUN;
+	out->caveats = est.caveats | ST_CAVEAT_PAIRED_ROUNDS | (one ? ST_CAVEAT_PAIRED_ONE_RUN : 0);
+	out->covered = est.covered;
+	out->need = one ? ST_NEED_RUNS : est.need;
+	double info = o->max_boots ? (double)nb / (double)o->max_boots : 1;
+	bool interval = est.has_interval && !one;
+	finish(out, est.mean, interval ? est.se : NAN, interval ? est.df : NAN, info, &u, NULL);
+	if (d)
+		*d = est;
+	return 0;
 }
 
 void stats_compare_adjust(struct st_comparison *c, size_t n)

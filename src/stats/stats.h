@@ -36,21 +36,27 @@ double stats_normal_quantile(double p);
  * Terms with v_i == 0 are ignored; returns INFINITY when every df is infinite
  * and NAN when the sum is not positive. */
 double stats_satterthwaite(const double *v, const double *df, size_t n);
-/* The df of sum_i v_i that sysab uses (stats_contrast): Satterthwaite's, with each term
- * weighted by its ST_DF_UCB_Q upper confidence bound v df / chi2_{df,q}, so that a term whose
- * variance came out small by chance cannot hand the df to the others. */
-double stats_welch_df(const double *v, const double *df, size_t n);
-/* That weight, df / chi2_{df,q} (1 for a df that is not finite and positive). */
-double stats_ucb_weight(double df);
-/* The dominance guard of B against A (bf.c): the share tau in [0.5, 1] of v1 + v2 above
- * which a term's own df caps the df, the largest for which the two-sided level alpha
- * holds at every ratio 1e-4..1e4 of the terms' true variances (computed exactly over their
- * chi-square laws; 1 when no guard is needed, e.g. both df above 50). Cached per key. */
-double stats_bf_tau(double f1, double f2, double alpha);
-/* df after the guard for terms v1, v2 with f1, f2 df whose df (stats_welch_df) is df. */
+/* The df of B against A (bf.c), for terms v1, v2 with f1, f2 df: f1 + f2 unless one term
+ * holds more than a share tau_i - ST_BF_BAND of v1 + v2; over the band up to tau_i the df
+ * moves continuously (linear in 1/df) to that term's own f_i, and past it the df is f_i.
+ * NAN unless v1, v2 >= 0 with a positive sum. */
+double stats_bf_rule(double v1, double f1, double v2, double f2, double tau1, double tau2);
+#define ST_BF_BAND 0.1
+/* The level the calibration holds for f1, f2 df at the ratio var1/var2 of the terms' true
+ * variances: alpha beyond 1e-3..1e3; inside, alpha less a margin for the quadrature, and,
+ * for unequal df where the smaller-df term carries more, a margin tapering from 0.12 alpha /
+ * min(f1, f2)^2 at ratio 1 to 0 at 1e-3, 1e3 (docs/METHOD.md, "Comparing B with A"). */
+double stats_bf_target(double f1, double f2, double alpha, double ratio);
+/* tau1, tau2 for f1, f2 df at two-sided level alpha: among the pairs whose level, computed
+ * exactly over the chi-square laws of the two terms, stays at or below stats_bf_target at
+ * every ratio 1e-4..1e4 of their true variances, the one with the highest level at equal
+ * boot variances.
+ * Cached per key (df to 1/4, floored). false (and nothing set) when the rule is not calibrated:
+ * a df below 1 or not finite, alpha outside (0, 1), or both df above 50. */
+bool stats_bf_taus(double f1, double f2, double alpha, double *tau1, double *tau2);
+/* The df of B against A: stats_bf_rule at the calibrated taus, or df (plain Satterthwaite,
+ * passed by the caller) where the rule is not calibrated. */
 double stats_bf_df(double v1, double f1, double v2, double f2, double df, double alpha);
-/* The guard's rule at a given share tau: past it, the dominant term's df caps df. */
-double stats_bf_cap(double v1, double f1, double v2, double f2, double df, double tau);
 /* Benjamini-Hochberg q-values of p[0..n-1] into q[0..n-1] (may alias p). NaN
  * p-values are passed through as NaN and not counted in n. */
 void stats_bh(const double *p, size_t n, double *q);
@@ -179,17 +185,15 @@ enum st_caveat {
 	ST_CAVEAT_HOST_ADJUSTED = 1u << 20,  /* the means are adjusted for host speed (host.ref as a covariate) */
 	ST_CAVEAT_HOST_REF_DIFFERS = 1u << 21, /* --adjust host, yet the reference itself differs between the
 					      * groups: the adjustment cannot be trusted, no verdict */
+	ST_CAVEAT_PAIRED_ROUNDS = 1u << 22,  /* arms of a paired run (sysab run --arm), paired by round */
+	ST_CAVEAT_PAIRED_ONE_RUN = 1u << 23, /* one paired run: no interval (the runs are not replicated) */
 };
 
-#define ST_CAVEAT_LAST ST_CAVEAT_HOST_REF_DIFFERS
+#define ST_CAVEAT_LAST ST_CAVEAT_PAIRED_ONE_RUN
 
 /* Smallest pooled df of a boot variance that a one-boot group may borrow;
  * a donor whose own boot df is below 1 is never pooled. */
 #define ST_MIN_BORROW_DF 1.0
-/* Level of the upper confidence bound that weights each variance term in the
- * df of a difference or contrast (see stats_contrast and METHOD.md): 90%, the
- * loosest level that keeps a noisier 2-boot group against 5 boots at A/A <= 5%. */
-#define ST_DF_UCB_Q 0.1
 
 /* What more data would make an interval (or a fuller one) possible. */
 enum st_need {
@@ -298,7 +302,7 @@ struct st_compare_opts {
 	 * fewest boots of any group it uses over max_boots; earlier looks are taken as evenly
 	 * spaced in information up to it. */
 	size_t look, max_boots;
-	bool classic_df; /* plain Welch-Satterthwaite df (to match other tools), not the UCB-weighted one */
+	bool classic_df; /* plain Welch-Satterthwaite df (to match other tools), not the calibrated rule (stats_bf_df) */
 	bool host_adjust; /* the analysis estimates rows with stats_estimate_adjusted (--adjust host);
 	                   * stats_compare itself does not read it */
 };
@@ -334,6 +338,29 @@ struct st_comparison {
  * ST_NO_DATA and the numbers other than d are NAN. */
 void stats_compare(const struct st_estimate *a, const struct st_estimate *b, const struct st_compare_opts *o,
 		   struct st_comparison *out);
+/* One paired run (sysab run --arm) for one row: d[i] = y_B - y_A, the two arms' log values in
+ * round round[i], over the rounds both arms sampled (ascending); boot is the index of the boot
+ * it ran on (the paired runs of one boot adjacent, boots numbered from 0 in order). */
+struct st_pairrun {
+	const double *d;
+	const int *round;
+	size_t n;
+	size_t boot;
+};
+
+/* B against A from np paired runs (docs/METHOD.md, "Paired arms"). The per-round differences are
+ * taken as replicates at the widest level the pairs replicate. Two or more boots: each boot's mean
+ * difference (the mean of its paired runs' means) is one i.i.d. replicate (t with boots - 1 df;
+ * o->unit). One boot: the differences are one group for the nested estimator, the paired runs its
+ * runs and the rounds its samples, so that batch means of consecutive rounds carry the rounds'
+ * autocorrelation into the interval; the unit is the paired run when there are >= 2 (unit run,
+ * ST_CAVEAT_RUN_UNIT: the verdict holds for this boot); one paired run gets no interval
+ * (ST_CAVEAT_PAIRED_ONE_RUN, need ST_NEED_RUNS): its rounds do not replicate the arms' runs.
+ * Every row gets ST_CAVEAT_PAIRED_ROUNDS. *d (may be NULL) gets the estimate of the differences.
+ * Returns 0, or -1 with e set when the input is malformed (no pairs, an empty pair). */
+int stats_compare_rounds(const struct st_pairrun *p, size_t np, const struct st_compare_opts *o,
+			 struct st_comparison *out, struct st_estimate *d, struct err *e);
+
 /* Benjamini-Hochberg across the n comparisons (one per workload): set each q
  * and recompute each verdict from q. */
 void stats_compare_adjust(struct st_comparison *c, size_t n);
@@ -478,8 +505,8 @@ int stats_factorial_within(const struct st_factor *f, size_t nf, unsigned within
 			   size_t nboots, const struct st_compare_opts *o, struct st_factorial *out, struct err *e);
 
 /* A linear contrast sum_i c[i] * est[i]->mean: se^2 = sum c_i^2 se_i^2 (no equal
- * variances assumed). Its df is B against A's rule, stats_welch_df then the dominance
- * guard (stats_bf_df), applied to the largest term against the others taken as one term
+ * variances assumed). Its df is B against A's calibrated rule (stats_bf_df),
+ * applied to the largest term against the others taken as one term
  * with their Satterthwaite df; two terms are B and A themselves (stats_compare is the
  * contrast -1, +1, so a one-factor, two-level effect is exactly compare's row). With
  * classic_df, plain Satterthwaite over all terms and no guard. Reported like a comparison.

@@ -1,5 +1,6 @@
 /* check.c - one batch as the runner takes it, and the evaluation of a workload's self-checks. */
 #include "workload.h"
+#include "pressure.h"
 #include "../core/core.h"
 
 #include <errno.h>
@@ -153,9 +154,52 @@ void wl_leave(const struct workload *w, struct wl_ctx *ctx)
 	}
 }
 
+/* wl_batch under pressure: each op on its own, the sweep right before its timed call, so
+ * that nothing the untimed hooks or the usage reads did in the kernel warms its path again. */
+static int pressured_batch(const struct workload *w, struct wl_ctx *ctx, uint64_t n, void (*wait)(void *), void *arg,
+			   uint64_t *t0, uint64_t *t1, bool sampled, struct wl_usage *usage, uint64_t count[2])
+{
+	uint64_t c0[2] = {ctx->count[0], ctx->count[1]};
+	struct wl_usage u0, u1, acc = {0};
+	if (wait)
+		wait(arg);
+	uint64_t start = clock_raw_ns(), timed = 0;
+	int rc = 0;
+	for (uint64_t i = 0; i < n && !rc; i++) {
+		rc = w->prepare ? w->prepare(ctx, 1) : 0;
+		if (rc)
+			break;
+		if (sampled)
+			wl_usage_now(&u0);
+		wl_sweep_run(ctx->sweep);
+		uint64_t a = clock_raw_ns();
+		rc = w->run(ctx, 1);
+		uint64_t b = clock_raw_ns();
+		timed += b - a;
+		if (sampled) {
+			wl_usage_now(&u1);
+			wl_usage_add_delta(&acc, &u0, &u1);
+		}
+		if (!rc && w->finish)
+			rc = w->finish(ctx, 1);
+	}
+	ctx->sweep->wall_ns = clock_raw_ns() - start;
+	*t0 = start;
+	*t1 = start + timed;
+	if (!rc && sampled) {
+		wl_usage_add_delta(usage, &(struct wl_usage){0}, &acc);
+		usage->run_ns += timed;
+		count[0] += ctx->count[0] - c0[0];
+		count[1] += ctx->count[1] - c0[1];
+	}
+	return rc;
+}
+
 int wl_batch(const struct workload *w, struct wl_ctx *ctx, uint64_t n, void (*wait)(void *), void *arg,
 	     uint64_t *t0, uint64_t *t1, bool sampled, struct wl_usage *usage, uint64_t count[2])
 {
+	if (ctx->sweep)
+		return pressured_batch(w, ctx, n, wait, arg, t0, t1, sampled, usage, count);
 	uint64_t c0[2] = {ctx->count[0], ctx->count[1]};
 	struct wl_usage u0, u1;
 	*t0 = *t1 = 0;

@@ -22,7 +22,12 @@ enum wl_flags {
 	WL_REFERENCE = 1u << 9, /* the host-speed reference (host.ref): the runner adds it to every
 				 * rounds-order run at one copy; -w takes it only by its name, and
 				 * compare/analyze show it only when a pattern names it */
+	WL_ENTRY = 1u << 10,    /* one op is one kernel entry (a syscall, fault or trap, with the signal
+				 * it delivers) of the timing process alone: run --icache-pressure may
+				 * make the entry path cold before each op (pressure.h) */
 };
+
+struct wl_sweep;
 
 /* What the kernel can tell about a sample, used by self-checks. The runner reads
  * getrusage(RUSAGE_SELF) plus getrusage(RUSAGE_CHILDREN) around each sampled batch
@@ -79,6 +84,8 @@ struct wl_ctx {
 	char why[WL_WHY_MAX];/* reason, when setup/run returns an error or unsupported */
 	char cannot_check[WL_MAX_CHECKS][WL_WHY_MAX]; /* set by setup (wl_cannot_check): why check i
 			      * cannot be judged here, "cannot check: ..."; it then fails nothing */
+	struct wl_sweep *sweep; /* run --icache-pressure: swept before each op, each op timed on its own
+			      * (wl_batch); NULL = batches timed whole */
 	bool omit;           /* tests only: leave out what one op exists to exercise (the trap, the
 			      * emulation, the walk, a right answer); the workloads that honour it
 			      * (WORKLOADS.md) must then fail a check (test_workloads) */
@@ -197,7 +204,11 @@ void wl_leave(const struct workload *w, struct wl_ctx *ctx);
 
 /* One batch as the runner takes it: prepare (untimed), run between *t0 and *t1
  * (CLOCK_MONOTONIC_RAW ns, after wait(arg) returns when wait is not NULL), finish
- * (untimed). When sampled, the usage over the run (into *usage) and the growth of
+ * (untimed). Under pressure (ctx->sweep) each op is its own prepare(1), sweep (untimed),
+ * timed run(1) and finish(1): *t0 is the batch's start and *t1 - *t0 the sum of the ops'
+ * timed calls alone (the clock reads' cost per op is subtracted by the slot); ctx->sweep->wall_ns
+ * gets the batch's whole length, which calibration sizes batches by, and the usage is taken
+ * around each timed call. When sampled, the usage over the run (into *usage) and the growth of
  * ctx->count from before prepare to after finish (into count[]) are added.
  * Returns 0 or the first failing hook's code with ctx->why filled. */
 int wl_batch(const struct workload *w, struct wl_ctx *ctx, uint64_t n, void (*wait)(void *), void *arg,

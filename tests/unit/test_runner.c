@@ -5,6 +5,7 @@
 #include "report/report.h"
 #include "run/runner.h"
 #include "run/runsum.h"
+#include "analysis/analysis.h"
 #include "analysis/summary.h"
 #include "store/store.h"
 #include "store/store_impl.h"
@@ -312,6 +313,136 @@ static void failed_batch_is_not_short(void **state)
 	free(json);
 }
 
+/* A paired run (--arm) of one workload on a machine that drifts 3% per batch: arms A and B,
+ * whose commands log their switches. */
+static int arms_run(struct store *st, const char *cmd_b, double target, struct run_outcome *out, struct err *e)
+{
+	const struct workload *wl[] = {&steady};
+	int copies[] = {1};
+	struct kvlist labels = {0}, env_b = {0};
+	kv_add(&labels, "k", "v");
+	kv_add(&env_b, "SYSAB_TEST_ARM_VAR", "b");
+	char *log_a = xasprintf("echo \"$SYSAB_ARM $SYSAB_ROUND ${SYSAB_TEST_ARM_VAR:--}\" >> %s/arms.log", dir);
+	char *log_b = cmd_b ? xstrdup(cmd_b)
+			    : xasprintf("echo \"$SYSAB_ARM $SYSAB_ROUND ${SYSAB_TEST_ARM_VAR:--}\" >> %s/arms.log", dir);
+	struct run_arm arms[] = {{"A", log_a, NULL}, {"B", log_b, &env_b}};
+	struct sim sim = {.op_ns = 2000, .drift = target > 0 ? 0 : 0.03, .noise = target > 0 ? 0.05 : 0, .rng = 9};
+	struct run_timing tm = {.arg = &sim, .now = sim_now, .batch = sim_batch};
+	struct run_opts o = {
+		.labels = &labels, .wl = wl, .nwl = 1, .copies = copies, .ncopies = 1, .samples = 6,
+		.sample_ns = 2000000, .seed = 3, .order = ORDER_ROUNDS, .profile = "test", .timing = &tm,
+		.arms = arms, .narms = 2, .arm_order = ARM_ORDER_ALTERNATE, .target_ci = target,
+		.max_ns = target > 0 ? 2000000000ull : 0,
+	};
+	int rc = runner_run(st, &o, out, e);
+	free(log_a);
+	free(log_b);
+	kv_free(&labels);
+	kv_free(&env_b);
+	return rc;
+}
+
+/* Issue 38 item 3: a paired run switches arms by command round by round (AB, BA, ...), stores
+ * each arm as its own run labelled arm=NAME on the same boot with every sample's round, and its
+ * per-round differences cancel the drift that the arms share. */
+static void arms_alternate_and_pair_by_round(void **state)
+{
+	(void)state;
+	struct err e = {{0}};
+	struct store *st = open_db("arms");
+	struct run_outcome out;
+	assert_int_equal(arms_run(st, NULL, 0, &out, &e), 0);
+	assert_true(out.arm_run_id[0] > 0 && out.arm_run_id[1] > 0 && out.run_id == out.arm_run_id[0]);
+	/* the commands: each arm checked, begun and prepared, then AB, BA, ... with B's variable */
+	char *path = xasprintf("%s/arms.log", dir), *text;
+	assert_non_null(text = read_text_file(path));
+	assert_string_equal(text, "A setup -\nB setup b\nA setup -\nB setup b\nA setup -\nB setup b\n"
+				  "A 0 -\nB 0 b\nB 1 b\nA 1 -\nA 2 -\nB 2 b\nB 3 b\nA 3 -\nA 4 -\nB 4 b\nB 5 b\nA 5 -"); /* read_text_file drops the last newline */
+	free(text);
+	free(path);
+	struct store_run_info ri[2];
+	const struct store_run_info *rp[2];
+	double mean[2] = {0, 0};
+	for (int a = 0; a < 2; a++) {
+		assert_int_equal(store_run_get(st, out.arm_run_id[a], &ri[a], &e), 0);
+		rp[a] = &ri[a];
+		assert_string_equal(kv_get(&ri[a].labels, "arm"), a ? "B" : "A");
+		assert_string_equal(kv_get(&ri[a].labels, "k"), "v");
+		assert_string_equal(ri[a].status, "complete");
+		assert_non_null(strstr(ri[a].settings, "\"pair\""));
+		struct store_sample_info *x;
+		size_t nx;
+		assert_int_equal(store_samples_get(st, out.arm_run_id[a], &x, &nx, &e), 0);
+		assert_int_equal(nx, 6);
+		for (size_t i = 0; i < nx; i++) {
+			assert_int_equal(x[i].round, (int)i);
+			mean[a] += log(x[i].value) / 6;
+		}
+		store_samples_free(x, nx);
+	}
+	assert_string_equal(ri[0].boot_id, ri[1].boot_id);
+	/* drift 3% per batch: AB BA cancels it (blocked, B would be 18% slower) */
+	print_message("ln(B/A) by round: %.4f\n", mean[1] - mean[0]);
+	assert_true(fabs(mean[1] - mean[0]) < 0.005);
+	struct an_arm_pair *p;
+	assert_int_equal(an_arm_pairs(&rp[0], 1, &rp[1], 1, &p), 1);
+	assert_true(p[0].a == out.arm_run_id[0] && p[0].b == out.arm_run_id[1]);
+	free(p);
+	assert_int_equal(an_arm_pairs(&rp[0], 1, &rp[0], 1, &p), 0); /* a run with itself: no pair */
+	store_run_info_free(&ri[0]);
+	store_run_info_free(&ri[1]);
+	store_close(st);
+}
+
+/* A precision target stops the arms together: a job samples while its twin in the other arm
+ * wants more, so both arms' runs hold the same rounds. */
+static void arms_keep_in_step(void **state)
+{
+	(void)state;
+	struct err e = {{0}};
+	struct store *st = open_db("arms-step");
+	struct run_outcome out;
+	assert_int_equal(arms_run(st, "true", 0.004, &out, &e), 0);
+	struct store_sample_info *x[2];
+	size_t nx[2];
+	for (int a = 0; a < 2; a++)
+		assert_int_equal(store_samples_get(st, out.arm_run_id[a], &x[a], &nx[a], &e), 0);
+	print_message("arms in step: %zu and %zu samples\n", nx[0], nx[1]);
+	assert_true(nx[0] > 6 && nx[0] == nx[1]);
+	for (size_t i = 0; i < nx[0]; i++)
+		assert_int_equal(x[0][i].round, x[1][i].round);
+	store_samples_free(x[0], nx[0]);
+	store_samples_free(x[1], nx[1]);
+	store_close(st);
+}
+
+/* An arm whose command fails: before the rounds nothing is stored; in a round both arms' runs
+ * end incomplete, saying which arm, command and round. */
+static void arm_command_failure_is_clear(void **state)
+{
+	(void)state;
+	struct err e = {{0}};
+	struct store *st = open_db("arms-fail");
+	struct run_outcome out;
+	assert_int_equal(arms_run(st, "exit 3", 0, &out, &e), -1);
+	assert_non_null(strstr(e.msg, "--arm B: its command 'exit 3' failed before the rounds (exit status 3)"));
+	struct store_run_info *runs;
+	size_t n;
+	assert_int_equal(store_runs_list(st, &runs, &n, &e), 0);
+	assert_int_equal(n, 0);
+	store_runs_free(runs, n);
+	assert_int_equal(arms_run(st, "test \"$SYSAB_ROUND\" != 2", 0, &out, &e), -1);
+	assert_non_null(strstr(e.msg, "failed in round 2"));
+	assert_int_equal(store_runs_list(st, &runs, &n, &e), 0);
+	assert_int_equal(n, 2);
+	for (size_t i = 0; i < n; i++) {
+		assert_string_equal(runs[i].status, "incomplete");
+		assert_non_null(strstr(runs[i].reason, "--arm B"));
+	}
+	store_runs_free(runs, n);
+	store_close(st);
+}
+
 /* One run of wl[0..nwl-1] at copies 1 (and 2 when ncopies is 2), samples each, on simulated
  * timing seeded by rng: the runs of the summary tests. */
 static void sim_run(struct store *st, const struct workload **wl, size_t nwl, size_t ncopies, int samples,
@@ -559,6 +690,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(rounds_spread_drift_evenly),
 		cmocka_unit_test(quota_sets_each_count),
+		cmocka_unit_test(arms_alternate_and_pair_by_round),
+		cmocka_unit_test(arms_keep_in_step),
+		cmocka_unit_test(arm_command_failure_is_clear),
 		cmocka_unit_test(adaptive_stops_when_precise),
 		cmocka_unit_test(target_overrides_slot_budget),
 		cmocka_unit_test(budget_cuts_only_ops_that_outlast_a_sample),

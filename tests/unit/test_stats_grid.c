@@ -36,12 +36,12 @@
 #define MAXR 16
 #define MAXS 1000
 
-enum kind { TWO, FACT, SEQ, PLAN, DIAG, LOOKS, NODE };
+enum kind { TWO, FACT, SEQ, PLAN, DIAG, LOOKS, NODE, PAIR };
 /* TWO rows: ONEF also analyses the two groups as a one-factor, two-level factorial and counts
  * every number that differs from compare's (must be none); TRUNC keeps only replicates whose
  * donor group (B) estimates its boot variance at <= 0, the case a borrower must not lend; ADJ
  * compares with the host-speed adjustment (stats_estimate_adjusted). */
-enum mode { PLAIN, ONEF, TRUNC, ADJ };
+enum mode { PLAIN, ONEF, TRUNC, ADJ, UNPAIRED };
 
 struct gd {
 	const char *name;
@@ -60,6 +60,11 @@ struct gd {
 	 * (a change that moves the reference itself). */
 	double sd_host, load, ref_noise, ref_shift;
 	bool unit_run; /* TWO: --unit run (runs of one boot; coverage and "no verdict" by the run level) */
+	/* PAIR: the host factor is a process in sample time (half a round: each round samples A and
+	 * B, in alternating order): AR(1) with coefficient phi and stationary sd sd_host, or with phase
+	 * > 0 steps, a level N(0, sd_host) redrawn every phase samples. */
+	double phi;
+	size_t phase;
 };
 
 struct cell {
@@ -461,69 +466,178 @@ static void rep_plan(gsl_rng *rng, const struct gd *d, struct cell *c, struct ta
 	t->nplan++;
 }
 
+/* The host factor one sample time later (PAIR). */
+static double host_next(gsl_rng *rng, const struct gd *d, double h, size_t *t)
+{
+	(*t)++;
+	if (d->phase)
+		return *t % d->phase ? h : d->sd_host * gsl_ran_gaussian_ziggurat(rng, 1);
+	return d->phi * h + d->sd_host * sqrt(1 - d->phi * d->phi) * gsl_ran_gaussian_ziggurat(rng, 1);
+}
+
+/* Paired arms (sysab run --arm; stats_compare_rounds): boots_a boots, each with `runs` paired
+ * runs of `samples` rounds; a round samples A and B in alternating order (AB, BA, ...) one
+ * sample time apart, both loading on the host factor (sd_host, phi or phase) at their own time,
+ * each arm's run with its own offset N(0, sd_run) (the runs' own workers), the boot's offset
+ * N(0, sd_boot_a) shared. UNPAIRED: the same time as `runs` runs of A and of B in turn, each of
+ * `samples` samples over its own stretch of the host process, compared as groups (one boot: --unit
+ * run): the design a paired run replaces. */
+static void rep_pair(gsl_rng *rng, const struct gd *d, struct cell *c, struct tally *t)
+{
+	static int rounds[MAXS];
+	static struct st_pairrun pr[MAXB * MAXR];
+	struct st_compare_opts o = stats_compare_defaults();
+	struct err e;
+	size_t nb = d->boots_a, nr = d->runs, R = d->samples;
+	for (size_t i = 0; i < R; i++)
+		rounds[i] = (int)i;
+	bool unit_ok = true;
+	for (int ab = 0; ab < 2; ab++) {
+		double eff = ab ? log1p(d->effect) : 0;
+		struct st_comparison r;
+		size_t ts = 0;
+		if (d->mode == UNPAIRED) {
+			for (int g = 0; g < 2; g++) {
+				c[g].g = (struct st_group){.boots = c[g].boots, .nboots = nb};
+				for (size_t b = 0; b < nb; b++)
+					c[g].boots[b] = (struct st_boot){&c[g].runs[b * nr], nr};
+			}
+			for (size_t b = 0; b < nb; b++) {
+				double bo = d->sd_boot_a * gsl_ran_gaussian_ziggurat(rng, 1);
+				double h = d->sd_host * gsl_ran_gaussian_ziggurat(rng, 1);
+				for (size_t k = 0; k < 2 * nr; k++) { /* A, B, A, B ...: the paired runs' time */
+					int g = (int)(k % 2);
+					size_t ri = b * nr + k / 2;
+					double ro = 7 + (g ? eff : 0) + bo + d->sd_run * gsl_ran_gaussian_ziggurat(rng, 1);
+					double *y = &c[g].y[ri * R];
+					for (size_t i = 0; i < R; i++) {
+						y[i] = ro + h + d->sd_within * gsl_ran_gaussian_ziggurat(rng, 1);
+						h = host_next(rng, d, h, &ts);
+					}
+					c[g].runs[ri] = (struct st_run){.y = y, .n = R};
+				}
+			}
+			struct st_group g2[2] = {c[0].g, c[1].g};
+			struct st_estimate est[2];
+			assert_int_equal(stats_estimate_groups(g2, 2, est, &e), 0);
+			if (nb < 2)
+				o.unit = ST_LEVEL_RUN;
+			stats_compare(&est[0], &est[1], &o, &r);
+			unit_ok = r.covered & ST_BIT(o.unit);
+		} else {
+			size_t np = 0;
+			for (size_t b = 0; b < nb; b++) {
+				double h = d->sd_host * gsl_ran_gaussian_ziggurat(rng, 1); /* the boot offset cancels */
+				for (size_t k = 0; k < nr; k++, np++) {
+					double ra = d->sd_run * gsl_ran_gaussian_ziggurat(rng, 1);
+					double rb = eff + d->sd_run * gsl_ran_gaussian_ziggurat(rng, 1);
+					double *dy = &c[0].y[np * R];
+					for (size_t i = 0; i < R; i++) {
+						double y[2];
+						for (int pos = 0; pos < 2; pos++) {
+							int arm = (int)(i % 2) ^ pos; /* AB, then BA */
+							y[arm] = (arm ? rb : ra) + h + d->sd_within * gsl_ran_gaussian_ziggurat(rng, 1);
+							h = host_next(rng, d, h, &ts);
+						}
+						dy[i] = y[1] - y[0];
+					}
+					pr[np] = (struct st_pairrun){dy, rounds, R, b};
+				}
+			}
+			struct st_estimate de;
+			assert_int_equal(stats_compare_rounds(pr, np, &o, &r, &de, &e), 0);
+			assert_true(r.caveats & ST_CAVEAT_PAIRED_ROUNDS);
+			unit_ok = r.covered & ST_BIT(r.unit);
+		}
+		if (!ab) {
+			t->aa += called(&r);
+			t->equiv += r.verdict == ST_EQUIVALENT;
+			t->noverdict += !unit_ok || r.verdict == ST_NO_DATA;
+			continue;
+		}
+		t->power += r.verdict == ST_FASTER;
+		if (unit_ok && !isnan(r.lo)) {
+			t->ncov++;
+			t->cover += r.lo <= eff && eff <= r.hi;
+		}
+	}
+	t->n++;
+}
+
 #define PCT(x, n) (n ? 100.0 * (double)(x) / (double)(n) : NAN)
 
 static const struct gd grid[] = {
 	/* name, kind, boots a, b, step, runs, samples, sd boot a, b (FACT: of the last cell), run, within, round, effect,
 	 * fast, bounds, mode */
-	{"balanced 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.93, 0.99, 0.05, PLAIN, 0, 0, 0, 0, false},
-	{"balanced 3 boots", TWO, 3, 3, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.98, 0.05, PLAIN, 0, 0, 0, 0, false},
-	{"balanced 4 boots", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
-	{"balanced 6 boots", TWO, 6, 6, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
-	{"2 boots against 5", TWO, 2, 5, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.99, 0.05, PLAIN, 0, 0, 0, 0, false},
-	{"boot sd 1% against 3%, 3 boots", TWO, 3, 3, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, true, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
-	{"boot sd 1% against 3%, 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
-	{"boot sd 1% against 4%, 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
-	{"boot sd 1% against 3%, 4 boots", TWO, 4, 4, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
-	{"boot sd 1% against 10%, 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.10, 0.005, 0.03, 0, 0.10, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
-	{"boot sd 1% against 10%, 3 boots", TWO, 3, 3, 0, 2, 10, 0.01, 0.10, 0.005, 0.03, 0, 0.10, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
-	{"1 boot borrows from 4", TWO, 1, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.995, 0.05, PLAIN, 0, 0, 0, 0, false},
-	{"1 boot borrows from 6", TWO, 1, 6, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
-	{"2 boots (sd 3%) against 5 (sd 1%)", TWO, 2, 5, 0, 2, 10, 0.03, 0.01, 0.005, 0.03, 0, 0.04, true, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
-	{"1 boot (sd 2%) borrows from 4 (sd 1%)", TWO, 1, 4, 0, 2, 10, 0.02, 0.01, 0.005, 0.03, 0, 0.03, false, 0, 1, 1, PLAIN, 0, 0, 0, 0, false},
-	{"1 boot each (no replication)", TWO, 1, 1, 0, 3, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0, 1, 0.0, PLAIN, 0, 0, 0, 0, false},
-	{"2x2 factorial, 2 boots per cell", FACT, 2, 2, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.0276, true, 0.935, 1, 0.05, PLAIN, 0, 0, 0, 0, false},
-	{"2x2 factorial, 4 boots per cell", FACT, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.0276, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
-	{"2x2, one cell boot sd 3%, 2 boots per cell", FACT, 2, 2, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.0276, false, 0.935, 1, 0.05, PLAIN, 0, 0, 0, 0, false},
-	{"2x2, one cell boot sd 4%, 2 boots per cell", FACT, 2, 2, 0, 2, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.0276, true, 0.935, 1, 0.05, PLAIN, 0, 0, 0, 0, false},
-	{"2x2, one cell boot sd 3%, 3 boots per cell", FACT, 3, 3, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.0276, false, 0.935, 1, 0.05, PLAIN, 0, 0, 0, 0, false},
-	{"2x2, one cell boot sd 4%, 3 boots per cell", FACT, 3, 3, 0, 2, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.0276, true, 0.935, 1, 0.05, PLAIN, 0, 0, 0, 0, false},
-	{"one-factor analyze = compare, 3 boots x 3 runs, sd 1% against 3%", TWO, 3, 3, 0, 3, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, true, 0.935, 0.99, 0.05, ONEF, 0, 0, 0, 0, false},
-	{"one-factor analyze = compare, 2 boots against 5", TWO, 2, 5, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 0.99, 0.05, ONEF, 0, 0, 0, 0, false},
-	{"1 boot borrows from 4, donor estimate <= 0", TWO, 1, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0, 1, 0.05, TRUNC, 0, 0, 0, 0, false},
-	{"rounded to 4 digits, 3 boots x 1 value", TWO, 3, 3, 0, 1, 1, 0.0005, 0.0005, 0, 0, 4, 0.003, true, 0.935, 0.99, 0.05, PLAIN, 0, 0, 0, 0, false},
+	{"balanced 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.93, 0.99, 0.05, PLAIN, 0, 0, 0, 0, false, 0, 0},
+	{"balanced 3 boots", TWO, 3, 3, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.98, 0.05, PLAIN, 0, 0, 0, 0, false, 0, 0},
+	{"balanced 4 boots", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false, 0, 0},
+	{"balanced 6 boots", TWO, 6, 6, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false, 0, 0},
+	{"2 boots against 5", TWO, 2, 5, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.99, 0.05, PLAIN, 0, 0, 0, 0, false, 0, 0},
+	{"2 boots against 3", TWO, 2, 3, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 0.99, 0.05, PLAIN, 0, 0, 0, 0, false, 0, 0},
+	{"2 boots against 8", TWO, 2, 8, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 0.99, 0.05, PLAIN, 0, 0, 0, 0, false, 0, 0},
+	{"boot sd 1% against 3%, 3 boots", TWO, 3, 3, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, true, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false, 0, 0},
+	{"boot sd 1% against 3%, 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false, 0, 0},
+	{"boot sd 1% against 4%, 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false, 0, 0},
+	{"boot sd 1% against 3%, 4 boots", TWO, 4, 4, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false, 0, 0},
+	{"boot sd 1% against 10%, 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.10, 0.005, 0.03, 0, 0.10, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false, 0, 0},
+	{"boot sd 1% against 10%, 3 boots", TWO, 3, 3, 0, 2, 10, 0.01, 0.10, 0.005, 0.03, 0, 0.10, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false, 0, 0},
+	{"1 boot borrows from 4", TWO, 1, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.998, 0.05, PLAIN, 0, 0, 0, 0, false, 0, 0},
+	{"1 boot borrows from 6", TWO, 1, 6, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false, 0, 0},
+	{"2 boots (sd 3%) against 5 (sd 1%)", TWO, 2, 5, 0, 2, 10, 0.03, 0.01, 0.005, 0.03, 0, 0.04, true, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false, 0, 0},
+	{"1 boot (sd 2%) borrows from 4 (sd 1%)", TWO, 1, 4, 0, 2, 10, 0.02, 0.01, 0.005, 0.03, 0, 0.03, false, 0, 1, 1, PLAIN, 0, 0, 0, 0, false, 0, 0},
+	{"1 boot each (no replication)", TWO, 1, 1, 0, 3, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0, 1, 0.0, PLAIN, 0, 0, 0, 0, false, 0, 0},
+	{"2x2 factorial, 2 boots per cell", FACT, 2, 2, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.0276, true, 0.935, 1, 0.05, PLAIN, 0, 0, 0, 0, false, 0, 0},
+	{"2x2 factorial, 4 boots per cell", FACT, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.0276, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false, 0, 0},
+	{"2x2, one cell boot sd 3%, 2 boots per cell", FACT, 2, 2, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.0276, false, 0.935, 1, 0.05, PLAIN, 0, 0, 0, 0, false, 0, 0},
+	{"2x2, one cell boot sd 4%, 2 boots per cell", FACT, 2, 2, 0, 2, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.0276, true, 0.935, 1, 0.05, PLAIN, 0, 0, 0, 0, false, 0, 0},
+	{"2x2, one cell boot sd 3%, 3 boots per cell", FACT, 3, 3, 0, 2, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.0276, false, 0.935, 1, 0.05, PLAIN, 0, 0, 0, 0, false, 0, 0},
+	{"2x2, one cell boot sd 4%, 3 boots per cell", FACT, 3, 3, 0, 2, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.0276, true, 0.935, 1, 0.05, PLAIN, 0, 0, 0, 0, false, 0, 0},
+	{"one-factor analyze = compare, 3 boots x 3 runs, sd 1% against 3%", TWO, 3, 3, 0, 3, 10, 0.01, 0.03, 0.005, 0.03, 0, 0.04, true, 0.935, 0.99, 0.05, ONEF, 0, 0, 0, 0, false, 0, 0},
+	{"one-factor analyze = compare, 2 boots against 5", TWO, 2, 5, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 0.99, 0.05, ONEF, 0, 0, 0, 0, false, 0, 0},
+	{"1 boot borrows from 4, donor estimate <= 0", TWO, 1, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0, 1, 0.05, TRUNC, 0, 0, 0, 0, false, 0, 0},
+	{"rounded to 4 digits, 3 boots x 1 value", TWO, 3, 3, 0, 1, 1, 0.0005, 0.0005, 0, 0, 4, 0.003, true, 0.935, 0.99, 0.05, PLAIN, 0, 0, 0, 0, false, 0, 0},
 	/* Host-speed adjustment (docs/METHOD.md, "Host-speed adjustment"): a common host factor of sd
 	 * 5% per run that the workload loads on (r^2 about 0.95, or 0.6 with load 0.5 and its own run
 	 * sd 1.5%) and host.ref measures with 1% noise; each design plain and adjusted, then changes
 	 * that move the reference itself (A/A of the workload): 10% the rule catches; 3% and 1% it
 	 * cannot, and they show the assumption's price (no bound: docs/METHOD.md). */
-	{"host 5%, r2 .95, 4 boots x 2 runs: plain", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 1, 0.01, 0, false},
-	{"host 5%, r2 .95, 4 boots x 2 runs: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.98, 0.05, ADJ, 0.05, 1, 0.01, 0, false},
-	{"host 5%, r2 .95, 3 boots x 3 runs: plain", TWO, 3, 3, 0, 3, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 1, 0.01, 0, false},
-	{"host 5%, r2 .95, 3 boots x 3 runs: adjusted", TWO, 3, 3, 0, 3, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.98, 0.05, ADJ, 0.05, 1, 0.01, 0, false},
-	{"host 5%, r2 .6, 4 boots x 2 runs: plain", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.015, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 0.5, 0.01, 0, false},
-	{"host 5%, r2 .6, 4 boots x 2 runs: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.015, 0.03, 0, 0.02, false, 0.935, 0.98, 0.05, ADJ, 0.05, 0.5, 0.01, 0, false},
-	{"host 5%, r2 .95, 6 boots x 1 run: plain", TWO, 6, 6, 0, 1, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 1, 0.01, 0, false},
-	{"host 5%, r2 .95, 6 boots x 1 run: adjusted (slope between boots)", TWO, 6, 6, 0, 1, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.98, 0.05, ADJ, 0.05, 1, 0.01, 0, false},
-	{"host 5%, r2 .95, 1 boot x 8 runs, --unit run: plain", TWO, 1, 1, 0, 8, 10, 0, 0, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 1, 0.01, 0, true},
-	{"host 5%, r2 .95, 1 boot x 8 runs, --unit run: adjusted", TWO, 1, 1, 0, 8, 10, 0, 0, 0.005, 0.03, 0, 0.02, true, 0.935, 0.98, 0.05, ADJ, 0.05, 1, 0.01, 0, true},
-	{"host 5%, r2 .6, 1 boot x 8 runs, --unit run: plain", TWO, 1, 1, 0, 8, 10, 0, 0, 0.015, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 0.5, 0.01, 0, true},
-	{"host 5%, r2 .6, 1 boot x 8 runs, --unit run: adjusted", TWO, 1, 1, 0, 8, 10, 0, 0, 0.015, 0.03, 0, 0.02, false, 0.935, 0.98, 0.05, ADJ, 0.05, 0.5, 0.01, 0, true},
-	{"host 5%, reference 10% faster in B: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0, 1, 0.05, ADJ, 0.05, 1, 0.01, 0.10, false},
-	{"host 5%, reference 3% faster in B: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0, 1, 1, ADJ, 0.05, 1, 0.01, 0.03, false},
-	{"host 5%, reference 1% faster in B: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0, 1, 1, ADJ, 0.05, 1, 0.01, 0.01, false},
-	{"sequential: 2 to 8 boots, advice", SEQ, 2, 8, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
-	{"fixed: 8 boots (sequential's maximum)", TWO, 8, 8, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
-	{"naive looks 2, 4, 6, 8 boots (stop at faster/slower)", LOOKS, 2, 8, 2, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0, 1, 0.05, PLAIN, 0, 0, 0, 0, false},
-	{"one boot at a time 3 to 10 (stop at faster/slower)", LOOKS, 3, 10, 1, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0, 1, 0.05, PLAIN, 0, 0, 0, 0, false},
-	{"diagnostic footnotes, 4 boots x 3 runs x 15 (A/A: any; power: warm-up)", DIAG, 4, 4, 0, 3, 15, 0.01, 0.01, 0.005, 0.01, 0, 0.10, true, 0, 1, 0.10, PLAIN, 0, 0, 0, 0, false},
+	{"host 5%, r2 .95, 4 boots x 2 runs: plain", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 1, 0.01, 0, false, 0, 0},
+	{"host 5%, r2 .95, 4 boots x 2 runs: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.98, 0.05, ADJ, 0.05, 1, 0.01, 0, false, 0, 0},
+	{"host 5%, r2 .95, 3 boots x 3 runs: plain", TWO, 3, 3, 0, 3, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 1, 0.01, 0, false, 0, 0},
+	{"host 5%, r2 .95, 3 boots x 3 runs: adjusted", TWO, 3, 3, 0, 3, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.98, 0.05, ADJ, 0.05, 1, 0.01, 0, false, 0, 0},
+	{"host 5%, r2 .6, 4 boots x 2 runs: plain", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.015, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 0.5, 0.01, 0, false, 0, 0},
+	{"host 5%, r2 .6, 4 boots x 2 runs: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.015, 0.03, 0, 0.02, false, 0.935, 0.98, 0.05, ADJ, 0.05, 0.5, 0.01, 0, false, 0, 0},
+	{"host 5%, r2 .95, 6 boots x 1 run: plain", TWO, 6, 6, 0, 1, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 1, 0.01, 0, false, 0, 0},
+	{"host 5%, r2 .95, 6 boots x 1 run: adjusted (slope between boots)", TWO, 6, 6, 0, 1, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.98, 0.05, ADJ, 0.05, 1, 0.01, 0, false, 0, 0},
+	{"host 5%, r2 .95, 1 boot x 8 runs, --unit run: plain", TWO, 1, 1, 0, 8, 10, 0, 0, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 1, 0.01, 0, true, 0, 0},
+	{"host 5%, r2 .95, 1 boot x 8 runs, --unit run: adjusted", TWO, 1, 1, 0, 8, 10, 0, 0, 0.005, 0.03, 0, 0.02, true, 0.935, 0.98, 0.05, ADJ, 0.05, 1, 0.01, 0, true, 0, 0},
+	{"host 5%, r2 .6, 1 boot x 8 runs, --unit run: plain", TWO, 1, 1, 0, 8, 10, 0, 0, 0.015, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0.05, 0.5, 0.01, 0, true, 0, 0},
+	{"host 5%, r2 .6, 1 boot x 8 runs, --unit run: adjusted", TWO, 1, 1, 0, 8, 10, 0, 0, 0.015, 0.03, 0, 0.02, false, 0.935, 0.98, 0.05, ADJ, 0.05, 0.5, 0.01, 0, true, 0, 0},
+	{"host 5%, reference 10% faster in B: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0, 1, 0.05, ADJ, 0.05, 1, 0.01, 0.10, false, 0, 0},
+	{"host 5%, reference 3% faster in B: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0, 1, 1, ADJ, 0.05, 1, 0.01, 0.03, false, 0, 0},
+	{"host 5%, reference 1% faster in B: adjusted", TWO, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0, 1, 1, ADJ, 0.05, 1, 0.01, 0.01, false, 0, 0},
+	{"sequential: 2 to 8 boots, advice", SEQ, 2, 8, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false, 0, 0},
+	{"fixed: 8 boots (sequential's maximum)", TWO, 8, 8, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false, 0, 0},
+	{"naive looks 2, 4, 6, 8 boots (stop at faster/slower)", LOOKS, 2, 8, 2, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0, 1, 0.05, PLAIN, 0, 0, 0, 0, false, 0, 0},
+	{"one boot at a time 3 to 10 (stop at faster/slower)", LOOKS, 3, 10, 1, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0, 1, 0.05, PLAIN, 0, 0, 0, 0, false, 0, 0},
+	{"diagnostic footnotes, 4 boots x 3 runs x 15 (A/A: any; power: warm-up)", DIAG, 4, 4, 0, 3, 15, 0.01, 0.01, 0.005, 0.01, 0, 0.10, true, 0, 1, 0.10, PLAIN, 0, 0, 0, 0, false, 0, 0},
 	/* NODE: boots_a boots per kernel, boots_b nodes; sd_boot_a, sd_boot_b of kernels a and b */
-	{"kernel x node: 2 kernels x 4 nodes, 3 boots, boot sd 1%", NODE, 3, 4, 0, 1, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.99, 0.05, PLAIN, 0, 0, 0, 0, false},
-	{"kernel x node: 2 kernels x 4 nodes, 6 boots, boot sd 3%", NODE, 6, 4, 0, 1, 10, 0.03, 0.03, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
-	{"kernel x node: 2 kernels x 4 nodes, 4 boots, boot sd 1% against 4%", NODE, 4, 4, 0, 1, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false},
-	{"kernel x node: 2 kernels x 2 nodes, 2 boots, boot sd 3%", NODE, 2, 2, 0, 2, 10, 0.03, 0.03, 0.005, 0.03, 0, 0.02, true, 0.935, 1, 0.05, PLAIN, 0, 0, 0, 0, false},
-	{"plan from small pilot (3x2x10)", PLAN, 3, 3, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0, true, 0, 1, 1, PLAIN, 0, 0, 0, 0, false},
-	{"plan from large pilot (10x4x30)", PLAN, 10, 10, 0, 4, 30, 0.01, 0.01, 0.005, 0.03, 0, 0, false, 0, 1, 1, PLAIN, 0, 0, 0, 0, false},
+	{"kernel x node: 2 kernels x 4 nodes, 3 boots, boot sd 1%", NODE, 3, 4, 0, 1, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.02, true, 0.935, 0.99, 0.05, PLAIN, 0, 0, 0, 0, false, 0, 0},
+	{"kernel x node: 2 kernels x 4 nodes, 6 boots, boot sd 3%", NODE, 6, 4, 0, 1, 10, 0.03, 0.03, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false, 0, 0},
+	{"kernel x node: 2 kernels x 4 nodes, 4 boots, boot sd 1% against 4%", NODE, 4, 4, 0, 1, 10, 0.01, 0.04, 0.005, 0.03, 0, 0.02, false, 0.935, 0.975, 0.05, PLAIN, 0, 0, 0, 0, false, 0, 0},
+	{"kernel x node: 2 kernels x 2 nodes, 2 boots, boot sd 3%", NODE, 2, 2, 0, 2, 10, 0.03, 0.03, 0.005, 0.03, 0, 0.02, true, 0.935, 1, 0.05, PLAIN, 0, 0, 0, 0, false, 0, 0},
+	/* PAIR (docs/METHOD.md, "Paired arms"): boots, paired runs per boot, rounds; sd boot, run, within
+	 * 1%; a host factor of sd 3% over sample times, AR(1) phi .95 (phases of tens of samples) or
+	 * steps; effect 1%. Each paired design beside the unpaired one of the same time. */
+	{"paired arms: 1 run x 40 rounds, host AR(1) 3% (one paired run: no verdict)", PAIR, 1, 1, 0, 1, 40, 0, 0, 0.005, 0.01, 0, 0.01, true, 0, 1, 0.0, PLAIN, 0.03, 1, 0, 0, false, 0.95, 0},
+	{"paired arms: 1 boot x 2 runs x 40 rounds, run sd 0.5%, host steps 3% every 16", PAIR, 1, 1, 0, 2, 40, 0, 0, 0.005, 0.01, 0, 0.01, true, 0.935, 0.99, 0.05, PLAIN, 0.03, 1, 0, 0, false, 0, 16},
+	{"paired arms: 1 boot x 4 runs x 20 rounds, run sd 0.5%, host AR(1) 3%", PAIR, 1, 1, 0, 4, 20, 0, 0, 0.005, 0.01, 0, 0.01, true, 0.935, 0.99, 0.05, PLAIN, 0.03, 1, 0, 0, false, 0.95, 0},
+	{"unpaired: 1 boot x 4 runs x 20 samples each, --unit run, run sd 0.5%, host AR(1) 3%", PAIR, 1, 1, 0, 4, 20, 0, 0, 0.005, 0.01, 0, 0.01, true, 0.935, 1, 0.05, UNPAIRED, 0.03, 1, 0, 0, false, 0.95, 0},
+	{"paired arms: 4 boots x 1 run x 20 rounds, boot sd 1%, run sd 0.5%, host AR(1) 3%", PAIR, 4, 4, 0, 1, 20, 0.01, 0.01, 0.005, 0.01, 0, 0.01, true, 0.935, 0.99, 0.05, PLAIN, 0.03, 1, 0, 0, false, 0.95, 0},
+	{"paired arms: 1 boot x 2 runs x 100 rounds, run sd 0.5%, host AR(1) 3% phi .99", PAIR, 1, 1, 0, 2, 100, 0, 0, 0.005, 0.01, 0, 0.01, false, 0.935, 0.99, 0.05, PLAIN, 0.03, 1, 0, 0, false, 0.99, 0},
+	{"plan from small pilot (3x2x10)", PLAN, 3, 3, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0, true, 0, 1, 1, PLAIN, 0, 0, 0, 0, false, 0, 0},
+	{"plan from large pilot (10x4x30)", PLAN, 10, 10, 0, 4, 30, 0.01, 0.01, 0.005, 0.03, 0, 0, false, 0, 1, 1, PLAIN, 0, 0, 0, 0, false, 0, 0},
 };
 
 /* A row's seed: FNV-1a of its name. */
@@ -569,6 +683,7 @@ static void run_grid(bool full)
 			case DIAG: rep_diag(rng, d, c, &t); break;
 			case LOOKS: rep_looks(rng, d, c, &t); break;
 			case NODE: rep_node(rng, d, &t); break;
+			case PAIR: rep_pair(rng, d, c, &t); break;
 			}
 		double cov = PCT(t.cover, t.ncov), aa = PCT(t.aa, t.n), pw = PCT(t.power, t.n);
 		double aa2 = d->kind == FACT || d->kind == LOOKS || d->kind == NODE ? PCT(t.aa2, t.n) : NAN; /* the interaction's A/A;

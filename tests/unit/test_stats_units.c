@@ -269,9 +269,9 @@ static void linear_scale_counts_are_exact(void **state)
 	assert_float_equal(e[0].se, 0, 0);
 }
 
-/* 2 boots against 5: the df weights each term by its upper confidence bound, so it
- * lies between the classical Welch df and the smaller group's df; where one term holds
- * more than the guard's share of the variance, the df is that term's own. */
+/* 2 boots against 5: the df is the rule calibrated for 1 against 4 df (stats_bf_df), below
+ * the classical Welch df where the 2-boot group holds most of the variance; where it holds
+ * nearly all of it, the df is its own. */
 static void unbalanced_df_is_below_welch(void **state)
 {
 	(void)state;
@@ -284,21 +284,16 @@ static void unbalanced_df_is_below_welch(void **state)
 	assert_true(c.df < w.df);
 	assert_true(c.df >= 1);
 	assert_float_equal(c.se, w.se, 1e-15);
-	/* 90% upper bounds (chi2 quantile 0.1); at 80% a noisier 2-boot group called 6.1% of A/A (METHOD.md). */
-	double ua = 0.004 * 0.004 * 1 / gsl_cdf_chisq_Pinv(0.1, 1), ub = 0.002 * 0.002 * 4 / gsl_cdf_chisq_Pinv(0.1, 4);
-	double v[2] = {0.004 * 0.004, 0.002 * 0.002}, f[2] = {1, 4};
-	assert_float_equal(stats_welch_df(v, f, 2), (ua + ub) * (ua + ub) / (ua * ua / 1 + ub * ub / 4), 1e-9);
-	/* A holds 80% of the variance, below the guard's share for 1 against 4 df (0.990):
-	 * the weighted df stands. Past that share, A's own df. */
-	double tau = stats_bf_tau(1, 4, 0.05);
-	assert_true(tau > 0.8 && tau < 0.995);
-	assert_float_equal(c.df, stats_welch_df(v, f, 2), 1e-12);
+	/* The calibrated rule (stats_bf_rule at the pair's taus), which holds 5% at every ratio. */
+	double v[2] = {0.004 * 0.004, 0.002 * 0.002}, f[2] = {1, 4}, t1, t2;
+	assert_true(stats_bf_taus(1, 4, 0.05, &t1, &t2));
+	assert_float_equal(c.df, stats_bf_rule(v[0], f[0], v[1], f[1], t1, t2), 1e-12);
 	struct st_estimate b_quiet = est(7.01, 0.0003, 4);
 	o.classic_df = false;
 	stats_compare(&a, &b_quiet, &o, &c);
 	assert_float_equal(c.df, 1, 0);
-	/* Balanced: the weighting cancels. */
-	struct st_estimate a3 = est(7, 0.004, 3), b3 = est(7.01, 0.002, 3);
+	/* Balanced, neither term dominant: Welch's df. */
+	struct st_estimate a3 = est(7, 0.003, 3), b3 = est(7.01, 0.0025, 3);
 	o.classic_df = false;
 	stats_compare(&a3, &b3, &o, &c);
 	o.classic_df = true;
@@ -628,8 +623,10 @@ static void factorial_2x2_known_means(void **state)
 	assert_float_equal(fa.effects[2].c.se, 0.002, 1e-15);
 	/* df: B against A's rule between one term (10 df) and the other three as one term (30) */
 	double v2[2] = {0.25e-6, 0.75e-6}, f2[2] = {10, 30};
-	assert_float_equal(fa.effects[0].c.df, stats_welch_df(v2, f2, 2), 1e-9);
-	assert_true(fa.effects[0].c.df > 38 && fa.effects[0].c.df < 40);
+	double t1, t2;
+	assert_true(stats_bf_taus(10, 30, 0.05, &t1, &t2));
+	assert_float_equal(fa.effects[0].c.df, stats_bf_rule(v2[0], f2[0], v2[1], f2[1], t1, t2), 1e-9);
+	assert_true(fa.effects[0].c.df > 10 && fa.effects[0].c.df <= 40);
 	assert_true(fa.effects[0].available);
 	assert_int_equal(fa.effects[0].c.verdict, ST_FASTER);
 	stats_factorial_free(&fa);
@@ -671,7 +668,7 @@ static void within_boot_se_is_the_per_boot_formula(void **state)
 	assert_float_equal(node2->c.se, sqrt((va / 4 + vb / 5) / 4), 1e-12);
 	/* df: B against A's rule over the two kernels' terms (3 and 4 df), then the guard */
 	double v[2] = {va / 16, vb / 20}, df[2] = {3, 4};
-	assert_float_equal(node2->c.df, stats_bf_df(v[0], 3, v[1], 4, stats_welch_df(v, df, 2), o.alpha), 1e-9);
+	assert_float_equal(node2->c.df, stats_bf_df(v[0], 3, v[1], 4, stats_satterthwaite(v, df, 2), o.alpha), 1e-9);
 	/* kernel x node 2: the difference of the kernels' per-boot contrasts, as compare would */
 	assert_int_equal(ix2->kind, ST_EFFECT_INTERACTION);
 	assert_int_equal(ix2->level, 2);
@@ -1143,6 +1140,54 @@ static void host_adjustment_removes_the_common_factor(void **state)
 	assert_int_equal(a.status, ST_ADJ_FEW);
 }
 
+/* Paired arms (stats_compare_rounds): the unit is the widest level the pairs replicate, the
+ * mean is the mean of the boots' mean differences, and every row says it is paired by round. */
+static void rounds_pair_at_the_widest_replicated_level(void **state)
+{
+	(void)state;
+	double d[4][40];
+	int rd[40];
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 5);
+	for (int r = 0; r < 40; r++) {
+		rd[r] = r;
+		for (int k = 0; k < 4; k++)
+			d[k][r] = 0.01 * (k + 1) + 0.005 * gsl_ran_gaussian(rng, 1);
+	}
+	gsl_rng_free(rng);
+	struct st_compare_opts o = stats_compare_defaults();
+	struct st_comparison c;
+	struct st_estimate est;
+	struct err e;
+	/* one paired run: an estimate, but no interval (its rounds do not replicate the runs),
+	 * even though the rounds alone would call this 1% with sd 0.5% faster */
+	struct st_pairrun one = {d[0], rd, 40, 0};
+	assert_int_equal(stats_compare_rounds(&one, 1, &o, &c, &est, &e), 0);
+	assert_true((c.caveats & ST_CAVEAT_PAIRED_ROUNDS) && (c.caveats & ST_CAVEAT_PAIRED_ONE_RUN));
+	assert_true(fabs(c.d - 0.01) < 0.003 && c.verdict == ST_NO_DATA && isnan(c.lo) && c.need == ST_NEED_RUNS);
+	assert_true(est.has_interval);
+	/* two paired runs in one boot: the runs, for this boot */
+	struct st_pairrun two[2] = {{d[0], rd, 40, 0}, {d[1], rd, 40, 0}};
+	assert_int_equal(stats_compare_rounds(two, 2, &o, &c, &est, &e), 0);
+	assert_int_equal(c.unit, ST_LEVEL_RUN);
+	assert_true((c.caveats & ST_CAVEAT_RUN_UNIT) && !(c.caveats & ST_CAVEAT_PAIRED_ONE_RUN));
+	/* three boots (the second with two paired runs): the boots' mean differences, 2 df */
+	struct st_pairrun three[4] = {{d[0], rd, 40, 0}, {d[1], rd, 20, 1}, {d[2], rd, 40, 1}, {d[3], rd, 40, 2}};
+	assert_int_equal(stats_compare_rounds(three, 4, &o, &c, &est, &e), 0);
+	assert_int_equal(c.unit, ST_LEVEL_BOOT);
+	assert_true(c.df == 2 && est.nboots == 3);
+	double m1 = 0, m2 = 0, m0 = 0, m3 = 0;
+	for (int r = 0; r < 40; r++) {
+		m0 += d[0][r] / 40;
+		m1 += r < 20 ? d[1][r] / 20 : 0;
+		m2 += d[2][r] / 40;
+		m3 += d[3][r] / 40;
+	}
+	assert_true(fabs(c.d - (m0 + (m1 + m2) / 2 + m3) / 3) < 1e-12);
+	assert_true(c.caveats & ST_CAVEAT_PAIRED_ROUNDS);
+	assert_int_equal(stats_compare_rounds(three, 0, &o, &c, &est, &e), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1175,6 +1220,7 @@ int main(void)
 		cmocka_unit_test(confounders_are_differing_non_label_keys),
 		cmocka_unit_test(summary_of_samples),
 		cmocka_unit_test(host_adjustment_removes_the_common_factor),
+		cmocka_unit_test(rounds_pair_at_the_widest_replicated_level),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -124,7 +124,7 @@ const struct workload wl_kernel_fault_zero = {
 	.summary = "read one byte of each page of fresh anonymous memory: each read maps the shared zero page (no THP)",
 	.kernel_path = "page fault exception entry, anonymous read fault, zero-page PTE install (no allocation)",
 	.unit = "page fault",
-	.flags = WL_LATENCY,
+	.flags = WL_LATENCY | WL_ENTRY,
 	.checks = {WL_CHECK("minor faults per op", WL_M_MINFLT, 0.9, 1.1),
 		   WL_CHECK("zero bytes read per op", WL_M_COUNT0, 1, 1),
 		   /* a real page adds 1; other memory the process touches meanwhile adds a little */

@@ -22,7 +22,7 @@ const struct workload wl_kernel_mm_mmap = {
 	.summary = "mmap one anonymous page, write to it, munmap it",
 	.kernel_path = "mmap (VMA allocation, maple tree insert), anonymous page fault, munmap (unmap, TLB flush, free)",
 	.unit = "map+touch+unmap",
-	.flags = WL_LATENCY,
+	.flags = WL_LATENCY | WL_ENTRY,
 	.checks = {WL_CHECK("minor faults per op", WL_M_MINFLT, 0.9, 1.1)},
 	.run = mmap_run,
 };

@@ -24,7 +24,7 @@ const struct workload wl_kernel_sched_yield = {
 	.summary = "sched_yield(2); with nothing else runnable on the CPU it returns at once",
 	.kernel_path = "syscall entry/exit, scheduler yield and pick of the next task (often the caller again)",
 	.unit = "syscall",
-	.flags = WL_LATENCY | WL_PIN,
+	.flags = WL_LATENCY | WL_PIN | WL_ENTRY,
 	.checks = {WL_CHECK("successful yields per op", WL_M_COUNT0, 1, 1),
 		   {"involuntary switches per op (another task took the CPU)", WL_M_NIVCSW, 0, 0.001, true}},
 	.run = yield_run,

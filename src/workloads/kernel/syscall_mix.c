@@ -126,7 +126,7 @@ const struct workload wl_kernel_syscall_mix = {
 	.kernel_path = "syscall entry/exit 13 times through 13 implementations: a kernel text footprint per op "
 		       "far larger than syscall.null's (text placement, iTLB reach)",
 	.unit = "13-syscall mix",
-	.flags = WL_LATENCY,
+	.flags = WL_LATENCY | WL_ENTRY,
 	.checks = {WL_CHECK("checked calls per op", WL_M_COUNT0, MIX_CALLS, MIX_CALLS)},
 	.setup = mix_setup,
 	.run = mix_run,

@@ -154,7 +154,7 @@ const struct workload wl_kernel_trap_emul = {
 	.kernel_path = "exception entry (#GP on x86, undefined-instruction/sysreg trap on arm64), instruction "
 		       "emulation, result copied to user space, return; no signal",
 	.unit = "trap",
-	.flags = WL_LATENCY,
+	.flags = WL_LATENCY | WL_ENTRY,
 	.checks = {WL_CHECK("emulated answers per op", WL_M_COUNT0, 1, 1)},
 	.setup = emul_setup,
 	.run = emul_run,
