@@ -1927,6 +1927,12 @@ static double index_run_level(const struct store_set *set, const struct an_alloc
 	return sum;
 }
 
+/* A variance of a log as a relative sd in percent (NAN stays NAN). */
+static double sd_pct(double v)
+{
+	return sqrt(v) * 100;
+}
+
 int an_allocate(const struct store_set *set, const struct store_run_info *const *runs, size_t nruns,
 		struct an_alloc_row *rows, size_t n, const struct st_alloc_opts *o, struct an_alloc *out, struct err *e)
 {
@@ -1989,6 +1995,14 @@ int an_allocate(const struct store_set *set, const struct store_run_info *const 
 		if (pr < 0)
 			rc = -1;
 		out->runs_planned = pr == 0;
+		for (size_t i = 0; i < n; i++)
+			rows[i].sd_sample_pct = sd_pct(rows[i].tau2);
+		out->sd_default_pct = sd_pct(out->a.var_default);
+		out->sd_alloc_pct = sd_pct(out->a.var_alloc);
+		out->var_change_pct = out->a.var_default > 0 ? (out->a.var_alloc / out->a.var_default - 1) * 100 : 0;
+		out->sd_run_pct = sd_pct(out->runs.var_one - out->a.var_alloc);
+		out->sd_one_pct = sd_pct(out->runs.var_one);
+		out->sd_best_pct = sd_pct(out->runs.var_best);
 	}
 	free(it);
 	free(cnt);

@@ -456,6 +456,7 @@ struct an_alloc_row {
 	bool cut_short;       /* its FROM runs took under 3/4 of the default count on average (a
 	                         time budget stopped them: one op outlasts a sample): not allocated,
 	                         as the default run would not take the default count either */
+	double sd_sample_pct; /* sqrt(tau2) in percent, for the reports */
 };
 
 struct an_alloc {
@@ -467,6 +468,10 @@ struct an_alloc {
 	                            effects included); NAN: not estimable, runs then sums the rows' */
 	bool runs_planned;       /* a run level is known: runs holds the plan */
 	struct st_alloc_runs runs;
+	/* For the reports, the variances above as sds of ln(index) in percent: from the samples at the
+	 * default count and as allocated, the change of that variance, and (runs_planned) the run
+	 * level, one run, and the best number of runs. */
+	double sd_default_pct, sd_alloc_pct, var_change_pct, sd_run_pct, sd_one_pct, sd_best_pct;
 };
 
 /* Allocate rows[0..n-1] a default count of o->n0 each from set (FROM's samples; runs[0..nruns-1]

@@ -6,12 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A variance of ln(index) as a relative sd in percent. */
-static double pct_sd(double v)
-{
-	return sqrt(v) * 100;
-}
-
 void report_alloc_text(FILE *f, const char *from, size_t nruns, const struct an_alloc_row *rows, size_t n,
 		       const struct an_alloc *al)
 {
@@ -36,7 +30,7 @@ void report_alloc_text(FILE *f, const char *from, size_t nruns, const struct an_
 			head = true;
 		}
 		fprintf(f, "  %-28s %6d %7zu %5d %9.3f%% %9.3f\n", r->workload, r->copies, al->ao.n0, r->samples,
-			sqrt(r->tau2) * 100, r->cost);
+			r->sd_sample_pct, r->cost);
 	}
 	if (!al->a.nalloc)
 		fprintf(f, "  nothing to allocate: no index workload of this run has usable history there; every "
@@ -45,8 +39,7 @@ void report_alloc_text(FILE *f, const char *from, size_t nruns, const struct an_
 	else
 		fprintf(f, "  predicted sd of ln(index) from the samples: %.3f%% -> %.3f%% (variance %+.0f%%); sampling "
 			   "time %.1f s -> %.1f s\n",
-			pct_sd(al->a.var_default), pct_sd(al->a.var_alloc),
-			al->a.var_default > 0 ? (al->a.var_alloc / al->a.var_default - 1) * 100 : 0.0, al->a.budget_s,
+			al->sd_default_pct, al->sd_alloc_pct, al->var_change_pct, al->a.budget_s,
 			al->a.time_s);
 	if (nohist || noindex || cut) {
 		fprintf(f, "  default %zu samples:", al->ao.n0);
@@ -69,15 +62,15 @@ void report_alloc_text(FILE *f, const char *from, size_t nruns, const struct an_
 	const struct st_alloc_runs *k = &al->runs;
 	fprintf(f, "  run level: sd of ln(index) between runs %.3f%% (%s), within a run %.3f%%: the %s level "
 		   "dominates; a run costs %.1f s beyond its samples\n",
-		pct_sd(k->var_one - al->a.var_alloc),
+		al->sd_run_pct,
 		isfinite(al->var_run_index) ? "from the earlier runs' index" : "the workloads' own, taken as independent",
-		pct_sd(al->a.var_alloc), k->run_dominates ? "run" : "within-run", al->run_cost);
+		al->sd_alloc_pct, k->run_dominates ? "run" : "within-run", al->run_cost);
 	if (k->runs > 1)
 		fprintf(f, "  prefer %zu runs of --samples %zu (each allocated so) to one run of %zu: index sd %.3f%% -> "
 			   "%.3f%% in %.0f s instead of %.0f s\n",
-			k->runs, k->n0, al->ao.n0, pct_sd(k->var_one), pct_sd(k->var_best), k->time_best, k->time_one);
+			k->runs, k->n0, al->ao.n0, al->sd_one_pct, al->sd_best_pct, k->time_best, k->time_one);
 	else
-		fprintf(f, "  one run of this length is best for its time (index sd %.3f%%)\n", pct_sd(k->var_one));
+		fprintf(f, "  one run of this length is best for its time (index sd %.3f%%)\n", al->sd_one_pct);
 }
 
 static json_t *real_or_null(double v)
