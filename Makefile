@@ -313,6 +313,12 @@ bench-analysis: $(B)/sysab $(B)/bench/gen_db
 bench-precision: $(B)/sysab
 	@SYSAB=$(abspath $(B)/sysab) BENCH_DIR=$(abspath $(B)/bench) sh bench/precision.sh
 
+.PHONY: bench-allocate
+# run --allocate against the default design (issue 38 item 4, docs/PERFORMANCE.md): PILOT runs,
+# then RUNS pairs of a plain and an allocated run, index CV and CV x sqrt(wall) of each
+bench-allocate: $(B)/sysab
+	@SYSAB=$(abspath $(B)/sysab) BENCH_DIR=$(abspath $(B)/bench) sh bench/allocate.sh
+
 .PHONY: bench-history
 bench-history: $(B)/sysab
 	@sh scripts/deps.sh $(DEPS_BENCH)

@@ -433,4 +433,52 @@ int an_plan(const struct store_set *a, const struct store_set *b, const struct s
 	    const struct st_plan_opts *po, struct an_plan *out, struct err *e);
 void an_plan_free(struct an_plan *p);
 
+/* ---------------------------------------------------------------- allocation (run --allocate) */
+
+/* The default floor and cap of an allocation: fewest samples an index workload keeps (its
+ * self-checks, warm-up detection and batch means need them) and most it may take, as a
+ * multiple of the default count. */
+#define AN_ALLOC_FLOOR 12
+#define AN_ALLOC_CAP_TIMES 4
+/* Most runs `run --allocate` weighs in the time of one (more, shorter runs). */
+#define AN_ALLOC_MAX_RUNS 8
+
+/* One (workload, copies) of the run to come. The caller fills workload, copies and
+ * samples (the default count); an_allocate the rest. */
+struct an_alloc_row {
+	const char *workload; /* borrowed */
+	int copies;
+	int samples;          /* the default count in, the allocated count out */
+	double weight;        /* in ln(index): 1/m of an index of m members at these copies; 0 = none */
+	size_t history;       /* FROM runs that hold it */
+	double tau2, cost, var_run; /* estimated from them: NAN when not (cost: s per sample) */
+	bool allocated;       /* weight and history: its count came from the allocation */
+	bool cut_short;       /* its FROM runs took under 3/4 of the default count on average (a
+	                         time budget stopped them: one op outlasts a sample): not allocated,
+	                         as the default run would not take the default count either */
+	double sd_sample_pct; /* sqrt(tau2) in percent, for the reports */
+};
+
+struct an_alloc {
+	struct st_alloc_opts ao; /* as used */
+	struct st_alloc a;
+	double run_cost;         /* seconds per (workload, copies) beyond its samples (setup, calibration,
+	                            warm-up), measured in FROM; 0 when not */
+	double var_run_index;    /* the run level of ln(sysab-index) from FROM's whole runs (shared run
+	                            effects included); NAN: not estimable, runs then sums the rows' */
+	bool runs_planned;       /* a run level is known: runs holds the plan */
+	struct st_alloc_runs runs;
+	/* For the reports, the variances above as sds of ln(index) in percent: from the samples at the
+	 * default count and as allocated, the change of that variance, and (runs_planned) the run
+	 * level, one run, and the best number of runs. */
+	double sd_default_pct, sd_alloc_pct, var_change_pct, sd_run_pct, sd_one_pct, sd_best_pct;
+};
+
+/* Allocate rows[0..n-1] a default count of o->n0 each from set (FROM's samples; runs[0..nruns-1]
+ * its runs): each row's within-run variance per sample, run-level variance and seconds per sample
+ * from its series, its weight from the sysab-index members among rows (WL_INDEX with a baseline,
+ * per copies count), then stats_allocate and stats_allocate_runs. Returns 0, or -1 with e set. */
+int an_allocate(const struct store_set *set, const struct store_run_info *const *runs, size_t nruns,
+		struct an_alloc_row *rows, size_t n, const struct st_alloc_opts *o, struct an_alloc *out, struct err *e);
+
 #endif

@@ -793,3 +793,22 @@ void an_plan_job_free(struct an_plan_job *j)
 	an_group_free(&j->g[1]);
 	an_db_close(&j->d);
 }
+
+int an_alloc_job_build(struct store *st, const char *from, struct an_alloc_row *rows, size_t n,
+		       const struct st_alloc_opts *o, struct an_alloc_job *j, struct err *e)
+{
+	memset(j, 0, sizeof *j);
+	if (an_db_open(st, &j->d, e))
+		return -1;
+	want_selected(&j->d, &from, 1);
+	if (an_group_select(&j->d, from, "--allocate", &j->g, e))
+		return err_prefix(e, "--allocate %s", from);
+	return an_allocate(&j->g.set, j->g.runs, j->g.n, rows, n, o, &j->al, e);
+}
+
+void an_alloc_job_free(struct an_alloc_job *j)
+{
+	an_group_free(&j->g);
+	j->d.st = NULL; /* borrowed */
+	an_db_close(&j->d);
+}

@@ -266,4 +266,19 @@ int an_plan_factors_job_build(struct store *st, const struct strv *filter, const
 			      const struct strv *patterns, const struct st_compare_opts *co,
 			      const struct st_plan_opts *po, struct an_plan_job *j, struct err *e);
 
+/* ---------------------------------------------------------------- allocation (run --allocate) */
+
+struct an_alloc_job {
+	struct an_db d;
+	struct an_group g; /* FROM's runs */
+	struct an_alloc al;
+};
+
+/* Allocate rows[0..n-1] (an_allocate) from the runs that selector from picks. Borrows st (the
+ * run to come writes to it): an_alloc_job_free leaves it open. Returns 0, or -1 with e set
+ * (a selector that picks no run says so); free j with an_alloc_job_free either way. */
+int an_alloc_job_build(struct store *st, const char *from, struct an_alloc_row *rows, size_t n,
+		       const struct st_alloc_opts *o, struct an_alloc_job *j, struct err *e);
+void an_alloc_job_free(struct an_alloc_job *j);
+
 #endif

@@ -8,6 +8,7 @@
 #include "run/runner.h"
 #include "run/node.h"
 #include "run/runsum.h"
+#include "analysis/job.h"
 #include "analysis/summary.h"
 #include "store/store.h"
 #include "workloads/workload.h"
@@ -21,7 +22,7 @@
 enum {
 	O_LABEL = 1, O_WORKLOAD, O_COPIES, O_QUICK, O_FULL, O_SAMPLES, O_SAMPLE_MS, O_WARMUP_MS, O_SEED,
 	O_ORDER, O_CPUS, O_QUIET, O_TARGET_CI, O_MAX_TIME, O_COUNTERS, O_NO_PROBE, O_NO_HOST_REF, O_UNIXBENCH, O_NODES,
-	O_ICACHE, O_ARM, O_ARM_ENV, O_ARM_ORDER,
+	O_ICACHE, O_ARM, O_ARM_ENV, O_ARM_ORDER, O_ALLOCATE,
 };
 
 const struct cli_opt cli_run_opts[] = {
@@ -51,6 +52,10 @@ const struct cli_opt cli_run_opts[] = {
 	 "adaptive: time budget for sampling (per workload in blocked order), e.g. 10m (default 10m with "
 	 "--target-ci); a workload it stops short of the target says so",
 	 O_MAX_TIME),
+	CLI_OPT("allocate", 0, "FROM",
+	 "spread the run's samples over the index workloads by their variance and cost in the earlier runs FROM "
+	 "picks (a selector, e.g. 'host=NAME' or run:3-5): the least index variance in the same sampling time",
+	 O_ALLOCATE),
 	CLI_OPT("cpus", 0, "LIST", "pin the run to these CPUs, e.g. 0 or 0-1,4", O_CPUS),
 	CLI_CHOICE("nodes", 0, "all|LIST",
 	 "one run per NUMA node, e.g. all or 0,1: each pinned to the node's CPUs with its memory bound to the node, "
@@ -134,6 +139,7 @@ struct run_args {
 	bool counters_set, no_probe, no_host_ref;
 	uint64_t hang_ns;
 	const char *unixbench;   /* --unixbench SHELL */
+	const char *allocate;    /* --allocate FROM */
 	const char *runner_only; /* the first option given that only sysab's own workloads take */
 	struct run_arm arms[RUN_MAX_ARMS]; /* --arm, in the order given */
 	struct kvlist arm_env[RUN_MAX_ARMS]; /* --arm-env of each */
@@ -252,7 +258,8 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 			   {O_WARMUP_MS, "--warmup-ms"}, {O_SEED, "--seed"},	  {O_ORDER, "--order"},
 			   {O_CPUS, "--cpus"},	      {O_TARGET_CI, "--target-ci"}, {O_MAX_TIME, "--max-time"},
 			   {O_COUNTERS, "--counters"}, {O_NO_PROBE, "--no-probe"}, {O_NODES, "--nodes"},
-			   {O_NO_HOST_REF, "--no-host-ref"}, {O_ICACHE, "--icache-pressure"}, {O_ARM, "--arm"}};
+			   {O_NO_HOST_REF, "--no-host-ref"}, {O_ICACHE, "--icache-pressure"}, {O_ARM, "--arm"},
+			   {O_ALLOCATE, "--allocate"}};
 	for (size_t i = 0; i < sizeof runner_only / sizeof *runner_only && !a->runner_only; i++)
 		if (runner_only[i].id == id)
 			a->runner_only = runner_only[i].name;
@@ -306,6 +313,11 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 		a->cpus_text = arg;
 		return parse_cpus(arg, a->cpus, 1024, &a->ncpus, e);
 	case O_QUIET: a->quiet = true; return 0;
+	case O_ALLOCATE:
+		if (!text_is_clean(arg, false) || strlen(arg) > 1024)
+			return errf(e, "--allocate: give a selector of earlier runs, e.g. 'host=NAME' or run:3-5");
+		a->allocate = arg;
+		return 0;
 	case O_NODES:
 		if (!*arg || !text_is_clean(arg, false) || strlen(arg) > 256)
 			return errf(e, "--nodes: give all or node ids like 0 or 0,1");
@@ -390,6 +402,9 @@ static int check_args(const struct run_args *a, const struct strv *pos, struct e
 		return errf(e, "--max-time needs --target-ci; give both, e.g. --target-ci 0.5%% --max-time 10m");
 	if (a->quick && a->full)
 		return errf(e, "--quick and --full conflict; choose one profile");
+	if (a->allocate && a->target_ci > 0)
+		return errf(e, "--allocate and --target-ci conflict: --target-ci samples each workload until its own "
+			       "interval is narrow enough, --allocate sets each count in advance; choose one");
 	if (a->nodes && a->cpus_text)
 		return errf(e, "--nodes %s and --cpus %s conflict: --nodes pins each run to its node's CPUs; give one",
 			    a->nodes, a->cpus_text);
@@ -730,8 +745,49 @@ out:
 	return rc;
 }
 
+/* What --allocate decided: the counts the runner takes and their record. */
+struct run_alloc {
+	struct run_quota *quota;
+	size_t n;
+	char *json;
+};
+
+/* --allocate FROM: allocate o's (workload, copies) from FROM's runs in st, show it (text
+ * output), and set o's quota and its record. Returns 0, or -1 with e set. */
+static int allocate(struct run_args *a, struct store *st, struct run_opts *o, struct run_alloc *ra, struct err *e)
+{
+	memset(ra, 0, sizeof *ra);
+	size_t n = runner_jobs(o, &ra->quota);
+	ra->n = n;
+	struct an_alloc_row *rows = xcalloc(n ? n : 1, sizeof *rows);
+	for (size_t i = 0; i < n; i++)
+		rows[i] = (struct an_alloc_row){.workload = ra->quota[i].w->name, .copies = ra->quota[i].copies,
+						.samples = o->samples};
+	struct st_alloc_opts ao = {.n0 = (size_t)o->samples, .floor = AN_ALLOC_FLOOR,
+				   .cap = (size_t)o->samples * AN_ALLOC_CAP_TIMES};
+	struct an_alloc_job j;
+	int rc = an_alloc_job_build(st, a->allocate, rows, n, &ao, &j, e);
+	if (!rc) {
+		for (size_t i = 0; i < n; i++)
+			ra->quota[i].samples = rows[i].samples;
+		ra->json = report_alloc_json(a->allocate, j.g.ids, j.g.n, rows, n, &j.al);
+		o->quota = ra->quota;
+		o->nquota = n;
+		o->quota_json = ra->json;
+		if (cli_out_text(&a->out)) {
+			report_alloc_text(stdout, a->allocate, j.g.n, rows, n, &j.al);
+			printf("\n");
+			fflush(stdout);
+		}
+	}
+	an_alloc_job_free(&j);
+	free(rows);
+	return rc;
+}
+
 int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 {
+	struct run_alloc ra = {0};
 	struct run_args a = {.samples = 0};
 	cli_out_init(&a.out, REPORT_RUN, "text");
 	struct strv pos = {0};
@@ -762,9 +818,15 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 		}
 		o.pressure = &pressure;
 	}
+	if (a.allocate && allocate(&a, st, &o, &ra, &e)) {
+		rc = cli_fail(cmd, &e);
+		goto out;
+	}
 	sig_install();
 	rc = a.nodes ? run_nodes(cmd, &a, st, &o, path) : run_one(cmd, &a, st, &o, path, NULL);
 out:
+	free(ra.quota);
+	free(ra.json);
 	store_close(st);
 	free(path);
 	free(wl);

@@ -65,6 +65,9 @@ static char *settings_json(const struct run_opts *o, size_t arm, const char *pai
 	json_object_set_new(j, "host_ref", json_boolean(o->host_ref));
 	if (o->node)
 		json_object_set_new(j, "node", json_integer(o->node->id));
+	json_t *q = o->quota_json ? json_loads(o->quota_json, 0, NULL) : NULL;
+	if (q)
+		json_object_set_new(j, "allocation", q);
 	if (o->pressure)
 		json_object_set_new(j, "icache_pressure", json_string(o->pressure->spec));
 	char *s = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
@@ -140,6 +143,7 @@ struct job {
 	bool tried, open, done; /* prepared; workers alive; finished normally */
 	bool ended;          /* finish() ran: its end was recorded, or that failed */
 	uint64_t n;          /* calibrated ops per copy per sample */
+	int want;            /* samples to take (run_opts.samples, or its quota) */
 	double overhead_ns;  /* empty batch cost */
 	char *dir;           /* this job's own directory inside the run's temp directory */
 	double *y;           /* ln(value) of the samples taken, in order */
@@ -164,6 +168,7 @@ struct runctx {
 	bool emulated;     /* env_emulated, read once per run */
 	uint64_t t_start;
 	int step, steps;
+	int rounds;        /* the most samples any job wants: the planned rounds */
 	double min_overhead;
 	gsl_rng *rng;
 	struct ctr_plan plan;
@@ -453,7 +458,7 @@ static double job_halfwidth(const struct job *j)
 static bool job_satisfied(const struct run_opts *o, struct job *j)
 {
 	if (o->target_ci > 0) {
-		if (j->nsamples < o->samples)
+		if (j->nsamples < j->want)
 			return false;
 		j->halfwidth = job_halfwidth(j);
 		return j->halfwidth <= o->target_ci;
@@ -464,7 +469,7 @@ static bool job_satisfied(const struct run_opts *o, struct job *j)
 	 * depend on the load. */
 	if (o->slot_budget_ns && j->n <= 1 && j->sampled_ns >= o->slot_budget_ns && j->nsamples >= RUN_MIN_SAMPLES)
 		return true;
-	return j->nsamples >= o->samples;
+	return j->nsamples >= j->want;
 }
 
 /* The seam of the tests (tests/e2e/t_trust.sh): SYSAB_TEST_FAIL_CHECK=WORKLOAD fails that
@@ -732,7 +737,7 @@ static int run_rounds(struct runctx *rc, struct job *jobs, size_t nj, int *round
 					free(want);
 					return -1;
 				}
-				progress(rc, "sampling", order[i], round + 1, o->samples);
+				progress(rc, "sampling", order[i], round + 1, rc->rounds);
 			}
 		}
 		if (!any)
@@ -801,25 +806,41 @@ static int pin_run(const struct run_opts *o, int **allowed, int *n, struct kvlis
 	return 0;
 }
 
-/* One job per (workload, copies) of the run, in the order --order asks for. */
-static struct job *plan_jobs(const struct run_opts *o, gsl_rng *rng, size_t *njobs)
+size_t runner_jobs(const struct run_opts *o, struct run_quota **out)
 {
-	struct job *jobs = xcalloc(o->nwl * o->ncopies + 1, sizeof *jobs);
+	struct run_quota *q = xcalloc(o->nwl * o->ncopies + 1, sizeof *q);
 	size_t nj = 0;
 	bool have_ref = false;
 	for (size_t i = 0; i < o->nwl; i++)
 		have_ref |= (o->wl[i]->flags & WL_REFERENCE) != 0;
-	if (o->host_ref && !have_ref && wl_find("host.ref")) { /* the reference: one copy, every round */
-		jobs[nj].w = wl_find("host.ref");
-		jobs[nj++].copies = 1;
-	}
+	if (o->host_ref && !have_ref && wl_find("host.ref")) /* the reference: one copy, every round */
+		q[nj++] = (struct run_quota){wl_find("host.ref"), 1, o->samples};
 	for (size_t i = 0; i < o->nwl; i++)
 		for (size_t c = 0; c < o->ncopies; c++) {
 			if (o->multi_index_only && o->copies[c] > 1 && !(o->wl[i]->flags & WL_INDEX))
 				continue;
-			jobs[nj].w = o->wl[i];
-			jobs[nj++].copies = o->copies[c];
+			q[nj++] = (struct run_quota){o->wl[i], o->copies[c], o->samples};
 		}
+	*out = q;
+	return nj;
+}
+
+/* One job per (workload, copies) of the run, in the order --order asks for, each wanting
+ * its quota or o->samples. */
+static struct job *plan_jobs(const struct run_opts *o, gsl_rng *rng, size_t *njobs)
+{
+	struct run_quota *q;
+	size_t nj = runner_jobs(o, &q);
+	struct job *jobs = xcalloc(nj + 1, sizeof *jobs);
+	for (size_t i = 0; i < nj; i++) {
+		jobs[i].w = q[i].w;
+		jobs[i].copies = q[i].copies;
+		jobs[i].want = o->samples;
+		for (size_t k = 0; k < o->nquota; k++)
+			if (o->quota[k].w == q[i].w && o->quota[k].copies == q[i].copies)
+				jobs[i].want = o->quota[k].samples;
+	}
+	free(q);
 	if (o->order != ORDER_FIXED && nj > 1)
 		gsl_ran_shuffle(rng, jobs, nj, sizeof *jobs);
 	if (o->narms > 1 && nj) { /* each arm its own copy of every job */
@@ -1020,11 +1041,17 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 		.self_exe = exe,
 		.cpus = allowed,
 		.ncpus = nallowed,
-		.steps = (int)(nj * (size_t)(o->samples + 1)),
+		.steps = 0,
 		.min_overhead = -1,
 		.rng = rng,
 		.plan = plan,
 	};
+	int most = 0;
+	for (size_t i = 0; i < nj; i++) {
+		ctx.steps += jobs[i].want + 1;
+		most = jobs[i].want > most ? jobs[i].want : most;
+	}
+	ctx.rounds = most;
 	char emu_why[256];
 	ctx.emulated = env_emulated(emu_why, sizeof emu_why);
 	ctx.t_start = now(&ctx);

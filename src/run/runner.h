@@ -42,6 +42,13 @@ struct run_timing {
 	int (*batch)(void *arg, const struct workload *w, int copies, uint64_t n, struct slot_batch *b);
 };
 
+/* One (workload, copies) of a run and its sample count (--allocate). */
+struct run_quota {
+	const struct workload *w;
+	int copies;
+	int samples;
+};
+
 /* The most arms a paired run takes (sysab run --arm). */
 #define RUN_MAX_ARMS 8
 
@@ -68,6 +75,10 @@ struct run_opts {
 	size_t ncopies;
 	bool multi_index_only;      /* copies counts above 1 only for index workloads (--quick) */
 	int samples;                /* measured samples per (workload, copies) */
+	const struct run_quota *quota; /* --allocate: these (workload, copies) take their own count
+	                               instead of `samples` (the others keep it); NULL = none */
+	size_t nquota;
+	const char *quota_json;     /* recorded in the settings as "allocation" (a JSON object text) */
 	uint64_t sample_ns;         /* target length of one sample */
 	uint64_t warmup_ns;         /* unrecorded running before the samples */
 	uint64_t slot_budget_ns;    /* a (workload, copies) whose samples took this long stops at
@@ -128,6 +139,10 @@ struct run_outcome {
 	bool summary_lost;
 	struct err summary_why;
 };
+
+/* The (workload, copies) a run with o takes, in registry order (host.ref first when o adds
+ * it), each with o->samples: *out allocated (free it). Returns how many. */
+size_t runner_jobs(const struct run_opts *o, struct run_quota **out);
 
 /* Run everything in o into the store. Returns 0 when the run was recorded (whatever
  * its individual workloads did; see the slot records), or -1 with e set when nothing

@@ -746,4 +746,66 @@ struct st_run_summary {
  * with r->n == 0 the fields are NAN or 0. */
 void stats_run_summary(const struct st_run *r, struct st_run_summary *out);
 
+/* ---------------------------------------------------------------- allocation */
+
+/* One (workload, copies) of a run to come, for stats_allocate (docs/METHOD.md, "Allocating
+ * a run's samples"). */
+struct st_alloc_item {
+	double w;       /* its weight in the objective (ln index: 1/m of an index of m members);
+	                   0: not in an index, keeps n0 */
+	double tau2;    /* within-run variance per sample (st_components.var_within); NAN: no history */
+	double cost;    /* seconds per sample; NAN or <= 0: no history */
+	double var_run; /* run-level variance (st_components.var_run); NAN when not resolved */
+};
+
+struct st_alloc_opts {
+	size_t n0;    /* the default count per item: the budget is what the allocated items cost at it */
+	size_t floor; /* fewest samples an allocated item gets (its self-checks, diagnostics) */
+	size_t cap;   /* most samples an allocated item gets */
+};
+
+/* What stats_allocate decided. var_* are variances of the weighted sum sum_i w_i ybar_i
+ * (the ln index) from the allocated items, under the model ybar_i ~ (mu_i, tau2_i / n_i). */
+struct st_alloc {
+	size_t nalloc;       /* items allocated (weight, tau2 and cost known) */
+	double budget_s;     /* their sampling time at n0 */
+	double time_s;       /* their sampling time as allocated (<= budget_s) */
+	double var_default;  /* within-run variance at n0 */
+	double var_alloc;    /* within-run variance as allocated */
+	double var_run;      /* run-level variance sum_i w_i^2 var_run_i (independent run effects);
+	                        NAN when an allocated item has none */
+};
+
+/* Neyman allocation: n_i proportional to w_i sqrt(tau2_i / cost_i), within [floor, cap], the
+ * sampling time of the allocated items at most what they take at n0 each; this minimises
+ * sum_i w_i^2 tau2_i / n_i at that time. Items without weight or history get n0. The
+ * continuous solution is found by bisection on the multiplier; its floors are then raised
+ * one sample at a time, greatest variance drop per second first, while the budget allows.
+ * An item with tau2 = 0 gets the floor. n[0..k-1] gets the counts. Returns 0, or -1 with
+ * e set when the options are inconsistent (floor > cap, n0 == 0, floor == 0). */
+int stats_allocate(const struct st_alloc_item *it, size_t k, const struct st_alloc_opts *o, size_t *n,
+		   struct st_alloc *out, struct err *e);
+
+/* More, shorter runs: when the run level dominates, k runs of fewer samples each beat one
+ * run of the same total time. */
+struct st_alloc_runs {
+	size_t runs;         /* best number of runs in the time of one (1: one run is best) */
+	size_t n0;           /* the default count (--samples) of each of them; the allocation at it */
+	double var_one;      /* variance of the ln index from one run at the given n0: var_run + var_alloc */
+	double var_best;     /* from `runs` runs at `n0` each: (var_run + var_alloc(n0)) / runs */
+	double time_one;     /* seconds of one run: run_cost + all items' sampling time */
+	double time_best;    /* seconds of the `runs` runs */
+	bool run_dominates;  /* var_run > var_alloc at the given n0 */
+};
+
+/* For 1..max_runs runs in at most the time of one run at o->n0 (each run costs run_cost
+ * seconds beyond its samples; items with history but no weight take n0 samples each, at
+ * their cost), the per-run default count whose allocation fits, and the variance of the
+ * mean of the runs' ln indexes; the best into out. var_run is the run level of the ln index
+ * itself (estimated from whole runs, so run effects shared between workloads count); NAN
+ * takes sum_i w_i^2 var_run_i, which needs the run level of every allocated item: returns 1
+ * (out->runs 0) when neither is known, 0 when planned, -1 with e set as stats_allocate. */
+int stats_allocate_runs(const struct st_alloc_item *it, size_t k, const struct st_alloc_opts *o, double var_run,
+			double run_cost, size_t max_runs, struct st_alloc_runs *out, struct err *e);
+
 #endif

@@ -641,10 +641,55 @@ static void summary_row_lost_is_not_a_failed_run(void **state)
 	store_close(st);
 }
 
+/* --allocate: a (workload, copies) with a quota takes that many samples, the others the
+ * default, in rounds; the allocation is recorded in the settings. */
+static void quota_sets_each_count(void **state)
+{
+	(void)state;
+	struct err e = {{0}};
+	struct store *st = open_db("quota");
+	const struct workload *wl[] = {&drift_a, &drift_b, &steady};
+	int copies[] = {1};
+	struct kvlist labels = {0};
+	struct sim sim = {.op_ns = 2000};
+	struct run_timing tm = {.arg = &sim, .now = sim_now, .batch = sim_batch};
+	struct run_quota q[] = {{&drift_a, 1, 20}, {&steady, 1, 6}};
+	struct run_opts o = {
+		.labels = &labels, .wl = wl, .nwl = 3, .copies = copies, .ncopies = 1, .samples = 12,
+		.quota = q, .nquota = 2, .quota_json = "{\"from\":\"run:1\"}",
+		.sample_ns = 2000000, .seed = 7, .order = ORDER_ROUNDS, .profile = "test", .timing = &tm,
+	};
+	struct run_quota *jobs;
+	size_t nj = runner_jobs(&o, &jobs);
+	assert_int_equal(nj, 3);
+	assert_ptr_equal(jobs[0].w, &drift_a);
+	assert_int_equal(jobs[0].samples, 12);
+	free(jobs);
+	struct run_outcome out;
+	assert_int_equal(runner_run(st, &o, &out, &e), 0);
+	struct store_sample_info *x;
+	size_t nx;
+	assert_int_equal(store_samples_get(st, out.run_id, &x, &nx, &e), 0);
+	size_t n[3] = {0, 0, 0};
+	for (size_t i = 0; i < nx; i++)
+		for (int k = 0; k < 3; k++)
+			n[k] += !strcmp(x[i].workload, wl[k]->name);
+	store_samples_free(x, nx);
+	assert_int_equal(n[0], 20);
+	assert_int_equal(n[1], 12);
+	assert_int_equal(n[2], 6);
+	struct store_run_info ri;
+	assert_int_equal(store_run_get(st, out.run_id, &ri, &e), 0);
+	assert_non_null(strstr(ri.settings, "\"allocation\":{\"from\":\"run:1\"}"));
+	store_run_info_free(&ri);
+	store_close(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(rounds_spread_drift_evenly),
+		cmocka_unit_test(quota_sets_each_count),
 		cmocka_unit_test(arms_alternate_and_pair_by_round),
 		cmocka_unit_test(arms_keep_in_step),
 		cmocka_unit_test(arm_command_failure_is_clear),

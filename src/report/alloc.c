@@ -1,0 +1,132 @@
+/* alloc.c - `sysab run --allocate`: the allocation as text before the run, and as the JSON the run's settings record. */
+#include "report.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void report_alloc_text(FILE *f, const char *from, size_t nruns, const struct an_alloc_row *rows, size_t n,
+		       const struct an_alloc *al)
+{
+	fputs("allocation from '", f);
+	fputs_clean(from, f);
+	fprintf(f, "' (%zu run%s): samples per index workload for the least index variance in the same sampling "
+		   "time (Neyman; floor %zu, cap %zu)\n",
+		nruns, nruns == 1 ? "" : "s", al->ao.floor, al->ao.cap);
+	size_t nohist = 0, noindex = 0, cut = 0;
+	bool head = false;
+	for (size_t i = 0; i < n; i++) {
+		const struct an_alloc_row *r = &rows[i];
+		if (!r->allocated) {
+			noindex += r->weight <= 0;
+			cut += r->weight > 0 && r->cut_short;
+			nohist += r->weight > 0 && !r->cut_short;
+			continue;
+		}
+		if (!head) {
+			fprintf(f, "  %-28s %6s %7s %5s %10s %9s\n", "workload", "copies", "default", "alloc", "sd/sample",
+				"s/sample");
+			head = true;
+		}
+		fprintf(f, "  %-28s %6d %7zu %5d %9.3f%% %9.3f\n", r->workload, r->copies, al->ao.n0, r->samples,
+			r->sd_sample_pct, r->cost);
+	}
+	if (!al->a.nalloc)
+		fprintf(f, "  nothing to allocate: no index workload of this run has usable history there; every "
+			   "workload takes the default %zu samples\n",
+			al->ao.n0);
+	else
+		fprintf(f, "  predicted sd of ln(index) from the samples: %.3f%% -> %.3f%% (variance %+.0f%%); sampling "
+			   "time %.1f s -> %.1f s\n",
+			al->sd_default_pct, al->sd_alloc_pct, al->var_change_pct, al->a.budget_s,
+			al->a.time_s);
+	if (nohist || noindex || cut) {
+		fprintf(f, "  default %zu samples:", al->ao.n0);
+		const char *sep = " ";
+		if (nohist)
+			fprintf(f, "%s%zu without history there", sep, nohist), sep = ", ";
+		if (cut)
+			fprintf(f, "%s%zu whose earlier runs a time budget cut short", sep, cut), sep = ", ";
+		if (noindex)
+			fprintf(f, "%s%zu not in an index (host.ref, no baseline)", sep, noindex);
+		fprintf(f, "\n");
+	}
+	if (!al->a.nalloc)
+		return;
+	if (!al->runs_planned) {
+		fprintf(f, "  run level: not resolved (that needs 2 or more earlier runs on one boot holding each "
+			   "allocated workload); no advice on more, shorter runs\n");
+		return;
+	}
+	const struct st_alloc_runs *k = &al->runs;
+	fprintf(f, "  run level: sd of ln(index) between runs %.3f%% (%s), within a run %.3f%%: the %s level "
+		   "dominates; a run costs %.1f s beyond its samples\n",
+		al->sd_run_pct,
+		isfinite(al->var_run_index) ? "from the earlier runs' index" : "the workloads' own, taken as independent",
+		al->sd_alloc_pct, k->run_dominates ? "run" : "within-run", al->run_cost);
+	if (k->runs > 1)
+		fprintf(f, "  prefer %zu runs of --samples %zu (each allocated so) to one run of %zu: index sd %.3f%% -> "
+			   "%.3f%% in %.0f s instead of %.0f s\n",
+			k->runs, k->n0, al->ao.n0, al->sd_one_pct, al->sd_best_pct, k->time_best, k->time_one);
+	else
+		fprintf(f, "  one run of this length is best for its time (index sd %.3f%%)\n", al->sd_one_pct);
+}
+
+static json_t *real_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+char *report_alloc_json(const char *from, const int64_t *ids, size_t nids, const struct an_alloc_row *rows, size_t n,
+			const struct an_alloc *al)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "from", json_string(from));
+	json_t *r = json_array();
+	for (size_t i = 0; i < nids; i++)
+		json_array_append_new(r, json_integer(ids[i]));
+	json_object_set_new(o, "from_runs", r);
+	json_object_set_new(o, "default", json_integer((json_int_t)al->ao.n0));
+	json_object_set_new(o, "floor", json_integer((json_int_t)al->ao.floor));
+	json_object_set_new(o, "cap", json_integer((json_int_t)al->ao.cap));
+	json_object_set_new(o, "budget_s", json_real(al->a.budget_s));
+	json_object_set_new(o, "time_s", json_real(al->a.time_s));
+	json_object_set_new(o, "var_default", json_real(al->a.var_default));
+	json_object_set_new(o, "var_alloc", json_real(al->a.var_alloc));
+	json_object_set_new(o, "var_run", real_or_null(al->a.var_run));
+	json_object_set_new(o, "var_run_index", real_or_null(al->var_run_index));
+	json_t *a = json_array();
+	for (size_t i = 0; i < n; i++) {
+		if (!rows[i].allocated)
+			continue;
+		json_array_append_new(a, json_pack("{s:s, s:i, s:i, s:f, s:o, s:o, s:I}", "workload", rows[i].workload,
+						   "copies", rows[i].copies, "samples", rows[i].samples, "weight",
+						   rows[i].weight, "tau2", real_or_null(rows[i].tau2), "cost_s",
+						   real_or_null(rows[i].cost), "history", (json_int_t)rows[i].history));
+	}
+	json_object_set_new(o, "allocated", a);
+	if (al->runs_planned)
+		json_object_set_new(o, "more_runs",
+				    json_pack("{s:I, s:I, s:f, s:f, s:b}", "runs", (json_int_t)al->runs.runs, "samples",
+					      (json_int_t)al->runs.n0, "var_one", al->runs.var_one, "var_best",
+					      al->runs.var_best, "run_dominates", al->runs.run_dominates));
+	char *s = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(o);
+	return s;
+}
+
+/* The line of `show` for an allocated run, from its settings; nothing for others. */
+void report_alloc_line(FILE *f, const char *settings)
+{
+	json_t *j = settings ? json_loads(settings, 0, NULL) : NULL;
+	json_t *a = j ? json_object_get(j, "allocation") : NULL;
+	const char *from = a ? json_string_value(json_object_get(a, "from")) : NULL;
+	if (from) {
+		fputs("samples: allocated from '", f);
+		fputs_clean(from, f);
+		fprintf(f, "' (%zu earlier runs; run --allocate): %zu index workloads\n",
+			json_array_size(json_object_get(a, "from_runs")), json_array_size(json_object_get(a, "allocated")));
+	}
+	json_decref(j);
+}
