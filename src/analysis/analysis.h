@@ -232,6 +232,7 @@ struct an_compare {
 	struct an_repeat look;      /* the look this comparison is (an_repeat.on: consulted) */
 	bool paired;                /* A and B ran on the same boots (at least 2): each timing row's c is taken
 	                               inside each boot, as analyze takes a within-boot factor */
+	bool duet;                  /* paired by duet block instead (a --duet campaign): caveat duet_paired */
 	struct st_compare_opts o;
 };
 /* Withhold the verdicts of c's timing rows when c->look.withheld (rows without data keep

@@ -185,9 +185,10 @@ enum st_caveat {
 	ST_CAVEAT_HOST_ADJUSTED = 1u << 20,  /* the means are adjusted for host speed (host.ref as a covariate) */
 	ST_CAVEAT_HOST_REF_DIFFERS = 1u << 21, /* --adjust host, yet the reference itself differs between the
 					      * groups: the adjustment cannot be trusted, no verdict */
+	ST_CAVEAT_DUET_PAIRED = 1u << 22,    /* paired by duet block: A and B booted at once, each block a replicate */
 };
 
-#define ST_CAVEAT_LAST ST_CAVEAT_HOST_REF_DIFFERS
+#define ST_CAVEAT_LAST ST_CAVEAT_DUET_PAIRED
 
 /* Smallest pooled df of a boot variance that a one-boot group may borrow;
  * a donor whose own boot df is below 1 is never pooled. */
