@@ -537,26 +537,27 @@ static bool slot_final(enum slot_state s)
 	return s == SLOT_DONE || s == SLOT_FAILED || s == SLOT_SKIPPED;
 }
 
+/* Is slot i still to boot: pending, booting, running, or interrupted with a retry left? */
+static bool slot_to_boot(const struct campaign *c, size_t i)
+{
+	enum slot_state s = c->slot[i];
+	return s == SLOT_PENDING || s == SLOT_BOOTING || s == SLOT_RUNNING ||
+	       (s == SLOT_INTERRUPTED && c->r.slots[i].attempts <= CAMPAIGN_RETRIES);
+}
+
 int campaign_next_slot(const struct campaign *c)
 {
-	for (size_t i = 0; i < c->r.nslots; i++) {
-		enum slot_state s = c->slot[i];
-		if (s == SLOT_PENDING || s == SLOT_BOOTING || s == SLOT_RUNNING ||
-		    (s == SLOT_INTERRUPTED && c->r.slots[i].attempts <= CAMPAIGN_RETRIES))
+	for (size_t i = 0; i < c->r.nslots; i++)
+		if (slot_to_boot(c, i))
 			return (int)i;
-	}
 	return -1;
 }
 
 int campaign_duet_partner(const struct campaign *c, int i)
 {
-	for (size_t k = 0; c->opts.duet && k < c->r.nslots; k++) {
-		enum slot_state s = c->slot[k];
-		if ((int)k != i && c->r.slots[k].block == c->r.slots[i].block &&
-		    (s == SLOT_PENDING || s == SLOT_BOOTING || s == SLOT_RUNNING ||
-		     (s == SLOT_INTERRUPTED && c->r.slots[k].attempts <= CAMPAIGN_RETRIES)))
+	for (size_t k = 0; c->opts.duet && k < c->r.nslots; k++)
+		if ((int)k != i && c->r.slots[k].block == c->r.slots[i].block && slot_to_boot(c, k))
 			return (int)k;
-	}
 	return -1;
 }
 
