@@ -164,9 +164,13 @@ static void job_cpio(const struct campaign *c, int i, struct sb *out)
 	struct sb sh = {0};
 	const struct kvlist *l = &c->labels[c->r.slots[i].config];
 	sb_add(&sh, "rc=0\n");
-	if (c->opts.duet) /* a duet guest says it is ready and waits for the host's go on its third serial port */
-		sb_add(&sh, "stty -F /dev/ttyS1 raw -echo 2>/dev/null\nstty -F /dev/ttyS2 raw -echo 2>/dev/null\n"
-			    "echo SYSAB-READY >/dev/ttyS1\nread -r -t 600 go </dev/ttyS2\n");
+	/* a duet guest says it is ready and waits for the host's go on its third serial port, held
+	 * open from before it says so (a port opened afresh drops what arrived while it was closed),
+	 * then acknowledges it; the host sends go again until it sees the acknowledgement */
+	if (c->opts.duet)
+		sb_add(&sh, "exec 3</dev/ttyS2\nstty -F /dev/ttyS1 raw -echo 2>/dev/null\n"
+			    "stty -F /dev/ttyS2 raw -echo 2>/dev/null\necho SYSAB-READY >/dev/ttyS1\n"
+			    "read -r -t 600 go <&3\necho SYSAB-GO >/dev/ttyS1\nexec 3<&-\n");
 	for (int r = 0; r < campaign_slot_invocations(c, i); r++) {
 		sb_add(&sh, "sysab run --db /tmp/guest.db");
 		for (size_t k = 0; k < c->run_args.n; k++) {
@@ -575,8 +579,8 @@ struct duet_guest {
 	struct campaign_cmds cmds;
 	pid_t pid;
 	int status, outcome;
-	bool exited, ready, go;
-	uint64_t ready_ns, go_ns;
+	bool exited, ready, go, acked;
+	uint64_t ready_ns, go_ns; /* go_ns: the last go sent before the guest acknowledged one */
 };
 
 /* Send "go" to a duet guest's third serial port (its socket); whether it was written. */
@@ -622,7 +626,7 @@ static int duet_run(struct campaign_ctx *x, struct duet_guest *g, int n, double 
 		g[k].av = xcalloc(g[k].cmds.v[0].argv.n + 1, sizeof *g[k].av);
 		for (size_t m = 0; m < g[k].cmds.v[0].argv.n; m++)
 			g[k].av[m] = g[k].cmds.v[0].argv.v[m];
-		g[k].exited = g[k].ready = g[k].go = false;
+		g[k].exited = g[k].ready = g[k].go = g[k].acked = false;
 		g[k].outcome = 0;
 		g[k].pid = qemu_spawn(g[k].av, slot_arch(c, g[k].slot, &told), g[k].qerr, e);
 		if (g[k].pid < 0) {
@@ -674,11 +678,16 @@ static int duet_run(struct campaign_ctx *x, struct duet_guest *g, int n, double 
 			}
 			all &= g[k].ready || g[k].exited;
 		}
-		for (int k = 0; all && k < n; k++)
-			if (g[k].ready && !g[k].go && !g[k].exited) {
-				g[k].go = duet_send_go(&g[k]);
-				g[k].go_ns = clock_wall_ns();
+		uint64_t now = clock_wall_ns();
+		for (int k = 0; all && k < n; k++) {
+			if (g[k].go && !g[k].acked)
+				g[k].acked = file_has(g[k].data, "SYSAB-GO");
+			/* the go, and again every 0.5 s until the guest says it got one */
+			if (g[k].ready && !g[k].acked && !g[k].exited && (!g[k].go || now - g[k].go_ns > 500000000)) {
+				g[k].go |= duet_send_go(&g[k]);
+				g[k].go_ns = now;
 			}
+		}
 		struct timespec ts = {0, 10 * 1000 * 1000};
 		nanosleep(&ts, NULL);
 	}
