@@ -572,7 +572,8 @@ static char *values_of(const struct store_env *x, const char *key)
 static bool always_differs(const char *key)
 {
 	return !strcmp(key, "boot.id") || !strncmp(key, "load.", 5) || !strcmp(key, "kernel.release") ||
-	       !strcmp(key, "kernel.version") || !strncmp(key, "probe.", 6);
+	       !strcmp(key, "kernel.version") || !strncmp(key, "probe.", 6) ||
+	       !strncmp(key, "campaign.duet_", 14); /* a duet's block, CPU set, partner and go: the design's own */
 }
 
 /* Is key "run.L.xxx" for a label key L in labels? The runner records how it applied a label

@@ -235,6 +235,7 @@ struct an_compare {
 	                               inside each boot, as analyze takes a within-boot factor */
 	size_t paired_rounds;       /* A and B are the arms of this many paired runs (sysab run --arm): each
 	                               timing row holding rounds is compared by round (row.by_round) */
+	bool duet;                  /* paired by duet block instead (a --duet campaign): caveat duet_paired */
 	struct st_compare_opts o;
 };
 /* A paired run's two arms in the two groups of a comparison. */

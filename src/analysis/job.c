@@ -493,6 +493,88 @@ static int compare_record(struct an_compare_job *j, const struct an_look_state *
 	return rc;
 }
 
+/* Free what duet_sets made (the copies' arrays; what they point to is the groups'). */
+static void duet_sets_free(struct store_set *d)
+{
+	for (int i = 0; i < 2; i++) {
+		for (size_t s = 0; d[i].series && s < d[i].nseries; s++)
+			free(d[i].series[s].boots);
+		free(d[i].series);
+	}
+	memset(d, 0, 2 * sizeof *d);
+}
+
+static int id_cmp(const void *pa, const void *pb)
+{
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+	return a < b ? -1 : a > b;
+}
+
+/* A duet campaign (docs/CAMPAIGNS.md, "Duet"): A and B booted at once in blocks. When every
+ * run of both groups belongs to one campaign and records campaign.duet_block, d[0] and d[1]
+ * become copies of the groups' sets whose boots are keyed by block instead (-1 - block), so
+ * compare pairs B with A inside each block as it pairs groups on the same boots; *duet is then
+ * true. Free d with duet_sets_free. Returns 0, or -1 with e set. */
+static int duet_sets(struct store *st, const struct an_group *g, struct store_set *d, bool *duet, struct err *e)
+{
+	*duet = false;
+	memset(d, 0, 2 * sizeof *d);
+	const char *camp = g[0].n ? g[0].runs[0]->campaign : NULL;
+	for (int i = 0; i < 2; i++)
+		for (size_t k = 0; camp && k < g[i].n; k++)
+			if (!g[i].runs[k]->campaign || strcmp(g[i].runs[k]->campaign, camp))
+				camp = NULL;
+	if (!camp || !g[1].n)
+		return 0;
+	for (int i = 0; i < 2; i++) {
+		size_t n = g[i].n;
+		struct store_run_info *tmp = xcalloc(n, sizeof *tmp);
+		int64_t *ids = xcalloc(n, sizeof *ids), *blk = xcalloc(n, sizeof *blk);
+		memcpy(ids, g[i].ids, n * sizeof *ids);
+		qsort(ids, n, sizeof *ids, id_cmp);
+		for (size_t k = 0; k < n; k++)
+			tmp[k].id = ids[k];
+		int rc = store_runs_env_key(st, tmp, n, "campaign.duet_block", e);
+		bool all = !rc;
+		for (size_t k = 0; k < n; k++) {
+			const char *v = kv_get(&tmp[k].env, "campaign.duet_block");
+			char *end = NULL;
+			blk[k] = v ? strtoll(v, &end, 10) : -1;
+			all &= v && *v && end && !*end && blk[k] >= 0;
+			kv_free(&tmp[k].env);
+		}
+		free(tmp);
+		/* the copy: each boot keyed by its runs' block (a boot whose runs differ: no duet) */
+		const struct store_set *src = &g[i].set;
+		d[i].series = xcalloc(src->nseries ? src->nseries : 1, sizeof *d[i].series);
+		d[i].nseries = src->nseries;
+		for (size_t s = 0; all && s < src->nseries; s++) {
+			d[i].series[s] = src->series[s];
+			struct store_series_boot *bt = xcalloc(src->series[s].nboots ? src->series[s].nboots : 1, sizeof *bt);
+			d[i].series[s].boots = bt;
+			for (size_t b = 0; b < src->series[s].nboots; b++) {
+				bt[b] = src->series[s].boots[b];
+				int64_t key = INT64_MIN;
+				for (size_t r = 0; r < bt[b].nruns; r++) {
+					int64_t *hit = bsearch(&bt[b].runs[r].run, ids, n, sizeof *ids, id_cmp);
+					int64_t kb = hit ? -1 - blk[hit - ids] : INT64_MIN;
+					all &= kb != INT64_MIN && (key == INT64_MIN || kb == key);
+					key = kb;
+				}
+				bt[b].boot = key;
+			}
+		}
+		free(ids);
+		free(blk);
+		if (rc || !all) {
+			duet_sets_free(d);
+			return rc;
+		}
+	}
+	*duet = true;
+	return 0;
+}
+
 /* The rest of the job once the groups are selected: the comparison, its checks and counter rows. */
 static int compare_rest(struct store *st, const char *sa, const char *sb, const struct strv *patterns,
 			const struct st_compare_opts *co, bool with_env, bool allow_checks, struct an_compare_job *j,
@@ -531,9 +613,21 @@ static int compare_rest(struct store *st, const char *sa, const char *sb, const 
 			rc = store_load_set(st, g[i].ids, g[i].n, &g[i].set, e);
 		}
 	}
+	/* a duet campaign: B and A paired by block (an --unit run comparison stays per run) */
+	struct store_set dset[2] = {{0}};
+	bool duet = false;
+	if (!rc && sb && co->unit == ST_LEVEL_BOOT)
+		rc = duet_sets(st, g, dset, &duet, e);
 	if (!rc)
-		rc = an_compare(&g[0].set, sb ? &g[1].set : NULL, g[0].runs, g[0].n, sb ? g[1].runs : NULL, g[1].n,
-				&env[0], &env[1], patterns, co, &j->c, e);
+		rc = an_compare(duet ? &dset[0] : &g[0].set, sb ? (duet ? &dset[1] : &g[1].set) : NULL, g[0].runs, g[0].n,
+				sb ? g[1].runs : NULL, g[1].n, &env[0], &env[1], patterns, co, &j->c, e);
+	if (!rc && duet && j->c.paired) {
+		j->c.duet = true;
+		for (size_t i = 0; i < j->c.nrows; i++)
+			if (j->c.rows[i].c.caveats & ST_CAVEAT_PAIRED)
+				j->c.rows[i].c.caveats = (j->c.rows[i].c.caveats & ~ST_CAVEAT_PAIRED) | ST_CAVEAT_DUET_PAIRED;
+	}
+	duet_sets_free(dset);
 	store_env_free(&env[0]);
 	store_env_free(&env[1]);
 	if (rc || compare_checks(j, allow_checks, e))

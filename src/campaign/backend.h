@@ -40,6 +40,14 @@ struct campaign_ctx {
 	double kvm_probe_s; /* how long a KVM boot may stay silent ($SYSAB_KVM_PROBE_S, default 60) */
 	char accel[8];      /* qemu: the accelerator chosen for this drive (kvm or tcg) */
 	char *accel_note;   /* why */
+	/* qemu --duet: boot_slot(i) boots slot pair (its block's other slot, -1 for none) at once
+	 * with i; the pair's results wait in pair_* until boot_slot(pair) takes them (pair_ready) */
+	int pair;
+	bool pair_ready;
+	char *pair_text, *pair_console, *pair_log;
+	int pair_outcome;
+	uint64_t go_ns[2];  /* when each guest (by slot: [0] the one booted, [1] its pair) got its go */
+	double wait_s[2];   /* how long each waited for the go after it was ready */
 };
 
 struct campaign_backend {
@@ -77,6 +85,10 @@ char *campaign_marker(const char *name, int slot);
 /* The next slot to boot: the first pending, booting, running, or interrupted with a retry
  * left; -1 when none. */
 int campaign_next_slot(const struct campaign *c);
+/* --duet: the other slot of slot i's block when it is still to boot (as campaign_next_slot
+ * takes them), booted at once with i; -1 when there is none (it is done, failed or skipped:
+ * i boots alone, on its own CPU set) or the campaign is no duet. */
+int campaign_duet_partner(const struct campaign *c, int i);
 /* Set slot i's state and reason (reason is taken over; NULL for none). */
 void campaign_slot_set(struct campaign *c, int i, enum slot_state s, char *reason);
 /* Write slot i's progress to the database. */

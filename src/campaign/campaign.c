@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +116,71 @@ char *campaign_stop_path(const char *db_path, const char *name)
 
 /* ---- options ---- */
 
+/* The CPUs this process may run on, in order, into cpu[0..max-1]; their count. */
+static int duet_host_cpus(int *cpu, int max)
+{
+	cpu_set_t set;
+	int n = 0;
+	if (sched_getaffinity(0, sizeof set, &set))
+		return 0;
+	for (int k = 0; k < CPU_SETSIZE && n < max; k++)
+		if (CPU_ISSET(k, &set))
+			cpu[n++] = k;
+	return n;
+}
+
+bool campaign_duet_cpus(int smp, int k, char *buf, size_t n)
+{
+	int cpu[CPU_SETSIZE];
+	int have = duet_host_cpus(cpu, CPU_SETSIZE);
+	if (smp < 1 || have < 2 * smp) {
+		snprintf(buf, n, "?");
+		return false;
+	}
+	const int *c = &cpu[k * smp];
+	struct sb b = {0};
+	for (int i = 0; i < smp;) { /* runs of consecutive CPUs as A-B */
+		int j = i;
+		while (j + 1 < smp && c[j + 1] == c[j] + 1)
+			j++;
+		sb_addf(&b, "%s%d", b.len ? "," : "", c[i]);
+		if (j > i)
+			sb_addf(&b, "-%d", c[j]);
+		i = j + 1;
+	}
+	snprintf(buf, n, "%s", b.s);
+	sb_free(&b);
+	return true;
+}
+
+int campaign_duet_check(const struct campaign_opts *o, const char *backend, size_t nconfigs, struct err *e)
+{
+	if (!o->duet)
+		return 0;
+	if (strcmp(backend, "qemu"))
+		return errf(e, "--duet: two guests booted at once are qemu guests; the %s backend boots this machine "
+			       "itself, one kernel at a time, so leave --duet out (or use --backend qemu)",
+			    backend);
+	if (nconfigs != 2)
+		return errf(e, "--duet: a duet boots exactly two configurations at once (A and B); this campaign has %zu", nconfigs);
+	int cpu[CPU_SETSIZE];
+	int have = duet_host_cpus(cpu, CPU_SETSIZE);
+	if (have < 2 * o->smp)
+		return errf(e, "--duet: the two guests need disjoint host CPUs, 2 x --smp %d = %d, but this host gives "
+			       "sysab %d; give --smp %d or less",
+			    o->smp, 2 * o->smp, have, have / 2 > 0 ? have / 2 : 1);
+	if (o->numa > 1)
+		return errf(e, "--duet with --numa %d: not built (a duet pins each guest to its own host CPUs, and the "
+			       "guest nodes would then need host nodes of their own); leave one of them out",
+			    o->numa);
+	return 0;
+}
+
+int campaign_duet_set(const struct campaign *c, int i)
+{
+	return (c->r.slots[i].config + c->r.slots[i].block) % 2;
+}
+
 void campaign_opts_parse(const char *json, struct campaign_opts *o)
 {
 	memset(o, 0, sizeof *o);
@@ -126,6 +192,7 @@ void campaign_opts_parse(const char *json, struct campaign_opts *o)
 	o->smp = (int)json_integer_value(json_object_get(j, "smp"));
 	o->mem_mb = (int)json_integer_value(json_object_get(j, "mem_mb"));
 	o->numa = (int)json_integer_value(json_object_get(j, "numa"));
+	o->duet = json_is_true(json_object_get(j, "duet"));
 	const char *a = json_string_value(json_object_get(j, "accel"));
 	snprintf(o->accel, sizeof o->accel, "%s", a && (!strcmp(a, "kvm") || !strcmp(a, "tcg")) ? a : "auto");
 	const char *s;
@@ -169,6 +236,8 @@ char *campaign_opts_json(const struct campaign_opts *o)
 	json_object_set_new(j, "mem_mb", json_integer(o->mem_mb));
 	if (o->numa > 1) /* one node (no -numa) is the default, and the options of older campaigns */
 		json_object_set_new(j, "numa", json_integer(o->numa));
+	if (o->duet) /* absent: the options of a campaign that is no duet, and of older ones */
+		json_object_set_new(j, "duet", json_true());
 	json_object_set_new(j, "accel", json_string(o->accel));
 	if (o->image)
 		json_object_set_new(j, "image", json_string(o->image));
@@ -250,6 +319,8 @@ int campaign_create(struct store *st, struct campaign_spec *sp, struct err *e)
 			       "leave --numa out (or use --backend qemu)",
 			    sp->opts.numa, be->name);
 	if (!strcmp(be->name, "qemu") && campaign_qemu_numa_check(&sp->opts, sp->opts.arch, e))
+		return -1;
+	if (campaign_duet_check(&sp->opts, be->name, sp->nconfigs, e))
 		return -1;
 	for (size_t i = 0; i < sp->nconfigs; i++) {
 		const struct store_campaign_config *k = &sp->configs[i];
@@ -391,6 +462,9 @@ static int campaign_validate(struct campaign *c, struct err *e)
 		return errf(e, "numa %d is a qemu option, but the backend is %s", c->opts.numa, c->be->name);
 	if (c->opts.numa > 1 && campaign_qemu_numa_check(&c->opts, c->opts.arch, e))
 		return -1;
+	if (c->opts.duet && (strcmp(c->be->name, "qemu") || r->nconfigs != 2))
+		return errf(e, "duet is for two configurations of the qemu backend, but the backend is %s with %zu",
+			    c->be->name, r->nconfigs);
 	c->per_run = campaign_per_run(c);
 	if (!r->nconfigs)
 		return errf(e, "it has no configuration");
@@ -463,14 +537,27 @@ static bool slot_final(enum slot_state s)
 	return s == SLOT_DONE || s == SLOT_FAILED || s == SLOT_SKIPPED;
 }
 
+/* Is slot i still to boot: pending, booting, running, or interrupted with a retry left? */
+static bool slot_to_boot(const struct campaign *c, size_t i)
+{
+	enum slot_state s = c->slot[i];
+	return s == SLOT_PENDING || s == SLOT_BOOTING || s == SLOT_RUNNING ||
+	       (s == SLOT_INTERRUPTED && c->r.slots[i].attempts <= CAMPAIGN_RETRIES);
+}
+
 int campaign_next_slot(const struct campaign *c)
 {
-	for (size_t i = 0; i < c->r.nslots; i++) {
-		enum slot_state s = c->slot[i];
-		if (s == SLOT_PENDING || s == SLOT_BOOTING || s == SLOT_RUNNING ||
-		    (s == SLOT_INTERRUPTED && c->r.slots[i].attempts <= CAMPAIGN_RETRIES))
+	for (size_t i = 0; i < c->r.nslots; i++)
+		if (slot_to_boot(c, i))
 			return (int)i;
-	}
+	return -1;
+}
+
+int campaign_duet_partner(const struct campaign *c, int i)
+{
+	for (size_t k = 0; c->opts.duet && k < c->r.nslots; k++)
+		if ((int)k != i && c->r.slots[k].block == c->r.slots[i].block && slot_to_boot(c, k))
+			return (int)k;
 	return -1;
 }
 
@@ -494,10 +581,23 @@ void campaign_view(const struct campaign *c, bool slots, struct campaign_view *v
 		v->min_left = v->s_per_boot * (double)v->left / 60;
 	}
 	v->next = c->state == CAMPAIGN_DONE ? -1 : campaign_next_slot(c);
+	if (c->opts.duet) {
+		v->duet_set = xcalloc(c->r.nslots ? c->r.nslots : 1, sizeof *v->duet_set);
+		for (size_t i = 0; i < c->r.nslots; i++)
+			v->duet_set[i] = campaign_duet_set(c, (int)i);
+		for (int k = 0; k < 2; k++)
+			campaign_duet_cpus(c->opts.smp, k, v->duet_cpus[k], sizeof v->duet_cpus[k]);
+	}
 	if (c->opts.numa > 1) {
 		v->node_cpus = c->opts.smp / c->opts.numa;
 		v->node_mb = c->opts.mem_mb / c->opts.numa;
 	}
+}
+
+void campaign_view_free(struct campaign_view *v)
+{
+	free(v->duet_set);
+	v->duet_set = NULL;
 }
 
 /* ---- what the driver and the backends share ---- */

@@ -24,6 +24,7 @@ int slot_state_of(const char *word);
 struct campaign_opts {
 	int smp, mem_mb;            /* qemu: -smp and -m */
 	int numa;                   /* qemu: the guest's NUMA nodes, each 1/numa of smp and mem (1: no -numa) */
+	bool duet;                  /* qemu: each block boots its two configurations at once, on disjoint host CPUs */
 	char accel[8];              /* qemu: auto, kvm or tcg */
 	char *image;                /* qemu: directory with vmlinuz and initramfs.cpio.gz */
 	char arch[16];              /* qemu: the guest's architecture, or auto (told from its kernel) */
@@ -90,6 +91,18 @@ const char *campaign_qemu_arch_names(void);
  * naming the options (--numa, --smp, --mem, --arch) and what to give instead. */
 int campaign_qemu_numa_check(const struct campaign_opts *o, const char *arch, struct err *e);
 
+/* Can campaign options o with nconfigs configurations on backend run as a duet (o->duet)? Two
+ * configurations of the qemu backend, and at least 2 x o->smp CPUs this process may use. 0, or
+ * -1 with e naming the option and what to give instead. Not a duet: 0. */
+int campaign_duet_check(const struct campaign_opts *o, const char *backend, size_t nconfigs, struct err *e);
+/* The host CPUs (as sched_getaffinity gives them to this process, in order) of duet CPU set k
+ * (0 or 1): the k-th run of smp of them, written as a taskset list "0" or "2-3" into buf.
+ * false when the host has fewer than 2 x smp. */
+bool campaign_duet_cpus(int smp, int k, char *buf, size_t n);
+/* The duet CPU set (0 or 1) slot i's guest is pinned to: configuration + block, mod 2, so the
+ * two guests of a block hold different sets and swap them every block. */
+int campaign_duet_set(const struct campaign *c, int i);
+
 /* Parse a campaign's options JSON into o (free with campaign_opts_free); missing keys
  * get defaults. */
 void campaign_opts_parse(const char *json, struct campaign_opts *o);
@@ -128,8 +141,12 @@ struct campaign_view {
 	double min_left;           /* minutes left at that pace, 0 when unknown */
 	bool slots;                /* show the schedule */
 	int node_cpus, node_mb;    /* qemu with --numa: each guest node's CPUs and MB (0 otherwise) */
+	char duet_cpus[2][64];     /* qemu with --duet: the host CPUs of set 0 and 1 here ("?" when too few) */
+	int *duet_set;             /* with --duet: each slot's CPU set (campaign_duet_set); NULL otherwise.
+				    * Owned by the view: campaign_view_free */
 };
 void campaign_view(const struct campaign *c, bool slots, struct campaign_view *v);
+void campaign_view_free(struct campaign_view *v);
 
 /* How the command runs: the database path (for children and units), the sysab binary,
  * whether to only print what would be done, where progress lines go. */

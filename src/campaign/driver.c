@@ -78,6 +78,7 @@ static void ctx_init(struct campaign_ctx *x, const struct campaign_env *env, str
 	snprintf(x->accel, sizeof x->accel, "%s", c->opts.accel);
 	if (c->opts.accel_note)
 		x->accel_note = xstrdup(c->opts.accel_note);
+	x->pair = -1;
 }
 
 static void ctx_free(struct campaign_ctx *x)
@@ -90,6 +91,9 @@ static void ctx_free(struct campaign_ctx *x)
 	free(x->console);
 	free(x->log);
 	free(x->accel_note);
+	free(x->pair_text);
+	free(x->pair_console);
+	free(x->pair_log);
 }
 
 /* Read the campaign again (another command may have stopped it). */
@@ -213,8 +217,22 @@ static int drive(struct campaign_ctx *x, struct err *e)
 			return -1;
 		campaign_note(x, "slot %d/%zu (block %d): %s, attempt %d", i + 1, x->c->r.nslots, x->c->r.slots[i].block,
 			      x->c->r.configs[x->c->r.slots[i].config].name, x->c->r.slots[i].attempts);
+		/* --duet: the block's other slot boots at once with this one */
+		int j = campaign_duet_partner(x->c, i);
+		if (j >= 0) {
+			if (begin_slot(x, j, e))
+				return -1;
+			campaign_note(x, "slot %d/%zu (block %d): %s, attempt %d, at once with slot %d (duet)", j + 1,
+				      x->c->r.nslots, x->c->r.slots[j].block, x->c->r.configs[x->c->r.slots[j].config].name,
+				      x->c->r.slots[j].attempts, i + 1);
+		}
+		x->pair = j;
 		if (x->c->be->boot_slot(x, i, e) || x->c->be->collect(x, i, e) || end_slot(x, i, e))
 			return -1;
+		/* its pair's results wait in x: boot_slot takes them, booting nothing */
+		if (j >= 0 && (x->c->be->boot_slot(x, j, e) || x->c->be->collect(x, j, e) || end_slot(x, j, e)))
+			return -1;
+		x->pair = -1;
 		if (settle_state(x, &more, e))
 			return -1;
 	}
@@ -231,8 +249,12 @@ static int dry_run(struct campaign_ctx *x, struct err *e)
 		enum slot_state s = x->c->slot[i];
 		if (s == SLOT_DONE || s == SLOT_FAILED || s == SLOT_SKIPPED)
 			continue;
-		fprintf(x->env->out, "slot %zu (block %d): %s\n", i, x->c->r.slots[i].block,
+		fprintf(x->env->out, "slot %zu (block %d): %s", i, x->c->r.slots[i].block,
 			x->c->r.configs[x->c->r.slots[i].config].name);
+		if (x->c->opts.duet)
+			fprintf(x->env->out, " (duet: at once with the other slot of block %d; host CPU set %d)",
+				x->c->r.slots[i].block, campaign_duet_set(x->c, (int)i));
+		fprintf(x->env->out, "\n");
 		struct campaign_cmds cmds = {0};
 		be->argv(x, (int)i, &cmds);
 		for (size_t k = 0; k < cmds.n; k++)

@@ -3,11 +3,14 @@
 #include "core/tmp.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -161,6 +164,13 @@ static void job_cpio(const struct campaign *c, int i, struct sb *out)
 	struct sb sh = {0};
 	const struct kvlist *l = &c->labels[c->r.slots[i].config];
 	sb_add(&sh, "rc=0\n");
+	/* a duet guest says it is ready and waits for the host's go on its third serial port, held
+	 * open from before it says so (a port opened afresh drops what arrived while it was closed),
+	 * then acknowledges it; the host sends go again until it sees the acknowledgement */
+	if (c->opts.duet)
+		sb_add(&sh, "exec 3</dev/ttyS2\nstty -F /dev/ttyS1 raw -echo 2>/dev/null\n"
+			    "stty -F /dev/ttyS2 raw -echo 2>/dev/null\necho SYSAB-READY >/dev/ttyS1\n"
+			    "read -r -t 600 go <&3\necho SYSAB-GO >/dev/ttyS1\nexec 3<&-\n");
 	for (int r = 0; r < campaign_slot_invocations(c, i); r++) {
 		sb_add(&sh, "sysab run --db /tmp/guest.db");
 		for (size_t k = 0; k < c->run_args.n; k++) {
@@ -244,13 +254,15 @@ static bool kvm_usable(const char **why)
 
 /* Run qemu; wait at most timeout_s, or at most probe_s for the kernel's first line on the
  * console (0 = no probe). *outcome: 0 exited, 1 timed out, 2 probe failed, 3 stopped. */
-static int run_qemu(char **argv, const struct guest_arch *a, const char *console, const char *errlog, int timeout_s,
-		    double probe_s, int *outcome, struct err *e)
+/* Start qemu (argv) with its stderr to errlog; its pid, or -1 with e set. */
+static pid_t qemu_spawn(char **argv, const struct guest_arch *a, const char *errlog, struct err *e)
 {
 	fflush(NULL);
 	pid_t pid = fork();
-	if (pid < 0)
-		return errf(e, "cannot start qemu: %s", strerror(errno));
+	if (pid < 0) {
+		errf(e, "cannot start qemu: %s", strerror(errno));
+		return -1;
+	}
 	if (pid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlive the sysab that drives it */
 		int null = open("/dev/null", O_RDWR);
@@ -260,9 +272,29 @@ static int run_qemu(char **argv, const struct guest_arch *a, const char *console
 		if (err >= 0)
 			dup2(err, 2); /* qemu's warnings go to the slot's log, not the user's terminal */
 		execvp(argv[0], argv);
-		fprintf(stderr, "sysab campaign: cannot run %s: %s; install %s\n", argv[0], strerror(errno), a->package);
+		fprintf(stderr, "sysab campaign: cannot run %s: %s; install %s\n", argv[0], strerror(errno),
+			!strcmp(argv[0], "taskset") ? "util-linux" : a->package);
 		_exit(127);
 	}
+	return pid;
+}
+
+/* The error of a qemu that could not be run (exit 127 from the child). */
+static int qemu_missing(char **argv, const struct guest_arch *a, struct err *e)
+{
+	if (!strcmp(argv[0], "taskset"))
+		return errf(e, "cannot run taskset (to pin a duet guest to its host CPUs), or the qemu after it; install "
+			       "util-linux and %s (Debian)", a->package);
+	return errf(e, "cannot run %s; install %s (Debian)%s", argv[0], a->package,
+		    !strcmp(argv[0], a->qemu) ? "" : " or give campaign new --qemu the binary");
+}
+
+static int run_qemu(char **argv, const struct guest_arch *a, const char *console, const char *errlog, int timeout_s,
+		    double probe_s, int *outcome, struct err *e)
+{
+	pid_t pid = qemu_spawn(argv, a, errlog, e);
+	if (pid < 0)
+		return -1;
 	uint64_t t0 = clock_wall_ns();
 	*outcome = 0;
 	int status = 0;
@@ -293,8 +325,7 @@ static int run_qemu(char **argv, const struct guest_arch *a, const char *console
 		nanosleep(&ts, NULL);
 	}
 	if (!*outcome && WIFEXITED(status) && WEXITSTATUS(status) == 127)
-		return errf(e, "cannot run %s; install %s (Debian)%s", argv[0], a->package,
-			    !strcmp(argv[0], a->qemu) ? "" : " or give campaign new --qemu the binary");
+		return qemu_missing(argv, a, e);
 	return 0;
 }
 
@@ -400,6 +431,8 @@ static int qemu_prepare(struct campaign_ctx *x, struct err *e)
 		if (campaign_qemu_numa_check(&x->c->opts, a->name, e))
 			return err_prefix(e, "campaign '%s', slot %zu", x->c->r.name, i);
 	}
+	if (campaign_duet_check(&x->c->opts, x->c->be->name, x->c->r.nconfigs, e))
+		return err_prefix(e, "campaign '%s'", x->c->r.name);
 	if (foreign && !strcmp(x->accel, "kvm"))
 		return errf(e, "campaign '%s' asks --accel kvm, but its guest is %s and this host %s: KVM runs guests of "
 			       "the host's architecture only; create it with --accel tcg (or auto)",
@@ -471,6 +504,18 @@ static char *in_dir(const struct campaign_ctx *x, const char *name)
 	return xasprintf("%s/%s", x->dir && !x->env->dry_run ? x->dir : "TMPDIR", name);
 }
 
+/* A file of slot i's guest in the drive's directory: a duet guest's carry its CPU set (the two
+ * guests of a block run at once). */
+static char *slot_in_dir(const struct campaign_ctx *x, int i, const char *name)
+{
+	if (!x->c->opts.duet)
+		return in_dir(x, name);
+	char *n = xasprintf("%s.set%d", name, campaign_duet_set(x->c, i));
+	char *p = in_dir(x, n);
+	free(n);
+	return p;
+}
+
 static void qemu_argv(struct campaign_ctx *x, int i, struct campaign_cmds *out)
 {
 	const struct campaign *c = x->c;
@@ -481,7 +526,7 @@ static void qemu_argv(struct campaign_ctx *x, int i, struct campaign_cmds *out)
 	const struct guest_arch *a = slot_arch(c, i, &told);
 	char *marker = campaign_marker(c->r.name, i);
 	char *append = xasprintf("%s %s%s%s", a->append, k->append ? k->append : "", k->append ? " " : "", marker);
-	char *initrd = in_dir(x, "initrd"), *con = in_dir(x, "console"), *data = in_dir(x, "data");
+	char *initrd = slot_in_dir(x, i, "initrd"), *con = slot_in_dir(x, i, "console"), *data = slot_in_dir(x, i, "data");
 	char *serial_con = xasprintf("file:%s", con), *serial_data = xasprintf("file:%s", data);
 	char smp[16], mem[16];
 	snprintf(smp, sizeof smp, "%d", c->opts.smp);
@@ -491,11 +536,28 @@ static void qemu_argv(struct campaign_ctx *x, int i, struct campaign_cmds *out)
 	const char *av2[] = {"-kernel", kernel, "-initrd", initrd, "-append", append, "-display", "none", "-no-reboot",
 			     "-monitor", "none", "-serial", serial_con, "-serial", serial_data, "-net", "none"};
 	struct campaign_cmd *cmd = campaign_cmds_add(out, false);
+	if (c->opts.duet) { /* pinned to its CPU set: taskset -c CPUS qemu ... */
+		char cpus[64];
+		campaign_duet_cpus(c->opts.smp, campaign_duet_set(c, i), cpus, sizeof cpus);
+		strv_add(&cmd->argv, "taskset");
+		strv_add(&cmd->argv, "-c");
+		strv_add(&cmd->argv, cpus);
+	}
 	for (size_t n = 0; n < sizeof av / sizeof av[0]; n++)
 		strv_add(&cmd->argv, av[n]);
 	numa_argv(&c->opts, &cmd->argv);
 	for (size_t n = 0; n < sizeof av2 / sizeof av2[0]; n++)
 		strv_add(&cmd->argv, av2[n]);
+	if (c->opts.duet) { /* the go signal: a third serial port (on IRQ 5: ttyS0's IRQ 4 is not shared), a
+			     * socket the host writes "go" to */
+		char *sock = slot_in_dir(x, i, "go"), *chr = xasprintf("socket,id=go,path=%s,server=on,wait=off", sock);
+		strv_add(&cmd->argv, "-chardev");
+		strv_add(&cmd->argv, chr);
+		strv_add(&cmd->argv, "-device");
+		strv_add(&cmd->argv, "isa-serial,chardev=go,iobase=0x3e8,irq=5");
+		free(sock);
+		free(chr);
+	}
 	free(kernel);
 	free(base);
 	free(marker);
@@ -507,11 +569,295 @@ static void qemu_argv(struct campaign_ctx *x, int i, struct campaign_cmds *out)
 	free(serial_data);
 }
 
+/* ---- --duet: a block's two guests at once ---- */
+
+/* One guest of a duet boot. */
+struct duet_guest {
+	int slot;
+	char *initrd, *con, *data, *qerr, *sock;
+	char **av;
+	struct campaign_cmds cmds;
+	pid_t pid;
+	int status, outcome;
+	bool exited, ready, go, acked;
+	uint64_t ready_ns, go_ns; /* go_ns: the last go sent before the guest acknowledged one */
+};
+
+/* Send "go" to a duet guest's third serial port (its socket); whether it was written. */
+static bool duet_send_go(const struct duet_guest *g)
+{
+	struct sockaddr_un a = {.sun_family = AF_UNIX};
+	if (strlen(g->sock) >= sizeof a.sun_path)
+		return false;
+	memcpy(a.sun_path, g->sock, strlen(g->sock) + 1);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	bool ok = fd >= 0 && !connect(fd, (struct sockaddr *)&a, sizeof a) && write(fd, "go\n", 3) == 3;
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+/* Does the file at path hold s? */
+static bool file_has(const char *path, const char *s)
+{
+	char *t = read_text_file(path);
+	bool has = t && strstr(t, s);
+	free(t);
+	return has;
+}
+
+/* Boot n (1 or 2) duet guests at once, each pinned to its CPU set, and wait for all of them: a
+ * guest ready for its runs (SYSAB-READY on its data channel) gets its go when every guest still
+ * running is ready, so the two measure from the same moment. Timeouts, the KVM probe and a stop
+ * as run_qemu's, for both (*probe_failed: kill both, boot again under TCG). */
+static int duet_run(struct campaign_ctx *x, struct duet_guest *g, int n, double probe_s, bool *probe_failed,
+		    struct err *e)
+{
+	const struct campaign *c = x->c;
+	bool told;
+	*probe_failed = false;
+	for (int k = 0; k < n; k++) {
+		unlink(g[k].con);
+		unlink(g[k].data);
+		unlink(g[k].sock);
+		campaign_cmds_free(&g[k].cmds);
+		free(g[k].av);
+		qemu_argv(x, g[k].slot, &g[k].cmds);
+		g[k].av = xcalloc(g[k].cmds.v[0].argv.n + 1, sizeof *g[k].av);
+		for (size_t m = 0; m < g[k].cmds.v[0].argv.n; m++)
+			g[k].av[m] = g[k].cmds.v[0].argv.v[m];
+		g[k].exited = g[k].ready = g[k].go = g[k].acked = false;
+		g[k].outcome = 0;
+		g[k].pid = qemu_spawn(g[k].av, slot_arch(c, g[k].slot, &told), g[k].qerr, e);
+		if (g[k].pid < 0) {
+			for (int m = 0; m < k; m++) {
+				kill(g[m].pid, SIGKILL);
+				waitpid(g[m].pid, &g[m].status, 0);
+			}
+			return -1;
+		}
+	}
+	uint64_t t0 = clock_wall_ns();
+	for (;;) {
+		int live = 0;
+		for (int k = 0; k < n; k++)
+			if (!g[k].exited && waitpid(g[k].pid, &g[k].status, WNOHANG) == g[k].pid)
+				g[k].exited = true;
+		for (int k = 0; k < n; k++)
+			live += !g[k].exited;
+		if (!live)
+			break;
+		double el = (double)(clock_wall_ns() - t0) / 1e9;
+		int why = sig_stop ? 3 : el > c->opts.boot_timeout_s ? 1 : 0;
+		if (!why && probe_s > 0 && el > probe_s) {
+			bool up = true;
+			for (int k = 0; k < n; k++)
+				up &= file_has(g[k].con, "Linux version");
+			if (up)
+				probe_s = 0;
+			else
+				why = 2;
+		}
+		if (why) {
+			for (int k = 0; k < n; k++)
+				if (!g[k].exited) {
+					g[k].outcome = why;
+					kill(g[k].pid, SIGKILL);
+					waitpid(g[k].pid, &g[k].status, 0);
+					g[k].exited = true;
+				}
+			*probe_failed = why == 2;
+			break;
+		}
+		/* the go: when every guest still running is ready */
+		bool all = true;
+		for (int k = 0; k < n; k++) {
+			if (!g[k].exited && !g[k].ready && file_has(g[k].data, "SYSAB-READY")) {
+				g[k].ready = true;
+				g[k].ready_ns = clock_wall_ns();
+			}
+			all &= g[k].ready || g[k].exited;
+		}
+		uint64_t now = clock_wall_ns();
+		for (int k = 0; all && k < n; k++) {
+			if (g[k].go && !g[k].acked)
+				g[k].acked = file_has(g[k].data, "SYSAB-GO");
+			/* the go, and again every 0.5 s until the guest says it got one */
+			if (g[k].ready && !g[k].acked && !g[k].exited && (!g[k].go || now - g[k].go_ns > 500000000)) {
+				g[k].go |= duet_send_go(&g[k]);
+				g[k].go_ns = now;
+			}
+		}
+		struct timespec ts = {0, 10 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+	for (int k = 0; k < n; k++)
+		if (!g[k].outcome && WIFEXITED(g[k].status) && WEXITSTATUS(g[k].status) == 127)
+			return qemu_missing(g[k].av, slot_arch(c, g[k].slot, &told), e);
+	return 0;
+}
+
+/* The console log of guest g (and qemu's own messages after it), kept beside the database;
+ * the path (new string). */
+static char *duet_keep_log(struct campaign_ctx *x, const struct duet_guest *g)
+{
+	char *log = campaign_slot_file(x, g->slot, "log");
+	size_t n = 0, qn = 0;
+	struct err ig;
+	char *t = read_whole_file(g->con, (size_t)64 << 20, &n, &ig);
+	char *q = read_whole_file(g->qerr, (size_t)1 << 20, &qn, &ig);
+	if (campaign_write_new(log, 0600, t ? t : "", t ? n : 0, q ? q : "", q ? qn : 0, &ig))
+		campaign_note(x, "%s", ig.msg);
+	free(t);
+	free(q);
+	return log;
+}
+
+/* Boot slot i and x->pair (when >= 0) at once; i's results go to x's guest_text, console, log
+ * and outcome, the pair's to pair_*, taken by boot_slot(pair). */
+static int duet_boot(struct campaign_ctx *x, int i, struct err *e)
+{
+	struct campaign *c = x->c;
+	struct duet_guest g[2] = {{.slot = i}, {.slot = x->pair}};
+	int n = x->pair >= 0 ? 2 : 1, rc = 0;
+	for (int k = 0; k < n && !rc; k++) {
+		char *kernel, *base;
+		struct sb job = {0};
+		size_t blen;
+		guest_files(c, g[k].slot, &kernel, &base);
+		g[k].initrd = slot_in_dir(x, g[k].slot, "initrd");
+		g[k].con = slot_in_dir(x, g[k].slot, "console");
+		g[k].data = slot_in_dir(x, g[k].slot, "data");
+		g[k].qerr = slot_in_dir(x, g[k].slot, "qemu.err");
+		g[k].sock = slot_in_dir(x, g[k].slot, "go");
+		char *basebuf = read_whole_file(base, (size_t)1 << 30, &blen, e);
+		if (!basebuf)
+			rc = -1;
+		else {
+			job_cpio(c, g[k].slot, &job);
+			rc = campaign_write_new(g[k].initrd, 0600, job.s, job.len, basebuf, blen, e);
+		}
+		free(basebuf);
+		sb_free(&job);
+		free(kernel);
+		free(base);
+	}
+	while (!rc) {
+		bool probing = !strcmp(x->accel, "kvm") && !x->accel_note, failed;
+		rc = duet_run(x, g, n, probing ? x->kvm_probe_s : 0, &failed, e);
+		if (rc || !failed) {
+			if (!rc && probing && !x->accel_note)
+				x->accel_note = xstrdup("kvm: the guest kernel started under it");
+			break;
+		}
+		snprintf(x->accel, sizeof x->accel, "tcg");
+		free(x->accel_note);
+		x->accel_note = xasprintf("tcg: under kvm the guest kernel printed nothing within %.0f s", x->kvm_probe_s);
+		campaign_note(x, "%s; costs measured in these guests are emulator costs (QEMU TCG)", x->accel_note);
+		tcg_note(x);
+	}
+	if (!rc) {
+		struct err ig;
+		size_t dlen;
+		char **text[2] = {&x->guest_text, &x->pair_text}, **con[2] = {&x->console, &x->pair_console},
+		     **log[2] = {&x->log, &x->pair_log};
+		int *out[2] = {&x->outcome, &x->pair_outcome};
+		for (int k = 0; k < n; k++) {
+			free(*text[k]);
+			*text[k] = read_whole_file(g[k].data, (size_t)1 << 30, &dlen, &ig);
+			free(*con[k]);
+			*con[k] = xstrdup(g[k].con);
+			free(*log[k]);
+			*log[k] = duet_keep_log(x, &g[k]);
+			*out[k] = g[k].outcome;
+			x->go_ns[k] = g[k].go ? g[k].go_ns : 0;
+			x->wait_s[k] = g[k].go ? (double)(g[k].go_ns - g[k].ready_ns) / 1e9 : 0;
+		}
+		x->pair_ready = n == 2;
+		if (n == 2 && g[0].go && g[1].go)
+			campaign_note(x, "duet: slots %d and %d got their go %.3f s apart (the first waited %.1f s for the "
+					 "other to boot)",
+				      i + 1, x->pair + 1, fabs((double)((int64_t)g[0].go_ns - (int64_t)g[1].go_ns)) / 1e9,
+				      x->wait_s[0] > x->wait_s[1] ? x->wait_s[0] : x->wait_s[1]);
+	}
+	for (int k = 0; k < n; k++) {
+		free(g[k].initrd);
+		free(g[k].con);
+		free(g[k].data);
+		free(g[k].qerr);
+		if (g[k].sock)
+			unlink(g[k].sock);
+		free(g[k].sock);
+		free(g[k].av);
+		campaign_cmds_free(&g[k].cmds);
+	}
+	return rc;
+}
+
+/* boot_slot of the pair booted with the slot before: its results, kept in pair_*, become the
+ * boot's (the go times swapped, so [0] is always the slot collected). */
+static void duet_take_pair(struct campaign_ctx *x)
+{
+	free(x->guest_text);
+	free(x->console);
+	free(x->log);
+	x->guest_text = x->pair_text;
+	x->console = x->pair_console;
+	x->log = x->pair_log;
+	x->outcome = x->pair_outcome;
+	x->pair_text = x->pair_console = x->pair_log = NULL;
+	x->pair_ready = false;
+	uint64_t t = x->go_ns[0];
+	x->go_ns[0] = x->go_ns[1];
+	x->go_ns[1] = t;
+	double w = x->wait_s[0];
+	x->wait_s[0] = x->wait_s[1];
+	x->wait_s[1] = w;
+}
+
+/* The other slot of slot i's block, or -1. */
+static int duet_other(const struct campaign *c, int i)
+{
+	for (size_t k = 0; k < c->r.nslots; k++)
+		if ((int)k != i && c->r.slots[k].block == c->r.slots[i].block)
+			return (int)k;
+	return -1;
+}
+
+/* What each run of a duet guest records: its block, CPU set and host CPUs, the slot booted with
+ * it, and when each got its go (UTC seconds; 0: none). Appended to tags. */
+static void duet_tags(const struct campaign_ctx *x, int i, struct kvlist *tags)
+{
+	const struct campaign *c = x->c;
+	char cpus[64];
+	int set = campaign_duet_set(c, i), other = duet_other(c, i);
+	campaign_duet_cpus(c->opts.smp, set, cpus, sizeof cpus);
+	kv_addf(tags, "campaign.duet_block", "%d", c->r.slots[i].block);
+	kv_addf(tags, "campaign.duet_cpu_set", "%d", set);
+	kv_add(tags, "campaign.duet_cpus", cpus);
+	kv_addf(tags, "campaign.duet_go", "%.3f", (double)x->go_ns[0] / 1e9);
+	if (x->go_ns[1] && other >= 0) {
+		kv_addf(tags, "campaign.duet_partner_slot", "%d", other);
+		kv_addf(tags, "campaign.duet_partner_go", "%.3f", (double)x->go_ns[1] / 1e9);
+	} else
+		kv_add(tags, "campaign.duet_partner_slot", "none (booted alone: the block's other slot had ended)");
+	kv_addf(tags, "campaign.duet_wait_s", "%.3f", x->wait_s[0]);
+}
+
 /* Boot slot i's guest to its end; if KVM was chosen and the kernel prints nothing under it within
  * the probe's bound, switch this drive to TCG (the reason kept in accel_note) and boot again. */
 static int qemu_boot_slot(struct campaign_ctx *x, int i, struct err *e)
 {
 	struct campaign *c = x->c;
+	if (c->opts.duet && x->pair_ready && i != x->pair)
+		return errf(e, "campaign '%s': slot %d is not the slot booted at once with the one before (%d)", c->r.name, i,
+			    x->pair);
+	if (c->opts.duet && x->pair_ready) { /* booted at once with the slot before */
+		duet_take_pair(x);
+		return 0;
+	}
+	if (c->opts.duet)
+		return duet_boot(x, i, e);
 	char *kernel, *base, *initrd = in_dir(x, "initrd"), *qerr = in_dir(x, "qemu.err"), *data = in_dir(x, "data");
 	guest_files(c, i, &kernel, &base);
 	struct sb job = {0};
@@ -663,6 +1009,8 @@ static int qemu_collect(struct campaign_ctx *x, int i, struct err *e)
 			if (x->accel_note)
 				kv_add(&tags, "campaign.accel_note", x->accel_note);
 			numa_tags(&c->opts, &tags);
+			if (c->opts.duet)
+				duet_tags(x, i, &tags);
 			kv_add(&tags, "campaign.name", c->r.name);
 			kv_add(&tags, "campaign.backend", c->be->name);
 			size_t added = 0;

@@ -14,7 +14,7 @@
 enum {
 	O_BOOTS = 1, O_RUNS, O_BACKEND, O_SEED, O_CONFIG, O_KERNEL, O_INITRD, O_APPEND, O_ENTRY, O_COMMAND,
 	O_SMP, O_MEM, O_ACCEL, O_IMAGE, O_BOOT_TIMEOUT, O_MAX_FAILURES, O_SETTLE_LOAD, O_SETTLE_TIMEOUT,
-	O_UNIT_DIR, O_DRY_RUN, O_ARCH, O_QEMU, O_NUMA,
+	O_UNIT_DIR, O_DRY_RUN, O_ARCH, O_QEMU, O_NUMA, O_DUET,
 };
 
 const struct cli_opt cli_campaign_opts[] = {
@@ -34,6 +34,8 @@ const struct cli_opt cli_campaign_opts[] = {
 	CLI_NUM("mem", 0, "MB", "new: qemu -m", O_MEM, CLI_INT, 64, 1 << 20, "512"),
 	CLI_NUM("numa", 0, "N", "new: qemu guest NUMA nodes, each an even share of --smp and --mem (x86_64 guests)",
 		O_NUMA, CLI_INT, 1, 256, "1"),
+	CLI_OPT("duet", 0, NULL, "new: qemu, two configurations: each block boots both guests at once on disjoint host "
+		"CPUs, swapped every block", O_DUET),
 	CLI_CHOICE("accel", 0, "auto|kvm|tcg", "new: qemu accelerator (auto: kvm when a kernel boots under it, else tcg)",
 	 O_ACCEL, "auto kvm tcg"),
 	CLI_OPT("image", 0, "DIR", "new: qemu guest with vmlinuz and initramfs.cpio.gz (default: guest/ beside sysab)",
@@ -136,6 +138,7 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 	case O_SMP: o->smp = cli_int_of(arg); return 0;
 	case O_MEM: o->mem_mb = cli_int_of(arg); return 0;
 	case O_NUMA: o->numa = cli_int_of(arg); return 0;
+	case O_DUET: o->duet = true; return 0;
 	case O_ACCEL:
 		if (strcmp(arg, "auto") && strcmp(arg, "kvm") && strcmp(arg, "tcg"))
 			return errf(e, "--accel: give auto, kvm or tcg");
@@ -222,6 +225,7 @@ static int show_one(struct store *st, const char *name, bool slots, bool json, j
 		json_array_append_new(all, report_campaign_json(&v));
 	else
 		report_campaign_text(stdout, &v);
+	campaign_view_free(&v);
 	campaign_free(&c);
 	return 0;
 }

@@ -20,6 +20,10 @@ void report_campaign_text(FILE *f, const struct campaign_view *v)
 			fprintf(f, ", %d NUMA nodes emulated by qemu -numa (%d CPU%s, %d MB each)", o->numa, v->node_cpus,
 				v->node_cpus == 1 ? "" : "s", v->node_mb);
 		fprintf(f, "\n");
+		if (o->duet)
+			fprintf(f, "duet: each block boots both configurations at once, pinned to host CPU sets 0 (CPUs %s "
+				   "here) and 1 (CPUs %s), swapped every block; compare pairs them by block\n",
+				v->duet_cpus[0], v->duet_cpus[1]);
 	}
 	fprintf(f, "each run: sysab run");
 	for (size_t i = 0; i < c->run_args.n; i++)
@@ -56,9 +60,12 @@ void report_campaign_text(FILE *f, const struct campaign_view *v)
 	fprintf(f, "\nslot block config                          state        tries runs boot      reason\n");
 	for (size_t i = 0; i < r->nslots; i++) {
 		const struct store_campaign_slot *x = &r->slots[i];
-		fprintf(f, "%4d %5d %-32.32s %-12s %5d %4d %-8.8s  %s\n", x->slot, x->block, r->configs[x->config].name,
+		fprintf(f, "%4d %5d %-32.32s %-12s %5d %4d %-8.8s  %s%s", x->slot, x->block, r->configs[x->config].name,
 			slot_state_word(c->slot[i]), x->attempts, x->nruns, x->boot_id ? x->boot_id : "-",
-			x->reason ? x->reason : "");
+			x->reason ? x->reason : "", v->duet_set && x->reason ? "; " : "");
+		if (v->duet_set)
+			fprintf(f, "CPU set %d", v->duet_set[i]);
+		fprintf(f, "\n");
 	}
 }
 
@@ -87,6 +94,8 @@ void *report_campaign_json(const struct campaign_view *v)
 		json_object_set_new(j, "guest", json_pack("{s:i, s:i, s:i, s:s, s:s}", "smp", o->smp, "mem_mb", o->mem_mb,
 							  "numa", o->numa, "accel", o->accel,
 							  "arch", o->arch[0] ? o->arch : "auto"));
+		if (o->duet)
+			json_object_set_new(j, "duet", json_pack("{s:[s,s]}", "cpu_sets", v->duet_cpus[0], v->duet_cpus[1]));
 	}
 	json_t *args = json_array();
 	for (size_t i = 0; i < c->run_args.n; i++)
@@ -128,6 +137,8 @@ void *report_campaign_json(const struct campaign_view *v)
 			json_object_set_new(o, "config", json_integer(x->config));
 			json_object_set_new(o, "state", json_string(slot_state_word(c->slot[i])));
 			json_object_set_new(o, "attempts", json_integer(x->attempts));
+			if (v->duet_set)
+				json_object_set_new(o, "duet_cpu_set", json_integer(v->duet_set[i]));
 			json_object_set_new(o, "runs", json_integer(x->nruns));
 			json_object_set_new(o, "boot_id", str_or_null(x->boot_id));
 			json_object_set_new(o, "reason", str_or_null(x->reason));

@@ -175,6 +175,11 @@ static const struct {
 	{ST_CAVEAT_PAIRED, "paired",
 	 "paired inside each boot (every boot ran both sides): the boot's own variation cancels, and the boots "
 	 "are the replicates"},
+	{ST_CAVEAT_DUET_PAIRED, "duet_paired",
+	 "paired by duet block: A and B were booted at once on disjoint host CPUs (campaign new --duet), and each "
+	 "block's difference of the two guests' means is one replicate; the host's drift, common to both, cancels, "
+	 "and the CPU sets swapped every block cancel in the mean over an even number of blocks (their spread "
+	 "widens the interval). It assumes the two guests do not slow each other unequally"},
 	{ST_CAVEAT_ONE_BOOT_PAIRED, "one_boot_paired",
 	 "one boot in a configuration: a within-boot effect takes boots as its replicates, so it has no interval "
 	 "and no verdict; give every configuration at least 2 boots, or say --unit run to take the runs of this "

@@ -187,9 +187,10 @@ enum st_caveat {
 					      * groups: the adjustment cannot be trusted, no verdict */
 	ST_CAVEAT_PAIRED_ROUNDS = 1u << 22,  /* arms of a paired run (sysab run --arm), paired by round */
 	ST_CAVEAT_PAIRED_ONE_RUN = 1u << 23, /* one paired run: no interval (the runs are not replicated) */
+	ST_CAVEAT_DUET_PAIRED = 1u << 24,    /* paired by duet block: A and B booted at once, each block a replicate */
 };
 
-#define ST_CAVEAT_LAST ST_CAVEAT_PAIRED_ONE_RUN
+#define ST_CAVEAT_LAST ST_CAVEAT_DUET_PAIRED
 
 /* Smallest pooled df of a boot variance that a one-boot group may borrow;
  * a donor whose own boot df is below 1 is never pooled. */

@@ -10,6 +10,9 @@
 #    boots: a run per node labelled node=K on node K's CPU, placement self-checks held, the
 #    emulated nodes recorded, analyze --factors node gives rows. Mechanics only: qemu's nodes
 #    have no real distance, so no latency claim is made.
+# 5. duet: a 2-block --duet A/A campaign (the same kernel in both slots): both guests of a block
+#    at once on their own host CPU, the sets swapped between blocks, their go times together,
+#    labels and tags, and compare pairs them by block (duet_paired). Mechanics only.
 # Timing is never asserted (the machine may be shared); timeouts are generous.
 : "${SYSAB:?set SYSAB to the binary under test}" "${GUEST:?set GUEST to the guest directory}"
 set -u
@@ -32,7 +35,7 @@ shown() {
 	return "$(cat "$f.rc")"
 }
 q() { sqlite3 "$SYSAB_DB" "$1"; }
-only() { [ -z "${BOOT_ONLY:-}" ] || [ "$BOOT_ONLY" = "$1" ]; } # BOOT_ONLY=f22|aa|rs|numa runs one part
+only() { [ -z "${BOOT_ONLY:-}" ] || [ "$BOOT_ONLY" = "$1" ]; } # BOOT_ONLY=f22|aa|rs|numa|duet runs one part
 accel=auto
 QUICK="--quick --samples 6 --sample-ms 20 -q"
 
@@ -207,6 +210,44 @@ grep -q "the NUMA nodes were emulated" "$T/nm-analyze.txt" || fail "analyze: the
 [ -z "$(ls -A "$TMPDIR")" ] || fail "temp files left: $(ls -A "$TMPDIR")"
 step "numa: 4 runs (node 0 and 1 on each boot), 16 placement checks ok, $rows rows by node"
 echo "check-boot: numa checks mechanics only (placement, labels, analysis): qemu's emulated nodes have no real distance, so no latency claim is made"
+fi
+# ---- 5. duet: A and B booted at once on disjoint host CPUs ----
+if only duet && [ "$(nproc)" -ge 2 ]; then
+step "duet: 2 blocks of 2 guests at once, the same kernel in both slots"
+"$SYSAB" campaign new du --backend qemu --image "$GUEST" --boots 2 --accel "$accel" --duet \
+	--config 'duet=a' --config 'duet=b' -- $QUICK -w kernel.syscall.null -w kernel.fault.anon >"$T/du-new.out" ||
+	fail "campaign new du"
+grep -q "duet: each block boots both configurations at once" "$T/du-new.out" || fail "campaign new du: $(cat "$T/du-new.out")"
+shown "$T/du.out" "$SYSAB" campaign start du || fail "campaign start du"
+[ "$(grep -c 'got their go' "$T/du.out")" = 2 ] || fail "campaign start du did not start both guests of each block together"
+[ "$(q "SELECT state FROM campaign WHERE name = 'du'")" = done ] || fail "du is not done"
+R="SELECT cr.run FROM campaign_run cr JOIN campaign c ON c.id = cr.campaign WHERE c.name = 'du'"
+[ "$(q "SELECT count(DISTINCT b.boot_id) FROM run r JOIN boot b ON b.id = r.boot WHERE r.id IN ($R)")" = 4 ] ||
+	fail "du: the runs are not on 4 distinct boots"
+ev() { echo "(SELECT value FROM environment e WHERE e.run = r.id AND e.key = '$1')"; }
+lab() { echo "(SELECT value FROM label l WHERE l.run = r.id AND l.key = 'duet')"; }
+# per run: its label, block, CPU set and go time; each block has a and b on different sets
+rows=$(q "SELECT $(lab) || ' ' || $(ev campaign.duet_block) || ' ' || $(ev campaign.duet_cpu_set) FROM run r WHERE r.id IN ($R) ORDER BY 1")
+echo "$rows" | sed 's/^/    label block set: /'
+for b in 0 1; do
+	[ "$(q "SELECT count(DISTINCT $(ev campaign.duet_cpu_set)) || count(DISTINCT $(lab)) FROM run r WHERE r.id IN ($R) AND $(ev campaign.duet_block) = '$b'")" = 22 ] ||
+		fail "block $b: not a and b on two CPU sets"
+done
+[ "$(q "SELECT count(DISTINCT $(ev campaign.duet_cpu_set)) FROM run r WHERE r.id IN ($R) AND $(lab) = 'a'")" = 2 ] ||
+	fail "duet=a kept its CPU set in both blocks: not swapped"
+bad=$(q "SELECT count(*) FROM run r WHERE r.id IN ($R) AND abs($(ev campaign.duet_go) - $(ev campaign.duet_partner_go)) > 1")
+[ "$bad" = 0 ] || fail "$bad runs got their go more than 1 s from their partner's"
+bad=$(q "SELECT count(*) FROM run r WHERE r.id IN ($R) AND ($(ev campaign.duet_cpus) IS NULL OR $(ev campaign.name) <> 'du')")
+[ "$bad" = 0 ] || fail "$bad runs without campaign.duet_cpus or campaign.name"
+"$SYSAB" compare 'campaign:du duet=a' 'campaign:du duet=b' >"$T/du-compare.txt" 2>&1 || fail "compare du: $(cat "$T/du-compare.txt")"
+sed 's/^/    /' "$T/du-compare.txt"
+grep -q "paired by duet block" "$T/du-compare.txt" || fail "compare du: the rows are not paired by duet block"
+"$SYSAB" compare 'campaign:du duet=a' 'campaign:du duet=b' --json >"$T/du-compare.json" 2>/dev/null || fail "compare du --json"
+n=$(jq '[.rows[] | select(.comparison.caveats // .caveats | index("duet_paired"))] | length' "$T/du-compare.json")
+[ "$n" -ge 1 ] || fail "compare du --json: no row with caveat duet_paired"
+[ -z "$(ls -A "$TMPDIR")" ] || fail "temp files left: $(ls -A "$TMPDIR")"
+step "duet: 4 guests in 2 blocks, CPU sets swapped, $n rows paired by block"
+echo "check-boot: duet checks mechanics only (pinning, go, labels, pairing): 2 blocks under TCG say nothing about the host's noise"
 fi
 # this run's VMs only (their files are under $T): another check-boot may share the machine
 pgrep -f -- "-initrd $T/.* sysab.boot=" >/dev/null && fail "qemu processes left behind"

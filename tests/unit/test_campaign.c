@@ -123,6 +123,45 @@ static void numa_nodes_split_evenly(void **state)
 	campaign_opts_free(&p);
 }
 
+/* --duet: not stored unless given (older campaigns read the same), round-trips; refused off
+ * qemu, with other than 2 configurations and with --numa; each slot's CPU set is its
+ * configuration + block mod 2 (the block's two on different sets, swapped every block). */
+static void duet_options_and_cpu_sets(void **state)
+{
+	(void)state;
+	struct campaign_opts o, p;
+	struct err e;
+	campaign_opts_parse("{}", &o);
+	assert_false(o.duet);
+	char *j = campaign_opts_json(&o);
+	assert_null(strstr(j, "duet"));
+	free(j);
+	assert_int_equal(campaign_duet_check(&o, "kexec", 3, &e), 0); /* not a duet: nothing to refuse */
+	o.duet = true;
+	j = campaign_opts_json(&o);
+	campaign_opts_parse(j, &p);
+	free(j);
+	assert_true(p.duet);
+	assert_int_equal(campaign_duet_check(&o, "command", 2, &e), -1);
+	assert_non_null(strstr(e.msg, "command backend"));
+	assert_int_equal(campaign_duet_check(&o, "qemu", 3, &e), -1);
+	assert_non_null(strstr(e.msg, "exactly two"));
+	o.smp = 256;
+	assert_int_equal(campaign_duet_check(&o, "qemu", 2, &e), -1);
+	assert_non_null(strstr(e.msg, "2 x --smp 256 = 512"));
+	char cpus[64];
+	assert_false(campaign_duet_cpus(256, 0, cpus, sizeof cpus));
+	struct store_campaign_slot sl[4] = {{.slot = 0, .block = 0, .config = 1}, {.slot = 1, .block = 0, .config = 0},
+					    {.slot = 2, .block = 1, .config = 0}, {.slot = 3, .block = 1, .config = 1}};
+	struct campaign c = {.r = {.slots = sl, .nslots = 4}};
+	assert_int_equal(campaign_duet_set(&c, 0), 1);
+	assert_int_equal(campaign_duet_set(&c, 1), 0);
+	assert_int_equal(campaign_duet_set(&c, 2), 1);
+	assert_int_equal(campaign_duet_set(&c, 3), 0);
+	campaign_opts_free(&o);
+	campaign_opts_free(&p);
+}
+
 /* ExecStart= follows systemd's rules: quotes group, \\ and \" escape, %% and $$ are literal. */
 static void exec_start_is_quoted_for_systemd(void **state)
 {
@@ -157,6 +196,7 @@ int main(void)
 		cmocka_unit_test(schedule_is_pinned_by_its_seed),
 		cmocka_unit_test(options_round_trip),
 		cmocka_unit_test(numa_nodes_split_evenly),
+		cmocka_unit_test(duet_options_and_cpu_sets),
 		cmocka_unit_test(exec_start_is_quoted_for_systemd),
 		cmocka_unit_test(states_round_trip_through_their_words),
 	};

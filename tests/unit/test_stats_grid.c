@@ -36,7 +36,7 @@
 #define MAXR 16
 #define MAXS 1000
 
-enum kind { TWO, FACT, SEQ, PLAN, DIAG, LOOKS, NODE, PAIR };
+enum kind { TWO, FACT, SEQ, PLAN, DIAG, LOOKS, NODE, PAIR, DUET };
 /* TWO rows: ONEF also analyses the two groups as a one-factor, two-level factorial and counts
  * every number that differs from compare's (must be none); TRUNC keeps only replicates whose
  * donor group (B) estimates its boot variance at <= 0, the case a borrower must not lend; ADJ
@@ -57,7 +57,8 @@ struct gd {
 	enum mode mode; /* TWO: also a one-factor analyze, or only donors whose estimate is <= 0 */
 	/* A common host factor per run, N(0, sd_host): the workload's run offset takes load times it,
 	 * and host.ref measures it with its own N(0, ref_noise) per run, shifted by ref_shift in B
-	 * (a change that moves the reference itself). */
+	 * (a change that moves the reference itself). DUET: ref_shift is the CPU-set effect, set 0
+	 * that much faster than set 1 (log scale). */
 	double sd_host, load, ref_noise, ref_shift;
 	bool unit_run; /* TWO: --unit run (runs of one boot; coverage and "no verdict" by the run level) */
 	/* PAIR: the host factor is a process in sample time (half a round: each round samples A and
@@ -428,6 +429,82 @@ static void rep_diag(gsl_rng *rng, const struct gd *d, struct cell *c, struct ta
 	t->n++;
 }
 
+/* Duet (docs/CAMPAIGNS.md, "Duet"): boots_a blocks, each booting guest A and guest B at once on
+ * disjoint host CPU sets. Run r of both guests shares a host factor N(0, sd_host) (the host's
+ * phase while both run); each guest has its own boot offset (sd_boot_a, sd_boot_b), run offset
+ * and samples; CPU set 0 is ref_shift faster than set 1, and A has set b % 2 in block b (the sets
+ * swapped every block). PLAIN: the block is the pair, B - A inside each block
+ * (stats_factorial_within, as compare pairs a duet campaign: caveat duet_paired). UNPAIRED:
+ * the same budget booted one guest after the other, each boot in its own host phase
+ * (and its CPU set alternating likewise), compared as independent boots. */
+static void rep_duet(gsl_rng *rng, const struct gd *d, struct cell *c, struct tally *t)
+{
+	static const char *lv[] = {"a", "b"};
+	const struct st_factor f = {"kernel", lv, 2};
+	struct st_compare_opts o = stats_compare_defaults();
+	size_t nb = d->boots_a;
+	double m[2 * MAXB];
+	struct st_wboot wb[MAXB];
+	struct err e;
+	for (int ab = 0; ab < 2; ab++) {
+		double eff = ab ? log1p(d->effect) : 0;
+		for (size_t b = 0; b < nb; b++) {
+			double host[MAXR];
+			for (size_t r = 0; r < d->runs; r++)
+				host[r] = d->sd_host * gsl_ran_gaussian_ziggurat(rng, 1);
+			for (size_t k = 0; k < 2; k++) {
+				size_t set = (b + k) % 2; /* A on set b % 2, B on the other */
+				double bo = 7 + (k ? eff : 0) + (set ? 0 : d->ref_shift) +
+					    (k ? d->sd_boot_b : d->sd_boot_a) * gsl_ran_gaussian_ziggurat(rng, 1);
+				struct cell *x = &c[k];
+				double sr = 0;
+				for (size_t r = 0; r < d->runs; r++) {
+					/* UNPAIRED: each guest boots in a host phase of its own */
+					double h = d->mode == UNPAIRED && k ? d->sd_host * gsl_ran_gaussian_ziggurat(rng, 1) : host[r];
+					double ro = bo + h + d->sd_run * gsl_ran_gaussian_ziggurat(rng, 1), ss = 0;
+					size_t ri = b * d->runs + r;
+					x->runs[ri] = (struct st_run){.y = &x->y[ri * d->samples], .n = d->samples};
+					for (size_t i = 0; i < d->samples; i++) {
+						double y = ro + d->sd_within * gsl_ran_gaussian_ziggurat(rng, 1);
+						x->y[ri * d->samples + i] = y;
+						ss += y;
+					}
+					sr += ss / (double)d->samples;
+				}
+				x->boots[b] = (struct st_boot){&x->runs[b * d->runs], d->runs};
+				m[2 * b + k] = sr / (double)d->runs;
+			}
+			wb[b] = (struct st_wboot){0, &m[2 * b]};
+		}
+		struct st_comparison r;
+		if (d->mode == UNPAIRED) {
+			for (size_t k = 0; k < 2; k++)
+				c[k].g = (struct st_group){.boots = c[k].boots, .nboots = nb};
+			struct st_group g[2] = {c[0].g, c[1].g};
+			struct st_estimate est[2];
+			assert_int_equal(stats_estimate_groups(g, 2, est, &e), 0);
+			stats_compare(&est[0], &est[1], &o, &r);
+		} else {
+			struct st_factorial fa;
+			assert_int_equal(stats_factorial_within(&f, 1, 1u, wb, nb, &o, &fa, &e), 0);
+			r = fa.effects[0].c;
+			stats_factorial_free(&fa);
+		}
+		if (!ab) {
+			t->aa += called(&r);
+			t->equiv += r.verdict == ST_EQUIVALENT;
+			continue;
+		}
+		t->power += r.verdict == ST_FASTER;
+		if (!isnan(r.lo)) {
+			t->ncov++;
+			t->cover += r.lo <= eff && eff <= r.hi;
+			t->assurance += expm1((r.hi - r.lo) / 2); /* the mean half-width, in the plan column's place */
+		}
+	}
+	t->n++;
+}
+
 /* A pilot of boots_a boots per group plans a comparison for a 1% half-width; the
  * planned design is then run 40 times and the share meeting the target recorded. */
 static void rep_plan(gsl_rng *rng, const struct gd *d, struct cell *c, struct tally *t)
@@ -636,6 +713,15 @@ static const struct gd grid[] = {
 	{"unpaired: 1 boot x 4 runs x 20 samples each, --unit run, run sd 0.5%, host AR(1) 3%", PAIR, 1, 1, 0, 4, 20, 0, 0, 0.005, 0.01, 0, 0.01, true, 0.935, 1, 0.05, UNPAIRED, 0.03, 1, 0, 0, false, 0.95, 0},
 	{"paired arms: 4 boots x 1 run x 20 rounds, boot sd 1%, run sd 0.5%, host AR(1) 3%", PAIR, 4, 4, 0, 1, 20, 0.01, 0.01, 0.005, 0.01, 0, 0.01, true, 0.935, 0.99, 0.05, PLAIN, 0.03, 1, 0, 0, false, 0.95, 0},
 	{"paired arms: 1 boot x 2 runs x 100 rounds, run sd 0.5%, host AR(1) 3% phi .99", PAIR, 1, 1, 0, 2, 100, 0, 0, 0.005, 0.01, 0, 0.01, false, 0.935, 0.99, 0.05, PLAIN, 0.03, 1, 0, 0, false, 0.99, 0},
+	/* DUET: boots_a blocks; sd_host the host factor per run (shared by the two guests of a block
+	 * in a duet, a boot's own when booted one after the other), slot the CPU-set effect */
+	{"duet 6 blocks, host 5% per run, CPU set 2%: paired by block", DUET, 6, 6, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 1, 0.05, PLAIN, 0.05, 0, 0, 0.02, false, 0, 0},
+	{"same 6+6 boots one after the other, host 5%: unpaired", DUET, 6, 6, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.99, 0.05, UNPAIRED, 0.05, 0, 0, 0.02, false, 0, 0},
+	{"duet 6 blocks, host 5% per run, no CPU-set effect", DUET, 6, 6, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 0.975, 0.05, PLAIN, 0.05, 0, 0, 0, false, 0, 0},
+	{"duet 4 blocks, host 14% per run, CPU set 2%: paired by block", DUET, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.935, 1, 0.05, PLAIN, 0.14, 0, 0, 0.02, false, 0, 0},
+	{"same 4+4 boots one after the other, host 14%: unpaired", DUET, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 0.99, 0.05, UNPAIRED, 0.14, 0, 0, 0.02, false, 0, 0},
+	{"duet 2 blocks, host 5% per run, CPU set 2%: paired by block", DUET, 2, 2, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 1, 0.05, PLAIN, 0.05, 0, 0, 0.02, false, 0, 0},
+	{"duet 5 blocks (odd: the CPU sets unbalanced), host 5%, CPU set 2%", DUET, 5, 5, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 1, 0.05, PLAIN, 0.05, 0, 0, 0.02, false, 0, 0},
 	{"plan from small pilot (3x2x10)", PLAN, 3, 3, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0, true, 0, 1, 1, PLAIN, 0, 0, 0, 0, false, 0, 0},
 	{"plan from large pilot (10x4x30)", PLAN, 10, 10, 0, 4, 30, 0.01, 0.01, 0.005, 0.03, 0, 0, false, 0, 1, 1, PLAIN, 0, 0, 0, 0, false, 0, 0},
 };
@@ -684,12 +770,13 @@ static void run_grid(bool full)
 			case LOOKS: rep_looks(rng, d, c, &t); break;
 			case NODE: rep_node(rng, d, &t); break;
 			case PAIR: rep_pair(rng, d, c, &t); break;
+			case DUET: rep_duet(rng, d, c, &t); break;
 			}
 		double cov = PCT(t.cover, t.ncov), aa = PCT(t.aa, t.n), pw = PCT(t.power, t.n);
 		double aa2 = d->kind == FACT || d->kind == LOOKS || d->kind == NODE ? PCT(t.aa2, t.n) : NAN; /* the interaction's A/A;
 											     LOOKS: without the rule */
 		double eq = PCT(t.equiv, t.n), nv = PCT(t.noverdict, t.n);
-		double as = t.nplan ? 100 * t.assurance / (double)t.nplan : NAN;
+		double as = t.nplan ? 100 * t.assurance / (double)t.nplan : NAN; /* DUET: no plan column */
 		char aas[96];
 		if (d->kind == FACT) /* main effect of z / the interaction, both null */
 			snprintf(aas, sizeof aas, "%.1f%% / %.1f%%", aa, aa2);
@@ -727,6 +814,9 @@ static void run_grid(bool full)
 			printf("  adjusted in %.1f%% of A/A replicates, withheld (reference differs) in %.1f%%; mean beta %.2f, "
 			       "r^2 %.2f\n", PCT(t.adjusted, t.n), PCT(t.withheld, t.n), t.adjusted ? t.beta / (double)t.adjusted : NAN,
 			       t.adjusted ? t.r2 / (double)t.adjusted : NAN);
+		if (d->kind == DUET)
+			printf("  A/A MC SE %.2f; mean half-width of the A/B interval %.2f%%\n",
+			       100 * sqrt(aa / 100 * (1 - aa / 100) / (double)t.n), t.ncov ? 100 * t.assurance / (double)t.ncov : NAN);
 		if (d->mode == ONEF)
 			printf("  one-factor analyze differs from compare in %zu of %zu replicates\n", t.differ, 2 * t.n);
 		fflush(stdout);
@@ -739,6 +829,8 @@ static void run_grid(bool full)
 				assert_true(aa2 / 100 <= d->aa_max + 0.01);
 			if (d->kind == NODE) /* the node effect's coverage, kept in equiv */
 				assert_true(PCT(t.equiv, t.n) / 100 >= d->cov_lo && PCT(t.equiv, t.n) / 100 <= d->cov_hi);
+			if (d->kind == DUET) /* at most 5% + 2 Monte Carlo SE */
+				assert_true(aa / 100 <= 0.05 + 2 * sqrt(0.05 * 0.95 / (double)t.n));
 			if (d->kind == LOOKS) /* at most 5% + 2 Monte Carlo SE, and the rule is what holds it */
 				assert_true(aa / 100 <= 0.05 + 2 * sqrt(0.05 * 0.95 / (double)t.n) && aa2 > aa);
 			/* the assurance holds per plan: <= 10% of plans (+ 2 binomial sd) meet the
