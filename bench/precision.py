@@ -15,7 +15,15 @@ With host.ref in the runs (sysab run's host-speed reference, issue 38 item 2): t
 CV*sqrt(wall) of the index adjusted for host speed, ln(index) - beta (ref - mean ref), where
 beta for each run is fitted on the other runs (leave one out, so that the adjustment is judged
 on runs it was not fitted to, as compare --adjust host applies a slope to new runs); and each
-workload's r^2 with the reference."""
+workload's r^2 with the reference.
+
+Paired A/A runs (bench/precision.sh's PAIRED): per paired run, B - A in the mean ln(rate) of
+the index members over the two arms' runs (ln sysab-index up to its constant baselines); its
+sd times sqrt(wall of one paired run, both arms) is the precision of a difference per machine
+time. UnixBench's counterpart: the differences of successive passes (what a user alternating
+A and B passes compares), root mean square over the n - 1 successive pairs, times
+sqrt(2 x wall per pass). For 1% at 80% power: n = (z_0.975 + z_0.8)^2 sd_d^2 / ln(1.01)^2
+pairs, half the machine time per configuration."""
 import glob, json, math, os, re, statistics as st, sys
 
 d = sys.argv[1]
@@ -110,17 +118,70 @@ if len(refruns) == len(runs) and len(runs) >= 4:
 else:
     print("host.ref: not in every run (sysab run --no-host-ref, or an older sysab): no adjusted figures")
 
+def pwalls(path):
+    w = {}
+    if os.path.exists(path):
+        for line in open(path):
+            i, t0, t1 = line.split()
+            w[i] = float(t1) - float(t0)
+    return w
+
+
+MEMBERS = ("unixbench.syscall", "unixbench.pipe", "unixbench.context1", "unixbench.fstime")
+pw = pwalls(os.path.join(d, "paired.wall"))
+pdiff, pwall = [], []
+for key in sorted(pw, key=lambda k: tuple(int(p) for p in k.split("."))):
+    arms = {}
+    for f in glob.glob(os.path.join(d, "paired-%s-*.json" % key)):
+        j = json.load(open(f))
+        arm = (j["run"].get("labels") or {}).get("arm")
+        rates = {r["workload"]: r["median_ops_per_s"] for r in j["results"]
+                 if r.get("copies") == 1 and r.get("status") == "ok" and r.get("median_ops_per_s")}
+        if arm and all(m in rates for m in MEMBERS):
+            arms[arm] = st.mean(math.log(rates[m]) for m in MEMBERS)
+    if "A" in arms and "B" in arms:
+        pdiff.append(arms["B"] - arms["A"])
+        pwall.append(pw[key])
+sd_pair = None
+if len(pdiff) >= 3:
+    sd_pair, wp = st.stdev(pdiff), st.mean(pwall)
+    print("paired A/A: %d paired runs (index members, one copy), B - A mean %+.2f%%, sd %.2f%%, %.0f s per paired "
+          "run: sd*sqrt(wall) %.3f" % (len(pdiff), 100 * st.mean(pdiff), 100 * sd_pair, wp, sd_pair * math.sqrt(wp)))
+    n = max(2, math.ceil(Z * Z * sd_pair * sd_pair / (DELTA * DELTA)))
+    print("paired, 1%% at 80%% power: %d paired runs, %.0f min of machine time for both, %.0f min per configuration"
+          % (n, n * wp / 60, n * wp / 120))
+elif pw:
+    print("paired A/A: fewer than 3 complete paired runs: no paired figures")
+
 ubw = walls(os.path.join(d, "ub.wall"))
 if ubw:
-    ub = []
+    ubl, ubw_start = {}, {}
+    for line in open(os.path.join(d, "ub.wall")):
+        i, t0, _ = line.split()
+        ubw_start[int(i)] = float(t0)
     for i in sorted(ubw):
         m = re.findall(r"System Benchmarks Index Score\s+([0-9.]+)", open(os.path.join(d, "ub-%d.log" % i)).read())
         if m:
-            ub.append(math.log(float(m[-1])))
+            ubl[i] = math.log(float(m[-1]))
+    ub = [ubl[i] for i in sorted(ubl)]
     if len(ub) >= 3:
-        ucv, uw = st.stdev(ub), st.mean(ubw.values())
+        ucv, uw = st.stdev(ub), st.mean(ubw[i] for i in ubl)
         print("UnixBench: %d passes, index CV %.2f%%, %.0f s per pass: CV*sqrt(wall) %.3f" % (len(ub), 100 * ucv, uw,
               ucv * math.sqrt(uw)))
         print("ratio sysab / UnixBench (CV*sqrt(wall)): %.2f" % (cv * math.sqrt(wall) / (ucv * math.sqrt(uw))))
         n, t = need(ucv, uw)
         print("UnixBench, 1%% at 80%% power: %d passes per configuration, %.0f min each" % (n, t / 60))
+        if refruns and len(refruns) == len(runs) and len(runs) >= 4:
+            print("ratio sysab adjusted for host speed / UnixBench: %.2f" % (cva * math.sqrt(wall) / (ucv * math.sqrt(uw))))
+        # successive passes, in the order they ran
+        order = sorted(ubl, key=lambda i: ubw_start[i])
+        sd_d = math.sqrt(st.mean((ubl[b] - ubl[a]) ** 2 for a, b in zip(order, order[1:])))
+        gap = st.mean(ubw_start[b] - ubw_start[a] for a, b in zip(order, order[1:]))
+        print("UnixBench successive passes: %d differences, rms %.2f%%, sd*sqrt(2 x wall) %.3f (passes started %.0f s "
+              "apart, not back to back)" % (len(order) - 1, 100 * sd_d, sd_d * math.sqrt(2 * uw), gap))
+        n = max(2, math.ceil(Z * Z * sd_d * sd_d / (DELTA * DELTA)))
+        print("UnixBench alternating A and B passes, 1%% at 80%% power: %d pairs, %.0f min per configuration"
+              % (n, n * uw / 60))
+        if sd_pair is not None:
+            print("ratio paired sysab / UnixBench successive passes (sd*sqrt(wall) of a difference): %.2f"
+                  % (sd_pair * math.sqrt(st.mean(pwall)) / (sd_d * math.sqrt(2 * uw))))

@@ -415,6 +415,30 @@ static void tcg_note(const struct campaign_ctx *x)
 			 "the kernel's; analyze, compare and report say so beside each result");
 }
 
+/* Whether the next boot probes KVM: the first boot under kvm, before it has been seen to work. */
+static bool kvm_probing(const struct campaign_ctx *x)
+{
+	return !strcmp(x->accel, "kvm") && !x->accel_note;
+}
+
+/* After a boot that probed KVM (or did not): when the guest kernel was silent under the probe,
+ * the campaign switches to TCG for good, says so, and returns true (boot again); otherwise it
+ * notes that KVM works (once) and returns false. */
+static bool kvm_fell_back(struct campaign_ctx *x, bool probing, bool silent)
+{
+	if (!probing || !silent) {
+		if (probing && !x->accel_note)
+			x->accel_note = xstrdup("kvm: the guest kernel started under it");
+		return false;
+	}
+	snprintf(x->accel, sizeof x->accel, "tcg");
+	free(x->accel_note);
+	x->accel_note = xasprintf("tcg: under kvm the guest kernel printed nothing within %.0f s", x->kvm_probe_s);
+	campaign_note(x, "%s; costs measured in these guests are emulator costs (QEMU TCG)", x->accel_note);
+	tcg_note(x);
+	return true;
+}
+
 /* The accelerator: auto is kvm when /dev/kvm opens (the first boot then probes it), else tcg. */
 static int qemu_prepare(struct campaign_ctx *x, struct err *e)
 {
@@ -743,18 +767,10 @@ static int duet_boot(struct campaign_ctx *x, int i, struct err *e)
 		free(base);
 	}
 	while (!rc) {
-		bool probing = !strcmp(x->accel, "kvm") && !x->accel_note, failed;
+		bool probing = kvm_probing(x), failed;
 		rc = duet_run(x, g, n, probing ? x->kvm_probe_s : 0, &failed, e);
-		if (rc || !failed) {
-			if (!rc && probing && !x->accel_note)
-				x->accel_note = xstrdup("kvm: the guest kernel started under it");
+		if (rc || !kvm_fell_back(x, probing, failed))
 			break;
-		}
-		snprintf(x->accel, sizeof x->accel, "tcg");
-		free(x->accel_note);
-		x->accel_note = xasprintf("tcg: under kvm the guest kernel printed nothing within %.0f s", x->kvm_probe_s);
-		campaign_note(x, "%s; costs measured in these guests are emulator costs (QEMU TCG)", x->accel_note);
-		tcg_note(x);
 	}
 	if (!rc) {
 		struct err ig;
@@ -881,23 +897,15 @@ static int qemu_boot_slot(struct campaign_ctx *x, int i, struct err *e)
 		char **av = xcalloc(cmds.v[0].argv.n + 1, sizeof *av);
 		for (size_t n = 0; n < cmds.v[0].argv.n; n++)
 			av[n] = cmds.v[0].argv.v[n];
-		bool probing = !strcmp(x->accel, "kvm") && !x->accel_note;
+		bool probing = kvm_probing(x);
 		bool told;
 		rc = run_qemu(av, slot_arch(c, i, &told), x->console, qerr, c->opts.boot_timeout_s,
 			      probing ? x->kvm_probe_s : 0, &x->outcome, e);
 		free(av);
 		campaign_cmds_free(&cmds);
-		if (rc || x->outcome != 2) {
-			if (!rc && probing && !x->accel_note)
-				x->accel_note = xstrdup("kvm: the guest kernel started under it");
+		/* outcome 2: KVM opens but the guest kernel does not start under it */
+		if (rc || !kvm_fell_back(x, probing, x->outcome == 2))
 			break;
-		}
-		/* KVM opens but the guest kernel does not start under it: TCG from now on */
-		snprintf(x->accel, sizeof x->accel, "tcg");
-		free(x->accel_note);
-		x->accel_note = xasprintf("tcg: under kvm the guest kernel printed nothing within %.0f s", x->kvm_probe_s);
-		campaign_note(x, "%s; costs measured in these guests are emulator costs (QEMU TCG)", x->accel_note);
-		tcg_note(x);
 	}
 	if (rc)
 		goto out;

@@ -103,6 +103,14 @@ int stats_allocate(const struct st_alloc_item *it, size_t k, const struct st_all
 	for (size_t i = 0; i < k; i++)
 		if (alloc_eligible(&it[i]))
 			out->var_alloc += it[i].w * it[i].w * it[i].tau2 / (double)n[i];
+	/* Whole samples can lose what the continuous optimum gained (an expensive item rounded
+	 * down, the cheap ones at the cap): then the default for everyone is the better plan. */
+	if (out->var_alloc > out->var_default) {
+		for (size_t i = 0; i < k; i++)
+			n[i] = o->n0;
+		out->time_s = out->budget_s;
+		out->var_alloc = out->var_default;
+	}
 	return 0;
 }
 
