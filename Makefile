@@ -309,7 +309,8 @@ bench-analysis: $(B)/sysab $(B)/bench/gen_db
 # `sysab history` of 10,000 boots (issue 36: target under 2 s); BOOTS= to change.
 .PHONY: bench-precision
 # precision per machine-minute (issue 38, docs/PERFORMANCE.md): RUNS default runs (and, with
-# UNIXBENCH=DIR, interleaved UnixBench index passes), index CV, CV x sqrt(wall), decomposition
+# UNIXBENCH=DIR, interleaved UnixBench index passes; PAIRED paired A/A runs after each), index
+# CV, CV x sqrt(wall), decomposition, a paired difference against successive UnixBench passes
 bench-precision: $(B)/sysab
 	@SYSAB=$(abspath $(B)/sysab) BENCH_DIR=$(abspath $(B)/bench) sh bench/precision.sh
 
