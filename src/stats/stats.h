@@ -783,8 +783,9 @@ struct st_alloc {
  * continuous solution is found by bisection on the multiplier; its floors are then raised
  * one sample at a time, greatest variance drop per second first, while the budget allows.
  * An item with tau2 = 0 gets the floor. When the whole counts are worse than n0 for all,
- * every item keeps n0, so var_alloc <= var_default always. n[0..k-1] gets the counts. Returns 0, or -1 with
- * e set when the options are inconsistent (floor > cap, n0 == 0, floor == 0). */
+ * every item keeps n0, so var_alloc <= var_default always. n[0..k-1] gets the counts.
+ * Returns 0, or -1 with e set when the options are inconsistent (floor > cap, n0 == 0,
+ * floor == 0). */
 int stats_allocate(const struct st_alloc_item *it, size_t k, const struct st_alloc_opts *o, size_t *n,
 		   struct st_alloc *out, struct err *e);
 
