@@ -30,13 +30,17 @@ d = sys.argv[1]
 Z = 1.959964 + 0.841621
 DELTA = math.log(1.01)
 
-def walls(path):
-    w = {}
+def times(path, key=int):
+    """{pass: (start, end)} from a .wall file of "PASS START END" lines."""
+    t = {}
     if os.path.exists(path):
         for line in open(path):
             i, t0, t1 = line.split()
-            w[int(i)] = float(t1) - float(t0)
-    return w
+            t[key(i)] = (float(t0), float(t1))
+    return t
+
+def walls(path, key=int):
+    return {i: t1 - t0 for i, (t0, t1) in times(path, key).items()}
 
 def need(cv, wall):
     n = max(2, math.ceil(2 * Z * Z * cv * cv / (DELTA * DELTA)))
@@ -118,17 +122,8 @@ if len(refruns) == len(runs) and len(runs) >= 4:
 else:
     print("host.ref: not in every run (sysab run --no-host-ref, or an older sysab): no adjusted figures")
 
-def pwalls(path):
-    w = {}
-    if os.path.exists(path):
-        for line in open(path):
-            i, t0, t1 = line.split()
-            w[i] = float(t1) - float(t0)
-    return w
-
-
 MEMBERS = ("unixbench.syscall", "unixbench.pipe", "unixbench.context1", "unixbench.fstime")
-pw = pwalls(os.path.join(d, "paired.wall"))
+pw = walls(os.path.join(d, "paired.wall"), key=str)
 pdiff, pwall = [], []
 for key in sorted(pw, key=lambda k: tuple(int(p) for p in k.split("."))):
     arms = {}
@@ -155,10 +150,8 @@ elif pw:
 
 ubw = walls(os.path.join(d, "ub.wall"))
 if ubw:
-    ubl, ubw_start = {}, {}
-    for line in open(os.path.join(d, "ub.wall")):
-        i, t0, _ = line.split()
-        ubw_start[int(i)] = float(t0)
+    ubl = {}
+    ubw_start = {i: t[0] for i, t in times(os.path.join(d, "ub.wall")).items()}
     for i in sorted(ubw):
         m = re.findall(r"System Benchmarks Index Score\s+([0-9.]+)", open(os.path.join(d, "ub-%d.log" % i)).read())
         if m:
