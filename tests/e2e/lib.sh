@@ -139,9 +139,13 @@ as_user() {
 		env HOME="$T/u/home" TMPDIR="$T/u/tmp" SYSAB_DB="$T/u/results.db" "$@"
 	fi
 }
-# user_procs: tasks (threads included, as RLIMIT_NPROC counts them) of UNPRIV_UID now.
+# user_procs: tasks (threads included, as RLIMIT_NPROC counts them) of UNPRIV_UID now, not
+# counting those of the count itself (ps, awk and the subshell running them: the caller's own
+# when it is that user).
 user_procs() {
-	ps -L -U "$UNPRIV_UID" --no-headers 2>/dev/null | wc -l
+	ps -L -U "$UNPRIV_UID" --no-headers -o pid=,ppid=,comm= 2>/dev/null |
+		awk '{ pid[NR] = $1; comm[NR] = $3; if ($3 == "ps") sub_ = $2 }
+			END { n = 0; for (i = 1; i <= NR; i++) if (comm[i] != "ps" && comm[i] != "awk" && pid[i] != sub_) n++; print n }'
 }
 
 # wait_exit PID TENTHS [PIDS]: wait for sysab's PID to end within TENTHS tenths of a second; else
