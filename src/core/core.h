@@ -121,6 +121,14 @@ bool text_is_clean(const char *s, bool tab_ok);
  * allowed) shown as \xNN, so user input quoted in a message cannot drive the terminal. */
 void fputs_clean(const char *s, FILE *f);
 
+/* The program's name as the user invoked it, for the commands that hints print: argv[0]
+ * (read from /proc/self/cmdline) when it holds a slash (build/sysab, ./sysab), else "sysab"
+ * (found on PATH), cut to size. Returns buf. */
+const char *prog_name(char *buf, size_t size);
+/* text into out with each hint "`sysab " (a command to type, in backquotes) naming the program
+ * as invoked (prog_name); other text unchanged. */
+void prog_hints(struct sb *out, const char *text);
+
 /* True when s[0..n) is valid UTF-8 without NUL bytes. */
 bool text_is_utf8(const char *s, size_t n);
 
@@ -135,6 +143,10 @@ int term_guard_stdout(bool colour);
 
 /* Edit distance, for "did you mean" suggestions. */
 size_t edit_distance(const char *a, const char *b);
+/* The word of words[0..n) nearest to typed that is close enough to be a typo of it (at most
+ * one edit per three characters of typed, and at least one), the first on a tie; NULL when
+ * none is ("test" is no typo of "yes"). */
+const char *typo_of(const char *typed, const char *const *words, size_t n);
 
 /* Read a small text file (≤ 1 MiB) into a new string with the trailing newline
  * removed. Returns NULL if it cannot be read. */

@@ -8,8 +8,10 @@ TESTED=""
 # run_hint WANT TEXT: the first `sysab ...` in TEXT (a table may wrap it), run; its exit status
 # must be WANT
 run_hint() {
-	h=$(printf '%s\n' "$2" | tr '\n' ' ' | tr -s ' ' | grep -o '`sysab [^`]*`' | head -n 1 | tr -d '`')
+	# (an error's hint names the binary as invoked: $SYSAB, a path)
+	h=$(printf '%s\n' "$2" | tr '\n' ' ' | tr -s ' ' | grep -o "\`\\(sysab\\|$SYSAB\\) [^\`]*\`" | head -n 1 | tr -d '`')
 	[ -n "$h" ] || fail "no hint in: $2"
+	h="sysab ${h#* }"
 	expect "$1" sh -c "exec \"\$SYSAB\" ${h#sysab }"
 	TESTED="$TESTED
 $h"
