@@ -270,3 +270,9 @@ void prog_hints(struct sb *out, const char *text)
 	}
 	sb_add(out, p);
 }
+
+const char *load_level(double load, long ncpu)
+{
+	double per = load / (double)(ncpu > 0 ? ncpu : 1);
+	return per >= 1 ? "high" : per >= 0.5 ? "some" : "low";
+}

@@ -125,6 +125,10 @@ void fputs_clean(const char *s, FILE *f);
  * (read from /proc/self/cmdline) when it holds a slash (build/sysab, ./sysab), else "sysab"
  * (found on PATH), cut to size. Returns buf. */
 const char *prog_name(char *buf, size_t size);
+
+/* A load average judged against the CPUs that serve it: "high" at or above one runnable task
+ * per CPU (measurements then share CPUs), "some" from half of that, else "low". */
+const char *load_level(double load, long ncpu);
 /* text into out with each hint "`sysab " (a command to type, in backquotes) naming the program
  * as invoked (prog_name); other text unchanged. */
 void prog_hints(struct sb *out, const char *text);

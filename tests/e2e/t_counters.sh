@@ -25,6 +25,7 @@ hw=$(envv "$SYSAB_DB" counters.hardware)
 case $hw in "counted"* | "unavailable: "*) ;; *) fail "counters.hardware is '$hw'" ;; esac
 if [ ! -e /sys/bus/event_source/devices/cpu ] && ! ls /sys/bus/event_source/devices | grep -q '^arm'; then
 	case $hw in "unavailable: "*) ;; *) fail "no PMU here, yet counters.hardware is '$hw'" ;; esac
+	expect 0 "$SYSAB" show "$(last_run "$SYSAB_DB")"
 	contains "$OUT" "hardware counters: unavailable"
 fi
 [ "$(sqlite3 "$SYSAB_DB" "SELECT count(*) FROM slot WHERE status <> 'ok'")" = 0 ] || fail "a slot failed"
@@ -87,6 +88,7 @@ if unpriv_setup; then
 	par=$(cat /proc/sys/kernel/perf_event_paranoid)
 	if [ "$par" -ge 2 ] && [ "$(id -u)" = 0 ]; then
 		contains "$(envv "$udb" counters.software)" "user mode only"
+		expect 0 as_user "$SYSAB" show "$(last_run "$udb")"
 		contains "$OUT" "software counters: counted in user mode only"
 		contains "$(envv "$udb" counters.kernel)" "unavailable: "
 	fi
