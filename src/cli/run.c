@@ -60,7 +60,7 @@ const struct cli_opt cli_run_opts[] = {
 	CLI_OPT("cpus", 0, "LIST", "pin the run to these CPUs, e.g. 0 or 0-1,4", O_CPUS),
 	CLI_CHOICE("nodes", 0, "all|LIST",
 	 "one run per NUMA node, e.g. all or 0,1: each pinned to the node's CPUs with its memory bound to the node, "
-	 "labelled node=K, with placement self-checks (on a machine with one node, all says unsupported)",
+	 "labelled node=K, with placement self-checks (on a machine with one node, all is one run on it, saying so)",
 	 O_NODES, "all"),
 	CLI_CHOICE("icache-pressure", 0, "l1|llc|SIZE",
 	 "before each op, untimed, run code that evicts the L1 instruction cache (l1), and also read a buffer of "

@@ -130,7 +130,7 @@ expect 0 "$SYSAB" report analyze campaign:h -o "$T/h.html"
 expect 2 "$SYSAB" campaign start h
 run_hint 0 "$ERR"
 new s --backend command --boots 1 --config 'pti=on' --command "$BOOTCMD" --config 'pti=off' --command "$BOOTCMD" -- $RUN
-contains "$OUT" '`sysab campaign start s`'
+contains "$OUT" "\`$SYSAB campaign start s\`" # the program as invoked
 run_hint 0 "$OUT"
 expect 0 "$SYSAB" campaign stop s
 run_hint 0 "$OUT"

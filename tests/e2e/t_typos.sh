@@ -16,6 +16,13 @@ cp "$SYSAB" "$T/bin/build/sysab"
 contains "$(cat "$T/rel.err")" "\`build/sysab run --help\`"
 PATH="$T/bin/build:$PATH" sysab run --quik >/dev/null 2>"$T/path.err"
 contains "$(cat "$T/path.err")" "see \`sysab run --help\`"
+# an unknown command's hint, campaign new's
+(cd "$T/bin" && build/sysab frobnicate) >/dev/null 2>"$T/rel.err"
+contains "$(cat "$T/rel.err")" "; \`build/sysab --help\` lists the commands"
+(cd "$T/bin" && build/sysab campaign new h --backend command --boots 1 --config a=1 --command true --config a=2 \
+	--command true -- --quick) >"$T/rel.out" 2>&1
+contains "$(cat "$T/rel.out")" "nothing boots until \`build/sysab campaign start h\`"
+rm -f "$SYSAB_DB" "$SYSAB_DB-wal" "$SYSAB_DB-shm"
 
 expect 0 "$SYSAB" import csv "$REPO/examples/pernode-pie-boots.csv"
 expect 2 "$SYSAB" rm 'pernode=test'
