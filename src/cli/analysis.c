@@ -124,7 +124,7 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 	struct an_args *a = ctx;
 	uint64_t ns;
 	switch (id) {
-	case OPT_DB: a->db = arg; return 0;
+	case OPT_DB: a->db = a->out.db = arg; return 0;
 	case OPT_JSON:
 	case OPT_FORMAT:
 	case OPT_OUTPUT:
@@ -311,7 +311,7 @@ static int open_db(const struct an_args *a, struct store **st, struct err *e)
 	mallopt(M_TRIM_THRESHOLD, 1 << 30);
 	mallopt(M_TOP_PAD, 64 << 20);
 	*st = NULL;
-	return cli_open_db(a->db, STORE_READ, st, NULL, e);
+	return cli_out_check(&a->out, e) ? -1 : cli_open_db(a->db, STORE_READ, st, NULL, e);
 }
 
 /* Once the result is out: a look at a question that could not be recorded (docs/METHOD.md,

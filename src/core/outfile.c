@@ -109,3 +109,30 @@ out:
 	free(tmp);
 	return rc;
 }
+
+/* path with its directory resolved (symbolic links, "..") and its last component as it is,
+ * or a copy of path when the directory cannot be resolved. Owned by the caller. */
+static char *resolve_dir(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xasprintf("%.*s", (int)(slash - path + (slash == path)), path) : xstrdup(".");
+	char *real = realpath(dir, NULL);
+	free(dir);
+	if (!real)
+		return xstrdup(path);
+	char *r = xasprintf("%s/%s", strcmp(real, "/") ? real : "", slash ? slash + 1 : path);
+	free(real);
+	return r;
+}
+
+bool file_same(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	char *ra = resolve_dir(a), *rb = resolve_dir(b);
+	bool same = strcmp(ra, rb) == 0;
+	free(ra);
+	free(rb);
+	return same;
+}
