@@ -319,9 +319,10 @@ static int open_db(const struct an_args *a, struct store **st, struct err *e)
 static void look_note(const struct cli_cmd *cmd, const struct an_args *a, const struct an_repeat *r)
 {
 	if (r->readonly && chatty(a))
-		fprintf(stderr, "sysab %s: note: this look was not recorded, as the database is read-only to you; a later "
-				"look at this question after adding runs cannot be counted here\n",
-			cmd->name);
+		fprintf(stderr, "sysab %s: note: this look was not recorded, as %s; a later look at this question after "
+				"adding runs cannot be counted %s\n",
+			cmd->name, r->disk_full ? "the database's disk is full" : "the database is read-only to you",
+			r->disk_full ? "as a later one: free space first" : "here");
 }
 
 /* Once the result is out, count the look at the campaign the selectors named (an_campaign_look)

@@ -278,8 +278,10 @@ int cli_open_db(const char *db_opt, enum store_mode mode, struct store **st, cha
 	if (rc == 0 && store_immutable(*st)) {
 		fputs("sysab: note: ", stderr);
 		fputs_clean(p, stderr);
-		fputs(" is read-only to you and its directory too: read as it was when opened; what its owner "
-		      "writes meanwhile is not seen\n",
+		fputs(store_disk_full(*st)
+			      ? ": its disk is full (or failing), so nothing can be written: read as it was when opened\n"
+			      : " is read-only to you and its directory too: read as it was when opened; what its owner "
+				"writes meanwhile is not seen\n",
 		      stderr);
 	}
 	if (rc == 0 && store_writable(*st)) {
