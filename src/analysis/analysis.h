@@ -141,7 +141,8 @@ struct an_repeat {
 	bool fresh;         /* --fresh: a new question over the runs no earlier look judged */
 	size_t excluded;    /* --fresh: runs left out because an earlier look judged them */
 	bool recorded;      /* stored now */
-	bool readonly;      /* not stored: the database is read-only */
+	bool readonly;      /* not stored: the database is read-only (or its disk is full) */
+	bool disk_full;     /* not stored: the disk is full (readonly is set too) */
 	size_t rows;        /* rows whose verdict it withheld */
 };
 

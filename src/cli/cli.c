@@ -298,8 +298,10 @@ int cli_open_db(const char *db_opt, enum store_mode mode, struct store **st, cha
 	if (rc == 0 && store_immutable(*st)) {
 		fputs("sysab: note: ", stderr);
 		fputs_clean(p, stderr);
-		fputs(" is read-only to you and its directory too: read as it was when opened; what its owner "
-		      "writes meanwhile is not seen\n",
+		fputs(store_disk_full(*st)
+			      ? ": its disk is full (or failing), so nothing can be written: read as it was when opened\n"
+			      : " is read-only to you and its directory too: read as it was when opened; what its owner "
+				"writes meanwhile is not seen\n",
 		      stderr);
 	}
 	if (rc == 0 && store_writable(*st)) {
@@ -372,8 +374,31 @@ static int emit(FILE *f, const void *arg)
 	return j->fmt->render(f, j->d);
 }
 
+int cli_out_check(const struct cli_out *o, struct err *e)
+{
+	if (!o->path)
+		return 0;
+	struct err ignored;
+	char *db = store_default_path(o->db, &ignored);
+	if (!db)
+		return 0; /* no database, nothing to clobber */
+	static const char *const suffix[] = {"", "-wal", "-shm"};
+	int rc = 0;
+	for (size_t i = 0; i < sizeof suffix / sizeof *suffix && !rc; i++) {
+		char *f = xasprintf("%s%s", db, suffix[i]);
+		if (file_same(o->path, f))
+			rc = errf(e, "-o %s: that is the database %s%s; write the report to another file", o->path,
+				  *suffix[i] ? "file " : "", f);
+		free(f);
+	}
+	free(db);
+	return rc;
+}
+
 int cli_emit(const struct cli_out *o, struct report_doc *d, struct err *e)
 {
+	if (cli_out_check(o, e))
+		return -1;
 	d->kind = o->kind;
 	d->color = !o->path && cli_color(o->no_color);
 	d->verbose = o->verbose;

@@ -348,7 +348,7 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 	case OPT_OUTPUT:
 	case OPT_NO_COLOR:
 	case OPT_VERBOSE: return cli_out_opt(&a->out, id, arg, e);
-	case OPT_DB: a->db = arg; return 0;
+	case OPT_DB: a->db = a->out.db = arg; return 0;
 	}
 	return errf(e, "unhandled option");
 }
@@ -833,7 +833,7 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 		goto out;
 	size_t nwl;
 	if (check_args(&a, &pos, &e) || hang_timeout_env(&a.hang_ns, &e) || select_workloads(&a, &wl, &nwl, &e) ||
-	    cli_open_db(a.db, STORE_RW, &st, &path, &e)) {
+	    cli_out_check(&a.out, &e) || cli_open_db(a.db, STORE_RW, &st, &path, &e)) {
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}

@@ -168,6 +168,11 @@ char *read_whole_file(const char *path, size_t max, size_t *len, struct err *e);
 int file_write_atomic(const char *path, const char *opt, int (*render)(FILE *f, const void *arg), const void *arg,
 		      struct err *e);
 
+/* Whether paths a and b name the same file: the same device and inode when both exist
+ * (through hard links, symbolic links, "x/../"), else the same directory (resolved) and last
+ * component. */
+bool file_same(const char *a, const char *b);
+
 /* mkdir -p with the given mode for missing components. Returns 0 or -1 with e set. */
 int mkdir_p(const char *path, unsigned mode, struct err *e);
 
