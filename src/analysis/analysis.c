@@ -43,13 +43,17 @@ void an_value_of(const struct st_estimate *est, double alpha, struct an_value *o
 	value_on(est, alpha, false, out);
 }
 
+void an_change_log(double d, double lo, double hi, int latency, struct an_change *out)
+{
+	/* time per op is 1 / throughput: its log difference is -d, and the interval turns over */
+	double s = latency ? -1 : 1;
+	double a = latency ? hi : lo, b = latency ? lo : hi;
+	*out = (struct an_change){100 * expm1(s * d), 100 * expm1(s * a), 100 * expm1(s * b), latency != 0};
+}
+
 void an_change_of(const struct st_comparison *c, int latency, struct an_change *out)
 {
-	if (!latency) {
-		*out = (struct an_change){c->pct, c->pct_lo, c->pct_hi};
-		return;
-	}
-	*out = (struct an_change){100 * (exp(-c->d) - 1), 100 * (exp(-c->hi) - 1), 100 * (exp(-c->lo) - 1)};
+	an_change_log(c->d, c->lo, c->hi, latency, out);
 }
 
 /* ---------------------------------------------------------------- rows */
@@ -1116,6 +1120,7 @@ int an_compare(const struct store_set *a, const struct store_set *b, const struc
 			an_value_of(r->have_a ? &r->a : NULL, o->alpha, &r->va);
 			an_value_of(r->have_b ? &r->b : NULL, o->alpha, &r->vb);
 			an_change_of(&r->c, r->latency, &r->chg);
+			out->change_kinds |= r->latency ? AN_CHG_TIME : AN_CHG_RATE;
 		}
 		confounders(runs_a, nra, runs_b, nrb, env_a, env_b, out);
 		an_emulation_of(env_a, &out->emu[0]);
@@ -1264,7 +1269,7 @@ int an_compare_counters(const struct store_set *a, const struct store_set *b, st
 		value_on(&r->a, o.alpha, true, &r->va);
 		value_on(&r->b, o.alpha, true, &r->vb);
 		/* B - A per op and its interval at the level the comparison used */
-		r->chg = (struct an_change){r->c.d, r->c.lo, r->c.hi};
+		r->chg = (struct an_change){r->c.d, r->c.lo, r->c.hi, false};
 		r->rel = r->a.mean > 0 ? r->b.mean / r->a.mean - 1 : NAN;
 	}
 	free(cs);
@@ -1304,6 +1309,7 @@ static void analyze_finish(struct an_analyze *out)
 	for (size_t i = 0; i < out->nrows; i++) {
 		struct an_frow *r = &out->rows[i];
 		r->chg = xcalloc(r->fa.neffects ? r->fa.neffects : 1, sizeof *r->chg);
+		out->change_kinds |= r->latency ? AN_CHG_TIME : AN_CHG_RATE;
 		for (size_t ef = 0; ef < r->fa.neffects; ef++)
 			an_change_of(&r->fa.effects[ef].c, r->latency, &r->chg[ef]);
 	}
@@ -1576,7 +1582,7 @@ static int plan_row(const struct store_set *sets, size_t ns, bool factorial, con
 				if (ns == 2 && !factorial) {
 					r->compared = true;
 					stats_compare(&est[0], &est[1], co, &r->c);
-					an_change_of(&r->c, 0, &r->chg);
+					an_change_of(&r->c, r->latency, &r->chg);
 					if (r->c.verdict == ST_INCONCLUSIVE)
 						r->more_boots = stats_more_boots(&est[0], &est[1], &r->c, co, &r->settles_as);
 				}
@@ -1618,6 +1624,8 @@ static int plan_sets(const struct store_set *sets, size_t ns, bool factorial, co
 		r->workload = xstrdup(k[i].workload);
 		r->copies = k[i].copies;
 		r->ncomposite = k[i].ncomp;
+		r->latency = k[i].latency;
+		out->change_kinds |= k[i].latency ? AN_CHG_TIME : AN_CHG_RATE;
 		double cs = row_sample_cost(sets, ns, &k[i]);
 		if (!k[i].ncomp)
 			round += cs;

@@ -43,11 +43,17 @@ struct an_value {
 	double df;              /* the estimate's df (NAN without data) */
 	bool low_df;            /* no interval because df < AN_MIN_INTERVAL_DF */
 };
-/* A change shown in the row's display direction: throughput change for ops/s rows,
- * time-per-op change (negative = faster) for latency rows; percent, (1-alpha) CI. */
+/* A change of B against A (an effect, a later segment against an earlier one) as every
+ * command and format shows it (docs/METHOD.md, "Signs and words"): the percent change of
+ * the number the row shows. A rate row (ops/s, an index) shows throughput, so + is faster;
+ * a time/op row shows time per op, so + is slower. lo, hi: its (1-alpha) interval. */
 struct an_change {
 	double pct, lo, hi;
+	bool time; /* a time/op row: the change is of time per op (+ = slower) */
 };
+/* Which kinds of change a table holds, for the legend that says how to read its signs:
+ * AN_CHG_RATE (some rate row), AN_CHG_TIME (some time/op row), or both. */
+enum { AN_CHG_RATE = 1, AN_CHG_TIME = 2 };
 void an_value_of(const struct st_estimate *est, double alpha, struct an_value *out);
 
 /* The data behind a strip plot of one group for one row: per run its boot (index
@@ -93,7 +99,11 @@ struct an_envtab {
 void an_envtab_build(const struct store_run_info *const *const *runs, const size_t *n, size_t ngroups,
 		     struct an_envtab *out);
 void an_envtab_free(struct an_envtab *t);
+/* The change of comparison c (d = ln B - ln A with its interval lo, hi) in the display
+ * direction of a row (latency: a time/op row). The one place a sign is decided. */
 void an_change_of(const struct st_comparison *c, int latency, struct an_change *out);
+/* The same from a difference of logs d and its interval [lo, hi] (NAN: none). */
+void an_change_log(double d, double lo, double hi, int latency, struct an_change *out);
 
 /* The self-checks of a row's runs that failed (docs/METHOD.md, "Self-checks withhold the
  * verdict"): a run whose workload measured something other than its name says cannot
@@ -240,6 +250,7 @@ struct an_compare {
 	size_t paired_rounds;       /* A and B are the arms of this many paired runs (sysab run --arm): each
 	                               timing row holding rounds is compared by round (row.by_round) */
 	bool duet;                  /* paired by duet block instead (a --duet campaign): caveat duet_paired */
+	unsigned change_kinds;      /* AN_CHG_* of its timing rows */
 	struct st_compare_opts o;
 };
 /* A paired run's two arms in the two groups of a comparison. */
@@ -329,6 +340,7 @@ struct an_analyze {
 	bool allow_failed_checks; /* as in an_compare */
 	size_t allowed_rows;
 	struct an_repeat look;    /* as in an_compare */
+	unsigned change_kinds;    /* AN_CHG_* of its rows */
 	struct st_compare_opts o;
 };
 /* an_compare_repeat for a factorial analysis: every effect of every row. */
@@ -384,7 +396,8 @@ struct an_prow {
 	struct st_plan plan_main; /* a factorial: for the main effects alone */
 	bool compared;          /* two groups: c is their comparison */
 	struct st_comparison c;
-	struct an_change chg;   /* c in the display direction (plan rows are throughput) */
+	int latency;            /* a time/op row */
+	struct an_change chg;   /* c in the row's display direction */
 	size_t more_boots;
 	enum st_verdict settles_as;
 };
@@ -401,6 +414,7 @@ struct an_plan {
 	size_t boots, runs, samples;
 	double total_s;
 	size_t infeasible;
+	unsigned change_kinds;  /* AN_CHG_* of its rows (two groups: the kinds of their comparisons) */
 	/* plan --factors with within-boot factors (an_analyze.within): boots per between-boot
 	 * combination (ncells of them), each boot running all nwithin within-boot combinations
 	 * with the pilot's runs (per combination) and samples; plan: the interactions (every

@@ -239,6 +239,7 @@ int an_history_job_build(struct store *st, const char *selector, const char *pat
 	h->copies = x->copies;
 	h->unit = x->unit;
 	h->latency = x->latency;
+	h->change_kinds = x->latency ? AN_CHG_TIME : AN_CHG_RATE;
 
 	size_t nr = 0;
 	for (size_t b = 0; b < x->nboots; b++)
@@ -304,6 +305,7 @@ int an_history_job_build(struct store *st, const char *selector, const char *pat
 			.boot_after = after->boot_id,
 			.slower = c->d < 0,
 		};
+		an_change_log(c->d, c->lo, c->hi, h->latency, &h->changes[i].chg);
 		plan_confirm(sbo, c, &h->changes[i]);
 	}
 	free(sbo);

@@ -28,6 +28,7 @@ struct an_history_change {
 	const char *label_before, *label_after; /* the --by values (with --by time: boot ids) */
 	const char *boot_before, *boot_after;   /* boot ids of the last unchanged and first changed boot */
 	bool slower;
+	struct an_change chg;                   /* the change as every format shows it (an_change) */
 	/* The A/B campaign that settles it (--confirm): boots, runs and samples per side for an
 	 * interval of the change's size at 80% power, planned from the boots either side
 	 * (segments [seg_lo, index) and [index, seg_hi)) as `sysab plan` plans two groups. */
@@ -46,6 +47,7 @@ struct an_history {
 	int copies;
 	const char *unit;
 	int latency;
+	unsigned change_kinds; /* AN_CHG_TIME for a time/op workload, else AN_CHG_RATE */
 	const char *by;       /* the label key, or "time" */
 	const char *selector; /* as given ("" for every run) */
 	struct an_history_boot *boots;

@@ -151,10 +151,14 @@ static void compare_md(FILE *f, const struct an_compare *c, const struct an_grou
 	checks_md(f, c);
 	char tally[256];
 	report_verdict_tally(tally, sizeof tally, c);
-	fprintf(f, "\n**%s**. Change: %s vs %s; for time/op rows the change in time (negative = faster). "
-		   "(negligible): significant but inside the ±%g%% margin. `sysab compare` prints each "
-		   "row's caveats.\n",
-		tally, g[1].name, g[0].name, c->o.margin * 100);
+	char vs[80];
+	snprintf(vs, sizeof vs, "%s vs %s", g[1].name, g[0].name);
+	struct sb lg = {0};
+	report_change_legend(&lg, vs, c->change_kinds);
+	fprintf(f, "\n**%s**. %s. (negligible): significant but inside the ±%g%% margin. `sysab compare` prints "
+		   "each row's caveats.\n",
+		tally, sb_str(&lg), c->o.margin * 100);
+	sb_free(&lg);
 	if (c->o.host_adjust) { /* the method is named, with each row's slope */
 		fprintf(f, "\nMethod (docs/METHOD.md, \"Host-speed adjustment\"): %s",
 			report_caveat_text(ST_CAVEAT_HOST_ADJUSTED));
@@ -283,10 +287,12 @@ static void analyze_md(FILE *f, const struct an_analyze *a, const struct an_grou
 			fputs("\n", f);
 		}
 	}
-	fprintf(f, "\nChange: each effect as a percent change; for time/op rows the change in time (negative = "
-		   "faster). (negligible): significant but inside the ±%g%% margin. q: Benjamini-Hochberg across "
+	struct sb lg = {0};
+	report_change_legend(&lg, "each effect", a->change_kinds);
+	fprintf(f, "\n%s. (negligible): significant but inside the ±%g%% margin. q: Benjamini-Hochberg across "
 		   "workloads. The text format (analyze without --format) prints each effect's caveats.\n",
-		a->o.margin * 100);
+		sb_str(&lg), a->o.margin * 100);
+	sb_free(&lg);
 }
 
 static int render(FILE *f, const struct report_doc *d)

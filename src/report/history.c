@@ -64,6 +64,11 @@ static void confirm_text(FILE *f, const struct an_history_change *c)
 	sb_free(&b);
 }
 
+void report_history_legend(struct sb *b, const struct an_history *h)
+{
+	report_change_legend(b, "after vs before", h->change_kinds);
+}
+
 static const char *what(const struct an_history *h)
 {
 	return *h->selector ? h->selector : "every run";
@@ -86,19 +91,22 @@ void report_history_text(FILE *f, const struct an_history *h, size_t width)
 	for (size_t i = 0; i < h->cp.nchanges; i++) {
 		const struct an_history_change *c = &h->changes[i];
 		const struct st_cp_change *s = c->c;
-		fprintf(f, "change at boot %zu [%zu..%zu]: %s -> %s, %s %+.2f%% [%+.2f, %+.2f] (p %.3f)\n", s->index,
-			s->index_lo, s->index_hi, c->label_before, c->label_after, c->slower ? "slower" : "faster",
-			s->pct, s->pct_lo, s->pct_hi, s->p);
+		fprintf(f, "change at boot %zu [%zu..%zu]: %s -> %s, %+.2f%% %s [%+.2f, %+.2f] (p %.3f)\n", s->index,
+			s->index_lo, s->index_hi, c->label_before, c->label_after, c->chg.pct,
+			c->slower ? "slower" : "faster", c->chg.lo, c->chg.hi, s->p);
 		if (h->confirm)
 			confirm_text(f, c);
 	}
 	if (h->dropped_runs)
 		fprintf(f, "note: %zu selected run%s without the label %s left out\n", h->dropped_runs,
 			h->dropped_runs == 1 ? "" : "s", h->by);
-	if (h->cp.nchanges)
-		fprintf(f, "boot indexes count from 0 in this order; sizes are ops/s of the segments either side, %g%% "
-			   "intervals\n",
+	if (h->cp.nchanges) {
+		struct sb lg = {0};
+		report_history_legend(&lg, h);
+		fprintf(f, "boot indexes count from 0 in this order; %s, %g%% intervals\n", sb_str(&lg),
 			100 * h->opts.conf);
+		sb_free(&lg);
+	}
 }
 
 static json_t *num(double v)
@@ -161,6 +169,9 @@ char *report_history_json(const struct an_history *h)
 		json_object_set_new(o, "pct", num(c->c->pct));
 		json_object_set_new(o, "pct_lo", num(c->c->pct_lo));
 		json_object_set_new(o, "pct_hi", num(c->c->pct_hi));
+		json_object_set_new(o, "display_pct", num(c->chg.pct));
+		json_object_set_new(o, "display_pct_lo", num(c->chg.lo));
+		json_object_set_new(o, "display_pct_hi", num(c->chg.hi));
 		json_object_set_new(o, "p", num(c->c->p));
 		json_object_set_new(o, "segment_lo", json_integer((json_int_t)c->c->seg_lo));
 		json_object_set_new(o, "segment_hi", json_integer((json_int_t)c->c->seg_hi));
@@ -169,6 +180,12 @@ char *report_history_json(const struct an_history *h)
 		json_array_append_new(cps, o);
 	}
 	json_object_set_new(d, "change_points", cps);
+	if (h->cp.nchanges) {
+		struct sb lg = {0};
+		report_history_legend(&lg, h);
+		json_object_set_new(d, "change_legend", json_string(sb_str(&lg)));
+		sb_free(&lg);
+	}
 	json_t *bs = json_array();
 	for (size_t i = 0; i < h->nboots; i++) {
 		const struct an_history_boot *b = &h->boots[i];
@@ -203,9 +220,13 @@ void report_history_markdown(FILE *f, const struct an_history *h)
 	for (size_t i = 0; i < h->cp.nchanges; i++) {
 		const struct an_history_change *c = &h->changes[i];
 		fprintf(f, "| %zu | %zu..%zu | `%s` | `%s` | %+.2f%% %s | [%+.2f%%, %+.2f%%] |\n", c->c->index,
-			c->c->index_lo, c->c->index_hi, c->label_before, c->label_after, c->c->pct,
-			c->slower ? "slower" : "faster", c->c->pct_lo, c->c->pct_hi);
+			c->c->index_lo, c->c->index_hi, c->label_before, c->label_after, c->chg.pct,
+			c->slower ? "slower" : "faster", c->chg.lo, c->chg.hi);
 	}
+	struct sb lg = {0};
+	report_history_legend(&lg, h);
+	fprintf(f, "\n%s.\n", sb_str(&lg));
+	sb_free(&lg);
 	for (size_t i = 0; h->confirm && i < h->cp.nchanges; i++) {
 		const struct an_history_change *c = &h->changes[i];
 		fprintf(f, "\nTo confirm `%s` → `%s`:\n\n```\n", c->label_before, c->label_after);

@@ -25,6 +25,7 @@ static const char css[] =
 	".effect-ci{stroke:#333;stroke-width:2.5}.effect-pt{fill:#333}.clip{font-size:10px;fill:#333}"
 	"text.verdict-faster{fill:#1a7f37}text.verdict-slower{fill:#c62828}text.verdict-equivalent{fill:#1f5fbf}"
 	"text.verdict-inconclusive{fill:#a86b00}text.verdict-no_data{fill:#777}text.verdict-withheld{fill:#8e24aa}"
+	"text.side{fill:#555;font-size:11px}"
 	".b0{fill:#4e79a7}.b1{fill:#f28e2b}.b2{fill:#59a14f}.b3{fill:#e15759}.b4{fill:#b07aa1}"
 	".b5{fill:#76b7b2}.b6{fill:#edc948}.b7{fill:#9c755f}"
 	".note{color:#555}ul.warnings li{margin:.2em 0}code{background:#f3f3f3;padding:0 3px}";
@@ -200,9 +201,10 @@ struct forest_row {
 #define FOREST_CLIP 100.0
 
 /* Percent changes with their intervals, the ±margin equivalence band shaded, and the
- * verdicts as labels on the right. */
+ * verdicts as labels on the right. Every row of one plot changes in one direction (time: time
+ * per op, else throughput; an_change.time), and the ends of the axis say which side is faster. */
 static void forest_svg(struct sb *b, const char *id, const char *title, const struct forest_row *r, size_t n,
-		       double margin_pct, const char *xlabel)
+		       double margin_pct, bool time)
 {
 	double lo = -margin_pct * 1.5, hi = margin_pct * 1.5;
 	for (size_t i = 0; i < n; i++) {
@@ -233,7 +235,10 @@ static void forest_svg(struct sb *b, const char *id, const char *title, const st
 		svg_text(b, x, axis_y + 15, "middle", "tick", tl);
 	}
 	svg_line(b, FOREST_LEFT, axis_y, FOREST_W - FOREST_RIGHT, axis_y, "axis");
-	svg_text(b, (FOREST_LEFT + FOREST_W - FOREST_RIGHT) / 2.0, axis_y + 34, "middle", "axis-label", xlabel);
+	svg_text(b, (FOREST_LEFT + FOREST_W - FOREST_RIGHT) / 2.0, axis_y + 34, "middle", "axis-label",
+		 time ? "change in time per op (%)" : "change in throughput (%)");
+	svg_text(b, FOREST_LEFT, axis_y + 34, "start", "side", time ? "\u25c0 faster" : "\u25c0 slower");
+	svg_text(b, FOREST_W - FOREST_RIGHT, axis_y + 34, "end", "side", time ? "slower \u25b6" : "faster \u25b6");
 	for (size_t i = 0; i < n; i++) {
 		double cy = top + (double)i * FOREST_ROW + FOREST_ROW / 2.0;
 		sb_addf(b, "<g class=\"effect\" data-verdict=\"%s\"", report_verdict_name(r[i].v));
@@ -438,12 +443,6 @@ static void check_warn(struct strv *warns, const char *name, const struct an_fai
 	sb_free(&t);
 }
 
-static void change_label(char *buf, size_t size, bool any_latency)
-{
-	snprintf(buf, size, "%s", any_latency ? "change in % (rate rows: throughput; time/op rows: time, negative = faster)"
-					      : "change in throughput (%)");
-}
-
 static int write_out(FILE *f, struct sb *b)
 {
 	size_t n = b->len;
@@ -566,42 +565,60 @@ static void results_section(struct sb *b, const struct an_compare *c, const stru
 		html_esc(b, report_counter_rows_text);
 		sb_add(b, "</p>\n");
 	}
-	if (two)
-		sb_addf(b, "<p class=\"note\">change: %s vs %s with its %d%% interval; for time/op rows the change in "
-			   "time (negative = faster). q: Benjamini-Hochberg across rows. Verdicts: faster/slower when the "
-			   "interval excludes 0 (negligible when it lies inside ±%g%%), equivalent when the %d%% interval lies "
-			   "inside ±%g%%.</p>\n",
-			g[1].name, g[0].name, (int)lround((1 - c->o.alpha) * 100), c->o.margin * 100,
-			(int)lround((1 - 2 * c->o.alpha) * 100), c->o.margin * 100);
+	if (two) {
+		char vs[80];
+		snprintf(vs, sizeof vs, "%s vs %s", g[1].name, g[0].name);
+		struct sb lg = {0};
+		report_change_legend(&lg, vs, c->change_kinds);
+		sb_add(b, "<p class=\"note\">");
+		html_esc(b, sb_str(&lg));
+		sb_addf(b, ", with its %d%% interval. q: Benjamini-Hochberg across rows. Verdicts: faster/slower when "
+			   "the interval excludes 0 (negligible when it lies inside ±%g%%), equivalent when the %d%% "
+			   "interval lies inside ±%g%%.</p>\n",
+			(int)lround((1 - c->o.alpha) * 100), c->o.margin * 100, (int)lround((1 - 2 * c->o.alpha) * 100),
+			c->o.margin * 100);
+		sb_free(&lg);
+	}
 	sb_add(b, "</section>\n");
 }
 
-/* The forest plot of the changes of B against A: each row's change as its table row shows
- * it (an_change: throughput for rate rows, time per op for time/op rows, negative = faster),
- * so a row's sign in the plot is its sign in the table, markdown and JSON (display_pct). */
+/* The forest plots of the changes of B against A: each row's change as its table row shows
+ * it (an_change), so a row's sign in the plot is its sign in the table, markdown and JSON
+ * (display_pct). Rate rows and time/op rows change in opposite directions when faster, so they
+ * never share an axis: one plot each (#forest first, #forest-time for time/op rows when both). */
 static void changes_section(struct sb *b, const struct an_compare *c)
 {
-	bool any_latency = false;
-	struct forest_row *fr = xcalloc(c->nrows, sizeof *fr);
-	for (size_t i = 0; i < c->nrows; i++) {
-		const struct an_row *r = &c->rows[i];
-		bool both = r->have_a && r->have_b;
-		any_latency |= r->latency != 0;
-		row_name(fr[i].label, sizeof fr[i].label, r);
-		if (r->latency) /* its axis runs in time: negative = faster */
-			snprintf(fr[i].label + strlen(fr[i].label), sizeof fr[i].label - strlen(fr[i].label), " (time)");
-		fr[i].v = both ? r->c.verdict : ST_NO_DATA;
-		fr[i].pct = both ? r->chg.pct : NAN;
-		fr[i].lo = r->chg.lo;
-		fr[i].hi = r->chg.hi;
-		fr[i].have = both && isfinite(r->chg.lo) && isfinite(r->chg.hi);
-		report_verdict_word(fr[i].verdict, sizeof fr[i].verdict, &r->c);
-	}
-	char xl[128];
-	change_label(xl, sizeof xl, any_latency);
+	struct forest_row *fr = xcalloc(c->nrows ? c->nrows : 1, sizeof *fr);
 	sb_add(b, "<section id=\"effects\">\n<h2>Changes (B vs A)</h2>\n");
-	forest_svg(b, "forest", "percent change of B against A per workload, with intervals and the equivalence band", fr,
-		   c->nrows, c->o.margin * 100, xl);
+	bool both = c->change_kinds == (AN_CHG_RATE | AN_CHG_TIME);
+	for (int pass = 0; pass < 2; pass++) {
+		bool time = pass == 1;
+		size_t n = 0;
+		for (size_t i = 0; i < c->nrows; i++) {
+			const struct an_row *r = &c->rows[i];
+			if ((r->latency != 0) != time)
+				continue;
+			struct forest_row *f = &fr[n++];
+			bool have = r->have_a && r->have_b;
+			row_name(f->label, sizeof f->label, r);
+			if (r->latency) /* its axis runs in time */
+				snprintf(f->label + strlen(f->label), sizeof f->label - strlen(f->label), " (time)");
+			f->v = have ? r->c.verdict : ST_NO_DATA;
+			f->pct = have ? r->chg.pct : NAN;
+			f->lo = r->chg.lo;
+			f->hi = r->chg.hi;
+			f->have = have && isfinite(r->chg.lo) && isfinite(r->chg.hi);
+			report_verdict_word(f->verdict, sizeof f->verdict, &r->c);
+		}
+		if (!n)
+			continue;
+		if (both)
+			sb_add(b, time ? "<h3>time/op rows: change in time per op</h3>\n"
+				       : "<h3>rate rows: change in throughput</h3>\n");
+		forest_svg(b, time && both ? "forest-time" : "forest",
+			   "percent change of B against A per workload, with intervals and the equivalence band", fr, n,
+			   c->o.margin * 100, time);
+	}
 	sb_addf(b, "<p class=\"note\">Shaded: the ±%g%% equivalence margin. Lines: %d%% intervals.</p>\n",
 		c->o.margin * 100, (int)lround((1 - c->o.alpha) * 100));
 	sb_add(b, "</section>\n");
@@ -681,9 +698,13 @@ static void factors_par(struct sb *b, const struct an_analyze *a)
 		}
 		sb_add(b, ")");
 	}
-	sb_addf(b, ". Effects are percent changes with %d%% intervals; the first level of each factor is the "
-		   "reference.</p>\n",
+	struct sb lg = {0};
+	report_change_legend(&lg, "each effect", a->change_kinds);
+	sb_add(b, ". ");
+	html_esc(b, sb_str(&lg));
+	sb_addf(b, ", with its %d%% interval; the first level of each factor is the reference.</p>\n",
 		(int)lround((1 - a->o.alpha) * 100));
+	sb_free(&lg);
 }
 
 /* A workload's cells: the table and their strip plot (sg: scratch, one per cell). */
@@ -763,11 +784,10 @@ static void effects_table(struct sb *b, const struct an_analyze *a, size_t i, co
 		effect_row(b, a, r, k, name, &fr[k], warns);
 	sb_add(b, "</table>\n");
 	if (r->fa.neffects) {
-		char xl[128], title[256], id[32];
-		change_label(xl, sizeof xl, r->latency != 0);
+		char title[256], id[32];
 		snprintf(title, sizeof title, "main effects and interactions of the factors on %s", name);
 		snprintf(id, sizeof id, "forest-%zu", i);
-		forest_svg(b, id, title, fr, r->fa.neffects, a->o.margin * 100, xl);
+		forest_svg(b, id, title, fr, r->fa.neffects, a->o.margin * 100, r->latency != 0);
 	}
 	free(fr);
 }
@@ -923,14 +943,21 @@ int report_html_history(FILE *f, const struct an_history *h)
 		td(&b, "num", t);
 		td(&b, NULL, c->label_before);
 		td(&b, NULL, c->label_after);
-		snprintf(t, sizeof t, "%+.2f%% %s", c->c->pct, c->slower ? "slower" : "faster");
+		snprintf(t, sizeof t, "%+.2f%% %s", c->chg.pct, c->slower ? "slower" : "faster");
 		td(&b, c->slower ? "verdict v-slower" : "verdict v-faster", t);
-		snprintf(t, sizeof t, "[%+.2f%%, %+.2f%%]", c->c->pct_lo, c->c->pct_hi);
+		snprintf(t, sizeof t, "[%+.2f%%, %+.2f%%]", c->chg.lo, c->chg.hi);
 		td(&b, "num", t);
 		sb_add(&b, "</tr>\n");
 	}
-	if (h->cp.nchanges)
+	if (h->cp.nchanges) {
 		sb_add(&b, "</table>\n");
+		struct sb lg = {0};
+		report_history_legend(&lg, h);
+		sb_add(&b, "<p class=\"note\">");
+		html_esc(&b, sb_str(&lg));
+		sb_add(&b, ".</p>\n");
+		sb_free(&lg);
+	}
 	for (size_t i = 0; h->confirm && i < h->cp.nchanges; i++) {
 		struct sb t = {0};
 		report_history_confirm(&t, &h->changes[i]);

@@ -139,6 +139,9 @@ int report_html_history(FILE *f, const struct an_history *h);
 /* The lines of history --confirm for change c (its campaign's size, and its line or why
  * there is none), in the words every format uses. */
 void report_history_confirm(struct sb *b, const struct an_history_change *c);
+/* The legend of a history's changes (report_change_legend of the segment after a change against
+ * the one before), appended to b: the text, markdown, JSON and HTML of a history say it alike. */
+void report_history_legend(struct sb *b, const struct an_history *h);
 
 /* `sysab list`. */
 void report_runs_text(FILE *f, const struct store_run_info *runs, size_t n, bool color);
@@ -191,6 +194,12 @@ void report_interval_cell(char *buf, size_t size, double hw);
 void report_verdict_tally(char *buf, size_t size, const struct an_compare *c);
 /* A percentage with sign: "+1.2%", "-15%", "?" when not finite. */
 void report_pct(char *buf, size_t size, double pct);
+/* How to read the signs of a table's changes, the one sentence every format's legend states
+ * (docs/METHOD.md, "Signs and words"): "change: WHAT in throughput (+ = faster)", "... in time
+ * per op (+ = slower)", or "... as shown (time/op rows: + = slower; others: + = faster)", as
+ * kinds (AN_CHG_*) says the table holds; so time/op rows are named only where there are some.
+ * what: "B vs A", "each effect", "after vs before". Appended to b, no full stop. */
+void report_change_legend(struct sb *b, const char *what, unsigned kinds);
 /* "faster", "slower~" (negligible), "no data". */
 void report_verdict_word(char *buf, size_t size, const struct st_comparison *c);
 /* Counter rows (an_row.event set): the verdict in words, "more" or "fewer" (per op in B than

@@ -326,6 +326,16 @@ void report_pct(char *buf, size_t size, double p)
 		snprintf(buf, size, "%+.0f%%", p);
 }
 
+void report_change_legend(struct sb *b, const char *what, unsigned kinds)
+{
+	if (kinds == AN_CHG_TIME)
+		sb_addf(b, "change: %s in time per op (+ = slower)", what);
+	else if (kinds & AN_CHG_TIME)
+		sb_addf(b, "change: %s as shown (time/op rows: + = slower; others: + = faster)", what);
+	else
+		sb_addf(b, "change: %s in throughput (+ = faster)", what);
+}
+
 /* An interval [lo,hi] of percent changes: a bound past +1e6% (a factor of 10,000, e.g. an early
  * look of a sequential design that spent almost no alpha) prints as "unbounded", never as the
  * first digits of a number too wide for the cell. Empty when a bound is NaN. */
@@ -1012,14 +1022,14 @@ static void compare_footer(FILE *f, const struct an_compare *c, const struct an_
 	report_verdict_tally(tally, sizeof tally, c);
 	fprintf(f, "\n%s\n", tally);
 	struct sb t = {0};
+	char vs[80];
+	snprintf(vs, sizeof vs, "%s vs %s", g[1].name, g[0].name);
+	report_change_legend(&t, vs, c->change_kinds);
 	if (st->verbose)
-		sb_addf(&t, "change: %s vs %s; for time/op rows the change in time (negative = faster). "
-			    "q: Benjamini-Hochberg across rows; verdicts use q, while the intervals are per row and "
-			    "not adjusted for the number of rows.",
-			g[1].name, g[0].name);
+		sb_add(&t, ". q: Benjamini-Hochberg across rows; verdicts use q, while the intervals are per row and "
+			   "not adjusted for the number of rows.");
 	else
-		sb_addf(&t, "change: %s vs %s, time/op rows in time (negative = faster); -v: more", g[1].name,
-			g[0].name);
+		sb_add(&t, "; -v: more");
 	if (stats_is_sequential(&c->o))
 		sb_addf(&t, " Look %zu of a group-sequential design of at most %zu boots per group: each row's "
 			    "verdict uses that look's Lan-DeMets level, not %g; so does its interval, unless the "
@@ -1380,8 +1390,11 @@ void report_analyze_text(FILE *f, const struct an_analyze *a, const struct an_gr
 		fprintf(f, "\n(negligible): significant, but the %d%% interval lies within ±%g%%.\n",
 			(int)lround((1 - 2 * a->o.alpha) * 100), a->o.margin * 100);
 	fprintf(f, "\n");
-	report_wrap(f, "", "", "change: effect as a percent change (time/op rows: change in time). q: Benjamini-Hochberg "
-			       "across workloads.");
+	struct sb lg = {0};
+	report_change_legend(&lg, "each effect", a->change_kinds);
+	sb_add(&lg, ". q: Benjamini-Hochberg across workloads.");
+	report_wrap(f, "", "", sb_str(&lg));
+	sb_free(&lg);
 	if (!a->any_interval && a->nrows) {
 		size_t runs = a->max_runs * a->max_boots;
 		struct sb t = {0};

@@ -219,6 +219,19 @@ static json_t *count_est_json(const struct st_estimate *e, const struct an_value
 }
 
 /* The counter rows of a comparison (docs/FORMATS.md, "counters"). */
+/* "change_legend": how to read the signs of the changes (report_change_legend), as the text says
+ * it: of g[1] against g[0], or of each effect when g is NULL. */
+static void legend_json(json_t *d, const struct an_group_info *g, unsigned kinds)
+{
+	struct sb b = {0};
+	char vs[80];
+	if (g)
+		snprintf(vs, sizeof vs, "%s vs %s", g[1].name, g[0].name);
+	report_change_legend(&b, g ? vs : "each effect", kinds);
+	json_object_set_new(d, "change_legend", json_string(sb_str(&b)));
+	sb_free(&b);
+}
+
 static json_t *counters_json(const struct an_compare *c)
 {
 	json_t *a = json_array();
@@ -301,6 +314,8 @@ char *report_compare_json(const struct an_compare *c, const struct an_group_info
 		json_array_append_new(rows, o);
 	}
 	json_object_set_new(d, "rows", rows);
+	if (c->ngroups == 2)
+		legend_json(d, g, c->change_kinds);
 	if (c->ncrows) /* absent without counter rows, as in databases without counts */
 		json_object_set_new(d, "counters", counters_json(c));
 	json_t *cf = json_array();
@@ -407,6 +422,7 @@ char *report_analyze_json(const struct an_analyze *a, const struct an_group_info
 		json_array_append_new(rows, o);
 	}
 	json_object_set_new(d, "rows", rows);
+	legend_json(d, NULL, a->change_kinds);
 	json_t *settle = json_object();
 	json_object_set_new(settle, "any_interval", json_boolean(a->any_interval));
 	json_object_set_new(settle, "max_boots_per_cell", json_integer((json_int_t)a->max_boots));
@@ -512,6 +528,8 @@ char *report_plan_json(const struct an_plan *p, const struct an_group_info *g, s
 		json_array_append_new(rows, o);
 	}
 	json_object_set_new(d, "rows", rows);
+	if (p->two_groups && ng == 2)
+		legend_json(d, g, p->change_kinds);
 	json_t *all = json_object();
 	json_object_set_new(all, "boots", json_integer((json_int_t)p->boots));
 	json_object_set_new(all, "runs_per_boot", json_integer((json_int_t)p->runs));

@@ -212,7 +212,9 @@ n=$(grep -o '<g class="effect" data-verdict="faster" data-change="+[0-9.]*"' "$T
 m=$(grep -o '<g class="effect" data-verdict="faster" data-change="-[0-9.]*"' "$T/dir.html" | wc -l)
 [ "$n $m" = "1 1" ] || fail "forest: faster rows right and left of zero: $n $m: $(grep -o '<g class="effect"[^>]*>' "$T/dir.html")"
 grep -q '>w.time (time)</text>' "$T/dir.html" || fail "forest: the time/op row is not labelled (time)"
-contains "$(cat "$T/dir.html")" "time/op rows: time, negative = faster"
+contains "$(cat "$T/dir.html")" "time/op rows: + = slower; others: + = faster"
+# rate rows and time/op rows never share an axis: one forest each, its ends naming the faster side
+grep -q 'id="forest-time"' "$T/dir.html" || fail "forest: no plot of its own for the time/op rows"
 
 # A strip plot's axis starts at 0 at the lowest: samples from 0.5 to 40 ms/op used to get an
 # axis from a negative time.

@@ -14,7 +14,8 @@ v=$(printf '%s' "$OUT" | jq -r '[.kind, (.change_points|length), (.change_points
 
 expect 0 "$SYSAB" --db "$T/step.db" history -w kernel.syscall.null --by kernel
 contains "$OUT" "100 boots (200 runs)"
-contains "$OUT" "-> 6.13-rc1, slower"
+contains "$OUT" "-> 6.13-rc1, -2.58% slower"
+contains "$OUT" "change: after vs before in throughput (+ = faster)"
 expect 0 "$SYSAB" --db "$T/step.db" history -w kernel.syscall.null --by kernel --format markdown
 contains "$OUT" "| \`6.12\` | \`6.13-rc1\` |"
 expect 0 "$SYSAB" --db "$T/step.db" history -w kernel.syscall.null --by kernel --format html -o "$T/h.html"
