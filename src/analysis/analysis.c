@@ -1279,6 +1279,34 @@ int an_compare_counters(const struct store_set *a, const struct store_set *b, st
 /* ---------------------------------------------------------------- factorial */
 
 /* Adjust each effect across rows (Benjamini-Hochberg), then record the changes as shown. */
+/* Which effects have a point estimate and no interval (an_analyze.points_only), and why. */
+static void point_estimates(struct an_analyze *out)
+{
+	size_t points = 0, all = 0;
+	for (size_t i = 0; i < out->nrows; i++)
+		for (size_t k = 0; k < out->rows[i].fa.neffects; k++) {
+			const struct st_effect *ef = &out->rows[i].fa.effects[k];
+			all++;
+			points += an_effect_point_only(ef);
+		}
+	out->points_only = points && points == all;
+	if (!points)
+		return;
+	if (out->max_boots <= 1)
+		snprintf(out->why_no_interval, sizeof out->why_no_interval, "1 boot per cell");
+	else if (out->need == ST_NEED_RUNS)
+		snprintf(out->why_no_interval, sizeof out->why_no_interval, "1 run per boot in a cell");
+	else if (out->need == ST_NEED_SAMPLES)
+		snprintf(out->why_no_interval, sizeof out->why_no_interval, "too few samples in a cell's runs");
+	else
+		snprintf(out->why_no_interval, sizeof out->why_no_interval, "a cell on fewer than 2 boots");
+}
+
+bool an_effect_point_only(const struct st_effect *ef)
+{
+	return !ef->available && isfinite(ef->c.d);
+}
+
 static void analyze_finish(struct an_analyze *out)
 {
 	/* Benjamini-Hochberg across rows, per effect */
@@ -1413,6 +1441,8 @@ int an_analyze(const struct store_set *cells, size_t ncells, const size_t *cell_
 			best = needs[x];
 			out->need = (enum st_need)x;
 		}
+	if (!rc)
+		point_estimates(out);
 	free(gd);
 	free(g);
 	free(est);

@@ -336,6 +336,12 @@ struct an_analyze {
 	size_t max_boots, max_runs;
 	bool any_interval;   /* some effect of some row has an interval */
 	enum st_need need;   /* most common need among cells without an interval */
+	/* Effects whose cells all have data but not all an interval (one value per configuration,
+	 * as published numbers are) still have a point estimate (their d, in chg): shown, with no
+	 * interval, q or verdict, and why_no_interval says why ("1 boot per cell"; "" when no
+	 * effect is such). points_only: every effect of every row is such. */
+	bool points_only;
+	char why_no_interval[64];
 	struct an_emulation emu;  /* the analyzed runs measured under an emulator */
 	bool allow_failed_checks; /* as in an_compare */
 	size_t allowed_rows;
@@ -343,6 +349,9 @@ struct an_analyze {
 	unsigned change_kinds;    /* AN_CHG_* of its rows */
 	struct st_compare_opts o;
 };
+/* True when ef has a point estimate (its d) but no interval: every cell it needs has data,
+ * some has no interval (an_analyze.why_no_interval says why). */
+bool an_effect_point_only(const struct st_effect *ef);
 /* an_compare_repeat for a factorial analysis: every effect of every row. */
 void an_analyze_repeat(struct an_analyze *a);
 

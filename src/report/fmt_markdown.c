@@ -271,7 +271,7 @@ static void analyze_md(FILE *f, const struct an_analyze *a, const struct an_grou
 			const struct st_effect *ef = &r->fa.effects[k];
 			char en[96], ch[16] = "", ci[40] = "", q[16] = "", v[32];
 			an_effect_label(en, sizeof en, a, ef);
-			report_verdict_word(v, sizeof v, &ef->c);
+			report_effect_verdict_word(v, sizeof v, ef);
 			if (isfinite(ef->c.d) && isfinite(r->chg[k].pct))
 				report_pct(ch, sizeof ch, r->chg[k].pct);
 			if (ef->c.verdict != ST_NO_DATA)
@@ -286,6 +286,15 @@ static void analyze_md(FILE *f, const struct an_analyze *a, const struct an_grou
 			cell(f, v);
 			fputs("\n", f);
 		}
+	}
+	if (*a->why_no_interval) {
+		struct sb nt = {0};
+		sb_addf(&nt, "\nNo interval (%s): an effect marked so is a point estimate, with no verdict. "
+			     "To settle it: ",
+			a->why_no_interval);
+		report_settle_cells_text(&nt, a, g);
+		fprintf(f, "%s.\n", sb_str(&nt));
+		sb_free(&nt);
 	}
 	struct sb lg = {0};
 	report_change_legend(&lg, "each effect", a->change_kinds);

@@ -741,10 +741,13 @@ static void effect_row(struct sb *b, const struct an_analyze *a, const struct an
 	const struct st_effect *ef = &r->fa.effects[k];
 	char ch[16] = "", ci[48] = "", q[16] = "";
 	an_effect_label(fr->label, sizeof fr->label, a, ef);
-	report_verdict_word(fr->verdict, sizeof fr->verdict, &ef->c);
+	report_effect_verdict_word(fr->verdict, sizeof fr->verdict, ef);
 	fr->v = ef->c.verdict;
 	fr->pct = NAN;
-	if (ef->available && isfinite(ef->c.d)) {
+	if (an_effect_point_only(ef)) { /* a point, no line: no interval, no q */
+		fr->pct = r->chg[k].pct;
+		report_pct(ch, sizeof ch, r->chg[k].pct);
+	} else if (ef->available && isfinite(ef->c.d)) {
 		const struct an_change chg = r->chg[k];
 		fr->pct = chg.pct;
 		report_pct(ch, sizeof ch, chg.pct);
@@ -769,7 +772,10 @@ static void effect_row(struct sb *b, const struct an_analyze *a, const struct an
 	td(b, "num", ch);
 	td(b, "num", ci);
 	td(b, "num", q);
-	verdict_td(b, &ef->c);
+	if (an_effect_point_only(ef))
+		td(b, "verdict v-no_data", fr->verdict);
+	else
+		verdict_td(b, &ef->c);
 	sb_add(b, "</tr>\n");
 }
 
@@ -832,11 +838,18 @@ int report_html_analyze(FILE *f, const struct an_analyze *a, const struct an_gro
 		check_warn(&warns, name, &a->rows[i].failed);
 		sb_add(&b, "</section>\n");
 	}
-	if (!a->any_interval && a->nrows) {
+	if (*a->why_no_interval) {
 		struct sb t = {0};
-		sb_addf(&t, "no verdict: no effect has an interval; the cells need %s (then `sysab plan` sizes the "
-			    "experiment)",
+		sb_addf(&t, "no interval (%s): an effect marked so is a point estimate, with no verdict. To settle it: ",
+			a->why_no_interval);
+		report_settle_cells_text(&t, a, filter);
+		strv_add(&warns, sb_str(&t));
+		sb_free(&t);
+	} else if (!a->any_interval && a->nrows) {
+		struct sb t = {0};
+		sb_addf(&t, "no verdict: no effect has an interval; the cells need %s. To settle it: ",
 			report_need_text(a->need));
+		report_settle_cells_text(&t, a, filter);
 		strv_add(&warns, sb_str(&t));
 		sb_free(&t);
 	}

@@ -194,6 +194,13 @@ void report_interval_cell(char *buf, size_t size, double hw);
 void report_verdict_tally(char *buf, size_t size, const struct an_compare *c);
 /* A percentage with sign: "+1.2%", "-15%", "?" when not finite. */
 void report_pct(char *buf, size_t size, double pct);
+/* An effect's verdict word: report_verdict_word, or "no interval" for an effect with a point
+ * estimate and no interval (an_effect_point_only). */
+void report_effect_verdict_word(char *buf, size_t size, const struct st_effect *ef);
+/* What would settle an analysis without intervals, the words every format uses: "a verdict
+ * needs each configuration on at least 2 boots (...); `sysab plan --factors F,G [FILTER]` then
+ * sizes the experiment" (a command that runs as printed; no full stop), appended to b. */
+void report_settle_cells_text(struct sb *b, const struct an_analyze *a, const struct an_group_info *filter);
 /* How to read the signs of a table's changes, the one sentence every format's legend states
  * (docs/METHOD.md, "Signs and words"): "change: WHAT in throughput (+ = faster)", "... in time
  * per op (+ = slower)", or "... as shown (time/op rows: + = slower; others: + = faster)", as

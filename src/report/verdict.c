@@ -1307,6 +1307,77 @@ static void cells_text(FILE *f, const struct an_analyze *a, const struct an_frow
 	}
 }
 
+/* An argument as a shell word: quoted when it holds anything but plain characters. */
+static void shell_word(struct sb *b, const char *s)
+{
+	bool plain = *s != 0;
+	for (const char *c = s; *c && plain; c++)
+		plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._=/:,+-@%", *c) != NULL;
+	if (plain) {
+		sb_add(b, s);
+		return;
+	}
+	sb_add(b, "'");
+	for (const char *c = s; *c; c++)
+		sb_add(b, *c == '\'' ? "'\\''" : (char[2]){*c, 0});
+	sb_add(b, "'");
+}
+
+void report_settle_cells_text(struct sb *b, const struct an_analyze *a, const struct an_group_info *filter)
+{
+	sb_addf(b, "%s; `sysab plan --factors ", REPLICATION_RULE);
+	for (size_t k = 0; k < a->nfactors; k++)
+		sb_addf(b, "%s%s", k ? "," : "", a->factors[k].name);
+	if (filter && filter->selector && *filter->selector) {
+		sb_add(b, " ");
+		shell_word(b, filter->selector);
+	}
+	sb_add(b, "` then sizes the experiment");
+}
+
+void report_effect_verdict_word(char *buf, size_t size, const struct st_effect *ef)
+{
+	if (an_effect_point_only(ef))
+		snprintf(buf, size, "no interval");
+	else
+		report_verdict_word(buf, size, &ef->c);
+}
+
+/* The analysis of published numbers (an_analyze.points_only): each row's effects as point
+ * estimates, no column an interval or q could stand in, and one paragraph saying why there
+ * is no interval and what would give one. */
+static void points_text(FILE *f, const struct an_analyze *a, const struct an_group_info *filter, size_t ew)
+{
+	for (size_t i = 0; i < a->nrows; i++) {
+		const struct an_frow *r = &a->rows[i];
+		char u[48], cp[32] = "";
+		report_table_unit(u, sizeof u, r->unit, r->latency);
+		if (r->copies > 1)
+			snprintf(cp, sizeof cp, "/%d", r->copies);
+		fprintf(f, "\n%s%s (%s): point estimates, no interval\n", r->workload, cp, u);
+		struct sb ct = {0};
+		report_check_text(&ct, &r->failed);
+		if (ct.len)
+			report_wrap(f, "  ", "    ", sb_str(&ct));
+		sb_free(&ct);
+		for (size_t k = 0; k < r->fa.neffects; k++) {
+			char en[96], en_short[96], ch[16];
+			an_effect_label(en, sizeof en, a, &r->fa.effects[k]);
+			report_short_name(en_short, sizeof en_short, en, 1, ew);
+			report_pct(ch, sizeof ch, r->chg[k].pct);
+			fprintf(f, "  %-*s %6s\n", (int)ew, en_short, ch);
+		}
+	}
+	struct sb t = {0};
+	report_change_legend(&t, "each effect", a->change_kinds);
+	sb_addf(&t, ". No interval: %s, so no verdict; ", a->why_no_interval);
+	report_settle_cells_text(&t, a, filter);
+	sb_add(&t, ".");
+	fprintf(f, "\n");
+	report_wrap(f, "", "", sb_str(&t));
+	sb_free(&t);
+}
+
 /* One effect's line, its notes into n; *negl set when it is negligible. */
 static void effect_text(FILE *f, const struct an_analyze *a, const struct an_frow *r, size_t k, size_t ew,
 			struct notes *n, bool *negl, bool color)
@@ -1315,7 +1386,7 @@ static void effect_text(FILE *f, const struct an_analyze *a, const struct an_fro
 	char en[96], ch[16] = "", ci[40] = "", q[16] = "", v[32];
 	struct sb mk = {0};
 	an_effect_label(en, sizeof en, a, ef);
-	report_verdict_word(v, sizeof v, &ef->c);
+	report_effect_verdict_word(v, sizeof v, ef);
 	const struct an_change *chg = &r->chg[k];
 	if (ef->available && ef->c.verdict != ST_NO_DATA) {
 		report_pct(ch, sizeof ch, chg->pct);
@@ -1324,6 +1395,9 @@ static void effect_text(FILE *f, const struct an_analyze *a, const struct an_fro
 		caveat_notes(n, &mk, ef->c.caveats & ~ST_CAVEAT_PAIRED); /* the header says which are paired */
 		adjust_note(n, &mk, &r->adj);
 		*negl |= ef->c.negligible;
+	} else if (an_effect_point_only(ef)) {
+		report_pct(ch, sizeof ch, chg->pct);
+		notef(n, &mk, "no interval: %s, so this is a point estimate and no verdict", a->why_no_interval);
 	} else if (!ef->available) {
 		notef(n, &mk, "a cell this effect needs is missing or has no interval");
 	} else {
@@ -1364,6 +1438,10 @@ void report_analyze_text(FILE *f, const struct an_analyze *a, const struct an_gr
 			size_t l = report_text_width(en);
 			ew = l > ew ? (l < 44 ? l : 44) : ew;
 		}
+	if (a->points_only) {
+		points_text(f, a, filter, ew);
+		return;
+	}
 	for (size_t i = 0; i < a->nrows; i++) {
 		const struct an_frow *r = &a->rows[i];
 		char u[48], cp[32] = "";
@@ -1400,7 +1478,9 @@ void report_analyze_text(FILE *f, const struct an_analyze *a, const struct an_gr
 		struct sb t = {0};
 		sb_addf(&t, "no verdict: each cell has at most %zu run%s on %zu boot%s, so no effect has an interval.\n",
 			runs, runs == 1 ? "" : "s", a->max_boots, a->max_boots == 1 ? "" : "s");
-		sb_addf(&t, "To settle it: %s; then `sysab plan` sizes the experiment.", REPLICATION_RULE);
+		sb_add(&t, "To settle it: ");
+		report_settle_cells_text(&t, a, filter);
+		sb_add(&t, ".");
 		fprintf(f, "\n");
 		report_wrap(f, "", "", sb_str(&t));
 		sb_free(&t);
@@ -1410,21 +1490,6 @@ void report_analyze_text(FILE *f, const struct an_analyze *a, const struct an_gr
 
 /* ---------------------------------------------------------------- plan */
 
-/* An argument as a shell word: quoted when it holds anything but plain characters. */
-static void shell_word(struct sb *b, const char *s)
-{
-	bool plain = *s != 0;
-	for (const char *c = s; *c && plain; c++)
-		plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._=/:,+-@%", *c) != NULL;
-	if (plain) {
-		sb_add(b, s);
-		return;
-	}
-	sb_add(b, "'");
-	for (const char *c = s; *c; c++)
-		sb_add(b, *c == '\'' ? "'\\''" : (char[2]){*c, 0});
-	sb_add(b, "'");
-}
 
 
 

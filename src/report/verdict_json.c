@@ -411,6 +411,9 @@ char *report_analyze_json(const struct an_analyze *a, const struct an_group_info
 				json_object_set_new(e, "boots_left_out", json_integer((json_int_t)ef->left_out));
 			}
 			json_object_set_new(e, "available", json_boolean(ef->available));
+			/* a point estimate without an interval: why (its display_pct is the estimate) */
+			json_object_set_new(e, "no_interval",
+					    an_effect_point_only(ef) ? json_string(a->why_no_interval) : json_null());
 			json_object_set_new(e, "comparison", cmp_json(&ef->c, &r->chg[k]));
 			json_object_set_new(e, "verdict", json_string(report_verdict_name(ef->c.verdict)));
 			json_object_set_new(e, "withheld_for", withheld_for(ef->c.verdict, r->look_withheld));
@@ -428,6 +431,8 @@ char *report_analyze_json(const struct an_analyze *a, const struct an_group_info
 	json_object_set_new(settle, "max_boots_per_cell", json_integer((json_int_t)a->max_boots));
 	json_object_set_new(settle, "max_runs_per_boot", json_integer((json_int_t)a->max_runs));
 	json_object_set_new(settle, "need", json_string(a->any_interval ? "nothing" : report_need_name(a->need)));
+	json_object_set_new(settle, "points_only", json_boolean(a->points_only));
+	json_object_set_new(settle, "why_no_interval", *a->why_no_interval ? json_string(a->why_no_interval) : json_null());
 	json_object_set_new(d, "data", settle);
 	trust_json(d, &a->emu, &filter->name, 1, a->allow_failed_checks, a->allowed_rows);
 	json_object_set_new(d, "look", report_look_json(&a->look));

@@ -82,13 +82,17 @@ expect 2 "$SYSAB" analyze --factors nosuch
 run_hint 0 "$ERR"
 # no verdict without replication: "`sysab plan` sizes the experiment" in text and HTML
 expect 0 "$SYSAB" analyze --factors pernode,pie
-contains "$(printf '%s' "$OUT" | tr '\n' ' ')" '`sysab plan`'
+contains "$(printf '%s' "$OUT" | tr '\n' ' ')" '`sysab plan --factors pernode,pie`'
 run_hint 0 "$OUT"
 expect 0 "$SYSAB" report analyze --factors pernode,pie -o "$T/a.html"
 run_hint 0 "$(cat "$T/a.html")"
 expect 0 "$SYSAB" import csv "$REPO/examples/pernode-pie-boots.csv"
 expect 0 "$SYSAB" compare 'pie=no data=synthetic' 'pie=yes data=synthetic' -v
 if printf '%s\n' "$OUT" | grep -q '`sysab plan`'; then run_hint 0 "$OUT"; fi
+# an inconclusive row in a fixed design: "`sysab plan` sizes a new one"
+expect 0 "$SYSAB" compare 'pernode=no pie=yes data=synthetic' 'pernode=yes pie=yes data=synthetic'
+contains "$OUT" '`sysab plan` sizes a new one'
+run_hint 0 "$OUT"
 # a stored summary that does not match its samples
 sqlite3 "$SYSAB_DB" "UPDATE run_summary SET slots = x'0100000005000000' WHERE run = 1"
 expect 1 "$SYSAB" check-db
