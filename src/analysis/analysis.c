@@ -613,6 +613,14 @@ static void mixed_options(const struct store_env *ea, size_t na, const struct st
 	}
 }
 
+static int conf_cmp(const void *pa, const void *pb)
+{
+	const struct an_confounder *a = pa, *b = pb;
+	if (a->impact != b->impact)
+		return a->impact < b->impact ? -1 : 1;
+	return strcmp(a->key, b->key);
+}
+
 static void confounders(const struct store_run_info *const *ra, size_t na, const struct store_run_info *const *rb,
 			size_t nb, const struct store_env *ea, const struct store_env *eb, struct an_compare *out)
 {
@@ -651,7 +659,10 @@ static void confounders(const struct store_run_info *const *ra, size_t na, const
 			c->key = xstrdup(keys.v[i]);
 			c->a = values_of(ea, keys.v[i]);
 			c->b = values_of(eb, keys.v[i]);
+			c->impact = an_env_impact(c->key);
 		}
+		/* most able to move the workloads first, then by key */
+		qsort(out->conf, out->nconf, sizeof *out->conf, conf_cmp);
 		strv_free(&keys);
 	}
 	for (size_t s = 0; s < 2; s++) {
@@ -1160,6 +1171,7 @@ void an_compare_free(struct an_compare *c)
 		free(c->conf[i].key);
 		free(c->conf[i].a);
 		free(c->conf[i].b);
+		free(c->conf[i].explained_by);
 	}
 	free(c->conf);
 	an_emulation_free(&c->emu[0]);

@@ -208,10 +208,24 @@ struct an_row {
 	struct st_adjust adj;          /* --adjust host: what the adjustment did (status ST_ADJ_OFF without it) */
 };
 
+/* How much a difference in an environment key can move the workloads (confound.c's table). */
+enum an_impact { AN_IMPACT_HIGH, AN_IMPACT_MEDIUM, AN_IMPACT_LOW };
+/* What explains a difference as the change under test's own doing. */
+enum an_explained {
+	AN_EXPLAINED_NOT,
+	AN_EXPLAINED_LABEL,    /* a label that differs between the groups names it (mitigations=off) */
+	AN_EXPLAINED_CAMPAIGN, /* a word a boot campaign's configuration put on the command line */
+	AN_EXPLAINED_CMDLINE,  /* a word that differs on the kernel command line, itself listed */
+};
 struct an_confounder {
 	char *key;
 	char *a, *b; /* the values in each group, ", "-joined ("absent" for a missing key) */
+	enum an_impact impact;
+	enum an_explained explained;
+	char *explained_by; /* the label pair or command-line word that explains it; NULL when not */
 };
+/* The impact class of key (unlisted keys: medium). */
+enum an_impact an_env_impact(const char *key);
 
 /* What boot campaigns declared as the configuration on the kernel command line, which the
  * confounder check does not count (cmdline.c): each token of a configuration's --append, and
@@ -229,6 +243,9 @@ void an_cmdline_declared_free(struct an_cmdline_declared *d);
 /* cmdline without the marker and the tokens d declared, the rest in order, single-spaced
  * (new string). */
 char *an_cmdline_strip(const char *cmdline, const struct an_cmdline_declared *d);
+/* The words of a kernel command line (blank-separated, a double-quoted part kept in its word)
+ * appended to out. */
+void an_cmdline_words(const char *cmdline, struct strv *out);
 /* The values of env's kernel.cmdline key through an_cmdline_strip, equal ones merged. */
 void an_cmdline_env_strip(struct store_env *env, const struct an_cmdline_declared *d);
 
@@ -280,6 +297,16 @@ int an_compare(const struct store_set *a, const struct store_set *b, const struc
 	       const struct store_env *env_b, const struct strv *patterns, const struct st_compare_opts *o,
 	       struct an_compare *out, struct err *e);
 void an_compare_free(struct an_compare *c);
+/* Mark each of c's confounders that the change under test explains (docs/METHOD.md,
+ * "Confounders"): a key whose difference follows from a label that differs between the groups
+ * (runs ra, rb), from a word a boot campaign declared (d), or from a word that differs on the
+ * groups' kernel command lines (ea, eb: their environments, cmdline stripped as the check sees
+ * it), by confound.c's table of words and the keys they move (mitigations=off: vuln.*). The
+ * kernel.cmdline key itself is explained when every word that differs is one a differing label
+ * names. The list's order (an_compare's: by impact, then key) is kept. */
+void an_confounders_explain(struct an_compare *c, const struct store_run_info *const *ra, size_t na,
+			    const struct store_run_info *const *rb, size_t nb, const struct store_env *ea,
+			    const struct store_env *eb, const struct an_cmdline_declared *d);
 /* Withhold the verdict of every timing row of c whose runs have a failed self-check among
  * f[0..nf-1] (the failures of both groups' runs, store_failed_checks): the row's own
  * workload, or for a composite row any of its members (over sets[0..ns-1], the groups'

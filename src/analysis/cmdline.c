@@ -26,6 +26,13 @@ static char *next_token(const char **p)
 	return xstrndup(s, (size_t)(t - s));
 }
 
+void an_cmdline_words(const char *cmdline, struct strv *out)
+{
+	const char *p = cmdline;
+	for (char *t; (t = next_token(&p)); free(t))
+		strv_add(out, t);
+}
+
 static bool declared(const char *tok, const struct an_cmdline_declared *d)
 {
 	if (!strncmp(tok, MARKER, strlen(MARKER)))

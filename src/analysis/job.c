@@ -601,7 +601,6 @@ static int compare_rest(struct store *st, const char *sa, const char *sb, const 
 		rc = an_cmdline_declared_add(st, g[i].runs, g[i].n, &decl, e);
 	for (size_t i = 0; i < j->ng && !rc; i++)
 		an_cmdline_env_strip(&env[i], &decl);
-	an_cmdline_declared_free(&decl);
 	/* the arms of paired runs are compared by round: from their samples, which hold the rounds
 	 * (a stored summary does not) */
 	if (!rc && sb && j->d.sums_state > 0) {
@@ -621,6 +620,9 @@ static int compare_rest(struct store *st, const char *sa, const char *sb, const 
 	if (!rc)
 		rc = an_compare(duet ? &dset[0] : &g[0].set, sb ? (duet ? &dset[1] : &g[1].set) : NULL, g[0].runs, g[0].n,
 				sb ? g[1].runs : NULL, g[1].n, &env[0], &env[1], patterns, co, &j->c, e);
+	if (!rc && sb) /* what the change under test explains is not listed as a confounder */
+		an_confounders_explain(&j->c, g[0].runs, g[0].n, g[1].runs, g[1].n, &env[0], &env[1], &decl);
+	an_cmdline_declared_free(&decl);
 	if (!rc && duet && j->c.paired) {
 		j->c.duet = true;
 		for (size_t i = 0; i < j->c.nrows; i++)

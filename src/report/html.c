@@ -664,12 +664,15 @@ int report_html_compare(FILE *f, const struct an_compare *c, const struct an_gro
 	samples_section(&b, c, g, ng);
 	if (two && c->nconf) {
 		for (size_t i = 0; i < c->nconf; i++) {
+			if (c->conf[i].explained != AN_EXPLAINED_NOT)
+				continue;
 			struct sb t = {0};
 			sb_addf(&t, "environment differs and is not a label: %s (A: %s; B: %s)", c->conf[i].key, c->conf[i].a,
 				c->conf[i].b);
 			strv_add(&warns, sb_str(&t));
 			sb_free(&t);
 		}
+		report_explained_lines(&warns, c);
 	} else if (two && c->env_missing) {
 		strv_add(&warns, "confounders not checked: imported runs record no environment");
 	}

@@ -194,6 +194,10 @@ void report_interval_cell(char *buf, size_t size, double hw);
 void report_verdict_tally(char *buf, size_t size, const struct an_compare *c);
 /* A percentage with sign: "+1.2%", "-15%", "?" when not finite. */
 void report_pct(char *buf, size_t size, double pct);
+/* The confounders of c that the change under test explains (an_confounders_explain), one line
+ * per explanation naming the keys it explains ("explained by the change under test (label
+ * mitigations=off): vuln.mds, vuln.spectre_v2"), appended to out: text and HTML say it alike. */
+void report_explained_lines(struct strv *out, const struct an_compare *c);
 /* An effect's verdict word: report_verdict_word, or "no interval" for an effect with a point
  * estimate and no interval (an_effect_point_only). */
 void report_effect_verdict_word(char *buf, size_t size, const struct st_effect *ef);

@@ -1053,9 +1053,15 @@ static void compare_footer(FILE *f, const struct an_compare *c, const struct an_
 		} else
 			fprintf(f, "counters: %s; mean ±half-width, change B - A (-v: more)\n", ct);
 	}
+	size_t listed = 0;
+	for (size_t i = 0; i < c->nconf; i++)
+		listed += c->conf[i].explained == AN_EXPLAINED_NOT;
 	if (c->nconf) {
-		fprintf(f, "\nconfounders (environment differing between %s and %s, not labels):\n", g[0].name, g[1].name);
+		fprintf(f, "\nconfounders (environment differing between %s and %s, not labels)%s:\n", g[0].name,
+			g[1].name, listed > 1 ? ", by impact" : "");
 		for (size_t i = 0; i < c->nconf; i++) {
+			if (c->conf[i].explained != AN_EXPLAINED_NOT)
+				continue;
 			struct sb cl = {0};
 			sb_addf(&cl, "%s: %s | %s: %s", g[0].name, c->conf[i].a, g[1].name, c->conf[i].b);
 			char first[64];
@@ -1063,8 +1069,38 @@ static void compare_footer(FILE *f, const struct an_compare *c, const struct an_
 			report_wrap(f, first, "                           ", sb_str(&cl));
 			sb_free(&cl);
 		}
+		struct strv ex = {0};
+		report_explained_lines(&ex, c);
+		for (size_t i = 0; i < ex.n; i++)
+			report_wrap(f, "  ", "    ", ex.v[i]);
+		strv_free(&ex);
 	} else if (c->env_missing) {
 		fprintf(f, "%sconfounders: not checked (imported runs record no environment)\n", st->verbose ? "\n" : "");
+	}
+}
+
+void report_explained_lines(struct strv *out, const struct an_compare *c)
+{
+	for (size_t i = 0; i < c->nconf; i++) {
+		const struct an_confounder *x = &c->conf[i];
+		if (x->explained == AN_EXPLAINED_NOT)
+			continue;
+		bool seen = false; /* one line per explanation: the keys it explains */
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = c->conf[k].explained == x->explained && !strcmp(c->conf[k].explained_by, x->explained_by);
+		if (seen)
+			continue;
+		struct sb t = {0};
+		if (x->explained == AN_EXPLAINED_CMDLINE)
+			sb_addf(&t, "explained by %s on the kernel command line: ", x->explained_by);
+		else
+			sb_addf(&t, "explained by the change under test (%s %s): ",
+				x->explained == AN_EXPLAINED_LABEL ? "label" : "a campaign configuration's", x->explained_by);
+		for (size_t k = i, n = 0; k < c->nconf; k++)
+			if (c->conf[k].explained == x->explained && !strcmp(c->conf[k].explained_by, x->explained_by))
+				sb_addf(&t, "%s%s", n++ ? ", " : "", c->conf[k].key);
+		strv_add(out, sb_str(&t));
+		sb_free(&t);
 	}
 }
 

@@ -324,6 +324,13 @@ char *report_compare_json(const struct an_compare *c, const struct an_group_info
 		json_object_set_new(o, "key", json_string(c->conf[i].key));
 		json_object_set_new(o, "a", json_string(c->conf[i].a));
 		json_object_set_new(o, "b", json_string(c->conf[i].b));
+		static const char *const impact[] = {"high", "medium", "low"};
+		static const char *const how[] = {NULL, "label", "campaign", "kernel_cmdline"};
+		json_object_set_new(o, "impact", json_string(impact[c->conf[i].impact]));
+		json_object_set_new(o, "explained_by",
+				    c->conf[i].explained_by ? json_string(c->conf[i].explained_by) : json_null());
+		json_object_set_new(o, "explained_as",
+				    how[c->conf[i].explained] ? json_string(how[c->conf[i].explained]) : json_null());
 		json_array_append_new(cf, o);
 	}
 	json_object_set_new(d, "confounders", cf);
