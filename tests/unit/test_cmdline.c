@@ -1,4 +1,4 @@
-/* test_cmdline.c - kernel.cmdline as a confounder: a campaign's per-slot marker and declared --append are not counted, the rest is. */
+/* test_cmdline.c - kernel.cmdline as a confounder: a campaign's per-slot marker and declared --append are not counted, the rest is; what they explain. */
 #include "unit.h"
 #include "analysis/analysis.h"
 #include "core/tmp.h"
@@ -125,11 +125,85 @@ static void campaign_cmdline_is_not_a_confounder(void **state)
 	free(path);
 }
 
+/* A confounder list as an_compare leaves it: keys in order, values irrelevant here. */
+static void conf_of(struct an_compare *c, const char *const *keys, size_t n)
+{
+	memset(c, 0, sizeof *c);
+	c->conf = xcalloc(n, sizeof *c->conf);
+	for (size_t i = 0; i < n; i++)
+		c->conf[c->nconf++] = (struct an_confounder){.key = xstrdup(keys[i]), .a = xstrdup("x"), .b = xstrdup("y"),
+							      .impact = an_env_impact(keys[i])};
+}
+
+static void conf_free(struct an_compare *c)
+{
+	for (size_t i = 0; i < c->nconf; i++) {
+		free(c->conf[i].key);
+		free(c->conf[i].a);
+		free(c->conf[i].b);
+		free(c->conf[i].explained_by);
+	}
+	free(c->conf);
+}
+
+/* What a campaign declared explains the vuln keys it moves (its command lines no longer differ,
+ * once stripped); a label by its key; nothing explains the clocksource; the impact classes. */
+static void declared_words_explain_their_keys(void **state)
+{
+	(void)state;
+	assert_int_equal(an_env_impact("clocksource"), AN_IMPACT_HIGH);
+	assert_int_equal(an_env_impact("vuln.mds"), AN_IMPACT_HIGH);
+	assert_int_equal(an_env_impact("cpufreq.governor"), AN_IMPACT_HIGH);
+	assert_int_equal(an_env_impact("sysab.version"), AN_IMPACT_LOW);
+	assert_int_equal(an_env_impact("some.new_key"), AN_IMPACT_MEDIUM);
+
+	struct an_cmdline_declared d = {0};
+	strv_add(&d.tokens, "nopti");
+	struct store_run_info ra = {0}, rb = {0};
+	kv_add(&ra.labels, "kernel", "a");
+	kv_add(&rb.labels, "kernel", "b");
+	const struct store_run_info *const pa[1] = {&ra}, *const pb[1] = {&rb};
+	const char *same[] = {"console=ttyS0"};
+	struct store_env ea, eb;
+	env_of(&ea, same, 1);
+	env_of(&eb, same, 1);
+	const char *keys[] = {"clocksource", "vuln.meltdown", "vuln.mds"};
+	struct an_compare c;
+	conf_of(&c, keys, 3);
+	an_confounders_explain(&c, pa, 1, pb, 1, &ea, &eb, &d);
+	assert_int_equal(c.conf[0].explained, AN_EXPLAINED_NOT);
+	assert_int_equal(c.conf[1].explained, AN_EXPLAINED_CAMPAIGN);
+	assert_string_equal(c.conf[1].explained_by, "nopti");
+	assert_int_equal(c.conf[2].explained, AN_EXPLAINED_NOT); /* nopti moves meltdown alone */
+	conf_free(&c);
+
+	/* a label thp=never / thp=always explains thp.enabled, by its key */
+	struct store_run_info la = {0}, lb = {0};
+	kv_add(&la.labels, "thp", "always");
+	kv_add(&lb.labels, "thp", "never");
+	const struct store_run_info *const qa[1] = {&la}, *const qb[1] = {&lb};
+	const char *tk[] = {"thp.enabled", "clocksource"};
+	conf_of(&c, tk, 2);
+	an_confounders_explain(&c, qa, 1, qb, 1, &ea, &eb, &(struct an_cmdline_declared){0});
+	assert_int_equal(c.conf[0].explained, AN_EXPLAINED_LABEL);
+	assert_string_equal(c.conf[0].explained_by, "thp");
+	assert_int_equal(c.conf[1].explained, AN_EXPLAINED_NOT);
+	conf_free(&c);
+	kv_free(&ra.labels);
+	kv_free(&rb.labels);
+	kv_free(&la.labels);
+	kv_free(&lb.labels);
+	store_env_free(&ea);
+	store_env_free(&eb);
+	an_cmdline_declared_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(strip_drops_marker_and_declared_tokens),
 		cmocka_unit_test_setup_teardown(campaign_cmdline_is_not_a_confounder, setup, teardown),
+		cmocka_unit_test(declared_words_explain_their_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
