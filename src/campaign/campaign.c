@@ -44,6 +44,30 @@ char *campaign_marker(const char *name, int slot)
 	return xasprintf("sysab.boot=%s:%d", name, slot);
 }
 
+bool campaign_cmdline_has(const char *line, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = line; n && p && (p = strstr(p, word)); p++)
+		if ((p == line || p[-1] == ' ') && (p[n] == 0 || p[n] == ' ' || p[n] == '\n'))
+			return true;
+	return false;
+}
+
+char *campaign_cmdline_value(const char *line, const char *key)
+{
+	size_t n = strlen(key);
+	for (const char *p = line; p && *p;) {
+		p += strspn(p, " ");
+		size_t w = strcspn(p, " \n");
+		if (w > n && !strncmp(p, key, n) && p[n] == '=')
+			return xstrndup(p + n + 1, w - n - 1);
+		p += w;
+		if (*p == '\n')
+			break;
+	}
+	return NULL;
+}
+
 /* ---- states: one word table each ---- */
 
 static const char *const campaign_words[CAMPAIGN_NSTATES] = {
@@ -543,6 +567,15 @@ static bool slot_to_boot(const struct campaign *c, size_t i)
 	enum slot_state s = c->slot[i];
 	return s == SLOT_PENDING || s == SLOT_BOOTING || s == SLOT_RUNNING ||
 	       (s == SLOT_INTERRUPTED && c->r.slots[i].attempts <= CAMPAIGN_RETRIES);
+}
+
+bool campaign_slot_rearmable(const struct campaign *c, int i)
+{
+	enum slot_state s = c->slot[i];
+	int per = c->per_run > 0 ? c->per_run : 1;
+	bool ended = s == SLOT_FAILED || s == SLOT_SKIPPED ||
+		     (s == SLOT_INTERRUPTED && c->r.slots[i].attempts > CAMPAIGN_RETRIES);
+	return ended && campaign_slot_remaining(c, i) > 0 && c->r.slots[i].nruns % per == 0;
 }
 
 int campaign_next_slot(const struct campaign *c)
