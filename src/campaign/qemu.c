@@ -428,11 +428,12 @@ static bool kvm_probing(const struct campaign_ctx *x)
 
 /* After a boot that probed KVM (or did not): when the guest kernel was silent under the probe,
  * the campaign switches to TCG for good, says so, and returns true (boot again); otherwise it
- * notes that KVM works (once) and returns false. */
-static bool kvm_fell_back(struct campaign_ctx *x, bool probing, bool silent)
+ * notes that KVM works (once, when the guest kernel started: a qemu killed before it did
+ * settles nothing, and the next boot probes again) and returns false. */
+static bool kvm_fell_back(struct campaign_ctx *x, bool probing, bool silent, bool started)
 {
 	if (!probing || !silent) {
-		if (probing && !x->accel_note)
+		if (probing && started && !x->accel_note)
 			x->accel_note = xstrdup("kvm: the guest kernel started under it");
 		return false;
 	}
@@ -777,7 +778,10 @@ static int duet_boot(struct campaign_ctx *x, int i, struct err *e)
 	while (!rc) {
 		bool probing = kvm_probing(x), failed;
 		rc = duet_run(x, g, n, probing ? x->kvm_probe_s : 0, &failed, e);
-		if (rc || !kvm_fell_back(x, probing, failed))
+		bool started = false;
+		for (int k = 0; k < n; k++)
+			started |= file_has(g[k].con, "Linux version");
+		if (rc || !kvm_fell_back(x, probing, failed, started))
 			break;
 	}
 	if (!rc) {
@@ -914,7 +918,7 @@ static int qemu_boot_slot(struct campaign_ctx *x, int i, struct err *e)
 		free(av);
 		campaign_cmds_free(&cmds);
 		/* outcome 2: KVM opens but the guest kernel does not start under it */
-		if (rc || !kvm_fell_back(x, probing, x->outcome == 2))
+		if (rc || !kvm_fell_back(x, probing, x->outcome == 2, file_has(x->console, "Linux version")))
 			break;
 	}
 	if (rc)

@@ -173,6 +173,14 @@ contains "$(sql "SELECT e.value FROM environment e JOIN campaign_run cr ON cr.ru
 expect 0 "$SYSAB" campaign new kw --backend qemu --image "$T/img" --boots 1 --config 'pti=on' -- $RUN
 FAKE_KVM_OK=1 SYSAB_KVM_DEV=/dev/null SYSAB_KVM_PROBE_S=5 expect 0 "$SYSAB" campaign start kw
 [ "$(sql "SELECT e.value FROM environment e JOIN campaign_run cr ON cr.run = e.run JOIN campaign c ON c.id = cr.campaign WHERE c.name = 'kw' AND e.key = 'campaign.accel'")" = kvm ] || fail "kw: a working kvm was not kept"
+#     a first KVM boot killed before the guest kernel said anything settles nothing: the retry
+#     probes again and falls back to tcg (it was taken for a working KVM, and hung)
+: >"$T/boots"
+expect 0 "$SYSAB" campaign new kp --backend qemu --image "$T/img" --boots 1 --config 'pti=on' -- $RUN
+FAKE_KILL=kp:0 FAKE_KILL_ONCE=1 SYSAB_KVM_DEV=/dev/null SYSAB_KVM_PROBE_S=1 expect 0 "$SYSAB" campaign start kp
+contains "$OUT" "tcg: under kvm the guest kernel printed nothing within 1 s"
+[ "$(cut -d' ' -f2 "$T/boots" | tr '\n' ' ')" = "kvm kvm tcg " ] || fail "kp boots: $(cat "$T/boots")"
+[ "$(runs_of kp)" = 1 ] || fail "kp: $(runs_of kp) runs"
 expect 0 "$SYSAB" campaign new kn --backend qemu --image "$T/img" --boots 1 --config 'pti=on' -- $RUN
 SYSAB_KVM_DEV="$T/no-kvm" expect 0 "$SYSAB" campaign start kn --dry-run
 contains "$OUT" "accelerator: tcg, tcg: /dev/kvm cannot be opened (No such file or directory)"
