@@ -19,9 +19,18 @@ static int keep_labelled(const struct store_run_info *runs, size_t *idx, size_t 
 		bool any = false;
 		for (size_t i = 0; i < n && !any; i++)
 			any = select_label(&runs[idx[i]], factors->v[k]) != NULL;
-		if (!any)
-			return errf(e, "factor '%s': no selected run has a label '%s'; `sysab list` shows the labels",
-				    factors->v[k], factors->v[k]);
+		if (!any) {
+			struct strv keys = {0};
+			for (size_t i = 0; i < n; i++)
+				for (size_t l = 0; l < runs[idx[i]].labels.n; l++)
+					if (!strv_has(&keys, runs[idx[i]].labels.v[l].key))
+						strv_add(&keys, runs[idx[i]].labels.v[l].key);
+			const char *best = typo_of(factors->v[k], (const char *const *)keys.v, keys.n);
+			errf(e, "factor '%s': no selected run has a label '%s'%s%s%s; `sysab list` shows the labels",
+			     factors->v[k], factors->v[k], best ? " (did you mean " : "", best ? best : "", best ? "?)" : "");
+			strv_free(&keys);
+			return -1;
+		}
 	}
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++) {

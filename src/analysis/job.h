@@ -161,8 +161,9 @@ typedef int an_look_select_fn(void *ctx, const int64_t *seen, size_t nseen, int6
 int an_look_pick(struct store *st, const struct an_look_state *ls, const struct an_look_req *lr,
 		 an_look_select_fn *select, void *ctx, size_t ngroups, struct st_compare_opts *co, int64_t **seen,
 		 struct an_repeat *r, char fp[17], struct err *e);
-/* Record the look r (unless it repeats an earlier one, or the database is read-only: then
- * r->readonly) with its design, verdicts (JSON texts) and runs. Returns 0 or -1 with e set. */
+/* Record the look r (unless it repeats an earlier one, or the database is read-only or its
+ * disk full: then r->readonly, and r->disk_full for a full disk) with its design, verdicts
+ * (JSON texts) and runs. Returns 0 or -1 with e set. */
 int an_look_record(struct store *st, const struct an_look_state *ls, struct an_repeat *r, const char *fp,
 		   const char *design, const char *verdicts, const int64_t *ids, size_t nids, struct err *e);
 void an_look_state_free(struct an_look_state *ls);

@@ -293,6 +293,7 @@ int an_look_record(struct store *st, const struct an_look_state *ls, struct an_r
 		return 0;
 	if (!store_writable(st)) {
 		r->readonly = true;
+		r->disk_full = store_disk_full(st);
 		return 0;
 	}
 	struct timespec ts;
@@ -301,8 +302,12 @@ int an_look_record(struct store *st, const struct an_look_state *ls, struct an_r
 			       .at_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec,
 			       .fingerprint = (char *)fp, .max_boots = r->max_boots, .withheld = r->withheld,
 			       .design = (char *)design, .verdicts = (char *)verdicts};
-	if (store_look_add(st, &x, ids, nids, e))
-		return -1;
+	if (store_look_add(st, &x, ids, nids, e)) {
+		if (!store_disk_full(st))
+			return -1;
+		r->readonly = r->disk_full = true; /* a read goes on; the caller says it was not recorded */
+		return 0;
+	}
 	r->recorded = true;
 	return 0;
 }

@@ -594,11 +594,31 @@ int campaign_duet_partner(const struct campaign *c, int i)
 	return -1;
 }
 
+/* The configurations being sorted by campaign_view, for its qsort callback. */
+struct config_sort {
+	size_t i;
+	const char *name;
+};
+static int config_cmp(const void *a, const void *b)
+{
+	const struct config_sort *x = a, *y = b;
+	int d = strcmp(x->name, y->name);
+	return d ? d : x->i < y->i ? -1 : x->i > y->i;
+}
+
 void campaign_view(const struct campaign *c, bool slots, struct campaign_view *v)
 {
 	memset(v, 0, sizeof *v);
 	v->c = c;
 	v->slots = slots;
+	struct config_sort *cs = xcalloc(c->r.nconfigs ? c->r.nconfigs : 1, sizeof *cs);
+	for (size_t i = 0; i < c->r.nconfigs; i++)
+		cs[i] = (struct config_sort){i, c->r.configs[i].name};
+	qsort(cs, c->r.nconfigs, sizeof *cs, config_cmp);
+	v->config_order = xcalloc(c->r.nconfigs ? c->r.nconfigs : 1, sizeof *v->config_order);
+	for (size_t i = 0; i < c->r.nconfigs; i++)
+		v->config_order[i] = cs[i].i;
+	free(cs);
 	uint64_t spent = 0;
 	for (size_t i = 0; i < c->r.nslots; i++) {
 		const struct store_campaign_slot *x = &c->r.slots[i];
@@ -631,6 +651,8 @@ void campaign_view_free(struct campaign_view *v)
 {
 	free(v->duet_set);
 	v->duet_set = NULL;
+	free(v->config_order);
+	v->config_order = NULL;
 }
 
 /* ---- what the driver and the backends share ---- */

@@ -9,13 +9,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* ---- the lease: an advisory lock on "DB.campaign-NAME.lease", holding who drives ---- */
 
 /* Take the lease of campaign name: *fd holds it until closed (the kernel drops it when the
  * holder dies, so a stale lease is taken over). A lease held by a live driver is an error
- * naming it. */
+ * naming it. The lease is opened without following a link and without truncating, and it is
+ * written (its text truncated) only when it is a regular file of this user's with one link:
+ * a hard link planted at its name must not have its target cut; anything else is an error
+ * naming the file. */
 static int lease_take(const struct campaign_env *env, const char *name, int *fd, struct err *e)
 {
 	char *path = xasprintf("%s.campaign-%s.lease", env->db_path, name);
@@ -23,6 +27,24 @@ static int lease_take(const struct campaign_env *env, const char *name, int *fd,
 	*fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (*fd < 0) {
 		errf(e, "%s: cannot open the campaign's lease: %s", path, strerror(errno));
+		goto out;
+	}
+	struct stat sb;
+	const char *bad = NULL;
+	char why[160];
+	if (fstat(*fd, &sb))
+		snprintf(why, sizeof why, "cannot look at it (%s)", strerror(errno)), bad = why;
+	else if (!S_ISREG(sb.st_mode))
+		bad = "not a regular file";
+	else if (sb.st_nlink != 1 || sb.st_uid != geteuid())
+		snprintf(why, sizeof why, "%lu links and owner uid %u, wanted 1 link and uid %u: a planted hard link or "
+			 "someone else's file", (unsigned long)sb.st_nlink, (unsigned)sb.st_uid, (unsigned)geteuid()),
+			bad = why;
+	if (bad) {
+		errf(e, "%s: the campaign's lease is %s%s; remove it (it only names the driver) and retry", path,
+		     bad == why ? "unsafe: " : "", bad);
+		close(*fd);
+		*fd = -1;
 		goto out;
 	}
 	char old[256] = {0};

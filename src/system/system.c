@@ -572,6 +572,8 @@ void system_read(const char *root, const int *cpus, int ncpus, int interval_ms, 
 	add_irq_isolation(root, out, &cap);
 	add_power(root, out, &cap);
 	add_load(root, out, interval_ms);
+	if (out->loadavg && out->ncpu)
+		out->load_level = load_level(atof(out->loadavg), (long)out->ncpu);
 	add_virt(root, out);
 }
 

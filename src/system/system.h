@@ -48,6 +48,8 @@ struct sys_state {
 	struct sys_cpu *cpu;
 	size_t ncpu;
 	char *loadavg;          /* "1.00 0.50 0.20", NULL if not available */
+	const char *load_level; /* the 1-minute load against the CPUs above: load_level()'s
+	                           "high", "some" or "low"; NULL if not available */
 	struct sys_proc *top;   /* busiest processes over the interval, busiest first */
 	size_t ntop;
 	char *virt;             /* hypervisor name, "none" or NULL when unknown */

@@ -341,3 +341,13 @@ if [ "$(id -u)" = 0 ]; then
 	[ ! -e "$T/units/sysab-campaign-kf.service" ] || fail "a failed systemctl kexec left the unit"
 fi
 db_ok "$SYSAB_DB"
+
+# campaign new: the configurations as a table sorted by name (not in schedule order), then the
+# schedule in boot order
+export SYSAB_DB="$T/sorted.db"
+expect 0 "$SYSAB" campaign new srt --backend command --boots 2 --config 'm=2' --command true --config 'm=1' \
+	--command true --config 'a=9' --command true -- --quick -w harness.null
+tab=$(printf '%s\n' "$OUT" | sed -n '/^configurations (by name), 2 boots each:$/,/^progress:/p' | awk 'NR > 2 && /^ / { print $1 " " $2 }')
+[ "$(printf '%s' "$tab" | tr '\n' ',')" = "2 a=9,1 m=1,0 m=2" ] || fail "the configurations are not sorted: $tab; $OUT"
+printf '%s\n' "$OUT" | sed -n '/^schedule (randomized, in boot order):$/,$p' | grep -q '^   0     0 ' ||
+	fail "no schedule after the table: $OUT"

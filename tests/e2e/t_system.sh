@@ -148,3 +148,14 @@ if [ "$(id -u)" = 0 ] && [ -z "${SYSAB_NO_REAL_TUNE:-}" ]; then
 	cmp -s "$T/real.before" "$T/real.after" || { diff "$T/real.before" "$T/real.after"; fail "reset did not restore this machine byte-identical"; }
 	echo "real machine: $tuned"
 fi
+
+# the load average is judged against the CPUs: 6 on 4 is high, 3 some, 1 low
+cp -a "$F/intel-smt" "$T/load"
+for c in "6.00 5.00 4.00 1/100 7:high: 6.0 runnable tasks over the last minute on 4 CPUs; measurements" \
+	"3.00 2.00 1.00 1/100 7:some: 3.0 runnable tasks" "1.00 1.00 1.00 1/100 7:low: 1.0 runnable tasks"; do
+	echo "${c%%:*}" >"$T/load/proc/loadavg"
+	expect 0 "$SYSAB" system show --root "$T/load"
+	contains "$(printf '%s\n' "$OUT" | tr '\n' ' ' | tr -s ' ')" "load: ${c#*:}"
+	expect 0 "$SYSAB" system show --root "$T/load" --json
+	[ "$(printf '%s' "$OUT" | jq -r .load.level)" = "$(echo "${c#*:}" | cut -d: -f1)" ] || fail "load level in JSON: $OUT"
+done
