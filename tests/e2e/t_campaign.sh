@@ -148,7 +148,7 @@ boot
 expect 2 "$SYSAB" campaign resume c
 contains "$ERR" "campaign 'c' ended without all its runs, so it is failed, not done: slot 2/4 (pti="
 contains "$ERR" "failed after 1 attempt, 1 of 1 runs missing: wrong kernel"
-contains "$ERR" "\`sysab campaign start c\` boots these slots again"
+contains "$ERR" "\`$SYSAB campaign start c\` boots these slots again"
 [ "$(sqlite3 "$SYSAB_DB" "SELECT state || ':' || reason FROM campaign WHERE name = 'c'")" = "failed:1 of 4 slots lack runs (slot 2 of 4); \`sysab campaign start c\` boots them again" ] ||
 	fail "campaign c: $(sqlite3 "$SYSAB_DB" "SELECT state || ':' || reason FROM campaign WHERE name = 'c'")"
 [ ! -e "$T/units/sysab-campaign-c.service" ] || fail "the unit was not removed at the end"

@@ -130,7 +130,7 @@ fi
 q kx --boots 1 --config 'pti=on' -- $RUN
 FAKE_KILL=kx:0 expect 2 "$SYSAB" campaign start kx
 contains "$ERR" "campaign 'kx' ended without all its runs, so it is failed, not done: slot 1/1 (pti=on) skipped after 2 attempts, 1 of 1 runs missing: interrupted again on its retry"
-contains "$ERR" "\`sysab campaign start kx\` boots these slots again"
+contains "$ERR" "\`$SYSAB campaign start kx\` boots these slots again"
 [ "$(sql "SELECT state FROM campaign WHERE name = 'kx'")" = failed ] || fail "kx is not failed"
 [ "$(wc -l <"$T/boots")" = 2 ] || fail "kx booted $(wc -l <"$T/boots") times, want 2"
 expect 0 "$SYSAB" campaign show kx --json
