@@ -101,7 +101,8 @@ $(B)/sysab: $(B)/obj/src/main.o $(B)/libsysab.a
 # library has a static archive, so no dynamic loading is measured; else dynamic.
 $(B)/sysab-exec-helper: src/helper/exec_helper.c Makefile
 	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 -O2 -static -o $@ $< 2>/dev/null || \
+	@echo "$(CC) -std=gnu11 -O2 -static -o $@ $<"
+	@$(CC) -std=gnu11 -O2 -static -o $@ $< 2>/dev/null || \
 		{ echo "warning: no static C library; $@ is dynamic, so kernel.proc.exec will report unsupported" >&2; \
 		  $(CC) -std=gnu11 -O2 -o $@ $<; }
 
@@ -148,7 +149,8 @@ e2e: deps-test $(B)/sysab
 # end-to-end tests, and run --quick of every workload with every self-check (tests/cross/run.sh).
 # Needs root once, to install the cross compilers and qemu-user-static and register binfmt.
 # The targets run at once, each into build/cross-TRIPLET.log, printed when all have ended: an
-# emulated test process runs on one CPU, so side by side they take about half the time.
+# emulated test process runs on one CPU, so side by side they take about half the time (about
+# 31 min on 2 cores, the slowest loongarch64's; README.md, the table of times).
 CROSS_TARGETS ?= aarch64-linux-gnu riscv64-linux-gnu loongarch64-linux-gnu
 
 check-cross:
@@ -348,7 +350,7 @@ $(B)/guest/initramfs.cpio.gz: $(B)/static/sysab $(B)/sysab-exec-helper scripts/g
 guest: $(B)/guest/initramfs.cpio.gz
 
 # Real boots under QEMU (KVM when it works, else TCG): the 2x2 pti x thp campaign, A/A,
-# resume after kills, the safety rules. Slow (minutes); .ci/run calls it after make check.
+# resume after kills, the safety rules. 392 s on 2 cores (README.md); .ci/run calls it after make check.
 check-boot: deps-test $(B)/sysab $(B)/guest/initramfs.cpio.gz
 	@sh scripts/deps.sh $(DEPS_BOOT)
 	@SYSAB=$(abspath $(B)/sysab) GUEST=$(abspath $(B)/guest) sh tests/boot/run.sh
@@ -358,20 +360,22 @@ check-boot: deps-test $(B)/sysab $(B)/guest/initramfs.cpio.gz
 # check-cross comes from the same extraction), with a LoongArch guest whose sysab links the
 # archives of make check-cross's sysroot (build/sysroot/loongarch64-linux-gnu): a campaign of 2
 # configurations x 2 boots, then analyze and compare. Needs root once (packages, mmdebstrap);
-# about 5 minutes on 2 cores. .ci/run calls it after check-boot.
+# 85 s from nothing extracted, 21 s cached, on 2 cores (README.md, the table of times); it
+# prints the whole target's time and the campaign's. .ci/run calls it after check-boot.
 LOONG := loongarch64-linux-gnu
 check-boot-loongarch: deps-test $(B)/sysab
+	@date +%s >build/check-boot-loongarch.start
 	@sh scripts/deps.sh clang-19 lld-19 mmdebstrap zstd cpio
 	@sh scripts/cross.sh sysroot $(LOONG)
 	@sh scripts/cross.sh qemu
 	@$(MAKE) --no-print-directory CROSS=$(LOONG) SYSROOT=$(abspath build/sysroot/$(LOONG)) guest
-	@SYSAB=$(abspath $(B)/sysab) GUEST=$(abspath build/$(LOONG)/guest) \
+	@SYSAB=$(abspath $(B)/sysab) GUEST=$(abspath build/$(LOONG)/guest) CHECK_START=$$(cat build/check-boot-loongarch.start) \
 		QEMU=$(abspath build/qemu-trixie/bin/qemu-system-loongarch64) sh tests/boot/loongarch.sh
 
 # The self-rebooting path for real: a QEMU guest running Debian with systemd and kexec-tools
 # runs a kexec campaign of 2 configurations x 2 boots through sysab's own resume unit
 # (tests/kexec/run.sh). Needs root (the guest's Debian root is built with mmdebstrap once and
-# cached in $(B)/kexec/base.tar); about 5-10 minutes under TCG. .ci/run calls it.
+# cached in $(B)/kexec/base.tar); 179 s under TCG once that is cached (README.md). .ci/run calls it.
 $(B)/kexec/disk.img: $(B)/static/sysab scripts/kexec-image.sh tests/kexec/guest-driver.sh \
 	tests/kexec/sysab-check-kexec.service
 	@sh scripts/deps.sh $(DEPS_KEXEC)
@@ -383,7 +387,7 @@ check-kexec: deps-test $(B)/sysab $(B)/kexec/disk.img
 # A real LAVA job without a server: lava-run boots the guest kernel under QEMU (TCG) as a
 # LAVA device, runs contrib/lava/sysab.yaml from this repository's HEAD, and the test cases
 # LAVA recorded must match the database the job kept (imported with sysab import db).
-# Needs root; about 1-2 minutes. .ci/run calls it after check-boot.
+# Needs root; about 2 minutes plus installing lava-dispatcher. .ci/run calls it after check-boot.
 check-lava: deps-test $(B)/sysab $(B)/guest/initramfs.cpio.gz
 	@sh scripts/deps.sh $(DEPS_BOOT) $(DEPS_LAVA)
 	@SYSAB=$(abspath $(B)/sysab) GUEST=$(abspath $(B)/guest) sh tests/lava/run.sh

@@ -87,10 +87,12 @@ int main(int argc, char **argv)
 			return rc;
 		}
 	free(v);
+	char prog[256];
+	prog_name(prog, sizeof prog);
 	if (!name) {
-		fputs("sysab: give a command after the options, e.g. sysab --db FILE list; `sysab --help` lists the "
-		      "commands\n",
-		      stderr);
+		fprintf(stderr, "sysab: give a command after the options, e.g. sysab --db FILE list; `%s --help` lists "
+				"the commands\n",
+			prog);
 		return EXIT_INPUT;
 	}
 	fputs("sysab: unknown command '", stderr);
@@ -102,8 +104,8 @@ int main(int argc, char **argv)
 	bool close = cli_suggest(name, sb_str(&names), best, sizeof best);
 	sb_free(&names);
 	if (close)
-		fprintf(stderr, "'; did you mean %s? (`sysab --help` lists the commands)\n", best);
+		fprintf(stderr, "'; did you mean %s? (`%s --help` lists the commands)\n", best, prog);
 	else
-		fputs("'; `sysab --help` lists the commands\n", stderr);
+		fprintf(stderr, "'; `%s --help` lists the commands\n", prog);
 	return EXIT_INPUT;
 }

@@ -120,6 +120,9 @@ struct an_emulation {
  * an_emulation_free. */
 void an_emulation_of(const struct store_env *env, struct an_emulation *out);
 void an_emulation_free(struct an_emulation *x);
+/* How one run's environment says its CPU was emulated ("qemu-user: emulated yes"; the same
+ * rules as an_emulation_of), or NULL when it was not. The caller frees it. */
+char *an_emulated_env(const struct kvlist *env);
 void an_failed_check_free(struct an_failed_check *x);
 
 /* A look at a question (docs/METHOD.md, "Repeated looks"): compare and analyze record each
@@ -138,7 +141,8 @@ struct an_repeat {
 	bool fresh;         /* --fresh: a new question over the runs no earlier look judged */
 	size_t excluded;    /* --fresh: runs left out because an earlier look judged them */
 	bool recorded;      /* stored now */
-	bool readonly;      /* not stored: the database is read-only */
+	bool readonly;      /* not stored: the database is read-only (or its disk is full) */
+	bool disk_full;     /* not stored: the disk is full (readonly is set too) */
 	size_t rows;        /* rows whose verdict it withheld */
 };
 

@@ -160,27 +160,20 @@ bool select_matches(const struct selector *s, const struct store_run_info *r)
 /* A label term whose key some run has but whose value no usable run has: the error lists the
  * values the usable runs take (the first 12, in the order first seen) and suggests the closest. */
 static int no_value(const struct selector *s, const struct sel_term *t, const struct store_run_info *runs, size_t n,
-		    struct err *e)
+		    bool any_status, struct err *e)
 {
+	const char *which = any_status ? "run" : "usable run";
 	struct strv seen = {0};
 	for (size_t j = 0; j < n; j++) {
-		const char *v = select_usable(&runs[j]) ? select_label(&runs[j], t->key) : NULL;
+		const char *v = any_status || select_usable(&runs[j]) ? select_label(&runs[j], t->key) : NULL;
 		if (v && !strv_has(&seen, v))
 			strv_add(&seen, v);
 	}
-	const char *best = NULL;
-	size_t bestd = strlen(t->value) < 4 ? 2 : 3;
+	const char *best = typo_of(t->value, (const char *const *)seen.v, seen.n);
 	struct sb vals = {0};
 	sb_add(&vals, "");
-	for (size_t i = 0; i < seen.n; i++) {
-		size_t d = edit_distance(t->value, seen.v[i]);
-		if (d < bestd) {
-			bestd = d;
-			best = seen.v[i];
-		}
-		if (i < 12)
-			sb_addf(&vals, "%s%s", i ? ", " : "", seen.v[i]);
-	}
+	for (size_t i = 0; i < seen.n && i < 12; i++)
+		sb_addf(&vals, "%s%s", i ? ", " : "", seen.v[i]);
 	if (seen.n > 12)
 		sb_addf(&vals, " and %zu more", seen.n - 12);
 	int rc;
@@ -189,14 +182,14 @@ static int no_value(const struct selector *s, const struct sel_term *t, const st
 			     "shows the runs and their labels",
 			  s->text, t->key);
 	else
-		rc = errf(e, "selector '%s': no usable run has %s=%s%s%s%s; the values of %s are %s", s->text, t->key, t->value,
+		rc = errf(e, "selector '%s': no %s has %s=%s%s%s%s; the values of %s are %s", s->text, which, t->key, t->value,
 			  best ? " (did you mean " : "", best ? best : "", best ? "?)" : "", t->key, vals.s);
 	sb_free(&vals);
 	strv_free(&seen);
 	return rc;
 }
 
-static int explain(const struct selector *s, const struct store_run_info *runs, size_t n, struct err *e)
+static int explain(const struct selector *s, const struct store_run_info *runs, size_t n, bool any_status, struct err *e)
 {
 	for (size_t i = 0; i < s->nterms; i++) {
 		const struct sel_term *t = &s->terms[i];
@@ -209,7 +202,7 @@ static int explain(const struct selector *s, const struct store_run_info *runs, 
 				if (!r)
 					return errf(e, "selector '%s': there is no run %lld; `sysab list` shows the runs",
 						    s->text, (long long)t->ids[k]);
-				if (!select_usable(r))
+				if (!any_status && !select_usable(r))
 					return errf(e, "selector '%s': run %lld is %s, and only complete, incomplete or "
 						       "imported runs are used; leave it out",
 						    s->text, (long long)r->id, r->status);
@@ -237,13 +230,13 @@ static int explain(const struct selector *s, const struct store_run_info *runs, 
 		struct selector one = {.text = s->text, .terms = (struct sel_term *)t, .nterms = 1};
 		bool any = false;
 		for (size_t j = 0; j < n && !any; j++)
-			any = select_usable(&runs[j]) && select_matches(&one, &runs[j]);
+			any = (any_status || select_usable(&runs[j])) && select_matches(&one, &runs[j]);
 		if (!any && t->kind == SEL_LABEL)
-			return no_value(s, t, runs, n, e);
+			return no_value(s, t, runs, n, any_status, e);
 		if (!any)
-			return errf(e, "selector '%s': no usable run matches the term '%s%s%s'; `sysab list` shows the runs "
+			return errf(e, "selector '%s': no %s matches the term '%s%s%s'; `sysab list` shows the runs "
 				       "and their labels",
-				    s->text, t->kind == SEL_LABEL	 ? t->key
+				    s->text, any_status ? "run" : "usable run", t->kind == SEL_LABEL	 ? t->key
 				    : t->kind == SEL_BOOT	 ? "boot:"
 				    : t->kind == SEL_CAMPAIGN ? "campaign:"
 							  : "run:",
@@ -252,9 +245,9 @@ static int explain(const struct selector *s, const struct store_run_info *runs, 
 	if (!n)
 		return errf(e, "selector '%s': the database holds no runs yet; `sysab run` or `sysab import` adds some",
 			    s->text);
-	return errf(e, "selector '%s' matches no usable run (each term matches some, but not together); "
+	return errf(e, "selector '%s' matches no %s (each term matches some, but not together); "
 		       "`sysab list` shows the runs and their labels",
-		    s->text);
+		    s->text, any_status ? "run" : "usable run");
 }
 
 /* The matching runs (usable ones only, or any status) into *idx; on none, why. */
@@ -270,7 +263,7 @@ static int pick(const struct selector *s, const struct store_run_info *runs, siz
 			v[k++] = i;
 	if (!k) {
 		free(v);
-		return explain(s, runs, n, e);
+		return explain(s, runs, n, any_status, e);
 	}
 	*idx = v;
 	*nidx = k;

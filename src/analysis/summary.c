@@ -160,12 +160,16 @@ void summary_free(struct summary *s)
 void summary_tally_of(const struct summary *s, struct summary_tally *t)
 {
 	memset(t, 0, sizeof *t);
+	t->fails = xcalloc(s->nslots ? s->nslots : 1, sizeof *t->fails);
+	t->unfinished = xcalloc(s->nslots ? s->nslots : 1, sizeof *t->unfinished);
 	for (size_t i = 0; i < s->nslots; i++) {
 		const struct summary_row *r = &s->rows[i];
 		const char *bad = NULL;
 		for (size_t k = 0; k < r->nchecks && !bad; k++)
-			if (!r->checks[k].why && !r->checks[k].ok)
+			if (!r->checks[k].why && !r->checks[k].ok) {
 				bad = r->checks[k].name;
+				t->fails[t->failed_checks] = (struct summary_failed){r, &r->checks[k]};
+			}
 		if (r->slot->state == STORE_SLOT_UNSUPPORTED) {
 			t->unsupported++;
 		} else if (bad) {
@@ -180,7 +184,86 @@ void summary_tally_of(const struct summary *s, struct summary_tally *t)
 		} else if (r->slot->state == STORE_SLOT_OK) {
 			t->ok++;
 		} else {
-			t->other++;
+			t->unfinished[t->other++] = r;
 		}
 	}
+}
+
+void summary_tally_free(struct summary_tally *t)
+{
+	if (!t)
+		return;
+	strv_free(&t->failed);
+	free(t->fails);
+	free(t->unfinished);
+	memset(t, 0, sizeof *t);
+}
+
+const char *summary_machine_word(enum summary_machine_verdict v)
+{
+	static const char *const words[] = {"quiet", "noisy", "emulated", "unjudged"};
+	return (unsigned)v < sizeof words / sizeof *words ? words[v] : "?";
+}
+
+/* The machine's verdict from a run's environment (see enum summary_machine_verdict). */
+static void machine_of(const struct kvlist *env, struct summary_machine *m)
+{
+	memset(m, 0, sizeof *m);
+	struct sb why = {0};
+	char *emu = an_emulated_env(env);
+	const char *lv = kv_get(env, "noise.level"), *cv = kv_get(env, "probe.cv"), *dr = kv_get(env, "probe.drift");
+	const char *steal = kv_get(env, "steal.level"), *steal_pct = kv_get(env, "probe.steal_pct");
+	const char *load = kv_get(env, "load.before"), *cpus = kv_get(env, "cpu.online");
+	if (emu) {
+		m->verdict = SUMMARY_MACHINE_EMULATED;
+		sb_addf(&why, "%s; the times mean nothing here, only the self-checks do", emu);
+		free(emu);
+		m->why = why.s;
+		return;
+	}
+	if (!lv || !strcmp(lv, "unknown") || !strncmp(lv, "unknown ", 8)) {
+		m->verdict = SUMMARY_MACHINE_UNJUDGED;
+		sb_add(&why, lv ? "the noise probe took too few samples" : "no noise probe in this run (--no-probe, or imported)");
+		m->why = why.s;
+		return;
+	}
+	bool noisy = strcmp(lv, "low") != 0;
+	sb_addf(&why, "noise floor %s", lv);
+	if (cv)
+		sb_addf(&why, " (probe CV %.1f%%%s", 100 * atof(cv), dr ? "" : ")");
+	if (cv && dr)
+		sb_addf(&why, ", drift %.1f%%)", 100 * atof(dr));
+	if (steal && strcmp(steal, "none")) {
+		noisy = true;
+		sb_addf(&why, "; CPU steal %s%% (the hypervisor ran others on this VM's CPUs)", steal_pct ? steal_pct : "?");
+	} else if (steal) {
+		sb_add(&why, "; no CPU steal");
+	}
+	long ncpu = cpus ? atol(cpus) : 0;
+	if (load && ncpu > 0) {
+		double l1 = atof(load);
+		const char *level = load_level(l1, ncpu);
+		noisy |= !strcmp(level, "high");
+		sb_addf(&why, "; load %.1f on %ld CPU%s before the run%s", l1, ncpu, ncpu == 1 ? "" : "s",
+			!strcmp(level, "high") ? " (other tasks wanted every CPU)" : "");
+	}
+	m->verdict = noisy ? SUMMARY_MACHINE_NOISY : SUMMARY_MACHINE_QUIET;
+	m->why = why.s;
+}
+
+void summary_brief_of(const struct summary *s, struct summary_brief *b)
+{
+	memset(b, 0, sizeof *b);
+	b->s = s;
+	summary_tally_of(s, &b->tally);
+	machine_of(&s->run.env, &b->machine);
+}
+
+void summary_brief_free(struct summary_brief *b)
+{
+	if (!b)
+		return;
+	summary_tally_free(&b->tally);
+	free(b->machine.why);
+	memset(b, 0, sizeof *b);
 }

@@ -55,15 +55,52 @@ struct summary {
 	size_t ncounters;
 };
 
-/* How a run's (workload, copies) went, for the one line `sysab run` ends with: ok (every
- * self-check held), unsupported here, failed a self-check (failed: "workload (check)" each),
- * or other (error, no resource, stopped). */
+/* A (workload, copies) of a run that failed a self-check: its row and its first failed check
+ * (both point into the summary). */
+struct summary_failed {
+	const struct summary_row *row;
+	const struct summary_check *check;
+};
+
+/* How a run's (workload, copies) went, for the lines `sysab run` ends with: ok (every
+ * self-check held), unsupported here, failed a self-check (failed: "workload (check)" each,
+ * fails: the same as records), or other (error, no resource, stopped: unfinished, their rows). */
 struct summary_tally {
 	size_t ok, unsupported, failed_checks, other;
 	struct strv failed; /* "kernel.fault.anon/2 (minor faults per op)", in slot order */
+	struct summary_failed *fails; /* failed_checks of them, in slot order */
+	const struct summary_row **unfinished; /* other of them, in slot order */
 };
-/* Tally s into t (free with strv_free(&t->failed)). */
+/* Tally s into t, which points into s. Free with summary_tally_free. */
 void summary_tally_of(const struct summary *s, struct summary_tally *t);
+void summary_tally_free(struct summary_tally *t);
+
+/* Whether the machine a run measured could be used for measurement then, judged from the
+ * run's environment: emulated (qemu-user, TCG: the times mean nothing), noisy (the noise
+ * probe's floor moderate or high, CPU steal, or a load average before the run at or above the
+ * CPU count), quiet (none of these), or unjudged (no noise probe: --no-probe, an import). */
+enum summary_machine_verdict {
+	SUMMARY_MACHINE_QUIET,
+	SUMMARY_MACHINE_NOISY,
+	SUMMARY_MACHINE_EMULATED,
+	SUMMARY_MACHINE_UNJUDGED,
+};
+struct summary_machine {
+	enum summary_machine_verdict verdict;
+	char *why; /* the evidence in words, e.g. "noise floor high (probe CV 6.2%); load 6.0 on 2 CPUs" */
+};
+/* The verdict's word: "quiet", "noisy", "emulated", "unjudged". */
+const char *summary_machine_word(enum summary_machine_verdict v);
+
+/* What `sysab run` prints of a run it stored: the tally and the machine's verdict; the index
+ * and the rest are in the summary it was made from. Free with summary_brief_free. */
+struct summary_brief {
+	const struct summary *s;
+	struct summary_tally tally;
+	struct summary_machine machine;
+};
+void summary_brief_of(const struct summary *s, struct summary_brief *b);
+void summary_brief_free(struct summary_brief *b);
 
 /* Summarise run `id` from the store. On error -1 with e set. Free with summary_free. */
 int summary_load(struct store *st, int64_t id, struct summary *out, struct err *e);

@@ -44,6 +44,17 @@ void an_emulation_of(const struct store_env *env, struct an_emulation *out)
 	out->how = how.s;
 }
 
+char *an_emulated_env(const struct kvlist *env)
+{
+	struct sb how = {0};
+	for (size_t r = 0; r < sizeof emulators / sizeof emulators[0]; r++) {
+		const char *v = emulators[r].cpu ? kv_get(env, emulators[r].key) : NULL;
+		if (v && !strncmp(v, emulators[r].prefix, strlen(emulators[r].prefix)))
+			sb_addf(&how, "%s%s", how.len ? "; " : "", emulators[r].what);
+	}
+	return how.s;
+}
+
 void an_emulation_free(struct an_emulation *x)
 {
 	if (!x)

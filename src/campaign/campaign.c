@@ -44,6 +44,30 @@ char *campaign_marker(const char *name, int slot)
 	return xasprintf("sysab.boot=%s:%d", name, slot);
 }
 
+bool campaign_cmdline_has(const char *line, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = line; n && p && (p = strstr(p, word)); p++)
+		if ((p == line || p[-1] == ' ') && (p[n] == 0 || p[n] == ' ' || p[n] == '\n'))
+			return true;
+	return false;
+}
+
+char *campaign_cmdline_value(const char *line, const char *key)
+{
+	size_t n = strlen(key);
+	for (const char *p = line; p && *p;) {
+		p += strspn(p, " ");
+		size_t w = strcspn(p, " \n");
+		if (w > n && !strncmp(p, key, n) && p[n] == '=')
+			return xstrndup(p + n + 1, w - n - 1);
+		p += w;
+		if (*p == '\n')
+			break;
+	}
+	return NULL;
+}
+
 /* ---- states: one word table each ---- */
 
 static const char *const campaign_words[CAMPAIGN_NSTATES] = {
@@ -545,6 +569,15 @@ static bool slot_to_boot(const struct campaign *c, size_t i)
 	       (s == SLOT_INTERRUPTED && c->r.slots[i].attempts <= CAMPAIGN_RETRIES);
 }
 
+bool campaign_slot_rearmable(const struct campaign *c, int i)
+{
+	enum slot_state s = c->slot[i];
+	int per = c->per_run > 0 ? c->per_run : 1;
+	bool ended = s == SLOT_FAILED || s == SLOT_SKIPPED ||
+		     (s == SLOT_INTERRUPTED && c->r.slots[i].attempts > CAMPAIGN_RETRIES);
+	return ended && campaign_slot_remaining(c, i) > 0 && c->r.slots[i].nruns % per == 0;
+}
+
 int campaign_next_slot(const struct campaign *c)
 {
 	for (size_t i = 0; i < c->r.nslots; i++)
@@ -561,11 +594,31 @@ int campaign_duet_partner(const struct campaign *c, int i)
 	return -1;
 }
 
+/* The configurations being sorted by campaign_view, for its qsort callback. */
+struct config_sort {
+	size_t i;
+	const char *name;
+};
+static int config_cmp(const void *a, const void *b)
+{
+	const struct config_sort *x = a, *y = b;
+	int d = strcmp(x->name, y->name);
+	return d ? d : x->i < y->i ? -1 : x->i > y->i;
+}
+
 void campaign_view(const struct campaign *c, bool slots, struct campaign_view *v)
 {
 	memset(v, 0, sizeof *v);
 	v->c = c;
 	v->slots = slots;
+	struct config_sort *cs = xcalloc(c->r.nconfigs ? c->r.nconfigs : 1, sizeof *cs);
+	for (size_t i = 0; i < c->r.nconfigs; i++)
+		cs[i] = (struct config_sort){i, c->r.configs[i].name};
+	qsort(cs, c->r.nconfigs, sizeof *cs, config_cmp);
+	v->config_order = xcalloc(c->r.nconfigs ? c->r.nconfigs : 1, sizeof *v->config_order);
+	for (size_t i = 0; i < c->r.nconfigs; i++)
+		v->config_order[i] = cs[i].i;
+	free(cs);
 	uint64_t spent = 0;
 	for (size_t i = 0; i < c->r.nslots; i++) {
 		const struct store_campaign_slot *x = &c->r.slots[i];
@@ -598,6 +651,8 @@ void campaign_view_free(struct campaign_view *v)
 {
 	free(v->duet_set);
 	v->duet_set = NULL;
+	free(v->config_order);
+	v->config_order = NULL;
 }
 
 /* ---- what the driver and the backends share ---- */

@@ -144,6 +144,8 @@ struct campaign_view {
 	char duet_cpus[2][64];     /* qemu with --duet: the host CPUs of set 0 and 1 here ("?" when too few) */
 	int *duet_set;             /* with --duet: each slot's CPU set (campaign_duet_set); NULL otherwise.
 				    * Owned by the view: campaign_view_free */
+	size_t *config_order;      /* the configurations' indexes sorted by name (the table of
+				    * configurations; the schedule keeps its own order). Owned by the view */
 };
 void campaign_view(const struct campaign *c, bool slots, struct campaign_view *v);
 void campaign_view_free(struct campaign_view *v);

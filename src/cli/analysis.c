@@ -126,7 +126,7 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 	struct an_args *a = ctx;
 	uint64_t ns;
 	switch (id) {
-	case OPT_DB: a->db = arg; return 0;
+	case OPT_DB: a->db = a->out.db = arg; return 0;
 	case OPT_JSON:
 	case OPT_FORMAT:
 	case OPT_OUTPUT:
@@ -244,7 +244,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct an_arg
 	cli_out_init(&a->out, kind, format);
 	int rc = cli_start(cmd, argc, argv, on_opt, a, pos);
 	struct err oe;
-	if (rc < 0 && cli_out_check(&a->out, &oe))
+	if (rc < 0 && cli_out_opts_check(&a->out, &oe))
 		return cli_fail(cmd, &oe);
 	if (rc < 0 && (a->co.look > 0) != (a->co.max_boots > 0)) {
 		struct err e = {{0}};
@@ -318,7 +318,7 @@ static int open_db(const struct an_args *a, struct store **st, struct err *e)
 	mallopt(M_TRIM_THRESHOLD, 1 << 30);
 	mallopt(M_TOP_PAD, 64 << 20);
 	*st = NULL;
-	return cli_open_db(a->db, STORE_READ, st, NULL, e);
+	return cli_out_check(&a->out, e) ? -1 : cli_open_db(a->db, STORE_READ, st, NULL, e);
 }
 
 /* Once the result is out: a look at a question that could not be recorded (docs/METHOD.md,
@@ -326,9 +326,10 @@ static int open_db(const struct an_args *a, struct store **st, struct err *e)
 static void look_note(const struct cli_cmd *cmd, const struct an_args *a, const struct an_repeat *r)
 {
 	if (r->readonly && chatty(a))
-		fprintf(stderr, "sysab %s: note: this look was not recorded, as the database is read-only to you; a later "
-				"look at this question after adding runs cannot be counted here\n",
-			cmd->name);
+		fprintf(stderr, "sysab %s: note: this look was not recorded, as %s; a later look at this question after "
+				"adding runs cannot be counted %s\n",
+			cmd->name, r->disk_full ? "the database's disk is full" : "the database is read-only to you",
+			r->disk_full ? "as a later one: free space first" : "here");
 }
 
 /* Once the result is out, count the look at the campaign the selectors named (an_campaign_look)

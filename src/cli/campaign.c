@@ -264,7 +264,8 @@ static int campaign_new(const struct campaign_env *env, struct campaign_args *a,
 	a->sp.opts = filled;
 	if (campaign_create(env->st, &a->sp, e) || show_one(env->st, name, true, false, NULL, e))
 		return -1;
-	printf("\nnothing boots until `sysab campaign start %s` (try --dry-run first)\n", name);
+	char prog[256];
+	printf("\nnothing boots until `%s campaign start %s` (try --dry-run first)\n", prog_name(prog, sizeof prog), name);
 	return 0;
 }
 

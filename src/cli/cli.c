@@ -134,6 +134,23 @@ static void suggest_value(const struct cli_opt *o, const char *arg, struct err *
 	snprintf(e->msg + n, sizeof e->msg - n, " (did you mean %s?)", best);
 }
 
+/* An unknown long option arg ("--quik" or "--quik=1"): the error, with the closest long
+ * option of cmd as "did you mean". Returns -1. */
+static int unknown_long(const struct cli_cmd *cmd, const char *arg, struct err *e)
+{
+	struct sb words = {0};
+	for (const struct cli_opt *o = cmd->opts; o->lng; o++)
+		sb_addf(&words, "%s%s", words.len ? " " : "", o->lng);
+	char name[128], best[128];
+	snprintf(name, sizeof name, "%.*s", (int)strcspn(arg + strspn(arg, "-"), "="), arg + strspn(arg, "-"));
+	if (*name && cli_suggest(name, sb_str(&words), best, sizeof best))
+		errf(e, "unknown option '%s'; did you mean --%s? (see `sysab %s --help`)", arg, best, cmd->name);
+	else
+		errf(e, "unknown option '%s'; see `sysab %s --help`", arg, cmd->name);
+	sb_free(&words);
+	return -1;
+}
+
 int cli_parse(const struct cli_cmd *cmd, int argc, char **argv, cli_on_opt on_opt, void *ctx, struct strv *pos,
 	      bool *help, struct err *e)
 {
@@ -165,7 +182,7 @@ int cli_parse(const struct cli_cmd *cmd, int argc, char **argv, cli_on_opt on_op
 			if (optopt)
 				rc = errf(e, "unknown option '-%c'; see `sysab %s --help`", optopt, cmd->name);
 			else
-				rc = errf(e, "unknown option '%s'; see `sysab %s --help`", argv[optind - 1], cmd->name);
+				rc = unknown_long(cmd, argv[optind - 1], e);
 			break;
 		}
 		if (c == ':') {
@@ -240,8 +257,11 @@ void cli_help(const struct cli_cmd *cmd, FILE *f)
 int cli_fail(const struct cli_cmd *cmd, const struct err *e)
 {
 	fprintf(stderr, "sysab %s: ", cmd->name);
-	fputs_clean(e->msg, stderr); /* messages quote user input */
+	struct sb m = {0};
+	prog_hints(&m, e->msg); /* hints name the program as it was invoked */
+	fputs_clean(sb_str(&m), stderr); /* messages quote user input */
 	fputc('\n', stderr);
+	sb_free(&m);
 	return EXIT_INPUT;
 }
 
@@ -278,8 +298,10 @@ int cli_open_db(const char *db_opt, enum store_mode mode, struct store **st, cha
 	if (rc == 0 && store_immutable(*st)) {
 		fputs("sysab: note: ", stderr);
 		fputs_clean(p, stderr);
-		fputs(" is read-only to you and its directory too: read as it was when opened; what its owner "
-		      "writes meanwhile is not seen\n",
+		fputs(store_disk_full(*st)
+			      ? ": its disk is full (or failing), so nothing can be written: read as it was when opened\n"
+			      : " is read-only to you and its directory too: read as it was when opened; what its owner "
+				"writes meanwhile is not seen\n",
 		      stderr);
 	}
 	if (rc == 0 && store_writable(*st)) {
@@ -352,7 +374,7 @@ int cli_out_opt(struct cli_out *o, int id, const char *arg, struct err *e)
 	return 1;
 }
 
-int cli_out_check(const struct cli_out *o, struct err *e)
+int cli_out_opts_check(const struct cli_out *o, struct err *e)
 {
 	if ((o->kcidb_version || o->samples_url) && o->fmt != &report_format_kcidb)
 		return errf(e, "--%s is an option of --format kcidb; add --format kcidb or drop it",
@@ -376,8 +398,31 @@ static int emit(FILE *f, const void *arg)
 	return j->fmt->render(f, j->d);
 }
 
+int cli_out_check(const struct cli_out *o, struct err *e)
+{
+	if (!o->path)
+		return 0;
+	struct err ignored;
+	char *db = store_default_path(o->db, &ignored);
+	if (!db)
+		return 0; /* no database, nothing to clobber */
+	static const char *const suffix[] = {"", "-wal", "-shm"};
+	int rc = 0;
+	for (size_t i = 0; i < sizeof suffix / sizeof *suffix && !rc; i++) {
+		char *f = xasprintf("%s%s", db, suffix[i]);
+		if (file_same(o->path, f))
+			rc = errf(e, "-o %s: that is the database %s%s; write the report to another file", o->path,
+				  *suffix[i] ? "file " : "", f);
+		free(f);
+	}
+	free(db);
+	return rc;
+}
+
 int cli_emit(const struct cli_out *o, struct report_doc *d, struct err *e)
 {
+	if (cli_out_check(o, e))
+		return -1;
 	d->kind = o->kind;
 	d->color = !o->path && cli_color(o->no_color);
 	d->verbose = o->verbose;

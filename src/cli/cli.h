@@ -93,6 +93,7 @@ struct cli_out {
 	enum report_kind kind;
 	const struct report_format *fmt;
 	const char *path; /* -o, or NULL for standard output */
+	const char *db;   /* --db, or NULL for the default database (cli_out_check() holds -o away from it) */
 	bool no_color;
 	bool verbose; /* -v */
 	const char *kcidb_version; /* --kcidb-version, or NULL */
@@ -105,11 +106,15 @@ void cli_out_init(struct cli_out *o, enum report_kind kind, const char *dflt);
  * set for a format the command cannot print), 1 when id is another option. */
 int cli_out_opt(struct cli_out *o, int id, const char *arg, struct err *e);
 /* After parsing: 0, or -1 with e set when kcidb options were given to another format. */
-int cli_out_check(const struct cli_out *o, struct err *e);
+int cli_out_opts_check(const struct cli_out *o, struct err *e);
 /* True when o prints text to a terminal-capable stream (the format is text). */
 bool cli_out_text(const struct cli_out *o);
-/* Render d in o's format to o's file (through a temporary file) or standard output; colour
- * only for text on a terminal. Returns 0, or -1 with e set. */
+/* Refuse an -o that is the database (o->db, else $SYSAB_DB or the default) or its -wal or
+ * -shm file, by inode as well as by name: 0, or -1 with e naming the path. cli_emit() calls it;
+ * a command that writes the database before it prints (run) calls it first. */
+int cli_out_check(const struct cli_out *o, struct err *e);
+/* Render d in o's format to o's file (through a temporary file, after cli_out_check()) or
+ * standard output; colour only for text on a terminal. Returns 0, or -1 with e set. */
 int cli_emit(const struct cli_out *o, struct report_doc *d, struct err *e);
 
 /* Whether tables on stdout get colour: stdout is a terminal, NO_COLOR is unset or

@@ -29,7 +29,7 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 {
 	struct ex_args *a = ctx;
 	if (id == OPT_DB) {
-		a->db = arg;
+		a->db = a->out.db = arg;
 		return 0;
 	}
 	if (id == O_RAW) {
@@ -73,9 +73,9 @@ int cmd_export(const struct cli_cmd *cmd, int argc, char **argv)
 	if (rc >= 0)
 		goto out;
 	rc = EXIT_OK;
-	if (cli_out_check(&a.out, &e))
+	if (cli_out_opts_check(&a.out, &e))
 		goto fail;
-	if (cli_open_db(a.db, STORE_READ, &st, NULL, &e) || store_runs_list(st, &runs, &n, &e) || store_runs_env(st, runs, n, &e))
+	if (cli_out_check(&a.out, &e) || cli_open_db(a.db, STORE_READ, &st, NULL, &e) || store_runs_list(st, &runs, &n, &e) || store_runs_env(st, runs, n, &e))
 		goto fail;
 	keep = xcalloc(n ? n : 1, sizeof *keep);
 	for (size_t i = 0; i < n; i++)

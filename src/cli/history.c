@@ -50,7 +50,7 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 	if (r <= 0)
 		return r;
 	switch (id) {
-	case OPT_DB: a->db = arg; return 0;
+	case OPT_DB: a->db = a->out.db = arg; return 0;
 	case O_WORKLOAD:
 		if (!*arg || !text_is_clean(arg, false))
 			return errf(e, "-w: give a workload name; `sysab workloads` lists them");
@@ -221,7 +221,7 @@ int cmd_history(const struct cli_cmd *cmd, int argc, char **argv)
 			 "--help`");
 		goto fail;
 	}
-	if (cli_open_db(a.db, STORE_READ, &st, NULL, &e) ||
+	if (cli_out_check(&a.out, &e) || cli_open_db(a.db, STORE_READ, &st, NULL, &e) ||
 	    an_history_job_build(st, pos.n ? pos.v[0] : "", a.workload, a.by, &a.o, &j, &e))
 		goto fail;
 	j.h.confirm = a.confirm;

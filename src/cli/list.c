@@ -21,7 +21,7 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 	if (r <= 0)
 		return r;
 	if (id == OPT_DB) {
-		a->db = arg;
+		a->db = a->out.db = arg;
 		return 0;
 	}
 	return errf(e, "unhandled option");
@@ -47,7 +47,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct look_a
 /* Open the database for reading and mark runs whose process died as interrupted. */
 static int open_db(const struct look_args *a, struct store **st, struct err *e)
 {
-	return cli_open_db(a->db, STORE_READ, st, NULL, e);
+	return cli_out_check(&a->out, e) ? -1 : cli_open_db(a->db, STORE_READ, st, NULL, e);
 }
 
 int cmd_list(const struct cli_cmd *cmd, int argc, char **argv)

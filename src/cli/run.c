@@ -15,6 +15,7 @@
 #include "workloads/pressure.h"
 
 #include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -59,7 +60,7 @@ const struct cli_opt cli_run_opts[] = {
 	CLI_OPT("cpus", 0, "LIST", "pin the run to these CPUs, e.g. 0 or 0-1,4", O_CPUS),
 	CLI_CHOICE("nodes", 0, "all|LIST",
 	 "one run per NUMA node, e.g. all or 0,1: each pinned to the node's CPUs with its memory bound to the node, "
-	 "labelled node=K, with placement self-checks (on a machine with one node, all says unsupported)",
+	 "labelled node=K, with placement self-checks (on a machine with one node, all is one run on it, saying so)",
 	 O_NODES, "all"),
 	CLI_CHOICE("icache-pressure", 0, "l1|llc|SIZE",
 	 "before each op, untimed, run code that evicts the L1 instruction cache (l1), and also read a buffer of "
@@ -347,7 +348,7 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 	case OPT_OUTPUT:
 	case OPT_NO_COLOR:
 	case OPT_VERBOSE: return cli_out_opt(&a->out, id, arg, e);
-	case OPT_DB: a->db = arg; return 0;
+	case OPT_DB: a->db = a->out.db = arg; return 0;
 	}
 	return errf(e, "unhandled option");
 }
@@ -540,18 +541,19 @@ static void print_run(const struct cli_cmd *cmd, struct run_args *a, struct stor
 			cmd->name, (long long)run_id, path, e.msg);
 		return;
 	}
-	if (cli_emit(&a->out, &(struct report_doc){.summary = &sum}, &e))
+	/* text: the brief on standard output, after the whole run (every number, as `sysab show`
+	 * prints it) with -o FILE or -v; another format: the whole run alone */
+	bool brief = cli_out_text(&a->out);
+	if ((!brief || a->out.path || a->out.verbose) && cli_emit(&a->out, &(struct report_doc){.summary = &sum}, &e))
 		cli_fail(cmd, &e);
-	else if (cli_out_text(&a->out)) {
-		if (ok)
-			printf("\nstored as run %lld in %s\n", (long long)run_id, path);
-		char why[256];
-		if (env_emulated(why, sizeof why))
-			printf("emulated: %s; the times mean nothing here, only the self-checks do\n", why);
-		struct summary_tally t;
-		summary_tally_of(&sum, &t);
-		report_run_tally_text(stdout, run_id, &t);
-		strv_free(&t.failed);
+	else if (brief) {
+		struct summary_brief b;
+		char prog[256];
+		summary_brief_of(&sum, &b);
+		if (a->out.verbose && !a->out.path)
+			printf("\n");
+		report_run_brief_text(stdout, &b, ok ? path : NULL, prog_name(prog, sizeof prog));
+		summary_brief_free(&b);
 	}
 	summary_free(&sum);
 }
@@ -574,6 +576,33 @@ static int stopped_unrecorded(const struct cli_cmd *cmd, const struct err *e, co
 				"command marks it `interrupted`",
 			(long long)res->run_id);
 	fprintf(stderr, "; the samples stored before the signal are kept\n");
+	return 128 + res->stop_signal;
+}
+
+/* A stop signal ended the run, which is recorded as incomplete: one line says so and where
+ * to look (what was measured is in the database, not worth a screen of tables now). Returns
+ * the exit status, 128 + the signal. */
+static int stopped_text(const struct run_outcome *res, size_t narms)
+{
+	char prog[256];
+	const char *abbr = sigabbrev_np(res->stop_signal);
+	prog_name(prog, sizeof prog);
+	if (res->stop_signal == SIGINT)
+		printf("stopped by Ctrl-C; ");
+	else
+		printf("stopped by SIG%s; ", abbr ? abbr : "?");
+	if (narms) { /* each arm's run */
+		const char *sep = "runs ";
+		for (size_t i = 0; i < narms; i++)
+			if (res->arm_run_id[i]) {
+				printf("%s%lld", sep, (long long)res->arm_run_id[i]);
+				sep = ", ";
+			}
+		printf(" kept as incomplete (`%s show RUN` shows one)\n", prog);
+	} else {
+		printf("run %lld kept as incomplete (`%s show %lld`)\n", (long long)res->run_id, prog,
+		       (long long)res->run_id);
+	}
 	return 128 + res->stop_signal;
 }
 
@@ -663,6 +692,8 @@ static int run_one(const struct cli_cmd *cmd, struct run_args *a, struct store *
 			cmd->name, (long long)res.run_id, res.summary_why.msg);
 	if (o->progress)
 		report_progress_done(stderr);
+	if (res.stop_signal && !r && cli_out_text(&a->out) && !a->out.path && res.run_id)
+		return stopped_text(&res, o->narms);
 	if (o->narms)
 		for (size_t i = 0; i < o->narms; i++) {
 			if (!res.arm_run_id[i])
@@ -680,7 +711,7 @@ static int run_one(const struct cli_cmd *cmd, struct run_args *a, struct store *
 
 /* `sysab run --nodes SPEC`: one run per selected node, each bound to the node and labelled
  * node=K, in node order; a node the kernel will not bind to is unsupported and the next one
- * runs. On a machine with one node, --nodes all is unsupported (exit 0). */
+ * runs. On a machine with one node, --nodes all is one run on it, saying so. */
 static int run_nodes(const struct cli_cmd *cmd, struct run_args *a, struct store *st, struct run_opts *o,
 		     const char *path)
 {
@@ -694,14 +725,16 @@ static int run_nodes(const struct cli_cmd *cmd, struct run_args *a, struct store
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}
-	if (rc == 1) {
-		fprintf(cli_out_text(&a->out) ? stdout : stderr,
-			"unsupported: this machine has one NUMA node (node %d, CPUs %s): there is no other node to run "
-			"on; give --nodes %d to pin a run to it, or leave --nodes out\n",
-			t.v[0].id, t.v[0].cpulist, t.v[0].id);
-		rc = EXIT_OK;
+	if (rc == 1 && nsel) /* --nodes all, one node: its run, and no other */
+		fprintf(stderr, "sysab %s: --nodes all: this machine has one NUMA node (node %d, CPUs %s), so this is "
+				"one run on it, labelled node=%d, with nothing to compare it with on another node\n",
+			cmd->name, t.v[sel[0]].id, t.v[sel[0]].cpulist, t.v[sel[0]].id);
+	else if (rc == 1) {
+		errf(&e, "--nodes all: no NUMA node here has CPUs to run on; leave --nodes out");
+		rc = cli_fail(cmd, &e);
 		goto out;
 	}
+	rc = 0;
 	if (nsel > 1 && (!cli_out_text(&a->out) || a->out.path)) {
 		errf(&e, "--nodes %s makes %zu runs, one per node, and -o or a format other than text shows one run: "
 			 "give one node per command, or show the runs afterwards (sysab show RUN --json)",
@@ -709,7 +742,7 @@ static int run_nodes(const struct cli_cmd *cmd, struct run_args *a, struct store
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}
-	if (t.n == 1)
+	if (t.n == 1 && strcmp(a->nodes, "all"))
 		fprintf(stderr, "sysab %s: note: this machine has one NUMA node; a run on it uses the whole machine and "
 				"shows no difference between nodes\n",
 			cmd->name);
@@ -800,7 +833,7 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 		goto out;
 	size_t nwl;
 	if (check_args(&a, &pos, &e) || hang_timeout_env(&a.hang_ns, &e) || select_workloads(&a, &wl, &nwl, &e) ||
-	    cli_open_db(a.db, STORE_RW, &st, &path, &e)) {
+	    cli_out_check(&a.out, &e) || cli_open_db(a.db, STORE_RW, &st, &path, &e)) {
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}

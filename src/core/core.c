@@ -244,3 +244,35 @@ void format_wall(uint64_t wall_ns, char *buf, size_t size)
 	gmtime_r(&t, &tm);
 	strftime(buf, size, "%Y-%m-%d %H:%M:%S", &tm);
 }
+
+const char *prog_name(char *buf, size_t size)
+{
+	char a0[512] = "";
+	FILE *f = fopen("/proc/self/cmdline", "re");
+	if (f) {
+		size_t n = fread(a0, 1, sizeof a0 - 1, f);
+		a0[n] = 0; /* argv[0] ends at its NUL */
+		fclose(f);
+	}
+	snprintf(buf, size, "%s", strchr(a0, '/') && text_is_clean(a0, false) ? a0 : "sysab");
+	return buf;
+}
+
+void prog_hints(struct sb *out, const char *text)
+{
+	char prog[512];
+	prog_name(prog, sizeof prog);
+	const char *p = text, *q;
+	while ((q = strstr(p, "`sysab "))) {
+		sb_addn(out, p, (size_t)(q - p) + 1);
+		sb_add(out, prog);
+		p = q + 6; /* from the space after sysab */
+	}
+	sb_add(out, p);
+}
+
+const char *load_level(double load, long ncpu)
+{
+	double per = load / (double)(ncpu > 0 ? ncpu : 1);
+	return per >= 1 ? "high" : per >= 0.5 ? "some" : "low";
+}

@@ -121,6 +121,18 @@ bool text_is_clean(const char *s, bool tab_ok);
  * allowed) shown as \xNN, so user input quoted in a message cannot drive the terminal. */
 void fputs_clean(const char *s, FILE *f);
 
+/* The program's name as the user invoked it, for the commands that hints print: argv[0]
+ * (read from /proc/self/cmdline) when it holds a slash (build/sysab, ./sysab), else "sysab"
+ * (found on PATH), cut to size. Returns buf. */
+const char *prog_name(char *buf, size_t size);
+
+/* A load average judged against the CPUs that serve it: "high" at or above one runnable task
+ * per CPU (measurements then share CPUs), "some" from half of that, else "low". */
+const char *load_level(double load, long ncpu);
+/* text into out with each hint "`sysab " (a command to type, in backquotes) naming the program
+ * as invoked (prog_name); other text unchanged. */
+void prog_hints(struct sb *out, const char *text);
+
 /* True when s[0..n) is valid UTF-8 without NUL bytes. */
 bool text_is_utf8(const char *s, size_t n);
 
@@ -135,6 +147,10 @@ int term_guard_stdout(bool colour);
 
 /* Edit distance, for "did you mean" suggestions. */
 size_t edit_distance(const char *a, const char *b);
+/* The word of words[0..n) nearest to typed that is close enough to be a typo of it (at most
+ * one edit per three characters of typed, and at least one), the first on a tie; NULL when
+ * none is ("test" is no typo of "yes"). */
+const char *typo_of(const char *typed, const char *const *words, size_t n);
 
 /* Read a small text file (≤ 1 MiB) into a new string with the trailing newline
  * removed. Returns NULL if it cannot be read. */
@@ -151,6 +167,11 @@ char *read_whole_file(const char *path, size_t max, size_t *len, struct err *e);
  * e naming opt and path (and no temporary file left). The one write-temp-then-rename of sysab. */
 int file_write_atomic(const char *path, const char *opt, int (*render)(FILE *f, const void *arg), const void *arg,
 		      struct err *e);
+
+/* Whether paths a and b name the same file: the same device and inode when both exist
+ * (through hard links, symbolic links, "x/../"), else the same directory (resolved) and last
+ * component. */
+bool file_same(const char *a, const char *b);
 
 /* mkdir -p with the given mode for missing components. Returns 0 or -1 with e set. */
 int mkdir_p(const char *path, unsigned mode, struct err *e);

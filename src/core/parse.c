@@ -268,3 +268,28 @@ size_t edit_distance(const char *a, const char *b)
 	free(row);
 	return d;
 }
+
+/* Whether b is a with two adjacent characters swapped ("yse", "yes"): one typo, two edits. */
+static bool one_swap(const char *a, const char *b)
+{
+	size_t n = strlen(a), i = 0;
+	if (strlen(b) != n)
+		return false;
+	while (i < n && a[i] == b[i])
+		i++;
+	return i + 1 < n && a[i] == b[i + 1] && a[i + 1] == b[i] && !strcmp(a + i + 2, b + i + 2);
+}
+
+const char *typo_of(const char *typed, const char *const *words, size_t n)
+{
+	size_t len = strlen(typed), most = len / 3 > 1 ? len / 3 : 1, bestd = most + 1;
+	const char *best = NULL;
+	for (size_t i = 0; i < n; i++) {
+		size_t d = one_swap(typed, words[i]) ? 1 : edit_distance(typed, words[i]);
+		if (d && d < bestd) {
+			bestd = d;
+			best = words[i];
+		}
+	}
+	return best;
+}

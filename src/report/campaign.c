@@ -32,9 +32,17 @@ void report_campaign_text(FILE *f, const struct campaign_view *v)
 	if (c->per_run > 1)
 		fprintf(f, "each slot: %d runs (%d sysab run x %d nodes of --nodes, a run per node)\n", r->runs * c->per_run,
 			r->runs, c->per_run);
-	for (size_t i = 0; i < r->nconfigs; i++) {
+	/* the configurations as a table sorted by name, then (below) the schedule in boot order */
+	int nw = 4;
+	for (size_t i = 0; i < r->nconfigs; i++)
+		nw = (int)strlen(r->configs[i].name) > nw ? (int)strlen(r->configs[i].name) : nw;
+	nw = nw > 40 ? 40 : nw;
+	fprintf(f, "configurations (by name), %d boot%s each:\n  %-6s  %-*s  %s\n", r->boots, r->boots == 1 ? "" : "s",
+		"config", nw, "name", "boots it with");
+	for (size_t j = 0; j < r->nconfigs; j++) {
+		size_t i = v->config_order[j];
 		const struct store_campaign_config *k = &r->configs[i];
-		fprintf(f, "  config %zu: %s", i, k->name);
+		fprintf(f, "  %6zu  %-*s", i, nw, k->name);
 		if (k->kernel)
 			fprintf(f, "  kernel %s", k->kernel);
 		if (k->initrd)
@@ -57,7 +65,8 @@ void report_campaign_text(FILE *f, const struct campaign_view *v)
 			r->configs[r->slots[v->next].config].name);
 	if (!v->slots)
 		return;
-	fprintf(f, "\nslot block config                          state        tries runs boot      reason\n");
+	fprintf(f, "\nschedule (randomized, in boot order):\n");
+	fprintf(f, "slot block config                          state        tries runs boot      reason\n");
 	for (size_t i = 0; i < r->nslots; i++) {
 		const struct store_campaign_slot *x = &r->slots[i];
 		fprintf(f, "%4d %5d %-32.32s %-12s %5d %4d %-8.8s  %s%s", x->slot, x->block, r->configs[x->config].name,

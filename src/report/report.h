@@ -122,8 +122,13 @@ const char *report_json_unit(const char *unit, int latency, char *buf, size_t si
 /* st->color: ANSI colours for status words and failed self-checks. Unless st->verbose, a
  * workload whose self-checks all held is marked "ok" instead of getting a note. */
 void report_summary_text(FILE *f, const struct summary *s, bool with_env, const struct report_style *st);
-/* The line `sysab run` ends with: "run 4: 3 ran ok, 1 unsupported, 1 failed a self-check: NAME (CHECK)". */
-void report_run_tally_text(FILE *f, int64_t run, const struct summary_tally *t);
+/* The failed self-checks `sysab run` lists one line each; those beyond are counted. */
+#define REPORT_BRIEF_FAILED 8
+/* What `sysab run` prints of run b->s, stored in path (NULL: not stored in full, the run
+ * failed): the tally, the index, the machine's verdict, the failed self-checks one line each,
+ * and the next command, naming the program as prog. At most 25 lines of at most REPORT_WIDTH
+ * columns, whatever the number of workloads (a path too long for a line is cut). */
+void report_run_brief_text(FILE *f, const struct summary_brief *b, const char *path, const char *prog);
 /* A JSON document for one run; the caller prints it. */
 char *report_summary_json(const struct summary *s, bool with_env);
 

@@ -29,6 +29,16 @@ void report_system_text(FILE *f, const struct sys_state *s)
 		fprintf(f, "%s%d (%s)", i % 6 ? ", " : "\n  ", s->cpu[i].cpu,
 			s->cpu[i].siblings ? s->cpu[i].siblings : "unknown");
 	fprintf(f, "\n\nload average: %s\n", s->loadavg ? s->loadavg : "not available here");
+	if (s->load_level) {
+		char why[256];
+		snprintf(why, sizeof why, "%s: %.1f runnable tasks over the last minute on %zu CPU%s%s", s->load_level,
+			 atof(s->loadavg), s->ncpu, s->ncpu == 1 ? "" : "s",
+			 !strcmp(s->load_level, "high") ? "; measurements now would share CPUs with them: wait, or stop "
+							 "the busiest processes below"
+			 : !strcmp(s->load_level, "some") ? "; a run now may be noisy"
+							  : "");
+		report_wrap(f, "  load: ", "    ", why);
+	}
 	if (s->ntop) {
 		fprintf(f, "busiest processes now (%% of one CPU):\n");
 		for (size_t i = 0; i < s->ntop; i++)
@@ -72,8 +82,9 @@ char *report_system_json(const struct sys_state *s)
 	for (size_t i = 0; i < s->ntop; i++)
 		json_array_append_new(top, json_pack("{s:i, s:s, s:f}", "pid", s->top[i].pid, "comm", s->top[i].comm,
 						     "cpu_pct", s->top[i].cpu_pct));
-	json_object_set_new(j, "load", json_pack("{s:o, s:o}", "loadavg", s->loadavg ? json_string(s->loadavg) : json_null(),
-						 "top", top));
+	json_object_set_new(j, "load", json_pack("{s:o, s:o, s:o}", "loadavg",
+						 s->loadavg ? json_string(s->loadavg) : json_null(), "level",
+						 s->load_level ? json_string(s->load_level) : json_null(), "top", top));
 	json_object_set_new(j, "virtualization",
 			    json_pack("{s:o, s:o, s:o, s:o}", "hypervisor", s->virt ? json_string(s->virt) : json_null(),
 				      "steal_boot_pct", s->steal_boot_pct >= 0 ? json_real(s->steal_boot_pct) : json_null(),

@@ -324,13 +324,97 @@ void report_env_text(FILE *f, const struct kvlist *env)
 	}
 }
 
-void report_run_tally_text(FILE *f, int64_t run, const struct summary_tally *t)
+/* One line of at most REPORT_WIDTH columns: indent and text, cut with "..." when longer. */
+static void brief_line(FILE *f, const char *indent, const char *text)
 {
-	fprintf(f, "run %lld: %zu ran ok, %zu unsupported, %zu failed a self-check", (long long)run, t->ok,
+	struct sb l = {0};
+	sb_addf(&l, "%s%s", indent, text);
+	if (report_text_width(sb_str(&l)) > REPORT_WIDTH) {
+		size_t cut = 0, w = 0;
+		while (l.s[cut] && w < REPORT_WIDTH - 3) { /* whole UTF-8 characters */
+			cut++;
+			while (((unsigned char)l.s[cut] & 0xC0) == 0x80)
+				cut++;
+			w++;
+		}
+		l.s[cut] = 0;
+		l.len = cut;
+		sb_add(&l, "...");
+	}
+	put_line(f, &l);
+}
+
+void report_run_brief_text(FILE *f, const struct summary_brief *b, const char *path, const char *prog)
+{
+	const struct summary *s = b->s;
+	const struct summary_tally *t = &b->tally;
+	long long id = (long long)s->run.id;
+	struct sb l = {0};
+	/* 1-2 lines: what ran; 1: where it is */
+	sb_addf(&l, "run %lld: %s; %zu ran ok, %zu unsupported, %zu failed a self-check", id, s->run.status, t->ok,
 		t->unsupported, t->failed_checks);
-	for (size_t i = 0; i < t->failed.n; i++)
-		fprintf(f, "%s%s", i ? ", " : ": ", t->failed.v[i]);
 	if (t->other)
-		fprintf(f, "; %zu did not finish (error, no resource or stopped)", t->other);
-	fprintf(f, "\n");
+		sb_addf(&l, ", %zu did not finish", t->other);
+	report_wrap(f, "", "  ", sb_str(&l));
+	sb_free(&l);
+	if (path) {
+		sb_addf(&l, "stored as run %lld in %s", id, path);
+		brief_line(f, "", sb_str(&l));
+		sb_free(&l);
+	}
+	/* 1 line: the labels, cut to it */
+	labels_text(&l, &s->run.labels);
+	if (l.len)
+		brief_line(f, "labels: ", sb_str(&l));
+	sb_free(&l);
+	/* 1-3 lines: the indexes, by name, each copies count */
+	for (size_t i = 0; i < s->nindex; i++) {
+		const struct summary_index *x = &s->index[i];
+		if (!i || strcmp(s->index[i - 1].name, x->name))
+			sb_addf(&l, "%s%s ", i ? "; " : "", x->name);
+		else
+			sb_add(&l, ", ");
+		sb_addf(&l, "%.1f (%d cop%s)", x->value, x->copies, x->copies == 1 ? "y" : "ies");
+	}
+	if (l.len)
+		report_wrap(f, "index: ", "  ", sb_str(&l));
+	sb_free(&l);
+	/* 1-3 lines: may this machine be used for measurement */
+	sb_addf(&l, "%s: %s", summary_machine_word(b->machine.verdict), b->machine.why ? b->machine.why : "");
+	report_wrap(f, "machine: ", "  ", sb_str(&l));
+	sb_free(&l);
+	/* at most REPORT_BRIEF_FAILED + 2 lines: the failed self-checks, one line each */
+	if (t->failed_checks)
+		fprintf(f, "failed self-checks (these rows measured something else; do not use their times):\n");
+	for (size_t i = 0; i < t->failed_checks && i < REPORT_BRIEF_FAILED; i++) {
+		const struct summary_failed *x = &t->fails[i];
+		char name[64];
+		report_short_name(name, sizeof name, x->row->slot->workload, x->row->slot->copies, 40);
+		sb_addf(&l, "%s: %.3g, not in [%.3g, %.3g]: %s", name, x->check->value, x->check->lo, x->check->hi,
+			x->check->name);
+		brief_line(f, "  ", sb_str(&l));
+		sb_free(&l);
+	}
+	if (t->failed_checks > REPORT_BRIEF_FAILED)
+		fprintf(f, "  and %zu more\n", t->failed_checks - REPORT_BRIEF_FAILED);
+	/* 1 line: those that did not finish */
+	for (size_t i = 0; i < t->other; i++) {
+		char name[64];
+		report_short_name(name, sizeof name, t->unfinished[i]->slot->workload, t->unfinished[i]->slot->copies, 40);
+		sb_addf(&l, "%s%s (%s)", i ? ", " : "", name, t->unfinished[i]->slot->status);
+	}
+	if (t->other)
+		brief_line(f, "did not finish: ", sb_str(&l));
+	sb_free(&l);
+	/* 1-2 lines: what next */
+	if (b->machine.verdict == SUMMARY_MACHINE_NOISY)
+		sb_addf(&l, "quiet the machine (`%s system show` says what to tune) and run again; `%s show %lld` shows "
+			    "every workload, the notes and counters",
+			prog, prog, id);
+	else
+		sb_addf(&l, "`%s show %lld` shows every workload, the notes and counters; `%s compare run:%lld run:N` "
+			    "judges a later run against this one",
+			prog, id, prog, id);
+	report_wrap(f, "next: ", "  ", sb_str(&l));
+	sb_free(&l);
 }

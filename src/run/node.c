@@ -153,10 +153,7 @@ int node_select(const struct node_topo *t, const char *spec, size_t **sel, size_
 		for (size_t i = 0; i < t->n; i++)
 			if (t->v[i].ncpus)
 				(*sel)[(*n)++] = i;
-		if (*n < 2) {
-			*n = 0;
-			rc = 1;
-		}
+		rc = *n < 2; /* one node (or none with CPUs): that one */
 		goto out;
 	}
 	bool *set = xcalloc(NODE_MAX, sizeof *set);

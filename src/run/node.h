@@ -40,8 +40,8 @@ int node_parse_list(const char *s, bool *set, int max);
 
 /* The nodes --nodes SPEC selects: "all" (every node with CPUs) or a list ("0", "0,2",
  * "1-3"). *sel gets indexes into t->v, ascending, *n how many (free *sel). Returns 0;
- * 1 when SPEC is "all" and the machine has one node (nothing selected: per-node runs
- * show nothing there); -1 with e set, naming SPEC and the nodes that exist, when the
+ * 1 when SPEC is "all" and the machine has one node with CPUs (that node selected: a
+ * per-node run there is one run on the whole machine); -1 with e set, naming SPEC and the nodes that exist, when the
  * list is malformed or names a node that is not online or has no CPUs. */
 int node_select(const struct node_topo *t, const char *spec, size_t **sel, size_t *n, struct err *e);
 

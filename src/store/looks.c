@@ -1,6 +1,7 @@
 /* looks.c - the looks compare and analyze took at a question (docs/METHOD.md, "Repeated looks"). */
 #include "store_impl.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,11 +27,22 @@ int store_looks_get(struct store *s, const char *key, struct store_look **out, s
 		memset(x, 0, sizeof *x);
 		x->id = sqlite3_column_int64(st, 0);
 		x->key = xstrdup(key);
-		x->question = sqlite3_column_int(st, 1);
-		x->k = sqlite3_column_int(st, 2);
+		/* counters a later look adds 1 to: a hand-edited INT_MAX would overflow */
+		int64_t q = sqlite3_column_int64(st, 1), k = sqlite3_column_int64(st, 2), mb = sqlite3_column_int64(st, 5);
+		if (q < 1 || q >= INT_MAX || k < 1 || k >= INT_MAX || mb < 0 || mb >= INT_MAX) {
+			rc = errf(e,
+				  "look %lld in the database has question %lld, look %lld, boots %lld: out of range (1 to "
+				  "%d, boots 0 to %d); the table was edited by hand: delete that row (sqlite3 DB 'DELETE "
+				  "FROM look WHERE id = %lld') or restore a backup",
+				  (long long)x->id, (long long)q, (long long)k, (long long)mb, INT_MAX - 1, INT_MAX - 1,
+				  (long long)x->id);
+			break;
+		}
+		x->question = (int)q;
+		x->k = (int)k;
 		x->at_ns = (uint64_t)sqlite3_column_int64(st, 3);
 		x->fingerprint = store_col_text(st, 4);
-		x->max_boots = sqlite3_column_int(st, 5);
+		x->max_boots = (int)mb;
 		x->withheld = sqlite3_column_int(st, 6) != 0;
 		x->design = store_col_text(st, 7);
 		x->verdicts = store_col_text(st, 8);
@@ -40,7 +52,7 @@ int store_looks_get(struct store *s, const char *key, struct store_look **out, s
 		store_looks_free(*out, *n);
 		*out = NULL;
 		*n = 0;
-		return store_fail(s, "cannot read the recorded looks", e);
+		return rc < 0 ? -1 : store_fail(s, "cannot read the recorded looks", e);
 	}
 	return 0;
 }

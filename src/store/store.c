@@ -578,15 +578,25 @@ static int open_db(struct store *s, int flags, bool immutable, struct err *e)
 
 /* A WAL database opened read-only needs its shared-memory index (FILE-shm): SQLite creates
  * it in the database's directory, so another user's database in a directory we cannot
- * write fails with "attempt to write a readonly database". When its write-ahead log holds
- * nothing, the file alone is the whole database: open it again as immutable (a snapshot:
- * its owner's writes from now on are not seen; store_immutable says so). Returns true when
- * s was reopened so; else false with e as it was, or saying what to do about the log. */
-static bool read_only_fallback(struct store *s, int flags, struct err *e)
+ * write fails with "attempt to write a readonly database", and any database on a full disk
+ * with "disk I/O error" (FILE-shm gets no pages). When its write-ahead log holds nothing, the
+ * file alone is the whole database: open it again as immutable (a snapshot: writes from now
+ * on are not seen; store_immutable and store_disk_full say so). Only for reading (mode
+ * STORE_READ). Returns true when s was reopened so; else false with e as it was, or saying
+ * what to do about the log. */
+static bool read_only_fallback(struct store *s, enum store_mode mode, int flags, struct err *e)
 {
 	int code = sqlite3_errcode(s->db);
-	if (s->writable || !(flags & SQLITE_OPEN_READONLY) || (code != SQLITE_READONLY && code != SQLITE_CANTOPEN))
+	bool denied = !s->writable && (flags & SQLITE_OPEN_READONLY) && (code == SQLITE_READONLY || code == SQLITE_CANTOPEN);
+	bool full = mode == STORE_READ && (code == SQLITE_FULL || code == SQLITE_IOERR);
+	if (!denied && !full)
 		return false;
+	if (full && has_wal(s->path)) {
+		errf(e, "%s: cannot read the database: its write-ahead log (FILE-wal) holds changes, and reading them "
+			"needs FILE-shm, which its full (or failing) disk cannot hold: free space and retry",
+		     s->path);
+		return false;
+	}
 	if (has_wal(s->path)) {
 		errf(e, "%s: cannot read the database: its write-ahead log (FILE-wal) holds changes, and reading them "
 			"needs FILE-shm, which cannot be created in a directory you cannot write; ask its owner to "
@@ -598,8 +608,10 @@ static bool read_only_fallback(struct store *s, int flags, struct err *e)
 	sqlite3_close(s->db);
 	s->db = NULL;
 	struct err ignored;
-	if (open_db(s, flags, true, &ignored))
+	if (open_db(s, SQLITE_OPEN_READONLY, true, &ignored))
 		return false;
+	s->writable = false;
+	s->full = full;
 	return true;
 }
 
@@ -621,7 +633,7 @@ int store_open(const char *path, enum store_mode mode, struct store **out, struc
 	if (open_db(s, flags, false, e))
 		goto fail;
 	if (user_version(s, &v, e)) {
-		if (!read_only_fallback(s, flags, e) || user_version(s, &v, e))
+		if (!read_only_fallback(s, mode, flags, e) || user_version(s, &v, e))
 			goto fail;
 	}
 	struct stat id;
@@ -699,6 +711,11 @@ bool store_immutable(const struct store *s)
 	return s->immutable;
 }
 
+bool store_disk_full(const struct store *s)
+{
+	return s->full || sqlite3_errcode(s->db) == SQLITE_FULL;
+}
+
 bool store_writable(const struct store *s)
 {
 	return s->writable;
@@ -721,6 +738,7 @@ int store_commit(struct store *s, struct err *e)
 {
 	s->in_tx = 0;
 	if (exec_sql(s, "COMMIT", "cannot commit", e)) {
+		s->full |= sqlite3_errcode(s->db) == SQLITE_FULL; /* the rollback clears the code */
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 		return -1;
 	}

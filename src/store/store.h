@@ -37,9 +37,13 @@ const char *store_path(const struct store *s);
 /* True when s was opened read-write. */
 bool store_writable(const struct store *s);
 /* True when s is a read-only WAL database that had to be opened as a snapshot (SQLite's
- * immutable=1): its directory is not writable, so SQLite cannot make the shared index a
- * read needs, and its write-ahead log held nothing. Changes made after opening are not seen. */
+ * immutable=1): its directory is not writable, or (store_disk_full) its disk is full, so
+ * SQLite cannot make the shared index a read needs, and its write-ahead log held nothing. Changes made after opening are not seen. */
 bool store_immutable(const struct store *s);
+/* True when s is such a snapshot because its disk is full (or failing): a reading command
+ * opened it while FILE-shm could not be created, or when s's last statement failed with a
+ * full disk. A reading command then reads on and says that nothing could be recorded. */
+bool store_disk_full(const struct store *s);
 /* True when a statement failed because a stop signal (sig_stop) ended its wait for a lock
  * that another process held: a writer waits up to 60 s for a lock, but only 2 s in all once
  * a stop signal has arrived. */

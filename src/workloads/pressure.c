@@ -110,6 +110,11 @@ int wl_pressure_plan(const char *spec, const struct wl_cache *c, size_t n, struc
 				      "bytes besides the l1 code sweep)", spec ? spec : "");
 		return -1;
 	}
+	if (size > PRESSURE_DATA_MAX) {
+		snprintf(why, whylen, "--icache-pressure %s: a data sweep is at most %lu MiB (1G); give a smaller size",
+			 spec, PRESSURE_DATA_MAX >> 20);
+		return -1;
+	}
 	size_t l1i = 0, big = 0, line = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (c[i].level == 1 && c[i].type == 'i')

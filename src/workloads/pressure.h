@@ -54,8 +54,9 @@ size_t wl_caches_read(const char *dir, struct wl_cache *v, size_t max);
  *   llc  that code sweep and a data sweep of twice the largest unified cache (the entry
  *        path then comes from memory: the local or a remote node's);
  *   SIZE that code sweep and a data sweep of SIZE bytes.
- * Sizes are clamped to PRESSURE_CODE_MAX and PRESSURE_DATA_MAX. Returns 0, or -1 with why
- * (size whylen) saying what is wrong with spec. */
+ * A SIZE above PRESSURE_DATA_MAX is refused; the sizes l1 and llc derive from the caches are
+ * clamped to PRESSURE_CODE_MAX and PRESSURE_DATA_MAX. Returns 0, or -1 with why (size whylen)
+ * saying what is wrong with spec. */
 int wl_pressure_plan(const char *spec, const struct wl_cache *c, size_t n, struct wl_pressure *p, char *why,
 		     size_t whylen);
 

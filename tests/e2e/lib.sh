@@ -97,6 +97,23 @@ signum() {
 	case $1 in INT) echo 2 ;; HUP) echo 1 ;; TERM) echo 15 ;; KILL) echo 9 ;; esac
 }
 
+# reach_sysab UID: make the binary under test one that UID can execute. A clone in a private
+# directory (root's 0700 home, a mktemp -d) puts $SYSAB out of another uid's reach; then
+# $SYSAB and its exec helper are copied into $T/bin (with $T made 0755) and SYSAB names the
+# copy. Returns 1, saying why, only when even $T is out of UID's reach (a private TMPDIR).
+reach_sysab() {
+	setpriv --reuid="$1" --regid="$1" --clear-groups test -x "$SYSAB" && return 0
+	mkdir -p "$T/bin"
+	cp "$SYSAB" "$T/bin/sysab"
+	[ ! -e "$(dirname "$SYSAB")/sysab-exec-helper" ] || cp "$(dirname "$SYSAB")/sysab-exec-helper" "$T/bin/"
+	chmod 755 "$T" "$T/bin" "$T/bin/"*
+	if ! setpriv --reuid="$1" --regid="$1" --clear-groups test -x "$T/bin/sysab"; then
+		echo "skip: uid $1 can reach neither $SYSAB nor $T/bin/sysab (a private directory above $T)"
+		return 1
+	fi
+	SYSAB=$T/bin/sysab
+}
+
 # Running as an unprivileged user. As root, commands run through setpriv as UNPRIV_UID (root
 # bypasses file permissions and RLIMIT_NPROC); otherwise as the current user. The user gets
 # its own HOME, TMPDIR and database under $T/u (which the caller's leak checks do not see:
@@ -108,7 +125,7 @@ unpriv_setup() {
 		command -v setpriv >/dev/null || { echo "skip: setpriv is missing"; return 1; }
 		chmod 755 "$T"
 		chown -R "$UNPRIV_UID:$UNPRIV_UID" "$T/u"
-		as_user test -x "$SYSAB" || { echo "skip: uid $UNPRIV_UID cannot execute $SYSAB"; return 1; }
+		reach_sysab "$UNPRIV_UID" || return 1
 	else
 		UNPRIV_UID=$(id -u)
 	fi
@@ -122,9 +139,13 @@ as_user() {
 		env HOME="$T/u/home" TMPDIR="$T/u/tmp" SYSAB_DB="$T/u/results.db" "$@"
 	fi
 }
-# user_procs: tasks (threads included, as RLIMIT_NPROC counts them) of UNPRIV_UID now.
+# user_procs: tasks (threads included, as RLIMIT_NPROC counts them) of UNPRIV_UID now, not
+# counting those of the count itself (ps, awk and the subshell running them: the caller's own
+# when it is that user).
 user_procs() {
-	ps -L -U "$UNPRIV_UID" --no-headers 2>/dev/null | wc -l
+	ps -L -U "$UNPRIV_UID" --no-headers -o pid=,ppid=,comm= 2>/dev/null |
+		awk '{ pid[NR] = $1; comm[NR] = $3; if ($3 == "ps") sub_ = $2 }
+			END { n = 0; for (i = 1; i <= NR; i++) if (comm[i] != "ps" && comm[i] != "awk" && pid[i] != sub_) n++; print n }'
 }
 
 # wait_exit PID TENTHS [PIDS]: wait for sysab's PID to end within TENTHS tenths of a second; else

@@ -25,7 +25,8 @@ for t in "$here"/t_*.sh; do
 	# only this test's: processes of the binary whose environment points into $T (T, TMPDIR,
 	# HOME and SYSAB_DB do), so a sysab that another job runs on the machine is left alone
 	left=""
-	for p in $(pgrep -f -- "^([^ ]*qemu[^ ]* )?$SYSAB( |$)" 2>/dev/null || true); do
+	# (and of its copy in $T/bin, made by reach_sysab for another uid)
+	for p in $(pgrep -f -- "^([^ ]*qemu[^ ]* )?($SYSAB|$T/bin/sysab)( |$)" 2>/dev/null || true); do
 		tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -q "^[A-Za-z_]*=$T\(/\|$\)" && left="$left $p"
 	done
 	left=${left# }

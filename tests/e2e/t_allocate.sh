@@ -26,6 +26,7 @@ contains "$OUT" "default 28 samples: 2 not in an index"
 # the run's members are sysab-index's: its run level comes from the pilots' whole-run index
 contains "$OUT" "run level: sd of ln(index) between runs"
 contains "$OUT" "(from the earlier runs' index)"
+expect 0 "$SYSAB" show 3 # run prints the allocation table above and a brief; show the whole run
 contains "$OUT" "samples: allocated from 'phase=pilot' (2 earlier runs; run --allocate): 4 index workloads"
 expect 0 "$SYSAB" show 3 --json
 printf '%s' "$OUT" > "$T/show.json"

@@ -4,8 +4,9 @@
 U="$REPO/tests/fixtures/unixbench"
 ub() { printf 'test -d "$UB_RESULTDIR" && test -z "$(ls -A "$UB_RESULTDIR")" && cp %s "$UB_RESULTDIR/run.log"' "$U/$1"; }
 expect 0 "$SYSAB" run --unixbench "$(ub host-2026-12-02-pass1.log)" -l k=a
-contains "$OUT" "unixbench.syscall"
 contains "$OUT" "stored as run 1"
+expect 0 "$SYSAB" show 1
+contains "$OUT" "unixbench.syscall"
 v=$(sqlite3 "$SYSAB_DB" "SELECT r.status || ' ' || r.source || ' ' || b.boot_id FROM run r JOIN boot b ON b.id = r.boot")
 [ "$v" = "imported unixbench $(cat /proc/sys/kernel/random/boot_id)" ] || fail "the run: $v"
 expect 0 "$SYSAB" show 1 --json

@@ -8,8 +8,10 @@ TESTED=""
 # run_hint WANT TEXT: the first `sysab ...` in TEXT (a table may wrap it), run; its exit status
 # must be WANT
 run_hint() {
-	h=$(printf '%s\n' "$2" | tr '\n' ' ' | tr -s ' ' | grep -o '`sysab [^`]*`' | head -n 1 | tr -d '`')
+	# (an error's hint names the binary as invoked: $SYSAB, a path)
+	h=$(printf '%s\n' "$2" | tr '\n' ' ' | tr -s ' ' | grep -o "\`\\(sysab\\|$SYSAB\\) [^\`]*\`" | head -n 1 | tr -d '`')
 	[ -n "$h" ] || fail "no hint in: $2"
+	h="sysab ${h#* }"
 	expect "$1" sh -c "exec \"\$SYSAB\" ${h#sysab }"
 	TESTED="$TESTED
 $h"
@@ -119,7 +121,8 @@ for i in 1 2 3; do
 done
 contains "$OUT" "done"
 # the hint at the end of a campaign analyzes it: the factors are its configurations' labels
-run_hint 0 "$OUT"
+# (the runs' own lines before it name `sysab show`)
+run_hint 0 "$(printf '%s\n' "$OUT" | tr '\n' ' ' | tr -s ' ' | grep -o '`sysab analyze [^`]*`')"
 contains "$ERR" "factors pti"
 case "$ERR" in *thp*) fail "thp is the same in every configuration, so no factor: $ERR" ;; esac
 contains "$OUT" "pti: on vs off"
@@ -127,7 +130,7 @@ expect 0 "$SYSAB" report analyze campaign:h -o "$T/h.html"
 expect 2 "$SYSAB" campaign start h
 run_hint 0 "$ERR"
 new s --backend command --boots 1 --config 'pti=on' --command "$BOOTCMD" --config 'pti=off' --command "$BOOTCMD" -- $RUN
-contains "$OUT" '`sysab campaign start s`'
+contains "$OUT" "\`$SYSAB campaign start s\`" # the program as invoked
 run_hint 0 "$OUT"
 expect 0 "$SYSAB" campaign stop s
 run_hint 0 "$OUT"

@@ -28,8 +28,9 @@ contains "$ERR" "--icache-pressure is for sysab's own workloads"
 # A pressured run: recorded in the environment and settings, shown, its sweep check held;
 # host.ref runs in it unpressured (no sweep check).
 expect 0 "$SYSAB" run -w kernel.syscall.null --icache-pressure 64K -l p=yes $quick
-contains "$OUT" "icache pressure: 64K: 64 KiB of code and 64 KiB of data swept before each op"
 contains "$OUT" "2 ran ok, 0 unsupported, 0 failed a self-check"
+expect 0 "$SYSAB" show "$(last_run "$SYSAB_DB")"
+contains "$OUT" "icache pressure: 64K: 64 KiB of code and 64 KiB of data swept before each op"
 r=$(last_run "$SYSAB_DB")
 env_of() { sqlite3 "$SYSAB_DB" "SELECT value FROM environment WHERE run = $1 AND key = '$2'"; }
 [ "$(env_of "$r" run.icache_pressure)" = 64K ] || fail "the level is not recorded"
@@ -70,4 +71,6 @@ contains "$OUT" "run.icache_pressure"
 
 # Sweeps that fall short (the seam SYSAB_TEST_SHORT_SWEEP) fail the check.
 expect 0 env SYSAB_TEST_SHORT_SWEEP=1 "$SYSAB" run -w kernel.syscall.null --icache-pressure l1 --no-host-ref $quick
-contains "$OUT" "1 failed a self-check: kernel.syscall.null (complete cache sweeps per op (icache pressure))"
+contains "$OUT" "0 ran ok, 0 unsupported, 1 failed a self-check"
+printf '%s\n' "$OUT" | grep -q '^  kernel.syscall.null: 0, not in \[1, 1\]: complete cache sweeps per op' ||
+	fail "the failed sweep check's line: $OUT"

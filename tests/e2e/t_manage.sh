@@ -14,7 +14,7 @@ contains "$OUT" "removed run 1 (csv, imported; pernode=no pie=no)"
 # an unknown run or a selector matching nothing changes nothing: exit 2
 expect 2 "$SYSAB" rm run:99
 expect 2 "$SYSAB" rm 'pernode=nosuch'
-contains "$ERR" "no usable run has pernode=nosuch; the values of pernode are"
+contains "$ERR" "no run has pernode=nosuch; the values of pernode are"
 expect 2 "$SYSAB" rm
 # relabel: set, replace and remove, each run named with old and new values
 expect 0 "$SYSAB" relabel pernode=yes -l pernode=adaptive -l pie= -l note=x

@@ -21,13 +21,16 @@ fake_nodes() {
 	fi
 }
 
-# One node: --nodes all is unsupported and stores nothing; a missing node is an input error
-# naming it and the nodes that exist.
+# One node: --nodes all is one run on it, labelled node=0, and says so; a missing node is an
+# input error naming it and the nodes that exist.
 fake_nodes "$T/one" 0 "0-$last_cpu"
 export SYSAB_NODE_SYSFS="$T/one"
 expect 0 "$SYSAB" run --nodes all $quick
-contains "$OUT" "unsupported: this machine has one NUMA node (node 0, CPUs 0-$last_cpu)"
-[ "$(last_run "$SYSAB_DB")" = 0 ] || fail "--nodes all on one node stored a run"
+contains "$ERR" "--nodes all: this machine has one NUMA node (node 0, CPUs 0-$last_cpu), so this is one run on it"
+[ "$(last_run "$SYSAB_DB")" = 1 ] || fail "--nodes all on one node stored no run"
+[ "$(sqlite3 "$SYSAB_DB" "SELECT value FROM label WHERE run = 1 AND key = 'node'")" = 0 ] ||
+	fail "the one node's run is not labelled node=0"
+sqlite3 "$SYSAB_DB" "DELETE FROM label; DELETE FROM sample; DELETE FROM slot; DELETE FROM environment; DELETE FROM run_summary; DELETE FROM run"
 expect 2 "$SYSAB" run --nodes 1 $quick
 contains "$ERR" "--nodes 1: there is no node 1 here; this machine's nodes: 0 (CPUs 0-$last_cpu)"
 expect 2 "$SYSAB" run --nodes 0-x $quick
@@ -66,7 +69,9 @@ sqlite3 "$SYSAB_DB" "SELECT checks FROM slot WHERE run = $r" | jq -e '[.[] | sel
 # placement check: the run says so, and compare withholds the row's verdict.
 printf '%s\n' "55d2 default heap anon=40 dirty=40 N0=39 N1=1 kernelpagesize_kB=4" >"$T/maps"
 expect 0 env SYSAB_TEST_NUMA_MAPS="$T/maps" "$SYSAB" run --nodes 0 -l k=w $quick --no-host-ref
-contains "$(printf '%s\n' "$OUT" | tail -n 1)" "1 failed a self-check: harness.null (share of anonymous pages on node 0 (placement))"
+contains "$(printf '%s\n' "$OUT" | head -n 2)" "1 failed a self-check"
+printf '%s\n' "$OUT" | grep -q '^  harness.null: .*, not in \[.*\]: share of anonymous pages on node 0' ||
+	fail "the failed placement check's line: $OUT"
 expect 0 "$SYSAB" compare k=v k=w --unit run
 contains "$(printf '%s' "$OUT" | tr '\n' ' ' | tr -s ' ')" "share of anonymous pages on node 0 (placement)"
 

@@ -1,8 +1,10 @@
 # A quick run is stored and read back by list, show and --json.
 expect 0 "$SYSAB" run --quick -w harness.null -w kernel.syscall.null -l pie=yes -l pernode=no
+contains "$OUT" "stored as run 1"
+contains "$OUT" "labels: pernode=no pie=yes"
+expect 0 "$SYSAB" show 1
 contains "$OUT" "kernel.syscall.null"
 contains "$OUT" "harness.null"
-contains "$OUT" "stored as run 1"
 expect 0 "$SYSAB" list
 contains "$OUT" "complete"
 contains "$OUT" "pernode=no pie=yes"
@@ -50,4 +52,5 @@ true
 # The unit column is as wide as the longest unit: "8 concurrent script runs/s" is not cut
 # ("8 concur~uns/s" before; issue 17 item 7)
 expect 0 "$SYSAB" run --quick -w unixbench.shell8 -c 1 -q
+expect 0 "$SYSAB" show "$(last_run "$SYSAB_DB")"
 contains "$OUT" "8 concurrent script runs/s"

@@ -9,12 +9,13 @@ flat() { printf '%s' "$OUT" | tr '\n' ' ' | tr -s ' '; }
 # run's last line counts them and names the failed check.
 export SYSAB_DB="$T/real.db"
 expect 0 "$SYSAB" run --quick --no-probe --counters none -w unixbench.pipe -w harness.null -c 1 --samples 4 -l cfg=a
-last=$(printf '%s\n' "$OUT" | tail -n 1)
-case "$last" in "run 1: "*" ran ok, 0 unsupported, 0 failed a self-check") ;; *) fail "run's last line: $last" ;; esac
+first=$(printf '%s\n' "$OUT" | head -n 1)
+case "$first" in "run 1: complete; "*" ran ok, 0 unsupported, 0 failed a self-check") ;; *) fail "run's first line: $first" ;; esac
+case "$OUT" in *"failed self-checks"*) fail "a failed check listed: $OUT" ;; esac
 expect 0 env SYSAB_TEST_FAIL_CHECK=unixbench.pipe "$SYSAB" run --quick --no-probe --counters none -w unixbench.pipe \
 	-w harness.null -c 1 --samples 4 -l cfg=b
-last=$(printf '%s\n' "$OUT" | tail -n 1)
-case "$last" in *" 1 failed a self-check: unixbench.pipe (bytes read per op)") ;; *) fail "run's last line: $last" ;; esac
+case "$(printf '%s\n' "$OUT" | head -n 1)" in *" 1 failed a self-check") ;; *) fail "run's first line: $OUT" ;; esac
+printf '%s\n' "$OUT" | grep -q '^  unixbench.pipe: .*, not in \[.*\]: bytes read per op$' || fail "the failed check's line: $OUT"
 # compare names the failed check of B's run in its row, whatever the row's numbers
 expect 0 "$SYSAB" compare cfg=a cfg=b --unit run --json
 printf '%s' "$OUT" | jq -e '.rows[] | select(.workload == "unixbench.pipe") | .failed_check |

@@ -111,6 +111,12 @@ static void plan_refuses_what_is_not_a_level(void **state)
 	assert_int_equal(wl_pressure_plan("l2", NULL, 0, &p, why, sizeof why), -1);
 	assert_non_null(strstr(why, "--icache-pressure l2: give l1, llc or a size"));
 	assert_int_equal(wl_pressure_plan("0", NULL, 0, &p, why, sizeof why), -1);
+	/* a SIZE above the 1 GiB the sweep holds is refused, never capped silently (issue 52, item 10) */
+	assert_int_equal(wl_pressure_plan("1G", NULL, 0, &p, why, sizeof why), 0);
+	assert_int_equal(p.data_bytes, PRESSURE_DATA_MAX);
+	assert_int_equal(wl_pressure_plan("1025M", NULL, 0, &p, why, sizeof why), -1);
+	assert_non_null(strstr(why, "--icache-pressure 1025M: a data sweep is at most 1024 MiB (1G)"));
+	assert_int_equal(wl_pressure_plan("64G", NULL, 0, &p, why, sizeof why), -1);
 }
 
 /* Only workloads whose op is one kernel entry take it. */

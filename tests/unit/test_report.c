@@ -1,4 +1,4 @@
-/* test_report.c - HTML escaping, axis ticks, wrapping, CSV quoting and the emulation caveat of the report layer. */
+/* test_report.c - HTML escaping, axis ticks, wrapping, CSV quoting, the emulation caveat and the run brief of the report layer. */
 #include "unit.h"
 #include "report/report.h"
 #include "report/svg.h"
@@ -191,9 +191,138 @@ static void emulated_groups_share_one_caveat(void **state)
 	assert_int_equal(t.len, 0);
 }
 
+/* A run of nslots (workload, copies): nfail failing a self-check, the rest not finished
+ * (error), with the environment env (key, value pairs, NULL-ended) and 4 indexes. */
+struct fake_run {
+	struct summary s;
+	struct store_slot_info slots[80];
+	struct summary_row rows[80];
+	struct summary_check check;
+	struct summary_index index[4];
+};
+static void fake_run(struct fake_run *f, size_t nslots, size_t nfail, const char *const *env)
+{
+	memset(f, 0, sizeof *f);
+	f->s.run.id = 12;
+	f->s.run.status = "complete";
+	for (size_t i = 0; env[i]; i += 2)
+		kv_add(&f->s.run.env, env[i], env[i + 1]);
+	for (int i = 0; i < 30; i++) /* more labels than a line holds */
+		kv_addf(&f->s.run.labels, "label", "value-%d", i);
+	f->check = (struct summary_check){.name = "involuntary switches of the spinner per second (another task took "
+						  "its CPU), a check with a long name",
+					  .value = 80.3, .lo = 0, .hi = 5, .ok = false};
+	for (size_t i = 0; i < nslots; i++) {
+		f->slots[i] = (struct store_slot_info){.workload = "kernel.a-long-workload-name-of-forty-characters",
+						      .copies = (int)(i % 3) + 1, .status = i < nfail ? "ok" : "error",
+						      .state = i < nfail ? STORE_SLOT_OK : STORE_SLOT_ERROR};
+		f->rows[i] = (struct summary_row){.slot = &f->slots[i], .checks = &f->check, .nchecks = i < nfail};
+	}
+	static const char *const names[] = {"sysab-index", "sysab-index", "unixbench-index-partial",
+					    "unixbench-index-partial"};
+	for (int i = 0; i < 4; i++)
+		f->index[i] = (struct summary_index){names[i], 1 + i % 2 * 63, 4, 12345.6, "x"};
+	f->s.nslots = nslots;
+	f->s.slots = f->slots;
+	f->s.rows = f->rows;
+	f->s.index = f->index;
+	f->s.nindex = 4;
+}
+
+/* Renders b into *lines (one per line, the count returned) and asserts every line fits. */
+static size_t brief_lines(const struct summary_brief *b, const char *path, char **text)
+{
+	size_t size;
+	FILE *f = open_memstream(text, &size);
+	report_run_brief_text(f, b, path, "build/sysab");
+	fclose(f);
+	size_t n = 0;
+	for (char *p = *text, *nl; *p; p = nl + 1, n++) {
+		nl = strchr(p, '\n');
+		assert_non_null(nl);
+		*nl = 0;
+		if (report_text_width(p) > REPORT_WIDTH)
+			fail_msg("line %zu is %zu columns: %s", n + 1, report_text_width(p), p);
+		*nl = '\n';
+	}
+	return n;
+}
+
+static void run_brief_fits_25_lines_of_80_columns_whatever_the_workloads(void **state)
+{
+	(void)state;
+	static const char *const noisy[] = {"noise.level", "high", "probe.cv", "0.062", "probe.drift", "0.051",
+					    "steal.level", "high", "probe.steal_pct", "12.50", "load.before",
+					    "6.02 5.10 4.00", "cpu.online", "2", NULL};
+	char path[400];
+	memset(path, 'd', sizeof path - 1);
+	path[sizeof path - 1] = 0;
+	path[0] = '/';
+	struct fake_run *f = xcalloc(1, sizeof *f);
+	size_t most = 0;
+	/* every mix of failed and unfinished rows, up to 80 rows */
+	for (size_t n = 1; n <= 80; n += 13)
+		for (size_t k = 0; k <= n; k += 5) {
+			fake_run(f, n, k, noisy);
+			struct summary_brief b;
+			char *text = NULL;
+			summary_brief_of(&f->s, &b);
+			size_t lines = brief_lines(&b, path, &text);
+			if (lines > 25)
+				fail_msg("%zu lines for %zu rows, %zu failed:\n%s", lines, n, k, text);
+			most = lines > most ? lines : most;
+			if (k)
+				assert_non_null(strstr(text, "80.3, not in [0, 5]: involuntary"));
+			assert_non_null(strstr(text, "next: quiet the machine (`build/sysab system show`"));
+			assert_non_null(strstr(text, "`build/sysab show 12`"));
+			summary_brief_free(&b);
+			free(text);
+			kv_free(&f->s.run.env);
+			kv_free(&f->s.run.labels);
+		}
+	assert_true(most >= 15); /* the worst case was reached: the caps, not luck, keep it short */
+	free(f);
+}
+
+static void machine_verdict_judges_noise_steal_load_and_emulation(void **state)
+{
+	(void)state;
+	static const char *const quiet[] = {"noise.level", "low", "probe.cv", "0.004", "steal.level", "none",
+					    "load.before", "0.75 0.7 0.5", "cpu.online", "2", NULL};
+	static const char *const loaded[] = {"noise.level", "low", "probe.cv", "0.004", "steal.level", "none",
+					     "load.before", "6.00 6 6", "cpu.online", "2", NULL};
+	static const char *const emulated[] = {"noise.level", "low", "emulated", "yes: qemu-user", NULL};
+	static const char *const none[] = {"load.before", "0.1 0.1 0.1", NULL};
+	static const struct {
+		const char *const *env;
+		enum summary_machine_verdict v;
+		const char *why;
+	} cases[] = {
+		{quiet, SUMMARY_MACHINE_QUIET, "noise floor low (probe CV 0.4%); no CPU steal; load 0.8 on 2 CPUs"},
+		{loaded, SUMMARY_MACHINE_NOISY, "load 6.0 on 2 CPUs before the run (other tasks wanted every CPU)"},
+		{emulated, SUMMARY_MACHINE_EMULATED, "qemu-user: emulated yes; the times mean nothing here"},
+		{none, SUMMARY_MACHINE_UNJUDGED, "no noise probe in this run"},
+	};
+	struct fake_run *f = xcalloc(1, sizeof *f);
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		fake_run(f, 3, 1, cases[i].env);
+		struct summary_brief b;
+		summary_brief_of(&f->s, &b);
+		assert_string_equal(summary_machine_word(b.machine.verdict), summary_machine_word(cases[i].v));
+		if (!strstr(b.machine.why, cases[i].why))
+			fail_msg("case %zu: '%s' lacks '%s'", i, b.machine.why, cases[i].why);
+		summary_brief_free(&b);
+		kv_free(&f->s.run.env);
+		kv_free(&f->s.run.labels);
+	}
+	free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(run_brief_fits_25_lines_of_80_columns_whatever_the_workloads),
+		cmocka_unit_test(machine_verdict_judges_noise_steal_load_and_emulation),
 		cmocka_unit_test(html_escapes_the_five_characters),
 		cmocka_unit_test(svg_text_is_escaped),
 		cmocka_unit_test(ticks_are_round_and_cover_the_range),
