@@ -83,7 +83,7 @@ const struct cli_opt cli_run_opts[] = {
 	 "this run: this machine, boot and kernel, source unixbench",
 	 O_UNIXBENCH),
 	CLI_OPT("arm", 0, "NAME=COMMAND",
-	 "a paired run: an arm (give 2 to 8) that COMMAND (/bin/sh -c, untimed) switches the machine to inside this "
+	 "a paired run: an arm (give 2 to 8) that COMMAND (/bin/sh -c, untimed, at most --arm-timeout) switches the machine to inside this "
 	 "boot, e.g. --arm A='sysctl -w kernel.foo=0' --arm B='sysctl -w kernel.foo=1'; every round runs each arm's "
 	 "command then samples its workloads; each arm is stored as its own run labelled arm=NAME, for compare to "
 	 "pair by round",

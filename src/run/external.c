@@ -1,4 +1,4 @@
-/* external.c - running UnixBench's Run (or a command that runs it) and finding its log. */
+/* external.c - running UnixBench's Run (or a command that runs it) and finding its log; the wait that ends a command's process group. */
 #include "run/external.h"
 #include "core/tmp.h"
 

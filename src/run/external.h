@@ -1,4 +1,4 @@
-/* external.h - another benchmark run under sysab (UnixBench's Run): its process and the log it leaves. */
+/* external.h - another benchmark run under sysab (UnixBench's Run): its process and the log it leaves; ending a command's group. */
 #ifndef SYSAB_EXTERNAL_H
 #define SYSAB_EXTERNAL_H
 

@@ -42,6 +42,13 @@ contains "$ERR" "--arm B: its command '$HANG' did not finish within 1s before th
 gone "$T/b.pg"
 rm -f "$T/b.pg"
 
+# a command that ends on SIGTERM but leaves a process ignoring it in its group: that goes too
+bounded run -w harness.null $R --arm-timeout 1s --arm A=true --arm B="echo \$\$ >$T/b.pg; (trap '' TERM; exec sleep 1000) & sleep 1000"
+[ $rc = 2 ] || fail "exit $rc after an arm's command timed out, wanted 2: $ERR"
+contains "$ERR" "did not finish within 1s before the rounds"
+gone "$T/b.pg"
+rm -f "$T/b.pg"
+
 # the same in round 2: both arms' runs end incomplete, saying why
 HANG2="if [ \"\$SYSAB_ROUND\" = 2 ]; then $HANG; fi"
 bounded run -w harness.null $R --arm-timeout 1s --arm A=true --arm B="$HANG2"
