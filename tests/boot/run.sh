@@ -299,7 +299,7 @@ KILL_SLOT=ke:0 shown "$T/ke.out" "$SYSAB" campaign start ke && fail "campaign st
 [ "$(cat "$T/ke.out.rc")" = 2 ] || fail "campaign start ke: exit $(cat "$T/ke.out.rc"), want 2"
 grep -q "campaign 'ke' ended without all its runs, so it is failed, not done: slot 1/1 (ke=a) skipped after 2 attempts" "$T/ke.out" ||
 	fail "ke: the message does not name the slot"
-grep -q "\`sysab campaign start ke\` boots these slots again" "$T/ke.out" || fail "ke: the message does not say what to do"
+grep -q "campaign start ke\` boots these slots again" "$T/ke.out" || fail "ke: the message does not say what to do"
 [ "$(q "SELECT state FROM campaign WHERE name = 'ke'")" = failed ] || fail "ke is not failed"
 [ "$(grep -c '^ke:0$' "$KILL_LOG")" = 2 ] || fail "ke: $(grep -c '^ke:0$' "$KILL_LOG") boots killed, want 2"
 shown "$T/ke2.out" "$SYSAB" campaign start ke || fail "campaign start ke again"
