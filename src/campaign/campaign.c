@@ -399,16 +399,22 @@ int campaign_create(struct store *st, struct campaign_spec *sp, struct err *e)
 
 /* ---- loading: every field a driver or a report uses is checked here ---- */
 
-void campaign_free(struct campaign *c)
+/* Free what campaign_validate derived from c->r, not c->r itself. */
+static void campaign_free_derived(struct campaign *c)
 {
-	if (!c)
-		return;
 	for (size_t i = 0; c->labels && i < c->r.nconfigs; i++)
 		kv_free(&c->labels[i]);
 	free(c->labels);
 	free(c->slot);
 	strv_free(&c->run_args);
 	campaign_opts_free(&c->opts);
+}
+
+void campaign_free(struct campaign *c)
+{
+	if (!c)
+		return;
+	campaign_free_derived(c);
 	store_campaign_free(&c->r);
 	memset(c, 0, sizeof *c);
 }
@@ -539,6 +545,14 @@ static int campaign_validate(struct campaign *c, struct err *e)
 			return errf(e, "slot %zu: reason or boot id is not printable text", i);
 	}
 	return 0;
+}
+
+int campaign_record_check(const struct store_campaign *r, struct err *e)
+{
+	struct campaign c = {.r = *r}; /* borrowed: only what validation derives is freed */
+	int rc = campaign_validate(&c, e);
+	campaign_free_derived(&c);
+	return rc;
 }
 
 int campaign_load(struct store *st, const char *name, struct campaign *c, struct err *e)
@@ -731,7 +745,7 @@ int campaign_attach_db(const struct campaign_ctx *x, int i, const char *path, co
 	store_close(sl);
 	sl = NULL;
 	struct import_db_result res;
-	if (import_db_file(x->env->st, path, &res, e))
+	if (import_db_file(x->env->st, path, campaign_record_check, &res, e))
 		goto out;
 	*added = res.nruns;
 	x->c->r.slots[i].nruns += (int)res.nruns;

@@ -351,3 +351,22 @@ tab=$(printf '%s\n' "$OUT" | sed -n '/^configurations (by name), 2 boots each:$/
 [ "$(printf '%s' "$tab" | tr '\n' ',')" = "2 a=9,1 m=1,0 m=2" ] || fail "the configurations are not sorted: $tab; $OUT"
 printf '%s\n' "$OUT" | sed -n '/^schedule (randomized, in boot order):$/,$p' | grep -q '^   0     0 ' ||
 	fail "no schedule after the table: $OUT"
+
+# a campaign damaged by other means (issue 52 item 10): campaign show without a name shows
+# every good one and names the damaged one, exit 2 at the end; by name it is refused alone
+H="$T/hurt.db"
+for c in c-one c-two c-three; do
+	expect 0 "$SYSAB" campaign new "$c" --db "$H" --backend command --boots 1 --config 'x=1' --command true
+done
+sqlite3 "$H" "UPDATE campaign SET options = '[1]' WHERE name = 'c-two'"
+expect 2 "$SYSAB" campaign show --db "$H"
+contains "$OUT" "c-one"
+contains "$OUT" "c-three"
+contains "$ERR" "campaign 'c-two'"
+contains "$ERR" "options is not a JSON object"
+contains "$ERR" "1 of 3 campaigns could not be shown (c-two"
+expect 2 "$SYSAB" campaign show --db "$H" --json
+[ "$(printf '%s' "$OUT" | jq -r '[.[].name] | join(",")')" = "c-one,c-three" ] || fail "show --json of the good campaigns: $OUT"
+expect 0 "$SYSAB" campaign show c-three --db "$H"
+expect 2 "$SYSAB" campaign show c-two --db "$H"
+contains "$ERR" "damaged"
