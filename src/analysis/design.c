@@ -288,7 +288,7 @@ static int analyze_build(struct store *st, const struct strv *filter, const stru
 }
 
 /* Record the look of j: per cell its boots and runs, per row and effect its verdict. */
-static int analyze_record(struct an_analyze_job *j, const struct an_look_state *ls, const char *fp,
+static int analyze_record(struct an_analyze_job *j, struct an_look_state *ls, const char *fp,
 			  const int64_t *ids, size_t nids, struct err *e)
 {
 	size_t nc = j->design.ncells, *boots = xcalloc(nc + 1, sizeof *boots), *runs = xcalloc(nc + 1, sizeof *runs);
@@ -333,8 +333,12 @@ int an_analyze_job_build(struct store *st, const struct strv *filter, const stru
 		rc = analyze_build(st, filter, factors, refs, patterns, co, with_env, allow_checks, &lc, j, e);
 	if (!rc) {
 		j->an.look = lc.r;
-		an_analyze_repeat(&j->an);
-		rc = analyze_record(j, &ls, lc.fp, lc.ids, lc.nids, e);
+		int again = 0;
+		do /* 1: decided again, as another process recorded a look meanwhile */
+			an_analyze_repeat(&j->an);
+		while ((rc = analyze_record(j, &ls, lc.fp, lc.ids, lc.nids, e)) == 1 && ++again < AN_LOOK_AGAIN);
+		if (rc == 1)
+			rc = an_look_busy(e);
 	}
 	free(lc.seen);
 	free(lc.ids);

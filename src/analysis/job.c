@@ -473,7 +473,7 @@ static int compare_look(struct an_compare_job *j, const char *sa, const char *sb
 }
 
 /* Record the look r of j (its groups, rows and runs). */
-static int compare_record(struct an_compare_job *j, const struct an_look_state *ls, struct an_repeat *r,
+static int compare_record(struct an_compare_job *j, struct an_look_state *ls, struct an_repeat *r,
 			  const char *fp, struct err *e)
 {
 	size_t boots[2] = {j->g[0].info.nboots, j->g[1].info.nboots}, runs[2] = {j->g[0].n, j->g[1].n};
@@ -680,8 +680,12 @@ int an_compare_job_build(struct store *st, const char *sa, const char *sb, const
 		rc = compare_rest(st, sa, sb, patterns, &o, with_env, allow_checks, j, e);
 	if (!rc) {
 		j->c.look = r;
-		an_compare_repeat(&j->c);
-		rc = compare_record(j, &ls, &j->c.look, fp, e);
+		int again = 0;
+		do /* 1: decided again, as another process recorded a look meanwhile */
+			an_compare_repeat(&j->c);
+		while ((rc = compare_record(j, &ls, &j->c.look, fp, e)) == 1 && ++again < AN_LOOK_AGAIN);
+		if (rc == 1)
+			rc = an_look_busy(e);
 	}
 	j->d.exclude = NULL;
 	j->d.nexclude = 0;

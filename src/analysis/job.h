@@ -163,9 +163,17 @@ int an_look_pick(struct store *st, const struct an_look_state *ls, const struct 
 		 struct an_repeat *r, char fp[17], struct err *e);
 /* Record the look r (unless it repeats an earlier one, or the database is read-only or its
  * disk full: then r->readonly, and r->disk_full for a full disk) with its design, verdicts
- * (JSON texts) and runs. Returns 0 or -1 with e set. */
-int an_look_record(struct store *st, const struct an_look_state *ls, struct an_repeat *r, const char *fp,
+ * (JSON texts) and runs, in one transaction with a fresh read of the key's looks. When
+ * another process recorded a look of the key since ls was read, ls takes the looks now
+ * recorded and r is decided again: 1 when r is now withheld or the same look as one recorded
+ * (the caller withholds its rows, as r says, and records again), -1 with e set when the
+ * verdicts were judged at a level r no longer has (run again). Returns 0, 1 or -1. */
+int an_look_record(struct store *st, struct an_look_state *ls, struct an_repeat *r, const char *fp,
 		   const char *design, const char *verdicts, const int64_t *ids, size_t nids, struct err *e);
+/* How many times a job records its look again (an_look_record's 1) before an_look_busy. */
+#define AN_LOOK_AGAIN 8
+/* The error when other processes kept recording looks at the question: -1 with e set. */
+int an_look_busy(struct err *e);
 void an_look_state_free(struct an_look_state *ls);
 /* {"boots":[..],"runs":[..]} of n groups, a new string (free). */
 char *an_look_json_design(const size_t *boots, const size_t *runs, size_t n);

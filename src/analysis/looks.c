@@ -2,9 +2,11 @@
 #include "analysis/job.h"
 
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* ---------------------------------------------------------------- the rule (pure) */
 
@@ -106,14 +108,14 @@ void an_analyze_repeat(struct an_analyze *a)
 		return;
 	for (size_t i = 0; i < a->nrows; i++) {
 		struct an_frow *r = &a->rows[i];
-		size_t before = a->look.rows;
+		bool was = r->look_withheld; /* withheld already: counted (a look decided again) */
 		for (size_t k = 0; k < r->fa.neffects; k++) {
 			bool flag = false;
 			size_t one = 0;
 			withhold(&r->fa.effects[k].c, &flag, &one);
 			r->look_withheld |= flag;
 		}
-		a->look.rows = before + r->look_withheld;
+		a->look.rows += r->look_withheld && !was;
 	}
 }
 
@@ -286,7 +288,46 @@ int an_look_pick(struct store *st, const struct an_look_state *ls, const struct 
 	return rc;
 }
 
-int an_look_record(struct store *st, const struct an_look_state *ls, struct an_repeat *r, const char *fp,
+/* Whether the looks now recorded for the key are those ls read (the same ids, each as
+ * withheld as it was). */
+static bool looks_unchanged(const struct an_look_state *ls, const struct store_look *now, size_t n)
+{
+	if (n != ls->nprior)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (now[i].id != ls->prior[i].id || now[i].withheld != ls->prior[i].withheld)
+			return false;
+	return true;
+}
+
+/* The look could not be written for a full disk: a read goes on, and the caller says it
+ * was not recorded. */
+static int not_recorded(struct store *st, struct an_repeat *r)
+{
+	if (!store_disk_full(st))
+		return -1;
+	r->readonly = r->disk_full = true;
+	return 0;
+}
+
+/* The seam of the tests (tests/e2e/t_looksrace.sh): with SYSAB_TEST_LOOK_GATE=FILE a look,
+ * judged but not yet recorded, creates FILE.waiting and waits until FILE exists (at most
+ * 60 s), so that another command can record a look of the question in between. */
+static void look_gate(void)
+{
+	const char *f = getenv("SYSAB_TEST_LOOK_GATE");
+	if (!f || !*f)
+		return;
+	char *w = xasprintf("%s.waiting", f);
+	FILE *fw = fopen(w, "w");
+	if (fw)
+		fclose(fw);
+	free(w);
+	for (int i = 0; i < 6000 && access(f, F_OK); i++)
+		nanosleep(&(struct timespec){0, 10000000}, NULL);
+}
+
+int an_look_record(struct store *st, struct an_look_state *ls, struct an_repeat *r, const char *fp,
 		   const char *design, const char *verdicts, const int64_t *ids, size_t nids, struct err *e)
 {
 	if (r->same)
@@ -296,6 +337,33 @@ int an_look_record(struct store *st, const struct an_look_state *ls, struct an_r
 		r->disk_full = store_disk_full(st);
 		return 0;
 	}
+	look_gate();
+	/* the look's number is decided on the looks read at the start: read them again under the
+	 * write lock, so that two compares of one question at once cannot both be its look 1 */
+	if (store_begin(st, e))
+		return not_recorded(st, r);
+	struct store_look *now;
+	size_t nnow;
+	if (store_looks_get(st, ls->key, &now, &nnow, e)) {
+		store_rollback(st);
+		return -1;
+	}
+	if (!looks_unchanged(ls, now, nnow)) {
+		store_rollback(st);
+		store_looks_free(ls->prior, ls->nprior);
+		ls->prior = now;
+		ls->nprior = nnow;
+		struct an_repeat was = *r;
+		an_look_decide(ls, fp, (size_t)was.max_boots, was.fresh, r);
+		r->excluded = was.excluded;
+		r->look_given = was.look_given;
+		if (r->same || (r->withheld && r->question == was.question))
+			return 1; /* judged as it was, withheld or the same look: record again */
+		return errf(e, "another compare or analyze recorded a look at this question while this one "
+			       "was judging (look %d of question %d); run this command again",
+			    r->k, r->question);
+	}
+	store_looks_free(now, nnow);
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	struct store_look x = {.key = ls->key, .question = r->question, .k = r->k,
@@ -303,13 +371,19 @@ int an_look_record(struct store *st, const struct an_look_state *ls, struct an_r
 			       .fingerprint = (char *)fp, .max_boots = r->max_boots, .withheld = r->withheld,
 			       .design = (char *)design, .verdicts = (char *)verdicts};
 	if (store_look_add(st, &x, ids, nids, e)) {
-		if (!store_disk_full(st))
-			return -1;
-		r->readonly = r->disk_full = true; /* a read goes on; the caller says it was not recorded */
-		return 0;
+		store_rollback(st);
+		return not_recorded(st, r);
 	}
+	if (store_commit(st, e))
+		return not_recorded(st, r);
 	r->recorded = true;
 	return 0;
+}
+
+int an_look_busy(struct err *e)
+{
+	return errf(e, "other compare or analyze commands kept recording looks at this question while this one was "
+		       "judging; run this command again");
 }
 
 void an_look_state_free(struct an_look_state *ls)

@@ -33,7 +33,9 @@ struct campaign_ctx {
 	char *dir;        /* a private temp directory (0700), removed at the end */
 	char *stop_path;  /* campaign_stop_path() */
 	/* qemu: the last boot */
-	int outcome;      /* 0 exited, 1 boot timeout, 2 KVM probe failed, 3 stopped by a signal */
+	int outcome;      /* 0 exited, 1 boot timeout, 2 KVM probe failed, 3 stopped by a signal, 4 qemu
+			   * killed by a signal sysab did not send (the OOM killer, say): qemu_sig */
+	int qemu_sig;
 	char *guest_text; /* what the guest sent on its data channel, or NULL */
 	char *console;    /* its console (in dir) */
 	char *log;        /* where the console was kept beside the database */
@@ -45,7 +47,7 @@ struct campaign_ctx {
 	int pair;
 	bool pair_ready;
 	char *pair_text, *pair_console, *pair_log;
-	int pair_outcome;
+	int pair_outcome, pair_qemu_sig;
 	uint64_t go_ns[2];  /* when each guest (by slot: [0] the one booted, [1] its pair) got its go */
 	double wait_s[2];   /* how long each waited for the go after it was ready */
 };
@@ -82,6 +84,15 @@ const char *campaign_backend_names(void);
 
 /* The kernel command line marker of a slot: "sysab.boot=NAME:SLOT" (new string). */
 char *campaign_marker(const char *name, int slot);
+/* Does word occur in the space-separated command line as a whole word (so the marker of slot 1
+ * is not found in slot 10's)? false when line is NULL. */
+bool campaign_cmdline_has(const char *line, const char *word);
+/* The value of the first whole word "KEY=VALUE" of line with this key (new string), or NULL. */
+char *campaign_cmdline_value(const char *line, const char *key);
+/* Does slot i's configuration lack runs that `start` may boot again: failed, skipped, or
+ * interrupted with no retry left, with runs missing (and never a `sysab run` half stored,
+ * which a new boot would store twice)? */
+bool campaign_slot_rearmable(const struct campaign *c, int i);
 /* The next slot to boot: the first pending, booting, running, or interrupted with a retry
  * left; -1 when none. */
 int campaign_next_slot(const struct campaign *c);

@@ -44,6 +44,30 @@ char *campaign_marker(const char *name, int slot)
 	return xasprintf("sysab.boot=%s:%d", name, slot);
 }
 
+bool campaign_cmdline_has(const char *line, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = line; n && p && (p = strstr(p, word)); p++)
+		if ((p == line || p[-1] == ' ') && (p[n] == 0 || p[n] == ' ' || p[n] == '\n'))
+			return true;
+	return false;
+}
+
+char *campaign_cmdline_value(const char *line, const char *key)
+{
+	size_t n = strlen(key);
+	for (const char *p = line; p && *p;) {
+		p += strspn(p, " ");
+		size_t w = strcspn(p, " \n");
+		if (w > n && !strncmp(p, key, n) && p[n] == '=')
+			return xstrndup(p + n + 1, w - n - 1);
+		p += w;
+		if (*p == '\n')
+			break;
+	}
+	return NULL;
+}
+
 /* ---- states: one word table each ---- */
 
 static const char *const campaign_words[CAMPAIGN_NSTATES] = {
@@ -375,16 +399,22 @@ int campaign_create(struct store *st, struct campaign_spec *sp, struct err *e)
 
 /* ---- loading: every field a driver or a report uses is checked here ---- */
 
-void campaign_free(struct campaign *c)
+/* Free what campaign_validate derived from c->r, not c->r itself. */
+static void campaign_free_derived(struct campaign *c)
 {
-	if (!c)
-		return;
 	for (size_t i = 0; c->labels && i < c->r.nconfigs; i++)
 		kv_free(&c->labels[i]);
 	free(c->labels);
 	free(c->slot);
 	strv_free(&c->run_args);
 	campaign_opts_free(&c->opts);
+}
+
+void campaign_free(struct campaign *c)
+{
+	if (!c)
+		return;
+	campaign_free_derived(c);
 	store_campaign_free(&c->r);
 	memset(c, 0, sizeof *c);
 }
@@ -517,6 +547,14 @@ static int campaign_validate(struct campaign *c, struct err *e)
 	return 0;
 }
 
+int campaign_record_check(const struct store_campaign *r, struct err *e)
+{
+	struct campaign c = {.r = *r}; /* borrowed: only what validation derives is freed */
+	int rc = campaign_validate(&c, e);
+	campaign_free_derived(&c);
+	return rc;
+}
+
 int campaign_load(struct store *st, const char *name, struct campaign *c, struct err *e)
 {
 	memset(c, 0, sizeof *c);
@@ -543,6 +581,15 @@ static bool slot_to_boot(const struct campaign *c, size_t i)
 	enum slot_state s = c->slot[i];
 	return s == SLOT_PENDING || s == SLOT_BOOTING || s == SLOT_RUNNING ||
 	       (s == SLOT_INTERRUPTED && c->r.slots[i].attempts <= CAMPAIGN_RETRIES);
+}
+
+bool campaign_slot_rearmable(const struct campaign *c, int i)
+{
+	enum slot_state s = c->slot[i];
+	int per = c->per_run > 0 ? c->per_run : 1;
+	bool ended = s == SLOT_FAILED || s == SLOT_SKIPPED ||
+		     (s == SLOT_INTERRUPTED && c->r.slots[i].attempts > CAMPAIGN_RETRIES);
+	return ended && campaign_slot_remaining(c, i) > 0 && c->r.slots[i].nruns % per == 0;
 }
 
 int campaign_next_slot(const struct campaign *c)
@@ -698,7 +745,7 @@ int campaign_attach_db(const struct campaign_ctx *x, int i, const char *path, co
 	store_close(sl);
 	sl = NULL;
 	struct import_db_result res;
-	if (import_db_file(x->env->st, path, &res, e))
+	if (import_db_file(x->env->st, path, campaign_record_check, &res, e))
 		goto out;
 	*added = res.nruns;
 	x->c->r.slots[i].nruns += (int)res.nruns;

@@ -81,6 +81,9 @@ int campaign_create(struct store *st, struct campaign_spec *spec, struct err *e)
  * or -1 with e naming the damaged field (and *c empty). Free with campaign_free. */
 int campaign_load(struct store *st, const char *name, struct campaign *c, struct err *e);
 void campaign_free(struct campaign *c);
+/* The checks of campaign_load on a record already read (r is only read): 0, or -1 with e
+ * naming the damaged field. import db passes every campaign it stores through it. */
+int campaign_record_check(const struct store_campaign *r, struct err *e);
 
 /* Is name a guest architecture the qemu backend boots (x86_64, loongarch64), or auto? */
 bool campaign_qemu_arch_ok(const char *name);

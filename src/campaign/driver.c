@@ -154,9 +154,44 @@ static int trailing_failures(const struct campaign *c)
 	}
 }
 
+/* The campaign ends without some of its runs: state failed, the slots that lack them named in
+ * e (and, shorter, in the stored reason), with what boots them again. */
+static int end_missing(struct campaign_ctx *x, struct err *e)
+{
+	struct campaign *c = x->c;
+	struct sb list = {0}, detail = {0};
+	int n = 0;
+	for (size_t i = 0; i < c->r.nslots; i++) {
+		if (!campaign_slot_remaining(c, (int)i))
+			continue;
+		const struct store_campaign_slot *s = &c->r.slots[i];
+		sb_addf(&list, "%s%zu", n ? ", " : "", i + 1);
+		sb_addf(&detail, "%sslot %zu/%zu (%s) %s after %d attempt%s, %d of %d runs missing%s%s", n ? "; " : "", i + 1,
+			c->r.nslots, c->r.configs[s->config].name, slot_state_word(c->slot[i]), s->attempts,
+			s->attempts == 1 ? "" : "s", campaign_slot_remaining(c, (int)i),
+			c->r.runs * (c->per_run > 0 ? c->per_run : 1), s->reason ? ": " : "", s->reason ? s->reason : "");
+		n++;
+	}
+	char *why = xasprintf("%d of %zu slots lack runs (slot%s %s of %zu); `sysab campaign start %s` boots them again",
+			      n, c->r.nslots, n == 1 ? "" : "s", sb_str(&list), c->r.nslots, c->r.name);
+	campaign_note(x, "failed: %s", why);
+	int rc = set_state(x, CAMPAIGN_FAILED, why, e);
+	if (!rc) {
+		errf(e, "campaign '%s' ended without all its runs, so it is failed, not done: %s. `sysab campaign start %s` "
+			"boots these slots again (`sysab campaign show %s` lists every slot)",
+		     c->r.name, sb_str(&detail), c->r.name, c->r.name);
+		rc = 1;
+	}
+	free(why);
+	sb_free(&list);
+	sb_free(&detail);
+	return rc;
+}
+
 /* After a slot ended, and before every boot: reread the campaign; stop it on too many
- * consecutive failures, finish it, or honour a stop (`campaign stop`, the stop file, a
- * signal). *more: a slot is to be booted next. */
+ * consecutive failures, finish it (done only with every planned run; else failed), or honour
+ * a stop (`campaign stop`, the stop file, a signal). *more: a slot is to be booted next.
+ * 0; 1 when the campaign ended failed (e says why and what to do); -1 on an error. */
 static int settle_state(struct campaign_ctx *x, bool *more, struct err *e)
 {
 	*more = false;
@@ -170,10 +205,18 @@ static int settle_state(struct campaign_ctx *x, bool *more, struct err *e)
 				      fails, c->opts.max_failures, c->r.name);
 		campaign_note(x, "stopped: %s", why);
 		int rc = set_state(x, CAMPAIGN_FAILED, why, e);
+		if (!rc) {
+			errf(e, "campaign '%s' failed: %s (`sysab campaign show %s` has each slot's reason)", c->r.name, why,
+			     c->r.name);
+			rc = 1;
+		}
 		free(why);
 		return rc;
 	}
 	if (campaign_next_slot(c) < 0) {
+		for (size_t i = 0; i < c->r.nslots; i++)
+			if (campaign_slot_remaining(c, (int)i))
+				return end_missing(x, e);
 		campaign_note(x, "done; `sysab analyze campaign:%s` analyzes it", c->r.name);
 		return set_state(x, CAMPAIGN_DONE, NULL, e);
 	}
@@ -186,6 +229,22 @@ static int settle_state(struct campaign_ctx *x, bool *more, struct err *e)
 		return set_state(x, CAMPAIGN_STOPPED, sig_stop ? "stopped by a signal" : "stopped by the stop file", e);
 	}
 	*more = true;
+	return 0;
+}
+
+/* `start`: every slot that ended lacking runs (failed, skipped, out of retries) is pending
+ * again, to be booted once more. */
+static int rearm_missing(struct campaign_ctx *x, struct err *e)
+{
+	for (size_t i = 0; i < x->c->r.nslots; i++) {
+		if (!campaign_slot_rearmable(x->c, (int)i))
+			continue;
+		campaign_slot_set(x->c, (int)i, SLOT_PENDING, NULL);
+		if (campaign_slot_save(x, (int)i, e))
+			return -1;
+		campaign_note(x, "slot %zu/%zu lacks %d run%s: booted again", i + 1, x->c->r.nslots,
+			      campaign_slot_remaining(x->c, (int)i), campaign_slot_remaining(x->c, (int)i) == 1 ? "" : "s");
+	}
 	return 0;
 }
 
@@ -269,8 +328,8 @@ static int dry_run(struct campaign_ctx *x, struct err *e)
 		return -1;
 	for (size_t i = 0; i < x->c->r.nslots; i++) {
 		enum slot_state s = x->c->slot[i];
-		if (s == SLOT_DONE || s == SLOT_FAILED || s == SLOT_SKIPPED)
-			continue;
+		if ((s == SLOT_DONE || s == SLOT_FAILED || s == SLOT_SKIPPED) && !campaign_slot_rearmable(x->c, (int)i))
+			continue; /* start boots a slot that lacks runs again */
 		fprintf(x->env->out, "slot %zu (block %d): %s", i, x->c->r.slots[i].block,
 			x->c->r.configs[x->c->r.slots[i].config].name);
 		if (x->c->opts.duet)
@@ -313,7 +372,10 @@ int campaign_start(const struct campaign_env *env, const char *name, struct err 
 		     name, name);
 		goto out;
 	}
-	if (c.state == CAMPAIGN_DONE) {
+	bool lacking = false;
+	for (size_t i = 0; i < c.r.nslots; i++)
+		lacking |= campaign_slot_rearmable(&c, (int)i);
+	if (c.state == CAMPAIGN_DONE && !lacking) {
 		errf(e, "campaign '%s' is done; `sysab analyze campaign:%s` analyzes it", name, name);
 		goto out;
 	}
@@ -324,6 +386,8 @@ int campaign_start(const struct campaign_env *env, const char *name, struct err 
 		     name, be->name, be->root_for, name);
 		goto out;
 	}
+	if (rearm_missing(&x, e))
+		goto out;
 	if (!(be->caps & CB_REBOOTS)) {
 		if (be->prepare(&x, e) || set_state(&x, CAMPAIGN_RUNNING, NULL, e))
 			goto out;
@@ -370,11 +434,12 @@ static int resume_reboot(struct campaign_ctx *x, struct err *e)
 			i = (int)k;
 	if (i >= 0 && (be->collect(x, i, e) || end_slot(x, i, e)))
 		return -1; /* a slot left running is interrupted, or finished, by the next resume */
-	if (settle_state(x, &more, e))
+	int st = settle_state(x, &more, e);
+	if (st < 0)
 		return -1;
 	if (!more) {
 		be->cleanup(x);
-		return 0; /* done, failed or stopped: no reboot; the machine stays on this (default) kernel */
+		return st ? -1 : 0; /* done, failed or stopped: no reboot; the machine stays on this (default) kernel */
 	}
 	i = campaign_next_slot(x->c);
 	if (begin_slot(x, i, e))

@@ -252,8 +252,6 @@ static bool kvm_usable(const char **why)
 	return true;
 }
 
-/* Run qemu; wait at most timeout_s, or at most probe_s for the kernel's first line on the
- * console (0 = no probe). *outcome: 0 exited, 1 timed out, 2 probe failed, 3 stopped. */
 /* Start qemu (argv) with its stderr to errlog; its pid, or -1 with e set. */
 static pid_t qemu_spawn(char **argv, const struct guest_arch *a, const char *errlog, struct err *e)
 {
@@ -289,14 +287,17 @@ static int qemu_missing(char **argv, const struct guest_arch *a, struct err *e)
 		    !strcmp(argv[0], a->qemu) ? "" : " or give campaign new --qemu the binary");
 }
 
+/* Run qemu; wait at most timeout_s, or at most probe_s for the kernel's first line on the
+ * console (0 = no probe). *outcome: 0 exited, 1 timed out, 2 probe failed, 3 stopped, 4 killed
+ * by a signal sysab did not send (*sig). */
 static int run_qemu(char **argv, const struct guest_arch *a, const char *console, const char *errlog, int timeout_s,
-		    double probe_s, int *outcome, struct err *e)
+		    double probe_s, int *outcome, int *sig, struct err *e)
 {
 	pid_t pid = qemu_spawn(argv, a, errlog, e);
 	if (pid < 0)
 		return -1;
 	uint64_t t0 = clock_wall_ns();
-	*outcome = 0;
+	*outcome = *sig = 0;
 	int status = 0;
 	for (;;) {
 		pid_t w = waitpid(pid, &status, WNOHANG);
@@ -326,6 +327,10 @@ static int run_qemu(char **argv, const struct guest_arch *a, const char *console
 	}
 	if (!*outcome && WIFEXITED(status) && WEXITSTATUS(status) == 127)
 		return qemu_missing(argv, a, e);
+	if (!*outcome && WIFSIGNALED(status)) {
+		*outcome = 4;
+		*sig = WTERMSIG(status);
+	}
 	return 0;
 }
 
@@ -423,11 +428,12 @@ static bool kvm_probing(const struct campaign_ctx *x)
 
 /* After a boot that probed KVM (or did not): when the guest kernel was silent under the probe,
  * the campaign switches to TCG for good, says so, and returns true (boot again); otherwise it
- * notes that KVM works (once) and returns false. */
-static bool kvm_fell_back(struct campaign_ctx *x, bool probing, bool silent)
+ * notes that KVM works (once, when the guest kernel started: a qemu killed before it did
+ * settles nothing, and the next boot probes again) and returns false. */
+static bool kvm_fell_back(struct campaign_ctx *x, bool probing, bool silent, bool started)
 {
 	if (!probing || !silent) {
-		if (probing && !x->accel_note)
+		if (probing && started && !x->accel_note)
 			x->accel_note = xstrdup("kvm: the guest kernel started under it");
 		return false;
 	}
@@ -715,9 +721,12 @@ static int duet_run(struct campaign_ctx *x, struct duet_guest *g, int n, double 
 		struct timespec ts = {0, 10 * 1000 * 1000};
 		nanosleep(&ts, NULL);
 	}
-	for (int k = 0; k < n; k++)
+	for (int k = 0; k < n; k++) {
 		if (!g[k].outcome && WIFEXITED(g[k].status) && WEXITSTATUS(g[k].status) == 127)
 			return qemu_missing(g[k].av, slot_arch(c, g[k].slot, &told), e);
+		if (!g[k].outcome && WIFSIGNALED(g[k].status))
+			g[k].outcome = 4; /* killed by another: the OOM killer, say */
+	}
 	return 0;
 }
 
@@ -769,7 +778,10 @@ static int duet_boot(struct campaign_ctx *x, int i, struct err *e)
 	while (!rc) {
 		bool probing = kvm_probing(x), failed;
 		rc = duet_run(x, g, n, probing ? x->kvm_probe_s : 0, &failed, e);
-		if (rc || !kvm_fell_back(x, probing, failed))
+		bool started = false;
+		for (int k = 0; k < n; k++)
+			started |= file_has(g[k].con, "Linux version");
+		if (rc || !kvm_fell_back(x, probing, failed, started))
 			break;
 	}
 	if (!rc) {
@@ -777,7 +789,7 @@ static int duet_boot(struct campaign_ctx *x, int i, struct err *e)
 		size_t dlen;
 		char **text[2] = {&x->guest_text, &x->pair_text}, **con[2] = {&x->console, &x->pair_console},
 		     **log[2] = {&x->log, &x->pair_log};
-		int *out[2] = {&x->outcome, &x->pair_outcome};
+		int *out[2] = {&x->outcome, &x->pair_outcome}, *sig[2] = {&x->qemu_sig, &x->pair_qemu_sig};
 		for (int k = 0; k < n; k++) {
 			free(*text[k]);
 			*text[k] = read_whole_file(g[k].data, (size_t)1 << 30, &dlen, &ig);
@@ -786,6 +798,7 @@ static int duet_boot(struct campaign_ctx *x, int i, struct err *e)
 			free(*log[k]);
 			*log[k] = duet_keep_log(x, &g[k]);
 			*out[k] = g[k].outcome;
+			*sig[k] = g[k].outcome == 4 ? WTERMSIG(g[k].status) : 0;
 			x->go_ns[k] = g[k].go ? g[k].go_ns : 0;
 			x->wait_s[k] = g[k].go ? (double)(g[k].go_ns - g[k].ready_ns) / 1e9 : 0;
 		}
@@ -821,6 +834,7 @@ static void duet_take_pair(struct campaign_ctx *x)
 	x->console = x->pair_console;
 	x->log = x->pair_log;
 	x->outcome = x->pair_outcome;
+	x->qemu_sig = x->pair_qemu_sig;
 	x->pair_text = x->pair_console = x->pair_log = NULL;
 	x->pair_ready = false;
 	uint64_t t = x->go_ns[0];
@@ -900,11 +914,11 @@ static int qemu_boot_slot(struct campaign_ctx *x, int i, struct err *e)
 		bool probing = kvm_probing(x);
 		bool told;
 		rc = run_qemu(av, slot_arch(c, i, &told), x->console, qerr, c->opts.boot_timeout_s,
-			      probing ? x->kvm_probe_s : 0, &x->outcome, e);
+			      probing ? x->kvm_probe_s : 0, &x->outcome, &x->qemu_sig, e);
 		free(av);
 		campaign_cmds_free(&cmds);
 		/* outcome 2: KVM opens but the guest kernel does not start under it */
-		if (rc || !kvm_fell_back(x, probing, x->outcome == 2))
+		if (rc || !kvm_fell_back(x, probing, x->outcome == 2, file_has(x->console, "Linux version")))
 			break;
 	}
 	if (rc)
@@ -941,11 +955,19 @@ static void judge_unfinished(struct campaign_ctx *x, int i, const char *marker)
 	const char *at = con ? strstr(con, "Kernel command line:") : NULL;
 	char *kcl = at ? field(at, "Kernel command line:") : NULL;
 	bool init = con && strstr(con, "sysab guest:");
-	bool booted = kcl && strstr(kcl, marker);
+	bool booted = campaign_cmdline_has(kcl, marker);
 	free(con);
 	if (kcl && !booted)
 		campaign_slot_set(x->c, i, SLOT_FAILED,
 				  xasprintf("wrong kernel: it booted with '%s', without the marker %s", kcl, marker));
+	else if (x->outcome == 4) /* the guest did not end: its qemu was killed under it */
+		campaign_slot_set(x->c, i, SLOT_INTERRUPTED,
+				  xasprintf("qemu was killed by signal %d (%s) %s, by no one sysab knows (the OOM killer, "
+					    "or a person; console: %s)",
+					    x->qemu_sig, strsignal(x->qemu_sig),
+					    init ? "during the guest's runs" : booted ? "after the guest kernel started"
+									      : "early in the boot",
+					    x->log));
 	else if (init || booted)
 		campaign_slot_set(x->c, i, SLOT_INTERRUPTED,
 				  xasprintf("the guest stopped %s%s (console: %s)",
@@ -982,11 +1004,7 @@ static int qemu_collect(struct campaign_ctx *x, int i, struct err *e)
 	free(s->boot_id);
 	s->boot_id = field(text, "SYSAB-BOOT-ID");
 	const char *b = strstr(text, "SYSAB-DB-BEGIN"), *end = strstr(text, "SYSAB-DB-END");
-	bool has_marker = false;
-	for (const char *p = cmdline; p && (p = strstr(p, marker)); p++)
-		if ((p == cmdline || p[-1] == ' ') && (p[strlen(marker)] == 0 || p[strlen(marker)] == ' '))
-			has_marker = true;
-	if (!has_marker) {
+	if (!campaign_cmdline_has(cmdline, marker)) {
 		campaign_slot_set(c, i, SLOT_FAILED,
 				  xasprintf("wrong kernel: booted '%s' with '%s', expected the marker %s", kver ? kver : "?",
 					    cmdline ? cmdline : "?", marker));

@@ -214,13 +214,11 @@ static char *proc_text(const char *name, const char *real)
 	return t;
 }
 
-/* Does word w occur in the space-separated line as a whole word? */
-static bool has_word(const char *line, const char *w, size_t n)
+/* The file name part of path (a pointer into it). */
+static const char *base_name(const char *path)
 {
-	for (const char *p = line; p && (p = strstr(p, w)); p++)
-		if ((p == line || p[-1] == ' ') && (p[n] == 0 || p[n] == ' ') && !strncmp(p, w, n))
-			return true;
-	return false;
+	const char *b = strrchr(path, '/');
+	return b ? b + 1 : path;
 }
 
 int reboot_check_kernel(const struct campaign *c, int i, char **why, char **boot_id)
@@ -231,28 +229,41 @@ int reboot_check_kernel(const struct campaign *c, int i, char **why, char **boot
 	*boot_id = proc_text("boot_id", "/proc/sys/kernel/random/boot_id");
 	char *marker = campaign_marker(c->r.name, i);
 	char *want = campaign_kernel_release(k->kernel);
+	char *image = NULL;
 	int ok = 0;
 	*why = NULL;
 	if (!cmdline || !release || !*boot_id) {
 		*why = xstrdup("cannot read /proc/cmdline, the kernel release or the boot id");
 		goto out;
 	}
-	if ((c->be->caps & CB_MARKER) && !has_word(cmdline, marker, strlen(marker))) {
+	if ((c->be->caps & CB_MARKER) && !campaign_cmdline_has(cmdline, marker)) {
 		*why = xasprintf("wrong kernel: booted %s with '%s', without the marker %s (the default kernel came back, "
 				 "or the new one failed)",
 				 release, cmdline, marker);
 		goto out;
 	}
-	/* without a marker (grub) every word of the configuration's command line must be there */
+	/* grub: an entry cannot carry the marker; the boot loader names the image it booted in
+	 * BOOT_IMAGE=, and that image must be the configuration's --kernel (its release below) */
+	image = campaign_cmdline_value(cmdline, "BOOT_IMAGE");
+	if (!(c->be->caps & CB_MARKER) && k->kernel && (!image || strcmp(base_name(image), base_name(k->kernel)))) {
+		*why = xasprintf("wrong kernel: booted %s with '%s': %s%s%s, not the configuration's --kernel %s (the default "
+				 "entry came back, or the entry boots another image)",
+				 release, cmdline, image ? "its image is " : "no BOOT_IMAGE= names the image booted",
+				 image ? image : "", image ? "" : " (not booted by GRUB?)", k->kernel);
+		goto out;
+	}
+	/* without a marker every word of the configuration's --append must be there too */
 	for (const char *p = k->append; !(c->be->caps & CB_MARKER) && p && *p;) {
 		p += strspn(p, " ");
-		size_t n = strcspn(p, " ");
-		if (n && !has_word(cmdline, p, n)) {
+		char *w = xstrndup(p, strcspn(p, " "));
+		bool there = !*w || campaign_cmdline_has(cmdline, w);
+		p += strlen(w);
+		free(w);
+		if (!there) {
 			*why = xasprintf("wrong kernel: booted %s with '%s', not the configuration's '%s'", release, cmdline,
 					 k->append);
 			goto out;
 		}
-		p += n;
 	}
 	if (want && strcmp(want, release)) {
 		*why = xasprintf("wrong kernel: booted release %s, but %s is %s", release, k->kernel, want);
@@ -264,6 +275,7 @@ out:
 	free(release);
 	free(marker);
 	free(want);
+	free(image);
 	return ok;
 }
 

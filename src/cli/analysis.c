@@ -49,7 +49,9 @@ enum {
 		CLI_OUT_OPTS(FORMATS, VALUES), CLI_COLOR_OPT
 
 const struct cli_opt cli_compare_opts[] = {
-	OPTS_VERDICT("text (default), json, markdown or html", "text json markdown html"),
+	OPTS_VERDICT("text (default), json, markdown, html or kcidb (B's tests and an issue per slower row, docs/FLEET.md)",
+		     "text json markdown html kcidb"),
+	CLI_KCIDB_OPTS,
 	CLI_CHOICE("fail-on", 0, "WHAT", "exit 1 when a row is significantly slower, faster, or either (change); "
 				  "negligible changes do not count",
 		   O_FAIL_ON, "slower faster change"),
@@ -129,7 +131,9 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 	case OPT_FORMAT:
 	case OPT_OUTPUT:
 	case OPT_NO_COLOR:
-	case OPT_VERBOSE: return cli_out_opt(&a->out, id, arg, e);
+	case OPT_VERBOSE:
+	case OPT_KCIDB_VERSION:
+	case OPT_SAMPLES_URL: return cli_out_opt(&a->out, id, arg, e);
 	case O_CAMPAIGN:
 		if (!*arg || !text_is_clean(arg, false) || strchr(arg, ' '))
 			return errf(e, "--campaign: give a campaign name (letters, digits, '_', '.', '-')");
@@ -239,6 +243,9 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct an_arg
 	a->po.cost_boot = a->po.cost_run = a->po.cost_sample = 0; /* 0 = measure */
 	cli_out_init(&a->out, kind, format);
 	int rc = cli_start(cmd, argc, argv, on_opt, a, pos);
+	struct err oe;
+	if (rc < 0 && cli_out_opts_check(&a->out, &oe))
+		return cli_fail(cmd, &oe);
 	if (rc < 0 && (a->co.look > 0) != (a->co.max_boots > 0)) {
 		struct err e = {{0}};
 		errf(&e, "--look and --max-boots go together: give the look number and the planned maximum boots "
@@ -338,8 +345,21 @@ static int count_look(const struct cli_cmd *cmd, const struct an_args *a, struct
 	return rc;
 }
 
+/* The summaries of group g's runs (the tests kcidb writes for B), into *out (free each with
+ * summary_free, then the array) and *n. Returns 0 or -1 with e set (the ones loaded kept). */
+static int load_summaries(struct store *st, const struct an_group *g, struct summary **out, size_t *n, struct err *e)
+{
+	*out = xcalloc(g->n ? g->n : 1, sizeof **out);
+	for (*n = 0; *n < g->n; (*n)++)
+		if (summary_load(st, g->ids[*n], &(*out)[*n], e))
+			return -1;
+	return 0;
+}
+
 int cmd_compare(const struct cli_cmd *cmd, int argc, char **argv)
 {
+	struct summary *sums = NULL;
+	size_t nsums = 0;
 	struct an_args a;
 	struct strv pos = {0};
 	struct an_compare_job j = {0};
@@ -358,9 +378,10 @@ int cmd_compare(const struct cli_cmd *cmd, int argc, char **argv)
 		an_campaign_look(st, (const char *const *)pos.v, pos.n, &a.co, &look);
 	if (!st || an_compare_job_build(st, pos.v[0], pos.v[1], &a.patterns, &a.co, a.out.fmt == &report_format_html,
 					 a.allow_checks, &(struct an_look_req){true, a.fresh}, &j, &e) ||
+	    (a.out.fmt == &report_format_kcidb && load_summaries(j.d.st, &j.g[1], &sums, &nsums, &e)) ||
 	    cli_emit(&a.out,
 		     &(struct report_doc){.compare = &j.c, .groups = j.info, .ngroups = 2, .envtab = &j.env,
-					  .counters = a.counters},
+					  .counters = a.counters, .summaries = sums, .nruns = nsums},
 		     &e) ||
 	    count_look(cmd, &a, j.d.st, &look, &e)) {
 		rc = cli_fail(cmd, &e);
@@ -369,6 +390,9 @@ int cmd_compare(const struct cli_cmd *cmd, int argc, char **argv)
 	look_note(cmd, &a, &j.c.look);
 	rc = gate_rows(&a, &j.c);
 out:
+	for (size_t i = 0; i < nsums; i++)
+		summary_free(&sums[i]);
+	free(sums);
 	free(look.note);
 	an_compare_job_free(&j);
 	args_free(&a);
@@ -645,6 +669,10 @@ int cmd_report(const struct cli_cmd *cmd, int argc, char **argv)
 	int rc = parse(cmd, argc, argv, &a, &pos, REPORT_COMPARE, "html");
 	if (rc >= 0)
 		goto out;
+	if (a.out.fmt == &report_format_kcidb) { /* it needs B's runs' tests, which only compare loads */
+		errf(&e, "--format: report cannot print 'kcidb'; use sysab compare A B --format kcidb, or sysab export --format kcidb");
+		goto fail;
+	}
 	if (!a.out.path) {
 		errf(&e, "give the page to write with -o FILE, e.g. sysab report compare 'pie=no' 'pie=yes' -o report.html");
 		goto fail;

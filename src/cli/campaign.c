@@ -276,17 +276,31 @@ static int campaign_show(struct store *st, const struct strv *pos, bool json, st
 	int r = 0;
 	json_t *all = json ? json_array() : NULL;
 	if (pos->n == 1) {
-		struct strv names = {0};
+		/* every campaign that loads is shown; a damaged one is named on stderr, not the end */
+		struct strv names = {0}, bad = {0};
 		r = store_campaign_names(st, &names, e);
 		for (size_t i = 0; !r && i < names.n; i++) {
-			r = show_one(st, names.v[i], false, json, all, e);
-			if (!r && !json)
+			struct err one;
+			if (show_one(st, names.v[i], false, json, all, &one)) {
+				fprintf(stderr, "sysab campaign: %s\n", one.msg);
+				strv_add(&bad, names.v[i]);
+			} else if (!json) {
 				printf("\n");
+			}
 		}
 		if (!r && !names.n && !json)
 			printf("no campaigns yet; `sysab campaign new NAME ...` plans one\n");
 		if (!r && json)
 			print_json(all);
+		if (!r && bad.n) {
+			struct sb list = {0};
+			for (size_t i = 0; i < bad.n; i++)
+				sb_addf(&list, "%s%s", i ? ", " : "", bad.v[i]);
+			r = errf(e, "%zu of %zu campaigns could not be shown (%s: damaged, see above); the others were "
+				    "shown", bad.n, names.n, list.s);
+			sb_free(&list);
+		}
+		strv_free(&bad);
 		strv_free(&names);
 		json_decref(all);
 		return r;

@@ -354,8 +354,32 @@ int cli_out_opt(struct cli_out *o, int id, const char *arg, struct err *e)
 		return 0;
 	case OPT_NO_COLOR: o->no_color = true; return 0;
 	case OPT_VERBOSE: o->verbose = true; return 0;
+	case OPT_KCIDB_VERSION:
+		if (strcmp(arg, "5.3") && strcmp(arg, "4.5"))
+			return errf(e, "--kcidb-version: '%s' is not a KCIDB I/O schema version sysab writes; use 5.3 (the default) or 4.5",
+				    arg);
+		o->kcidb_version = arg;
+		return 0;
+	case OPT_SAMPLES_URL: {
+		/* an absolute URL (scheme:...) whose last part names the file */
+		size_t n = strspn(arg, "abcdefghijklmnopqrstuvwxyz0123456789+.-");
+		const char *slash = strrchr(arg, '/');
+		if (!n || !(arg[0] >= 'a' && arg[0] <= 'z') || arg[n] != ':' || !slash || !slash[1] || strpbrk(arg, " \t\n"))
+			return errf(e, "--samples-url: '%s' is not an absolute URL of a file; give e.g. https://lab.example/run42/samples.csv or file:///srv/samples.csv",
+				    arg);
+		o->samples_url = arg;
+		return 0;
+	}
 	}
 	return 1;
+}
+
+int cli_out_opts_check(const struct cli_out *o, struct err *e)
+{
+	if ((o->kcidb_version || o->samples_url) && o->fmt != &report_format_kcidb)
+		return errf(e, "--%s is an option of --format kcidb; add --format kcidb or drop it",
+			    o->kcidb_version ? "kcidb-version" : "samples-url");
+	return 0;
 }
 
 bool cli_out_text(const struct cli_out *o)
@@ -403,6 +427,8 @@ int cli_emit(const struct cli_out *o, struct report_doc *d, struct err *e)
 	d->color = !o->path && cli_color(o->no_color);
 	d->verbose = o->verbose;
 	d->width = o->path ? REPORT_WIDTH : (unsigned)cli_width();
+	d->kcidb_version = o->kcidb_version;
+	d->kcidb_samples_url = o->samples_url;
 	struct emit_job j = {o->fmt, d};
 	if (o->path)
 		return file_write_atomic(o->path, "-o", emit, &j, e);

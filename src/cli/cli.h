@@ -53,7 +53,8 @@ void cli_range_text(char *buf, size_t size, const struct cli_opt *o);
 void cli_opt_extra(char *buf, size_t size, const struct cli_opt *o);
 
 /* Options every subcommand has. */
-enum { OPT_HELP = 1000, OPT_DB, OPT_JSON, OPT_NO_COLOR, OPT_FORMAT, OPT_OUTPUT, OPT_VERBOSE };
+enum { OPT_HELP = 1000, OPT_DB, OPT_JSON, OPT_NO_COLOR, OPT_FORMAT, OPT_OUTPUT, OPT_VERBOSE, OPT_KCIDB_VERSION,
+       OPT_SAMPLES_URL };
 #define CLI_COMMON_OPTS                                                                          \
 	CLI_OPT("db", 0, "PATH", "results database (default $SYSAB_DB, else ~/.local/share/sysab/results.db)", \
 		OPT_DB),                                                                               \
@@ -76,6 +77,17 @@ enum { OPT_HELP = 1000, OPT_DB, OPT_JSON, OPT_NO_COLOR, OPT_FORMAT, OPT_OUTPUT, 
 			OPT_OUTPUT),                                                                       \
 		CLI_OPT("json", 0, NULL, "the same as --format json", OPT_JSON)
 
+/* The options of the kcidb format (docs/FLEET.md): the schema version, and the URL of the raw
+ * samples' file that each test's output_files names. */
+#define CLI_KCIDB_OPTS                                                                                    \
+	CLI_CHOICE("kcidb-version", 0, "V",                                                                   \
+		   "kcidb: the KCIDB I/O schema version written, 5.3 (default) or 4.5", OPT_KCIDB_VERSION,       \
+		   "5.3 4.5"),                                                                                 \
+		CLI_OPT("samples-url", 0, "URL",                                                              \
+			"kcidb: each test names the file at URL (e.g. where the lab publishes `sysab export "     \
+			"--format csv` of the same runs) in output_files as its raw samples (none without it)",  \
+			OPT_SAMPLES_URL)
+
 /* The output options of a command, and what it prints. */
 struct cli_out {
 	enum report_kind kind;
@@ -84,13 +96,17 @@ struct cli_out {
 	const char *db;   /* --db, or NULL for the default database (cli_out_check() holds -o away from it) */
 	bool no_color;
 	bool verbose; /* -v */
+	const char *kcidb_version; /* --kcidb-version, or NULL */
+	const char *samples_url;   /* --samples-url, or NULL */
 };
 
 /* Start with the format called dflt for records of kind. */
 void cli_out_init(struct cli_out *o, enum report_kind kind, const char *dflt);
-/* Take --format, -o, --json, --no-color and -v into o: 0 when id was one of them (or -1 with e
+/* Take --format, -o, --json, --no-color, -v, --kcidb-version and --samples-url into o: 0 when id was one of them (or -1 with e
  * set for a format the command cannot print), 1 when id is another option. */
 int cli_out_opt(struct cli_out *o, int id, const char *arg, struct err *e);
+/* After parsing: 0, or -1 with e set when kcidb options were given to another format. */
+int cli_out_opts_check(const struct cli_out *o, struct err *e);
 /* True when o prints text to a terminal-capable stream (the format is text). */
 bool cli_out_text(const struct cli_out *o);
 /* Refuse an -o that is the database (o->db, else $SYSAB_DB or the default) or its -wal or

@@ -11,8 +11,9 @@
 enum { O_RAW = 1 };
 
 const struct cli_opt cli_export_opts[] = {
-	CLI_OUT_OPTS("csv (default: every sample), json, kcidb (KCIDB v4 tests) or lava (lava-test-case lines)",
+	CLI_OUT_OPTS("csv (default: every sample), json, kcidb (KCIDB I/O v5.3 tests) or lava (lava-test-case lines)",
 		     "csv json kcidb lava"),
+	CLI_KCIDB_OPTS,
 	CLI_OPT("raw", 0, NULL, "CSV: keep cells that start with = + - @ TAB or CR exactly (by default they get a leading ' so a spreadsheet does not run them as formulas)", O_RAW),
 	CLI_COMMON_OPTS,
 	CLI_END,
@@ -72,6 +73,8 @@ int cmd_export(const struct cli_cmd *cmd, int argc, char **argv)
 	if (rc >= 0)
 		goto out;
 	rc = EXIT_OK;
+	if (cli_out_opts_check(&a.out, &e))
+		goto fail;
 	if (cli_out_check(&a.out, &e) || cli_open_db(a.db, STORE_READ, &st, NULL, &e) || store_runs_list(st, &runs, &n, &e) || store_runs_env(st, runs, n, &e))
 		goto fail;
 	keep = xcalloc(n ? n : 1, sizeof *keep);

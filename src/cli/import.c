@@ -1,5 +1,6 @@
 /* import.c - `sysab import csv|unixbench|db FILE...`: store outside results and other databases' runs. */
 #include "cli.h"
+#include "campaign/campaign.h"
 #include "import/import_db.h"
 #include "import/import_store.h"
 #include "run/runsum.h"
@@ -64,7 +65,7 @@ static int import_file(struct store *st, bool csv, const char *path, const struc
 static int import_db(struct store *st, const char *path, struct err *e)
 {
 	struct import_db_result res;
-	if (import_db_file(st, path, &res, e))
+	if (import_db_file(st, path, campaign_record_check, &res, e))
 		return -1;
 	if (!res.nruns && !res.ncampaigns)
 		printf("%s: nothing new (%zu run%s already stored)\n", path, res.nknown, res.nknown == 1 ? "" : "s");

@@ -23,7 +23,7 @@
 enum {
 	O_LABEL = 1, O_WORKLOAD, O_COPIES, O_QUICK, O_FULL, O_SAMPLES, O_SAMPLE_MS, O_WARMUP_MS, O_SEED,
 	O_ORDER, O_CPUS, O_QUIET, O_TARGET_CI, O_MAX_TIME, O_COUNTERS, O_NO_PROBE, O_NO_HOST_REF, O_UNIXBENCH, O_NODES,
-	O_ICACHE, O_ARM, O_ARM_ENV, O_ARM_ORDER, O_ALLOCATE,
+	O_ICACHE, O_ARM, O_ARM_ENV, O_ARM_ORDER, O_ARM_TIMEOUT, O_ALLOCATE,
 };
 
 const struct cli_opt cli_run_opts[] = {
@@ -83,7 +83,7 @@ const struct cli_opt cli_run_opts[] = {
 	 "this run: this machine, boot and kernel, source unixbench",
 	 O_UNIXBENCH),
 	CLI_OPT("arm", 0, "NAME=COMMAND",
-	 "a paired run: an arm (give 2 to 8) that COMMAND (/bin/sh -c, untimed) switches the machine to inside this "
+	 "a paired run: an arm (give 2 to 8) that COMMAND (/bin/sh -c, untimed, at most --arm-timeout) switches the machine to inside this "
 	 "boot, e.g. --arm A='sysctl -w kernel.foo=0' --arm B='sysctl -w kernel.foo=1'; every round runs each arm's "
 	 "command then samples its workloads; each arm is stored as its own run labelled arm=NAME, for compare to "
 	 "pair by round",
@@ -94,6 +94,11 @@ const struct cli_opt cli_run_opts[] = {
 	CLI_CHOICE("arm-order", 0, "ORDER",
 	 "the arms' order in each round: alternate (default: in order, reversed every other round) or random",
 	 O_ARM_ORDER, "alternate random"),
+	CLI_OPT("arm-timeout", 0, "DURATION",
+	 "the most an arm's command may take each time it runs, from 1s to 24h (default 10m); then sysab sends its "
+	 "process group SIGTERM, SIGKILL 10 s later, and the run fails naming the arm (a stop signal ends the "
+	 "command the same way)",
+	 O_ARM_TIMEOUT),
 	CLI_OUT_OPTS("text (default), json or markdown", "text json markdown"),
 	CLI_COLOR_OPT,
 	CLI_VERBOSE_OPT,
@@ -146,6 +151,7 @@ struct run_args {
 	struct kvlist arm_env[RUN_MAX_ARMS]; /* --arm-env of each */
 	size_t narms;
 	enum run_arm_order arm_order;
+	uint64_t arm_timeout_ns; /* --arm-timeout; 0 = the default */
 };
 
 /* An arm's name: what a label value and a file name take. */
@@ -336,6 +342,12 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 	case O_NO_HOST_REF: a->no_host_ref = true; return 0;
 	case O_ARM: return arm_add(a, arg, e);
 	case O_ARM_ENV: return arm_env_add(a, arg, e);
+	case O_ARM_TIMEOUT:
+		if (parse_duration(arg, "--arm-timeout", &a->arm_timeout_ns, e))
+			return -1;
+		if (a->arm_timeout_ns < 1000000000ull || a->arm_timeout_ns > 24 * 3600 * 1000000000ull)
+			return errf(e, "--arm-timeout: %s is out of range; give 1s to 24h, e.g. 10m", arg);
+		return 0;
 	case O_ARM_ORDER: a->arm_order = !strcmp(arg, "random") ? ARM_ORDER_RANDOM : ARM_ORDER_ALTERNATE; return 0;
 	case O_UNIXBENCH:
 		if (!*arg || !text_is_clean(arg, false) || strlen(arg) > 4096)
@@ -416,6 +428,9 @@ static int check_args(const struct run_args *a, const struct strv *pos, struct e
 	if (a->narms == 1)
 		return errf(e, "--arm %s: a paired run needs at least 2 arms, e.g. --arm A=true --arm B='sysctl -w ...'",
 			    a->arms[0].name);
+	if (!a->narms && a->arm_timeout_ns)
+		return errf(e, "--arm-timeout limits the commands of a paired run's arms: give the arms (--arm NAME=CMD, "
+			       "2 or more) or leave it out");
 	if (a->narms && a->order != ORDER_ROUNDS)
 		return errf(e, "--arm: a paired run samples the arms round by round; leave --order out (rounds)");
 	if (a->narms && a->nodes)
@@ -525,6 +540,7 @@ static struct run_opts run_opts_of(struct run_args *a, const struct workload **w
 	o.arms = a->narms ? a->arms : NULL;
 	o.narms = a->narms;
 	o.arm_order = a->arm_order;
+	o.arm_timeout_ns = a->arm_timeout_ns;
 	if (!a->quiet && isatty(STDERR_FILENO) && !getenv("CI"))
 		o.progress = progress_cb;
 	return o;

@@ -1,10 +1,11 @@
 /* import_check.c - the one validation of every record an importer stores: CSV rows,
- * UnixBench passes and the runs of other sysab databases meet the same rules. */
+ * UnixBench passes and the runs and campaigns of other sysab databases meet the same rules. */
 #include "import/import_check.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Clean text of at most IMPORT_MAX_TEXT bytes (NULL allowed when null_ok). */
@@ -105,4 +106,16 @@ int import_put_slot(struct store *s, const char *what, int64_t run, const struct
 int import_put_sample(struct store *s, const char *what, int64_t run, const struct store_sample *x, struct err *e)
 {
 	return import_check_sample(x, e) ? refused(what, e) : store_sample_add(s, run, x, e);
+}
+
+int import_put_campaign(struct store *s, const char *what, struct store_campaign *c, import_campaign_check_fn check,
+			struct err *e)
+{
+	if (check(c, e)) {
+		char *w = xasprintf("%s: campaign '%.64s' is damaged", what, text_is_clean(c->name, false) ? c->name : "?");
+		int rc = refused(w, e);
+		free(w);
+		return rc;
+	}
+	return store_campaign_create(s, c, e);
 }

@@ -33,4 +33,14 @@ int import_put_run(struct store *s, const char *what, const struct store_run_new
 int import_put_slot(struct store *s, const char *what, int64_t run, const struct store_slot *x, struct err *e);
 int import_put_sample(struct store *s, const char *what, int64_t run, const struct store_sample *x, struct err *e);
 
+/* The check a campaign record must pass before it is stored: the caller gives campaign's
+ * (campaign_record_check, what campaign_load applies), since import sits below campaign.
+ * 0, or -1 with e naming the damaged field. */
+typedef int (*import_campaign_check_fn)(const struct store_campaign *c, struct err *e);
+/* Check c with check, then store it as a new campaign (store_campaign_create, sets c->id). A
+ * refused campaign is "WHAT: campaign 'NAME' is damaged: REASON; refused, nothing of the file
+ * was stored: ...". Returns 0, or -1 with e set and nothing written. */
+int import_put_campaign(struct store *s, const char *what, struct store_campaign *c, import_campaign_check_fn check,
+			struct err *e);
+
 #endif

@@ -86,7 +86,8 @@ out:
 }
 
 /* Copy the campaigns of src that dst lacks (by uuid); a name taken by another campaign is an error. */
-static int copy_campaigns(struct store *src, struct store *dst, const char *path, size_t *ncopied, struct err *e)
+static int copy_campaigns(struct store *src, struct store *dst, const char *path, import_campaign_check_fn check,
+			  size_t *ncopied, struct err *e)
 {
 	struct strv names = {0};
 	int rc = -1;
@@ -113,7 +114,7 @@ static int copy_campaigns(struct store *src, struct store *dst, const char *path
 		}
 		int64_t src_id = c.id;
 		int crc = 0;
-		if (!exists && !(crc = store_campaign_create(dst, &c, e)))
+		if (!exists && !(crc = import_put_campaign(dst, path, &c, check, e)))
 			(*ncopied)++;
 		/* the slot -> run records, by run uuid (also for a campaign dst has: runs may be new) */
 		if (!crc)
@@ -164,7 +165,8 @@ static int duplicate_uuid(const struct store_run_info *runs, size_t n, const cha
 	return rc;
 }
 
-int import_db_file(struct store *dst, const char *path, struct import_db_result *res, struct err *e)
+int import_db_file(struct store *dst, const char *path, import_campaign_check_fn check, struct import_db_result *res,
+		   struct err *e)
 {
 	struct store *src = NULL;
 	struct store_run_info *runs = NULL;
@@ -205,7 +207,7 @@ int import_db_file(struct store *dst, const char *path, struct import_db_result 
 		res->ids[res->nruns] = id;
 		res->uuids[res->nruns++] = xstrdup(runs[i].uuid);
 	}
-	if (copy_campaigns(src, dst, path, &res->ncampaigns, e))
+	if (copy_campaigns(src, dst, path, check, &res->ncampaigns, e))
 		goto out;
 	tx = false;
 	if (store_commit(dst, e))

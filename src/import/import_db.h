@@ -2,6 +2,7 @@
 #ifndef SYSAB_IMPORT_DB_H
 #define SYSAB_IMPORT_DB_H
 
+#include "import/import_check.h"
 #include "store/store.h"
 
 struct import_db_result {
@@ -22,8 +23,11 @@ void import_db_result_free(struct import_db_result *r);
  * nothing new (res->nruns == 0). A run still marked running there is stored as
  * interrupted. The whole file lands in one transaction: on error nothing is stored and
  * -1 is returned with e naming the file. A newer schema is refused; an older one is read
- * from a migrated private copy (the file is never written).
+ * from a migrated private copy (the file is never written). Every record passes the gate
+ * of import_check.h; a campaign also check (campaign_record_check), so a damaged run or
+ * campaign refuses the whole file.
  */
-int import_db_file(struct store *dst, const char *path, struct import_db_result *res, struct err *e);
+int import_db_file(struct store *dst, const char *path, import_campaign_check_fn check, struct import_db_result *res,
+		   struct err *e);
 
 #endif

@@ -329,22 +329,10 @@ static void ub_unit(const struct ub_test *t, const char **unit, int *latency)
 	}
 }
 
-int import_store_unixbench(struct store *s, const char *name, const char *hash, const struct ub_log *log,
-			   const struct import_opts *o, struct import_result *res, struct err *e)
+/* Store the sections of run k of log as one new run on boot. Inside the open transaction. */
+static int store_ub_run(struct store *s, const char *name, const char *hash, const struct ub_log *log, size_t k,
+			const char *boot, const struct import_opts *o, struct import_result *res, struct err *e)
 {
-	memset(res, 0, sizeof *res);
-	if (!log->ntest)
-		return errf(e, "%s: no complete test section in the log; give a UnixBench results/*.log file", name);
-	char *boot = o->host ? xstrdup(o->host->boot_id)
-		     : o->boot ? xasprintf("import:boot:%s", o->boot)
-			       : xasprintf("import:%s", hash);
-	if (!o->boot && !o->host) {
-		int ex = store_boot_exists(s, boot, e);
-		if (ex) {
-			free(boot);
-			return ex < 0 ? -1 : errf(e, "%s: this log was imported before (same content); nothing stored", name);
-		}
-	}
 	struct kvlist labels = {0};
 	for (size_t i = 0; o->labels && i < o->labels->n; i++)
 		kv_add(&labels, o->labels->v[i].key, o->labels->v[i].value);
@@ -364,26 +352,23 @@ int import_store_unixbench(struct store *s, const char *name, const char *hash, 
 		rn.host.boot_id = boot;
 	}
 	int64_t run;
-	int rc = store_begin(s, e);
-	if (!rc)
-		rc = import_put_run(s, name, &rn, &run, e);
+	int rc = import_put_run(s, name, &rn, &run, e);
 	free(settings);
 	kv_free(&labels);
-	free(boot);
-	if (rc) {
-		store_rollback(s);
+	if (rc)
 		return -1;
-	}
 	note_run(run, res);
-	res->nboots = 1;
 	for (size_t i = 0; i < log->ntest && !rc; i++) {
 		const struct ub_test *t = &log->test[i];
+		if (t->run != k)
+			continue;
 		if (t->unknown && !strv_has(&res->unknown, t->name))
 			strv_add(&res->unknown, t->name);
-		int seq0 = 0; /* a test repeated in one log continues its seq */
-		for (size_t k = 0; k < i; k++)
-			if (!strcmp(log->test[k].workload, t->workload) && log->test[k].copies == t->copies)
-				seq0 += (int)log->test[k].npass;
+		int seq0 = 0; /* a test repeated in one run continues its seq */
+		for (size_t j = 0; j < i; j++)
+			if (log->test[j].run == k && !strcmp(log->test[j].workload, t->workload) &&
+			    log->test[j].copies == t->copies)
+				seq0 += (int)log->test[j].npass;
 		const char *unit;
 		int latency;
 		ub_unit(t, &unit, &latency);
@@ -401,8 +386,8 @@ int import_store_unixbench(struct store *s, const char *name, const char *hash, 
 				break;
 			}
 			double el = 0;
-			for (size_t k = 0; k < ps->ncopy; k++)
-				el += ps->copy[k].elapsed;
+			for (size_t c = 0; c < ps->ncopy; c++)
+				el += ps->copy[c].elapsed;
 			el = ps->ncopy ? el / (double)ps->ncopy : 0;
 			struct store_sample x = {t->workload, (int)t->copies, seq0 + (int)p, -1,
 						 ps->count > 0 && ps->count < 9.2e18 ? (uint64_t)ps->count : 0,
@@ -413,6 +398,35 @@ int import_store_unixbench(struct store *s, const char *name, const char *hash, 
 	}
 	if (!rc && o->finished_ns)
 		rc = store_run_set_end(s, run, rn.status, NULL, o->finished_ns, -1, e);
+	return rc;
+}
+
+int import_store_unixbench(struct store *s, const char *name, const char *hash, const struct ub_log *log,
+			   const struct import_opts *o, struct import_result *res, struct err *e)
+{
+	memset(res, 0, sizeof *res);
+	if (!log->ntest)
+		return errf(e, "%s: no complete test section in the log; give a UnixBench results/*.log file", name);
+	char *boot = o->host ? xstrdup(o->host->boot_id)
+		     : o->boot ? xasprintf("import:boot:%s", o->boot)
+			       : xasprintf("import:%s", hash);
+	if (!o->boot && !o->host) {
+		int ex = store_boot_exists(s, boot, e);
+		if (ex) {
+			free(boot);
+			return ex < 0 ? -1 : errf(e, "%s: this log was imported before (same content); nothing stored", name);
+		}
+	}
+	int rc = store_begin(s, e);
+	if (rc) {
+		free(boot);
+		return -1;
+	}
+	res->nboots = 1;
+	/* the runs of a log appended one after another: each its own run, all on the log's boot */
+	for (size_t k = 0; k < log->nrun && !rc; k++)
+		rc = store_ub_run(s, name, hash, log, k, boot, o, res, e);
+	free(boot);
 	if (rc) {
 		store_rollback(s);
 		import_result_free(res);

@@ -40,9 +40,10 @@ int import_store_csv(struct store *s, const char *name, const char *hash, const 
 		     const struct import_opts *o, struct import_result *res, struct err *e);
 
 /*
- * Store one UnixBench log as one run (source "unixbench"): each test section
- * becomes the slot (workload, copies) and every pass a sample, discarded passes
- * included and not flagged. The boot is "import:HASH", or "import:boot:KEY" with
+ * Store one UnixBench log as one run (source "unixbench"), or as one run per run of
+ * UnixBench appended to it (log->nrun, in file order, all on the log's boot): each test
+ * section becomes the slot (workload, copies) of its run and every pass a sample,
+ * discarded passes included and not flagged. The boot is "import:HASH", or "import:boot:KEY" with
  * o->boot, or o->host's real boot when the log was measured here (then the run also
  * gets o->env, the command in its settings and the command's start and end times).
  * Same transaction rules as above.

@@ -254,9 +254,37 @@ static char *looper_name(const struct span *tok, size_t ntok)
 	return xasprintf("shell%u", (unsigned)n);
 }
 
+/* Split the "==> " line's text s at its first unquoted '>' token ("2>&1", ">> FILE"): the
+ * command before it into t->command, the target of its last '>' (unquoted) into t->results. */
+static void split_redirect(struct span s, struct ub_test *t)
+{
+	size_t cut = s.n, last = s.n;
+	bool quoted = false;
+	for (size_t i = 0; i < s.n; i++) {
+		if (s.p[i] == '"')
+			quoted = !quoted;
+		else if (s.p[i] == '>' && !quoted) {
+			if (cut == s.n) {
+				cut = i;
+				while (cut > 0 && s.p[cut - 1] != ' ')
+					cut--;
+			}
+			last = i;
+		}
+	}
+	t->command = xstrndup(s.p, trim((struct span){s.p, cut}).n);
+	struct span r = last < s.n ? trim(after(s, last + 1)) : (struct span){s.p, 0};
+	if (r.n >= 2 && r.p[0] == '"' && r.p[r.n - 1] == '"')
+		r = (struct span){r.p + 1, r.n - 2};
+	if (starts(r, "&"))
+		r.n = 0; /* "2>&1" alone: no file */
+	t->results = xstrndup(r.p, r.n);
+}
+
 /* Fill program, name, workload and unknown from the "==> " line in c->ln. */
 static int parse_command(struct ctx *c, struct ub_test *t)
 {
+	split_redirect(trim(after(c->ln, 4)), t);
 	struct span tok[UB_MAX_TOKENS];
 	size_t ntok = tokenize(after(c->ln, 4), tok, UB_MAX_TOKENS);
 	if (ntok == 0)
@@ -583,9 +611,30 @@ static void test_free(struct ub_test *t)
 	free(t->program);
 	free(t->name);
 	free(t->workload);
+	free(t->command);
+	free(t->results);
 	for (size_t i = 0; i < t->npass; i++)
 		free(t->pass[i].copy);
 	free(t->pass);
+}
+
+/* Which run section i belongs to: the run of the section before it, or the next run when
+ * its results file differs from that section's, or its command and copies repeat a
+ * section of that run (UnixBench's Run runs each test once per copies count). */
+static void assign_run(struct ub_log *log, size_t i)
+{
+	struct ub_test *t = &log->test[i];
+	if (i == 0) {
+		t->run = 0;
+		log->nrun = 1;
+		return;
+	}
+	const struct ub_test *prev = &log->test[i - 1];
+	bool next = strcmp(prev->results, t->results) != 0;
+	for (size_t k = i; !next && k-- > 0 && log->test[k].run == prev->run;)
+		next = log->test[k].copies == t->copies && !strcmp(log->test[k].command, t->command);
+	t->run = prev->run + next;
+	log->nrun = t->run + 1;
 }
 
 int import_unixbench_parse(const char *name, const char *buf, size_t len, struct ub_log *out, struct err *e)
@@ -607,6 +656,7 @@ int import_unixbench_parse(const char *name, const char *buf, size_t len, struct
 		if ((r = parse_section(&c, t)) < 0)
 			break;
 		r = 0;
+		assign_run(&log, log.ntest - 1);
 	}
 	if (r == 0 && log.ntest == 0)
 		r = fail(&c, c.lineno, "no UnixBench test sections found; give a UnixBench results/NAME.log file");

@@ -48,17 +48,25 @@ struct ub_test {
 	double reported_time;  /* ">>>> time:" */
 	unsigned reported_iterations; /* ">>>> iterations:" = passes kept */
 	size_t line;    /* line of the title */
+	char *command;  /* the "==> " line's command, before its redirections */
+	char *results;  /* the file its output was appended to (">> FILE"), or "" */
+	size_t run;     /* which run of the log the section belongs to: 0, 1, ... in file order */
 };
 
+/* A log holds one run of UnixBench's Run, or several appended one after another: a section
+ * starts the next run when its command and copies repeat a section of the current run, or
+ * when its output went to another results file than the section before it's. */
 struct ub_log {
 	struct ub_test *test;
 	size_t ntest;
+	size_t nrun;    /* runs in the log (test[ntest - 1].run + 1), 0 when empty */
 };
 
 /* Parse the len bytes at buf (any bytes; need not be NUL-terminated) as the text of a
  * UnixBench 6 results log. name is the file name used in error messages.
  * On success returns 0 and fills *out (caller frees it with import_unixbench_free()).
- * A log that ends between two test sections parses to the complete sections.
+ * A log that ends between two test sections parses to the complete sections. The
+ * sections are split into runs (struct ub_log) in file order.
  * On error returns -1 with e->msg as "NAME:LINE: what was wrong; what to do", and *out
  * is left empty (nothing to free). */
 int import_unixbench_parse(const char *name, const char *buf, size_t len, struct ub_log *out, struct err *e);

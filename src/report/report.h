@@ -46,9 +46,13 @@ struct report_doc {
 	bool raw;      /* csv: exact bytes, no neutralised formulas (export --raw) */
 	bool counters; /* REPORT_COMPARE, text and markdown: the counter rows, not their one-line tally */
 	const struct store_run_info *runs; /* REPORT_RUNS, REPORT_SAMPLES */
-	size_t nruns;
+	size_t nruns;                      /* of runs, and of summaries */
 	const struct store_export *samples; /* REPORT_SAMPLES */
-	const struct summary *summaries;    /* REPORT_SAMPLES, formats with per_slot: one per run */
+	const struct summary *summaries;    /* REPORT_SAMPLES, formats with per_slot: one per run;
+	                                       REPORT_COMPARE, kcidb: one per run of group B (nruns) */
+	const char *kcidb_version;          /* kcidb: "4.5", or NULL or "5.3" for KCIDB I/O v5.3 */
+	const char *kcidb_samples_url;      /* kcidb: the raw samples' file each test's output_files
+	                                       names (NULL: none) */
 	const struct summary *summary;      /* REPORT_RUN */
 	const struct kvlist *env;           /* REPORT_ENV */
 	const struct an_compare *compare;   /* REPORT_COMPARE */

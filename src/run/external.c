@@ -1,4 +1,4 @@
-/* external.c - running UnixBench's Run (or a command that runs it) and finding its log. */
+/* external.c - running UnixBench's Run (or a command that runs it) and finding its log; the wait that ends a command's process group. */
 #include "run/external.h"
 #include "core/tmp.h"
 
@@ -28,26 +28,37 @@ static void external_child(const char *shell, const char *dir)
 	_exit(127);
 }
 
-/* Wait for pid; after a stop signal, end its group (SIGTERM, then SIGKILL). The wait status. */
-static int external_wait(pid_t pid)
+int external_wait_group(pid_t pid, uint64_t timeout_ns, bool *timed_out)
 {
-	int status = 0, waited_ms = -1;
+	int status = 0;
+	uint64_t start = clock_raw_ns(), term_at = 0;
+	long nap_us = 1000; /* polls start fast, so a short command costs little, and slow to 100 ms */
+	bool ending = false;
+	*timed_out = false;
 	for (;;) {
-		pid_t r = waitpid(pid, &status, sig_stop ? WNOHANG : 0);
-		if (r == pid)
+		bool polling = sig_stop || timeout_ns || ending;
+		pid_t r = waitpid(pid, &status, polling ? WNOHANG : 0);
+		if (r == pid) {
+			if (ending) /* what the leader left behind in its group goes too */
+				kill(-pid, SIGKILL);
 			return status;
+		}
 		if (r < 0 && errno != EINTR)
 			return -1;
-		if (!sig_stop)
+		if (!polling)
 			continue;
-		if (waited_ms < 0) {
+		uint64_t now = clock_raw_ns();
+		if (!ending && (sig_stop || now - start >= timeout_ns)) {
+			*timed_out = !sig_stop;
 			kill(-pid, SIGTERM);
-			waited_ms = 0;
-		} else if (waited_ms >= EXTERNAL_KILL_AFTER_MS) {
+			ending = true;
+			term_at = now;
+		} else if (ending && now - term_at >= EXTERNAL_KILL_AFTER_MS * 1000000ull) {
 			kill(-pid, SIGKILL);
 		}
-		nanosleep(&(struct timespec){0, 100 * 1000 * 1000}, NULL);
-		waited_ms += 100;
+		nanosleep(&(struct timespec){0, nap_us * 1000}, NULL);
+		if (nap_us < 100000)
+			nap_us *= 2;
 	}
 }
 
@@ -96,7 +107,8 @@ int external_unixbench(const char *shell, const char *dir, struct external_outco
 	if (pid == 0)
 		external_child(shell, dir);
 	setpgid(pid, pid); /* also here: a stop signal before the child's own call still reaches its group */
-	int status = external_wait(pid);
+	bool timed_out;
+	int status = external_wait_group(pid, 0, &timed_out);
 	out->finished_ns = clock_wall_ns();
 	if (status < 0)
 		return errf(e, "waiting for `%s` failed: %s; nothing stored", shell, strerror(errno));

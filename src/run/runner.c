@@ -4,6 +4,7 @@
 #include "env.h"
 #include "runsum.h"
 #include "probe.h"
+#include "external.h"
 #include "counter_checks.h"
 #include "store/counters.h"
 #include "slot.h"
@@ -602,10 +603,22 @@ static void arm_env_pop(struct arm_saved *s)
 	strv_free(&s->unset);
 }
 
+/* A timeout as the user would write it: 10m, 90s, 1500ms. */
+static void format_timeout(uint64_t ns, char *buf, size_t size)
+{
+	if (ns % 60000000000ull == 0)
+		snprintf(buf, size, "%llum", (unsigned long long)(ns / 60000000000ull));
+	else if (ns % 1000000000ull == 0)
+		snprintf(buf, size, "%llus", (unsigned long long)(ns / 1000000000ull));
+	else
+		snprintf(buf, size, "%llums", (unsigned long long)(ns / 1000000ull));
+}
+
 /* Switch the machine to arm `arm` of o: its command, by /bin/sh -c in its own process group,
  * with its environment and SYSAB_ARM=NAME, SYSAB_ROUND=N (the round, 0-based; "setup" before the
  * rounds), stdin from /dev/null and stdout to sysab's stderr (sysab's stdout may be a report).
- * Untimed. A stop signal meanwhile sends SIGTERM to the command's process group. Returns 0 (also
+ * Untimed. A stop signal meanwhile, or o->arm_timeout_ns passing (0: RUN_ARM_TIMEOUT_NS), ends the
+ * command's process group (external_wait_group: SIGTERM, SIGKILL after a grace). Returns 0 (also
  * after a stop signal: the caller sees sig_stop), or -1 with e naming the arm, its command and
  * how it failed. */
 static int arm_switch(const struct run_opts *o, size_t arm, int round, struct err *e)
@@ -645,13 +658,16 @@ static int arm_switch(const struct run_opts *o, size_t arm, int round, struct er
 	arm_env_pop(&sv);
 	if (pid < 0)
 		return errf(e, "--arm %s: cannot start its command %s: %s", a->name, when, strerror(err));
-	int status;
-	bool killed = false;
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR)
-			return errf(e, "--arm %s: lost its command %s: %s", a->name, when, strerror(errno));
-		if (sig_stop && !killed) /* stopped: the command goes too, with what it started */
-			killed = kill(-pid, SIGTERM) == 0;
+	bool timed_out;
+	int status = external_wait_group(pid, o->arm_timeout_ns ? o->arm_timeout_ns : RUN_ARM_TIMEOUT_NS, &timed_out);
+	if (status < 0)
+		return errf(e, "--arm %s: lost its command %s: %s", a->name, when, strerror(errno));
+	if (timed_out) {
+		char t[32];
+		format_timeout(o->arm_timeout_ns ? o->arm_timeout_ns : RUN_ARM_TIMEOUT_NS, t, sizeof t);
+		return errf(e, "--arm %s: its command '%s' did not finish within %s %s (--arm-timeout), so sysab ended "
+			       "it: sysab cannot switch to the arm, so the arms cannot be paired",
+			    a->name, a->cmd, t, when);
 	}
 	/* a stop signal (which the command's process group got too) ends the run as a stop */
 	if ((WIFEXITED(status) && WEXITSTATUS(status) == 0) || sig_stop)

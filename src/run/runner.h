@@ -51,6 +51,8 @@ struct run_quota {
 
 /* The most arms a paired run takes (sysab run --arm). */
 #define RUN_MAX_ARMS 8
+/* How long an arm's command may take by default (sysab run --arm-timeout). */
+#define RUN_ARM_TIMEOUT_NS (600ull * 1000000000ull)
 
 /* One arm of a paired run: a state of the machine that a command switches to inside the boot.
  * Every round runs each arm's command (untimed), then samples that arm's workloads; each arm
@@ -112,6 +114,7 @@ struct run_opts {
 	const struct run_arm *arms; /* a paired run: narms >= 2 arms (rounds order only); NULL = none */
 	size_t narms;
 	enum run_arm_order arm_order;
+	uint64_t arm_timeout_ns;    /* the most an arm's command may take each time; 0 = RUN_ARM_TIMEOUT_NS */
 	/* Called as the run advances; may be NULL. */
 	void (*progress)(void *arg, const struct run_progress *p);
 	void *progress_arg;

@@ -738,6 +738,7 @@ int store_commit(struct store *s, struct err *e)
 {
 	s->in_tx = 0;
 	if (exec_sql(s, "COMMIT", "cannot commit", e)) {
+		s->full |= sqlite3_errcode(s->db) == SQLITE_FULL; /* the rollback clears the code */
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 		return -1;
 	}

@@ -12,7 +12,7 @@ struct store {
 	int in_tx;
 	bool writable;
 	bool immutable; /* opened read-only as immutable=1 (read_only_fallback in store.c) */
-	bool full;      /* immutable because its disk could not take FILE-shm (full or failing) */
+	bool full;      /* its disk is full: opened immutable as it could not take FILE-shm, or a commit found no room */
 	/* the files this connection writes, by device and inode (see store_check_files) */
 	dev_t dev, wal_dev;
 	ino_t ino, wal_ino;

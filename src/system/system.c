@@ -3,8 +3,11 @@
 
 #include <ctype.h>
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -18,20 +21,78 @@ const char *system_verdict_word(enum sys_verdict v)
 	}
 }
 
-/* The text of root/rel without its trailing newline, or NULL. */
+#define KNOB_MAX (1 << 20) /* no knob file, nor any file show reads (proc/cpuinfo, proc/stat), is larger */
+
+int system_knob_open(const char *path, int flags, const char **why)
+{
+	int fd = open(path, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	int err = errno;
+	struct stat st;
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		return fd;
+	if (fd >= 0) {
+		close(fd);
+		*why = "not a regular file (knob files are never FIFOs, devices or directories)";
+		errno = EINVAL;
+		return -1;
+	}
+	/* a FIFO opened for writing with no reader fails ENXIO: name what the path is */
+	if (err == ELOOP || (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)))
+		*why = "not a regular file but a symbolic link (knob files never are)";
+	else if (err != ENOENT && lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		*why = "not a regular file (knob files are never FIFOs, devices or directories)";
+	else
+		*why = strerror(err);
+	errno = err;
+	return -1;
+}
+
+char *system_knob_read(const char *path, const char **why)
+{
+	int fd = system_knob_open(path, O_RDONLY, why);
+	if (fd < 0)
+		return NULL;
+	struct sb b = {0};
+	char buf[4096];
+	for (;;) {
+		ssize_t r = read(fd, buf, sizeof buf);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 || b.len + (size_t)(r > 0 ? r : 0) > KNOB_MAX) {
+			*why = r < 0 ? strerror(errno) : "larger than any knob file";
+			close(fd);
+			sb_free(&b);
+			return NULL;
+		}
+		if (r == 0)
+			break;
+		sb_addn(&b, buf, (size_t)r);
+	}
+	close(fd);
+	return b.s ? b.s : xstrdup("");
+}
+
+/* The text of root/rel without its trailing newline, or NULL (missing, unreadable, or not
+ * a regular file: system_knob_open's rule). */
 static char *rd(const char *root, const char *rel)
 {
 	char *p = xasprintf("%s/%s", root, rel);
-	char *s = read_text_file(p);
+	const char *why;
+	char *s = system_knob_read(p, &why);
 	free(p);
+	size_t n = s ? strlen(s) : 0;
+	while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == ' '))
+		s[--n] = 0;
 	return s;
 }
 
+/* Is there anything at root/rel (even a file rd refuses: tune then says why it left it)? */
 static bool exists(const char *root, const char *rel)
 {
-	char *s = rd(root, rel);
-	bool ok = s != NULL;
-	free(s);
+	char *p = xasprintf("%s/%s", root, rel);
+	struct stat st;
+	bool ok = lstat(p, &st) == 0;
+	free(p);
 	return ok;
 }
 

@@ -108,6 +108,17 @@ int system_reset(const char *root, const char *state_file, struct sys_changes *o
  * NULL when it is, else why not (static text). */
 const char *system_knob_file_check(const char *knob, const char *rel, const char *value);
 
+/* The one rule for a knob file (and any file show reads), for reading, tune and reset:
+ * open path with flags (O_RDONLY, or O_WRONLY | O_TRUNC) never through a symbolic link in
+ * its last component, never blocking (a FIFO), and keep it only if fstat says it is a
+ * regular file. Returns the descriptor, or -1 with errno set and *why set to static text
+ * ("not a regular file ...", naming a symbolic link, or the error). */
+int system_knob_open(const char *path, int flags, const char **why);
+
+/* The exact bytes of the knob file at path (at most 1 MiB) by system_knob_open's rule;
+ * newly allocated, or NULL with *why set (static text). */
+char *system_knob_read(const char *path, const char **why);
+
 /* The default state file: $XDG_STATE_HOME/sysab/tune.json, else $HOME/.local/state/sysab/tune.json,
  * else (HOME unset) the password database's home for the effective user; never the current
  * directory. Newly allocated, or NULL with e set (HOME relative, or no home at all). */

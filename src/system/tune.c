@@ -115,18 +115,11 @@ static void change(struct sys_changes *c, const char *knob, const char *path, co
 	x->refused = refused;
 }
 
-/* The exact bytes of a small file, or NULL with errno set. */
-static char *read_exact(const char *path)
+/* Write s to path as `echo s > path` would, by system_knob_open's rule (never through a
+ * link, never to a FIFO or device). Returns 0, or an errno with *why set. */
+static int knob_write(const char *path, const char *s, const char **why)
 {
-	struct err e;
-	size_t len;
-	return read_whole_file(path, 65536, &len, &e);
-}
-
-/* Write s to path as `echo s > path` would. Returns 0 or an errno. */
-static int write_value(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	int fd = system_knob_open(path, O_WRONLY | O_TRUNC, why);
 	if (fd < 0)
 		return errno;
 	size_t n = strlen(s);
@@ -134,6 +127,8 @@ static int write_value(const char *path, const char *s)
 	int err = w < 0 ? errno : (size_t)w != n ? EIO : 0;
 	if (close(fd) < 0 && !err)
 		err = errno;
+	if (err)
+		*why = strerror(err);
 	return err;
 }
 
@@ -243,13 +238,15 @@ int system_tune(const char *root, const struct sys_state *s, const char *state_f
 		for (size_t j = 0; j < s->knob[i].nset; j++) {
 			const struct sys_setting *x = &s->knob[i].set[j];
 			char *path = xasprintf("%s/%s", strcmp(root, "/") ? root : "", x->path);
-			const char *why = system_knob_file_check(s->knob[i].name, x->path, x->value);
-			char *orig = why ? NULL : read_exact(path);
+			const char *why = system_knob_file_check(s->knob[i].name, x->path, x->value), *rwhy = NULL;
+			char *orig = why ? NULL : system_knob_read(path, &rwhy);
 			if (why) {
 				change(out, s->knob[i].name, path, NULL, x->value, xasprintf("refused: %s", why));
 			} else if (!orig) {
 				change(out, s->knob[i].name, path, NULL, x->value,
-				       xasprintf("cannot read its value (%s), so it could not be restored", strerror(errno)));
+				       xasprintf("refused, nothing written: cannot read its value, so it could not be "
+						 "restored: %s",
+						 rwhy));
 			} else if (access(path, W_OK) < 0) {
 				change(out, s->knob[i].name, path, orig, x->value,
 				       xasprintf("not writable here (%s)", strerror(errno)));
@@ -269,15 +266,16 @@ int system_tune(const char *root, const struct sys_state *s, const char *state_f
 	/* 2. write each; a value the kernel does not take is put back at once */
 	for (size_t i = 0; i < todo.n; i += 3) {
 		const char *path = todo.v[i], *val = todo.v[i + 1], *name = todo.v[i + 2];
-		char *orig = read_exact(path);
+		const char *why = NULL;
+		char *orig = system_knob_read(path, &why);
 		char *nv = xasprintf("%s\n", val);
-		int err = write_value(path, nv);
-		char *now = err ? NULL : read_exact(path);
+		int err = orig ? knob_write(path, nv, &why) : EINVAL;
+		char *now = err ? NULL : system_knob_read(path, &why);
 		if (err || !now || !same_value(now, val)) {
-			if (orig)
-				write_value(path, orig);
+			if (orig && !err)
+				knob_write(path, orig, &why);
 			change(out, name, path, orig, val,
-			       err ? xasprintf("the kernel refused the value: %s", strerror(err))
+			       err ? xasprintf("the kernel refused the value: %s", why)
 				   : xasprintf("the kernel did not take the value (it reads back as %s); left as it was",
 					       now ? now : "nothing"));
 		} else {
@@ -292,21 +290,6 @@ out:
 	strv_free(&todo);
 	json_decref(st);
 	return rc;
-}
-
-/* Write s to path, never through a symbolic link in its last component (knob files are
- * never links). Returns 0 or an errno. */
-static int write_back(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return errno;
-	size_t n = strlen(s);
-	ssize_t w = write(fd, s, n);
-	int err = w < 0 ? errno : (size_t)w != n ? EIO : 0;
-	if (close(fd) < 0 && !err)
-		err = errno;
-	return err;
 }
 
 int system_reset(const char *root, const char *state_file, struct sys_changes *out, bool *all_ok, struct err *e)
@@ -338,12 +321,13 @@ int system_reset(const char *root, const char *state_file, struct sys_changes *o
 		bool under = !strncmp(path, prefix, plen) && path[plen] == '/';
 		const char *why = !under ? "not under the tree being reset (give reset the --root tune had)"
 				  : system_knob_file_check(knob ? knob : "?", path + plen + 1, NULL);
-		char *before = why ? NULL : read_exact(path);
+		const char *rwhy = NULL;
+		char *before = why ? NULL : system_knob_read(path, &rwhy);
 		/* a value already in place needs no write, so it needs no judging either */
 		if (!why && !(before && !strcmp(before, orig))) {
 			why = system_knob_file_check(knob, path + plen + 1, orig);
-			if (!why && (lstat(path, &ls) < 0 || !S_ISREG(ls.st_mode)))
-				why = "not a regular file (knob files are never symbolic links)";
+			if (!why && !before)
+				why = rwhy; /* the same rule knob_write would apply */
 		}
 		if (why) {
 			*all_ok = false;
@@ -352,12 +336,13 @@ int system_reset(const char *root, const char *state_file, struct sys_changes *o
 			free(before);
 			continue;
 		}
-		int err = before && !strcmp(before, orig) ? 0 : write_back(path, orig);
-		char *now = err ? NULL : read_exact(path);
+		const char *wwhy = NULL;
+		int err = before && !strcmp(before, orig) ? 0 : knob_write(path, orig, &wwhy);
+		char *now = err ? NULL : system_knob_read(path, &wwhy);
 		if (err || !now || strcmp(now, orig)) {
 			*all_ok = false;
 			change(out, knob, path, before, orig,
-			       err ? xasprintf("cannot write it back: %s", strerror(err))
+			       err ? xasprintf("cannot write it back: %s", wwhy)
 				   : xstrdup("it does not read back byte-identical to the saved value"));
 		} else {
 			change(out, knob, path, before, orig, NULL);

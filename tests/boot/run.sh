@@ -13,6 +13,10 @@
 # 5. duet: a 2-block --duet A/A campaign (the same kernel in both slots): both guests of a block
 #    at once on their own host CPU, the sets swapped between blocks, their go times together,
 #    labels and tags, and compare pairs them by block (duet_paired). Mechanics only.
+# 6. kill: a guest's qemu killed early in its boot (SIGKILL, as the OOM killer does; issue 52):
+#    the slot is retried and the campaign ends done with exactly its runs, alone and in a duet;
+#    with its attempts spent the campaign ends failed (exit 2, the slot named), and `campaign
+#    start` boots the slot again.
 # Timing is never asserted (the machine may be shared); timeouts are generous.
 : "${SYSAB:?set SYSAB to the binary under test}" "${GUEST:?set GUEST to the guest directory}"
 set -u
@@ -35,7 +39,7 @@ shown() {
 	return "$(cat "$f.rc")"
 }
 q() { sqlite3 "$SYSAB_DB" "$1"; }
-only() { [ -z "${BOOT_ONLY:-}" ] || [ "$BOOT_ONLY" = "$1" ]; } # BOOT_ONLY=f22|aa|rs|numa|duet runs one part
+only() { [ -z "${BOOT_ONLY:-}" ] || [ "$BOOT_ONLY" = "$1" ]; } # BOOT_ONLY=f22|aa|rs|numa|duet|kill runs one part
 accel=auto
 QUICK="--quick --samples 6 --sample-ms 20 -q"
 
@@ -248,6 +252,61 @@ n=$(jq '[.rows[] | select(.comparison.caveats // .caveats | index("duet_paired")
 [ -z "$(ls -A "$TMPDIR")" ] || fail "temp files left: $(ls -A "$TMPDIR")"
 step "duet: 4 guests in 2 blocks, CPU sets swapped, $n rows paired by block"
 echo "check-boot: duet checks mechanics only (pinning, go, labels, pairing): 2 blocks under TCG say nothing about the host's noise"
+fi
+# ---- 6. a guest's qemu killed early in its boot ----
+if only kill; then
+step "kill: qemu killed early in a boot, alone, in a duet, and on every attempt"
+# campaign new --qemu names this wrapper: the real qemu, killed 1 s after it starts (before the
+# guest kernel says anything) when it boots slot $KILL_SLOT: its first boot with KILL_ONCE,
+# else every one; each kill is logged
+cat >"$T/kill-qemu" <<'WRAP'
+#!/bin/sh
+m=$(printf '%s\n' "$*" | grep -o 'sysab\.boot=[^ ]*' | head -n 1)
+m=${m#sysab.boot=}
+if [ "$m" = "${KILL_SLOT:-}" ] && { [ -z "${KILL_ONCE:-}" ] || ! grep -qx "$m" "$KILL_LOG" 2>/dev/null; }; then
+	echo "$m" >>"$KILL_LOG"
+	(sleep 1; kill -KILL $$) &
+fi
+exec qemu-system-x86_64 "$@"
+WRAP
+chmod +x "$T/kill-qemu"
+export KILL_LOG="$T/kills"
+: >"$KILL_LOG"
+slots_of() { q "SELECT group_concat(state || '/' || attempts, ' ') FROM (SELECT state, attempts FROM campaign_slot WHERE campaign = (SELECT id FROM campaign WHERE name = '$1') ORDER BY slot)"; }
+runs_of() { q "SELECT count(*) FROM campaign_run cr JOIN campaign c ON c.id = cr.campaign WHERE c.name = '$1'"; }
+# tcg: a boot killed here is about retries, not the accelerator (a KVM probe per campaign would
+# cost a minute on machines whose guest kernel hangs under KVM)
+K="--backend qemu --image $GUEST --accel tcg --arch x86_64 --boot-timeout 400 --qemu $T/kill-qemu"
+"$SYSAB" campaign new kk $K --boots 2 --config 'kk=a' --append 'pti=off' -- $QUICK -w kernel.syscall.null >/dev/null ||
+	fail "campaign new kk"
+KILL_SLOT=kk:0 KILL_ONCE=1 shown "$T/kk.out" "$SYSAB" campaign start kk || fail "campaign start kk"
+grep -q "slot 1/2: interrupted: qemu was killed by signal 9" "$T/kk.out" || fail "kk: the killed boot is not named"
+[ "$(q "SELECT state FROM campaign WHERE name = 'kk'")" = done ] || fail "kk is not done"
+[ "$(slots_of kk)" = "done/2 done/1" ] || fail "kk slots: $(slots_of kk), want done/2 done/1"
+[ "$(runs_of kk)" = 2 ] || fail "kk holds $(runs_of kk) runs, want 2"
+if [ "$(nproc)" -ge 2 ]; then
+	"$SYSAB" campaign new kd $K --duet --boots 1 --config 'kd=a' --config 'kd=b' -- $QUICK -w kernel.syscall.null >/dev/null ||
+		fail "campaign new kd"
+	KILL_SLOT=kd:0 KILL_ONCE=1 shown "$T/kd.out" "$SYSAB" campaign start kd || fail "campaign start kd"
+	grep -q "slot 1/2: interrupted: qemu was killed by signal 9" "$T/kd.out" || fail "kd: the killed boot is not named"
+	[ "$(q "SELECT state FROM campaign WHERE name = 'kd'")" = done ] || fail "kd is not done"
+	[ "$(slots_of kd)" = "done/2 done/1" ] || fail "kd slots: $(slots_of kd), want done/2 done/1"
+	[ "$(runs_of kd)" = 2 ] || fail "kd holds $(runs_of kd) runs, want 2"
+fi
+"$SYSAB" campaign new ke $K --boots 1 --config 'ke=a' --append 'pti=off' -- $QUICK -w kernel.syscall.null >/dev/null ||
+	fail "campaign new ke"
+KILL_SLOT=ke:0 shown "$T/ke.out" "$SYSAB" campaign start ke && fail "campaign start ke: exit 0 with its only slot killed twice"
+[ "$(cat "$T/ke.out.rc")" = 2 ] || fail "campaign start ke: exit $(cat "$T/ke.out.rc"), want 2"
+grep -q "campaign 'ke' ended without all its runs, so it is failed, not done: slot 1/1 (ke=a) skipped after 2 attempts" "$T/ke.out" ||
+	fail "ke: the message does not name the slot"
+grep -q "campaign start ke\` boots these slots again" "$T/ke.out" || fail "ke: the message does not say what to do"
+[ "$(q "SELECT state FROM campaign WHERE name = 'ke'")" = failed ] || fail "ke is not failed"
+[ "$(grep -c '^ke:0$' "$KILL_LOG")" = 2 ] || fail "ke: $(grep -c '^ke:0$' "$KILL_LOG") boots killed, want 2"
+shown "$T/ke2.out" "$SYSAB" campaign start ke || fail "campaign start ke again"
+[ "$(q "SELECT state FROM campaign WHERE name = 'ke'")" = done ] || fail "ke is not done after start"
+[ "$(slots_of ke)" = "done/3" ] && [ "$(runs_of ke)" = 1 ] || fail "ke: slots $(slots_of ke), $(runs_of ke) runs"
+[ -z "$(ls -A "$TMPDIR")" ] || fail "temp files left: $(ls -A "$TMPDIR")"
+step "kill: $(wc -l <"$KILL_LOG") boots killed; every slot retried, done with exactly its runs"
 fi
 # this run's VMs only (their files are under $T): another check-boot may share the machine
 pgrep -f -- "-initrd $T/.* sysab.boot=" >/dev/null && fail "qemu processes left behind"

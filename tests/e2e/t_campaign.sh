@@ -57,10 +57,11 @@ contains "$OUT" "After=multi-user.target"
 contains "$OUT" "campaign resume k --db $SYSAB_DB"
 [ "$(sqlite3 "$SYSAB_DB" "SELECT state FROM campaign WHERE name = 'k'; SELECT group_concat(state) FROM campaign_slot")" = "$before" ] || fail "dry run changed the database"
 [ -z "$(ls -A "$T/units")" ] || fail "dry run wrote a unit"
-# grub cannot mark the kernel's command line: without --append a fallback to the default kernel would pass
-expect 2 "$SYSAB" campaign new g --backend grub --boots 1 --config 'pti=on' --entry 'Debian A' -- $RUN
-contains "$ERR" "needs --append"
-new g --backend grub --boots 1 --config 'pti=on' --entry 'Debian A' --append 'ro pti=on' --config 'pti=off' --entry 2 --append 'ro pti=off' -- $RUN
+# grub cannot mark the kernel's command line: without --kernel (the image the entry boots) a
+# fallback to the default kernel could not be told from the entry's boot
+expect 2 "$SYSAB" campaign new g --backend grub --boots 1 --config 'pti=on' --entry 'Debian A' --append 'ro pti=on' -- $RUN
+contains "$ERR" "needs --kernel, the image its entry boots"
+new g --backend grub --boots 1 --config 'pti=on' --entry 'Debian A' --kernel /boot/vmlinuz-A --append 'ro pti=on' --config 'pti=off' --entry 2 --kernel /boot/vmlinuz-B --append 'ro pti=off' -- $RUN
 expect 0 "$SYSAB" campaign start g --dry-run
 contains "$OUT" "grub-reboot 'Debian A'"
 contains "$OUT" "systemctl reboot"
@@ -143,8 +144,13 @@ boot
 expect 0 "$SYSAB" campaign resume c
 contains "$(tail -n 1 "$T/armed")" "sysab.boot=c:3"
 boot
-expect 0 "$SYSAB" campaign resume c
-contains "$OUT" "done"
+# the last slot: one slot lacks its run, so the campaign is failed, not done, and says which
+expect 2 "$SYSAB" campaign resume c
+contains "$ERR" "campaign 'c' ended without all its runs, so it is failed, not done: slot 2/4 (pti="
+contains "$ERR" "failed after 1 attempt, 1 of 1 runs missing: wrong kernel"
+contains "$ERR" "\`$SYSAB campaign start c\` boots these slots again"
+[ "$(sqlite3 "$SYSAB_DB" "SELECT state || ':' || reason FROM campaign WHERE name = 'c'")" = "failed:1 of 4 slots lack runs (slot 2 of 4); \`sysab campaign start c\` boots them again" ] ||
+	fail "campaign c: $(sqlite3 "$SYSAB_DB" "SELECT state || ':' || reason FROM campaign WHERE name = 'c'")"
 [ ! -e "$T/units/sysab-campaign-c.service" ] || fail "the unit was not removed at the end"
 [ ! -e "$T/units/multi-user.target.wants/sysab-campaign-c.service" ] || fail "the unit link was not removed"
 [ "$(wc -l <"$T/armed")" = 5 ] || fail "armed $(wc -l <"$T/armed") boots, want 5"
@@ -155,7 +161,7 @@ expect 0 "$SYSAB" export --format csv campaign:c
 n=$(printf '%s\n' "$OUT" | cut -d, -f1 | sort -u | grep -c '^[0-9]')
 [ "$n" = 3 ] || fail "campaign:c selects $n runs, want 3"
 expect 2 "$SYSAB" campaign resume c
-contains "$ERR" "done"
+contains "$ERR" "campaign 'c' is failed (1 of 4 slots lack runs"
 # plan --campaign from this pilot (issue 32): the boot cost measured on its slots, and a line
 # that boots both configurations as c did, runnable as printed (its `campaign new` half here)
 expect 0 "$SYSAB" plan 'campaign:c pti=on' 'campaign:c pti=off' --target 50% --campaign c2
@@ -180,6 +186,17 @@ contains "$OUT" "no campaign booted a configuration labelled 'x=1'"
 contains "$OUT" "--kernel/--append, --entry or --command"
 expect 0 "$SYSAB" plan 'campaign:c pti=on' 'campaign:c pti=off' --target 50% --campaign c2
 contains "$OUT" "a campaign named c2 exists"
+# start again: the slot that lacks its run (and only it) is booted once more; then done
+expect 0 "$SYSAB" campaign start c
+contains "$OUT" "slot 2/4 lacks 1 run: booted again"
+[ "$(wc -l <"$T/armed")" = 6 ] && contains "$(tail -n 1 "$T/armed")" "sysab.boot=c:1"
+boot
+expect 0 "$SYSAB" campaign resume c
+contains "$OUT" "done"
+[ "$(sqlite3 "$SYSAB_DB" "SELECT state FROM campaign WHERE name = 'c'")" = done ] || fail "c is not done after its slot was booted again"
+[ "$(sqlite3 "$SYSAB_DB" "SELECT count(*) FROM campaign_run cr JOIN campaign c ON c.id = cr.campaign WHERE c.name = 'c'")" = 4 ] || fail "want 4 runs in c"
+expect 2 "$SYSAB" campaign start c
+contains "$ERR" "campaign 'c' is done"
 
 # looks: analyzing a campaign before it is done is look K of a sequential design, counted
 # in the campaign once the result is out; by hand (--look) nothing is counted; a done
@@ -219,8 +236,9 @@ expect 0 "$SYSAB" campaign start f
 boot fail
 expect 0 "$SYSAB" campaign resume f
 boot fail
-expect 0 "$SYSAB" campaign resume f
+expect 2 "$SYSAB" campaign resume f
 contains "$OUT" "2 consecutive slots failed"
+contains "$ERR" "campaign 'f' failed: 2 consecutive slots failed"
 [ "$(wc -l <"$T/armed")" = 2 ] || fail "armed more boots after K failures"
 [ "$(sqlite3 "$SYSAB_DB" "SELECT state FROM campaign WHERE name = 'f'")" = failed ] || fail "not failed"
 [ ! -e "$T/units/sysab-campaign-f.service" ] || fail "the unit stays after K failures"
@@ -274,19 +292,38 @@ if [ "$(id -u)" = 0 ]; then
 	expect 0 env PATH="$T/bin:$PATH" "$SYSAB" campaign start kr
 	sed -n 's/^kexec -l [^ ]* --append=\(.*\)$/\1/p' "$T/loader" | tail -n 1 >"$T/proc/cmdline"
 	echo 6.1.0-test >"$T/proc/osrelease"
-	expect 0 env PATH="$T/bin:$PATH" "$SYSAB" campaign resume kr
+	expect 2 env PATH="$T/bin:$PATH" "$SYSAB" campaign resume kr
 	contains "$OUT" "wrong kernel: booted release 6.1.0-test, but /boot/vmlinuz-6.9.9 is 6.9.9"
+	# grub (issue 52, item 5): an entry cannot carry the marker, so the image GRUB names in
+	# BOOT_IMAGE= must be the configuration's --kernel. The two entries' kernels and the default
+	# one announce the same release (fake bzImage headers) and every entry shares `quiet` with
+	# the default: only the image tells a fallback to the default entry from the entry's boot.
+	mkdir -p "$T/boot"
+	for k in pn nopn; do
+		f="$T/boot/vmlinuz-6.1.0-test-$k"
+		head -c 1024 /dev/zero >"$f"
+		printf 'HdrS' | dd of="$f" bs=1 seek=514 conv=notrunc 2>/dev/null
+		printf '\000\001' | dd of="$f" bs=1 seek=526 conv=notrunc 2>/dev/null
+		printf '6.1.0-test (fake@build) #1 SMP' | dd of="$f" bs=1 seek=768 conv=notrunc 2>/dev/null
+	done
 	: >"$T/loader"
-	new gr --backend grub --boots 1 --config 'pti=on' --entry 'A' --append 'pti=on' --config 'pti=off' --entry 'B' --append 'pti=off' -- $RUN
+	new gr --backend grub --boots 1 --config 'pti=on' --entry 'A' --kernel "$T/boot/vmlinuz-6.1.0-test-pn" --append 'quiet' \
+		--config 'pti=off' --entry 'B' --kernel "$T/boot/vmlinuz-6.1.0-test-nopn" --append 'quiet' -- $RUN
 	expect 0 env PATH="$T/bin:$PATH" "$SYSAB" campaign start gr
 	e=$(sed -n 's/^grub-reboot //p' "$T/loader" | tail -n 1)
-	[ "$e" = A ] && echo "ro pti=on" >"$T/proc/cmdline" || echo "ro pti=off" >"$T/proc/cmdline"
+	[ "$e" = A ] && k=pn || k=nopn
+	echo "BOOT_IMAGE=/vmlinuz-6.1.0-test-$k root=/dev/sda1 ro quiet" >"$T/proc/cmdline"
+	echo 6.1.0-test >"$T/proc/osrelease"
 	expect 0 env PATH="$T/bin:$PATH" "$SYSAB" campaign resume gr
-	# the loader falls back to the default entry: the wrong command line fails the slot
-	echo "ro quiet" >"$T/proc/cmdline"
-	expect 0 env PATH="$T/bin:$PATH" "$SYSAB" campaign resume gr
-	contains "$OUT" "wrong kernel"
+	contains "$OUT" "slot 1/2: done"
+	# the loader falls back to the default entry: the same release, `quiet` there too, but
+	# another image: the slot fails, and the campaign ends failed (a slot lacks its run), exit 2
+	echo "BOOT_IMAGE=/vmlinuz-6.1.0-test root=/dev/sda1 ro quiet" >"$T/proc/cmdline"
+	expect 2 env PATH="$T/bin:$PATH" "$SYSAB" campaign resume gr
+	contains "$OUT" "wrong kernel: booted 6.1.0-test with 'BOOT_IMAGE=/vmlinuz-6.1.0-test root=/dev/sda1 ro quiet': its image is /vmlinuz-6.1.0-test, not the configuration's --kernel $T/boot/vmlinuz-6.1.0-test-"
+	contains "$ERR" "campaign 'gr' ended without all its runs"
 	[ "$(grep -c '^systemctl reboot' "$T/loader")" = 2 ] || fail "want 2 grub reboots"
+	[ ! -e "$T/units/sysab-campaign-gr.service" ] || fail "grub unit not removed"
 	v=$(sqlite3 "$SYSAB_DB" "SELECT group_concat(s.state) FROM (SELECT s.state FROM campaign_slot s JOIN campaign c ON c.id = s.campaign WHERE c.name = 'gr' ORDER BY s.slot) s")
 	[ "$v" = "done,failed" ] || fail "grub slots: $v"
 	# systemd stops every service on the way down, the one running sysab too: a `systemctl kexec`
@@ -314,3 +351,22 @@ tab=$(printf '%s\n' "$OUT" | sed -n '/^configurations (by name), 2 boots each:$/
 [ "$(printf '%s' "$tab" | tr '\n' ',')" = "2 a=9,1 m=1,0 m=2" ] || fail "the configurations are not sorted: $tab; $OUT"
 printf '%s\n' "$OUT" | sed -n '/^schedule (randomized, in boot order):$/,$p' | grep -q '^   0     0 ' ||
 	fail "no schedule after the table: $OUT"
+
+# a campaign damaged by other means (issue 52 item 10): campaign show without a name shows
+# every good one and names the damaged one, exit 2 at the end; by name it is refused alone
+H="$T/hurt.db"
+for c in c-one c-two c-three; do
+	expect 0 "$SYSAB" campaign new "$c" --db "$H" --backend command --boots 1 --config 'x=1' --command true
+done
+sqlite3 "$H" "UPDATE campaign SET options = '[1]' WHERE name = 'c-two'"
+expect 2 "$SYSAB" campaign show --db "$H"
+contains "$OUT" "c-one"
+contains "$OUT" "c-three"
+contains "$ERR" "campaign 'c-two'"
+contains "$ERR" "options is not a JSON object"
+contains "$ERR" "1 of 3 campaigns could not be shown (c-two"
+expect 2 "$SYSAB" campaign show --db "$H" --json
+[ "$(printf '%s' "$OUT" | jq -r '[.[].name] | join(",")')" = "c-one,c-three" ] || fail "show --json of the good campaigns: $OUT"
+expect 0 "$SYSAB" campaign show c-three --db "$H"
+expect 2 "$SYSAB" campaign show c-two --db "$H"
+contains "$ERR" "damaged"

@@ -19,6 +19,14 @@ while [ $# -gt 0 ]; do
 	shift
 done
 echo "boot $accel $append" >>"$FAKE_LOG"
+# killed at once, before the guest prints anything, as the OOM killer would: the slot whose
+# marker is $FAKE_KILL, every time, or only its first boot with FAKE_KILL_ONCE
+m=${append##*sysab.boot=}
+m=${m%% *}
+if [ "$m" = "${FAKE_KILL:-}" ] && { [ -z "${FAKE_KILL_ONCE:-}" ] || [ ! -e "$FAKE_LOG.killed.$m" ]; }; then
+	: >"$FAKE_LOG.killed.$m"
+	kill -KILL $$
+fi
 # under KVM the guest hangs silently, as on this project's machines (unless FAKE_KVM_OK)
 [ "$accel" = kvm ] && [ -z "${FAKE_KVM_OK:-}" ] && exec sleep 30
 { echo "Linux version 6.1.0-fake"; echo "Kernel command line: $append"; echo "sysab guest: running"; } >"$con"
@@ -92,6 +100,46 @@ expect 0 "$SYSAB" campaign resume crash
 [ "$(sql "SELECT state FROM campaign WHERE name = 'crash'")" = done ] || fail "crash campaign not done"
 [ "$(sql "SELECT count(*) FROM run WHERE id NOT IN (SELECT run FROM campaign_run)")" = 0 ] || fail "orphan runs after the kill"
 
+# 3. a guest killed early in its boot (issue 52, item 4: the OOM killer took qemu): the slot is
+#    retried like any interrupted boot and the campaign ends done with exactly its planned runs;
+#    with its attempts spent it is skipped and the campaign ends failed, exit 2, naming the slot
+#    and `campaign start`, which boots it again
+attempts_of() { sql "SELECT s.attempts FROM campaign_slot s JOIN campaign c ON c.id = s.campaign WHERE c.name = '$1' AND s.slot = $2"; }
+: >"$T/boots"
+q kq --boots 2 --config 'pti=on' -- $RUN
+FAKE_KILL=kq:0 FAKE_KILL_ONCE=1 expect 0 "$SYSAB" campaign start kq
+contains "$OUT" "slot 1/2: interrupted: qemu was killed by signal 9 (Killed) early in the boot, by no one sysab knows"
+[ "$(sql "SELECT state FROM campaign WHERE name = 'kq'")" = done ] || fail "kq is not done"
+[ "$(runs_of kq)" = 2 ] || fail "kq: $(runs_of kq) runs, want 2"
+[ "$(attempts_of kq 0)" = 2 ] && [ "$(attempts_of kq 1)" = 1 ] || fail "kq: attempts $(attempts_of kq 0) and $(attempts_of kq 1)"
+[ "$(wc -l <"$T/boots")" = 3 ] || fail "kq booted $(wc -l <"$T/boots") times, want 3"
+#    the duet: the killed guest's partner ends done, the killed one is retried alone
+if [ "$(nproc)" -ge 2 ]; then
+	: >"$T/boots"
+	q kd --duet --boots 1 --config 'k=a' --config 'k=b' -- $RUN
+	FAKE_KILL=kd:0 FAKE_KILL_ONCE=1 expect 0 "$SYSAB" campaign start kd
+	contains "$OUT" "slot 1/2: interrupted: qemu was killed by signal 9"
+	[ "$(sql "SELECT state FROM campaign WHERE name = 'kd'")" = done ] || fail "kd is not done"
+	[ "$(runs_of kd)" = 2 ] || fail "kd: $(runs_of kd) runs, want 2"
+	[ "$(attempts_of kd 0)" = 2 ] || fail "kd: slot 0 made $(attempts_of kd 0) attempts, want 2"
+	[ "$(wc -l <"$T/boots")" = 3 ] || fail "kd booted $(wc -l <"$T/boots") times, want 3"
+	contains "$(sql "SELECT e.value FROM environment e JOIN campaign_run cr ON cr.run = e.run JOIN campaign c ON c.id = cr.campaign WHERE c.name = 'kd' AND cr.slot = 0 AND e.key = 'campaign.duet_partner_slot'")" "none (booted alone"
+fi
+#    attempts spent: never done, never exit 0; `start` boots the slot again
+: >"$T/boots"
+q kx --boots 1 --config 'pti=on' -- $RUN
+FAKE_KILL=kx:0 expect 2 "$SYSAB" campaign start kx
+contains "$ERR" "campaign 'kx' ended without all its runs, so it is failed, not done: slot 1/1 (pti=on) skipped after 2 attempts, 1 of 1 runs missing: interrupted again on its retry"
+contains "$ERR" "\`$SYSAB campaign start kx\` boots these slots again"
+[ "$(sql "SELECT state FROM campaign WHERE name = 'kx'")" = failed ] || fail "kx is not failed"
+[ "$(wc -l <"$T/boots")" = 2 ] || fail "kx booted $(wc -l <"$T/boots") times, want 2"
+expect 0 "$SYSAB" campaign show kx --json
+contains "$OUT" '"state": "failed"'
+expect 0 "$SYSAB" campaign start kx
+contains "$OUT" "slot 1/1 lacks 1 run: booted again"
+[ "$(sql "SELECT state FROM campaign WHERE name = 'kx'")" = done ] || fail "kx is not done after start"
+[ "$(runs_of kx)" = 1 ] || fail "kx: $(runs_of kx) runs, want 1"
+
 # 4. stop while qemu drives: no boot after the slot under way, state stopped
 : >"$T/boots"
 q st --boots 3 --config 'pti=on' --config 'pti=off' -- $RUN
@@ -125,6 +173,14 @@ contains "$(sql "SELECT e.value FROM environment e JOIN campaign_run cr ON cr.ru
 expect 0 "$SYSAB" campaign new kw --backend qemu --image "$T/img" --boots 1 --config 'pti=on' -- $RUN
 FAKE_KVM_OK=1 SYSAB_KVM_DEV=/dev/null SYSAB_KVM_PROBE_S=5 expect 0 "$SYSAB" campaign start kw
 [ "$(sql "SELECT e.value FROM environment e JOIN campaign_run cr ON cr.run = e.run JOIN campaign c ON c.id = cr.campaign WHERE c.name = 'kw' AND e.key = 'campaign.accel'")" = kvm ] || fail "kw: a working kvm was not kept"
+#     a first KVM boot killed before the guest kernel said anything settles nothing: the retry
+#     probes again and falls back to tcg (it was taken for a working KVM, and hung)
+: >"$T/boots"
+expect 0 "$SYSAB" campaign new kp --backend qemu --image "$T/img" --boots 1 --config 'pti=on' -- $RUN
+FAKE_KILL=kp:0 FAKE_KILL_ONCE=1 SYSAB_KVM_DEV=/dev/null SYSAB_KVM_PROBE_S=1 expect 0 "$SYSAB" campaign start kp
+contains "$OUT" "tcg: under kvm the guest kernel printed nothing within 1 s"
+[ "$(cut -d' ' -f2 "$T/boots" | tr '\n' ' ')" = "kvm kvm tcg " ] || fail "kp boots: $(cat "$T/boots")"
+[ "$(runs_of kp)" = 1 ] || fail "kp: $(runs_of kp) runs"
 expect 0 "$SYSAB" campaign new kn --backend qemu --image "$T/img" --boots 1 --config 'pti=on' -- $RUN
 SYSAB_KVM_DEV="$T/no-kvm" expect 0 "$SYSAB" campaign start kn --dry-run
 contains "$OUT" "accelerator: tcg, tcg: /dev/kvm cannot be opened (No such file or directory)"
@@ -164,7 +220,9 @@ if [ "$host_arch" != loongarch64 ]; then
 		{ cat "$T/la-pe/vmlinuz"; printf 'Linux version %%s (\000Linux version %s (builder) #1\n' "${d#*:}"; } >"$T/${d%%:*}/vmlinuz"
 		cp "$T/img/initramfs.cpio.gz" "$T/${d%%:*}/"
 		expect 0 "$SYSAB" campaign new "${d%%:*}" --backend qemu --image "$T/${d%%:*}" --boots 1 --config 'pti=on' -- $RUN
-		expect 0 "$SYSAB" campaign start "${d%%:*}"
+		# the wrong release fails la-other's only slot: the campaign lacks its run, exit 2
+		[ "${d%%:*}" = la-rel ] && want=0 || want=2
+		expect $want "$SYSAB" campaign start "${d%%:*}"
 	done
 	[ "$(sql "SELECT s.state FROM campaign_slot s JOIN campaign c ON c.id = s.campaign WHERE c.name = 'la-rel'")" = done ] ||
 		fail "la-rel: the slot whose image announces the booted release is not done"

@@ -10,10 +10,11 @@ complete_words() {
 [ "$(complete_words sysab system '')" = "show tune reset " ] || fail "system: $(complete_words sysab system '')"
 [ "$(complete_words sysab import '')" = "csv unixbench db " ] || fail "import: $(complete_words sysab import '')"
 [ "$(complete_words sysab campaign st)" = "status start stop " ] || fail "campaign: $(complete_words sysab campaign st)"
-[ "$(complete_words sysab compare --format '')" = "text json markdown html " ] ||
+[ "$(complete_words sysab compare --format '')" = "text json markdown html kcidb " ] ||
 	fail "compare --format: $(complete_words sysab compare --format '')"
 [ "$(complete_words sysab analyze --format '')" = "text json markdown html " ] || fail "analyze --format"
 [ "$(complete_words sysab export --format k)" = "kcidb " ] || fail "export --format"
+[ "$(complete_words sysab export --kcidb-version '')" = "5.3 4.5 " ] || fail "export --kcidb-version: $(complete_words sysab export --kcidb-version '')"
 [ "$(complete_words sysab compare a b --fail-on s)" = "slower " ] || fail "--fail-on"
 [ "$(complete_words sysab run --counters '')" = "all software none " ] || fail "--counters"
 [ "$(complete_words sysab run --nodes '')" = "all " ] || fail "--nodes"

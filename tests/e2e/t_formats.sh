@@ -42,7 +42,7 @@ jq -e '.kind == "analyze"' "$T/fa.json" >/dev/null || fail "report --format json
 expect 2 "$SYSAB" run --format csv -w sys.null
 contains "$ERR" "cannot print 'csv'; use text, json or markdown"
 expect 2 "$SYSAB" compare "$A" "$B" --format csv
-contains "$ERR" "use text, json, html or markdown"
+contains "$ERR" "use text, json, html, kcidb or markdown"
 # markdown (issue 17 item 7): a GitHub table with the verdict summary line, for show too
 expect 0 "$SYSAB" compare "$A" "$B" --format markdown
 contains "$OUT" "| workload | unit | A | B | change | 95% CI | q | verdict |"

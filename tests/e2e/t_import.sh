@@ -76,3 +76,26 @@ contains "$OUT" "on 3000 boots"
 printf 'workload,unit,value,run,boot\nw1,ops/s,1,r1,b\nw1,ops/s,2,r2,b\nw1,ops/s,3,r3,c\n' >"$T/twoboots.csv"
 expect 0 "$SYSAB" import --db "$T/twoboots.db" csv "$T/twoboots.csv"
 contains "$OUT" "on 2 boots"
+
+# several runs appended to one log (issue 52 item 10): each its own run with its own passes,
+# in file order, as the single logs import; the file again stores nothing
+P1="$U/host-2026-12-02-pass1.log"
+expect 0 "$SYSAB" import --db "$T/one.db" unixbench "$P1"
+one=$(sqlite3 "$T/one.db" "SELECT group_concat(workload || copies || '/' || seq || '=' || value || dropped, ' ') FROM (SELECT * FROM sample ORDER BY workload, copies, seq)")
+cat "$P1" "$P1" >"$T/twice.log" # one results file twice: the repeated sections start run 2
+cat "$U/host-2026-12-02-copies2.log" "$P1" >"$T/both.log" # no section repeats: the results file changes
+for f in twice both; do
+	expect 0 "$SYSAB" import --db "$T/$f.db" unixbench "$T/$f.log"
+	contains "$OUT" "as runs 1-2 on 1 boot"
+	[ "$(sqlite3 "$T/$f.db" "SELECT count(*) || '/' || count(DISTINCT boot) FROM run")" = 2/1 ] || fail "$f.log: want 2 runs on 1 boot"
+	s=$(sqlite3 "$T/$f.db" "SELECT group_concat(workload || copies || '/' || seq || '=' || value || dropped, ' ') FROM (SELECT * FROM sample WHERE run = 2 ORDER BY workload, copies, seq)")
+	[ "$s" = "$one" ] || fail "$f.log: run 2 is not the single log's passes: $s"
+	sum2=$(sum "$T/$f.db")
+	expect 2 "$SYSAB" import --db "$T/$f.db" unixbench "$T/$f.log"
+	contains "$ERR" "imported before"
+	[ "$(sum "$T/$f.db")" = "$sum2" ] || fail "$f.log imported again changed the database"
+done
+s=$(sqlite3 "$T/twice.db" "SELECT group_concat(workload || copies || '/' || seq || '=' || value || dropped, ' ') FROM (SELECT * FROM sample WHERE run = 1 ORDER BY workload, copies, seq)")
+[ "$s" = "$one" ] || fail "twice.log: run 1 is not the single log's passes: $s"
+v=$(sqlite3 "$T/both.db" "SELECT group_concat(DISTINCT copies) FROM sample WHERE run = 1")
+[ "$v" = 2 ] || fail "both.log: run 1 (copies2.log) holds copies $v"

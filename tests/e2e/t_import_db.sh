@@ -47,6 +47,18 @@ expect 0 "$SYSAB" import db --db "$T/other.db" "$A"
 contains "$OUT" "1 campaign"
 expect 0 "$SYSAB" campaign show c1 --db "$T/other.db"
 contains "$OUT" "4 to go"
+# a damaged campaign (issue 52 item 10) is refused by the check campaign show applies: exit 2
+# naming it and what is wrong, nothing of the file stored (after it, show failed for all)
+D="$T/dmg.db"
+sqlite3 "$A" ".backup '$D'"
+expect 0 "$SYSAB" campaign new good --db "$D" --backend command --boots 1 --config 'x=1' --command true
+expect 0 "$SYSAB" campaign new bad --db "$D" --backend command --boots 1 --config 'x=2' --command true
+sqlite3 "$D" "UPDATE campaign SET run_args = 'oops' WHERE name = 'bad'"
+expect 2 "$SYSAB" import db --db "$T/dst.db" "$D"
+contains "$ERR" "campaign 'bad' is damaged"
+contains "$ERR" "run_args is not a JSON array"
+contains "$ERR" "nothing of the file was stored"
+[ "$(sqlite3 "$T/dst.db" "SELECT (SELECT count(*) FROM campaign) || '/' || (SELECT count(*) FROM run)" 2>/dev/null || echo 0/0)" = 0/0 ] || fail "a refused campaign left records behind"
 # a newer schema is refused with exit 2 and the database is unchanged
 cp "$B" "$T/newer.db"
 sqlite3 "$T/newer.db" 'PRAGMA user_version = 99'

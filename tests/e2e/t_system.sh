@@ -47,16 +47,48 @@ expect 0 "$SYSAB" system tune --root "$T/amd" --state-file "$st"
 expect 0 "$SYSAB" system reset --root "$T/amd" --state-file "$st"
 diff -r "$F/amd-nosmt" "$T/amd" || fail "reset did not restore the amd tree"
 
-# a knob the kernel does not take (reads back otherwise) is refused and left as it was
+# acpi-cpufreq: a governor set on one CPU is reset on it
 cp -a "$F/acpi-tuned" "$T/acpi"
 printf 'schedutil\n' >"$T/acpi/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"
-rm "$T/acpi/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor"
-ln -s /dev/null "$T/acpi/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor"
 expect 0 "$SYSAB" system tune --root "$T/acpi" --state-file "$st"
-contains "$OUT" "did not take the value"
 [ "$(cat "$T/acpi/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")" = performance ] || fail "cpu0 not tuned"
 expect 0 "$SYSAB" system reset --root "$T/acpi" --state-file "$st"
 [ "$(cat "$T/acpi/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")" = schedutil ] || fail "cpu0 not reset"
+
+# issue 52 item 10: a FIFO at a knob is not a knob file. show and tune finish (the timeout is
+# only a safety net: a regression fails here instead of hanging), show has the knob as not
+# available, tune names the file it left alone, and reset restores the rest.
+cp -a "$F/intel-smt" "$T/fifo"
+fk=$T/fifo/proc/sys/kernel/perf_event_max_sample_rate
+fg=$T/fifo/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor
+rm "$fk" "$fg" && mkfifo "$fk" "$fg"
+expect 0 timeout 20 "$SYSAB" system show --root "$T/fifo" --json
+[ "$(printf '%s' "$OUT" | jq -r '.knobs[] | select(.name == "perf_event_max_sample_rate") | .verdict')" = \
+	"not available here" ] || fail "a FIFO at perf_event_max_sample_rate is not 'not available here': $OUT"
+expect 0 timeout 20 "$SYSAB" system tune --root "$T/fifo" --state-file "$st"
+contains "$OUT" "cpufreq.governor ($fg) alone"
+contains "$OUT" "not a regular file"
+[ -p "$fg" ] && [ -p "$fk" ] || fail "tune replaced a FIFO at a knob"
+expect 0 timeout 20 "$SYSAB" system reset --root "$T/fifo" --state-file "$st"
+[ ! -e "$st" ] || fail "reset left the state file after a tune that skipped a FIFO"
+
+# issue 52 item 10: a symbolic link at a knob: tune never writes through it (nor saves it),
+# so reset has nothing inconsistent to restore: it restores all, exit 0, the tree as it was.
+cp -a "$F/intel-smt" "$T/lnk"
+printf 'precious\n' >"$T/lnk-victim"
+lg=$T/lnk/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor
+rm "$lg" && ln -s "$T/lnk-victim" "$lg"
+cp -a "$T/lnk" "$T/lnk.orig"
+expect 0 "$SYSAB" system tune --root "$T/lnk" --state-file "$st"
+contains "$OUT" "cpufreq.governor ($lg) alone"
+contains "$OUT" "symbolic link"
+[ "$(cat "$T/lnk-victim")" = precious ] || fail "tune wrote through a symbolic link at a knob"
+jq -e --arg p "$lg" '[.saved[] | select(.path == $p)] | length == 0' "$st" >/dev/null ||
+	fail "tune saved an original for a symbolic link at a knob"
+expect 0 "$SYSAB" system reset --root "$T/lnk" --state-file "$st"
+[ "$(cat "$T/lnk-victim")" = precious ] || fail "reset wrote through a symbolic link at a knob"
+diff -r "$T/lnk.orig" "$T/lnk" || fail "reset did not restore the tree around a symbolic link"
+[ ! -e "$st" ] || fail "reset left the state file"
 
 # nothing settable: says so, exit 0, no state saved
 cp -a "$F/vm-nocpufreq" "$T/vm"

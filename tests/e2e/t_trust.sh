@@ -129,7 +129,8 @@ expect 0 "$SYSAB" report cfg=a --format json -o "$T/group.json"
 jq -e '.emulated[0].group == "runs"' "$T/group.json" >/dev/null || fail "one group's json: $(cat "$T/group.json")"
 
 # campaign start says at its start that a TCG campaign measures the emulator (a fake qemu
-# that exits at once: the slot fails, which is not what this checks); KVM says nothing
+# that exits at once: the slot fails, so the campaign ends failed with exit 2, which is not what
+# this checks); KVM says nothing
 export SYSAB_DB="$T/campaign.db"
 mkdir -p "$T/img" "$T/bin"
 : >"$T/img/vmlinuz"
@@ -142,7 +143,7 @@ expect 0 "$SYSAB" campaign start k --dry-run
 case "$OUT" in *emulat*) fail "a KVM campaign says it emulates: $OUT" ;; esac
 expect 0 "$SYSAB" campaign start t --dry-run
 contains "$OUT" "accelerator: tcg (costs measured in these guests are emulator costs (QEMU TCG))"
-expect 0 env PATH="$T/bin:$PATH" "$SYSAB" campaign start t
+expect 2 env PATH="$T/bin:$PATH" "$SYSAB" campaign start t
 contains "$OUT" "campaign t: qemu emulates the guest's CPU (TCG, no KVM): every cost it measures is the emulator's"
 
 # A composite row (UnixBench's index of imported logs) is withheld when a member failed a check.

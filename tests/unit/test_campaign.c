@@ -189,6 +189,26 @@ static void states_round_trip_through_their_words(void **state)
 	assert_int_equal(campaign_name_check("pti-1.x", &e), 0);
 }
 
+/* A marker or a word is found as a whole word only (slot 1's marker is not in slot 10's line),
+ * and BOOT_IMAGE= is read as the value of its own word. */
+static void cmdline_words_are_whole_words(void **state)
+{
+	(void)state;
+	const char *l = "BOOT_IMAGE=/vmlinuz-6.1.0-a ro quiet sysab.boot=c:10";
+	assert_false(campaign_cmdline_has(l, "sysab.boot=c:1"));
+	assert_true(campaign_cmdline_has(l, "sysab.boot=c:10"));
+	assert_true(campaign_cmdline_has(l, "quiet"));
+	assert_false(campaign_cmdline_has(l, "qui"));
+	assert_false(campaign_cmdline_has(l, "ro quiet x"));
+	assert_true(campaign_cmdline_has("quiet\n", "quiet"));
+	assert_false(campaign_cmdline_has(NULL, "quiet"));
+	char *v = campaign_cmdline_value(l, "BOOT_IMAGE");
+	assert_string_equal(v, "/vmlinuz-6.1.0-a");
+	free(v);
+	assert_null(campaign_cmdline_value("ro XBOOT_IMAGE=/a quiet", "BOOT_IMAGE"));
+	assert_null(campaign_cmdline_value("ro BOOT_IMAGE quiet", "BOOT_IMAGE"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -199,6 +219,7 @@ int main(void)
 		cmocka_unit_test(duet_options_and_cpu_sets),
 		cmocka_unit_test(exec_start_is_quoted_for_systemd),
 		cmocka_unit_test(states_round_trip_through_their_words),
+		cmocka_unit_test(cmdline_words_are_whole_words),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -135,6 +135,13 @@ static bool report_find_kind_ok(const struct report_format *f, enum report_kind 
 	return report_format_find(f->name, kind) == f;
 }
 
+/* kcidb renders a comparison with the tests of B's runs, which only `sysab compare` loads:
+ * `report` (kind compare too) refuses it, and analyze has no such tests. */
+static bool compare_only(const struct report_format *f)
+{
+	return f == &report_format_kcidb;
+}
+
 static void format_help_matches_the_format_table(void **state)
 {
 	(void)state;
@@ -168,7 +175,9 @@ static void format_help_matches_the_format_table(void **state)
 			free(v);
 			size_t nformats = 0;
 			for (size_t f = 0; report_formats[f]; f++)
-				nformats += report_find_kind_ok(report_formats[f], kinds[k].kind);
+				nformats += report_find_kind_ok(report_formats[f], kinds[k].kind) &&
+					    !(compare_only(report_formats[f]) && strcmp(cli_cmds[i].name, "compare") &&
+					      kinds[k].kind == REPORT_COMPARE);
 			if (nvalues != nformats)
 				fail_msg("%s --format: offers %zu formats, prints %zu", cli_cmds[i].name, nvalues, nformats);
 			checked++;
@@ -181,8 +190,9 @@ static void format_help_matches_the_format_table(void **state)
 	assert_string_equal(buf, "from 64 to 1048576");
 	/* report analyze prints what report compare prints (markdown since issue 37) */
 	for (size_t f = 0; report_formats[f]; f++)
-		assert_int_equal(report_find_kind_ok(report_formats[f], REPORT_ANALYZE),
-				 report_find_kind_ok(report_formats[f], REPORT_COMPARE));
+		if (!compare_only(report_formats[f]))
+			assert_int_equal(report_find_kind_ok(report_formats[f], REPORT_ANALYZE),
+					 report_find_kind_ok(report_formats[f], REPORT_COMPARE));
 }
 
 int main(void)

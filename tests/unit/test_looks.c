@@ -150,6 +150,69 @@ static void look_store_is_idempotent(void **state)
 	free(path);
 }
 
+/* Issue 52 item 6: two compares of one question at once. Both read the looks before either
+ * records; the one that records second must find the first's look under the write lock and
+ * become look 2, withheld, instead of a second look 1 (the same runs: the same look). */
+static void looks_recorded_at_once_are_counted(void **state)
+{
+	(void)state;
+	struct err e = {{0}};
+	char *path = xasprintf("%s/race.db", dir);
+	struct store *s1, *s2;
+	assert_int_equal(store_open(path, STORE_RW, &s1, &e), 0);
+	assert_int_equal(store_open(path, STORE_RW, &s2, &e), 0);
+	const char *key = "compare [a] [b] unit=boot w=[]";
+	int64_t ids1[] = {1, 2}, ids2[] = {1, 2, 3};
+	struct an_look_state l1, l2, l3;
+	assert_int_equal(an_look_begin(s1, key, &l1, &e), 0);
+	assert_int_equal(an_look_begin(s2, key, &l2, &e), 0);
+	assert_int_equal(an_look_begin(s2, key, &l3, &e), 0);
+	struct an_repeat r1 = {0}, r2 = {0}, r3 = {0};
+	an_look_decide(&l1, "f1", 0, false, &r1);
+	an_look_decide(&l2, "f2", 0, false, &r2);
+	an_look_decide(&l3, "f1", 0, false, &r3);
+	assert_int_equal(r2.k, 1); /* each judges as the question's first look */
+	assert_false(r2.withheld);
+	assert_int_equal(an_look_record(s1, &l1, &r1, "f1", "{}", "{}", ids1, 2, &e), 0);
+	assert_true(r1.recorded);
+	/* the other runs: decided again as look 2, withheld, and recorded so when asked again */
+	assert_int_equal(an_look_record(s2, &l2, &r2, "f2", "{}", "{}", ids2, 3, &e), 1);
+	assert_false(r2.recorded);
+	assert_int_equal(r2.k, 2);
+	assert_true(r2.withheld);
+	assert_int_equal(an_look_record(s2, &l2, &r2, "f2", "{}", "{}", ids2, 3, &e), 0);
+	assert_true(r2.recorded);
+	/* the same runs as look 1: that look again, nothing recorded */
+	assert_int_equal(an_look_record(s2, &l3, &r3, "f1", "{}", "{}", ids1, 2, &e), 1);
+	assert_true(r3.same);
+	assert_int_equal(r3.k, 1);
+	assert_int_equal(an_look_record(s2, &l3, &r3, "f1", "{}", "{}", ids1, 2, &e), 0);
+	assert_false(r3.recorded);
+	struct store_look *got;
+	size_t n;
+	assert_int_equal(store_looks_get(s1, key, &got, &n, &e), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(got[0].k, 1);
+	assert_string_equal(got[0].fingerprint, "f1");
+	assert_int_equal(got[1].k, 2);
+	assert_true(got[1].withheld);
+	store_looks_free(got, n);
+	/* a fresh question decided on stale looks cannot be renumbered: run again */
+	struct an_look_state l4;
+	assert_int_equal(an_look_begin(s2, key, &l4, &e), 0);
+	struct an_repeat r4 = {0};
+	an_look_decide(&l4, "f4", 0, true, &r4);
+	assert_int_equal(r4.question, 2);
+	struct store_look other = {.key = (char *)key, .question = 2, .k = 1, .at_ns = 9, .fingerprint = "f5"};
+	assert_int_equal(store_look_add(s1, &other, ids2, 3, &e), 0);
+	assert_int_equal(an_look_record(s2, &l4, &r4, "f4", "{}", "{}", ids2, 3, &e), -1);
+	assert_non_null(strstr(e.msg, "run this command again"));
+	an_look_state_free(&l1), an_look_state_free(&l2), an_look_state_free(&l3), an_look_state_free(&l4);
+	store_close(s1);
+	store_close(s2);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -158,6 +221,7 @@ int main(void)
 		cmocka_unit_test(later_undeclared_look_is_withheld),
 		cmocka_unit_test(withholding_keeps_rows_without_data),
 		cmocka_unit_test(look_store_is_idempotent),
+		cmocka_unit_test(looks_recorded_at_once_are_counted),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
