@@ -613,12 +613,13 @@ static int run_unixbench(const struct cli_cmd *cmd, struct run_args *a, struct s
 {
 	struct err e;
 	char *dir = NULL;
+	int lock = -1;
 	struct external_outcome out = {0};
 	struct kvlist env = {0};
 	struct import_result res = {0};
 	int rc;
 	env_capture(&env);
-	if (tmpdir_create(&dir, &e) || external_unixbench(a->unixbench, dir, &out, &e)) {
+	if (tmpdir_create_held(&dir, &lock, &e) || external_unixbench(a->unixbench, dir, &out, &e)) {
 		rc = cli_fail(cmd, &e);
 		if (sig_stop) /* stopped: the signal's status, as a stopped run has */
 			rc = 128 + sig_stop;
@@ -657,7 +658,7 @@ out:
 	external_outcome_free(&out);
 	kv_free(&env);
 	if (dir)
-		tmpdir_remove(dir);
+		tmpdir_remove_held(dir, lock);
 	free(dir);
 	return rc;
 }

@@ -982,6 +982,7 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 	int rc = -1;
 	struct kvlist env = {0}, bound = {0};
 	char *tmpdir = NULL, *exe = NULL;
+	int tmplock = -1;
 	struct job *jobs = NULL;
 	size_t nj = 0;
 	int *allowed = NULL;
@@ -999,7 +1000,7 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 	}
 
 	tmpdir_reap_stale();
-	if (tmpdir_create(&tmpdir, e))
+	if (tmpdir_create_held(&tmpdir, &tmplock, e))
 		goto out;
 	if (self_exe(&exe))
 		exe = xstrdup("/proc/self/exe");
@@ -1082,7 +1083,7 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 	rc = werr ? -1 : 0;
 out:
 	if (tmpdir)
-		tmpdir_remove(tmpdir);
+		tmpdir_remove_held(tmpdir, tmplock);
 	free(tmpdir);
 	free(exe);
 	jobs_free(jobs, nj);

@@ -18,6 +18,11 @@ struct store {
 	ino_t ino, wal_ino;
 	bool have_wal, lost;
 	char *tmpdir; /* STORE_COPY of an older file: the private copy's directory, removed on close */
+	int tmpdir_lock; /* the descriptor holding its lock (tmpdir_create_held) */
+	/* the run this connection writes: the lock that tells it live (core/live.h), -1: none */
+	int run_lock;
+	int64_t run_lock_id;
+	char *run_lock_path;
 	sqlite3_stmt *summary_put; /* store_summary_put_run's statement, kept for bulk refreshes */
 	sqlite3_stmt *slot_put, *sample_add; /* kept: an import stores one of each per row */
 	/* statements of store_run_begin kept for reuse (an import of n one-row runs prepares

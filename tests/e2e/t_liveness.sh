@@ -1,0 +1,40 @@
+# A live run seen from another PID namespace (a container sharing the database): its pid means
+# nothing there, so `list` must not mark it interrupted, `rm` must refuse it, a run there must
+# not reap its temp directory, and the writer ends with its samples kept (issue 52 items 2, 3).
+if [ "$(id -u)" != 0 ] || ! unshare --pid --fork --mount-proc true 2>/dev/null; then
+	echo "skip: a new PID namespace needs root and unshare --pid"
+	return 0
+fi
+ns() { unshare --pid --fork --mount-proc "$@"; }
+
+prev=$(last_run "$SYSAB_DB")
+"$SYSAB" run -w harness.null --sample-ms 20 --samples 100000 --warmup-ms 0 -q >"$T/out" 2>"$T/err" &
+pid=$!
+trap 'kill -KILL $pid 2>/dev/null' EXIT # a failed check leaves no writer behind
+wait_samples "$SYSAB_DB" 3 150 "$prev"
+id=$(last_run "$SYSAB_DB")
+dir=$(ls -d "$TMPDIR/sysab.$pid."*)
+[ -d "$dir" ] || fail "no temp directory of the run: $(ls -A "$TMPDIR")"
+
+expect 0 ns "$SYSAB" list
+st=$(sqlite3 "$SYSAB_DB" "SELECT status FROM run WHERE id = $id")
+[ "$st" = running ] || fail "list in another PID namespace marked the live run '$st'"
+expect 2 ns "$SYSAB" rm "run:$id"
+contains "$ERR" "still running"
+expect 0 ns "$SYSAB" run --quick -w harness.null -q
+[ -d "$dir" ] || fail "a run in another PID namespace removed the live run's temp directory"
+
+before=$(sqlite3 "$SYSAB_DB" "SELECT count(*) FROM sample WHERE run = $id")
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc = 130 ] || fail "the writer exited $rc after SIGINT, wanted 130: $(cat "$T/err")"
+st=$(sqlite3 "$SYSAB_DB" "SELECT status || '|' || reason FROM run WHERE id = $id")
+[ "$st" = "incomplete|stopped by SIGINT" ] || fail "the writer's run reads '$st'"
+after=$(sqlite3 "$SYSAB_DB" "SELECT count(*) FROM sample WHERE run = $id")
+[ "$after" -ge "$before" ] && [ "$after" -gt 0 ] || fail "samples lost: $before before, $after after"
+[ -z "$(ls "$SYSAB_DB"-run*.lock 2>/dev/null)" ] || fail "lock file left: $(ls "$SYSAB_DB"-run*.lock)"
+no_sysab_left
+no_tmp_left "$TMPDIR"
+db_ok "$SYSAB_DB"
+trap - EXIT
