@@ -1,6 +1,18 @@
 # A live run seen from another PID namespace (a container sharing the database): its pid means
 # nothing there, so `list` must not mark it interrupted, `rm` must refuse it, a run there must
-# not reap its temp directory, and the writer ends with its samples kept (issue 52 items 2, 3).
+# not reap its temp directory, and the writer ends with its samples kept (issue 52 items 2, 3);
+# and a run whose temp directory vanished anyway says so.
+# A run whose temp directory someone removes reads incomplete, saying so, not complete with the
+# later workloads in error. (--sample-ms: the run lasts 2 s at least, on any machine.)
+"$SYSAB" run -w harness.null --sample-ms 20 --samples 100 --warmup-ms 0 -q >"$T/out" 2>"$T/err" &
+pid=$!
+wait_samples "$SYSAB_DB" 1 150 "$(last_run "$SYSAB_DB")"
+rm -rf "$TMPDIR/sysab.$pid."*
+wait $pid
+st=$(sqlite3 "$SYSAB_DB" "SELECT status || '|' || reason FROM run WHERE id = (SELECT max(id) FROM run)")
+contains "$st" "incomplete|its temporary directory $TMPDIR/sysab.$pid."
+contains "$st" "vanished during the run"
+
 if [ "$(id -u)" != 0 ] || ! unshare --pid --fork --mount-proc true 2>/dev/null; then
 	echo "skip: a new PID namespace needs root and unshare --pid"
 	return 0
