@@ -627,7 +627,7 @@ int store_open(const char *path, enum store_mode mode, struct store **out, struc
 
 	struct store *s = xcalloc(1, sizeof *s);
 	s->path = xstrdup(path);
-	s->tmpdir_lock = s->run_lock = -1;
+	s->tmpdir_lock = -1;
 	s->writable = writable;
 	int flags = mode == STORE_RW ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
 		    : writable       ? SQLITE_OPEN_READWRITE
@@ -698,29 +698,36 @@ static char *run_lock_name(const struct store *s, int64_t id)
  * recorded without: then its pid tells it live, as in older sysabs (docs/RELIABILITY.md). */
 static void run_lock_take(struct store *s, int64_t id)
 {
-	if (!s->writable || s->run_lock >= 0)
+	if (!s->writable)
 		return;
 	struct err ignored;
 	char *p = run_lock_name(s, id);
-	s->run_lock = live_lock_create(p, &ignored);
-	if (s->run_lock < 0) {
+	int fd = live_lock_create(p, &ignored);
+	if (fd < 0) {
 		free(p);
 		return;
 	}
-	s->run_lock_id = id;
-	s->run_lock_path = p;
+	s->run_locks = xgrow(s->run_locks, &s->run_locks_cap, s->nrun_locks + 1, sizeof *s->run_locks);
+	s->run_locks[s->nrun_locks++] = (struct store_run_lock){fd, id, p};
 }
 
-/* Release the lock of run id (-1: whichever is held): remove its file, then let go. */
+/* Release the lock of run id (-1: every one held): remove its file, then let go. */
 static void run_lock_release(struct store *s, int64_t id)
 {
-	if (s->run_lock < 0 || (id >= 0 && id != s->run_lock_id))
-		return;
-	unlink(s->run_lock_path);
-	close(s->run_lock);
-	s->run_lock = -1;
-	free(s->run_lock_path);
-	s->run_lock_path = NULL;
+	for (size_t i = s->nrun_locks; i-- > 0;) {
+		struct store_run_lock *l = &s->run_locks[i];
+		if (id >= 0 && l->id != id)
+			continue;
+		unlink(l->path);
+		close(l->fd);
+		free(l->path);
+		*l = s->run_locks[--s->nrun_locks];
+	}
+	if (id < 0) {
+		free(s->run_locks);
+		s->run_locks = NULL;
+		s->run_locks_cap = 0;
+	}
 }
 
 void store_close(struct store *s)

@@ -19,8 +19,10 @@ if [ "$(id -u)" != 0 ] || ! unshare --pid --fork --mount-proc true 2>/dev/null; 
 fi
 ns() { unshare --pid --fork --mount-proc "$@"; }
 
+# (two arms: two runs of one writer, each held live)
 prev=$(last_run "$SYSAB_DB")
-"$SYSAB" run -w harness.null --sample-ms 20 --samples 100000 --warmup-ms 0 -q >"$T/out" 2>"$T/err" &
+"$SYSAB" run -w harness.null --arm A=true --arm B=true --sample-ms 20 --samples 100000 --warmup-ms 0 -q \
+	>"$T/out" 2>"$T/err" &
 pid=$!
 trap 'kill -KILL $pid 2>/dev/null' EXIT # a failed check leaves no writer behind
 wait_samples "$SYSAB_DB" 3 150 "$prev"
@@ -28,9 +30,10 @@ id=$(last_run "$SYSAB_DB")
 dir=$(ls -d "$TMPDIR/sysab.$pid."*)
 [ -d "$dir" ] || fail "no temp directory of the run: $(ls -A "$TMPDIR")"
 
+[ "$id" = $((prev + 2)) ] || fail "wanted two arm runs after run $prev, the last is $id"
 expect 0 ns "$SYSAB" list
-st=$(sqlite3 "$SYSAB_DB" "SELECT status FROM run WHERE id = $id")
-[ "$st" = running ] || fail "list in another PID namespace marked the live run '$st'"
+st=$(sqlite3 "$SYSAB_DB" "SELECT group_concat(status) FROM run WHERE id > $prev")
+[ "$st" = running,running ] || fail "list in another PID namespace marked the live runs '$st'"
 expect 2 ns "$SYSAB" rm "run:$id"
 contains "$ERR" "still running"
 expect 0 ns "$SYSAB" run --quick -w harness.null -q
@@ -41,8 +44,8 @@ kill -INT $pid
 wait $pid
 rc=$?
 [ $rc = 130 ] || fail "the writer exited $rc after SIGINT, wanted 130: $(cat "$T/err")"
-st=$(sqlite3 "$SYSAB_DB" "SELECT status || '|' || reason FROM run WHERE id = $id")
-[ "$st" = "incomplete|stopped by SIGINT" ] || fail "the writer's run reads '$st'"
+st=$(sqlite3 "$SYSAB_DB" "SELECT group_concat(status || '|' || reason) FROM run WHERE id > $prev")
+[ "$st" = "incomplete|stopped by SIGINT,incomplete|stopped by SIGINT" ] || fail "the writer's runs read '$st'"
 after=$(sqlite3 "$SYSAB_DB" "SELECT count(*) FROM sample WHERE run = $id")
 [ "$after" -ge "$before" ] && [ "$after" -gt 0 ] || fail "samples lost: $before before, $after after"
 [ -z "$(ls "$SYSAB_DB"-run*.lock 2>/dev/null)" ] || fail "lock file left: $(ls "$SYSAB_DB"-run*.lock)"

@@ -155,15 +155,24 @@ static void reaper_trusts_the_run_lock_over_the_pid(void **state)
 	struct stat st;
 	assert_int_not_equal(lstat(lock2, &st), 0);
 
-	/* finishing removes the lock file; a finished run is never reaped */
+	/* a second running run of the same writer (another arm) holds its own lock */
+	char *lock3 = xasprintf("%s-run3.lock", path);
+	assert_int_equal(begin_running(w), 3);
+	assert_int_equal(live_lock_probe(lock3), LIVE_HELD);
+	assert_int_equal(live_lock_probe(lock1), LIVE_HELD);
+
+	/* finishing removes the lock file, the other run's stays; a finished run is never reaped */
 	assert_int_equal(store_run_finish(w, 1, "complete", NULL, -1, &e), 0);
 	assert_int_not_equal(lstat(lock1, &st), 0);
-	assert_int_equal(store_reap_interrupted(r, "boot-2", &e), 0);
+	assert_int_equal(live_lock_probe(lock3), LIVE_HELD);
+	assert_int_equal(store_reap_interrupted(r, "boot-1", &e), 0);
 	assert_int_equal(store_run_get(r, 1, &ri, &e), 0);
 	assert_string_equal(ri.status, "complete");
 	store_run_info_free(&ri);
 	store_close(r);
 	store_close(w);
+	assert_int_not_equal(lstat(lock3, &st), 0); /* closing lets go of what it still held */
+	free(lock3);
 	free(path);
 	free(lock1);
 	free(lock2);
