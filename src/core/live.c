@@ -18,7 +18,7 @@ static void whole(struct flock *l, short type)
 
 int live_lock_create(const char *path, struct err *e)
 {
-	int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
+	int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		errf(e, "cannot create the lock file %s: %s", path, strerror(errno));
 		return -1;

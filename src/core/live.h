@@ -11,8 +11,8 @@
  * is seen alike from every PID namespace, unlike a pid. Where there is no lock file (an older
  * sysab, or a directory it could not write), the owner's pid decides, as before. */
 
-/* Create (or take over) the regular file path, mode 0600, never through a symlink, and hold a
- * write lock on it. On success returns the descriptor (close-on-exec) that holds the lock; the
+/* Create (or take over) the regular file path, mode 0644 (any reader of the database may test
+ * it; it holds nothing), never through a symlink, and hold a write lock on it. On success returns the descriptor (close-on-exec) that holds the lock; the
  * lock lasts until it is closed. On error -1 with e naming path. */
 int live_lock_create(const char *path, struct err *e);
 
