@@ -12,8 +12,9 @@
  * sysab, or a directory it could not write), the owner's pid decides, as before. */
 
 /* Create (or take over) the regular file path, mode 0644 (any reader of the database may test
- * it; it holds nothing), never through a symlink, and hold a write lock on it. On success returns the descriptor (close-on-exec) that holds the lock; the
- * lock lasts until it is closed. On error -1 with e naming path. */
+ * it; it holds nothing), never through a symlink, and hold a write lock on it. On success
+ * returns the descriptor (close-on-exec) that holds the lock, until it is closed. On error -1
+ * with e naming path. */
 int live_lock_create(const char *path, struct err *e);
 
 /* What a lock file says of its owner. */
