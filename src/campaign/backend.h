@@ -31,6 +31,7 @@ struct campaign_ctx {
 	const struct campaign_env *env;
 	struct campaign *c;
 	char *dir;        /* a private temp directory (0700), removed at the end */
+	int dir_lock;     /* the descriptor holding its lock (tmpdir_create_held), -1: none */
 	char *stop_path;  /* campaign_stop_path() */
 	/* qemu: the last boot */
 	int outcome;      /* 0 exited, 1 boot timeout, 2 KVM probe failed, 3 stopped by a signal, 4 qemu

@@ -101,12 +101,15 @@ static void ctx_init(struct campaign_ctx *x, const struct campaign_env *env, str
 	if (c->opts.accel_note)
 		x->accel_note = xstrdup(c->opts.accel_note);
 	x->pair = -1;
+	x->dir_lock = -1;
 }
 
 static void ctx_free(struct campaign_ctx *x)
 {
 	if (x->dir && !x->env->dry_run)
 		tmpdir_remove(x->dir);
+	if (x->dir_lock >= 0)
+		close(x->dir_lock);
 	free(x->dir);
 	free(x->stop_path);
 	free(x->guest_text);

@@ -526,7 +526,7 @@ static int qemu_prepare(struct campaign_ctx *x, struct err *e)
 		free(base);
 		return 0;
 	}
-	return x->dir ? 0 : tmpdir_create(&x->dir, e);
+	return x->dir ? 0 : tmpdir_create_held(&x->dir, &x->dir_lock, e);
 }
 
 static char *in_dir(const struct campaign_ctx *x, const char *name)

@@ -382,7 +382,7 @@ int reboot_collect(struct campaign_ctx *x, int i, struct err *e)
 			goto out;
 	}
 	/* running on this boot: the runs it still needs (a resume killed during them finishes them) */
-	if (!x->dir && tmpdir_create(&x->dir, e))
+	if (!x->dir && tmpdir_create_held(&x->dir, &x->dir_lock, e))
 		goto out;
 	int waited = 0;
 	double load = settle(&c->opts, &waited);

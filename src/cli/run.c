@@ -14,10 +14,12 @@
 #include "workloads/workload.h"
 #include "workloads/pressure.h"
 
+#include <errno.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 enum {
@@ -628,13 +630,18 @@ static int stopped_text(const struct run_outcome *res, size_t narms)
 static int run_unixbench(const struct cli_cmd *cmd, struct run_args *a, struct store *st, const char *path)
 {
 	struct err e;
-	char *dir = NULL;
+	char *dir = NULL, *ub = NULL;
+	int lock = -1;
 	struct external_outcome out = {0};
 	struct kvlist env = {0};
 	struct import_result res = {0};
 	int rc;
 	env_capture(&env);
-	if (tmpdir_create(&dir, &e) || external_unixbench(a->unixbench, dir, &out, &e)) {
+	/* UB_RESULTDIR is an empty directory inside the held one, beside its lock (core/tmp.h) */
+	if (tmpdir_create_held(&dir, &lock, &e) ||
+	    (mkdir(ub = xasprintf("%s/results", dir), 0700) < 0 &&
+	     errf(&e, "cannot create %s: %s; set TMPDIR to a writable directory", ub, strerror(errno))) ||
+	    external_unixbench(a->unixbench, ub, &out, &e)) {
 		rc = cli_fail(cmd, &e);
 		if (sig_stop) /* stopped: the signal's status, as a stopped run has */
 			rc = 128 + sig_stop;
@@ -673,7 +680,8 @@ out:
 	external_outcome_free(&out);
 	kv_free(&env);
 	if (dir)
-		tmpdir_remove(dir);
+		tmpdir_remove_held(dir, lock);
+	free(ub);
 	free(dir);
 	return rc;
 }

@@ -1,5 +1,6 @@
 /* tmp.c - private temporary directories and the stop flag. */
 #include "tmp.h"
+#include "live.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 volatile sig_atomic_t sig_stop;
@@ -50,6 +52,52 @@ int tmpdir_remove(const char *path)
 	return access(path, F_OK) == 0 ? -1 : 0;
 }
 
+int tmpdir_create_held(char **path, int *lock, struct err *e)
+{
+	*lock = -1;
+	if (tmpdir_create(path, e))
+		return -1;
+	/* made as lock.new and renamed once held, so a visible lock is always a held one */
+	char *fresh = xasprintf("%s/" TMP_LOCK ".new", *path), *name = xasprintf("%s/" TMP_LOCK, *path);
+	int fd = live_lock_create(fresh, e);
+	if (fd >= 0 && rename(fresh, name) < 0) {
+		errf(e, "cannot rename %s: %s", fresh, strerror(errno));
+		close(fd);
+		fd = -1;
+	}
+	free(fresh);
+	free(name);
+	if (fd < 0) {
+		tmpdir_remove(*path);
+		free(*path);
+		*path = NULL;
+		return -1;
+	}
+	*lock = fd;
+	return 0;
+}
+
+int tmpdir_remove_held(const char *path, int lock)
+{
+	int rc = tmpdir_remove(path);
+	if (lock >= 0)
+		close(lock);
+	return rc;
+}
+
+/* Whether the directory p (named for pid, its status st) may belong to a live sysab. */
+static bool tmpdir_live(const char *p, long pid, const struct stat *st)
+{
+	char *lock = xasprintf("%s/" TMP_LOCK, p);
+	enum live_state s = live_lock_probe(lock);
+	free(lock);
+	if (s != LIVE_NONE)
+		return s == LIVE_HELD;
+	/* no lock: an older sysab's, or one between mkdtemp and its lock; its pid decides, and a
+	 * young one is kept anyway, as its pid may be another PID namespace's */
+	return live_pid_exists((pid_t)pid) || time(NULL) - st->st_mtime < TMP_YOUNG_S;
+}
+
 int tmpdir_reap_stale(void)
 {
 	DIR *d = opendir(tmp_base());
@@ -64,11 +112,10 @@ int tmpdir_reap_stale(void)
 		long pid = strtol(de->d_name + strlen(TMP_PREFIX), &end, 10);
 		if (*end != '.' || pid <= 0)
 			continue;
-		if (kill((pid_t)pid, 0) == 0 || errno == EPERM)
-			continue; /* its run is still alive */
 		struct stat st;
 		char *p = xasprintf("%s/%s", tmp_base(), de->d_name);
-		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() && tmpdir_remove(p) == 0)
+		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() && !tmpdir_live(p, pid, &st) &&
+		    tmpdir_remove(p) == 0)
 			removed++;
 		free(p);
 	}

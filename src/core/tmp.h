@@ -16,8 +16,22 @@ int tmpdir_create(char **path, struct err *e);
 /* Remove a directory tree without following symlinks. Returns 0 or -1. */
 int tmpdir_remove(const char *path);
 
-/* Remove directories that runs of sysab which no longer exist left under $TMPDIR.
- * Returns how many were removed. */
+/* The lock file inside a held directory, and how long one without it is kept whatever its pid. */
+#define TMP_LOCK "lock"
+#define TMP_YOUNG_S 60
+
+/* As tmpdir_create, and hold a lock on the file TMP_LOCK inside it (core/live.h) so that no
+ * sysab in any PID namespace takes it for a dead run's. On success *lock is the descriptor that
+ * holds it, to pass to tmpdir_remove_held. On error -1 with e set, *path NULL, nothing left. */
+int tmpdir_create_held(char **path, int *lock, struct err *e);
+
+/* Remove a directory made by tmpdir_create_held, then release its lock (lock < 0: none).
+ * Returns as tmpdir_remove. */
+int tmpdir_remove_held(const char *path, int lock);
+
+/* Remove directories that runs of sysab which no longer exist left under $TMPDIR: a
+ * directory whose lock nobody holds, or without a lock one whose pid does not exist and that
+ * is older than TMP_YOUNG_S seconds. Returns how many were removed. */
 int tmpdir_reap_stale(void);
 
 /* The one mutable global: the first stop signal received (0 = none). */

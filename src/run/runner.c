@@ -947,8 +947,9 @@ static int begin_run(struct store *st, const struct run_opts *o, size_t arm, con
  * of the precision target. Returns 0, or -1 with e set when the database failed (after an
  * error of the run, e keeps that error). */
 static int finish_run(struct store *st, const struct run_opts *o, struct run_outcome *out, double min_overhead,
-		      int werr, struct err *e)
+		      int werr, const char *tmpdir, struct err *e)
 {
+	struct stat tb;
 	char *load = env_loadavg();
 	struct err e2;
 	store_run_env(st, out->run_id, "load.after", load, &e2);
@@ -971,6 +972,10 @@ static int finish_run(struct store *st, const struct run_opts *o, struct run_out
 		reason = sig_stop == SIGXFSZ ? xstrdup("stopped by SIGXFSZ: the file size limit (ulimit -f) is reached")
 			 : abbr	     ? xasprintf("stopped by SIG%s", abbr)
 				     : xasprintf("stopped by signal %d", (int)sig_stop);
+	} else if (lstat(tmpdir, &tb) != 0 || !S_ISDIR(tb.st_mode)) {
+		/* someone removed it: the workloads after that could not make their files */
+		status = "incomplete";
+		reason = xasprintf("its temporary directory %s vanished during the run", tmpdir);
 	} else if (out->slots_short) {
 		reason = xasprintf("precision target ±%.3g%% not reached for %d of %d workloads; see their notes",
 				   o->target_ci * 100, out->slots_short, out->slots_ok);
@@ -998,6 +1003,7 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 	int rc = -1;
 	struct kvlist env = {0}, bound = {0};
 	char *tmpdir = NULL, *exe = NULL;
+	int tmplock = -1;
 	struct job *jobs = NULL;
 	size_t nj = 0;
 	int *allowed = NULL;
@@ -1015,7 +1021,7 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 	}
 
 	tmpdir_reap_stale();
-	if (tmpdir_create(&tmpdir, e))
+	if (tmpdir_create_held(&tmpdir, &tmplock, e))
 		goto out;
 	if (self_exe(&exe))
 		exe = xstrdup("/proc/self/exe");
@@ -1089,7 +1095,7 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 	int ferr = 0;
 	for (size_t a = 0; a < begun; a++) {
 		out->run_id = out->arm_run_id[a];
-		ferr |= finish_run(st, o, out, ctx.min_overhead, werr, e);
+		ferr |= finish_run(st, o, out, ctx.min_overhead, werr, tmpdir, e);
 	}
 	out->run_id = out->arm_run_id[0];
 	if (ferr)
@@ -1098,7 +1104,7 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 	rc = werr ? -1 : 0;
 out:
 	if (tmpdir)
-		tmpdir_remove(tmpdir);
+		tmpdir_remove_held(tmpdir, tmplock);
 	free(tmpdir);
 	free(exe);
 	jobs_free(jobs, nj);

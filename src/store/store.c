@@ -1,5 +1,6 @@
 /* store.c - opening, creating and migrating the results database; writing runs and samples. */
 #include "store_impl.h"
+#include "core/live.h"
 #include "core/tmp.h"
 
 #include <errno.h>
@@ -366,8 +367,8 @@ static int open_copy(const char *path, struct store **out, struct err *e)
 	if (check_header(path, &sb, e))
 		return -1;
 	char *dir = NULL, *copy = NULL, *wal = xasprintf("%s-wal", path), *cwal = NULL;
-	int rc = -1;
-	if (tmpdir_create(&dir, e))
+	int rc = -1, lock = -1;
+	if (tmpdir_create_held(&dir, &lock, e))
 		goto out;
 	copy = xasprintf("%s/copy.db", dir);
 	cwal = xasprintf("%s-wal", copy);
@@ -393,11 +394,12 @@ static int open_copy(const char *path, struct store **out, struct err *e)
 	free((*out)->path);
 	(*out)->path = xstrdup(path); /* messages name the source */
 	(*out)->tmpdir = dir;
+	(*out)->tmpdir_lock = lock;
 	dir = NULL;
 	rc = 0;
 out:
 	if (dir)
-		tmpdir_remove(dir);
+		tmpdir_remove_held(dir, lock);
 	free(dir);
 	free(copy);
 	free(cwal);
@@ -625,6 +627,7 @@ int store_open(const char *path, enum store_mode mode, struct store **out, struc
 
 	struct store *s = xcalloc(1, sizeof *s);
 	s->path = xstrdup(path);
+	s->tmpdir_lock = -1;
 	s->writable = writable;
 	int flags = mode == STORE_RW ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
 		    : writable       ? SQLITE_OPEN_READWRITE
@@ -684,6 +687,49 @@ int store_check_files(struct store *s, struct err *e)
 		    s->path, what);
 }
 
+/* The lock file that tells run id live: beside the database, as every process that opens it sees it. */
+static char *run_lock_name(const struct store *s, int64_t id)
+{
+	return xasprintf("%s-run%lld.lock", s->path, (long long)id);
+}
+
+/* Hold the lock of run id, being begun in the open transaction, so that no reader sees it
+ * running without it. Where the lock file cannot be made (a read-only directory), the run is
+ * recorded without: then its pid tells it live, as in older sysabs (docs/RELIABILITY.md). */
+static void run_lock_take(struct store *s, int64_t id)
+{
+	if (!s->writable)
+		return;
+	struct err ignored;
+	char *p = run_lock_name(s, id);
+	int fd = live_lock_create(p, &ignored);
+	if (fd < 0) {
+		free(p);
+		return;
+	}
+	s->run_locks = xgrow(s->run_locks, &s->run_locks_cap, s->nrun_locks + 1, sizeof *s->run_locks);
+	s->run_locks[s->nrun_locks++] = (struct store_run_lock){fd, id, p};
+}
+
+/* Release the lock of run id (-1: every one held): remove its file, then let go. */
+static void run_lock_release(struct store *s, int64_t id)
+{
+	for (size_t i = s->nrun_locks; i-- > 0;) {
+		struct store_run_lock *l = &s->run_locks[i];
+		if (id >= 0 && l->id != id)
+			continue;
+		unlink(l->path);
+		close(l->fd);
+		free(l->path);
+		*l = s->run_locks[--s->nrun_locks];
+	}
+	if (id < 0) {
+		free(s->run_locks);
+		s->run_locks = NULL;
+		s->run_locks_cap = 0;
+	}
+}
+
 void store_close(struct store *s)
 {
 	if (!s)
@@ -694,8 +740,9 @@ void store_close(struct store *s)
 	sqlite3_finalize(s->slot_put);
 	sqlite3_finalize(s->sample_add);
 	sqlite3_close(s->db);
+	run_lock_release(s, -1);
 	if (s->tmpdir)
-		tmpdir_remove(s->tmpdir);
+		tmpdir_remove_held(s->tmpdir, s->tmpdir_lock);
 	free(s->tmpdir);
 	free(s->path);
 	free(s);
@@ -912,8 +959,12 @@ int store_run_begin(struct store *s, const struct store_run_new *r, int64_t *run
 	*run_id = sqlite3_last_insert_rowid(s->db);
 	if (put_kv(s, "label", *run_id, r->labels, e) || put_kv(s, "environment", *run_id, r->env, e))
 		goto fail;
-	if (own_tx && store_commit(s, e))
+	if (r->status && !strcmp(r->status, "running"))
+		run_lock_take(s, *run_id);
+	if (own_tx && store_commit(s, e)) {
+		run_lock_release(s, *run_id);
 		return -1;
+	}
 	return 0;
 fail:
 	if (own_tx)
@@ -937,6 +988,7 @@ int store_run_finish(struct store *s, int64_t run_id, const char *status, const 
 	sqlite3_bind_int64(st, 5, run_id);
 	if (step_done(s, st, "cannot finish the run", e))
 		return -1;
+	run_lock_release(s, run_id);
 	return store_check_files(s, e);
 }
 
@@ -958,7 +1010,10 @@ int store_run_set_end(struct store *s, int64_t run_id, const char *status, const
 	else
 		sqlite3_bind_null(st, 4);
 	sqlite3_bind_int64(st, 5, run_id);
-	return step_done(s, st, "cannot record how the run ended", e);
+	if (step_done(s, st, "cannot record how the run ended", e))
+		return -1;
+	run_lock_release(s, run_id);
+	return 0;
 }
 
 int store_run_env(struct store *s, int64_t run_id, const char *key, const char *value, struct err *e)
@@ -1043,22 +1098,48 @@ int store_reap_interrupted(struct store *s, const char *this_boot_id, struct err
 		int64_t id = sqlite3_column_int64(st, 0);
 		pid_t pid = (pid_t)sqlite3_column_int64(st, 1);
 		const char *boot = (const char *)sqlite3_column_text(st, 2);
-		bool gone = !boot || strcmp(boot, this_boot_id) != 0 || pid <= 0 ||
-			    (kill(pid, 0) < 0 && errno == ESRCH);
+		char *lock = run_lock_name(s, id);
+		/* another boot's run is dead whatever its lock file says; on this boot the lock its
+		 * writer holds tells, seen alike from every PID namespace, else (none) its pid */
+		bool gone = !boot || strcmp(boot, this_boot_id) != 0 || !live_owner_alive(lock, pid);
+		free(lock);
 		if (gone) {
 			ids = xgrow(ids, &cap, n + 1, sizeof *ids);
 			ids[n++] = id;
 		}
 	}
 	sqlite3_finalize(st);
-	for (size_t i = 0; i < n; i++)
-		if (store_run_finish(s, ids[i], store_run_status_word(STORE_RUN_INTERRUPTED), "the sysab process ended without finishing the run",
-				     -1, e)) {
-			free(ids);
-			return -1;
+	int reaped = 0, rc = -1;
+	if (n && store_prepare(s,
+			       "UPDATE run SET status=?, reason=?, finished_ns=?, overhead_ns=NULL "
+			       "WHERE id=? AND status='running'",
+			       &st, e))
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		/* only a run still running: its writer may have finished it since the look above */
+		sqlite3_reset(st);
+		store_bind_text(st, 1, store_run_status_word(STORE_RUN_INTERRUPTED));
+		store_bind_text(st, 2, "the sysab process ended without finishing the run");
+		sqlite3_bind_int64(st, 3, (int64_t)clock_wall_ns());
+		sqlite3_bind_int64(st, 4, ids[i]);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			store_fail(s, "cannot mark a run interrupted", e);
+			sqlite3_finalize(st);
+			goto out;
 		}
+		int changed = sqlite3_changes(s->db);
+		char *lock = run_lock_name(s, ids[i]);
+		if (changed > 0 && live_lock_probe(lock) == LIVE_FREE)
+			unlink(lock); /* its dead writer's */
+		free(lock);
+		reaped += changed;
+	}
+	if (n)
+		sqlite3_finalize(st);
+	rc = n && store_check_files(s, e) ? -1 : reaped;
+out:
 	free(ids);
-	return (int)n;
+	return rc;
 }
 
 /* Run one statement with an int64 and up to two texts bound; returns the changed rows or -1. */

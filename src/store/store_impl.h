@@ -18,6 +18,14 @@ struct store {
 	ino_t ino, wal_ino;
 	bool have_wal, lost;
 	char *tmpdir; /* STORE_COPY of an older file: the private copy's directory, removed on close */
+	int tmpdir_lock; /* the descriptor holding its lock (tmpdir_create_held) */
+	/* the running runs this connection writes (one per arm): the locks that tell them live (core/live.h) */
+	struct store_run_lock {
+		int fd;
+		int64_t id;
+		char *path;
+	} *run_locks;
+	size_t nrun_locks, run_locks_cap;
 	sqlite3_stmt *summary_put; /* store_summary_put_run's statement, kept for bulk refreshes */
 	sqlite3_stmt *slot_put, *sample_add; /* kept: an import stores one of each per row */
 	/* statements of store_run_begin kept for reuse (an import of n one-row runs prepares

@@ -1,5 +1,6 @@
 /* test_store.c - runs, labels, environment, slots and samples round-trip through SQLite. */
 #include "unit.h"
+#include "core/live.h"
 #include "core/tmp.h"
 #include "store/store.h"
 #include "store/store_impl.h"
@@ -9,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 UNIT_TMPDIR_FIXTURE
@@ -93,6 +96,86 @@ static void round_trip(void **state)
 	kv_free(&labels);
 	kv_free(&env);
 	free(path);
+}
+
+/* Begin a running run on path from store s; returns its id. */
+static int64_t begin_running(struct store *s)
+{
+	struct err e = {{0}};
+	struct store_run_new r = {
+		.host = {"h1", "cpu X", 2, 1 << 30, "boot-1", "6.1.0", "#1 SMP"},
+		.started_ns = 1000,
+		.status = "running",
+		.source = "sysab",
+	};
+	int64_t id;
+	assert_int_equal(store_run_begin(s, &r, &id, &e), 0);
+	return id;
+}
+
+/* A running run is live while its writer holds the run's lock, whatever its pid says (another
+ * PID namespace's), and dead once the lock is free, its lock file then removed. */
+static void reaper_trusts_the_run_lock_over_the_pid(void **state)
+{
+	(void)state;
+	struct err e = {{0}};
+	char *path = xasprintf("%s/lock.db", dir), *lock1 = xasprintf("%s-run1.lock", path),
+	     *lock2 = xasprintf("%s-run2.lock", path);
+	struct store *w, *r;
+	assert_int_equal(store_open(path, STORE_RW, &w, &e), 0);
+	assert_int_equal(begin_running(w), 1);
+	assert_int_equal(live_lock_probe(lock1), LIVE_HELD);
+	/* a pid that exists in no namespace of this machine */
+	assert_int_equal(sqlite3_exec(w->db, "UPDATE run SET pid = 2147483600", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(store_open(path, STORE_RW, &r, &e), 0);
+	assert_int_equal(store_reap_interrupted(r, "boot-1", &e), 0);
+	struct store_run_info ri;
+	assert_int_equal(store_run_get(r, 1, &ri, &e), 0);
+	assert_string_equal(ri.status, "running");
+	store_run_info_free(&ri);
+
+	/* a writer that dies (no close): its lock is free, the run dead although its pid lives */
+	pid_t p = fork();
+	if (p == 0) {
+		struct store *c;
+		struct err ce;
+		if (store_open(path, STORE_RW, &c, &ce) || begin_running(c) != 2)
+			_exit(1);
+		_exit(0);
+	}
+	int status;
+	assert_int_equal(waitpid(p, &status, 0), p);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_int_equal(live_lock_probe(lock2), LIVE_FREE);
+	assert_int_equal(sqlite3_exec(w->db, "UPDATE run SET pid = 1 WHERE id = 2", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(store_reap_interrupted(r, "boot-1", &e), 1);
+	assert_int_equal(store_run_get(r, 2, &ri, &e), 0);
+	assert_string_equal(ri.status, "interrupted");
+	store_run_info_free(&ri);
+	struct stat st;
+	assert_int_not_equal(lstat(lock2, &st), 0);
+
+	/* a second running run of the same writer (another arm) holds its own lock */
+	char *lock3 = xasprintf("%s-run3.lock", path);
+	assert_int_equal(begin_running(w), 3);
+	assert_int_equal(live_lock_probe(lock3), LIVE_HELD);
+	assert_int_equal(live_lock_probe(lock1), LIVE_HELD);
+
+	/* finishing removes the lock file, the other run's stays; a finished run is never reaped */
+	assert_int_equal(store_run_finish(w, 1, "complete", NULL, -1, &e), 0);
+	assert_int_not_equal(lstat(lock1, &st), 0);
+	assert_int_equal(live_lock_probe(lock3), LIVE_HELD);
+	assert_int_equal(store_reap_interrupted(r, "boot-1", &e), 0);
+	assert_int_equal(store_run_get(r, 1, &ri, &e), 0);
+	assert_string_equal(ri.status, "complete");
+	store_run_info_free(&ri);
+	store_close(r);
+	store_close(w);
+	assert_int_not_equal(lstat(lock3, &st), 0); /* closing lets go of what it still held */
+	free(lock3);
+	free(path);
+	free(lock1);
+	free(lock2);
 }
 
 static void transactions_are_all_or_nothing(void **state)
@@ -359,6 +442,7 @@ int main(void)
 		cmocka_unit_test(round_trip),
 		cmocka_unit_test(status_words_round_trip),
 		cmocka_unit_test(transactions_are_all_or_nothing),
+		cmocka_unit_test(reaper_trusts_the_run_lock_over_the_pid),
 		cmocka_unit_test(opening_a_current_database_takes_no_backup),
 		cmocka_unit_test(migration_backs_up_then_upgrades),
 		cmocka_unit_test(failed_migration_changes_nothing),

@@ -1,6 +1,7 @@
 /* test_tmp.c - temp directories are private, never follow symlinks, and the stale-directory
  * reaper removes only what a dead sysab run of this user left. */
 #include "unit.h"
+#include "core/live.h"
 #include "core/tmp.h"
 #include "workloads/util.h"
 
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -93,6 +95,13 @@ static void workload_files_refuse_planted_names(void **state)
 	free(file);
 }
 
+/* Make path look older than the reaper's grace for a directory without a lock. */
+static void age(const char *path)
+{
+	struct timeval tv[2] = {{time(NULL) - 2 * TMP_YOUNG_S, 0}, {time(NULL) - 2 * TMP_YOUNG_S, 0}};
+	assert_int_equal(lutimes(path, tv), 0);
+}
+
 /* A pid that is not running: a child that has exited and been reaped. */
 static pid_t dead_pid(void)
 {
@@ -101,6 +110,97 @@ static pid_t dead_pid(void)
 		_exit(0);
 	waitpid(p, NULL, 0);
 	return p;
+}
+
+/* The lock inside a directory decides, whatever the pid in its name (which another PID namespace
+ * may have given); without one, a young directory is kept. */
+static void reaper_trusts_the_lock_over_the_pid(void **state)
+{
+	(void)state;
+	pid_t dead = dead_pid();
+	struct err e;
+	/* held lock, a pid that does not exist here: kept */
+	char *held = xasprintf("%s/" TMP_PREFIX "%ld.ffffff", base, (long)dead);
+	assert_int_equal(mkdir(held, 0700), 0);
+	char *hl = xasprintf("%s/" TMP_LOCK, held);
+	int fd = live_lock_create(hl, &e);
+	assert_true(fd >= 0);
+	age(held);
+	/* a lock nobody holds, the pid of a live process (this one): removed */
+	char *freed = xasprintf("%s/" TMP_PREFIX "%ld.gggggg", base, (long)getpid());
+	assert_int_equal(mkdir(freed, 0700), 0);
+	char *fl = xasprintf("%s/" TMP_LOCK, freed);
+	int gone = live_lock_create(fl, &e);
+	assert_true(gone >= 0);
+	close(gone);
+	/* no lock, a dead pid, young: kept (old rule, plus the grace) */
+	char *young = xasprintf("%s/" TMP_PREFIX "%ld.hhhhhh", base, (long)dead);
+	assert_int_equal(mkdir(young, 0700), 0);
+
+	assert_int_equal(live_lock_probe(hl), LIVE_HELD);
+	assert_int_equal(live_lock_probe(fl), LIVE_FREE);
+	assert_int_equal(tmpdir_reap_stale(), 1);
+	struct stat st;
+	assert_int_equal(lstat(hl, &st), 0);
+	assert_int_not_equal(lstat(freed, &st), 0);
+	assert_int_equal(lstat(young, &st), 0);
+
+	/* once its holder lets go, the held one is a dead run's */
+	close(fd);
+	assert_int_equal(live_lock_probe(hl), LIVE_FREE);
+	assert_int_equal(tmpdir_reap_stale(), 1);
+	assert_int_not_equal(lstat(held, &st), 0);
+	/* and aged, the one without a lock goes by its dead pid */
+	age(young);
+	assert_int_equal(tmpdir_reap_stale(), 1);
+	assert_int_not_equal(lstat(young, &st), 0);
+	free(held);
+	free(hl);
+	free(freed);
+	free(fl);
+	free(young);
+}
+
+/* A held directory's lock is visible and held while it exists, released by tmpdir_remove_held. */
+static void held_dir_keeps_its_lock(void **state)
+{
+	(void)state;
+	struct err e;
+	char *d;
+	int lock;
+	assert_int_equal(tmpdir_create_held(&d, &lock, &e), 0);
+	char *l = xasprintf("%s/" TMP_LOCK, d), *fresh = xasprintf("%s/" TMP_LOCK ".new", d);
+	struct stat st;
+	assert_int_equal(live_lock_probe(l), LIVE_HELD);
+	assert_int_not_equal(lstat(fresh, &st), 0);
+	assert_int_equal(tmpdir_reap_stale(), 0);
+	assert_int_equal(tmpdir_remove_held(d, lock), 0);
+	assert_int_not_equal(lstat(d, &st), 0);
+	free(l);
+	free(fresh);
+	free(d);
+}
+
+/* A lock file that is a symlink or not a regular file is refused, never followed. */
+static void lock_file_must_be_regular(void **state)
+{
+	(void)state;
+	struct err e;
+	char *target = xasprintf("%s/target", base), *link = xasprintf("%s/lnk", base), *dir = xasprintf("%s/adir", base);
+	touch(target);
+	assert_int_equal(symlink(target, link), 0);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	assert_int_equal(live_lock_create(link, &e), -1);
+	assert_int_equal(live_lock_probe(link), LIVE_NONE);
+	assert_int_equal(live_lock_create(dir, &e), -1);
+	assert_int_equal(live_lock_probe(dir), LIVE_NONE);
+	assert_int_equal(live_lock_probe(target), LIVE_FREE);
+	unlink(link);
+	unlink(target);
+	rmdir(dir);
+	free(target);
+	free(link);
+	free(dir);
 }
 
 static void reaper_removes_only_dead_runs_of_this_user(void **state)
@@ -117,6 +217,7 @@ static void reaper_removes_only_dead_runs_of_this_user(void **state)
 	assert_int_equal(mkdir(stale, 0700), 0);
 	char *inner = xasprintf("%s/link", stale);
 	assert_int_equal(symlink(outside, inner), 0);
+	age(stale);
 	/* ours, alive (this process): kept */
 	char *alive = xasprintf("%s/" TMP_PREFIX "%ld.bbbbbb", base, (long)getpid());
 	assert_int_equal(mkdir(alive, 0700), 0);
@@ -227,6 +328,9 @@ int main(void)
 		cmocka_unit_test(run_dir_is_private_and_named_for_the_reaper),
 		cmocka_unit_test(workload_files_refuse_planted_names),
 		cmocka_unit_test(reaper_removes_only_dead_runs_of_this_user),
+		cmocka_unit_test(reaper_trusts_the_lock_over_the_pid),
+		cmocka_unit_test(held_dir_keeps_its_lock),
+		cmocka_unit_test(lock_file_must_be_regular),
 		cmocka_unit_test(remove_does_not_follow_symlinks),
 		cmocka_unit_test(output_temp_names_cannot_be_planted),
 	};
