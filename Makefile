@@ -276,13 +276,14 @@ fuzz-smoke:
 
 # the UnixBench importer maps tests to workloads through the registry's descriptors
 $(B)/fuzz/fuzz_unixbench: src/import/import_unixbench.c src/import/import_util.c $(shell find src/workloads -name '*.c') \
-	src/core/file.c src/core/tmp.c
+	src/core/file.c src/core/tmp.c src/core/live.c
 $(B)/fuzz/fuzz_csv: src/import/import_csv.c src/import/import_util.c
 $(B)/fuzz/fuzz_text: src/report/export.c
-# import db: the store (SQLite) and the import gate on mutated database files
+# import db: the store (SQLite) and the import gate on mutated database files, instrumented; the
+# campaign check the gate applies (campaign_record_check) and what it needs come from libsysab.a
 $(B)/fuzz/fuzz_db: src/import/import_db.c src/import/import_check.c src/import/import_util.c \
-	$(wildcard src/store/*.c) src/core/file.c src/core/tmp.c src/core/outfile.c
-$(B)/fuzz/fuzz_db: FUZZ_LIBS = $(LIBS)
+	$(wildcard src/store/*.c) src/core/file.c src/core/tmp.c src/core/live.c src/core/outfile.c $(B)/libsysab.a
+$(B)/fuzz/fuzz_db: FUZZ_LIBS = $(B)/libsysab.a $(LIBS)
 $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_CORE) $(HDR) Makefile
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null) -o $@ $(filter %.c,$^) -lm $(FUZZ_LIBS)

@@ -11,7 +11,11 @@ wait_samples "$SYSAB_DB" 2
 d=$(ls -d "$TMPDIR/sysab.$pid".*)
 [ "$(stat -c %a "$d")" = 700 ] || fail "run directory $d is mode $(stat -c %a "$d")"
 [ "$(stat -c %u "$d")" = "$(id -u)" ] || fail "run directory not owned by the user"
+# the directory's lock (src/core/live.c) is a regular file of the user's, not world-writable
+[ -f "$d/lock" ] && [ ! -L "$d/lock" ] && [ "$(stat -c %u "$d/lock")" = "$(id -u)" ] || fail "no lock of the user's in $d"
+case $(stat -c %a "$d/lock") in 600 | 644) ;; *) fail "the lock of $d is mode $(stat -c %a "$d/lock")" ;; esac
 for j in "$d"/*; do
+	[ "$j" = "$d/lock" ] && continue
 	[ "$(stat -c %a "$j")" = 700 ] || fail "workload directory $j is mode $(stat -c %a "$j")"
 done
 for f in "$d"/unixbench.shell1.1/shell.*; do

@@ -1,6 +1,7 @@
 /* fuzz_db.c - libFuzzer target: `import db` of a mutated SQLite file (issue 34 item 9). Each
  * input is written as the source database and merged into one target; a refusal must name the
  * source, a merge must leave the target consistent, and nothing may crash, leak or hang. */
+#include "campaign/campaign.h"
 #include "core/core.h"
 #include "core/tmp.h"
 #include "import/import_db.h"
@@ -39,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (store_open(dst, STORE_RW, &s, &e))
 		__builtin_trap();
 	struct import_db_result r;
-	if (import_db_file(s, src, &r, &e)) {
+	if (import_db_file(s, src, campaign_record_check, &r, &e)) {
 		if (!strstr(e.msg, src))
 			__builtin_trap(); /* every refusal names the source */
 	} else {
