@@ -98,7 +98,7 @@ contains "$OUT" "nothing to set"
 
 # a broken state file: clear error, exit 2
 mkdir -p "$T/state" && echo 'not json' >"$st"
-expect 2 "$SYSAB" system reset --state-file "$st"
+expect 2 "$SYSAB" system reset --root "$T/vm" --state-file "$st"
 contains "$ERR" "not a sysab tune state file"
 rm -f "$st"
 
