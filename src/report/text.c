@@ -357,9 +357,12 @@ void report_run_brief_text(FILE *f, const struct summary_brief *b, const char *p
 		sb_addf(&l, ", %zu did not finish", t->other);
 	report_wrap(f, "", "  ", sb_str(&l));
 	sb_free(&l);
-	if (path) {
+	if (path) { /* the database's path whole, on a line of its own when it does not fit: it is copied */
 		sb_addf(&l, "stored as run %lld in %s", id, path);
-		brief_line(f, "", sb_str(&l));
+		if (report_text_width(sb_str(&l)) > REPORT_WIDTH)
+			fprintf(f, "stored as run %lld in\n  %s\n", id, path);
+		else
+			brief_line(f, "", sb_str(&l));
 		sb_free(&l);
 	}
 	/* 1 line: the labels, cut to it */

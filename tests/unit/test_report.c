@@ -129,7 +129,7 @@ static void counter_cells_carry_units_and_no_e_notation(void **state)
 	struct an_row r = {.workload = "w", .event = "context-switches", .copies = 1, .constant = NAN};
 	r.va = (struct an_value){.ops = 4.538e-4, .hw = 2e-5};
 	r.vb = (struct an_value){.ops = 5.698e-4, .hw = NAN};
-	r.chg = (struct an_change){1.16e-4, -6.557e-4, 8.877e-4};
+	r.chg = (struct an_change){.pct = 1.16e-4, .lo = -6.557e-4, .hi = 8.877e-4};
 	r.c.q = 0.0004;
 	r.c.verdict = ST_INCONCLUSIVE;
 	struct report_counter_cells cc;
@@ -241,7 +241,8 @@ static size_t brief_lines(const struct summary_brief *b, const char *path, char 
 		nl = strchr(p, '\n');
 		assert_non_null(nl);
 		*nl = 0;
-		if (report_text_width(p) > REPORT_WIDTH)
+		/* the database's path is never cut: the one line that may be wider is it alone */
+		if (report_text_width(p) > REPORT_WIDTH && !(path && p[0] == ' ' && p[1] == ' ' && !strcmp(p + 2, path)))
 			fail_msg("line %zu is %zu columns: %s", n + 1, report_text_width(p), p);
 		*nl = '\n';
 	}
@@ -275,6 +276,7 @@ static void run_brief_fits_25_lines_of_80_columns_whatever_the_workloads(void **
 				assert_non_null(strstr(text, "80.3, not in [0, 5]: involuntary"));
 			assert_non_null(strstr(text, "next: quiet the machine (`build/sysab system show`"));
 			assert_non_null(strstr(text, "`build/sysab show 12`"));
+			assert_non_null(strstr(text, path)); /* whole */
 			summary_brief_free(&b);
 			free(text);
 			kv_free(&f->s.run.env);
