@@ -1379,6 +1379,15 @@ void report_effect_verdict_word(char *buf, size_t size, const struct st_effect *
 		report_verdict_word(buf, size, &ef->c);
 }
 
+/* A row's unit (u) and its copies suffix (cp: "/N" above one copy, else empty), for its heading. */
+static void row_unit(const struct an_frow *r, char *u, size_t un, char *cp, size_t cpn)
+{
+	report_table_unit(u, un, r->unit, r->latency);
+	cp[0] = 0;
+	if (r->copies > 1)
+		snprintf(cp, cpn, "/%d", r->copies);
+}
+
 /* The analysis of published numbers (an_analyze.points_only): each row's effects as point
  * estimates, no column an interval or q could stand in, and one paragraph saying why there
  * is no interval and what would give one. */
@@ -1386,10 +1395,8 @@ static void points_text(FILE *f, const struct an_analyze *a, const struct an_gro
 {
 	for (size_t i = 0; i < a->nrows; i++) {
 		const struct an_frow *r = &a->rows[i];
-		char u[48], cp[32] = "";
-		report_table_unit(u, sizeof u, r->unit, r->latency);
-		if (r->copies > 1)
-			snprintf(cp, sizeof cp, "/%d", r->copies);
+		char u[48], cp[32];
+		row_unit(r, u, sizeof u, cp, sizeof cp);
 		fprintf(f, "\n%s%s (%s): point estimates, no interval\n", r->workload, cp, u);
 		struct sb ct = {0};
 		report_check_text(&ct, &r->failed);
@@ -1480,10 +1487,8 @@ void report_analyze_text(FILE *f, const struct an_analyze *a, const struct an_gr
 	}
 	for (size_t i = 0; i < a->nrows; i++) {
 		const struct an_frow *r = &a->rows[i];
-		char u[48], cp[32] = "";
-		report_table_unit(u, sizeof u, r->unit, r->latency);
-		if (r->copies > 1)
-			snprintf(cp, sizeof cp, "/%d", r->copies);
+		char u[48], cp[32];
+		row_unit(r, u, sizeof u, cp, sizeof cp);
 		fprintf(f, "\n%s%s (%s)%s%s\n", r->workload, cp, u, r->ncomposite ? " - " : "",
 			r->composite ? r->composite : "");
 		cells_text(f, a, r);
