@@ -27,9 +27,16 @@ fake_nodes "$T/one" 0 "0-$last_cpu"
 export SYSAB_NODE_SYSFS="$T/one"
 expect 0 "$SYSAB" run --nodes all $quick
 contains "$ERR" "--nodes all: this machine has one NUMA node (node 0, CPUs 0-$last_cpu), so this is one run on it"
-[ "$(last_run "$SYSAB_DB")" = 1 ] || fail "--nodes all on one node stored no run"
-[ "$(sqlite3 "$SYSAB_DB" "SELECT value FROM label WHERE run = 1 AND key = 'node'")" = 0 ] ||
-	fail "the one node's run is not labelled node=0"
+nobind="unsupported: cannot bind memory to node 0: set_mempolicy(MPOL_BIND): Function not implemented"
+case "$OUT" in *"$nobind"*)
+	# qemu-user (make check-cross) passes no NUMA system call on: the node is unsupported with
+	# the reason and nothing is stored (the same holds for --nodes 0, below)
+	[ "$(last_run "$SYSAB_DB")" = 0 ] || fail "an unsupported node stored a run" ;;
+*)
+	[ "$(last_run "$SYSAB_DB")" = 1 ] || fail "--nodes all on one node stored no run: $OUT"
+	[ "$(sqlite3 "$SYSAB_DB" "SELECT value FROM label WHERE run = 1 AND key = 'node'")" = 0 ] ||
+		fail "the one node's run is not labelled node=0" ;;
+esac
 sqlite3 "$SYSAB_DB" "DELETE FROM label; DELETE FROM sample; DELETE FROM slot; DELETE FROM environment; DELETE FROM run_summary; DELETE FROM run"
 expect 2 "$SYSAB" run --nodes 1 $quick
 contains "$ERR" "--nodes 1: there is no node 1 here; this machine's nodes: 0 (CPUs 0-$last_cpu)"
@@ -44,7 +51,7 @@ contains "$ERR" "--nodes 0 and --cpus 0 conflict"
 # --nodes 0 on one node: a real run bound to node 0, labelled, recorded, its checks held.
 expect 0 "$SYSAB" run --nodes 0 -l k=v $quick
 contains "$ERR" "this machine has one NUMA node"
-case "$OUT" in *"unsupported: cannot bind memory to node 0: set_mempolicy(MPOL_BIND): Function not implemented"*)
+case "$OUT" in *"$nobind"*)
 	# qemu-user (make check-cross) passes no NUMA system call on: the node is unsupported with
 	# the reason and nothing is stored; what follows needs a real bind, tested natively
 	[ "$(last_run "$SYSAB_DB")" = 0 ] || fail "an unsupported node stored a run"
