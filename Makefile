@@ -305,6 +305,12 @@ bench-counters: $(B)/sysab $(B)/bench/counters_ab
 	$(B)/bench/counters_ab 200
 	@SYSAB=$(abspath $(B)/sysab) sh bench/counters.sh
 
+# what the environment's padding (run.env_pad; docs/PERFORMANCE.md) changes: padded and
+# --no-randomize-env runs in alternating pairs, with ASLR off for sysab (setarch -R)
+.PHONY: bench-envpad
+bench-envpad: $(B)/sysab $(B)/sysab-exec-helper
+	@SYSAB=$(abspath $(B)/sysab) sh bench/envpad.sh
+
 .PHONY: bench-analysis
 bench-analysis: $(B)/sysab $(B)/bench/gen_db
 	@SYSAB=$(abspath $(B)/sysab) GEN_DB=$(abspath $(B)/bench/gen_db) sh bench/analysis.sh

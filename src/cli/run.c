@@ -24,7 +24,7 @@
 
 enum {
 	O_LABEL = 1, O_WORKLOAD, O_COPIES, O_QUICK, O_FULL, O_SAMPLES, O_SAMPLE_MS, O_WARMUP_MS, O_SEED,
-	O_ORDER, O_CPUS, O_QUIET, O_TARGET_CI, O_MAX_TIME, O_COUNTERS, O_NO_PROBE, O_NO_HOST_REF, O_UNIXBENCH, O_NODES,
+	O_ORDER, O_CPUS, O_QUIET, O_TARGET_CI, O_MAX_TIME, O_COUNTERS, O_NO_PROBE, O_NO_HOST_REF, O_NO_RANDOMIZE_ENV, O_UNIXBENCH, O_NODES,
 	O_ICACHE, O_ARM, O_ARM_ENV, O_ARM_ORDER, O_ARM_TIMEOUT, O_ALLOCATE,
 };
 
@@ -79,6 +79,11 @@ const struct cli_opt cli_run_opts[] = {
 		"leave out the host-speed reference (host.ref: a register-only loop sampled once per round, which "
 		"compare/analyze --adjust host use)",
 		O_NO_HOST_REF),
+	CLI_OPT("no-randomize-env", 0, NULL,
+		"keep the environment's size as it is: by default each run adds 0-4095 bytes to it (SYSAB_ENV_PAD) and "
+		"shifts its workers' stacks by as much, so that stack layout varies from run to run (recorded as "
+		"run.env_pad)",
+		O_NO_RANDOMIZE_ENV),
 	CLI_OPT("unixbench", 0, "SHELL",
 	 "instead of sysab's workloads, run SHELL (which runs UnixBench's Run, e.g. 'cd ~/UnixBench && ./Run -c 1 "
 	 "-i 3 syscall pipe') with UB_RESULTDIR set to an empty directory, and store the log it leaves there as "
@@ -144,7 +149,7 @@ struct run_args {
 	bool copies_default;     /* no -c: 1 and one per CPU the run may use */
 	const char *db;
 	enum ctr_mode counters;
-	bool counters_set, no_probe, no_host_ref;
+	bool counters_set, no_probe, no_host_ref, no_randomize_env;
 	uint64_t hang_ns;
 	const char *unixbench;   /* --unixbench SHELL */
 	const char *allocate;    /* --allocate FROM */
@@ -267,7 +272,7 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 			   {O_WARMUP_MS, "--warmup-ms"}, {O_SEED, "--seed"},	  {O_ORDER, "--order"},
 			   {O_CPUS, "--cpus"},	      {O_TARGET_CI, "--target-ci"}, {O_MAX_TIME, "--max-time"},
 			   {O_COUNTERS, "--counters"}, {O_NO_PROBE, "--no-probe"}, {O_NODES, "--nodes"},
-			   {O_NO_HOST_REF, "--no-host-ref"}, {O_ICACHE, "--icache-pressure"}, {O_ARM, "--arm"},
+			   {O_NO_HOST_REF, "--no-host-ref"}, {O_NO_RANDOMIZE_ENV, "--no-randomize-env"}, {O_ICACHE, "--icache-pressure"}, {O_ARM, "--arm"},
 			   {O_ALLOCATE, "--allocate"}};
 	for (size_t i = 0; i < sizeof runner_only / sizeof *runner_only && !a->runner_only; i++)
 		if (runner_only[i].id == id)
@@ -342,6 +347,7 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 		return counters_parse_mode(arg, &a->counters, e);
 	case O_NO_PROBE: a->no_probe = true; return 0;
 	case O_NO_HOST_REF: a->no_host_ref = true; return 0;
+	case O_NO_RANDOMIZE_ENV: a->no_randomize_env = true; return 0;
 	case O_ARM: return arm_add(a, arg, e);
 	case O_ARM_ENV: return arm_env_add(a, arg, e);
 	case O_ARM_TIMEOUT:
@@ -514,6 +520,7 @@ static struct run_opts run_opts_of(struct run_args *a, const struct workload **w
 		.probe_ns = a->no_probe ? 0 : prof->probe_ms * 1000000ull,
 		.host_ref = !a->no_host_ref && a->order == ORDER_ROUNDS,
 		.hang_ns = a->hang_ns,
+		.randomize_env = !a->no_randomize_env,
 	};
 	if (a->samples) {
 		o.samples = a->samples;

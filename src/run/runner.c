@@ -173,6 +173,7 @@ struct runctx {
 	double min_overhead;
 	gsl_rng *rng;
 	struct ctr_plan plan;
+	size_t stack_pad;  /* run_opts.randomize_env: the environment's padding, each worker's shift */
 };
 
 /* The runner's clock: the real one, or the test's. */
@@ -282,6 +283,7 @@ static int prepare(struct runctx *rc, struct job *j, struct err *e)
 		.emulated = rc->emulated,
 		.timeout_ns = o->hang_ns ? o->hang_ns : o->sample_ns * 200 + 60000000000ull,
 		.node = o->node,
+		.stack_pad = rc->stack_pad,
 		.pressure = job_pressure(o, j->w),
 	};
 	progress(rc, "preparing", j, 0, 0);
@@ -997,6 +999,57 @@ static void jobs_free(struct job *jobs, size_t nj)
 	free(jobs);
 }
 
+/* The environment's padding of a run: 0-4095 bytes (hyperfine's range), drawn from the seed by
+ * its own mix (splitmix64's) so that the workload order's stream stays as it was. */
+static size_t env_pad_size(uint64_t seed)
+{
+	uint64_t z = seed ^ 0x53595341424e56ull; /* "SYSABNV" */
+	z += 0x9e3779b97f4a7c15ull;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return (size_t)((z ^ (z >> 31)) % 4096);
+}
+
+/* The environment's padding while a run lasts (run_opts.randomize_env). */
+struct env_pad {
+	char *had;   /* SYSAB_ENV_PAD before the run (NULL: unset) */
+	bool set;
+};
+
+/* Set SYSAB_ENV_PAD to pad bytes, so that every process the run starts (exec'd workloads, arm
+ * commands) sees an environment that much larger; record the size in bound. Without
+ * randomize_env, record "off" and touch nothing. */
+static void env_pad_push(const struct run_opts *o, size_t pad, struct env_pad *sv, struct kvlist *bound)
+{
+	memset(sv, 0, sizeof *sv);
+	if (!o->randomize_env) {
+		kv_add(bound, "run.env_pad", "off");
+		return;
+	}
+	const char *had = getenv("SYSAB_ENV_PAD");
+	sv->had = had ? xstrdup(had) : NULL;
+	char *v = xmalloc(pad + 1);
+	memset(v, 'x', pad);
+	v[pad] = 0;
+	sv->set = setenv("SYSAB_ENV_PAD", v, 1) == 0;
+	free(v);
+	kv_addf(bound, "run.env_pad", "%zu", pad);
+}
+
+/* The environment as it was before env_pad_push. */
+static void env_pad_pop(struct env_pad *sv)
+{
+	if (sv->set) {
+		if (sv->had)
+			setenv("SYSAB_ENV_PAD", sv->had, 1);
+		else
+			unsetenv("SYSAB_ENV_PAD");
+	}
+	free(sv->had);
+	sv->had = NULL;
+	sv->set = false;
+}
+
 int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *out, struct err *e)
 {
 	memset(out, 0, sizeof *out);
@@ -1009,6 +1062,9 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 	int *allowed = NULL;
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(rng, (unsigned long)o->seed);
+	size_t pad = o->randomize_env ? env_pad_size(o->seed) : 0;
+	struct env_pad padsv;
+	env_pad_push(o, pad, &padsv, &bound);
 
 	/* Workers left behind by a workload are re-parented to us, so we can reap them. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -1067,6 +1123,7 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 		.min_overhead = -1,
 		.rng = rng,
 		.plan = plan,
+		.stack_pad = pad,
 	};
 	int most = 0;
 	for (size_t i = 0; i < nj; i++) {
@@ -1103,6 +1160,7 @@ int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *o
 	out->end_recorded = true;
 	rc = werr ? -1 : 0;
 out:
+	env_pad_pop(&padsv);
 	if (tmpdir)
 		tmpdir_remove_held(tmpdir, tmplock);
 	free(tmpdir);

@@ -109,6 +109,10 @@ struct run_opts {
 	uint64_t probe_ns;          /* noise probe before sampling; 0 = none */
 	bool host_ref;              /* add the host-speed reference (the WL_REFERENCE workload, host.ref)
 	                               at one copy when wl does not hold it: one sample per round */
+	bool randomize_env;         /* pad the environment by 0-4095 bytes (SYSAB_ENV_PAD, a size drawn
+	                               from the seed) and shift each worker's stack by as much, as a
+	                               larger environment would: layout becomes run-to-run variance,
+	                               not a fixed bias; recorded as run.env_pad ("off" without) */
 	uint64_t hang_ns;           /* a batch that waits longer than this (not counting time stopped)
 	                               is a hung workload; 0 = 200 samples' length + 60 s */
 	const struct run_arm *arms; /* a paired run: narms >= 2 arms (rounds order only); NULL = none */

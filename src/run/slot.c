@@ -3,6 +3,7 @@
 #include "core/core.h"
 #include "core/tmp.h"
 
+#include <alloca.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -280,6 +281,19 @@ static void abort_slot(struct slot *s)
 
 /* Is a worker stopped (SIGSTOP, SIGTSTP, a debugger)? Read from /proc/PID/stat; false
  * when that cannot be read. */
+/* The worker with its stack shifted by cfg->stack_pad bytes (rounded up to 16, the stack's
+ * alignment), as a larger environment at sysab's start would shift it: the frames of the
+ * workload's loop land elsewhere relative to cache lines and pages. Not inlined, so that the
+ * shift is a frame of its own below which the worker runs. */
+static __attribute__((noreturn, noinline)) void worker_shifted(const struct slot_cfg *cfg, int copy, int cmd_fd,
+							  int res_fd, pthread_barrier_t *barrier)
+{
+	size_t n = (cfg->stack_pad + 15) & ~(size_t)15;
+	volatile char *shift = alloca(n + 16); /* 16 more: a zero pad allocates too, so shifts differ by n */
+	shift[0] = 0; /* the shift is used, so it stays */
+	worker(cfg, copy, cmd_fd, res_fd, barrier);
+}
+
 static bool any_worker_stopped(const struct slot *s)
 {
 	for (int i = 0; i < s->cfg.copies; i++) {
@@ -444,7 +458,7 @@ int slot_open(struct slot *s, const struct slot_cfg *cfg)
 				_exit(1);
 			setpgid(0, s->pgid); /* all copies in one process group, apart from our terminal's */
 			close_other_fds(c[0], r[1]);
-			worker(cfg, i, c[0], r[1], s->barrier);
+			worker_shifted(cfg, i, c[0], r[1], s->barrier);
 		}
 		if (!s->pgid)
 			s->pgid = pid;

@@ -18,6 +18,8 @@ struct slot_cfg {
 	bool emulated;    /* a user-mode emulator runs the workers (wl_ctx.emulated) */
 	uint64_t timeout_ns; /* a batch taking longer than this is a hung workload */
 	const struct node_info *node; /* a per-node run: each worker checks its placement on it (NULL: none) */
+	size_t stack_pad;  /* bytes each worker's stack is shifted by before the workload starts
+			    * (run_opts.randomize_env: the environment's padding) */
 	const struct wl_pressure *pressure; /* run --icache-pressure: each worker sweeps before each op and
 				     * times each op on its own (wl_batch); NULL: none */
 };

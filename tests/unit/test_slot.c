@@ -5,6 +5,7 @@
 #include "run/slot.h"
 
 #include <sched.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -209,6 +210,57 @@ static void more_copies_than_cpus_use_one_window(void **state)
 	free(dir);
 }
 
+/* A workload whose count0 per op is the address of a variable on its stack. */
+static int where_run(struct wl_ctx *ctx, uint64_t n)
+{
+	volatile char here = 0;
+	ctx->count[0] += (uint64_t)(uintptr_t)&here * n;
+	return here;
+}
+
+static const struct workload where = {
+	.name = "test.where",
+	.group = "test",
+	.unit = "op",
+	.checks = {{"stack address", WL_M_COUNT0, 0, 1e300}},
+	.run = where_run,
+};
+
+/* The stack address of where's variable in a worker of a slot whose stack is shifted by pad. */
+static double stack_at(size_t pad)
+{
+	static int cpus[CPU_SETSIZE];
+	int ncpus = cpu_list(cpus);
+	char *dir;
+	struct err e;
+	assert_int_equal(tmpdir_create(&dir, &e), 0);
+	struct slot_cfg cfg = {.w = &where, .copies = 1, .tmpdir = dir, .self_exe = "/bin/true", .cpus = cpus,
+			       .ncpus = ncpus, .timeout_ns = 60000000000ull, .stack_pad = pad};
+	struct slot s;
+	assert_int_equal(slot_open(&s, &cfg), 0);
+	struct slot_batch b;
+	assert_int_equal(slot_batch(&s, 1, 0, true, &b), 0);
+	struct slot_checks c;
+	slot_close(&s, &c);
+	tmpdir_remove(dir);
+	free(dir);
+	assert_int_equal(c.n, 1);
+	return c.value[0];
+}
+
+/* run_opts.randomize_env: a worker's stack is shifted by the environment's padding, rounded up
+ * to the stack's 16-byte alignment (workers fork from the same frame, so nothing else moves it). */
+static void workers_stack_shifts_by_the_pad(void **state)
+{
+	(void)state;
+	double base = stack_at(0), at0 = stack_at(0), at1 = stack_at(1), at2048 = stack_at(2048), at4095 = stack_at(4095);
+	assert_true(base > 0);
+	assert_true(base - at0 == 0);
+	assert_true(base - at1 == 16);
+	assert_true(base - at2048 == 2048);
+	assert_true(base - at4095 == 4096);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -218,6 +270,7 @@ int main(void)
 		cmocka_unit_test(checks_judge_each_sample),
 		cmocka_unit_test(more_copies_than_cpus_use_one_window),
 		cmocka_unit_test(cannot_check_reaches_the_runner),
+		cmocka_unit_test(workers_stack_shifts_by_the_pad),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
