@@ -1126,9 +1126,9 @@ enum an_pairing an_pairing_decide(const struct store_run_info *const *runs_a, si
 struct pair_ctx {
 	const struct store_set *a, *b;
 	const struct st_compare_opts *o;
-	const struct an_arm_pair *ap;
+	struct an_arm_pair *ap; /* owned: freed by an_compare */
 	size_t nap;
-	const struct run_unit *units;
+	struct run_unit *units; /* owned too */
 	size_t nu;
 };
 
@@ -1205,6 +1205,51 @@ static struct run_unit *run_blocks(const struct an_compare_in *in, size_t *n)
 	return u;
 }
 
+/* Row k of a comparison into r: both groups' estimates, diagnostics and points, and where both
+ * have data (*compared set) B against A by rule's estimator, its rows carrying the rule's caveat.
+ * Returns 0 or -1 with e set. */
+static int compare_row(const struct pair_rule *rule, const struct pair_ctx *x, const struct store_set sets[2],
+		       const struct rowkey *k, struct an_row *r, struct st_estimate *pd, bool *compared, struct err *e)
+{
+	int rc = 0;
+	row_init(r, k);
+	struct gdata ga, gb;
+	gdata_row(&sets[0], k, &ga);
+	gdata_row(&sets[1], k, &gb);
+	r->have_a = ga.have;
+	r->have_b = gb.have;
+	points_of(&ga, &r->pa);
+	points_of(&gb, &r->pb);
+	if (!k->ncomp) {
+		diag_group(&ga, &r->diag_a);
+		diag_group(&gb, &r->diag_b);
+	}
+	if (ga.have && gb.have) {
+		struct st_group g[2] = {ga.g, gb.g};
+		struct st_estimate est[2];
+		struct gdata gd[2] = {ga, gb};
+		if (estimate_row(sets, gd, (size_t[]){0, 1}, g, 2, k, x->o, est, &r->adj, e)) {
+			err_prefix(e, "%s", r->workload);
+			rc = -1;
+		} else {
+			r->a = est[0];
+			r->b = est[1];
+			rc = rule->row(x, k, &ga, &gb, r, pd, e);
+			/* the estimator's "paired inside each unit" named as the rule's unit */
+			if (!rc && rule->rule.caveat && (r->c.caveats & ST_CAVEAT_PAIRED))
+				r->c.caveats = (r->c.caveats & ~ST_CAVEAT_PAIRED) | rule->rule.caveat;
+			*compared = true;
+		}
+	} else if (ga.have || gb.have) {
+		struct st_estimate est;
+		if (stats_estimate_groups(ga.have ? &ga.g : &gb.g, 1, &est, e) == 0)
+			*(ga.have ? &r->a : &r->b) = est;
+	}
+	gdata_free(&ga);
+	gdata_free(&gb);
+	return rc;
+}
+
 int an_compare(const struct an_compare_in *in, struct an_compare *out, struct err *e)
 {
 	const struct st_compare_opts *o = in->o;
@@ -1219,7 +1264,7 @@ int an_compare(const struct an_compare_in *in, struct an_compare *out, struct er
 	const struct pair_rule *rule = &pair_rules[an_pair_rule(pairing)->pairing];
 	struct pair_ctx x = {a, b, o, NULL, 0, NULL, 0};
 	if (pairing == AN_PAIR_BY_ROUND)
-		x.nap = an_arm_pairs(in->runs_a, in->na, in->runs_b, in->nb, (struct an_arm_pair **)&x.ap);
+		x.nap = an_arm_pairs(in->runs_a, in->na, in->runs_b, in->nb, &x.ap);
 	if (pairing == AN_PAIR_BY_BLOCK)
 		x.units = run_blocks(in, &x.nu);
 	out->pairing = pairing;
@@ -1230,8 +1275,8 @@ int an_compare(const struct an_compare_in *in, struct an_compare *out, struct er
 	struct rowkey *k;
 	size_t nk;
 	if (make_rows(sets, 2, in->patterns, &k, &nk, e)) {
-		free((void *)x.ap);
-		free((void *)x.units);
+		free(x.ap);
+		free(x.units);
 		return -1;
 	}
 	out->rows = xcalloc(nk ? nk : 1, sizeof *out->rows);
@@ -1244,43 +1289,12 @@ int an_compare(const struct an_compare_in *in, struct an_compare *out, struct er
 	if (o->host_adjust && !rule->rule.adjust_host)
 		rc = errf(e, "%s", rule->rule.no_adjust);
 	for (size_t i = 0; i < nk && !rc; i++) {
-		struct an_row *r = &out->rows[i];
-		row_init(r, &k[i]);
-		struct gdata ga, gb;
-		gdata_row(a, &k[i], &ga);
-		gdata_row(b, &k[i], &gb);
-		r->have_a = ga.have;
-		r->have_b = gb.have;
-		points_of(&ga, &r->pa);
-		points_of(&gb, &r->pb);
-		if (!k[i].ncomp) {
-			diag_group(&ga, &r->diag_a);
-			diag_group(&gb, &r->diag_b);
+		bool compared = false;
+		rc = compare_row(rule, &x, sets, &k[i], &out->rows[i], &pd[i], &compared, e);
+		if (compared) {
+			cs[ncs] = out->rows[i].c;
+			ci[ncs++] = i;
 		}
-		if (ga.have && gb.have) {
-			struct st_group g[2] = {ga.g, gb.g};
-			struct st_estimate est[2];
-			struct gdata gd[2] = {ga, gb};
-			if (estimate_row(sets, gd, (size_t[]){0, 1}, g, 2, &k[i], o, est, &r->adj, e)) {
-				err_prefix(e, "%s", r->workload);
-				rc = -1;
-			} else {
-				r->a = est[0];
-				r->b = est[1];
-				rc = rule->row(&x, &k[i], &ga, &gb, r, &pd[i], e);
-				/* the estimator's "paired inside each unit" named as the rule's unit */
-				if (!rc && rule->rule.caveat && (r->c.caveats & ST_CAVEAT_PAIRED))
-					r->c.caveats = (r->c.caveats & ~ST_CAVEAT_PAIRED) | rule->rule.caveat;
-				cs[ncs] = r->c;
-				ci[ncs++] = i;
-			}
-		} else if (ga.have || gb.have) {
-			struct st_estimate est;
-			if (stats_estimate_groups(ga.have ? &ga.g : &gb.g, 1, &est, e) == 0)
-				*(ga.have ? &r->a : &r->b) = est;
-		}
-		gdata_free(&ga);
-		gdata_free(&gb);
 	}
 	if (!rc) {
 		stats_compare_adjust(cs, ncs);
@@ -1309,8 +1323,8 @@ int an_compare(const struct an_compare_in *in, struct an_compare *out, struct er
 	free(cs);
 	free(ci);
 	free(pd);
-	free((void *)x.ap);
-	free((void *)x.units);
+	free(x.ap);
+	free(x.units);
 	keys_free(k, nk);
 	if (rc)
 		an_compare_free(out);

@@ -307,7 +307,7 @@ struct an_arm_pair {
 	int64_t a, b;     /* the run ids of A's arm and B's */
 	const char *boot; /* their boot id (points into the run infos) */
 };
-/* The paired runs (sysab run --arm: the "pair" of the runs' settings) that A and B are the arms
+/* The paired runs (sysab run --arm: the runs' pair tag, store_run_info.pair) that A and B are the arms
  * of: when every run of A and every run of B is one arm of one paired run whose other arm is on
  * the other side, on the same boot, the pairs into *out (allocated, sorted by boot; free it) and
  * their count; else 0 (*out NULL): A and B are compared as groups. */
