@@ -718,22 +718,16 @@ static int int64_cmp(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
-/* Which factors vary within boots, decided by the data (an_analyze.within and .mixed): over
- * every series of every cell, the levels of each factor that each boot holds runs at. */
-static void within_factors(const struct store_set *cells, size_t ncells, const size_t *cell_level, size_t nf,
-			   unsigned *within, unsigned *mixed)
+/* Which factors vary within units, from bc[0..n-1] (each unit a boot or block holds data of a
+ * cell at; sorted here): within, the factors at least 2 levels of which every unit holds, when
+ * there are at least 2 units; mixed, those only some units hold several levels of. The one rule
+ * analyze's within-boot factors (and so plan's) and compare's pairing by boot or block follow. */
+static void within_units(struct bootcell *bc, size_t n, const size_t *cell_level, size_t nf, unsigned *within,
+			 unsigned *mixed)
 {
 	*within = *mixed = 0;
 	if (nf >= 8 * sizeof *within)
 		return;
-	struct bootcell *bc = NULL;
-	size_t n = 0, cap = 0;
-	for (size_t c = 0; c < ncells; c++)
-		for (size_t s = 0; s < cells[c].nseries; s++)
-			for (size_t b = 0; b < cells[c].series[s].nboots; b++) {
-				bc = xgrow(bc, &cap, n + 1, sizeof *bc);
-				bc[n++] = (struct bootcell){cells[c].series[s].boots[b].boot, c};
-			}
 	if (n)
 		qsort(bc, n, sizeof *bc, bootcell_cmp);
 	size_t nboots = 0;
@@ -756,6 +750,22 @@ static void within_factors(const struct store_set *cells, size_t ncells, const s
 		else if (some)
 			*mixed |= 1u << i;
 	}
+}
+
+/* Which factors vary within boots, decided by the data (an_analyze.within and .mixed): over
+ * every series of every cell, the levels of each factor that each boot holds runs at. */
+static void within_factors(const struct store_set *cells, size_t ncells, const size_t *cell_level, size_t nf,
+			   unsigned *within, unsigned *mixed)
+{
+	struct bootcell *bc = NULL;
+	size_t n = 0, cap = 0;
+	for (size_t c = 0; c < ncells; c++)
+		for (size_t s = 0; s < cells[c].nseries; s++)
+			for (size_t b = 0; b < cells[c].series[s].nboots; b++) {
+				bc = xgrow(bc, &cap, n + 1, sizeof *bc);
+				bc[n++] = (struct bootcell){cells[c].series[s].boots[b].boot, c};
+			}
+	within_units(bc, n, cell_level, nf, within, mixed);
 	free(bc);
 }
 
@@ -837,15 +847,42 @@ static int row_within(struct an_analyze *out, struct an_frow *r, const struct gd
  * as analyze decides a within-boot factor, so a one-factor analyze gives the same row). The
  * comparison is the within-boot effect of a two-level factor (stats_factorial_within); *d gets
  * the estimate of the per-boot differences, for the advice on more boots. */
-static int compare_paired(const struct gdata *ga, const struct gdata *gb, const struct st_compare_opts *o,
-			  struct st_comparison *c, struct st_estimate *d, struct err *e)
+/* A run's pairing unit when it is not its boot: a duet campaign's block (AN_PAIR_BY_BLOCK). */
+struct run_unit {
+	int64_t run, unit;
+};
+
+static int run_unit_cmp(const void *pa, const void *pb)
+{
+	const struct run_unit *a = pa, *b = pb;
+	return a->run < b->run ? -1 : a->run > b->run;
+}
+
+/* The same, with each boot of ga and gb keyed by the unit of its first run (units[0..nu-1],
+ * sorted by run) instead of its boot id, when units is not NULL: B against A inside each duet
+ * block. */
+static int compare_paired(const struct gdata *ga, const struct gdata *gb, const struct run_unit *units, size_t nu,
+			  const struct st_compare_opts *o, struct st_comparison *c, struct st_estimate *d,
+			  struct err *e)
 {
 	static const char *const lv[] = {"A", "B"};
 	const struct st_factor f = {"group", lv, 2};
 	const size_t level[2] = {0, 1};
 	struct gdata gd[2] = {*ga, *gb};
+	int64_t *key[2] = {NULL, NULL};
+	for (int i = 0; i < 2 && units; i++) {
+		key[i] = xcalloc(gd[i].g.nboots ? gd[i].g.nboots : 1, sizeof *key[i]);
+		for (size_t b = 0; b < gd[i].g.nboots; b++) {
+			struct run_unit want = {gd[i].ids[gd[i].boots[b].runs - gd[i].runs], 0};
+			const struct run_unit *hit = bsearch(&want, units, nu, sizeof *units, run_unit_cmp);
+			key[i][b] = hit ? hit->unit : gd[i].bid[b];
+		}
+		gd[i].bid = key[i];
+	}
 	struct wboots x;
 	wboots_build(gd, 2, level, &f, 1, 1u, &x);
+	free(key[0]);
+	free(key[1]);
 	struct st_factorial fa;
 	int rc = stats_factorial_within(&f, 1, 1u, x.wb, x.n, o, &fa, e);
 	if (!rc) {
@@ -865,18 +902,6 @@ static int compare_paired(const struct gdata *ga, const struct gdata *gb, const 
 
 /* ---------------------------------------------------------------- arms paired by round */
 
-/* The paired run a run of `sysab run --arm` belongs to (its settings' "pair"), or NULL. */
-static char *arm_pair_tag(const struct store_run_info *r)
-{
-	if (!r->settings || !strstr(r->settings, "\"pair\""))
-		return NULL;
-	json_t *j = json_loads(r->settings, 0, NULL);
-	const char *t = json_string_value(json_object_get(j, "pair"));
-	char *tag = t ? xstrdup(t) : NULL;
-	json_decref(j);
-	return tag;
-}
-
 static int arm_pair_cmp(const void *pa, const void *pb)
 {
 	const struct an_arm_pair *a = pa, *b = pb;
@@ -890,33 +915,27 @@ size_t an_arm_pairs(const struct store_run_info *const *runs_a, size_t na, const
 	*out = NULL;
 	if (!na || na != nb)
 		return 0;
-	char **ta = xcalloc(na, sizeof *ta), **tb = xcalloc(nb, sizeof *tb);
 	struct an_arm_pair *p = xcalloc(na, sizeof *p);
 	size_t n = 0;
 	bool ok = true;
 	for (size_t i = 0; i < na && ok; i++)
-		ok = (ta[i] = arm_pair_tag(runs_a[i])) != NULL && (tb[i] = arm_pair_tag(runs_b[i])) != NULL;
+		ok = runs_a[i]->pair && runs_b[i]->pair;
 	for (size_t i = 0; i < na && ok; i++) {
+		const char *tag = runs_a[i]->pair;
 		size_t hits = 0, at = 0;
 		for (size_t k = 0; k < nb; k++)
-			if (!strcmp(ta[i], tb[k])) {
+			if (!strcmp(tag, runs_b[k]->pair)) {
 				hits++;
 				at = k;
 			}
 		for (size_t k = 0; k < na; k++) /* one run of each side per paired run */
-			if (k != i && !strcmp(ta[i], ta[k]))
+			if (k != i && !strcmp(tag, runs_a[k]->pair))
 				hits = 0;
 		ok = hits == 1 && runs_a[i]->id != runs_b[at]->id && runs_a[i]->boot_id && runs_b[at]->boot_id &&
 		     !strcmp(runs_a[i]->boot_id, runs_b[at]->boot_id);
 		if (ok)
 			p[n++] = (struct an_arm_pair){runs_a[i]->id, runs_b[at]->id, runs_a[i]->boot_id};
 	}
-	for (size_t i = 0; i < na; i++) {
-		free(ta[i]);
-		free(tb[i]);
-	}
-	free(ta);
-	free(tb);
 	if (!ok) {
 		free(p);
 		return 0;
@@ -1025,100 +1044,264 @@ static int compare_rounds(const struct store_set *a, const struct store_set *b, 
 	return rc;
 }
 
-int an_compare(const struct store_set *a, const struct store_set *b, const struct store_run_info *const *runs_a,
-	       size_t nra, const struct store_run_info *const *runs_b, size_t nrb, const struct store_env *env_a,
-	       const struct store_env *env_b, const struct strv *patterns, const struct st_compare_opts *o,
-	       struct an_compare *out, struct err *e)
+/* ---------------------------------------------------------------- the pairing of a comparison */
+
+/* True when the runs pair by unit (each run's boot, or by_block its duet block): the group is
+ * a within-unit factor of two levels by the rule analyze follows (within_units). */
+static bool units_paired(const struct store_run_info *const *const runs[2], const size_t n[2], bool by_block)
 {
+	struct bootcell *bc = xcalloc(n[0] + n[1] + 1, sizeof *bc);
+	const char **boots = xcalloc(n[0] + n[1] + 1, sizeof *boots);
+	size_t nc = 0, nboots = 0;
+	for (size_t side = 0; side < 2; side++)
+		for (size_t i = 0; i < n[side]; i++) {
+			const struct store_run_info *r = runs[side][i];
+			int64_t key = r->duet_block;
+			if (!by_block) { /* a boot by the index of its id */
+				const char *id = r->boot_id ? r->boot_id : "";
+				size_t k = 0;
+				while (k < nboots && strcmp(boots[k], id))
+					k++;
+				if (k == nboots)
+					boots[nboots++] = id;
+				key = (int64_t)k;
+			}
+			bc[nc++] = (struct bootcell){key, side};
+		}
+	static const size_t level[2] = {0, 1};
+	unsigned within, mixed;
+	within_units(bc, nc, level, 1, &within, &mixed);
+	free(bc);
+	free(boots);
+	return within != 0;
+}
+
+/* True when the runs of every boot of both groups record one duet block. */
+static bool boots_in_one_block(const struct store_run_info *const *const runs[2], const size_t n[2])
+{
+	for (int s = 0; s < 2; s++)
+		for (size_t i = 0; i < n[s]; i++)
+			for (int t = 0; t < 2; t++)
+				for (size_t j = 0; j < n[t]; j++) {
+					const struct store_run_info *x = runs[s][i], *y = runs[t][j];
+					if (x->boot_id && y->boot_id && !strcmp(x->boot_id, y->boot_id) &&
+					    x->duet_block != y->duet_block)
+						return false;
+				}
+	return true;
+}
+
+/* True when every run of both groups belongs to one campaign and records its duet block. */
+static bool one_duet(const struct store_run_info *const *const runs[2], const size_t n[2])
+{
+	const char *camp = n[0] ? runs[0][0]->campaign : NULL;
+	for (int side = 0; side < 2 && camp; side++)
+		for (size_t i = 0; i < n[side] && camp; i++)
+			if (!runs[side][i]->campaign || strcmp(runs[side][i]->campaign, camp) || !runs[side][i]->in_duet)
+				camp = NULL;
+	return camp != NULL;
+}
+
+enum an_pairing an_pairing_decide(const struct store_run_info *const *runs_a, size_t na,
+				  const struct store_run_info *const *runs_b, size_t nb, enum st_level unit)
+{
+	if (!runs_b || !nb || !na)
+		return AN_PAIR_GROUPS;
+	struct an_arm_pair *ap;
+	size_t nap = an_arm_pairs(runs_a, na, runs_b, nb, &ap);
+	free(ap);
+	if (nap)
+		return AN_PAIR_BY_ROUND;
+	if (unit != ST_LEVEL_BOOT)
+		return AN_PAIR_GROUPS;
+	const struct store_run_info *const *const runs[2] = {runs_a, runs_b};
+	const size_t n[2] = {na, nb};
+	if (one_duet(runs, n) && boots_in_one_block(runs, n)) /* a duet's boots are never shared */
+		return units_paired(runs, n, true) ? AN_PAIR_BY_BLOCK : AN_PAIR_GROUPS;
+	return units_paired(runs, n, false) ? AN_PAIR_BY_BOOT : AN_PAIR_GROUPS;
+}
+
+/* What a rule's row estimator reads: the sets, the options, the arm pairs (by round) and the
+ * runs' blocks (by block). */
+struct pair_ctx {
+	const struct store_set *a, *b;
+	const struct st_compare_opts *o;
+	struct an_arm_pair *ap; /* owned: freed by an_compare */
+	size_t nap;
+	struct run_unit *units; /* owned too */
+	size_t nu;
+};
+
+/* Compare row k (its groups' data ga, gb; r->a and r->b estimated) into r->c; *pd gets the
+ * estimate of the paired differences (paired rules). Returns 0 or -1 with e set. */
+typedef int pair_row_fn(const struct pair_ctx *x, const struct rowkey *k, const struct gdata *ga,
+			const struct gdata *gb, struct an_row *r, struct st_estimate *pd, struct err *e);
+
+static int row_groups(const struct pair_ctx *x, const struct rowkey *k, const struct gdata *ga,
+		      const struct gdata *gb, struct an_row *r, struct st_estimate *pd, struct err *e)
+{
+	(void)k, (void)ga, (void)gb, (void)pd, (void)e;
+	stats_compare(&r->a, &r->b, x->o, &r->c);
+	return 0;
+}
+
+static int row_by_unit(const struct pair_ctx *x, const struct rowkey *k, const struct gdata *ga,
+		       const struct gdata *gb, struct an_row *r, struct st_estimate *pd, struct err *e)
+{
+	(void)k;
+	return compare_paired(ga, gb, x->units, x->nu, x->o, &r->c, pd, e);
+}
+
+/* by round; a row no paired run holds with rounds is compared as groups */
+static int row_by_round(const struct pair_ctx *x, const struct rowkey *k, const struct gdata *ga,
+			const struct gdata *gb, struct an_row *r, struct st_estimate *pd, struct err *e)
+{
+	int rc = compare_rounds(x->a, x->b, k, x->ap, x->nap, x->o, &r->c, pd, e);
+	if (rc > 0)
+		r->by_round = true;
+	return rc < 0 ? -1 : rc ? 0 : row_groups(x, k, ga, gb, r, pd, e);
+}
+
+static const struct pair_rule {
+	struct an_pair_rule rule;
+	pair_row_fn *row;
+} pair_rules[] = {
+	[AN_PAIR_GROUPS] = {{AN_PAIR_GROUPS, "groups", "stats_compare", 0, false, true, NULL}, row_groups},
+	[AN_PAIR_BY_BOOT] = {{AN_PAIR_BY_BOOT, "by_boot", "stats_factorial_within", ST_CAVEAT_PAIRED, false, false,
+			      "--adjust host: A and B ran on the same boots, so B is compared with A inside each boot, "
+			      "and that paired comparison is not adjusted for host speed; compare without --adjust host "
+			      "(the pairing already cancels what the runs of one boot share)"},
+			     row_by_unit},
+	/* a duet was refused in the words of shared boots before it was a rule: the same words */
+	[AN_PAIR_BY_BLOCK] = {{AN_PAIR_BY_BLOCK, "by_block", "stats_factorial_within", ST_CAVEAT_DUET_PAIRED, false,
+			       false,
+			       "--adjust host: A and B ran on the same boots, so B is compared with A inside each boot, "
+			       "and that paired comparison is not adjusted for host speed; compare without --adjust host "
+			       "(the pairing already cancels what the runs of one boot share)"},
+			      row_by_unit},
+	[AN_PAIR_BY_ROUND] = {{AN_PAIR_BY_ROUND, "by_round", "stats_compare_rounds", ST_CAVEAT_PAIRED_ROUNDS, true,
+			       false,
+			       "--adjust host: A and B are arms of paired runs (sysab run --arm), compared round by round "
+			       "inside each run, and that comparison is not adjusted for host speed; compare without "
+			       "--adjust host (the pairing already cancels what the rounds share)"},
+			      row_by_round},
+};
+
+const struct an_pair_rule *an_pair_rule(enum an_pairing p)
+{
+	return &pair_rules[(size_t)p < sizeof pair_rules / sizeof *pair_rules ? p : AN_PAIR_GROUPS].rule;
+}
+
+/* The block of each run of both groups, sorted by run (for AN_PAIR_BY_BLOCK). */
+static struct run_unit *run_blocks(const struct an_compare_in *in, size_t *n)
+{
+	struct run_unit *u = xcalloc(in->na + in->nb + 1, sizeof *u);
+	*n = 0;
+	for (size_t i = 0; i < in->na; i++)
+		u[(*n)++] = (struct run_unit){in->runs_a[i]->id, in->runs_a[i]->duet_block};
+	for (size_t i = 0; i < in->nb; i++)
+		u[(*n)++] = (struct run_unit){in->runs_b[i]->id, in->runs_b[i]->duet_block};
+	qsort(u, *n, sizeof *u, run_unit_cmp);
+	return u;
+}
+
+/* Row k of a comparison into r: both groups' estimates, diagnostics and points, and where both
+ * have data (*compared set) B against A by rule's estimator, its rows carrying the rule's caveat.
+ * Returns 0 or -1 with e set. */
+static int compare_row(const struct pair_rule *rule, const struct pair_ctx *x, const struct store_set sets[2],
+		       const struct rowkey *k, struct an_row *r, struct st_estimate *pd, bool *compared, struct err *e)
+{
+	int rc = 0;
+	row_init(r, k);
+	struct gdata ga, gb;
+	gdata_row(&sets[0], k, &ga);
+	gdata_row(&sets[1], k, &gb);
+	r->have_a = ga.have;
+	r->have_b = gb.have;
+	points_of(&ga, &r->pa);
+	points_of(&gb, &r->pb);
+	if (!k->ncomp) {
+		diag_group(&ga, &r->diag_a);
+		diag_group(&gb, &r->diag_b);
+	}
+	if (ga.have && gb.have) {
+		struct st_group g[2] = {ga.g, gb.g};
+		struct st_estimate est[2];
+		struct gdata gd[2] = {ga, gb};
+		if (estimate_row(sets, gd, (size_t[]){0, 1}, g, 2, k, x->o, est, &r->adj, e)) {
+			err_prefix(e, "%s", r->workload);
+			rc = -1;
+		} else {
+			r->a = est[0];
+			r->b = est[1];
+			rc = rule->row(x, k, &ga, &gb, r, pd, e);
+			/* the estimator's "paired inside each unit" named as the rule's unit */
+			if (!rc && rule->rule.caveat && (r->c.caveats & ST_CAVEAT_PAIRED))
+				r->c.caveats = (r->c.caveats & ~ST_CAVEAT_PAIRED) | rule->rule.caveat;
+			*compared = true;
+		}
+	} else if (ga.have || gb.have) {
+		struct st_estimate est;
+		if (stats_estimate_groups(ga.have ? &ga.g : &gb.g, 1, &est, e) == 0)
+			*(ga.have ? &r->a : &r->b) = est;
+	}
+	gdata_free(&ga);
+	gdata_free(&gb);
+	return rc;
+}
+
+int an_compare(const struct an_compare_in *in, struct an_compare *out, struct err *e)
+{
+	const struct st_compare_opts *o = in->o;
+	const struct store_set *a = in->a, *b = in->b;
 	memset(out, 0, sizeof *out);
 	out->o = *o;
 	out->ngroups = b ? 2 : 1;
 	static const struct store_set none;
 	if (!b) /* one group: its estimates, with nothing to compare against */
 		b = &none;
+	enum an_pairing pairing = b == &none ? AN_PAIR_GROUPS : in->pairing;
+	const struct pair_rule *rule = &pair_rules[an_pair_rule(pairing)->pairing];
+	struct pair_ctx x = {a, b, o, NULL, 0, NULL, 0};
+	if (pairing == AN_PAIR_BY_ROUND)
+		x.nap = an_arm_pairs(in->runs_a, in->na, in->runs_b, in->nb, &x.ap);
+	if (pairing == AN_PAIR_BY_BLOCK)
+		x.units = run_blocks(in, &x.nu);
+	out->pairing = pairing;
+	out->paired_rounds = x.nap;
+	out->paired = pairing == AN_PAIR_BY_BOOT || pairing == AN_PAIR_BY_BLOCK;
+	out->duet = pairing == AN_PAIR_BY_BLOCK;
 	struct store_set sets[2] = {*a, *b};
 	struct rowkey *k;
 	size_t nk;
-	if (make_rows(sets, 2, patterns, &k, &nk, e))
+	if (make_rows(sets, 2, in->patterns, &k, &nk, e)) {
+		free(x.ap);
+		free(x.units);
 		return -1;
+	}
 	out->rows = xcalloc(nk ? nk : 1, sizeof *out->rows);
 	out->nrows = nk;
 	struct st_comparison *cs = xcalloc(nk ? nk : 1, sizeof *cs);
 	size_t *ci = xcalloc(nk ? nk : 1, sizeof *ci);
-	struct st_estimate *pd = xcalloc(nk ? nk : 1, sizeof *pd); /* paired rows: per-boot differences */
+	struct st_estimate *pd = xcalloc(nk ? nk : 1, sizeof *pd); /* paired rows: per-unit differences */
 	size_t ncs = 0;
 	int rc = 0;
-	/* both groups on the same boots (every boot in both, at least 2): paired, as analyze pairs
-	 * a within-boot factor; never with --unit run */
-	static const size_t two[2] = {0, 1};
-	unsigned paired = 0, mixed = 0;
-	if (out->ngroups == 2 && o->unit == ST_LEVEL_BOOT)
-		within_factors(sets, 2, two, 1, &paired, &mixed);
-	/* A and B are the arms of paired runs (sysab run --arm): each row by round, inside each run */
-	struct an_arm_pair *ap = NULL;
-	size_t nap = out->ngroups == 2 ? an_arm_pairs(runs_a, nra, runs_b, nrb, &ap) : 0;
-	out->paired_rounds = nap;
-	if (nap)
-		paired = 0;
-	if (nap && o->host_adjust)
-		rc = errf(e, "--adjust host: A and B are arms of paired runs (sysab run --arm), compared round by round "
-			     "inside each run, and that comparison is not adjusted for host speed; compare without "
-			     "--adjust host (the pairing already cancels what the rounds share)");
-	out->paired = paired != 0;
-	if (paired && o->host_adjust)
-		rc = errf(e, "--adjust host: A and B ran on the same boots, so B is compared with A inside each boot, "
-			     "and that paired comparison is not adjusted for host speed; compare without --adjust host "
-			     "(the pairing already cancels what the runs of one boot share)");
+	if (o->host_adjust && !rule->rule.adjust_host)
+		rc = errf(e, "%s", rule->rule.no_adjust);
 	for (size_t i = 0; i < nk && !rc; i++) {
-		struct an_row *r = &out->rows[i];
-		row_init(r, &k[i]);
-		struct gdata ga, gb;
-		gdata_row(a, &k[i], &ga);
-		gdata_row(b, &k[i], &gb);
-		r->have_a = ga.have;
-		r->have_b = gb.have;
-		points_of(&ga, &r->pa);
-		points_of(&gb, &r->pb);
-		if (!k[i].ncomp) {
-			diag_group(&ga, &r->diag_a);
-			diag_group(&gb, &r->diag_b);
+		bool compared = false;
+		rc = compare_row(rule, &x, sets, &k[i], &out->rows[i], &pd[i], &compared, e);
+		if (compared) {
+			cs[ncs] = out->rows[i].c;
+			ci[ncs++] = i;
 		}
-		if (ga.have && gb.have) {
-			struct st_group g[2] = {ga.g, gb.g};
-			struct st_estimate est[2];
-			struct gdata gd[2] = {ga, gb};
-			if (estimate_row(sets, gd, (size_t[]){0, 1}, g, 2, &k[i], o, est, &r->adj, e)) {
-				err_prefix(e, "%s", r->workload);
-				rc = -1;
-			} else {
-				r->a = est[0];
-				r->b = est[1];
-				int byround = nap ? compare_rounds(a, b, &k[i], ap, nap, o, &r->c, &pd[i], e) : 0;
-				if (byround < 0)
-					rc = -1;
-				else if (byround)
-					r->by_round = true;
-				else if (paired)
-					rc = compare_paired(&ga, &gb, o, &r->c, &pd[i], e);
-				else
-					stats_compare(&r->a, &r->b, o, &r->c);
-				cs[ncs] = r->c;
-				ci[ncs++] = i;
-			}
-		} else if (ga.have || gb.have) {
-			struct st_estimate est;
-			if (stats_estimate_groups(ga.have ? &ga.g : &gb.g, 1, &est, e) == 0)
-				*(ga.have ? &r->a : &r->b) = est;
-		}
-		gdata_free(&ga);
-		gdata_free(&gb);
 	}
 	if (!rc) {
 		stats_compare_adjust(cs, ncs);
 		for (size_t j = 0; j < ncs; j++) {
 			struct an_row *r = &out->rows[ci[j]];
 			r->c = cs[j];
-			/* paired: the per-boot differences are the one varying term */
+			/* paired: the per-unit differences are the one varying term */
 			struct st_estimate zero = pd[ci[j]];
 			zero.se = 0;
 			if (r->c.verdict == ST_INCONCLUSIVE)
@@ -1133,14 +1316,15 @@ int an_compare(const struct store_set *a, const struct store_set *b, const struc
 			an_change_of(&r->c, r->latency, &r->chg);
 			out->change_kinds |= r->latency ? AN_CHG_TIME : AN_CHG_RATE;
 		}
-		confounders(runs_a, nra, runs_b, nrb, env_a, env_b, out);
-		an_emulation_of(env_a, &out->emu[0]);
-		an_emulation_of(env_b, &out->emu[1]);
+		confounders(in->runs_a, in->na, in->runs_b, in->nb, in->env_a, in->env_b, out);
+		an_emulation_of(in->env_a, &out->emu[0]);
+		an_emulation_of(in->env_b, &out->emu[1]);
 	}
 	free(cs);
 	free(ci);
 	free(pd);
-	free(ap);
+	free(x.ap);
+	free(x.units);
 	keys_free(k, nk);
 	if (rc)
 		an_compare_free(out);

@@ -249,6 +249,36 @@ void an_cmdline_words(const char *cmdline, struct strv *out);
 /* The values of env's kernel.cmdline key through an_cmdline_strip, equal ones merged. */
 void an_cmdline_env_strip(struct store_env *env, const struct an_cmdline_declared *d);
 
+/* How compare pairs B with A, decided once from the two groups' runs and the options
+ * (an_pairing_decide) and dispatched through one table of rules (analysis.c, pair_rules[]). */
+enum an_pairing {
+	AN_PAIR_GROUPS,   /* independent groups: stats_compare of the two nested estimates */
+	AN_PAIR_BY_BOOT,  /* A and B ran on the same boots: B - A inside each boot */
+	AN_PAIR_BY_BLOCK, /* the two configurations of a duet campaign: B - A inside each block */
+	AN_PAIR_BY_ROUND, /* the arms of paired runs (sysab run --arm): B - A by round inside each run */
+};
+/* A pairing's rule: what a new design adds is one row of this table, one estimator in stats/
+ * and one caveat row (report/verdict.c). */
+struct an_pair_rule {
+	enum an_pairing pairing;
+	const char *name;      /* its word: compare's JSON "pairing" */
+	const char *estimator; /* the stats/ function that compares a row */
+	unsigned caveat;       /* ST_CAVEAT_* its paired rows carry (0: none) */
+	bool raw;              /* it needs the raw samples (a stored summary holds no rounds) */
+	bool adjust_host;      /* --adjust host applies */
+	const char *no_adjust; /* when it does not: why, and what to do (the error's words) */
+};
+/* The rule of p (never NULL for a value of the enum). */
+const struct an_pair_rule *an_pair_rule(enum an_pairing p);
+/* The pairing of a comparison of B (runs_b[0..nb-1]; nb 0: one group) against A: by round when
+ * every run of A and of B is one arm of one paired run (an_arm_pairs); with unit ST_LEVEL_BOOT,
+ * by block when every run of both belongs to one duet campaign, records its block, the runs of
+ * each boot share one block, and at least 2 blocks each hold runs of both groups (and only such
+ * blocks); else by boot when at least 2 boots each hold runs of both groups (and only such
+ * boots); else as groups. */
+enum an_pairing an_pairing_decide(const struct store_run_info *const *runs_a, size_t na,
+				  const struct store_run_info *const *runs_b, size_t nb, enum st_level unit);
+
 struct an_compare {
 	size_t ngroups;       /* 2: b against a; 1: the estimates of a alone (no b, no comparisons) */
 	struct an_row *rows;
@@ -267,6 +297,8 @@ struct an_compare {
 	size_t paired_rounds;       /* A and B are the arms of this many paired runs (sysab run --arm): each
 	                               timing row holding rounds is compared by round (row.by_round) */
 	bool duet;                  /* paired by duet block instead (a --duet campaign): caveat duet_paired */
+	enum an_pairing pairing;    /* how B was paired with A (an_pairing_decide); paired, paired_rounds and
+	                               duet say the same for the renderers */
 	unsigned change_kinds;      /* AN_CHG_* of its timing rows */
 	struct st_compare_opts o;
 };
@@ -275,7 +307,7 @@ struct an_arm_pair {
 	int64_t a, b;     /* the run ids of A's arm and B's */
 	const char *boot; /* their boot id (points into the run infos) */
 };
-/* The paired runs (sysab run --arm: the "pair" of the runs' settings) that A and B are the arms
+/* The paired runs (sysab run --arm: the runs' pair tag, store_run_info.pair) that A and B are the arms
  * of: when every run of A and every run of B is one arm of one paired run whose other arm is on
  * the other side, on the same boot, the pairs into *out (allocated, sorted by boot; free it) and
  * their count; else 0 (*out NULL): A and B are compared as groups. */
@@ -286,16 +318,24 @@ size_t an_arm_pairs(const struct store_run_info *const *runs_a, size_t na, const
  * theirs; counter rows are never judged by --fail-on, and go too). */
 void an_compare_repeat(struct an_compare *c);
 
-/* Compare b against a for every row; with b NULL (runs_b NULL, nrb 0, env_b empty), the record of
- * one group: its estimates, diagnostics and points, no comparisons. runs_a/runs_b are the
- * groups' runs (their labels are keys never to count as confounders) and env_a/env_b their
- * environment (store_env_values), for confounders.
- * patterns (may be empty) filter rows; a pattern matching no row is an error.
- * Returns 0 (free *out with an_compare_free) or -1 with e set. */
-int an_compare(const struct store_set *a, const struct store_set *b, const struct store_run_info *const *runs_a,
-	       size_t nra, const struct store_run_info *const *runs_b, size_t nrb, const struct store_env *env_a,
-	       const struct store_env *env_b, const struct strv *patterns, const struct st_compare_opts *o,
-	       struct an_compare *out, struct err *e);
+/* What an_compare compares. a, b: the groups' loaded sets (b NULL: the record of one group, its
+ * estimates, diagnostics and points, no comparisons; runs_b NULL, nb 0, env_b empty). runs_a,
+ * runs_b: the groups' runs (their labels are keys never to count as confounders); env_a, env_b:
+ * their environment (store_env_values), for confounders. patterns (may be empty) filter rows;
+ * a pattern matching no row is an error. pairing: an_pairing_decide's for these runs (a set
+ * loaded from stored summaries when its rule needs raw samples compares as groups). */
+struct an_compare_in {
+	const struct store_set *a, *b;
+	const struct store_run_info *const *runs_a, *const *runs_b;
+	size_t na, nb;
+	const struct store_env *env_a, *env_b;
+	const struct strv *patterns;
+	const struct st_compare_opts *o;
+	enum an_pairing pairing;
+};
+/* Compare in->b against in->a for every row, paired as in->pairing's rule says. Returns 0 (free
+ * *out with an_compare_free) or -1 with e set (--adjust host with a pairing it does not apply to). */
+int an_compare(const struct an_compare_in *in, struct an_compare *out, struct err *e);
 void an_compare_free(struct an_compare *c);
 /* Mark each of c's confounders that the change under test explains (docs/METHOD.md,
  * "Confounders"): a key whose difference follows from a label that differs between the groups

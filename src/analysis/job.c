@@ -156,8 +156,8 @@ int an_group_one_origin(const struct an_group *g, const char *what, struct err *
 	return -1;
 }
 
-/* Fill g from the runs at idx[0..n-1] (taken) and load their samples. */
-static int group_load(struct an_db *d, struct an_group *g, size_t *idx, size_t n, const char *name, struct err *e)
+/* Fill g from the runs at idx[0..n-1] (taken), without their samples. */
+static void group_take(struct an_db *d, struct an_group *g, size_t *idx, size_t n, const char *name)
 {
 	g->idx = idx;
 	g->n = n;
@@ -168,8 +168,14 @@ static int group_load(struct an_db *d, struct an_group *g, size_t *idx, size_t n
 		g->runs[i] = &d->runs[idx[i]];
 	}
 	g->info = (struct an_group_info){name, g->sel.text ? g->sel.text : "", n, an_count_boots(g->runs, n)};
+}
+
+/* Load g's set: from the runs' stored summaries when they are current (and raw is false), else
+ * from the samples. Returns 0 or -1 with e set. */
+static int group_set(struct an_db *d, struct an_group *g, bool raw, struct err *e)
+{
 	const char *force = getenv("SYSAB_TEST_SAMPLES");
-	if (!d->samples && !(force && !strcmp(force, "1")) && !d->sums_state) {
+	if (!raw && !d->samples && !(force && !strcmp(force, "1")) && !d->sums_state) {
 		bool ok;
 		if (store_sums_load(d->st, ST_SUMMARY_METHOD, d->want, d->nwant, &d->sums, &ok, e))
 			return -1;
@@ -177,12 +183,13 @@ static int group_load(struct an_db *d, struct an_group *g, size_t *idx, size_t n
 		if (d->sums_state < 0)
 			store_sums_free(&d->sums);
 	}
-	if (d->sums_state > 0)
-		return store_set_of_sums(d->st, &d->sums, g->ids, n, &g->set, e);
-	return store_load_set(d->st, g->ids, n, &g->set, e);
+	if (!raw && d->sums_state > 0)
+		return store_set_of_sums(d->st, &d->sums, g->ids, g->n, &g->set, e);
+	return store_load_set(d->st, g->ids, g->n, &g->set, e);
 }
 
-int an_group_select(struct an_db *d, const char *text, const char *name, struct an_group *g, struct err *e)
+/* Select the runs of text into g (an_group_select without loading the samples). */
+static int group_pick(struct an_db *d, const char *text, const char *name, struct an_group *g, struct err *e)
 {
 	memset(g, 0, sizeof *g);
 	size_t *idx, n;
@@ -201,20 +208,24 @@ int an_group_select(struct an_db *d, const char *text, const char *name, struct 
 		}
 		n -= dropped;
 	}
-	int rc = group_load(d, g, idx, n, name, e);
-	if (!rc) {
-		char *what = xasprintf("%s '%s'", name, text);
-		rc = an_group_one_origin(g, what, e);
-		free(what);
-	}
+	group_take(d, g, idx, n, name);
+	char *what = xasprintf("%s '%s'", name, text);
+	int rc = an_group_one_origin(g, what, e);
+	free(what);
 	return rc;
+}
+
+int an_group_select(struct an_db *d, const char *text, const char *name, struct an_group *g, struct err *e)
+{
+	return group_pick(d, text, name, g, e) || group_set(d, g, false, e) ? -1 : 0;
 }
 
 /* A group of given runs, for the cells of a design. */
 int an_group_of(struct an_db *d, size_t *idx, size_t n, struct an_group *g, struct err *e)
 {
 	memset(g, 0, sizeof *g);
-	return group_load(d, g, idx, n, "cell", e);
+	group_take(d, g, idx, n, "cell");
+	return group_set(d, g, false, e);
 }
 
 void an_group_free(struct an_group *g)
@@ -419,11 +430,12 @@ static int compare_checks(struct an_compare_job *j, bool allow, struct err *e)
 	return rc;
 }
 
-/* Select the groups of sa and sb (sb NULL: one group) into j->g. */
+/* Select the groups of sa and sb (sb NULL: one group) into j->g, without their samples
+ * (compare_rest loads them once the pairing is known). */
 static int compare_groups(struct an_compare_job *j, const char *sa, const char *sb, struct err *e)
 {
-	return an_group_select(&j->d, sa, sb ? "A" : "runs", &j->g[0], e) ||
-			       (sb && an_group_select(&j->d, sb, "B", &j->g[1], e))
+	return group_pick(&j->d, sa, sb ? "A" : "runs", &j->g[0], e) ||
+			       (sb && group_pick(&j->d, sb, "B", &j->g[1], e))
 		       ? -1
 		       : 0;
 }
@@ -493,88 +505,6 @@ static int compare_record(struct an_compare_job *j, struct an_look_state *ls, st
 	return rc;
 }
 
-/* Free what duet_sets made (the copies' arrays; what they point to is the groups'). */
-static void duet_sets_free(struct store_set *d)
-{
-	for (int i = 0; i < 2; i++) {
-		for (size_t s = 0; d[i].series && s < d[i].nseries; s++)
-			free(d[i].series[s].boots);
-		free(d[i].series);
-	}
-	memset(d, 0, 2 * sizeof *d);
-}
-
-static int id_cmp(const void *pa, const void *pb)
-{
-	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
-	return a < b ? -1 : a > b;
-}
-
-/* A duet campaign (docs/CAMPAIGNS.md, "Duet"): A and B booted at once in blocks. When every
- * run of both groups belongs to one campaign and records campaign.duet_block, d[0] and d[1]
- * become copies of the groups' sets whose boots are keyed by block instead (-1 - block), so
- * compare pairs B with A inside each block as it pairs groups on the same boots; *duet is then
- * true. Free d with duet_sets_free. Returns 0, or -1 with e set. */
-static int duet_sets(struct store *st, const struct an_group *g, struct store_set *d, bool *duet, struct err *e)
-{
-	*duet = false;
-	memset(d, 0, 2 * sizeof *d);
-	const char *camp = g[0].n ? g[0].runs[0]->campaign : NULL;
-	for (int i = 0; i < 2; i++)
-		for (size_t k = 0; camp && k < g[i].n; k++)
-			if (!g[i].runs[k]->campaign || strcmp(g[i].runs[k]->campaign, camp))
-				camp = NULL;
-	if (!camp || !g[1].n)
-		return 0;
-	for (int i = 0; i < 2; i++) {
-		size_t n = g[i].n;
-		struct store_run_info *tmp = xcalloc(n, sizeof *tmp);
-		int64_t *ids = xcalloc(n, sizeof *ids), *blk = xcalloc(n, sizeof *blk);
-		memcpy(ids, g[i].ids, n * sizeof *ids);
-		qsort(ids, n, sizeof *ids, id_cmp);
-		for (size_t k = 0; k < n; k++)
-			tmp[k].id = ids[k];
-		int rc = store_runs_env_key(st, tmp, n, "campaign.duet_block", e);
-		bool all = !rc;
-		for (size_t k = 0; k < n; k++) {
-			const char *v = kv_get(&tmp[k].env, "campaign.duet_block");
-			char *end = NULL;
-			blk[k] = v ? strtoll(v, &end, 10) : -1;
-			all &= v && *v && end && !*end && blk[k] >= 0;
-			kv_free(&tmp[k].env);
-		}
-		free(tmp);
-		/* the copy: each boot keyed by its runs' block (a boot whose runs differ: no duet) */
-		const struct store_set *src = &g[i].set;
-		d[i].series = xcalloc(src->nseries ? src->nseries : 1, sizeof *d[i].series);
-		d[i].nseries = src->nseries;
-		for (size_t s = 0; all && s < src->nseries; s++) {
-			d[i].series[s] = src->series[s];
-			struct store_series_boot *bt = xcalloc(src->series[s].nboots ? src->series[s].nboots : 1, sizeof *bt);
-			d[i].series[s].boots = bt;
-			for (size_t b = 0; b < src->series[s].nboots; b++) {
-				bt[b] = src->series[s].boots[b];
-				int64_t key = INT64_MIN;
-				for (size_t r = 0; r < bt[b].nruns; r++) {
-					int64_t *hit = bsearch(&bt[b].runs[r].run, ids, n, sizeof *ids, id_cmp);
-					int64_t kb = hit ? -1 - blk[hit - ids] : INT64_MIN;
-					all &= kb != INT64_MIN && (key == INT64_MIN || kb == key);
-					key = kb;
-				}
-				bt[b].boot = key;
-			}
-		}
-		free(ids);
-		free(blk);
-		if (rc || !all) {
-			duet_sets_free(d);
-			return rc;
-		}
-	}
-	*duet = true;
-	return 0;
-}
-
 /* The rest of the job once the groups are selected: the comparison, its checks and counter rows. */
 static int compare_rest(struct store *st, const char *sa, const char *sb, const struct strv *patterns,
 			const struct st_compare_opts *co, bool with_env, bool allow_checks, struct an_compare_job *j,
@@ -591,9 +521,17 @@ static int compare_rest(struct store *st, const char *sa, const char *sb, const 
 		return -1;
 	j->info[0] = g[0].info;
 	j->info[1] = g[1].info;
+	/* the pairing, decided once from the runs: its rule says whether the samples must be raw
+	 * (arms paired by round: a stored summary holds no rounds) */
+	enum an_pairing pairing = sb ? an_pairing_decide(g[0].runs, g[0].n, g[1].runs, g[1].n, co->unit) : AN_PAIR_GROUPS;
+	bool raw = an_pair_rule(pairing)->raw;
+	int rc = 0;
+	for (size_t i = 0; i < j->ng && !rc; i++)
+		rc = group_set(&j->d, &g[i], raw, e);
 	struct store_env env[2] = {{0}};
 	struct an_cmdline_declared decl = {0};
-	int rc = store_env_values(st, g[0].ids, g[0].n, &env[0], e);
+	if (!rc)
+		rc = store_env_values(st, g[0].ids, g[0].n, &env[0], e);
 	if (!rc && sb)
 		rc = store_env_values(st, g[1].ids, g[1].n, &env[1], e);
 	/* a campaign's marker and its configurations' command lines are not confounders */
@@ -601,35 +539,18 @@ static int compare_rest(struct store *st, const char *sa, const char *sb, const 
 		rc = an_cmdline_declared_add(st, g[i].runs, g[i].n, &decl, e);
 	for (size_t i = 0; i < j->ng && !rc; i++)
 		an_cmdline_env_strip(&env[i], &decl);
-	/* the arms of paired runs are compared by round: from their samples, which hold the rounds
-	 * (a stored summary does not) */
-	if (!rc && sb && j->d.sums_state > 0) {
-		struct an_arm_pair *ap;
-		size_t nap = an_arm_pairs(g[0].runs, g[0].n, g[1].runs, g[1].n, &ap);
-		free(ap);
-		for (int i = 0; i < 2 && nap && !rc; i++) {
-			store_set_free(&g[i].set);
-			rc = store_load_set(st, g[i].ids, g[i].n, &g[i].set, e);
-		}
+	if (!rc) {
+		const struct an_compare_in in = {&g[0].set,  sb ? &g[1].set : NULL,
+						 g[0].runs,  sb ? g[1].runs : NULL,
+						 g[0].n,     sb ? g[1].n : 0,
+						 &env[0],    &env[1],
+						 patterns,   co,
+						 pairing};
+		rc = an_compare(&in, &j->c, e);
 	}
-	/* a duet campaign: B and A paired by block (an --unit run comparison stays per run) */
-	struct store_set dset[2] = {{0}};
-	bool duet = false;
-	if (!rc && sb && co->unit == ST_LEVEL_BOOT)
-		rc = duet_sets(st, g, dset, &duet, e);
-	if (!rc)
-		rc = an_compare(duet ? &dset[0] : &g[0].set, sb ? (duet ? &dset[1] : &g[1].set) : NULL, g[0].runs, g[0].n,
-				sb ? g[1].runs : NULL, g[1].n, &env[0], &env[1], patterns, co, &j->c, e);
 	if (!rc && sb) /* what the change under test explains is not listed as a confounder */
 		an_confounders_explain(&j->c, g[0].runs, g[0].n, g[1].runs, g[1].n, &env[0], &env[1], &decl);
 	an_cmdline_declared_free(&decl);
-	if (!rc && duet && j->c.paired) {
-		j->c.duet = true;
-		for (size_t i = 0; i < j->c.nrows; i++)
-			if (j->c.rows[i].c.caveats & ST_CAVEAT_PAIRED)
-				j->c.rows[i].c.caveats = (j->c.rows[i].c.caveats & ~ST_CAVEAT_PAIRED) | ST_CAVEAT_DUET_PAIRED;
-	}
-	duet_sets_free(dset);
 	store_env_free(&env[0]);
 	store_env_free(&env[1]);
 	if (rc || compare_checks(j, allow_checks, e))

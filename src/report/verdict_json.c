@@ -289,6 +289,7 @@ char *report_compare_json(const struct an_compare *c, const struct an_group_info
 	json_object_set_new(d, "alpha", json_real(c->o.alpha));
 	json_object_set_new(d, "margin", json_real(c->o.margin));
 	json_object_set_new(d, "adjust", c->o.host_adjust ? json_string("host") : json_null());
+	json_object_set_new(d, "pairing", json_string(an_pair_rule(c->pairing)->name));
 	json_t *rows = json_array();
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct an_row *r = &c->rows[i];

@@ -1,6 +1,9 @@
 /* query.c - reading runs, their slots and samples back from the database. */
 #include "store_impl.h"
 
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,8 +12,34 @@
 	"run.seed, run.overhead_ns, boot.boot_id, boot.kernel_release, boot.kernel_version, "             \
 	"machine.hostname, machine.cpu_model, machine.ncpus, machine.mem_bytes, run.uuid, "              \
 	"(SELECT campaign.name FROM campaign_run JOIN campaign ON campaign.id = campaign_run.campaign "     \
-	"WHERE campaign_run.run = run.id) "                                                                 \
+	"WHERE campaign_run.run = run.id), "                                                                \
+	"(SELECT value FROM environment WHERE environment.run = run.id AND key = 'campaign.duet_block') "  \
 	"FROM run JOIN boot ON boot.id = run.boot JOIN machine ON machine.id = boot.machine "
+
+/* Decode r's design units (struct store_run_info) from its settings and the text of its
+ * campaign.duet_block (NULL when absent). Text that is not what sysab writes (a settings object
+ * without a string pair, a block that is not a whole number >= 0) decodes to no unit. */
+static void design_units(struct store_run_info *r, const char *block)
+{
+	json_t *j = r->settings && *r->settings ? json_loads(r->settings, 0, NULL) : NULL;
+	const char *pair = json_string_value(json_object_get(j, "pair"));
+	const char *arm = json_string_value(json_object_get(j, "arm"));
+	json_t *node = json_object_get(j, "node");
+	r->pair = pair ? xstrdup(pair) : NULL;
+	r->arm = arm ? xstrdup(arm) : NULL;
+	if (json_is_integer(node) && json_integer_value(node) >= 0 && json_integer_value(node) <= INT_MAX) {
+		r->on_node = true;
+		r->node = (int)json_integer_value(node);
+	}
+	json_decref(j);
+	char *end = NULL;
+	errno = 0;
+	long long b = block && *block >= '0' && *block <= '9' ? strtoll(block, &end, 10) : -1;
+	if (b >= 0 && end && !*end && !errno) {
+		r->in_duet = true;
+		r->duet_block = b;
+	}
+}
 
 static void read_run_row(sqlite3_stmt *st, struct store_run_info *r)
 {
@@ -34,6 +63,7 @@ static void read_run_row(sqlite3_stmt *st, struct store_run_info *r)
 	r->mem_bytes = (uint64_t)sqlite3_column_int64(st, 15);
 	r->uuid = store_col_text(st, 16);
 	r->campaign = sqlite3_column_type(st, 17) == SQLITE_NULL ? NULL : store_col_text(st, 17);
+	design_units(r, (const char *)sqlite3_column_text(st, 18));
 }
 
 /* Fill one kvlist per run from "SELECT run, key, value FROM <table> ORDER BY run, key".
@@ -179,6 +209,8 @@ void store_run_info_free(struct store_run_info *r)
 	free(r->cpu_model);
 	free(r->uuid);
 	free(r->campaign);
+	free(r->pair);
+	free(r->arm);
 	kv_free(&r->labels);
 	kv_free(&r->env);
 	strv_free(&r->workloads);

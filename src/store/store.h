@@ -168,6 +168,14 @@ struct store_run_info {
 	struct strv workloads;/* distinct workload names with samples, sorted */
 	char *uuid;           /* stable identity across databases */
 	char *campaign;       /* name of the campaign the run belongs to, or NULL */
+	/* The run's design units, decoded once here when runs are listed or read (from the
+	 * settings and the environment; nothing above the store parses that text for them): */
+	char *pair;           /* sysab run --arm: the tag every arm of one paired run shares, or NULL */
+	char *arm;            /* ... and the name of this run's arm, or NULL */
+	bool in_duet;         /* a duet campaign's run (docs/CAMPAIGNS.md, "Duet"): duet_block holds */
+	int64_t duet_block;   /* its block (environment campaign.duet_block, an integer >= 0) */
+	bool on_node;         /* sysab run --nodes: node holds */
+	int node;             /* the NUMA node the run was bound to (settings "node", >= 0) */
 };
 
 /* All runs, oldest first, without environment. *runs is freed with store_runs_free. */

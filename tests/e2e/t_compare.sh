@@ -25,6 +25,7 @@ expect 0 "$SYSAB" compare cfg=a cfg=b --json
 v=$(printf '%s' "$OUT" | jq -r '(.adjust|tostring) as $a | (.rows[0].host_adjust|tostring) as $h | ([.rows[].workload] | join(" ")) + " " + $a + " " + $h')
 case "$v" in *host.ref*) fail "host.ref is a row without -w host.ref: $v" ;; esac
 contains "$v" " null null"
+[ "$(printf '%s' "$OUT" | jq -r .pairing)" = groups ] || fail "compare of two groups of their own boots: pairing is not groups"
 expect 0 "$SYSAB" compare cfg=a cfg=b -w host.ref --json
 v=$(printf '%s' "$OUT" | jq -r '[.rows[].workload] | join(" ")')
 [ "$v" = host.ref ] || fail "-w host.ref: rows $v"

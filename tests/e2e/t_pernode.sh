@@ -87,6 +87,7 @@ done <lines
 # compare of two nodes of the same boots pairs them as analyze does: the same row
 export SYSAB_DB="$T/plan.db"
 expect 0 "$SYSAB" compare 'kernel=shared node=0' 'kernel=shared node=3' --json
+[ "$(printf '%s' "$OUT" | jq -r .pairing)" = by_boot ] || fail "compare of nodes of one boot: pairing is not by_boot"
 c=$(printf '%s' "$OUT" | jq -c '.rows[0].comparison | [.pct, .pct_lo, .pct_hi, .df, .verdict, .caveats]')
 expect 0 "$SYSAB" analyze --factors node kernel=shared --json
 a=$(printf '%s' "$OUT" | jq -c '.rows[0].effects[] | select(.kind == "level" and .level == "3") | .comparison

@@ -40,6 +40,7 @@ p2=$(sqlite3 "$SYSAB_DB" "SELECT json_extract(settings, '\$.pair') FROM run WHER
 expect 0 "$SYSAB" compare arm=A arm=B --json
 v=$(printf '%s' "$OUT" | jq -r '[.rows[] | select(.workload == "kernel.syscall.null") | .comparison | (.caveats | map(select(startswith("paired"))) | join(",")) + " " + .unit + " " + .verdict + " " + (.lo == null | tostring)] | .[0]')
 [ "$v" = "paired_rounds,paired_one_run run no_data true" ] || fail "compare by round: $v"
+[ "$(printf '%s' "$OUT" | jq -r .pairing)" = by_round ] || fail "compare of arms: pairing is not by_round"
 expect 0 "$SYSAB" compare arm=A arm=B
 contains "$OUT" "paired by round"
 contains "$OUT" "one paired run"

@@ -436,10 +436,74 @@ static void summary_blob_round_trip_and_damage(void **state)
 	free(path);
 }
 
+/* A run's design units are typed fields decoded by the store when it lists or reads runs: the
+ * arm pair and arm (settings), the NUMA node (settings "node") and the duet block (environment
+ * campaign.duet_block); text that is not what sysab writes decodes to no unit. */
+static void design_units_are_decoded_once(void **state)
+{
+	(void)state;
+	struct err e = {{0}};
+	char *path = xasprintf("%s/units.db", dir);
+	struct store *s;
+	assert_int_equal(store_open(path, STORE_RW, &s, &e), 0);
+	static const struct {
+		const char *settings, *block;
+	} in[] = {
+		{"{\"arm\":\"new\",\"pair\":\"p-1\",\"node\":1}", "3"},
+		{"{\"samples\":2}", NULL},
+		{"{\"pair\":7,\"arm\":null,\"node\":-1}", "-2"}, /* not sysab's: no units */
+		{"not json", "4x"},
+		{"{\"node\":\"0\"}", "0"},
+	};
+	size_t n = sizeof in / sizeof *in;
+	for (size_t i = 0; i < n; i++) {
+		struct kvlist env = {0};
+		if (in[i].block)
+			kv_add(&env, "campaign.duet_block", in[i].block);
+		struct store_run_new r = {
+			.host = {"h1", "cpu X", 2, 1 << 30, "boot-1", "6.1.0", "#1 SMP"},
+			.started_ns = 1000 + i, .status = "complete", .source = "sysab", .settings = in[i].settings,
+			.env = &env,
+		};
+		int64_t id;
+		assert_int_equal(store_run_begin(s, &r, &id, &e), 0);
+		kv_free(&env);
+	}
+	struct store_run_info *runs;
+	size_t nr;
+	assert_int_equal(store_runs_list_bare(s, &runs, &nr, &e), 0);
+	assert_int_equal(nr, n);
+	assert_string_equal(runs[0].pair, "p-1");
+	assert_string_equal(runs[0].arm, "new");
+	assert_true(runs[0].on_node);
+	assert_int_equal(runs[0].node, 1);
+	assert_true(runs[0].in_duet);
+	assert_int_equal(runs[0].duet_block, 3);
+	for (size_t i = 1; i < 4; i++) {
+		assert_null(runs[i].pair);
+		assert_null(runs[i].arm);
+		assert_false(runs[i].on_node);
+		assert_false(runs[i].in_duet);
+	}
+	assert_false(runs[4].on_node); /* a node as text is not sysab's */
+	assert_true(runs[4].in_duet);
+	assert_int_equal(runs[4].duet_block, 0);
+	/* store_run_get decodes the same */
+	struct store_run_info one;
+	assert_int_equal(store_run_get(s, runs[0].id, &one, &e), 0);
+	assert_string_equal(one.pair, "p-1");
+	assert_true(one.in_duet && one.duet_block == 3 && one.on_node && one.node == 1);
+	store_run_info_free(&one);
+	store_runs_free(runs, nr);
+	store_close(s);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(round_trip),
+		cmocka_unit_test(design_units_are_decoded_once),
 		cmocka_unit_test(status_words_round_trip),
 		cmocka_unit_test(transactions_are_all_or_nothing),
 		cmocka_unit_test(reaper_trusts_the_run_lock_over_the_pid),
