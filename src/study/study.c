@@ -290,8 +290,8 @@ static void confirm_line(struct store *st, const char *db, const struct an_histo
 	} else if (campaign_runs_unixbench(&src[0].run_args)) {
 		no_line(out, STUDY_UNIXBENCH,
 			xasprintf("%s=%s was measured by UnixBench (run --unixbench), whose command fixes the passes per "
-				  "run; size the campaign with `sysab plan '%s=%s' '%s=%s' --samples N --campaign NAME` "
-				  "(N: its Run's -i)",
+				  "run; size the campaign with `sysab plan "
+				  "'%s=%s' '%s=%s' --samples N --campaign NAME` (N: its Run's -i)",
 				  h->by, side[0], h->by, side[0], h->by, side[1]));
 	} else {
 		char *name = confirm_name(names, h->by, side[0], side[1]);
