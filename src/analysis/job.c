@@ -1,5 +1,6 @@
 /* job.c - the database's runs, groups picked by selectors, and the compare and plan jobs. */
 #include "analysis/job.h"
+#include "core/testhooks.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -161,15 +162,14 @@ static int group_load(struct an_db *d, struct an_group *g, size_t *idx, size_t n
 {
 	g->idx = idx;
 	g->n = n;
-	g->ids = xcalloc(n ? n : 1, sizeof *g->ids);
-	g->runs = xcalloc(n ? n : 1, sizeof *g->runs);
+	g->ids = xcalloc(n, sizeof *g->ids);
+	g->runs = xcalloc(n, sizeof *g->runs);
 	for (size_t i = 0; i < n; i++) {
 		g->ids[i] = d->runs[idx[i]].id;
 		g->runs[i] = &d->runs[idx[i]];
 	}
 	g->info = (struct an_group_info){name, g->sel.text ? g->sel.text : "", n, an_count_boots(g->runs, n)};
-	const char *force = getenv("SYSAB_TEST_SAMPLES");
-	if (!d->samples && !(force && !strcmp(force, "1")) && !d->sums_state) {
+	if (!d->samples && !testhooks()->samples && !d->sums_state) {
 		bool ok;
 		if (store_sums_load(d->st, ST_SUMMARY_METHOD, d->want, d->nwant, &d->sums, &ok, e))
 			return -1;

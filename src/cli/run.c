@@ -1,5 +1,6 @@
 /* run.c - `sysab run`: measure the selected workloads into the database. */
 #include "cli.h"
+#include "core/testhooks.h"
 #include "core/tmp.h"
 #include "import/import_store.h"
 #include "report/report.h"
@@ -485,7 +486,7 @@ static int pressure_of(const struct run_args *a, const struct workload **wl, siz
  * seconds. A test seam, not for users: documented in docs/RELIABILITY.md. */
 static int hang_timeout_env(uint64_t *ns, struct err *e)
 {
-	const char *v = getenv("SYSAB_TEST_HANG_TIMEOUT");
+	const char *v = testhooks()->hang_timeout;
 	*ns = 0;
 	return v ? parse_duration(v, "SYSAB_TEST_HANG_TIMEOUT", ns, e) : 0;
 }
