@@ -21,7 +21,7 @@ int an_db_env(struct an_db *d, const char *key, struct err *e)
 void an_db_want(struct an_db *d, const size_t *idx, size_t n)
 {
 	free(d->want);
-	d->want = xcalloc(n ? n : 1, sizeof *d->want);
+	d->want = xcalloc(n, sizeof *d->want);
 	d->nwant = 0;
 	for (size_t i = 0; i < n; i++)
 		d->want[d->nwant++] = d->runs[idx[i]].id;
@@ -31,7 +31,7 @@ void an_db_want(struct an_db *d, const size_t *idx, size_t n)
  * error is left to an_group_select to report. */
 static void want_selected(struct an_db *d, const char *const *texts, size_t n)
 {
-	bool *pick = xcalloc(d->n ? d->n : 1, sizeof *pick);
+	bool *pick = xcalloc(d->n, sizeof *pick);
 	for (size_t t = 0; t < n; t++) {
 		struct selector sel;
 		struct err e;
@@ -45,7 +45,7 @@ static void want_selected(struct an_db *d, const char *const *texts, size_t n)
 		}
 		select_free(&sel);
 	}
-	size_t *idx = xcalloc(d->n ? d->n : 1, sizeof *idx), k = 0;
+	size_t *idx = xcalloc(d->n, sizeof *idx), k = 0;
 	for (size_t i = 0; i < d->n; i++)
 		if (pick[i])
 			idx[k++] = i;
@@ -71,7 +71,7 @@ static int boot_cmp(const void *a, const void *b)
 size_t an_count_boots(const struct store_run_info *const *runs, size_t n)
 {
 	/* sorted, so that a fleet's thousands of boots are counted in n log n */
-	const char **b = xcalloc(n ? n : 1, sizeof *b);
+	const char **b = xcalloc(n, sizeof *b);
 	for (size_t i = 0; i < n; i++)
 		b[i] = runs[i]->boot_id;
 	qsort(b, n, sizeof *b, boot_cmp);
@@ -85,7 +85,7 @@ size_t an_count_boots(const struct store_run_info *const *runs, size_t n)
 /* The boot ids of runs[0..n-1], sorted, duplicates kept: a new array of borrowed strings. */
 static const char **sorted_boots(const struct store_run_info *const *runs, size_t n)
 {
-	const char **b = xcalloc(n ? n : 1, sizeof *b);
+	const char **b = xcalloc(n, sizeof *b);
 	for (size_t i = 0; i < n; i++)
 		b[i] = runs[i]->boot_id;
 	qsort(b, n, sizeof *b, boot_cmp);
@@ -106,7 +106,7 @@ static const char *boot_missing(const char *const *x, size_t nx, const char *con
 
 int an_groups_share_boots(const struct an_group *g, const char *const *names, size_t n, struct err *e)
 {
-	const char ***b = xcalloc(n ? n : 1, sizeof *b);
+	const char ***b = xcalloc(n, sizeof *b);
 	for (size_t i = 0; i < n; i++)
 		b[i] = sorted_boots(g[i].runs, g[i].n);
 	int rc = 0;
@@ -409,7 +409,7 @@ int an_checks_apply(struct store *st, const int64_t *ids, size_t n, struct an_co
 static int compare_checks(struct an_compare_job *j, bool allow, struct err *e)
 {
 	size_t n = j->g[0].n + j->g[1].n;
-	int64_t *ids = xcalloc(n ? n : 1, sizeof *ids);
+	int64_t *ids = xcalloc(n, sizeof *ids);
 	memcpy(ids, j->g[0].ids, j->g[0].n * sizeof *ids);
 	if (j->g[1].n)
 		memcpy(ids + j->g[0].n, j->g[1].ids, j->g[1].n * sizeof *ids);
@@ -546,11 +546,11 @@ static int duet_sets(struct store *st, const struct an_group *g, struct store_se
 		free(tmp);
 		/* the copy: each boot keyed by its runs' block (a boot whose runs differ: no duet) */
 		const struct store_set *src = &g[i].set;
-		d[i].series = xcalloc(src->nseries ? src->nseries : 1, sizeof *d[i].series);
+		d[i].series = xcalloc(src->nseries, sizeof *d[i].series);
 		d[i].nseries = src->nseries;
 		for (size_t s = 0; all && s < src->nseries; s++) {
 			d[i].series[s] = src->series[s];
-			struct store_series_boot *bt = xcalloc(src->series[s].nboots ? src->series[s].nboots : 1, sizeof *bt);
+			struct store_series_boot *bt = xcalloc(src->series[s].nboots, sizeof *bt);
 			d[i].series[s].boots = bt;
 			for (size_t b = 0; b < src->series[s].nboots; b++) {
 				bt[b] = src->series[s].boots[b];

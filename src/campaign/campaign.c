@@ -625,11 +625,11 @@ void campaign_view(const struct campaign *c, bool slots, struct campaign_view *v
 	memset(v, 0, sizeof *v);
 	v->c = c;
 	v->slots = slots;
-	struct config_sort *cs = xcalloc(c->r.nconfigs ? c->r.nconfigs : 1, sizeof *cs);
+	struct config_sort *cs = xcalloc(c->r.nconfigs, sizeof *cs);
 	for (size_t i = 0; i < c->r.nconfigs; i++)
 		cs[i] = (struct config_sort){i, c->r.configs[i].name};
 	qsort(cs, c->r.nconfigs, sizeof *cs, config_cmp);
-	v->config_order = xcalloc(c->r.nconfigs ? c->r.nconfigs : 1, sizeof *v->config_order);
+	v->config_order = xcalloc(c->r.nconfigs, sizeof *v->config_order);
 	for (size_t i = 0; i < c->r.nconfigs; i++)
 		v->config_order[i] = cs[i].i;
 	free(cs);
@@ -649,7 +649,7 @@ void campaign_view(const struct campaign *c, bool slots, struct campaign_view *v
 	}
 	v->next = c->state == CAMPAIGN_DONE ? -1 : campaign_next_slot(c);
 	if (c->opts.duet) {
-		v->duet_set = xcalloc(c->r.nslots ? c->r.nslots : 1, sizeof *v->duet_set);
+		v->duet_set = xcalloc(c->r.nslots, sizeof *v->duet_set);
 		for (size_t i = 0; i < c->r.nslots; i++)
 			v->duet_set[i] = campaign_duet_set(c, (int)i);
 		for (int k = 0; k < 2; k++)
