@@ -119,11 +119,6 @@ const struct campaign_backend *campaign_backend_find(const char *name)
 	return NULL;
 }
 
-const char *campaign_backend_name(size_t i)
-{
-	return i < NBACKENDS ? table[i]->name : NULL;
-}
-
 const char *campaign_backend_names(void)
 {
 	return CAMPAIGN_BACKEND_NAMES;

@@ -46,8 +46,6 @@ struct campaign_backend;
 const struct campaign_backend *campaign_backend_find(const char *name);
 /* CAMPAIGN_BACKEND_NAMES (static text). */
 const char *campaign_backend_names(void);
-/* The i-th backend's name (table order), NULL past the last. */
-const char *campaign_backend_name(size_t i);
 
 /* The backend options of a campaign (stored as its JSON options). */
 struct campaign_opts {
