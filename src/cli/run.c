@@ -817,7 +817,7 @@ static int allocate(struct run_args *a, struct store *st, struct run_opts *o, st
 	memset(ra, 0, sizeof *ra);
 	size_t n = runner_jobs(o, &ra->quota);
 	ra->n = n;
-	struct an_alloc_row *rows = xcalloc(n ? n : 1, sizeof *rows);
+	struct an_alloc_row *rows = xcalloc(n, sizeof *rows);
 	for (size_t i = 0; i < n; i++)
 		rows[i] = (struct an_alloc_row){.workload = ra->quota[i].w->name, .copies = ra->quota[i].copies,
 						.samples = o->samples};

@@ -145,7 +145,7 @@ static ssize_t topo_find(const struct node_topo *t, int id)
 
 int node_select(const struct node_topo *t, const char *spec, size_t **sel, size_t *n, struct err *e)
 {
-	*sel = xcalloc(t->n ? t->n : 1, sizeof **sel);
+	*sel = xcalloc(t->n, sizeof **sel);
 	*n = 0;
 	struct sb d = {0};
 	int rc = 0;
