@@ -1,5 +1,5 @@
-/* backend.h - the table of campaign backends (prepare, boot a slot, collect its runs, clean up,
- * the commands of a slot, capabilities) and what the driver and the backends share. */
+/* backend.h - the campaign backend descriptor (prepare, boot a slot, collect its runs, clean up, the
+ * commands of a slot, capability bits, optional hooks) and what the driver and the backends share. */
 #ifndef SYSAB_CAMPAIGN_BACKEND_H
 #define SYSAB_CAMPAIGN_BACKEND_H
 
