@@ -77,13 +77,17 @@ deps-test: deps
 $(OBJ) $(AOBJ) $(B)/obj/src/main.o $(B)/asan/obj/src/main.o: | deps
 $(UNITBIN) $(AUNITBIN): | deps-test
 
-$(B)/obj/%.o: %.c $(HDR) Makefile
-	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) -DSYSAB_BUILD_FLAGS='"$(BUILD_FLAGS_STR)"' -c $< -o $@
+# Each object lists the headers it includes in a .d file beside it (-MMD), and each header
+# gets an empty rule there (-MP), so a removed header does not stop the build.
+DEPFLAGS = -MMD -MP
 
-$(B)/asan/obj/%.o: %.c $(HDR) Makefile
+$(B)/obj/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(ASAN) -O1 -DSYSAB_BUILD_FLAGS='"$(BUILD_FLAGS_STR) asan"' -c $< -o $@
+	$(CC) $(BASE_CFLAGS) $(DEPFLAGS) -DSYSAB_BUILD_FLAGS='"$(BUILD_FLAGS_STR)"' -c $< -o $@
+
+$(B)/asan/obj/%.o: %.c Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(DEPFLAGS) $(ASAN) -O1 -DSYSAB_BUILD_FLAGS='"$(BUILD_FLAGS_STR) asan"' -c $< -o $@
 
 $(B)/libsysab.a: $(OBJ)
 	@rm -f $@
@@ -117,13 +121,15 @@ $(B)/asan/tests/test_workloads: $(B)/asan/sysab $(B)/asan/sysab-exec-helper
 $(B)/asan/sysab: $(B)/asan/obj/src/main.o $(B)/asan/libsysab.a
 	$(CC) $(BASE_CFLAGS) $(ASAN) -o $@ $^ $(LIBS)
 
-$(B)/tests/%: tests/unit/%.c $(B)/libsysab.a tests/unit/unit.h
+$(B)/tests/%: tests/unit/%.c $(B)/libsysab.a Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) -Itests/unit -o $@ $< $(B)/libsysab.a $(LIBS) $(TEST_LIBS)
+	$(CC) $(BASE_CFLAGS) $(DEPFLAGS) -Itests/unit -o $@ $< $(B)/libsysab.a $(LIBS) $(TEST_LIBS)
 
-$(B)/asan/tests/%: tests/unit/%.c $(B)/asan/libsysab.a tests/unit/unit.h
+$(B)/asan/tests/%: tests/unit/%.c $(B)/asan/libsysab.a Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(ASAN) -Itests/unit -o $@ $< $(B)/asan/libsysab.a $(LIBS) $(TEST_LIBS)
+	$(CC) $(BASE_CFLAGS) $(DEPFLAGS) $(ASAN) -Itests/unit -o $@ $< $(B)/asan/libsysab.a $(LIBS) $(TEST_LIBS)
+
+-include $(OBJ:.o=.d) $(AOBJ:.o=.d) $(B)/obj/src/main.d $(B)/asan/obj/src/main.d $(UNITBIN:=.d) $(AUNITBIN:=.d)
 
 # The quick suite into the default database, with the results printed.
 run: all

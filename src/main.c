@@ -1,6 +1,7 @@
 /* main.c - sysab: subcommand dispatch. */
 #include "cli/cli.h"
 #include "workloads/workload.h"
+#include "core/testhooks.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -58,6 +59,7 @@ int main(int argc, char **argv)
 		cli_completion_bash(stdout);
 		return EXIT_OK;
 	}
+	(void)testhooks(); /* the switches of the tests, read once before any thread or child */
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_INPUT;

@@ -263,11 +263,11 @@ static void gdata_composite(const struct store_set *set, const struct rowkey *k,
 	memset(d, 0, sizeof *d);
 	struct an_composite_run *v;
 	size_t n = an_composite_runs(set, k->comp, &v);
-	d->y = xcalloc(n ? n : 1, sizeof *d->y);
-	d->runs = xcalloc(n ? n : 1, sizeof *d->runs);
-	d->boots = xcalloc(n ? n : 1, sizeof *d->boots);
-	d->bid = xcalloc(n ? n : 1, sizeof *d->bid);
-	d->ids = xcalloc(n ? n : 1, sizeof *d->ids);
+	d->y = xcalloc(n, sizeof *d->y);
+	d->runs = xcalloc(n, sizeof *d->runs);
+	d->boots = xcalloc(n, sizeof *d->boots);
+	d->bid = xcalloc(n, sizeof *d->bid);
+	d->ids = xcalloc(n, sizeof *d->ids);
 	d->nruns = n;
 	size_t nb = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -343,7 +343,7 @@ static int estimate_row(const struct store_set *sets, const struct gdata *gd, co
 	size_t nr = 0;
 	for (size_t j = 0; j < ng; j++)
 		nr += gd[map[j]].nruns;
-	double *ref = xcalloc(nr ? nr : 1, sizeof *ref);
+	double *ref = xcalloc(nr, sizeof *ref);
 	size_t n = 0;
 	for (size_t j = 0; j < ng; j++)
 		host_ref_values(&sets[map[j]], &gd[map[j]], ref, &n);
@@ -403,8 +403,8 @@ static void points_of(const struct gdata *d, struct an_points *out)
 		for (size_t r = 0; r < d->g.boots[b].nruns; r++)
 			ns += d->g.boots[b].runs[r].n;
 	}
-	out->runs = xcalloc(nr ? nr : 1, sizeof *out->runs);
-	out->buf = xcalloc(ns ? ns : 1, sizeof *out->buf);
+	out->runs = xcalloc(nr, sizeof *out->runs);
+	out->buf = xcalloc(ns, sizeof *out->buf);
 	out->nboots = d->g.nboots;
 	size_t k = 0;
 	for (size_t b = 0; b < d->g.nboots; b++)
@@ -488,7 +488,7 @@ void an_envtab_build(const struct store_run_info *const *const *runs, const size
 	for (size_t k = 0; k < keys.n; k++) {
 		struct an_envrow *row = &out->rows[out->nrows++];
 		row->key = xstrdup(keys.v[k]);
-		row->values = xcalloc(ngroups ? ngroups : 1, sizeof *row->values);
+		row->values = xcalloc(ngroups, sizeof *row->values);
 		for (size_t g = 0; g < ngroups; g++) {
 			struct strv v = {0};
 			bool absent = false;
@@ -639,12 +639,12 @@ static void confounders(const struct store_run_info *const *ra, size_t na, const
 		size_t n = s ? nb : na;
 		if (env[s]->nenv < n)
 			out->env_missing = true;
-		sets[s] = xcalloc(env[s]->nk ? env[s]->nk : 1, sizeof *sets[s]);
+		sets[s] = xcalloc(env[s]->nk, sizeof *sets[s]);
 		for (size_t k = 0; k < env[s]->nk; k++) {
 			const struct store_env_key *x = &env[s]->k[k];
 			if ((always_differs(x->key) || label_env(&skip, x->key)) && !strv_has(&skip, x->key))
 				strv_add(&skip, x->key);
-			const char **v = xcalloc(x->nv ? x->nv : 1, sizeof *v);
+			const char **v = xcalloc(x->nv, sizeof *v);
 			for (size_t i = 0; i < x->nv; i++)
 				v[i] = x->v[i].value;
 			sets[s][k] = (struct st_env_set){x->key, v, x->nv, x->nruns < n};
@@ -654,7 +654,7 @@ static void confounders(const struct store_run_info *const *ra, size_t na, const
 		struct strv keys = {0};
 		stats_confounder_sets(sets[0], ea->nk, na, sets[1], eb->nk, nb, &skip, &keys);
 		mixed_options(ea, na, eb, nb, &skip, &keys);
-		out->conf = xcalloc(keys.n ? keys.n : 1, sizeof *out->conf);
+		out->conf = xcalloc(keys.n, sizeof *out->conf);
 		for (size_t i = 0; i < keys.n; i++) {
 			struct an_confounder *c = &out->conf[out->nconf++];
 			c->key = xstrdup(keys.v[i]);
@@ -807,7 +807,7 @@ static void wboots_build(const struct gdata *gd, size_t ncells, const size_t *ce
 			out->m[k * nw + w] = stats_boot_mean(&gd[c].g.boots[b]);
 		}
 	}
-	out->wb = xcalloc(out->n ? out->n : 1, sizeof *out->wb);
+	out->wb = xcalloc(out->n, sizeof *out->wb);
 	for (size_t k = 0; k < out->n; k++)
 		out->wb[k] = (struct st_wboot){out->key[k].cell, &out->m[k * nw]};
 }
@@ -888,7 +888,7 @@ static int compare_paired(const struct gdata *ga, const struct gdata *gb, const 
 	int rc = stats_factorial_within(&f, 1, 1u, x.wb, x.n, o, &fa, e);
 	if (!rc) {
 		*c = fa.effects[0].c;
-		double *q = xcalloc(x.n ? x.n : 1, sizeof *q);
+		double *q = xcalloc(x.n, sizeof *q);
 		size_t n = 0;
 		for (size_t k = 0; k < x.n; k++)
 			if (isfinite(x.m[2 * k]) && isfinite(x.m[2 * k + 1]))
@@ -1001,8 +1001,8 @@ static size_t pair_diffs(const struct store_set *a, const struct store_set *b, c
 			}
 		}
 	}
-	*d = xcalloc(cap ? cap : 1, sizeof **d);
-	*rd = xcalloc(cap ? cap : 1, sizeof **rd);
+	*d = xcalloc(cap, sizeof **d);
+	*rd = xcalloc(cap, sizeof **rd);
 	for (size_t r = 0; r < cap; r++)
 		if (cnt[r] == nm) {
 			(*d)[n] = acc[r] / (double)nm;
@@ -1280,11 +1280,11 @@ int an_compare(const struct an_compare_in *in, struct an_compare *out, struct er
 		free(x.units);
 		return -1;
 	}
-	out->rows = xcalloc(nk ? nk : 1, sizeof *out->rows);
+	out->rows = xcalloc(nk, sizeof *out->rows);
 	out->nrows = nk;
-	struct st_comparison *cs = xcalloc(nk ? nk : 1, sizeof *cs);
-	size_t *ci = xcalloc(nk ? nk : 1, sizeof *ci);
-	struct st_estimate *pd = xcalloc(nk ? nk : 1, sizeof *pd); /* paired rows: per-unit differences */
+	struct st_comparison *cs = xcalloc(nk, sizeof *cs);
+	size_t *ci = xcalloc(nk, sizeof *ci);
+	struct st_estimate *pd = xcalloc(nk, sizeof *pd); /* paired rows: per-unit differences */
 	size_t ncs = 0;
 	int rc = 0;
 	if (o->host_adjust && !rule->rule.adjust_host)
@@ -1419,9 +1419,9 @@ int an_compare_counters(const struct store_set *a, const struct store_set *b, st
 	 * "negligible"); alpha, --unit and the sequential look as for the timing rows. */
 	struct st_compare_opts o = out->o;
 	o.margin = 0;
-	out->crows = xcalloc(a->nseries ? a->nseries : 1, sizeof *out->crows);
+	out->crows = xcalloc(a->nseries, sizeof *out->crows);
 	out->ncrows = 0;
-	struct st_comparison *cs = xcalloc(a->nseries ? a->nseries : 1, sizeof *cs);
+	struct st_comparison *cs = xcalloc(a->nseries, sizeof *cs);
 	int rc = 0;
 	for (size_t i = 0; i < a->nseries && !rc; i++) {
 		const struct store_series *xa = &a->series[i], *xb = counter_find(b, xa);
@@ -1533,7 +1533,7 @@ static void analyze_finish(struct an_analyze *out)
 	/* the changes as shown, from the adjusted comparisons */
 	for (size_t i = 0; i < out->nrows; i++) {
 		struct an_frow *r = &out->rows[i];
-		r->chg = xcalloc(r->fa.neffects ? r->fa.neffects : 1, sizeof *r->chg);
+		r->chg = xcalloc(r->fa.neffects, sizeof *r->chg);
 		out->change_kinds |= r->latency ? AN_CHG_TIME : AN_CHG_RATE;
 		for (size_t ef = 0; ef < r->fa.neffects; ef++)
 			an_change_of(&r->fa.effects[ef].c, r->latency, &r->chg[ef]);
@@ -1549,9 +1549,9 @@ static void frow_init(struct an_frow *r, const struct rowkey *k, size_t ncells)
 	r->latency = k->latency;
 	r->ncomposite = k->ncomp;
 	r->composite = describe(k);
-	r->have = xcalloc(ncells ? ncells : 1, sizeof *r->have);
-	r->est = xcalloc(ncells ? ncells : 1, sizeof *r->est);
-	r->pts = xcalloc(ncells ? ncells : 1, sizeof *r->pts);
+	r->have = xcalloc(ncells, sizeof *r->have);
+	r->est = xcalloc(ncells, sizeof *r->est);
+	r->pts = xcalloc(ncells, sizeof *r->pts);
 }
 
 /* Row k's data in every cell into gd (and r's have and points); the cells that have some
@@ -1599,14 +1599,14 @@ int an_analyze(const struct store_set *cells, size_t ncells, const size_t *cell_
 	size_t nk;
 	if (make_rows(cells, ncells, patterns, &k, &nk, e))
 		return -1;
-	out->rows = xcalloc(nk ? nk : 1, sizeof *out->rows);
+	out->rows = xcalloc(nk, sizeof *out->rows);
 	size_t needs[ST_NEED_BOOTS + 1] = {0};
 	int rc = 0;
-	struct gdata *gd = xcalloc(ncells ? ncells : 1, sizeof *gd);
-	struct st_group *g = xcalloc(ncells ? ncells : 1, sizeof *g);
-	struct st_estimate *est = xcalloc(ncells ? ncells : 1, sizeof *est);
-	struct st_cell *sc = xcalloc(ncells ? ncells : 1, sizeof *sc);
-	size_t *map = xcalloc(ncells ? ncells : 1, sizeof *map);
+	struct gdata *gd = xcalloc(ncells, sizeof *gd);
+	struct st_group *g = xcalloc(ncells, sizeof *g);
+	struct st_estimate *est = xcalloc(ncells, sizeof *est);
+	struct st_cell *sc = xcalloc(ncells, sizeof *sc);
+	size_t *map = xcalloc(ncells, sizeof *map);
 	for (size_t i = 0; i < nk && !rc; i++) {
 		struct an_frow *r = &out->rows[out->nrows++];
 		frow_init(r, &k[i], ncells);
@@ -1624,7 +1624,7 @@ int an_analyze(const struct store_set *cells, size_t ncells, const size_t *cell_
 		}
 		if (!rc && (out->within ? row_within(out, r, gd, f, nf, o, e) : stats_factorial(f, nf, sc, nsc, o, &r->fa, e)))
 			rc = -1;
-		r->val = xcalloc(ncells ? ncells : 1, sizeof *r->val);
+		r->val = xcalloc(ncells, sizeof *r->val);
 		for (size_t c = 0; c < ncells; c++)
 			an_value_of(r->have[c] ? &r->est[c] : NULL, o->alpha, &r->val[c]);
 		for (size_t c = 0; c < ncells; c++)
@@ -1708,7 +1708,7 @@ static int run_time_cmp(const void *a, const void *b)
 static double run_overhead(const struct store_set *sets, size_t ns, const struct store_run_info *const *runs,
 			   size_t nruns)
 {
-	struct run_time *t = xcalloc(nruns ? nruns : 1, sizeof *t);
+	struct run_time *t = xcalloc(nruns, sizeof *t);
 	for (size_t i = 0; i < nruns; i++)
 		t[i].id = runs[i]->id;
 	qsort(t, nruns, sizeof *t, run_time_cmp);
@@ -1843,7 +1843,7 @@ static int plan_sets(const struct store_set *sets, size_t ns, bool factorial, co
 		return -1;
 	out->costs.run = run_overhead(sets, ns, runs, nruns);
 	out->costs.run_measured = out->costs.run > 0;
-	out->rows = xcalloc(nk ? nk : 1, sizeof *out->rows);
+	out->rows = xcalloc(nk, sizeof *out->rows);
 	double round = 0;
 	int rc = 0;
 	for (size_t i = 0; i < nk && !rc; i++) {
@@ -1983,7 +1983,7 @@ static void plan_within_args(const struct an_analyze *a, struct an_plan *out)
 	for (size_t i = 0; i < out->nrows; i++)
 		if (out->rows[i].have && out->rows[i].plan.samples > samples)
 			samples = out->rows[i].plan.samples;
-	out->run_args = xcalloc(nb ? nb : 1, sizeof *out->run_args);
+	out->run_args = xcalloc(nb, sizeof *out->run_args);
 	size_t *lv = xcalloc(a->nfactors, sizeof *lv);
 	for (size_t gi = 0; gi < nb; gi++) {
 		/* the levels of combination gi: the first cell that has them */
@@ -2150,7 +2150,7 @@ static double index_run_level(const struct store_set *set, const struct an_alloc
 			return NAN;
 		struct an_composite_run *v;
 		size_t nr = an_composite_runs(set, &c[ci], &v);
-		double *y = xcalloc(nr ? nr : 1, sizeof *y);
+		double *y = xcalloc(nr, sizeof *y);
 		for (size_t k = 0; k < nr; k++)
 			y[k] = v[k].y;
 		double var = stats_mean_var(y, nr, NULL);
@@ -2174,9 +2174,9 @@ int an_allocate(const struct store_set *set, const struct store_run_info *const 
 {
 	memset(out, 0, sizeof *out);
 	out->ao = *o;
-	struct st_alloc_item *it = xcalloc(n ? n : 1, sizeof *it);
-	size_t *cnt = xcalloc(n ? n : 1, sizeof *cnt);
-	double *nbar = xcalloc(n ? n : 1, sizeof *nbar);
+	struct st_alloc_item *it = xcalloc(n, sizeof *it);
+	size_t *cnt = xcalloc(n, sizeof *cnt);
+	double *nbar = xcalloc(n, sizeof *nbar);
 	int rc = 0;
 	for (size_t i = 0; i < n && !rc; i++) {
 		struct an_alloc_row *r = &rows[i];

@@ -16,7 +16,7 @@ int ctr_rows_load(struct store *st, const int64_t *ids, size_t nids, struct ctr_
 	*n = 0;
 	if (store_counters_load(st, ids, nids, &cs, &nc, e))
 		return -1;
-	*rows = xcalloc(nc ? nc : 1, sizeof **rows);
+	*rows = xcalloc(nc, sizeof **rows);
 	for (size_t i = 0; i < nc; i++) {
 		struct st_summary s;
 		stats_summary(cs[i].per_op, cs[i].n, &s);

@@ -96,7 +96,7 @@ static void find_cells(const struct store_run_info *runs, const size_t *idx, siz
 		       struct an_design *d)
 {
 	size_t nf = d->nf;
-	d->run_cell = xcalloc(kept ? kept : 1, sizeof *d->run_cell);
+	d->run_cell = xcalloc(kept, sizeof *d->run_cell);
 	d->cell_level = xcalloc((kept ? kept : 1) * nf, sizeof *d->cell_level);
 	size_t *lv = xcalloc(nf, sizeof *lv);
 	for (size_t i = 0; i < kept; i++) {
@@ -122,7 +122,7 @@ int an_design_build(const struct store_run_info *runs, size_t *idx, size_t n, co
 {
 	memset(d, 0, sizeof *d);
 	d->nf = factors->n;
-	d->levels = xcalloc(d->nf ? d->nf : 1, sizeof *d->levels);
+	d->levels = xcalloc(d->nf, sizeof *d->levels);
 	if (keep_labelled(runs, idx, n, factors, kept, e) || find_levels(runs, idx, *kept, factors, d->levels, e) ||
 	    apply_refs(factors, refs, d->levels, e))
 		return -1;
@@ -220,11 +220,11 @@ static int analyze_build(struct store *st, const struct strv *filter, const stru
 		return -1;
 	size_t nc = j->design.ncells, kept = j->kept;
 	an_db_want(&j->d, j->idx, kept);
-	j->cells = xcalloc(nc ? nc : 1, sizeof *j->cells);
-	j->sets = xcalloc(nc ? nc : 1, sizeof *j->sets);
+	j->cells = xcalloc(nc, sizeof *j->cells);
+	j->sets = xcalloc(nc, sizeof *j->sets);
 	struct strv names = {0}; /* each cell's name, for errors */
 	for (size_t c = 0; c < nc; c++) {
-		size_t *ci = xcalloc(kept ? kept : 1, sizeof *ci), n = 0;
+		size_t *ci = xcalloc(kept, sizeof *ci), n = 0;
 		for (size_t i = 0; i < kept; i++)
 			if (j->design.run_cell[i] == c)
 				ci[n++] = j->idx[i];
@@ -253,8 +253,8 @@ static int analyze_build(struct store *st, const struct strv *filter, const stru
 		return -1;
 	if (an_analyze(j->sets, nc, j->design.cell_level, j->design.f, j->design.nf, patterns, co, &j->an, e))
 		return -1;
-	const struct store_run_info **kr = xcalloc(kept ? kept : 1, sizeof *kr);
-	int64_t *ids = xcalloc(kept ? kept : 1, sizeof *ids);
+	const struct store_run_info **kr = xcalloc(kept, sizeof *kr);
+	int64_t *ids = xcalloc(kept, sizeof *ids);
 	for (size_t i = 0; i < kept; i++) {
 		kr[i] = &j->d.runs[j->idx[i]];
 		ids[i] = kr[i]->id;
@@ -274,8 +274,8 @@ static int analyze_build(struct store *st, const struct strv *filter, const stru
 	for (size_t c = 0; c < nc; c++)
 		ctr_noise_levels(j->cells[c].runs, j->cells[c].n, &j->noise_levels);
 	if (with_env) {
-		const struct store_run_info *const **runs = xcalloc(nc ? nc : 1, sizeof *runs);
-		size_t *n = xcalloc(nc ? nc : 1, sizeof *n);
+		const struct store_run_info *const **runs = xcalloc(nc, sizeof *runs);
+		size_t *n = xcalloc(nc, sizeof *n);
 		for (size_t c = 0; c < nc; c++) {
 			runs[c] = j->cells[c].runs;
 			n[c] = j->cells[c].n;

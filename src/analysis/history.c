@@ -121,7 +121,7 @@ static int collect(struct an_history_job *j, const struct store_series *x, const
 		   struct an_history_boot *hb, struct st_boot *sb, struct st_run *runs, struct st_run_summary *sums,
 		   size_t *nb, struct err *e)
 {
-	const struct store_run_info **byid = xcalloc(j->g.n ? j->g.n : 1, sizeof *byid);
+	const struct store_run_info **byid = xcalloc(j->g.n, sizeof *byid);
 	memcpy(byid, j->g.runs, j->g.n * sizeof *byid);
 	qsort(byid, j->g.n, sizeof *byid, id_cmp);
 	size_t k = 0, b_out = 0;
@@ -244,10 +244,10 @@ int an_history_job_build(struct store *st, const char *selector, const char *pat
 	size_t nr = 0;
 	for (size_t b = 0; b < x->nboots; b++)
 		nr += x->boots[b].nruns;
-	struct an_history_boot *hb = xcalloc(x->nboots ? x->nboots : 1, sizeof *hb);
-	struct st_boot *sb = xcalloc(x->nboots ? x->nboots : 1, sizeof *sb);
-	struct st_run *runs = xcalloc(nr ? nr : 1, sizeof *runs);
-	struct st_run_summary *sums = xcalloc(nr ? nr : 1, sizeof *sums);
+	struct an_history_boot *hb = xcalloc(x->nboots, sizeof *hb);
+	struct st_boot *sb = xcalloc(x->nboots, sizeof *sb);
+	struct st_run *runs = xcalloc(nr, sizeof *runs);
+	struct st_run_summary *sums = xcalloc(nr, sizeof *sums);
 	struct st_group *groups = NULL;
 	struct st_estimate *est = NULL;
 	size_t *ord = NULL, nb = 0;
@@ -256,19 +256,19 @@ int an_history_job_build(struct store *st, const char *selector, const char *pat
 	if (rc)
 		goto out;
 	/* Each boot is its own group: its estimate and standard error from its runs and samples. */
-	groups = xcalloc(nb ? nb : 1, sizeof *groups);
-	est = xcalloc(nb ? nb : 1, sizeof *est);
+	groups = xcalloc(nb, sizeof *groups);
+	est = xcalloc(nb, sizeof *est);
 	for (size_t b = 0; b < nb; b++)
 		groups[b] = (struct st_group){.boots = &sb[b], .nboots = 1};
 	if ((rc = stats_estimate_groups(groups, nb, est, e)))
 		goto out;
-	ord = xcalloc(nb ? nb : 1, sizeof *ord);
+	ord = xcalloc(nb, sizeof *ord);
 	for (size_t b = 0; b < nb; b++)
 		ord[b] = b;
 	qsort_r(ord, nb, sizeof *ord, order_cmp, &(struct order_ctx){hb, by_time});
-	h->boots = xcalloc(nb ? nb : 1, sizeof *h->boots);
-	y = xcalloc(nb ? nb : 1, sizeof *y);
-	se = xcalloc(nb ? nb : 1, sizeof *se);
+	h->boots = xcalloc(nb, sizeof *h->boots);
+	y = xcalloc(nb, sizeof *y);
+	se = xcalloc(nb, sizeof *se);
 	for (size_t i = 0; i < nb; i++) {
 		struct an_history_boot *o = &h->boots[i];
 		*o = hb[ord[i]];
@@ -290,8 +290,8 @@ int an_history_job_build(struct store *st, const char *selector, const char *pat
 	for (size_t i = 0; i < nb; i++)
 		h->boots[i].level_ops = exp(h->cp.level[i]);
 	h->between_sd = sqrt(h->cp.tau2);
-	h->changes = xcalloc(h->cp.nchanges ? h->cp.nchanges : 1, sizeof *h->changes);
-	const struct st_boot **sbo = xcalloc(nb ? nb : 1, sizeof *sbo);
+	h->changes = xcalloc(h->cp.nchanges, sizeof *h->changes);
+	const struct st_boot **sbo = xcalloc(nb, sizeof *sbo);
 	for (size_t i = 0; i < nb; i++)
 		sbo[i] = &sb[ord[i]];
 	for (size_t i = 0; i < h->cp.nchanges; i++) {

@@ -1,5 +1,6 @@
 /* job.c - the database's runs, groups picked by selectors, and the compare and plan jobs. */
 #include "analysis/job.h"
+#include "core/testhooks.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -20,7 +21,7 @@ int an_db_env(struct an_db *d, const char *key, struct err *e)
 void an_db_want(struct an_db *d, const size_t *idx, size_t n)
 {
 	free(d->want);
-	d->want = xcalloc(n ? n : 1, sizeof *d->want);
+	d->want = xcalloc(n, sizeof *d->want);
 	d->nwant = 0;
 	for (size_t i = 0; i < n; i++)
 		d->want[d->nwant++] = d->runs[idx[i]].id;
@@ -30,7 +31,7 @@ void an_db_want(struct an_db *d, const size_t *idx, size_t n)
  * error is left to an_group_select to report. */
 static void want_selected(struct an_db *d, const char *const *texts, size_t n)
 {
-	bool *pick = xcalloc(d->n ? d->n : 1, sizeof *pick);
+	bool *pick = xcalloc(d->n, sizeof *pick);
 	for (size_t t = 0; t < n; t++) {
 		struct selector sel;
 		struct err e;
@@ -44,7 +45,7 @@ static void want_selected(struct an_db *d, const char *const *texts, size_t n)
 		}
 		select_free(&sel);
 	}
-	size_t *idx = xcalloc(d->n ? d->n : 1, sizeof *idx), k = 0;
+	size_t *idx = xcalloc(d->n, sizeof *idx), k = 0;
 	for (size_t i = 0; i < d->n; i++)
 		if (pick[i])
 			idx[k++] = i;
@@ -70,7 +71,7 @@ static int boot_cmp(const void *a, const void *b)
 size_t an_count_boots(const struct store_run_info *const *runs, size_t n)
 {
 	/* sorted, so that a fleet's thousands of boots are counted in n log n */
-	const char **b = xcalloc(n ? n : 1, sizeof *b);
+	const char **b = xcalloc(n, sizeof *b);
 	for (size_t i = 0; i < n; i++)
 		b[i] = runs[i]->boot_id;
 	qsort(b, n, sizeof *b, boot_cmp);
@@ -84,7 +85,7 @@ size_t an_count_boots(const struct store_run_info *const *runs, size_t n)
 /* The boot ids of runs[0..n-1], sorted, duplicates kept: a new array of borrowed strings. */
 static const char **sorted_boots(const struct store_run_info *const *runs, size_t n)
 {
-	const char **b = xcalloc(n ? n : 1, sizeof *b);
+	const char **b = xcalloc(n, sizeof *b);
 	for (size_t i = 0; i < n; i++)
 		b[i] = runs[i]->boot_id;
 	qsort(b, n, sizeof *b, boot_cmp);
@@ -105,7 +106,7 @@ static const char *boot_missing(const char *const *x, size_t nx, const char *con
 
 int an_groups_share_boots(const struct an_group *g, const char *const *names, size_t n, struct err *e)
 {
-	const char ***b = xcalloc(n ? n : 1, sizeof *b);
+	const char ***b = xcalloc(n, sizeof *b);
 	for (size_t i = 0; i < n; i++)
 		b[i] = sorted_boots(g[i].runs, g[i].n);
 	int rc = 0;
@@ -161,8 +162,8 @@ static void group_take(struct an_db *d, struct an_group *g, size_t *idx, size_t 
 {
 	g->idx = idx;
 	g->n = n;
-	g->ids = xcalloc(n ? n : 1, sizeof *g->ids);
-	g->runs = xcalloc(n ? n : 1, sizeof *g->runs);
+	g->ids = xcalloc(n, sizeof *g->ids);
+	g->runs = xcalloc(n, sizeof *g->runs);
 	for (size_t i = 0; i < n; i++) {
 		g->ids[i] = d->runs[idx[i]].id;
 		g->runs[i] = &d->runs[idx[i]];
@@ -174,8 +175,7 @@ static void group_take(struct an_db *d, struct an_group *g, size_t *idx, size_t 
  * from the samples. Returns 0 or -1 with e set. */
 static int group_set(struct an_db *d, struct an_group *g, bool raw, struct err *e)
 {
-	const char *force = getenv("SYSAB_TEST_SAMPLES");
-	if (!raw && !d->samples && !(force && !strcmp(force, "1")) && !d->sums_state) {
+	if (!raw && !d->samples && !testhooks()->samples && !d->sums_state) {
 		bool ok;
 		if (store_sums_load(d->st, ST_SUMMARY_METHOD, d->want, d->nwant, &d->sums, &ok, e))
 			return -1;
@@ -420,7 +420,7 @@ int an_checks_apply(struct store *st, const int64_t *ids, size_t n, struct an_co
 static int compare_checks(struct an_compare_job *j, bool allow, struct err *e)
 {
 	size_t n = j->g[0].n + j->g[1].n;
-	int64_t *ids = xcalloc(n ? n : 1, sizeof *ids);
+	int64_t *ids = xcalloc(n, sizeof *ids);
 	memcpy(ids, j->g[0].ids, j->g[0].n * sizeof *ids);
 	if (j->g[1].n)
 		memcpy(ids + j->g[0].n, j->g[1].ids, j->g[1].n * sizeof *ids);

@@ -1,5 +1,6 @@
 /* looks.c - repeated looks at one question are counted: recorded, repeated idempotently, withheld when undeclared. */
 #include "analysis/job.h"
+#include "core/testhooks.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -315,7 +316,7 @@ static int not_recorded(struct store *st, struct an_repeat *r)
  * 60 s), so that another command can record a look of the question in between. */
 static void look_gate(void)
 {
-	const char *f = getenv("SYSAB_TEST_LOOK_GATE");
+	const char *f = testhooks()->look_gate;
 	if (!f || !*f)
 		return;
 	char *w = xasprintf("%s.waiting", f);

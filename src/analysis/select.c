@@ -256,7 +256,7 @@ static int pick(const struct selector *s, const struct store_run_info *runs, siz
 {
 	*idx = NULL;
 	*nidx = 0;
-	size_t *v = xcalloc(n ? n : 1, sizeof *v);
+	size_t *v = xcalloc(n, sizeof *v);
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
 		if ((any_status || select_usable(&runs[i])) && select_matches(s, &runs[i]))

@@ -41,7 +41,7 @@ static void checks_decode(struct summary_row *r, const char *text)
 {
 	json_t *a = text && *text ? json_loads(text, 0, NULL) : NULL;
 	size_t n = json_is_array(a) ? json_array_size(a) : 0;
-	r->checks = xcalloc(n ? n : 1, sizeof *r->checks);
+	r->checks = xcalloc(n, sizeof *r->checks);
 	for (size_t i = 0; i < n; i++) {
 		json_t *c = json_array_get(a, i);
 		const char *name = json_string_value(json_object_get(c, "name"));
@@ -107,8 +107,8 @@ int summary_load(struct store *st, int64_t id, struct summary *out, struct err *
 		summary_free(out);
 		return -1;
 	}
-	out->rows = xcalloc(out->nslots ? out->nslots : 1, sizeof *out->rows);
-	double *v = xcalloc(ns ? ns : 1, sizeof *v);
+	out->rows = xcalloc(out->nslots, sizeof *out->rows);
+	double *v = xcalloc(ns, sizeof *v);
 	/* slots and samples are both ordered by (workload, copies) */
 	size_t k = 0;
 	for (size_t i = 0; i < out->nslots; i++) {
@@ -160,8 +160,8 @@ void summary_free(struct summary *s)
 void summary_tally_of(const struct summary *s, struct summary_tally *t)
 {
 	memset(t, 0, sizeof *t);
-	t->fails = xcalloc(s->nslots ? s->nslots : 1, sizeof *t->fails);
-	t->unfinished = xcalloc(s->nslots ? s->nslots : 1, sizeof *t->unfinished);
+	t->fails = xcalloc(s->nslots, sizeof *t->fails);
+	t->unfinished = xcalloc(s->nslots, sizeof *t->unfinished);
 	for (size_t i = 0; i < s->nslots; i++) {
 		const struct summary_row *r = &s->rows[i];
 		const char *bad = NULL;

@@ -86,7 +86,7 @@ static void row_failed(const char *workload, int copies, size_t ncomposite, cons
 		       const struct store_failed_check *f, size_t nf, struct an_failed_check *out)
 {
 	memset(out, 0, sizeof *out);
-	int64_t *runs = xcalloc(nf ? nf : 1, sizeof *runs);
+	int64_t *runs = xcalloc(nf, sizeof *runs);
 	for (size_t i = 0; i < nf; i++) {
 		if (f[i].copies != copies)
 			continue;

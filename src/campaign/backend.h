@@ -1,5 +1,5 @@
-/* backend.h - the table of campaign backends (prepare, boot a slot, collect its runs, clean up,
- * the commands of a slot, capabilities) and what the driver and the backends share. */
+/* backend.h - the campaign backend descriptor (prepare, boot a slot, collect its runs, clean up, the
+ * commands of a slot, capability bits, optional hooks) and what the driver and the backends share. */
 #ifndef SYSAB_CAMPAIGN_BACKEND_H
 #define SYSAB_CAMPAIGN_BACKEND_H
 
@@ -11,6 +11,8 @@ enum {
 	CB_REBOOTS = 1u << 0,   /* reboots this machine: a unit resumes the campaign at boot */
 	CB_NEEDS_ROOT = 1u << 1, /* arming a boot needs root */
 	CB_MARKER = 1u << 2,    /* the booted kernel's command line carries the slot's marker */
+	CB_NUMA = 1u << 3,      /* boots guests of its own that may have --numa nodes ("--nodes all" is theirs) */
+	CB_DUET = 1u << 4,      /* --duet: boots a block's two configurations at once (boot_pair, take_pair) */
 };
 
 /* One command of a slot: its argv and the environment added to it. shutdown: it takes the
@@ -33,24 +35,7 @@ struct campaign_ctx {
 	char *dir;        /* a private temp directory (0700), removed at the end */
 	int dir_lock;     /* the descriptor holding its lock (tmpdir_create_held), -1: none */
 	char *stop_path;  /* campaign_stop_path() */
-	/* qemu: the last boot */
-	int outcome;      /* 0 exited, 1 boot timeout, 2 KVM probe failed, 3 stopped by a signal, 4 qemu
-			   * killed by a signal sysab did not send (the OOM killer, say): qemu_sig */
-	int qemu_sig;
-	char *guest_text; /* what the guest sent on its data channel, or NULL */
-	char *console;    /* its console (in dir) */
-	char *log;        /* where the console was kept beside the database */
-	double kvm_probe_s; /* how long a KVM boot may stay silent ($SYSAB_KVM_PROBE_S, default 60) */
-	char accel[8];      /* qemu: the accelerator chosen for this drive (kvm or tcg) */
-	char *accel_note;   /* why */
-	/* qemu --duet: boot_slot(i) boots slot pair (its block's other slot, -1 for none) at once
-	 * with i; the pair's results wait in pair_* until boot_slot(pair) takes them (pair_ready) */
-	int pair;
-	bool pair_ready;
-	char *pair_text, *pair_console, *pair_log;
-	int pair_outcome, pair_qemu_sig;
-	uint64_t go_ns[2];  /* when each guest (by slot: [0] the one booted, [1] its pair) got its go */
-	double wait_s[2];   /* how long each waited for the go after it was ready */
+	void *state;      /* the backend's own, owned by it (free_state), NULL until it makes it */
 };
 
 struct campaign_backend {
@@ -72,16 +57,38 @@ struct campaign_backend {
 	int (*collect)(struct campaign_ctx *x, int i, struct err *e);
 	/* When the campaign ends, stops or fails (reboot: remove the unit; or print it). */
 	void (*cleanup)(struct campaign_ctx *x);
+	/* Optional hooks; NULL when the backend has nothing to do there. */
+	/* Its own checks of the options o of a campaign with nconfigs configurations (qemu: the
+	 * NUMA split, the duet's host CPUs), after the driver's capability checks; fresh: at `new`
+	 * (the host's CPUs are checked), else at loading. 0, or -1 with e naming the option. */
+	int (*check_opts)(const struct campaign_opts *o, size_t nconfigs, bool fresh, struct err *e);
+	/* The options of `campaign new` that give this backend's options o, appended to out. */
+	void (*new_args)(const struct campaign_opts *o, struct strv *out);
+	/* What `campaign show` prints of this backend beyond the record (qemu: the guest line,
+	 * each NUMA node's share, the duet's host CPU sets), set in v. */
+	void (*view)(const struct campaign *c, struct campaign_view *v);
+	/* CB_DUET: boot slots i and j at once; i's results are collect(i)'s, j's wait in the state
+	 * until take_pair(j). 0, or -1 with e set on an error of the host. */
+	int (*boot_pair)(struct campaign_ctx *x, int i, int j, struct err *e);
+	/* CB_DUET: make the results of slot j, booted by boot_pair, the ones collect(j) takes;
+	 * it boots nothing. 0, or -1 with e set when j is not the slot booted with the one before. */
+	int (*take_pair)(struct campaign_ctx *x, int j, struct err *e);
+	/* Make x->state (at the start of every start or resume), and free it (at its end). */
+	void (*init_state)(struct campaign_ctx *x);
+	void (*free_state)(struct campaign_ctx *x);
 };
 
-extern const struct campaign_backend campaign_backend_qemu, campaign_backend_kexec, campaign_backend_grub,
-	campaign_backend_command;
-/* The backend called name, or NULL. */
-const struct campaign_backend *campaign_backend_find(const char *name);
-/* "qemu, kexec, grub or command" */
-const char *campaign_backend_names(void);
+/* Each backend of the table (CAMPAIGN_BACKENDS, campaign.h) is campaign_backend_NAME in its own file. */
+#define CAMPAIGN_BACKEND_EXTERN(n) extern const struct campaign_backend campaign_backend_##n;
+CAMPAIGN_BACKENDS(CAMPAIGN_BACKEND_EXTERN, CAMPAIGN_BACKEND_EXTERN, CAMPAIGN_BACKEND_EXTERN)
+#undef CAMPAIGN_BACKEND_EXTERN
 
 /* ---- shared by the driver and the backends (campaign.c) ---- */
+
+/* Append "FLAG VALUE" to out when value is set (non-empty), and "FLAG N" when v > 0 (a stored
+ * 0 is the option's default): the options of a `campaign new` line (lines.c). */
+void campaign_opt_str(struct strv *out, const char *flag, const char *value);
+void campaign_opt_int(struct strv *out, const char *flag, int v);
 
 /* The kernel command line marker of a slot: "sysab.boot=NAME:SLOT" (new string). */
 char *campaign_marker(const char *name, int slot);
@@ -139,6 +146,8 @@ int reboot_prepare(struct campaign_ctx *x, struct err *e);
 int reboot_boot_slot(struct campaign_ctx *x, int i, struct err *e);
 int reboot_collect(struct campaign_ctx *x, int i, struct err *e);
 void reboot_cleanup(struct campaign_ctx *x);
+/* new_args of the reboot backends: the settle load and timeout, the unit's directory. */
+void reboot_new_args(const struct campaign_opts *o, struct strv *out);
 /* The command line a reboot backend boots slot i with: the configuration's append and the marker. */
 char *reboot_append(const struct campaign *c, int i);
 /* The [Service] ExecStart= value for argv, quoted by systemd's rules (new string). */

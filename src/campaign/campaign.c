@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
-#include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,13 +105,15 @@ int slot_state_of(const char *word)
 
 /* ---- the backend table ---- */
 
+#define CAMPAIGN_BACKEND_ENTRY(n) &campaign_backend_##n,
 static const struct campaign_backend *const table[] = {
-	&campaign_backend_qemu, &campaign_backend_kexec, &campaign_backend_grub, &campaign_backend_command,
-};
+	CAMPAIGN_BACKENDS(CAMPAIGN_BACKEND_ENTRY, CAMPAIGN_BACKEND_ENTRY, CAMPAIGN_BACKEND_ENTRY)};
+#undef CAMPAIGN_BACKEND_ENTRY
+#define NBACKENDS (sizeof table / sizeof table[0])
 
 const struct campaign_backend *campaign_backend_find(const char *name)
 {
-	for (size_t i = 0; name && i < sizeof table / sizeof table[0]; i++)
+	for (size_t i = 0; name && i < NBACKENDS; i++)
 		if (!strcmp(table[i]->name, name))
 			return table[i];
 	return NULL;
@@ -120,7 +121,7 @@ const struct campaign_backend *campaign_backend_find(const char *name)
 
 const char *campaign_backend_names(void)
 {
-	return "qemu, kexec, grub or command";
+	return CAMPAIGN_BACKEND_NAMES;
 }
 
 int campaign_name_check(const char *name, struct err *e)
@@ -139,66 +140,6 @@ char *campaign_stop_path(const char *db_path, const char *name)
 }
 
 /* ---- options ---- */
-
-/* The CPUs this process may run on, in order, into cpu[0..max-1]; their count. */
-static int duet_host_cpus(int *cpu, int max)
-{
-	cpu_set_t set;
-	int n = 0;
-	if (sched_getaffinity(0, sizeof set, &set))
-		return 0;
-	for (int k = 0; k < CPU_SETSIZE && n < max; k++)
-		if (CPU_ISSET(k, &set))
-			cpu[n++] = k;
-	return n;
-}
-
-bool campaign_duet_cpus(int smp, int k, char *buf, size_t n)
-{
-	int cpu[CPU_SETSIZE];
-	int have = duet_host_cpus(cpu, CPU_SETSIZE);
-	if (smp < 1 || have < 2 * smp) {
-		snprintf(buf, n, "?");
-		return false;
-	}
-	const int *c = &cpu[k * smp];
-	struct sb b = {0};
-	for (int i = 0; i < smp;) { /* runs of consecutive CPUs as A-B */
-		int j = i;
-		while (j + 1 < smp && c[j + 1] == c[j] + 1)
-			j++;
-		sb_addf(&b, "%s%d", b.len ? "," : "", c[i]);
-		if (j > i)
-			sb_addf(&b, "-%d", c[j]);
-		i = j + 1;
-	}
-	snprintf(buf, n, "%s", b.s);
-	sb_free(&b);
-	return true;
-}
-
-int campaign_duet_check(const struct campaign_opts *o, const char *backend, size_t nconfigs, struct err *e)
-{
-	if (!o->duet)
-		return 0;
-	if (strcmp(backend, "qemu"))
-		return errf(e, "--duet: two guests booted at once are qemu guests; the %s backend boots this machine "
-			       "itself, one kernel at a time, so leave --duet out (or use --backend qemu)",
-			    backend);
-	if (nconfigs != 2)
-		return errf(e, "--duet: a duet boots exactly two configurations at once (A and B); this campaign has %zu", nconfigs);
-	int cpu[CPU_SETSIZE];
-	int have = duet_host_cpus(cpu, CPU_SETSIZE);
-	if (have < 2 * o->smp)
-		return errf(e, "--duet: the two guests need disjoint host CPUs, 2 x --smp %d = %d, but this host gives "
-			       "sysab %d; give --smp %d or less",
-			    o->smp, 2 * o->smp, have, have / 2 > 0 ? have / 2 : 1);
-	if (o->numa > 1)
-		return errf(e, "--duet with --numa %d: not built (a duet pins each guest to its own host CPUs, and the "
-			       "guest nodes would then need host nodes of their own); leave one of them out",
-			    o->numa);
-	return 0;
-}
 
 int campaign_duet_set(const struct campaign *c, int i)
 {
@@ -338,13 +279,15 @@ int campaign_create(struct store *st, struct campaign_spec *sp, struct err *e)
 	if (path_check("--unit-dir", sp->opts.unit_dir, true, e) || path_check("--image", sp->opts.image, true, e) ||
 	    path_check("--qemu", sp->opts.qemu, false, e))
 		return -1;
-	if (sp->opts.numa > 1 && strcmp(be->name, "qemu"))
+	if (sp->opts.numa > 1 && !(be->caps & CB_NUMA))
 		return errf(e, "--numa %d: NUMA nodes are given to qemu guests; the %s backend boots the machine's own, so "
 			       "leave --numa out (or use --backend qemu)",
 			    sp->opts.numa, be->name);
-	if (!strcmp(be->name, "qemu") && campaign_qemu_numa_check(&sp->opts, sp->opts.arch, e))
-		return -1;
-	if (campaign_duet_check(&sp->opts, be->name, sp->nconfigs, e))
+	if (sp->opts.duet && !(be->caps & CB_DUET))
+		return errf(e, "--duet: two guests booted at once are qemu guests; the %s backend boots this machine "
+			       "itself, one kernel at a time, so leave --duet out (or use --backend qemu)",
+			    be->name);
+	if (be->check_opts && be->check_opts(&sp->opts, sp->nconfigs, true, e))
 		return -1;
 	for (size_t i = 0; i < sp->nconfigs; i++) {
 		const struct store_campaign_config *k = &sp->configs[i];
@@ -440,7 +383,7 @@ static int campaign_per_run(const struct campaign *c)
 		int n = node_parse_list(spec, set, 1024);
 		return n > 0 ? n : 1;
 	}
-	if (!strcmp(c->be->name, "qemu"))
+	if (c->be->caps & CB_NUMA) /* the guest's own nodes */
 		return c->opts.numa > 1 ? c->opts.numa : 1;
 	struct node_topo t = {0};
 	struct err ig;
@@ -488,13 +431,13 @@ static int campaign_validate(struct campaign *c, struct err *e)
 	    path_check("qemu", c->opts.qemu, false, e) ||
 	    (c->opts.accel_note && !text_is_clean(c->opts.accel_note, false)))
 		return -1;
-	if (c->opts.numa > 1 && strcmp(c->be->name, "qemu"))
+	if (c->opts.numa > 1 && !(c->be->caps & CB_NUMA))
 		return errf(e, "numa %d is a qemu option, but the backend is %s", c->opts.numa, c->be->name);
-	if (c->opts.numa > 1 && campaign_qemu_numa_check(&c->opts, c->opts.arch, e))
-		return -1;
-	if (c->opts.duet && (strcmp(c->be->name, "qemu") || r->nconfigs != 2))
+	if (c->opts.duet && (!(c->be->caps & CB_DUET) || r->nconfigs != 2))
 		return errf(e, "duet is for two configurations of the qemu backend, but the backend is %s with %zu",
 			    c->be->name, r->nconfigs);
+	if (c->be->check_opts && c->be->check_opts(&c->opts, r->nconfigs, false, e))
+		return -1;
 	c->per_run = campaign_per_run(c);
 	if (!r->nconfigs)
 		return errf(e, "it has no configuration");
@@ -625,11 +568,11 @@ void campaign_view(const struct campaign *c, bool slots, struct campaign_view *v
 	memset(v, 0, sizeof *v);
 	v->c = c;
 	v->slots = slots;
-	struct config_sort *cs = xcalloc(c->r.nconfigs ? c->r.nconfigs : 1, sizeof *cs);
+	struct config_sort *cs = xcalloc(c->r.nconfigs, sizeof *cs);
 	for (size_t i = 0; i < c->r.nconfigs; i++)
 		cs[i] = (struct config_sort){i, c->r.configs[i].name};
 	qsort(cs, c->r.nconfigs, sizeof *cs, config_cmp);
-	v->config_order = xcalloc(c->r.nconfigs ? c->r.nconfigs : 1, sizeof *v->config_order);
+	v->config_order = xcalloc(c->r.nconfigs, sizeof *v->config_order);
 	for (size_t i = 0; i < c->r.nconfigs; i++)
 		v->config_order[i] = cs[i].i;
 	free(cs);
@@ -649,16 +592,12 @@ void campaign_view(const struct campaign *c, bool slots, struct campaign_view *v
 	}
 	v->next = c->state == CAMPAIGN_DONE ? -1 : campaign_next_slot(c);
 	if (c->opts.duet) {
-		v->duet_set = xcalloc(c->r.nslots ? c->r.nslots : 1, sizeof *v->duet_set);
+		v->duet_set = xcalloc(c->r.nslots, sizeof *v->duet_set);
 		for (size_t i = 0; i < c->r.nslots; i++)
 			v->duet_set[i] = campaign_duet_set(c, (int)i);
-		for (int k = 0; k < 2; k++)
-			campaign_duet_cpus(c->opts.smp, k, v->duet_cpus[k], sizeof v->duet_cpus[k]);
 	}
-	if (c->opts.numa > 1) {
-		v->node_cpus = c->opts.smp / c->opts.numa;
-		v->node_mb = c->opts.mem_mb / c->opts.numa;
-	}
+	if (c->be->view)
+		c->be->view(c, v);
 }
 
 void campaign_view_free(struct campaign_view *v)

@@ -20,6 +20,33 @@ int campaign_state_of(const char *word);
 const char *slot_state_word(enum slot_state s);
 int slot_state_of(const char *word);
 
+/* The table of backends, one line each, in the order help lists them: the first, the next ones,
+ * the last (so the lists below read as text). Adding a backend: its own file defining
+ * campaign_backend_NAME (backend.h) and one NEXT(NAME) line here. */
+#define CAMPAIGN_BACKENDS(FIRST, NEXT, LAST) \
+	FIRST(qemu)                          \
+	NEXT(kexec)                          \
+	NEXT(grub)                           \
+	LAST(command)
+
+/* The names as string literals, for option tables and help: "qemu, kexec, grub or command",
+ * "qemu kexec grub command" (the choices of --backend), "qemu|kexec|grub|command". */
+#define CAMPAIGN_BE_W_(n) #n
+#define CAMPAIGN_BE_C_(n) ", " #n
+#define CAMPAIGN_BE_O_(n) " or " #n
+#define CAMPAIGN_BE_S_(n) " " #n
+#define CAMPAIGN_BE_P_(n) "|" #n
+#define CAMPAIGN_BACKEND_NAMES CAMPAIGN_BACKENDS(CAMPAIGN_BE_W_, CAMPAIGN_BE_C_, CAMPAIGN_BE_O_)
+#define CAMPAIGN_BACKEND_CHOICES CAMPAIGN_BACKENDS(CAMPAIGN_BE_W_, CAMPAIGN_BE_S_, CAMPAIGN_BE_S_)
+#define CAMPAIGN_BACKEND_USAGE CAMPAIGN_BACKENDS(CAMPAIGN_BE_W_, CAMPAIGN_BE_P_, CAMPAIGN_BE_P_)
+
+struct campaign_backend;
+
+/* The backend called name (table lookup), or NULL. */
+const struct campaign_backend *campaign_backend_find(const char *name);
+/* CAMPAIGN_BACKEND_NAMES (static text). */
+const char *campaign_backend_names(void);
+
 /* The backend options of a campaign (stored as its JSON options). */
 struct campaign_opts {
 	int smp, mem_mb;            /* qemu: -smp and -m */
@@ -48,8 +75,6 @@ struct campaign_spec {
 	size_t nconfigs;
 	struct campaign_opts opts;
 };
-
-struct campaign_backend;
 
 /* A campaign read from the database and validated (campaign_load): the stored record, its
  * backend, typed states, the run arguments and every configuration's labels parsed. */
@@ -85,7 +110,7 @@ void campaign_free(struct campaign *c);
  * naming the damaged field. import db passes every campaign it stores through it. */
 int campaign_record_check(const struct store_campaign *r, struct err *e);
 
-/* Is name a guest architecture the qemu backend boots (x86_64, loongarch64), or auto? */
+/* Is name a guest architecture the qemu backend boots (x86_64, loongarch64), or auto? (arch.c) */
 bool campaign_qemu_arch_ok(const char *name);
 /* "auto, x86_64 or loongarch64" */
 const char *campaign_qemu_arch_names(void);
@@ -94,13 +119,14 @@ const char *campaign_qemu_arch_names(void);
  * naming the options (--numa, --smp, --mem, --arch) and what to give instead. */
 int campaign_qemu_numa_check(const struct campaign_opts *o, const char *arch, struct err *e);
 
-/* Can campaign options o with nconfigs configurations on backend run as a duet (o->duet)? Two
- * configurations of the qemu backend, and at least 2 x o->smp CPUs this process may use. 0, or
- * -1 with e naming the option and what to give instead. Not a duet: 0. */
+/* Can campaign options o with nconfigs configurations on backend run as a duet (o->duet)? A
+ * backend with the duet capability (qemu), two configurations, and at least 2 x o->smp CPUs
+ * this process may use. 0, or -1 with e naming the option and what to give instead. Not a
+ * duet: 0. (qemu.c, with the other checks of its options.) */
 int campaign_duet_check(const struct campaign_opts *o, const char *backend, size_t nconfigs, struct err *e);
 /* The host CPUs (as sched_getaffinity gives them to this process, in order) of duet CPU set k
  * (0 or 1): the k-th run of smp of them, written as a taskset list "0" or "2-3" into buf.
- * false when the host has fewer than 2 x smp. */
+ * false when the host has fewer than 2 x smp. (qemu.c) */
 bool campaign_duet_cpus(int smp, int k, char *buf, size_t n);
 /* The duet CPU set (0 or 1) slot i's guest is pinned to: configuration + block, mod 2, so the
  * two guests of a block hold different sets and swap them every block. */
@@ -143,6 +169,7 @@ struct campaign_view {
 	double s_per_boot;         /* mean seconds per done slot, 0 when none yet */
 	double min_left;           /* minutes left at that pace, 0 when unknown */
 	bool slots;                /* show the schedule */
+	bool guest;                /* the backend boots guests of its own (qemu): the guest's options are shown */
 	int node_cpus, node_mb;    /* qemu with --numa: each guest node's CPUs and MB (0 otherwise) */
 	char duet_cpus[2][64];     /* qemu with --duet: the host CPUs of set 0 and 1 here ("?" when too few) */
 	int *duet_set;             /* with --duet: each slot's CPU set (campaign_duet_set); NULL otherwise.

@@ -95,13 +95,9 @@ static void ctx_init(struct campaign_ctx *x, const struct campaign_env *env, str
 	x->env = env;
 	x->c = c;
 	x->stop_path = campaign_stop_path(env->db_path, c->r.name);
-	const char *p = getenv("SYSAB_KVM_PROBE_S");
-	x->kvm_probe_s = p && atof(p) > 0 ? atof(p) : 60;
-	snprintf(x->accel, sizeof x->accel, "%s", c->opts.accel);
-	if (c->opts.accel_note)
-		x->accel_note = xstrdup(c->opts.accel_note);
-	x->pair = -1;
 	x->dir_lock = -1;
+	if (c->be->init_state)
+		c->be->init_state(x);
 }
 
 static void ctx_free(struct campaign_ctx *x)
@@ -112,13 +108,8 @@ static void ctx_free(struct campaign_ctx *x)
 		close(x->dir_lock);
 	free(x->dir);
 	free(x->stop_path);
-	free(x->guest_text);
-	free(x->console);
-	free(x->log);
-	free(x->accel_note);
-	free(x->pair_text);
-	free(x->pair_console);
-	free(x->pair_log);
+	if (x->c->be->free_state)
+		x->c->be->free_state(x);
 }
 
 /* Read the campaign again (another command may have stopped it). */
@@ -302,7 +293,7 @@ static int drive(struct campaign_ctx *x, struct err *e)
 		campaign_note(x, "slot %d/%zu (block %d): %s, attempt %d", i + 1, x->c->r.nslots, x->c->r.slots[i].block,
 			      x->c->r.configs[x->c->r.slots[i].config].name, x->c->r.slots[i].attempts);
 		/* --duet: the block's other slot boots at once with this one */
-		int j = campaign_duet_partner(x->c, i);
+		int j = x->c->be->boot_pair ? campaign_duet_partner(x->c, i) : -1;
 		if (j >= 0) {
 			if (begin_slot(x, j, e))
 				return -1;
@@ -310,13 +301,13 @@ static int drive(struct campaign_ctx *x, struct err *e)
 				      x->c->r.nslots, x->c->r.slots[j].block, x->c->r.configs[x->c->r.slots[j].config].name,
 				      x->c->r.slots[j].attempts, i + 1);
 		}
-		x->pair = j;
-		if (x->c->be->boot_slot(x, i, e) || x->c->be->collect(x, i, e) || end_slot(x, i, e))
+		const struct campaign_backend *be = x->c->be;
+		if ((j >= 0 ? be->boot_pair(x, i, j, e) : be->boot_slot(x, i, e)) || be->collect(x, i, e) ||
+		    end_slot(x, i, e))
 			return -1;
-		/* its pair's results wait in x: boot_slot takes them, booting nothing */
-		if (j >= 0 && (x->c->be->boot_slot(x, j, e) || x->c->be->collect(x, j, e) || end_slot(x, j, e)))
+		/* its pair's results wait in the backend's state: take_pair takes them, booting nothing */
+		if (j >= 0 && (be->take_pair(x, j, e) || be->collect(x, j, e) || end_slot(x, j, e)))
 			return -1;
-		x->pair = -1;
 		if (settle_state(x, &more, e))
 			return -1;
 	}

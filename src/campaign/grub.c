@@ -51,4 +51,5 @@ const struct campaign_backend campaign_backend_grub = {
 	.boot_slot = reboot_boot_slot,
 	.collect = reboot_collect,
 	.cleanup = reboot_cleanup,
+	.new_args = reboot_new_args,
 };

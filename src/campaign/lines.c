@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void add_opt(struct strv *out, const char *flag, const char *value)
+void campaign_opt_str(struct strv *out, const char *flag, const char *value)
 {
 	if (value && *value) {
 		strv_add(out, flag);
@@ -15,52 +15,38 @@ static void add_opt(struct strv *out, const char *flag, const char *value)
 	}
 }
 
-/* v when it is set (a stored 0 is the option's default). */
-static void add_int(struct strv *out, const char *flag, int v)
+void campaign_opt_int(struct strv *out, const char *flag, int v)
 {
 	if (v <= 0)
 		return;
 	char buf[24];
 	snprintf(buf, sizeof buf, "%d", v);
-	add_opt(out, flag, buf);
+	campaign_opt_str(out, flag, buf);
 }
 
 static void campaign_new_argv(const struct campaign *const *src, const size_t *cfg, size_t n, int boots, int runs,
 		       const struct strv *run_args, struct strv *out)
 {
 	const struct campaign_opts *o = &src[0]->opts;
-	add_opt(out, "--backend", src[0]->r.backend);
-	add_int(out, "--boots", boots);
-	add_int(out, "--runs", runs);
-	if (!strcmp(src[0]->r.backend, "qemu")) {
-		add_int(out, "--smp", o->smp);
-		add_int(out, "--mem", o->mem_mb);
-		if (o->numa > 1)
-			add_int(out, "--numa", o->numa);
-		add_opt(out, "--accel", o->accel);
-		add_opt(out, "--image", o->image);
-		add_int(out, "--boot-timeout", o->boot_timeout_s);
-	} else {
-		char load[32];
-		snprintf(load, sizeof load, "%g", o->settle_load);
-		add_opt(out, "--settle-load", o->settle_load >= 0.01 ? load : NULL);
-		add_int(out, "--settle-timeout", o->settle_timeout_s);
-		add_opt(out, "--unit-dir", o->unit_dir);
-	}
-	add_int(out, "--max-failures", o->max_failures);
+	campaign_opt_str(out, "--backend", src[0]->r.backend);
+	campaign_opt_int(out, "--boots", boots);
+	campaign_opt_int(out, "--runs", runs);
+	if (src[0]->be->new_args)
+		src[0]->be->new_args(o, out);
+	campaign_opt_int(out, "--max-failures", o->max_failures);
 	for (size_t i = 0; i < n; i++) {
 		const struct store_campaign_config *k = &src[i]->r.configs[cfg[i]];
 		const struct kvlist *lab = &src[i]->labels[cfg[i]];
 		struct sb l = {0};
 		for (size_t m = 0; m < lab->n; m++)
 			sb_addf(&l, "%s%s=%s", m ? " " : "", lab->v[m].key, lab->v[m].value);
-		add_opt(out, "--config", l.len ? sb_str(&l) : k->name);
+		campaign_opt_str(out, "--config", l.len ? sb_str(&l) : k->name);
 		sb_free(&l);
-		add_opt(out, "--kernel", k->kernel);
-		add_opt(out, "--initrd", k->initrd);
-		add_opt(out, "--append", k->append);
-		add_opt(out, "--entry", k->entry);
-		add_opt(out, "--command", k->command);
+		campaign_opt_str(out, "--kernel", k->kernel);
+		campaign_opt_str(out, "--initrd", k->initrd);
+		campaign_opt_str(out, "--append", k->append);
+		campaign_opt_str(out, "--entry", k->entry);
+		campaign_opt_str(out, "--command", k->command);
 	}
 	if (run_args->n)
 		strv_add(out, "--");

@@ -1,10 +1,12 @@
 /* qemu.c - the qemu backend: each slot boots a fresh VM that runs sysab and sends its database back. */
+#include "campaign/arch.h"
 #include "campaign/backend.h"
 #include "core/tmp.h"
 
 #include <errno.h>
 #include <math.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,40 +19,76 @@
 #include <time.h>
 #include <unistd.h>
 
-/* A guest architecture: how qemu boots it. The console is the first serial port (the data
- * channel the second) on both machines. */
-struct guest_arch {
-	const char *name;    /* as `uname -m` says it; also the value of --arch */
-	const char *qemu;    /* the qemu binary, looked up in PATH unless --qemu names one */
-	const char *package; /* the Debian package that has it */
-	const char *machine; /* -machine */
-	const char *append;  /* the command line before the configuration's own */
-	uint16_t pe, elf;    /* the machine numbers of its PE/EFI and ELF kernel images */
-	const char *no_numa; /* NULL when its guest kernel was seen to get qemu's -numa nodes; else why not */
+/* The accelerator of a drive: auto (campaign new's default) until prepare chooses. */
+enum qemu_accel { QEMU_ACCEL_AUTO, QEMU_ACCEL_KVM, QEMU_ACCEL_TCG };
+/* How a guest's qemu ended. */
+enum qemu_outcome {
+	QEMU_EXITED,       /* it exited */
+	QEMU_TIMED_OUT,    /* killed at the boot timeout */
+	QEMU_PROBE_FAILED, /* the KVM probe failed: the guest kernel printed nothing */
+	QEMU_STOPPED,      /* stopped by a signal to sysab */
+	QEMU_KILLED,       /* killed by a signal sysab did not send (the OOM killer, say): qemu_sig */
 };
 
-/* loongarch64 boots without firmware: qemu (10.0, Debian 13's) loads the kernel's plain EFI
- * image itself (not a zstd-compressed zboot one: scripts/guest-image.sh unpacks that) and
- * hands it a device tree but no ACPI tables, so the i8042 probe faults on ISA ports that are
- * not there and is left out. KVM needs a host of the guest's architecture. Its virt machine
- * accepts -numa, but with a device tree and no ACPI the kernel fakes one node (seen with
- * Debian's loong64 kernel under qemu 10.0), so --numa is refused there. */
-static const struct guest_arch guest_arches[] = {
-	{"x86_64", "qemu-system-x86_64", "qemu-system-x86", "q35", "console=ttyS0 panic=-1", 0x8664, 62, NULL},
-	{"loongarch64", "qemu-system-loongarch64", "qemu-system-misc", "virt",
-	 "console=ttyS0 panic=-1 initcall_blacklist=i8042_init", 0x6264, 258,
-	 "its guest boots with a device tree and no ACPI tables, and the LoongArch kernel then fakes one node for "
-	 "all memory (\"Faking a node\"), so the guest would see one node"},
-};
-#define N_GUEST_ARCHES (sizeof guest_arches / sizeof guest_arches[0])
-
-/* The entry called name, or NULL. */
-static const struct guest_arch *guest_arch_find(const char *name)
+static const char *accel_word(enum qemu_accel a)
 {
-	for (size_t i = 0; name && i < N_GUEST_ARCHES; i++)
-		if (!strcmp(guest_arches[i].name, name))
-			return &guest_arches[i];
-	return NULL;
+	return a == QEMU_ACCEL_KVM ? "kvm" : a == QEMU_ACCEL_TCG ? "tcg" : "auto";
+}
+
+/* What one start or resume of a qemu campaign carries from call to call (campaign_ctx.state). */
+struct qemu_state {
+	enum qemu_outcome outcome; /* the last boot */
+	int qemu_sig;              /* with QEMU_KILLED: the signal */
+	char *guest_text;          /* what the guest sent on its data channel, or NULL */
+	char *console;             /* its console (in the ctx's dir) */
+	char *log;                 /* where the console was kept beside the database */
+	double kvm_probe_s;        /* how long a KVM boot may stay silent ($SYSAB_KVM_PROBE_S, default 60) */
+	enum qemu_accel accel;     /* chosen for this drive */
+	char *accel_note;          /* why */
+	/* --duet: boot_pair(i, pair) boots both at once; the pair's results wait in pair_* until
+	 * take_pair(pair) takes them (pair_ready) */
+	int pair;
+	bool pair_ready;
+	char *pair_text, *pair_console, *pair_log;
+	enum qemu_outcome pair_outcome;
+	int pair_qemu_sig;
+	uint64_t go_ns[2]; /* when each guest (by slot: [0] the one booted, [1] its pair) got its go */
+	double wait_s[2];  /* how long each waited for the go after it was ready */
+};
+
+/* x's qemu state (made by qemu_init_state before any other call). */
+static struct qemu_state *qs(const struct campaign_ctx *x)
+{
+	return x->state;
+}
+
+static void qemu_init_state(struct campaign_ctx *x)
+{
+	struct qemu_state *q = xcalloc(1, sizeof *q);
+	const char *p = getenv("SYSAB_KVM_PROBE_S");
+	q->kvm_probe_s = p && atof(p) > 0 ? atof(p) : 60;
+	const char *a = x->c->opts.accel;
+	q->accel = !strcmp(a, "kvm") ? QEMU_ACCEL_KVM : !strcmp(a, "tcg") ? QEMU_ACCEL_TCG : QEMU_ACCEL_AUTO;
+	if (x->c->opts.accel_note)
+		q->accel_note = xstrdup(x->c->opts.accel_note);
+	q->pair = -1;
+	x->state = q;
+}
+
+static void qemu_free_state(struct campaign_ctx *x)
+{
+	struct qemu_state *q = x->state;
+	if (!q)
+		return;
+	free(q->guest_text);
+	free(q->console);
+	free(q->log);
+	free(q->accel_note);
+	free(q->pair_text);
+	free(q->pair_console);
+	free(q->pair_log);
+	free(q);
+	x->state = NULL;
 }
 
 /* The architecture of the kernel image at path, from its header: an x86 bzImage ("HdrS"), a
@@ -76,9 +114,9 @@ static const struct guest_arch *guest_arch_of_image(const char *path)
 			pe = p[4] | (unsigned)p[5] << 8;
 	}
 	close(fd);
-	for (size_t i = 0; (pe || elf) && i < N_GUEST_ARCHES; i++)
-		if (pe ? pe == guest_arches[i].pe : elf == guest_arches[i].elf)
-			return &guest_arches[i];
+	for (size_t i = 0; (pe || elf) && i < campaign_narches; i++)
+		if (pe ? pe == campaign_arches[i].pe : elf == campaign_arches[i].elf)
+			return &campaign_arches[i];
 	return NULL;
 }
 
@@ -105,16 +143,6 @@ static char *guest_release(const char *path)
 	return rel;
 }
 
-bool campaign_qemu_arch_ok(const char *name)
-{
-	return name && (!strcmp(name, "auto") || guest_arch_find(name));
-}
-
-const char *campaign_qemu_arch_names(void)
-{
-	return "auto, x86_64 or loongarch64";
-}
-
 /* Whether nodes divide what (smp or mem) evenly; else -1 with e naming both options. */
 static int numa_split(int nodes, int what, const char *opt, const char *unit, struct err *e)
 {
@@ -135,11 +163,107 @@ int campaign_qemu_numa_check(const struct campaign_opts *o, const char *arch, st
 			    o->numa, o->smp, o->smp == 1 ? "" : "s", o->smp, o->numa);
 	if (numa_split(o->numa, o->smp, "--smp", "CPUs", e) || numa_split(o->numa, o->mem_mb, "--mem", "memory", e))
 		return -1;
-	const struct guest_arch *a = guest_arch_find(arch);
+	const struct guest_arch *a = campaign_arch_find(arch);
 	if (a && a->no_numa)
 		return errf(e, "--numa %d: a %s guest gets no NUMA nodes from qemu here: %s; leave --numa out", o->numa,
 			    a->name, a->no_numa);
 	return 0;
+}
+
+/* ---- --duet: two guests at once on disjoint host CPUs ---- */
+
+/* The CPUs this process may run on, in order, into cpu[0..max-1]; their count. */
+static int duet_host_cpus(int *cpu, int max)
+{
+	cpu_set_t set;
+	int n = 0;
+	if (sched_getaffinity(0, sizeof set, &set))
+		return 0;
+	for (int k = 0; k < CPU_SETSIZE && n < max; k++)
+		if (CPU_ISSET(k, &set))
+			cpu[n++] = k;
+	return n;
+}
+
+bool campaign_duet_cpus(int smp, int k, char *buf, size_t n)
+{
+	int cpu[CPU_SETSIZE];
+	int have = duet_host_cpus(cpu, CPU_SETSIZE);
+	if (smp < 1 || have < 2 * smp) {
+		snprintf(buf, n, "?");
+		return false;
+	}
+	const int *c = &cpu[k * smp];
+	struct sb b = {0};
+	for (int i = 0; i < smp;) { /* runs of consecutive CPUs as A-B */
+		int j = i;
+		while (j + 1 < smp && c[j + 1] == c[j] + 1)
+			j++;
+		sb_addf(&b, "%s%d", b.len ? "," : "", c[i]);
+		if (j > i)
+			sb_addf(&b, "-%d", c[j]);
+		i = j + 1;
+	}
+	snprintf(buf, n, "%s", b.s);
+	sb_free(&b);
+	return true;
+}
+
+int campaign_duet_check(const struct campaign_opts *o, const char *backend, size_t nconfigs, struct err *e)
+{
+	if (!o->duet)
+		return 0;
+	const struct campaign_backend *be = campaign_backend_find(backend);
+	if (!be || !(be->caps & CB_DUET))
+		return errf(e, "--duet: two guests booted at once are qemu guests; the %s backend boots this machine "
+			       "itself, one kernel at a time, so leave --duet out (or use --backend qemu)",
+			    backend);
+	if (nconfigs != 2)
+		return errf(e, "--duet: a duet boots exactly two configurations at once (A and B); this campaign has %zu", nconfigs);
+	int cpu[CPU_SETSIZE];
+	int have = duet_host_cpus(cpu, CPU_SETSIZE);
+	if (have < 2 * o->smp)
+		return errf(e, "--duet: the two guests need disjoint host CPUs, 2 x --smp %d = %d, but this host gives "
+			       "sysab %d; give --smp %d or less",
+			    o->smp, 2 * o->smp, have, have / 2 > 0 ? have / 2 : 1);
+	if (o->numa > 1)
+		return errf(e, "--duet with --numa %d: not built (a duet pins each guest to its own host CPUs, and the "
+			       "guest nodes would then need host nodes of their own); leave one of them out",
+			    o->numa);
+	return 0;
+}
+
+/* check_opts: the NUMA split (at loading only when there are nodes), and at `new` the duet. */
+static int qemu_check_opts(const struct campaign_opts *o, size_t nconfigs, bool fresh, struct err *e)
+{
+	if ((fresh || o->numa > 1) && campaign_qemu_numa_check(o, o->arch, e))
+		return -1;
+	return fresh ? campaign_duet_check(o, "qemu", nconfigs, e) : 0;
+}
+
+/* new_args: the guest's options. */
+static void qemu_new_args(const struct campaign_opts *o, struct strv *out)
+{
+	campaign_opt_int(out, "--smp", o->smp);
+	campaign_opt_int(out, "--mem", o->mem_mb);
+	if (o->numa > 1)
+		campaign_opt_int(out, "--numa", o->numa);
+	campaign_opt_str(out, "--accel", o->accel);
+	campaign_opt_str(out, "--image", o->image);
+	campaign_opt_int(out, "--boot-timeout", o->boot_timeout_s);
+}
+
+/* view: the guest's line, its nodes' share, the duet's host CPU sets here. */
+static void qemu_view(const struct campaign *c, struct campaign_view *v)
+{
+	v->guest = true;
+	if (c->opts.duet)
+		for (int k = 0; k < 2; k++)
+			campaign_duet_cpus(c->opts.smp, k, v->duet_cpus[k], sizeof v->duet_cpus[k]);
+	if (c->opts.numa > 1) {
+		v->node_cpus = c->opts.smp / c->opts.numa;
+		v->node_mb = c->opts.mem_mb / c->opts.numa;
+	}
 }
 
 /* Append one newc cpio entry (mode: file or directory) to b. */
@@ -288,16 +412,17 @@ static int qemu_missing(char **argv, const struct guest_arch *a, struct err *e)
 }
 
 /* Run qemu; wait at most timeout_s, or at most probe_s for the kernel's first line on the
- * console (0 = no probe). *outcome: 0 exited, 1 timed out, 2 probe failed, 3 stopped, 4 killed
+ * console (0 = no probe). *outcome: how it ended (enum qemu_outcome)
  * by a signal sysab did not send (*sig). */
 static int run_qemu(char **argv, const struct guest_arch *a, const char *console, const char *errlog, int timeout_s,
-		    double probe_s, int *outcome, int *sig, struct err *e)
+		    double probe_s, enum qemu_outcome *outcome, int *sig, struct err *e)
 {
 	pid_t pid = qemu_spawn(argv, a, errlog, e);
 	if (pid < 0)
 		return -1;
 	uint64_t t0 = clock_wall_ns();
-	*outcome = *sig = 0;
+	*outcome = QEMU_EXITED;
+	*sig = 0;
 	int status = 0;
 	for (;;) {
 		pid_t w = waitpid(pid, &status, WNOHANG);
@@ -305,9 +430,9 @@ static int run_qemu(char **argv, const struct guest_arch *a, const char *console
 			break;
 		double el = (double)(clock_wall_ns() - t0) / 1e9;
 		if (sig_stop)
-			*outcome = 3;
+			*outcome = QEMU_STOPPED;
 		else if (el > timeout_s)
-			*outcome = 1;
+			*outcome = QEMU_TIMED_OUT;
 		else if (probe_s > 0 && el > probe_s) {
 			char *t = read_text_file(console);
 			bool up = t && strstr(t, "Linux version");
@@ -315,9 +440,9 @@ static int run_qemu(char **argv, const struct guest_arch *a, const char *console
 			if (up)
 				probe_s = 0;
 			else
-				*outcome = 2;
+				*outcome = QEMU_PROBE_FAILED;
 		}
-		if (*outcome) {
+		if (*outcome != QEMU_EXITED) {
 			kill(pid, SIGKILL);
 			waitpid(pid, &status, 0);
 			break;
@@ -325,10 +450,10 @@ static int run_qemu(char **argv, const struct guest_arch *a, const char *console
 		struct timespec ts = {0, 100 * 1000 * 1000};
 		nanosleep(&ts, NULL);
 	}
-	if (!*outcome && WIFEXITED(status) && WEXITSTATUS(status) == 127)
+	if (*outcome == QEMU_EXITED && WIFEXITED(status) && WEXITSTATUS(status) == 127)
 		return qemu_missing(argv, a, e);
-	if (!*outcome && WIFSIGNALED(status)) {
-		*outcome = 4;
+	if (*outcome == QEMU_EXITED && WIFSIGNALED(status)) {
+		*outcome = QEMU_KILLED;
 		*sig = WTERMSIG(status);
 	}
 	return 0;
@@ -355,7 +480,7 @@ static void guest_files(const struct campaign *c, int i, char **kernel, char **b
  * x86_64 (*told false then: a foreign guest is not presumed, and KVM not ruled out). */
 static const struct guest_arch *slot_arch(const struct campaign *c, int i, bool *told)
 {
-	const struct guest_arch *a = guest_arch_find(c->opts.arch);
+	const struct guest_arch *a = campaign_arch_find(c->opts.arch);
 	if (!a) {
 		char *kernel, *base;
 		guest_files(c, i, &kernel, &base);
@@ -364,7 +489,7 @@ static const struct guest_arch *slot_arch(const struct campaign *c, int i, bool 
 		free(base);
 	}
 	*told = a != NULL;
-	return a ? a : &guest_arches[0];
+	return a ? a : &campaign_arches[0];
 }
 
 /* The architecture of this host, as `uname -m` says it, into buf. */
@@ -423,7 +548,7 @@ static void tcg_note(const struct campaign_ctx *x)
 /* Whether the next boot probes KVM: the first boot under kvm, before it has been seen to work. */
 static bool kvm_probing(const struct campaign_ctx *x)
 {
-	return !strcmp(x->accel, "kvm") && !x->accel_note;
+	return qs(x)->accel == QEMU_ACCEL_KVM && !qs(x)->accel_note;
 }
 
 /* After a boot that probed KVM (or did not): when the guest kernel was silent under the probe,
@@ -433,14 +558,14 @@ static bool kvm_probing(const struct campaign_ctx *x)
 static bool kvm_fell_back(struct campaign_ctx *x, bool probing, bool silent, bool started)
 {
 	if (!probing || !silent) {
-		if (probing && started && !x->accel_note)
-			x->accel_note = xstrdup("kvm: the guest kernel started under it");
+		if (probing && started && !qs(x)->accel_note)
+			qs(x)->accel_note = xstrdup("kvm: the guest kernel started under it");
 		return false;
 	}
-	snprintf(x->accel, sizeof x->accel, "tcg");
-	free(x->accel_note);
-	x->accel_note = xasprintf("tcg: under kvm the guest kernel printed nothing within %.0f s", x->kvm_probe_s);
-	campaign_note(x, "%s; costs measured in these guests are emulator costs (QEMU TCG)", x->accel_note);
+	qs(x)->accel = QEMU_ACCEL_TCG;
+	free(qs(x)->accel_note);
+	qs(x)->accel_note = xasprintf("tcg: under kvm the guest kernel printed nothing within %.0f s", qs(x)->kvm_probe_s);
+	campaign_note(x, "%s; costs measured in these guests are emulator costs (QEMU TCG)", qs(x)->accel_note);
 	tcg_note(x);
 	return true;
 }
@@ -463,34 +588,34 @@ static int qemu_prepare(struct campaign_ctx *x, struct err *e)
 	}
 	if (campaign_duet_check(&x->c->opts, x->c->be->name, x->c->r.nconfigs, e))
 		return err_prefix(e, "campaign '%s'", x->c->r.name);
-	if (foreign && !strcmp(x->accel, "kvm"))
+	if (foreign && qs(x)->accel == QEMU_ACCEL_KVM)
 		return errf(e, "campaign '%s' asks --accel kvm, but its guest is %s and this host %s: KVM runs guests of "
 			       "the host's architecture only; create it with --accel tcg (or auto)",
 			    x->c->r.name, foreign->name, host);
-	if (foreign && !strcmp(x->accel, "auto")) {
-		snprintf(x->accel, sizeof x->accel, "tcg");
-		free(x->accel_note);
-		x->accel_note = xasprintf("tcg: the guest is %s and this host %s (KVM runs the host's architecture only)",
+	if (foreign && qs(x)->accel == QEMU_ACCEL_AUTO) {
+		qs(x)->accel = QEMU_ACCEL_TCG;
+		free(qs(x)->accel_note);
+		qs(x)->accel_note = xasprintf("tcg: the guest is %s and this host %s (KVM runs the host's architecture only)",
 					  foreign->name, host);
 	}
-	if (!strcmp(x->accel, "auto")) {
+	if (qs(x)->accel == QEMU_ACCEL_AUTO) {
 		bool kvm = kvm_usable(&why);
-		snprintf(x->accel, sizeof x->accel, "%s", kvm ? "kvm" : "tcg");
+		qs(x)->accel = kvm ? QEMU_ACCEL_KVM : QEMU_ACCEL_TCG;
 		if (!kvm) {
-			free(x->accel_note);
-			x->accel_note = xasprintf("tcg: /dev/kvm cannot be opened (%s)", why);
+			free(qs(x)->accel_note);
+			qs(x)->accel_note = xasprintf("tcg: /dev/kvm cannot be opened (%s)", why);
 		}
 	}
-	const char *what = !strcmp(x->accel, "tcg")
+	const char *what = qs(x)->accel == QEMU_ACCEL_TCG
 				   ? "costs measured in these guests are emulator costs (QEMU TCG)"
 				   : "the first boot probes it: a guest kernel silent under KVM switches the campaign to tcg";
 	if (x->env->dry_run)
-		fprintf(x->env->out, "accelerator: %s%s%s (%s)\n", x->accel, x->accel_note ? ", " : "",
-			x->accel_note ? x->accel_note : "", what);
+		fprintf(x->env->out, "accelerator: %s%s%s (%s)\n", accel_word(qs(x)->accel), qs(x)->accel_note ? ", " : "",
+			qs(x)->accel_note ? qs(x)->accel_note : "", what);
 	else
-		campaign_note(x, "accelerator %s%s%s (%s)", x->accel, x->accel_note ? ", " : "",
-			      x->accel_note ? x->accel_note : "", what);
-	if (!strcmp(x->accel, "tcg"))
+		campaign_note(x, "accelerator %s%s%s (%s)", accel_word(qs(x)->accel), qs(x)->accel_note ? ", " : "",
+			      qs(x)->accel_note ? qs(x)->accel_note : "", what);
+	if (qs(x)->accel == QEMU_ACCEL_TCG)
 		tcg_note(x);
 	if (x->c->opts.numa > 1) {
 		struct kvlist t = {0};
@@ -561,7 +686,7 @@ static void qemu_argv(struct campaign_ctx *x, int i, struct campaign_cmds *out)
 	char smp[16], mem[16];
 	snprintf(smp, sizeof smp, "%d", c->opts.smp);
 	snprintf(mem, sizeof mem, "%d", c->opts.mem_mb);
-	const char *av[] = {c->opts.qemu ? c->opts.qemu : a->qemu, "-machine", a->machine, "-accel", x->accel, "-m", mem,
+	const char *av[] = {c->opts.qemu ? c->opts.qemu : a->qemu, "-machine", a->machine, "-accel", accel_word(qs(x)->accel), "-m", mem,
 			    "-smp", smp};
 	const char *av2[] = {"-kernel", kernel, "-initrd", initrd, "-append", append, "-display", "none", "-no-reboot",
 			     "-monitor", "none", "-serial", serial_con, "-serial", serial_data, "-net", "none"};
@@ -608,7 +733,8 @@ struct duet_guest {
 	char **av;
 	struct campaign_cmds cmds;
 	pid_t pid;
-	int status, outcome;
+	int status;
+	enum qemu_outcome outcome;
 	bool exited, ready, go, acked;
 	uint64_t ready_ns, go_ns; /* go_ns: the last go sent before the guest acknowledged one */
 };
@@ -657,7 +783,7 @@ static int duet_run(struct campaign_ctx *x, struct duet_guest *g, int n, double 
 		for (size_t m = 0; m < g[k].cmds.v[0].argv.n; m++)
 			g[k].av[m] = g[k].cmds.v[0].argv.v[m];
 		g[k].exited = g[k].ready = g[k].go = g[k].acked = false;
-		g[k].outcome = 0;
+		g[k].outcome = QEMU_EXITED;
 		g[k].pid = qemu_spawn(g[k].av, slot_arch(c, g[k].slot, &told), g[k].qerr, e);
 		if (g[k].pid < 0) {
 			for (int m = 0; m < k; m++) {
@@ -678,7 +804,7 @@ static int duet_run(struct campaign_ctx *x, struct duet_guest *g, int n, double 
 		if (!live)
 			break;
 		double el = (double)(clock_wall_ns() - t0) / 1e9;
-		int why = sig_stop ? 3 : el > c->opts.boot_timeout_s ? 1 : 0;
+		enum qemu_outcome why = sig_stop ? QEMU_STOPPED : el > c->opts.boot_timeout_s ? QEMU_TIMED_OUT : QEMU_EXITED;
 		if (!why && probe_s > 0 && el > probe_s) {
 			bool up = true;
 			for (int k = 0; k < n; k++)
@@ -686,7 +812,7 @@ static int duet_run(struct campaign_ctx *x, struct duet_guest *g, int n, double 
 			if (up)
 				probe_s = 0;
 			else
-				why = 2;
+				why = QEMU_PROBE_FAILED;
 		}
 		if (why) {
 			for (int k = 0; k < n; k++)
@@ -722,10 +848,10 @@ static int duet_run(struct campaign_ctx *x, struct duet_guest *g, int n, double 
 		nanosleep(&ts, NULL);
 	}
 	for (int k = 0; k < n; k++) {
-		if (!g[k].outcome && WIFEXITED(g[k].status) && WEXITSTATUS(g[k].status) == 127)
+		if (g[k].outcome == QEMU_EXITED && WIFEXITED(g[k].status) && WEXITSTATUS(g[k].status) == 127)
 			return qemu_missing(g[k].av, slot_arch(c, g[k].slot, &told), e);
-		if (!g[k].outcome && WIFSIGNALED(g[k].status))
-			g[k].outcome = 4; /* killed by another: the OOM killer, say */
+		if (g[k].outcome == QEMU_EXITED && WIFSIGNALED(g[k].status))
+			g[k].outcome = QEMU_KILLED; /* killed by another: the OOM killer, say */
 	}
 	return 0;
 }
@@ -746,13 +872,13 @@ static char *duet_keep_log(struct campaign_ctx *x, const struct duet_guest *g)
 	return log;
 }
 
-/* Boot slot i and x->pair (when >= 0) at once; i's results go to x's guest_text, console, log
- * and outcome, the pair's to pair_*, taken by boot_slot(pair). */
+/* Boot slot i and the state's pair (when >= 0) at once; i's results go to the state's
+ * guest_text, console, log and outcome, the pair's to pair_*, taken by take_pair(pair). */
 static int duet_boot(struct campaign_ctx *x, int i, struct err *e)
 {
 	struct campaign *c = x->c;
-	struct duet_guest g[2] = {{.slot = i}, {.slot = x->pair}};
-	int n = x->pair >= 0 ? 2 : 1, rc = 0;
+	struct duet_guest g[2] = {{.slot = i}, {.slot = qs(x)->pair}};
+	int n = qs(x)->pair >= 0 ? 2 : 1, rc = 0;
 	for (int k = 0; k < n && !rc; k++) {
 		char *kernel, *base;
 		struct sb job = {0};
@@ -777,7 +903,7 @@ static int duet_boot(struct campaign_ctx *x, int i, struct err *e)
 	}
 	while (!rc) {
 		bool probing = kvm_probing(x), failed;
-		rc = duet_run(x, g, n, probing ? x->kvm_probe_s : 0, &failed, e);
+		rc = duet_run(x, g, n, probing ? qs(x)->kvm_probe_s : 0, &failed, e);
 		bool started = false;
 		for (int k = 0; k < n; k++)
 			started |= file_has(g[k].con, "Linux version");
@@ -787,9 +913,10 @@ static int duet_boot(struct campaign_ctx *x, int i, struct err *e)
 	if (!rc) {
 		struct err ig;
 		size_t dlen;
-		char **text[2] = {&x->guest_text, &x->pair_text}, **con[2] = {&x->console, &x->pair_console},
-		     **log[2] = {&x->log, &x->pair_log};
-		int *out[2] = {&x->outcome, &x->pair_outcome}, *sig[2] = {&x->qemu_sig, &x->pair_qemu_sig};
+		char **text[2] = {&qs(x)->guest_text, &qs(x)->pair_text}, **con[2] = {&qs(x)->console, &qs(x)->pair_console},
+		     **log[2] = {&qs(x)->log, &qs(x)->pair_log};
+		enum qemu_outcome *out[2] = {&qs(x)->outcome, &qs(x)->pair_outcome};
+		int *sig[2] = {&qs(x)->qemu_sig, &qs(x)->pair_qemu_sig};
 		for (int k = 0; k < n; k++) {
 			free(*text[k]);
 			*text[k] = read_whole_file(g[k].data, (size_t)1 << 30, &dlen, &ig);
@@ -798,16 +925,16 @@ static int duet_boot(struct campaign_ctx *x, int i, struct err *e)
 			free(*log[k]);
 			*log[k] = duet_keep_log(x, &g[k]);
 			*out[k] = g[k].outcome;
-			*sig[k] = g[k].outcome == 4 ? WTERMSIG(g[k].status) : 0;
-			x->go_ns[k] = g[k].go ? g[k].go_ns : 0;
-			x->wait_s[k] = g[k].go ? (double)(g[k].go_ns - g[k].ready_ns) / 1e9 : 0;
+			*sig[k] = g[k].outcome == QEMU_KILLED ? WTERMSIG(g[k].status) : 0;
+			qs(x)->go_ns[k] = g[k].go ? g[k].go_ns : 0;
+			qs(x)->wait_s[k] = g[k].go ? (double)(g[k].go_ns - g[k].ready_ns) / 1e9 : 0;
 		}
-		x->pair_ready = n == 2;
+		qs(x)->pair_ready = n == 2;
 		if (n == 2 && g[0].go && g[1].go)
 			campaign_note(x, "duet: slots %d and %d got their go %.3f s apart (the first waited %.1f s for the "
 					 "other to boot)",
-				      i + 1, x->pair + 1, fabs((double)((int64_t)g[0].go_ns - (int64_t)g[1].go_ns)) / 1e9,
-				      x->wait_s[0] > x->wait_s[1] ? x->wait_s[0] : x->wait_s[1]);
+				      i + 1, qs(x)->pair + 1, fabs((double)((int64_t)g[0].go_ns - (int64_t)g[1].go_ns)) / 1e9,
+				      qs(x)->wait_s[0] > qs(x)->wait_s[1] ? qs(x)->wait_s[0] : qs(x)->wait_s[1]);
 	}
 	for (int k = 0; k < n; k++) {
 		free(g[k].initrd);
@@ -823,26 +950,33 @@ static int duet_boot(struct campaign_ctx *x, int i, struct err *e)
 	return rc;
 }
 
-/* boot_slot of the pair booted with the slot before: its results, kept in pair_*, become the
- * boot's (the go times swapped, so [0] is always the slot collected). */
-static void duet_take_pair(struct campaign_ctx *x)
+/* take_pair: the results of slot j, booted by boot_pair with the slot before and kept in
+ * pair_*, become the boot's (the go times swapped, so [0] is always the slot collected); it
+ * boots nothing. */
+static int qemu_take_pair(struct campaign_ctx *x, int j, struct err *e)
 {
-	free(x->guest_text);
-	free(x->console);
-	free(x->log);
-	x->guest_text = x->pair_text;
-	x->console = x->pair_console;
-	x->log = x->pair_log;
-	x->outcome = x->pair_outcome;
-	x->qemu_sig = x->pair_qemu_sig;
-	x->pair_text = x->pair_console = x->pair_log = NULL;
-	x->pair_ready = false;
-	uint64_t t = x->go_ns[0];
-	x->go_ns[0] = x->go_ns[1];
-	x->go_ns[1] = t;
-	double w = x->wait_s[0];
-	x->wait_s[0] = x->wait_s[1];
-	x->wait_s[1] = w;
+	struct qemu_state *q = qs(x);
+	if (!q->pair_ready || j != q->pair)
+		return errf(e, "campaign '%s': slot %d is not the slot booted at once with the one before (%d)",
+			    x->c->r.name, j, q->pair);
+	free(q->guest_text);
+	free(q->console);
+	free(q->log);
+	q->guest_text = q->pair_text;
+	q->console = q->pair_console;
+	q->log = q->pair_log;
+	q->outcome = q->pair_outcome;
+	q->qemu_sig = q->pair_qemu_sig;
+	q->pair_text = q->pair_console = q->pair_log = NULL;
+	q->pair_ready = false;
+	q->pair = -1;
+	uint64_t t = q->go_ns[0];
+	q->go_ns[0] = q->go_ns[1];
+	q->go_ns[1] = t;
+	double w = q->wait_s[0];
+	q->wait_s[0] = q->wait_s[1];
+	q->wait_s[1] = w;
+	return 0;
 }
 
 /* The other slot of slot i's block, or -1. */
@@ -865,13 +999,20 @@ static void duet_tags(const struct campaign_ctx *x, int i, struct kvlist *tags)
 	kv_addf(tags, "campaign.duet_block", "%d", c->r.slots[i].block);
 	kv_addf(tags, "campaign.duet_cpu_set", "%d", set);
 	kv_add(tags, "campaign.duet_cpus", cpus);
-	kv_addf(tags, "campaign.duet_go", "%.3f", (double)x->go_ns[0] / 1e9);
-	if (x->go_ns[1] && other >= 0) {
+	kv_addf(tags, "campaign.duet_go", "%.3f", (double)qs(x)->go_ns[0] / 1e9);
+	if (qs(x)->go_ns[1] && other >= 0) {
 		kv_addf(tags, "campaign.duet_partner_slot", "%d", other);
-		kv_addf(tags, "campaign.duet_partner_go", "%.3f", (double)x->go_ns[1] / 1e9);
+		kv_addf(tags, "campaign.duet_partner_go", "%.3f", (double)qs(x)->go_ns[1] / 1e9);
 	} else
 		kv_add(tags, "campaign.duet_partner_slot", "none (booted alone: the block's other slot had ended)");
-	kv_addf(tags, "campaign.duet_wait_s", "%.3f", x->wait_s[0]);
+	kv_addf(tags, "campaign.duet_wait_s", "%.3f", qs(x)->wait_s[0]);
+}
+
+/* boot_pair: slots i and j at once, each on its own host CPU set. */
+static int qemu_boot_pair(struct campaign_ctx *x, int i, int j, struct err *e)
+{
+	qs(x)->pair = j;
+	return duet_boot(x, i, e);
 }
 
 /* Boot slot i's guest to its end; if KVM was chosen and the kernel prints nothing under it within
@@ -879,24 +1020,19 @@ static void duet_tags(const struct campaign_ctx *x, int i, struct kvlist *tags)
 static int qemu_boot_slot(struct campaign_ctx *x, int i, struct err *e)
 {
 	struct campaign *c = x->c;
-	if (c->opts.duet && x->pair_ready && i != x->pair)
-		return errf(e, "campaign '%s': slot %d is not the slot booted at once with the one before (%d)", c->r.name, i,
-			    x->pair);
-	if (c->opts.duet && x->pair_ready) { /* booted at once with the slot before */
-		duet_take_pair(x);
-		return 0;
-	}
-	if (c->opts.duet)
+	if (c->opts.duet) { /* booted alone: the block's other slot has ended */
+		qs(x)->pair = -1;
 		return duet_boot(x, i, e);
+	}
 	char *kernel, *base, *initrd = in_dir(x, "initrd"), *qerr = in_dir(x, "qemu.err"), *data = in_dir(x, "data");
 	guest_files(c, i, &kernel, &base);
 	struct sb job = {0};
 	size_t blen;
 	int rc = -1;
-	free(x->guest_text);
-	x->guest_text = NULL;
-	free(x->console);
-	x->console = in_dir(x, "console");
+	free(qs(x)->guest_text);
+	qs(x)->guest_text = NULL;
+	free(qs(x)->console);
+	qs(x)->console = in_dir(x, "console");
 	char *basebuf = read_whole_file(base, (size_t)1 << 30, &blen, e);
 	if (!basebuf)
 		goto out;
@@ -904,7 +1040,7 @@ static int qemu_boot_slot(struct campaign_ctx *x, int i, struct err *e)
 	rc = campaign_write_new(initrd, 0600, job.s, job.len, basebuf, blen, e);
 	free(basebuf);
 	while (!rc) {
-		unlink(x->console);
+		unlink(qs(x)->console);
 		unlink(data);
 		struct campaign_cmds cmds = {0};
 		qemu_argv(x, i, &cmds);
@@ -913,26 +1049,26 @@ static int qemu_boot_slot(struct campaign_ctx *x, int i, struct err *e)
 			av[n] = cmds.v[0].argv.v[n];
 		bool probing = kvm_probing(x);
 		bool told;
-		rc = run_qemu(av, slot_arch(c, i, &told), x->console, qerr, c->opts.boot_timeout_s,
-			      probing ? x->kvm_probe_s : 0, &x->outcome, &x->qemu_sig, e);
+		rc = run_qemu(av, slot_arch(c, i, &told), qs(x)->console, qerr, c->opts.boot_timeout_s,
+			      probing ? qs(x)->kvm_probe_s : 0, &qs(x)->outcome, &qs(x)->qemu_sig, e);
 		free(av);
 		campaign_cmds_free(&cmds);
-		/* outcome 2: KVM opens but the guest kernel does not start under it */
-		if (rc || !kvm_fell_back(x, probing, x->outcome == 2, file_has(x->console, "Linux version")))
+		/* QEMU_PROBE_FAILED: KVM opens but the guest kernel does not start under it */
+		if (rc || !kvm_fell_back(x, probing, qs(x)->outcome == QEMU_PROBE_FAILED, file_has(qs(x)->console, "Linux version")))
 			break;
 	}
 	if (rc)
 		goto out;
 	size_t dlen = 0;
 	struct err ig;
-	x->guest_text = read_whole_file(data, (size_t)1 << 30, &dlen, &ig);
+	qs(x)->guest_text = read_whole_file(data, (size_t)1 << 30, &dlen, &ig);
 	/* the console log (and qemu's own messages after it) is kept beside the database */
-	free(x->log);
-	x->log = campaign_slot_file(x, i, "log");
+	free(qs(x)->log);
+	qs(x)->log = campaign_slot_file(x, i, "log");
 	size_t n = 0, qn = 0;
-	char *t = read_whole_file(x->console, (size_t)64 << 20, &n, &ig);
+	char *t = read_whole_file(qs(x)->console, (size_t)64 << 20, &n, &ig);
 	char *q = read_whole_file(qerr, (size_t)1 << 20, &qn, &ig);
-	if (campaign_write_new(x->log, 0600, t ? t : "", t ? n : 0, q ? q : "", q ? qn : 0, &ig))
+	if (campaign_write_new(qs(x)->log, 0600, t ? t : "", t ? n : 0, q ? q : "", q ? qn : 0, &ig))
 		campaign_note(x, "%s", ig.msg);
 	free(t);
 	free(q);
@@ -951,7 +1087,7 @@ out:
  * stopped (crash, hang, power off): interrupted, retried; another command line: failed. */
 static void judge_unfinished(struct campaign_ctx *x, int i, const char *marker)
 {
-	char *con = read_text_file(x->console);
+	char *con = read_text_file(qs(x)->console);
 	const char *at = con ? strstr(con, "Kernel command line:") : NULL;
 	char *kcl = at ? field(at, "Kernel command line:") : NULL;
 	bool init = con && strstr(con, "sysab guest:");
@@ -960,23 +1096,23 @@ static void judge_unfinished(struct campaign_ctx *x, int i, const char *marker)
 	if (kcl && !booted)
 		campaign_slot_set(x->c, i, SLOT_FAILED,
 				  xasprintf("wrong kernel: it booted with '%s', without the marker %s", kcl, marker));
-	else if (x->outcome == 4) /* the guest did not end: its qemu was killed under it */
+	else if (qs(x)->outcome == QEMU_KILLED) /* the guest did not end: its qemu was killed under it */
 		campaign_slot_set(x->c, i, SLOT_INTERRUPTED,
 				  xasprintf("qemu was killed by signal %d (%s) %s, by no one sysab knows (the OOM killer, "
 					    "or a person; console: %s)",
-					    x->qemu_sig, strsignal(x->qemu_sig),
+					    qs(x)->qemu_sig, strsignal(qs(x)->qemu_sig),
 					    init ? "during the guest's runs" : booted ? "after the guest kernel started"
 									      : "early in the boot",
-					    x->log));
+					    qs(x)->log));
 	else if (init || booted)
 		campaign_slot_set(x->c, i, SLOT_INTERRUPTED,
 				  xasprintf("the guest stopped %s%s (console: %s)",
 					    init ? "during its runs" : "after its kernel started",
-					    x->outcome == 1 ? ", killed at the boot timeout" : "", x->log));
+					    qs(x)->outcome == QEMU_TIMED_OUT ? ", killed at the boot timeout" : "", qs(x)->log));
 	else
 		campaign_slot_set(x->c, i, SLOT_FAILED,
 				  xasprintf("the guest never reached sysab's init%s (console: %s)",
-					    x->outcome == 1 ? " before the boot timeout" : "", x->log));
+					    qs(x)->outcome == QEMU_TIMED_OUT ? " before the boot timeout" : "", qs(x)->log));
 	free(kcl);
 }
 
@@ -986,14 +1122,14 @@ static int qemu_collect(struct campaign_ctx *x, int i, struct err *e)
 {
 	struct campaign *c = x->c;
 	struct store_campaign_slot *s = &c->r.slots[i];
-	const char *text = x->guest_text;
+	const char *text = qs(x)->guest_text;
 	char *marker = campaign_marker(c->r.name, i);
 	char *kernel, *base;
 	guest_files(c, i, &kernel, &base);
 	char *want = guest_release(kernel);
 	char *cmdline = text ? field(text, "SYSAB-CMDLINE") : NULL, *kver = text ? field(text, "SYSAB-KERNEL") : NULL;
 	int rc = 0;
-	if (x->outcome == 3) {
+	if (qs(x)->outcome == QEMU_STOPPED) {
 		campaign_slot_set(c, i, SLOT_INTERRUPTED, xstrdup("stopped by a signal during the boot"));
 		goto out;
 	}
@@ -1015,7 +1151,7 @@ static int qemu_collect(struct campaign_ctx *x, int i, struct err *e)
 		char *st = field(text, "SYSAB-STATUS");
 		campaign_slot_set(c, i, SLOT_FAILED,
 				  xasprintf("the guest's sysab run stored nothing (status %s; console: %s)", st ? st : "?",
-					    x->log));
+					    qs(x)->log));
 		free(st);
 	} else {
 		struct sb db = {0};
@@ -1031,9 +1167,9 @@ static int qemu_collect(struct campaign_ctx *x, int i, struct err *e)
 		else {
 			char *dbp = in_dir(x, "guest.db"), *keep = campaign_slot_file(x, i, "db");
 			struct kvlist tags = {0};
-			kv_add(&tags, "campaign.accel", x->accel);
-			if (x->accel_note)
-				kv_add(&tags, "campaign.accel_note", x->accel_note);
+			kv_add(&tags, "campaign.accel", accel_word(qs(x)->accel));
+			if (qs(x)->accel_note)
+				kv_add(&tags, "campaign.accel_note", qs(x)->accel_note);
 			numa_tags(&c->opts, &tags);
 			if (c->opts.duet)
 				duet_tags(x, i, &tags);
@@ -1055,7 +1191,7 @@ static int qemu_collect(struct campaign_ctx *x, int i, struct err *e)
 			else if (!rc)
 				campaign_slot_set(c, i, SLOT_FAILED,
 						  xasprintf("the guest stored %zu of the %zu runs it was to make (console: %s)",
-							    added, added + (size_t)campaign_slot_remaining(c, i), x->log));
+							    added, added + (size_t)campaign_slot_remaining(c, i), qs(x)->log));
 			kv_free(&tags);
 			unlink(dbp);
 			free(dbp);
@@ -1080,7 +1216,7 @@ static void qemu_cleanup(struct campaign_ctx *x)
 
 const struct campaign_backend campaign_backend_qemu = {
 	.name = "qemu",
-	.caps = CB_MARKER,
+	.caps = CB_MARKER | CB_NUMA | CB_DUET,
 	.root_for = "",
 	.check_config = qemu_check,
 	.prepare = qemu_prepare,
@@ -1088,4 +1224,11 @@ const struct campaign_backend campaign_backend_qemu = {
 	.boot_slot = qemu_boot_slot,
 	.collect = qemu_collect,
 	.cleanup = qemu_cleanup,
+	.check_opts = qemu_check_opts,
+	.new_args = qemu_new_args,
+	.view = qemu_view,
+	.boot_pair = qemu_boot_pair,
+	.take_pair = qemu_take_pair,
+	.init_state = qemu_init_state,
+	.free_state = qemu_free_state,
 };

@@ -412,3 +412,12 @@ out:
 	free(boot_id);
 	return rc;
 }
+
+void reboot_new_args(const struct campaign_opts *o, struct strv *out)
+{
+	char load[32];
+	snprintf(load, sizeof load, "%g", o->settle_load);
+	campaign_opt_str(out, "--settle-load", o->settle_load >= 0.01 ? load : NULL);
+	campaign_opt_int(out, "--settle-timeout", o->settle_timeout_s);
+	campaign_opt_str(out, "--unit-dir", o->unit_dir);
+}

@@ -349,7 +349,7 @@ static int count_look(const struct cli_cmd *cmd, const struct an_args *a, struct
  * summary_free, then the array) and *n. Returns 0 or -1 with e set (the ones loaded kept). */
 static int load_summaries(struct store *st, const struct an_group *g, struct summary **out, size_t *n, struct err *e)
 {
-	*out = xcalloc(g->n ? g->n : 1, sizeof **out);
+	*out = xcalloc(g->n, sizeof **out);
 	for (*n = 0; *n < g->n; (*n)++)
 		if (summary_load(st, g->ids[*n], &(*out)[*n], e))
 			return -1;

@@ -18,7 +18,7 @@ enum {
 };
 
 const struct cli_opt cli_campaign_opts[] = {
-	CLI_CHOICE("backend", 0, "NAME", "new: qemu, kexec, grub or command", O_BACKEND, "qemu kexec grub command"),
+	CLI_CHOICE("backend", 0, "NAME", "new: " CAMPAIGN_BACKEND_NAMES, O_BACKEND, CAMPAIGN_BACKEND_CHOICES),
 	CLI_NUM("boots", 0, "N", "new: boots per configuration (randomized complete blocks)", O_BOOTS, CLI_INT, 1, 10000,
 		NULL),
 	CLI_NUM("runs", 0, "R", "new: `sysab run` invocations per boot", O_RUNS, CLI_INT, 1, 1000, "1"),

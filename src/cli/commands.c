@@ -1,5 +1,6 @@
 /* commands.c - the table of subcommands, their option tables and help. */
 #include "cli.h"
+#include "campaign/campaign.h"
 
 static const struct cli_opt look_opts[] = {
 	CLI_OUT_OPTS("text (default) or json", "text json"),
@@ -125,7 +126,7 @@ const struct cli_cmd cli_cmds[] = {
 	 cli_report_opts, cmd_report, "compare analyze"},
 	{"campaign", "new|show|status|start|resume|stop NAME [-- RUN-ARGS...]",
 	 "boot campaigns: boot each configuration several times in randomized blocks and run on every boot",
-	 "sysab campaign new NAME --backend qemu|kexec|grub|command --boots N [--runs R] \\\n"
+	 "sysab campaign new NAME --backend " CAMPAIGN_BACKEND_USAGE " --boots N [--runs R] \\\n"
 	 "    --config 'K=V ...' [--kernel K --initrd I --append CMDLINE | --entry E | --command SH]... \\\n"
 	 "    -- RUN-ARGS...                 plan it (RUN-ARGS: of each `sysab run`, default --quick)\n"
 	 "sysab campaign show [NAME]         the schedule, progress, what is next, time left\n"

@@ -77,7 +77,7 @@ int cmd_export(const struct cli_cmd *cmd, int argc, char **argv)
 		goto fail;
 	if (cli_out_check(&a.out, &e) || cli_open_db(a.db, STORE_READ, &st, NULL, &e) || store_runs_list(st, &runs, &n, &e) || store_runs_env(st, runs, n, &e))
 		goto fail;
-	keep = xcalloc(n ? n : 1, sizeof *keep);
+	keep = xcalloc(n, sizeof *keep);
 	for (size_t i = 0; i < n; i++)
 		keep[i] = pos.n == 0;
 	for (size_t p = 0; p < pos.n; p++) {
@@ -94,11 +94,11 @@ int cmd_export(const struct cli_cmd *cmd, int argc, char **argv)
 		free(idx);
 	}
 	n = compact(runs, n, keep);
-	ids = xcalloc(n ? n : 1, sizeof *ids);
+	ids = xcalloc(n, sizeof *ids);
 	for (size_t i = 0; i < n; i++)
 		ids[i] = runs[i].id;
 	if (a.out.fmt->per_slot) {
-		sums = xcalloc(n ? n : 1, sizeof *sums);
+		sums = xcalloc(n, sizeof *sums);
 		for (; nsums < n; nsums++)
 			if (summary_load(st, ids[nsums], &sums[nsums], &e))
 				goto fail;

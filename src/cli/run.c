@@ -1,5 +1,6 @@
 /* run.c - `sysab run`: measure the selected workloads into the database. */
 #include "cli.h"
+#include "core/testhooks.h"
 #include "core/tmp.h"
 #include "import/import_store.h"
 #include "report/report.h"
@@ -491,7 +492,7 @@ static int pressure_of(const struct run_args *a, const struct workload **wl, siz
  * seconds. A test seam, not for users: documented in docs/RELIABILITY.md. */
 static int hang_timeout_env(uint64_t *ns, struct err *e)
 {
-	const char *v = getenv("SYSAB_TEST_HANG_TIMEOUT");
+	const char *v = testhooks()->hang_timeout;
 	*ns = 0;
 	return v ? parse_duration(v, "SYSAB_TEST_HANG_TIMEOUT", ns, e) : 0;
 }
@@ -814,7 +815,7 @@ static int allocate(struct run_args *a, struct store *st, struct run_opts *o, st
 	memset(ra, 0, sizeof *ra);
 	size_t n = runner_jobs(o, &ra->quota);
 	ra->n = n;
-	struct an_alloc_row *rows = xcalloc(n ? n : 1, sizeof *rows);
+	struct an_alloc_row *rows = xcalloc(n, sizeof *rows);
 	for (size_t i = 0; i < n; i++)
 		rows[i] = (struct an_alloc_row){.workload = ra->quota[i].w->name, .copies = ra->quota[i].copies,
 						.samples = o->samples};

@@ -12,7 +12,7 @@ void report_campaign_text(FILE *f, const struct campaign_view *v)
 		r->backend, r->nconfigs, r->nconfigs == 1 ? "" : "s", r->boots, r->boots == 1 ? "" : "s", r->runs,
 		r->runs == 1 ? "" : "s", (unsigned long long)r->seed);
 	fprintf(f, "state: %s%s%s\n", campaign_state_word(c->state), r->reason ? " - " : "", r->reason ? r->reason : "");
-	if (!strcmp(r->backend, "qemu")) {
+	if (v->guest) {
 		const struct campaign_opts *o = &c->opts;
 		fprintf(f, "guest: %d CPU%s, %d MB, accel %s, arch %s", o->smp, o->smp == 1 ? "" : "s", o->mem_mb, o->accel,
 			o->arch[0] ? o->arch : "auto");
@@ -98,7 +98,7 @@ void *report_campaign_json(const struct campaign_view *v)
 	json_object_set_new(j, "runs", json_integer(r->runs));
 	json_object_set_new(j, "runs_per_sysab_run", json_integer(c->per_run > 0 ? c->per_run : 1));
 	json_object_set_new(j, "looks", json_integer(r->looks));
-	if (!strcmp(r->backend, "qemu")) {
+	if (v->guest) {
 		const struct campaign_opts *o = &c->opts;
 		json_object_set_new(j, "guest", json_pack("{s:i, s:i, s:i, s:s, s:s}", "smp", o->smp, "mem_mb", o->mem_mb,
 							  "numa", o->numa, "accel", o->accel,

@@ -588,7 +588,7 @@ static void results_section(struct sb *b, const struct an_compare *c, const stru
  * never share an axis: one plot each (#forest first, #forest-time for time/op rows when both). */
 static void changes_section(struct sb *b, const struct an_compare *c)
 {
-	struct forest_row *fr = xcalloc(c->nrows ? c->nrows : 1, sizeof *fr);
+	struct forest_row *fr = xcalloc(c->nrows, sizeof *fr);
 	sb_add(b, "<section id=\"effects\">\n<h2>Changes (B vs A)</h2>\n");
 	bool both = c->change_kinds == (AN_CHG_RATE | AN_CHG_TIME);
 	for (int pass = 0; pass < 2; pass++) {
@@ -788,7 +788,7 @@ static void effects_table(struct sb *b, const struct an_analyze *a, size_t i, co
 	const struct an_frow *r = &a->rows[i];
 	sb_add(b, "<table class=\"results\"><tr><th>effect</th><th>change</th><th>CI</th><th>q</th>"
 		  "<th>verdict</th></tr>\n");
-	struct forest_row *fr = xcalloc(r->fa.neffects ? r->fa.neffects : 1, sizeof *fr);
+	struct forest_row *fr = xcalloc(r->fa.neffects, sizeof *fr);
 	for (size_t k = 0; k < r->fa.neffects; k++)
 		effect_row(b, a, r, k, name, &fr[k], warns);
 	sb_add(b, "</table>\n");
@@ -818,13 +818,13 @@ int report_html_analyze(FILE *f, const struct an_analyze *a, const struct an_gro
 		sb_add(&b, ".</p>\n");
 	}
 	sb_free(&wt);
-	char **cn = xcalloc(a->ncells ? a->ncells : 1, sizeof *cn);
+	char **cn = xcalloc(a->ncells, sizeof *cn);
 	for (size_t c = 0; c < a->ncells; c++) {
 		struct sb l = {0};
 		an_cell_label(&l, a, c);
 		cn[c] = l.s ? l.s : xstrdup("");
 	}
-	struct strip_group *sg = xcalloc(a->ncells ? a->ncells : 1, sizeof *sg);
+	struct strip_group *sg = xcalloc(a->ncells, sizeof *sg);
 	for (size_t i = 0; i < a->nrows; i++) {
 		char name[160];
 		snprintf(name, sizeof name, a->rows[i].copies > 1 ? "%s/%d" : "%s", a->rows[i].workload, a->rows[i].copies);

@@ -1,5 +1,6 @@
 /* node.c - per-node runs: the NUMA topology from sysfs, binding a process to a node, the placement checks. */
 #include "node.h"
+#include "core/testhooks.h"
 #include "workloads/workload.h"
 
 #include <errno.h>
@@ -144,7 +145,7 @@ static ssize_t topo_find(const struct node_topo *t, int id)
 
 int node_select(const struct node_topo *t, const char *spec, size_t **sel, size_t *n, struct err *e)
 {
-	*sel = xcalloc(t->n ? t->n : 1, sizeof **sel);
+	*sel = xcalloc(t->n, sizeof **sel);
 	*n = 0;
 	struct sb d = {0};
 	int rc = 0;
@@ -309,7 +310,7 @@ int node_maps_count(const char *text, int node, uint64_t *on, uint64_t *off)
 
 void node_place_pages(struct node_place *p, int node)
 {
-	const char *seam = getenv("SYSAB_TEST_NUMA_MAPS");
+	const char *seam = testhooks()->numa_maps;
 	const char *path = seam && *seam ? seam : "/proc/self/numa_maps";
 	FILE *f = fopen(path, "re");
 	struct sb b = {0};

@@ -1,5 +1,6 @@
 /* runner.c - the run loop: environment, order, setup, warm-up, calibration, samples, cleanup. */
 #include "runner.h"
+#include "core/testhooks.h"
 #include "calibrate.h"
 #include "env.h"
 #include "runsum.h"
@@ -479,7 +480,7 @@ static bool job_satisfied(const struct run_opts *o, struct job *j)
  * workload's first judged self-check, as if it had measured out of its range. */
 static void test_fail_check(const struct workload *w, struct slot_checks *c)
 {
-	const char *name = getenv("SYSAB_TEST_FAIL_CHECK");
+	const char *name = testhooks()->fail_check;
 	if (name && !strcmp(name, w->name) && c->n > 0 && !c->why[0][0])
 		c->ok[0] = false;
 }
@@ -721,7 +722,7 @@ static int run_rounds(struct runctx *rc, struct job *jobs, size_t nj, int *round
 	}
 	struct job **order = xcalloc(nj, sizeof *order);
 	size_t nj0 = nj / narms; /* jobs per arm: job i of arm a is jobs[a * nj0 + i] (plan_jobs) */
-	bool *want = xcalloc(nj0 ? nj0 : 1, sizeof *want);
+	bool *want = xcalloc(nj0, sizeof *want);
 	uint64_t start = now(rc);
 	int round = 0;
 	for (; !sig_stop && budget_left(rc, start); round++) {

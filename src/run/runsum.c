@@ -80,10 +80,10 @@ static void summarise(const struct store_set *set, struct sums *out)
 	for (size_t k = 0; k < set->nseries; k++)
 		for (size_t b = 0; b < set->series[k].nboots; b++)
 			n += set->series[k].boots[b].nruns;
-	struct order *o = xcalloc(n ? n : 1, sizeof *o);
-	struct store_summary *x = xcalloc(n ? n : 1, sizeof *x);
-	*out = (struct sums){.x = xcalloc(n ? n : 1, sizeof *out->x), .s = xcalloc(n ? n : 1, sizeof *out->s),
-			     .diag = xcalloc(n ? n : 1, sizeof *out->diag), .n = n};
+	struct order *o = xcalloc(n, sizeof *o);
+	struct store_summary *x = xcalloc(n, sizeof *x);
+	*out = (struct sums){.x = xcalloc(n, sizeof *out->x), .s = xcalloc(n, sizeof *out->s),
+			     .diag = xcalloc(n, sizeof *out->diag), .n = n};
 	size_t i = 0;
 	for (size_t k = 0; k < set->nseries; k++) {
 		const struct store_series *ser = &set->series[k];
@@ -156,7 +156,7 @@ static int finished_runs(struct store *st, int64_t **ids, size_t *n, struct err 
 	*n = 0;
 	if (store_runs_list(st, &runs, &nr, e))
 		return -1;
-	*ids = xcalloc(nr ? nr : 1, sizeof **ids);
+	*ids = xcalloc(nr, sizeof **ids);
 	for (size_t i = 0; i < nr; i++)
 		if (runs[i].state != STORE_RUN_RUNNING)
 			(*ids)[(*n)++] = runs[i].id;
@@ -288,7 +288,7 @@ static int check_chunk(struct store *st, const int64_t *ids, size_t n, struct ru
 		snprintf(out->first, sizeof out->first, "%zu summary rows are not readable", unreadable);
 	struct sums want;
 	summarise(&set, &want);
-	bool *matched = xcalloc(nm ? nm : 1, sizeof *matched);
+	bool *matched = xcalloc(nm, sizeof *matched);
 	int rc = 0;
 	for (size_t i = 0; i < want.n && !rc; i++) {
 		struct store_summary *w = &want.x[i];

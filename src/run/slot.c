@@ -1,5 +1,6 @@
 /* slot.c - worker processes for one (workload, copies): setup, timed batches on a barrier, teardown. */
 #include "slot.h"
+#include "core/testhooks.h"
 #include "core/core.h"
 #include "core/tmp.h"
 
@@ -130,7 +131,7 @@ static __attribute__((noreturn)) void worker(const struct slot_cfg *cfg, int cop
 			wl_leave(w, &ctx);
 		else {
 			/* the seam of tests/e2e/t_icache.sh: every sweep falls short, its check fails */
-			sweep.omit = getenv("SYSAB_TEST_SHORT_SWEEP") != NULL;
+			sweep.omit = testhooks()->short_sweep;
 			wl_sweep_run(&sweep); /* the code's pages faulted in before any batch */
 			ctx.sweep = &sweep;
 			wl_pressure_uncheckable(w, &ctx);

@@ -48,14 +48,14 @@ static int ref_check(const struct st_group *g, size_t ng, const double *ref, str
 	for (size_t i = 0; i < ng; i++)
 		for (size_t b = 0; b < g[i].nboots; b++)
 			nr += g[i].boots[b].nruns;
-	struct st_run *runs = xcalloc(nr ? nr : 1, sizeof *runs);
+	struct st_run *runs = xcalloc(nr, sizeof *runs);
 	struct st_boot *boots = NULL;
 	struct st_group *rg = xcalloc(ng, sizeof *rg);
 	struct st_estimate *est = xcalloc(ng, sizeof *est);
 	size_t nb = 0, k = 0;
 	for (size_t i = 0; i < ng; i++)
 		nb += g[i].nboots;
-	boots = xcalloc(nb ? nb : 1, sizeof *boots);
+	boots = xcalloc(nb, sizeof *boots);
 	nb = 0;
 	for (size_t i = 0; i < ng; i++) {
 		rg[i] = (struct st_group){&boots[nb], g[i].nboots, NULL};

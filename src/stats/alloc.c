@@ -128,7 +128,7 @@ int stats_allocate_runs(const struct st_alloc_item *it, size_t k, const struct s
 			double run_cost, size_t max_runs, struct st_alloc_runs *out, struct err *e)
 {
 	memset(out, 0, sizeof *out);
-	size_t *n = xcalloc(k ? k : 1, sizeof *n);
+	size_t *n = xcalloc(k, sizeof *n);
 	struct st_alloc a;
 	int rc = stats_allocate(it, k, o, n, &a, e);
 	if (!rc && var_run >= 0)

@@ -267,7 +267,7 @@ static void locate(const double *x, const double *s2, size_t a, size_t b, size_t
 	double t2 = tau2_buf(g.x, g.s2, n, g.buf), W;
 	double mu_l = huber_mean(g.x, g.s2, k - a, t2, o->huber_c, g.buf, &W);
 	double mu_r = huber_mean(g.x + (k - a), g.s2 + (k - a), b - k, t2, o->huber_c, g.buf, &W);
-	size_t *at = xcalloc(o->nboot ? o->nboot : 1, sizeof *at);
+	size_t *at = xcalloc(o->nboot, sizeof *at);
 	gsl_rng *r = rng_for(o->seed, a, b, 2);
 	for (size_t j = 0; j < o->nboot; j++) {
 		for (size_t i = 0; i < n; i++)

@@ -272,7 +272,7 @@ void stats_contrast(const struct st_estimate *const *est, const double *c, size_
 {
 	memset(out, 0, sizeof *out);
 	double d = 0, se2 = 0;
-	double *v = xmalloc((n ? n : 1) * sizeof *v), *df = xmalloc((n ? n : 1) * sizeof *df);
+	double *v = xmalloc(n * sizeof *v), *df = xmalloc(n * sizeof *df);
 	size_t nv = 0, fewest = SIZE_MAX;
 	bool ok = true;
 	out->covered = ST_BIT(ST_LEVEL_BOOT) | ST_BIT(ST_LEVEL_RUN) | ST_BIT(ST_LEVEL_WITHIN);
@@ -365,7 +365,7 @@ int stats_compare_rounds(const struct st_pairrun *p, size_t np, const struct st_
 
 void stats_compare_adjust(struct st_comparison *c, size_t n)
 {
-	double *p = xmalloc((n ? n : 1) * sizeof *p);
+	double *p = xmalloc(n * sizeof *p);
 	for (size_t i = 0; i < n; i++)
 		p[i] = c[i].p;
 	stats_bh(p, n, p);

@@ -464,8 +464,8 @@ void stats_confounders(const struct kvlist *a, size_t na, const struct kvlist *b
 			for (size_t j = 0; j < side[s][i].n; j++)
 				if (!strv_has(&keys[s], side[s][i].v[j].key))
 					strv_add(&keys[s], side[s][i].v[j].key);
-		sets[s] = xcalloc(keys[s].n ? keys[s].n : 1, sizeof *sets[s]);
-		sv[s] = xcalloc(keys[s].n ? keys[s].n : 1, sizeof *sv[s]);
+		sets[s] = xcalloc(keys[s].n, sizeof *sets[s]);
+		sv[s] = xcalloc(keys[s].n, sizeof *sv[s]);
 		for (size_t k = 0; k < keys[s].n; k++) {
 			bool absent;
 			value_set(side[s], ns[s], keys[s].v[k], &sv[s][k], &absent);

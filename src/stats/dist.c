@@ -286,7 +286,7 @@ static int bh_cmp(const void *a, const void *b)
 
 void stats_bh(const double *p, size_t n, double *q)
 {
-	struct bh_item *it = xmalloc((n ? n : 1) * sizeof *it);
+	struct bh_item *it = xmalloc(n * sizeof *it);
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++)
 		if (!isnan(p[i]))

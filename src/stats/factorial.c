@@ -299,7 +299,7 @@ static void within_effect(struct st_effect *ef, const double *cb, size_t nb, con
 {
 	struct st_estimate *est = xcalloc(nb, sizeof *est);
 	const struct st_estimate **ep = xcalloc(nb, sizeof *ep);
-	double *q = xcalloc(nboots ? nboots : 1, sizeof *q);
+	double *q = xcalloc(nboots, sizeof *q);
 	bool empty = false;
 	double ss = 0, sdf = 0;
 	ef->rep_w = 0;

@@ -210,8 +210,8 @@ static void gwork_fill(const struct st_group *g, struct gwork *w, int round_exp)
 	w->adj = g->adj;
 	for (size_t b = 0; b < g->nboots; b++)
 		w->R += g->boots[b].nruns;
-	w->bmean = xmalloc((w->nb ? w->nb : 1) * sizeof *w->bmean);
-	w->rmean = xmalloc((w->R ? w->R : 1) * sizeof *w->rmean);
+	w->bmean = xmalloc(w->nb * sizeof *w->bmean);
+	w->rmean = xmalloc(w->R * sizeof *w->rmean);
 	double tsum = 0, ss_run = 0, sum_cr = 0;
 	size_t ri = 0;
 	for (size_t b = 0; b < g->nboots; b++) {
@@ -559,7 +559,7 @@ int stats_estimate_groups_scale(const struct st_group *groups, size_t ngroups, b
 		if (check_group(&groups[g], g, e) < 0)
 			return -1;
 	}
-	struct gwork *w = xcalloc(ngroups ? ngroups : 1, sizeof *w);
+	struct gwork *w = xcalloc(ngroups, sizeof *w);
 	/* The rounding step is looked for in e^y, which only means something on the log scale;
 	 * linear values (counts per op) are exact, so they never get a rounding floor. */
 	int round_exp = linear ? -7 : 9;

@@ -36,7 +36,7 @@ void stats_run_summary(const struct st_run *r, struct st_run_summary *out)
 	stats_run_batches(r, &out->b);
 	out->halfwidth = stats_run_halfwidth(r, 0.95);
 	out->median_y = out->mad_y = NAN;
-	double *t = xmalloc((r->n ? r->n : 1) * sizeof *t);
+	double *t = xmalloc(r->n * sizeof *t);
 	for (size_t i = 0; i < r->n; i++)
 		t[i] = exp(r->y[i]);
 	stats_summary(t, r->n, &out->v);

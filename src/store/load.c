@@ -61,8 +61,8 @@ static int name_cmp(const void *pa, const void *pb, void *names)
 /* Each of names' place in byte order, newly allocated. */
 static uint32_t *rank_names(const struct strv *names)
 {
-	uint32_t *order = xcalloc(names->n ? names->n : 1, sizeof *order),
-		 *rank = xcalloc(names->n ? names->n : 1, sizeof *rank);
+	uint32_t *order = xcalloc(names->n, sizeof *order),
+		 *rank = xcalloc(names->n, sizeof *rank);
 	for (size_t i = 0; i < names->n; i++)
 		order[i] = (uint32_t)i;
 	qsort_r(order, names->n, sizeof *order, name_cmp, names->v);
@@ -174,7 +174,7 @@ static void idset_init(struct idset *x, const int64_t *ids, size_t n, bool all)
 	x->all = all;
 	if (all)
 		return;
-	x->ids = xcalloc(n ? n : 1, sizeof *x->ids);
+	x->ids = xcalloc(n, sizeof *x->ids);
 	if (n)
 		memcpy(x->ids, ids, n * sizeof *x->ids);
 	qsort(x->ids, n, sizeof *x->ids, id_cmp);
@@ -215,7 +215,7 @@ static void idset_free(struct idset *x)
 #define UNITS_PROBES 64
 static int load_units(struct store *s, const int64_t *ids, size_t n, struct store_set *set, struct err *e)
 {
-	int64_t *sorted = xcalloc(n ? n : 1, sizeof *sorted);
+	int64_t *sorted = xcalloc(n, sizeof *sorted);
 	if (n)
 		memcpy(sorted, ids, n * sizeof *sorted);
 	qsort(sorted, n, sizeof *sorted, id_cmp);
@@ -704,7 +704,7 @@ static void sums_order(struct store_sums *x)
 	struct series_slot *sl = NULL;
 	size_t ns = 0, scap = 0;
 	struct idx_tab tab = {0};
-	uint32_t *of = xcalloc(x->n ? x->n : 1, sizeof *of);
+	uint32_t *of = xcalloc(x->n, sizeof *of);
 	size_t prev = 0;
 	for (size_t i = 0; i < x->n; i++) {
 		const struct store_sum_key *k = &x->k[i];
@@ -727,7 +727,7 @@ static void sums_order(struct store_sums *x)
 	}
 	/* the series in (workload, copies) order, each one's place */
 	uint32_t *rank = rank_names(&x->names);
-	struct series_slot *sorted = xcalloc(ns ? ns : 1, sizeof *sorted);
+	struct series_slot *sorted = xcalloc(ns, sizeof *sorted);
 	for (size_t j = 0; j < ns; j++) {
 		sorted[j] = sl[j];
 		sorted[j].at = j; /* its index in sl */
@@ -738,7 +738,7 @@ static void sums_order(struct store_sums *x)
 		sl[sorted[j].at].at = at;
 		at += sorted[j].n;
 	}
-	x->order = xcalloc(x->n ? x->n : 1, sizeof *x->order);
+	x->order = xcalloc(x->n, sizeof *x->order);
 	for (size_t i = 0; i < x->n; i++)
 		x->order[sl[of[i]].at++] = (uint32_t)i;
 	free(sorted);
@@ -881,7 +881,7 @@ static int run_cmp(const void *a, const void *b)
 
 static int runs_env(struct store *s, struct store_run_info *runs, size_t n, const char *only, struct err *e)
 {
-	int64_t *ids = xcalloc(n ? n : 1, sizeof *ids);
+	int64_t *ids = xcalloc(n, sizeof *ids);
 	for (size_t i = 0; i < n; i++)
 		ids[i] = runs[i].id;
 	char *js = store_ids_json(ids, n);
@@ -1037,7 +1037,7 @@ static int env_missing(struct store *s, const char *js, const int64_t *sorted, s
 		       struct err *e)
 {
 	sqlite3_stmt *st;
-	*out = xcalloc(n ? n : 1, sizeof **out);
+	*out = xcalloc(n, sizeof **out);
 	*nout = 0;
 	if (store_prepare(s, "SELECT run FROM run_summary WHERE run IN (SELECT value FROM json_each(?1)) ORDER BY run",
 			  &st, e))
@@ -1146,7 +1146,7 @@ int store_env_values(struct store *s, const int64_t *ids, size_t n, struct store
 {
 	memset(out, 0, sizeof *out);
 	out->nruns = n;
-	int64_t *sorted = xcalloc(n ? n : 1, sizeof *sorted);
+	int64_t *sorted = xcalloc(n, sizeof *sorted);
 	if (n)
 		memcpy(sorted, ids, n * sizeof *sorted);
 	qsort(sorted, n, sizeof *sorted, id_cmp);

@@ -134,6 +134,28 @@ static const char summary_per_run[] =
 	"CREATE TRIGGER environment_deleted_summary AFTER DELETE ON environment\n"
 	"  BEGIN DELETE FROM run_summary WHERE run = OLD.run; END;\n";
 
+/* Issue 46: the backends are a table in the code (campaign.h), so the database no longer lists
+ * them: the campaign table is rebuilt without the CHECK on backend, every row and id kept (the
+ * tables that reference campaign(id) refer to it by name, and foreign keys are off while the
+ * schema migrates). A backend the code does not know is refused when the campaign is loaded. */
+static const char campaign_backend_unchecked[] =
+	"CREATE TABLE campaign_v9(\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  name TEXT NOT NULL UNIQUE, uuid TEXT NOT NULL UNIQUE,\n"
+	"  backend TEXT NOT NULL,\n"
+	"  seed INTEGER NOT NULL, boots INTEGER NOT NULL, runs INTEGER NOT NULL,\n"
+	"  run_args TEXT NOT NULL DEFAULT '[]',\n"
+	"  options TEXT NOT NULL DEFAULT '{}',\n"
+	"  state TEXT NOT NULL CHECK(state IN ('new','running','stopped','failed','done')),\n"
+	"  reason TEXT, created_ns INTEGER NOT NULL,\n"
+	"  looks INTEGER NOT NULL DEFAULT 0);\n"
+	"INSERT INTO campaign_v9(id, name, uuid, backend, seed, boots, runs, run_args, options, state, reason,\n"
+	"  created_ns, looks)\n"
+	"  SELECT id, name, uuid, backend, seed, boots, runs, run_args, options, state, reason, created_ns, looks\n"
+	"  FROM campaign;\n"
+	"DROP TABLE campaign;\n"
+	"ALTER TABLE campaign_v9 RENAME TO campaign;\n";
+
 /* migrations[v] upgrades a database at user_version v to v + 1. */
 static const char *const migrations[] = {
 	schema_v1,
@@ -165,6 +187,7 @@ static const char *const migrations[] = {
 	"  design TEXT NOT NULL DEFAULT '{}', runs TEXT NOT NULL DEFAULT '[]',\n"
 	"  verdicts TEXT NOT NULL DEFAULT '{}',\n"
 	"  UNIQUE(key, question, fingerprint));\n",
+	campaign_backend_unchecked, /* issue 46: the backend names come from the code's table */
 };
 
 #define BUILTIN_STEPS ((int)(sizeof migrations / sizeof migrations[0]))

@@ -1,7 +1,7 @@
 /* check.c - one batch as the runner takes it, and the evaluation of a workload's self-checks. */
 #include "workload.h"
 #include "pressure.h"
-#include "../core/core.h"
+#include "core/core.h"
 
 #include <errno.h>
 #include <sched.h>

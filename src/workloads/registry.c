@@ -1,6 +1,6 @@
 /* registry.c - the one table of workloads. Adding a workload adds one line here. */
 #include "workload.h"
-#include "../core/core.h"
+#include "core/core.h"
 
 #include <fnmatch.h>
 #include <stdarg.h>

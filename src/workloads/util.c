@@ -1,6 +1,6 @@
 /* util.c - helpers shared by workloads: errno mapping, child processes, CPU pinning, temp files. */
 #include "util.h"
-#include "../core/core.h"
+#include "core/core.h"
 
 #include <errno.h>
 #include <fcntl.h>

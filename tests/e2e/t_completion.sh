@@ -18,5 +18,8 @@ complete_words() {
 [ "$(complete_words sysab compare a b --fail-on s)" = "slower " ] || fail "--fail-on"
 [ "$(complete_words sysab run --counters '')" = "all software none " ] || fail "--counters"
 [ "$(complete_words sysab run --nodes '')" = "all " ] || fail "--nodes"
+# the backends, from their table in src/campaign/campaign.h
+[ "$(complete_words sysab campaign new x --backend '')" = "qemu kexec grub command " ] ||
+	fail "--backend: $(complete_words sysab campaign new x --backend '')"
 contains "$(complete_words sysab system show --)" "--root"
 contains "$(complete_words sysab run -w kernel.syscall.n)" "kernel.syscall.null"

@@ -5,6 +5,9 @@ cmp -s "$T/sysab.1" "$REPO/docs/sysab.1" || fail "docs/sysab.1 is stale: run mak
 cmp -s "$T/comp" "$REPO/docs/sysab.bash-completion" || fail "docs/sysab.bash-completion is stale: run make docs"
 bash -n "$T/comp" || fail "completion is not valid bash"
 contains "$(cat "$T/sysab.1")" ".SH EXIT STATUS"
+# the backends' names in the usage and the option's help, from their table (src/campaign/campaign.h)
+contains "$(cat "$T/sysab.1")" 'sysab campaign new NAME \-\-backend qemu|kexec|grub|command'
+contains "$(cat "$T/sysab.1")" 'new: qemu, kexec, grub or command'
 # every command's --help works and mentions each of its options
 for c in $("$SYSAB" --help | awk '/^commands:/ {on = 1; next} on && /^  [a-z]/ {print $1}'); do
 	expect 0 "$SYSAB" "$c" --help

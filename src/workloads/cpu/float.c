@@ -1,5 +1,5 @@
 /* float.c - cpu.float: a Whetstone-style double-precision pass (arrays, calls, branches, integers, trig, exp/log/sqrt). */
-#include "../workload.h"
+#include "workloads/workload.h"
 
 #include <math.h>
 #include <stdlib.h>

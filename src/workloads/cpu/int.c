@@ -1,5 +1,5 @@
 /* int.c - cpu.int: a Dhrystone-2-style integer loop (records, strings, calls, branches, integer arithmetic). */
-#include "../workload.h"
+#include "workloads/workload.h"
 
 #include <stdlib.h>
 #include <string.h>

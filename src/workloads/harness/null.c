@@ -1,5 +1,5 @@
 /* null.c - harness.null: an empty op, to measure the harness itself. */
-#include "../workload.h"
+#include "workloads/workload.h"
 
 static int null_run(struct wl_ctx *ctx, uint64_t n)
 {

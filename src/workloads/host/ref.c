@@ -1,5 +1,5 @@
 /* ref.c - host.ref: the host-speed reference, a fixed user-space loop sampled in every round. */
-#include "../workload.h"
+#include "workloads/workload.h"
 
 /* One op is 64 steps of a dependent integer chain (a multiply, an add and a rotate each) held
  * in registers: no system call, no memory access beyond the stack, no branch but the loop's.

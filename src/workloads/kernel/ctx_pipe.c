@@ -1,5 +1,5 @@
 /* ctx_pipe.c - kernel.ctx.pipe and kernel.ctx.pipe-cross: 1-byte ping-pong between two pinned processes. */
-#include "../util.h"
+#include "workloads/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

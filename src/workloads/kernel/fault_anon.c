@@ -1,5 +1,5 @@
 /* fault_anon.c - kernel.fault.anon: one minor page fault per op on fresh anonymous memory. */
-#include "../util.h"
+#include "workloads/util.h"
 
 #include <errno.h>
 #include <stdlib.h>

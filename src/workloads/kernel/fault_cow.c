@@ -1,5 +1,5 @@
 /* fault_cow.c - kernel.fault.cow: write faults on private pages shared with a forked child. */
-#include "../util.h"
+#include "workloads/util.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* fault_file.c - kernel.fault.file: write faults on MAP_SHARED pages of a file already in the page cache. */
-#include "../util.h"
+#include "workloads/util.h"
 
 #include <errno.h>
 #include <stdio.h>

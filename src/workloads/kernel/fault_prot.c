@@ -1,5 +1,5 @@
 /* fault_prot.c - kernel.fault.prot: a write to a read-only page; the SIGSEGV handler makes it writable. */
-#include "../util.h"
+#include "workloads/util.h"
 
 #include <errno.h>
 #include <signal.h>

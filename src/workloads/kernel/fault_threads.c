@@ -1,6 +1,6 @@
 /* fault_threads.c - kernel.fault.threads: anonymous write faults from one thread per CPU of one process at once. */
-#include "../util.h"
-#include "../../core/core.h"
+#include "workloads/util.h"
+#include "core/core.h"
 
 #include <pthread.h>
 #include <stdlib.h>

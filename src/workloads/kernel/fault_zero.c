@@ -1,5 +1,5 @@
 /* fault_zero.c - kernel.fault.zero: the minimal page fault, a read that maps the shared zero page. */
-#include "../util.h"
+#include "workloads/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* futex_pingpong.c - kernel.futex.pingpong: two threads hand a futex word back and forth. */
-#include "../util.h"
+#include "workloads/util.h"
 
 #include <errno.h>
 #include <limits.h>

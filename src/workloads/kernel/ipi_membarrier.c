@@ -1,5 +1,5 @@
 /* ipi_membarrier.c - kernel.ipi.membarrier: MEMBARRIER_CMD_PRIVATE_EXPEDITED with a thread on another CPU. */
-#include "../util.h"
+#include "workloads/util.h"
 
 #include <errno.h>
 #include <linux/futex.h>

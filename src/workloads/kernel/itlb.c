@@ -1,5 +1,5 @@
 /* itlb.c - kernel.itlb.null and kernel.itlb.control: a syscall between user code walks that evict the iTLB. */
-#include "../util.h"
+#include "workloads/util.h"
 
 #include <errno.h>
 #include <stdint.h>

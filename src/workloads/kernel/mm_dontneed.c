@@ -1,5 +1,5 @@
 /* mm_dontneed.c - kernel.mm.dontneed: drop a page with MADV_DONTNEED, then fault it back. */
-#include "../util.h"
+#include "workloads/util.h"
 
 #include <stdlib.h>
 #include <sys/mman.h>

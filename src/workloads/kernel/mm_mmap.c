@@ -1,5 +1,5 @@
 /* mm_mmap.c - kernel.mm.mmap: map one anonymous page, touch it, unmap it. */
-#include "../util.h"
+#include "workloads/util.h"
 
 #include <sys/mman.h>
 

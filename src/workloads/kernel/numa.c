@@ -1,6 +1,6 @@
 /* numa.c - kernel.numa.local and kernel.numa.remote: dependent loads from memory on the CPU's own node or on another. */
-#include "../util.h"
-#include "../../core/core.h"
+#include "workloads/util.h"
+#include "core/core.h"
 
 #include <errno.h>
 #include <glob.h>

@@ -1,6 +1,6 @@
 /* proc_exec.c - kernel.proc.exec: fork, exec the tiny sysab-exec-helper, wait. */
-#include "../util.h"
-#include "../../core/core.h"
+#include "workloads/util.h"
+#include "core/core.h"
 
 #include <elf.h>
 #include <libgen.h>

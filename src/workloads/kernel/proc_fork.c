@@ -1,5 +1,5 @@
 /* proc_fork.c - kernel.proc.fork: fork a child that calls _exit(0) and wait for it. */
-#include "../util.h"
+#include "workloads/util.h"
 
 #include <sched.h>
 #include <sys/wait.h>

@@ -1,5 +1,5 @@
 /* sched_yield.c - kernel.sched.yield: sched_yield(2) in a loop, pinned to the copy's own CPU. */
-#include "../util.h"
+#include "workloads/util.h"
 
 #include <sched.h>
 

@@ -1,5 +1,5 @@
 /* signal_catch.c - kernel.signal.catch: send SIGUSR1 to this process and catch it in an empty handler. */
-#include "../util.h"
+#include "workloads/util.h"
 
 #include <signal.h>
 #include <stdlib.h>

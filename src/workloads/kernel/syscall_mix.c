@@ -1,5 +1,5 @@
 /* syscall_mix.c - kernel.syscall.mix: a fixed sequence of 13 different system calls, each answer checked. */
-#include "../util.h"
+#include "workloads/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 /* syscall_null.c - kernel.syscall.null: getppid through syscall(2). */
-#include "../workload.h"
+#include "workloads/workload.h"
 
 #include <stdint.h>
 #include <sys/syscall.h>

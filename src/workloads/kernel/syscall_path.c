@@ -1,5 +1,5 @@
 /* syscall_path.c - kernel.syscall.stat and kernel.syscall.openclose: one-component lookups in the temp dir. */
-#include "../util.h"
+#include "workloads/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

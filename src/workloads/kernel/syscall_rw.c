@@ -1,5 +1,5 @@
 /* syscall_rw.c - kernel.syscall.read and kernel.syscall.write: one byte from /dev/zero, one byte to /dev/null. */
-#include "../util.h"
+#include "workloads/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

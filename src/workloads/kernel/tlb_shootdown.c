@@ -1,5 +1,5 @@
 /* tlb_shootdown.c - kernel.tlb.shootdown: mmap, touch and munmap one page while a sibling thread runs on another CPU. */
-#include "../util.h"
+#include "workloads/util.h"
 
 #include <errno.h>
 #include <linux/futex.h>

@@ -1,6 +1,6 @@
 /* tlb_walk.c - kernel.tlb.walk, its TLB-resident control, and kernel.tlb.walk-huge: dependent loads that need page walks. */
-#include "../util.h"
-#include "../../core/core.h"
+#include "workloads/util.h"
+#include "core/core.h"
 
 #include <errno.h>
 #include <glob.h>

@@ -1,5 +1,5 @@
 /* trap.c - kernel.trap.break and kernel.trap.undef: a breakpoint to SIGTRAP and an undefined instruction to SIGILL, and back. */
-#include "../util.h"
+#include "workloads/util.h"
 
 #include <signal.h>
 #include <string.h>

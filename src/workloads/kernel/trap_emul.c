@@ -1,5 +1,5 @@
 /* trap_emul.c - kernel.trap.emul: an instruction the kernel traps and emulates for user space, no signal. */
-#include "../util.h"
+#include "workloads/util.h"
 
 #include <fcntl.h>
 #include <signal.h>

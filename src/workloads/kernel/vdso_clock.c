@@ -1,5 +1,5 @@
 /* vdso_clock.c - kernel.vdso.clock: clock_gettime(CLOCK_MONOTONIC) through the vDSO. */
-#include "../util.h"
+#include "workloads/util.h"
 
 #include <errno.h>
 #include <linux/filter.h>

@@ -1,5 +1,5 @@
 /* context1.c - unixbench.context1: two processes pass a counter back and forth over two pipes. */
-#include "../util.h"
+#include "workloads/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 /* execl.c - unixbench.execl: a process that execs itself over and over, counting down. */
-#include "../util.h"
-#include "../../core/core.h"
+#include "workloads/util.h"
+#include "core/core.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 /* fs.c - unixbench.fstime, fsbuffer, fsdisk and their -r/-w variants: UnixBench's fstime read, write and copy loops, one param per variant. */
-#include "../util.h"
+#include "workloads/util.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* pipe.c - unixbench.pipe: write 512 bytes to a pipe and read them back, one process. */
-#include "../util.h"
+#include "workloads/util.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* shell.c - unixbench.shell1 and unixbench.shell8: a fixed sort/od/grep/tee/wc shell script, 1 or 8 at once. */
-#include "../util.h"
-#include "../../core/core.h"
+#include "workloads/util.h"
+#include "core/core.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 /* spawn.c - unixbench.spawn: fork a child that exits at once, and wait for it. */
-#include "../util.h"
+#include "workloads/util.h"
 
 #include <errno.h>
 #include <sched.h>

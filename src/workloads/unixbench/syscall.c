@@ -1,5 +1,5 @@
 /* syscall.c - unixbench.syscall: UnixBench's default "mix" system call loop. */
-#include "../util.h"
+#include "workloads/util.h"
 
 #include <errno.h>
 #include <stdlib.h>
