@@ -248,6 +248,9 @@ static void cp_edges(void **state)
 	assert_int_equal(stats_changepoints(x, se, 40, &o, &res, &e), 0);
 	assert_int_equal(res.nchanges, 1);
 	assert_int_equal(res.changes[0].index, 25);
+	/* the ends where a change has fewer than ST_CP_EDGE boots on its side */
+	assert_int_equal(res.head_to, ST_CP_EDGE - 1);
+	assert_int_equal(res.tail_from, 40 - ST_CP_EDGE + 1);
 	assert_true(res.changes[0].pct < -9 && res.changes[0].pct > -10.5);
 	assert_true(res.changes[0].index_lo <= 25 && res.changes[0].index_hi >= 25);
 	/* the same data and seed: the same answer */
@@ -274,6 +277,36 @@ static void cp_edges(void **state)
 	stats_cp_free(NULL);
 }
 
+/* History at the edges (issue 49 item 1): a step in the last k boots (k = 2..8) of -3, -6 and
+ * -10 tau. Prints, per k and size, how often a change is found within +-2 boots of it and how
+ * often a found change's location interval covers it (SYSAB_CP=full: FULL_REPS / 5 series per
+ * cell, the table of docs/METHOD.md). make check asserts what the report promises: a change with
+ * at least ST_CP_EDGE boots after it, at -6 tau, is found in >= 80% (FAST_REPS / 5 series: Monte
+ * Carlo slack of 10 points) and its location interval covers it in >= 90% of series. */
+static void cp_edge_power(void **state)
+{
+	(void)state;
+	bool full;
+	size_t n = reps_wanted(&full) / 5;
+	static const double by[] = {-3, -6, -10};
+	for (size_t k = 2; k <= 8; k++)
+		for (size_t j = 0; j < sizeof by / sizeof *by; j++) {
+			if (!full && !getenv("SYSAB_CP_REPS") && !(k == ST_CP_EDGE && by[j] == -6))
+				continue;
+			struct tally t;
+			scenario(n, NB - k, by[j] * TAU, NB, 0, 5000 + 10 * k + j, &t);
+			if (full || getenv("SYSAB_CP_REPS"))
+				printf("  step %+.0f tau in the last %zu boots: found (+-5) %5.1f%% (MC SE %.1f), location "
+				       "interval covers it %5.1f%% of all series\n",
+				       by[j], k, pct(t.near, n), sqrt(pct(t.near, n) * (100 - pct(t.near, n)) / (double)n),
+				       pct(t.covers, n));
+			if (k == ST_CP_EDGE && by[j] == -6) {
+				assert_true(pct(t.near, n) >= 80.0 - (full ? 0 : 10));
+				assert_true(pct(t.covers, n) >= 90.0 - (full ? 0 : 10));
+			}
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -282,6 +315,7 @@ int main(void)
 		cmocka_unit_test(cp_issue_example),
 		cmocka_unit_test(cp_operating_characteristics),
 		cmocka_unit_test(cp_spike_guard),
+		cmocka_unit_test(cp_edge_power),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
