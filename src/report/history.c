@@ -69,6 +69,33 @@ void report_history_legend(struct sb *b, const struct an_history *h)
 	report_change_legend(b, "after vs before", h->change_kinds);
 }
 
+/* The label of boot i: its --by value, or its boot id by time. */
+static const char *label_of(const struct an_history *h, size_t i)
+{
+	return strcmp(h->by, "time") ? h->boots[i].value : h->boots[i].boot_id;
+}
+
+void report_history_edges(struct sb *b, const struct an_history *h)
+{
+	size_t n = h->nboots, hi = h->cp.tail_from, lo = h->cp.head_to;
+	sb_addf(b, "boots %zu..%zu (%s..%s): too few boots after this point to judge (a change needs %d after it)\n", hi,
+		n - 1, label_of(h, hi), label_of(h, n - 1), ST_CP_EDGE);
+	sb_addf(b, "boots 1..%zu (%s..%s): too few boots before this point to judge (a change needs %d before it)\n", lo,
+		label_of(h, 1), label_of(h, lo), ST_CP_EDGE);
+}
+
+/* report_history_edges, onto f. */
+static void edges_text(FILE *f, const struct an_history *h, const char *prefix)
+{
+	struct sb b = {0};
+	report_history_edges(&b, h);
+	for (const char *p = sb_str(&b), *nl; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		fprintf(f, "%s%.*s\n", prefix, (int)(nl - p), p);
+	}
+	sb_free(&b);
+}
+
 static const char *what(const struct an_history *h)
 {
 	return *h->selector ? h->selector : "every run";
@@ -97,6 +124,7 @@ void report_history_text(FILE *f, const struct an_history *h, const struct study
 		if (confirm)
 			confirm_text(f, c, &confirm[i]);
 	}
+	edges_text(f, h, "");
 	if (h->dropped_runs)
 		fprintf(f, "note: %zu selected run%s without the label %s left out\n", h->dropped_runs,
 			h->dropped_runs == 1 ? "" : "s", h->by);
@@ -170,6 +198,12 @@ char *report_history_json(const struct an_history *h, const struct study_line *c
 		json_array_append_new(cps, o);
 	}
 	json_object_set_new(d, "change_points", cps);
+	/* the boots where a change cannot be judged (report_history_edges) */
+	json_t *ed = json_object();
+	json_object_set_new(ed, "min_boots", json_integer(ST_CP_EDGE));
+	json_object_set_new(ed, "too_few_after_from", json_integer((json_int_t)h->cp.tail_from));
+	json_object_set_new(ed, "too_few_before_to", json_integer((json_int_t)h->cp.head_to));
+	json_object_set_new(d, "unjudged", ed);
 	if (h->cp.nchanges) {
 		struct sb lg = {0};
 		report_history_legend(&lg, h);
@@ -201,7 +235,8 @@ void report_history_markdown(FILE *f, const struct an_history *h, const struct s
 {
 	fprintf(f, "**%s** over %zu boots of %s, in order of `%s`\n\n", h->workload, h->nboots, what(h), h->by);
 	if (!h->cp.nchanges) {
-		fprintf(f, "No change (family-wise false-alarm level %g).\n", h->opts.alpha);
+		fprintf(f, "No change (family-wise false-alarm level %g).\n\n", h->opts.alpha);
+		edges_text(f, h, "- ");
 		return;
 	}
 	fprintf(f, "| first changed boot | %g%% interval | before | after | change | %g%% interval |\n", 100 * h->opts.conf,
@@ -215,8 +250,9 @@ void report_history_markdown(FILE *f, const struct an_history *h, const struct s
 	}
 	struct sb lg = {0};
 	report_history_legend(&lg, h);
-	fprintf(f, "\n%s.\n", sb_str(&lg));
+	fprintf(f, "\n%s.\n\n", sb_str(&lg));
 	sb_free(&lg);
+	edges_text(f, h, "- ");
 	for (size_t i = 0; confirm && i < h->cp.nchanges; i++) {
 		const struct an_history_change *c = &h->changes[i];
 		fprintf(f, "\nTo confirm `%s` → `%s`:\n\n```\n", c->label_before, c->label_after);

@@ -974,6 +974,18 @@ int report_html_history(FILE *f, const struct an_history *h, const struct study_
 		sb_add(&b, ".</p>\n");
 		sb_free(&lg);
 	}
+	struct sb ed = {0};
+	report_history_edges(&ed, h);
+	for (const char *p = sb_str(&ed), *nl; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		struct sb line = {0};
+		sb_addf(&line, "%.*s", (int)(nl - p), p);
+		sb_add(&b, "<p class=\"note\">");
+		html_esc(&b, sb_str(&line));
+		sb_add(&b, ".</p>\n");
+		sb_free(&line);
+	}
+	sb_free(&ed);
 	for (size_t i = 0; confirm && i < h->cp.nchanges; i++) {
 		struct sb t = {0};
 		report_history_confirm(&t, &h->changes[i], &confirm[i]);

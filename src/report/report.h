@@ -156,6 +156,10 @@ void report_study_line_json(struct json_t *o, const struct study_line *l);
 /* The legend of a history's changes (report_change_legend of the segment after a change against
  * the one before), appended to b: the text, markdown, JSON and HTML of a history say it alike. */
 void report_history_legend(struct sb *b, const struct an_history *h);
+/* The lines (each ending in a newline) naming the boots at either end of a history where a
+ * change has too few boots on one side to be judged (st_cp_result's head_to, tail_from),
+ * appended to b: text, markdown and HTML print them alike, JSON as "unjudged". */
+void report_history_edges(struct sb *b, const struct an_history *h);
 
 /* `sysab list`. */
 void report_runs_text(FILE *f, const struct store_run_info *runs, size_t n, bool color);

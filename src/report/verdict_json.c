@@ -521,6 +521,7 @@ char *report_plan_json(const struct an_plan *p, const struct an_group_info *g, s
 			json_object_set_new(o, "assurance", num(r->plan.assurance));
 			json_object_set_new(o, "unsized_levels", levels_json(r->plan.unsized));
 			json_object_set_new(o, "whole_bound_levels", levels_json(r->plan.whole));
+			json_object_set_new(o, "assurance_df", r->plan.plan_df > 0 ? num(r->plan.plan_df) : json_null());
 			json_object_set_new(o, "pilot_boots_needed",
 					    r->plan.unsized ? json_integer((json_int_t)r->plan.pilot_boots) : json_null());
 			if (p->ncells) { /* within-boot plans: the within-boot effects alone */

@@ -281,10 +281,22 @@ static void locate(const double *x, const double *s2, size_t a, size_t b, size_t
 		qsort(at, o->nboot, sizeof *at, size_cmp);
 		double q = (1 - o->conf) / 2;
 		size_t il = (size_t)floor(q * (double)(o->nboot - 1)), ih = (size_t)ceil((1 - q) * (double)(o->nboot - 1));
-		if (a + at[il] < *lo)
-			*lo = a + at[il];
-		if (a + at[ih] > *hi)
-			*hi = a + at[ih];
+		/* The percentile interval joined with its reflection about k (the basic bootstrap's):
+		 * near an end of the segment the split found is biased towards the middle, so the
+		 * percentile interval alone lies on the wrong side of a change it missed by one or
+		 * two boots (its coverage fell to 70-80% within 8 boots of an end). */
+		size_t l = a + at[il], u = a + at[ih];
+		size_t rl = k + k > u ? k + k - u : 0, ru = k + k - l; /* l <= k: ru >= k */
+		if (rl < a + o->min_seg)
+			rl = a + o->min_seg;
+		if (ru > b - o->min_seg)
+			ru = b - o->min_seg;
+		*lo = l < rl ? l : rl;
+		*hi = u > ru ? u : ru;
+		if (*lo > k)
+			*lo = k;
+		if (*hi < k)
+			*hi = k;
 	}
 	free(at);
 	free(g.buf);
@@ -305,6 +317,8 @@ int stats_changepoints(const double *x, const double *se, size_t n, const struct
 		s2[i] = se[i] > 0 && isfinite(se[i]) ? se[i] * se[i] : 0;
 	double kappa = psi_var(o->huber_c);
 	out->n = n;
+	out->head_to = ST_CP_EDGE - 1 < n - 1 ? ST_CP_EDGE - 1 : n - 1; /* n >= 2 min_seg >= 2 */
+	out->tail_from = n > ST_CP_EDGE ? n - ST_CP_EDGE + 1 : 1;
 	out->tau2 = tau2_buf(x, s2, n, buf);
 
 	/* Binary segmentation: a stack of segments still to test. */

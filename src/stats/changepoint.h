@@ -32,6 +32,12 @@ struct st_cp_opts {
 /* The defaults above. */
 struct st_cp_opts stats_cp_defaults(void);
 
+/* The fewest boots on one side of a change that history judges: a change with fewer boots
+ * after it (or before it) is reported too seldom to call its absence "no change", so those
+ * boots are marked as too few to judge (docs/METHOD.md, "History: change points", measured
+ * per k). */
+#define ST_CP_EDGE 5
+
 /* One change: boots [index, ...) differ from those before. */
 struct st_cp_change {
 	size_t index;              /* the first changed boot (0-based) */
@@ -50,6 +56,11 @@ struct st_cp_result {
 	struct st_cp_change *changes; /* by index */
 	size_t nchanges;
 	double *level;  /* [n]: the fitted level (segment mean) of each boot */
+	/* Where a change cannot be judged: a change whose first boot is tail_from or later has
+	 * fewer than ST_CP_EDGE boots after it, one whose first boot is 1..head_to fewer than
+	 * ST_CP_EDGE before it; it is found too seldom there for its absence to mean "no change".
+	 * 1 <= head_to, tail_from <= n - 1 (they cross when n < 2 ST_CP_EDGE). */
+	size_t head_to, tail_from;
 };
 
 /* Find the change points of x[0..n-1] with standard errors se[0..n-1] (a NAN or negative

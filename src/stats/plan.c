@@ -156,6 +156,38 @@ void stats_components_contrast(const struct st_components *c, size_t n, double w
 		out->have = 0;
 }
 
+/* The boot-level df of the pilot behind a plan: the Satterthwaite df of the two groups' boot
+ * bounds (each with its group's df_boot). Below ST_PLAN_MIN_DF the bounds scatter too much
+ * for the assurance to hold per plan (a 3-boot pilot has 2 df per group at the boot level:
+ * with boot sd 2% nearly half its plans met the target less than half the time), whatever
+ * share of the planned se^2 the boot level seems to have (that share is estimated from the same
+ * few boots: a pilot whose boots happened to agree looks run- or sample-dominated). So none is
+ * claimed: the plan is kept, its assurance is NAN, the boot level is marked unsized and
+ * pilot_boots says how many boots per group a pilot needs, its df scaled as the boots less one. */
+static void df_rule(const struct st_components *const g2[2], const double comp[2][ST_NLEVELS], struct st_plan *out,
+		    const struct st_plan_opts *o)
+{
+	double v = 0, den = 0, dfg = 0;
+	for (int i = 0; i < 2; i++) {
+		double df = g2[i]->df_boot, x = comp[i][ST_LEVEL_BOOT];
+		dfg += (df > 0 ? df : 0) / 2;
+		if (!(x > 0))
+			continue;
+		v += x;
+		den += df > 0 ? x * x / df : INFINITY;
+	}
+	double df = den > 0 ? v * v / den : INFINITY;
+	out->plan_df = df;
+	if (df >= ST_PLAN_MIN_DF)
+		return;
+	out->assurance = NAN;
+	out->unsized |= ST_BIT(ST_LEVEL_BOOT);
+	double b0 = dfg > 0 ? dfg + 1 : 2, need = ceil((b0 - 1) * ST_PLAN_MIN_DF / (df > 0 ? df : 1e-9) + 1 - 1e-9);
+	out->pilot_boots = need > (double)o->max_boots ? o->max_boots : (size_t)need;
+	if (out->pilot_boots < 3)
+		out->pilot_boots = 3;
+}
+
 int stats_plan(const struct st_components *a, const struct st_components *b, const struct st_plan_opts *o,
 	       struct st_plan *out, struct err *e)
 {
@@ -182,6 +214,8 @@ int stats_plan(const struct st_components *a, const struct st_components *b, con
 	if (vb == 0 && vr == 0 && vw == 0)
 		out->kj_runs = out->kj_samples = NAN;
 	cheapest_design(o, vb, vr, vw, dfshare, out);
+	if (o->assurance > 0 && !out->unsized && out->feasible)
+		df_rule(g2, comp, out, o);
 	return 0;
 }
 

@@ -232,6 +232,10 @@ struct st_components {
  * pilots (3 boots x 2 runs x 10 samples) meet their target in under half of their runs, so
  * that the assurance holds per plan, not only on average (METHOD.md, "Plans"). */
 #define ST_PLAN_COMPONENT_UCB 0.65
+/* The fewest boot-level df of a pilot (both groups, Satterthwaite) with which a plan claims
+ * assurance; below it the plan claims none and asks for a larger pilot (METHOD.md, "Plans",
+ * the boot-level df rule, with the grid of variance models it was measured on). */
+#define ST_PLAN_MIN_DF 8
 
 /* The estimate of one group's mean. */
 struct st_estimate {
@@ -546,6 +550,8 @@ struct st_plan {
 	unsigned unsized;          /* ST_BIT(level) of levels the pilot cannot bound (see need_boots) */
 	unsigned whole;            /* ST_BIT(level) of levels bounded by their whole mean square (ub_whole) */
 	size_t pilot_boots;        /* when unsized: boots per group (with >= 2 runs each) a pilot needs */
+	double plan_df;            /* with assurance: the pilot's boot-level df behind the plan (see
+				    * ST_PLAN_MIN_DF); 0 when not computed */
 };
 
 /* The cheapest design (same for both groups) whose expected CI half-width for

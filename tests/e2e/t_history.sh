@@ -16,18 +16,28 @@ expect 0 "$SYSAB" --db "$T/step.db" history -w kernel.syscall.null --by kernel
 contains "$OUT" "100 boots (200 runs)"
 contains "$OUT" "-> 6.13-rc1, -2.58% slower"
 contains "$OUT" "change: after vs before in throughput (+ = faster)"
+# the ends, where a change has too few boots on one side to be found, are marked in every format
+contains "$OUT" "boots 96..99 (6.20-rc2..6.20): too few boots after this point to judge (a change needs 5 after it)"
+contains "$OUT" "boots 1..4 (6.1-rc2..6.1): too few boots before this point to judge"
 expect 0 "$SYSAB" --db "$T/step.db" history -w kernel.syscall.null --by kernel --format markdown
 contains "$OUT" "| \`6.12\` | \`6.13-rc1\` |"
+contains "$OUT" "- boots 96..99 (6.20-rc2..6.20): too few boots after this point to judge"
 expect 0 "$SYSAB" --db "$T/step.db" history -w kernel.syscall.null --by kernel --format html -o "$T/h.html"
 grep -q '<svg' "$T/h.html" || fail "history html: no plot"
 grep -q '6.13-rc1' "$T/h.html" || fail "history html: no change row"
+grep -q 'too few boots after this point to judge' "$T/h.html" || fail "history html: the last boots not marked"
 
 # the same series without the slowdown: no change, not even at the spike
 expect 0 "$SYSAB" --db "$T/aa.db" history -w kernel.syscall.null --by kernel --json
 v=$(printf '%s' "$OUT" | jq -r '.change_points|length')
 [ "$v" = "0" ] || fail "history A/A found $v changes"
+v=$(printf '%s' "$OUT" | jq -r '.unjudged | [.min_boots, .too_few_after_from, .too_few_before_to] | map(tostring) | join(" ")')
+[ "$v" = "5 96 4" ] || fail "history A/A unjudged: $v"
 expect 0 "$SYSAB" --db "$T/aa.db" history -w kernel.syscall.null --by kernel
 contains "$OUT" "no change"
+contains "$OUT" "boots 96..99 (6.20-rc2..6.20): too few boots after this point to judge"
+expect 0 "$SYSAB" --db "$T/aa.db" history -w kernel.syscall.null --by kernel --format markdown
+contains "$OUT" "- boots 96..99 (6.20-rc2..6.20): too few boots after this point to judge"
 
 # bad input: a label no run has, no -w, a pattern matching nothing, too few boots
 expect 2 "$SYSAB" --db "$T/step.db" history -w kernel.syscall.null --by nosuch

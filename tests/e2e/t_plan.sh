@@ -48,3 +48,15 @@ sqlite3 "$SYSAB_DB" "DELETE FROM run WHERE id IN (SELECT run FROM label WHERE ke
 	INTERSECT SELECT run FROM label WHERE key = 'pie' AND value = 'yes')"
 expect 2 "$SYSAB" plan --factors pernode,pie
 contains "$ERR" "runs in 3 of the 4 cells"
+
+# a pilot of 3 boots x 2 runs whose boots scatter by 2%: 2 boot-level df per group cannot
+# support 80% assurance (issue 49 item 2): no assurance is claimed, and the row says how many
+# boots a pilot needs; JSON gives the df behind the plan
+export SYSAB_DB="$T/df.db"
+expect 0 "$SYSAB" import csv "$REPO/tests/fixtures/csv/plan-boot2pct.csv"
+expect 0 "$SYSAB" plan cfg=a cfg=b --target 1%
+contains "$OUT" "with no assurance"
+contains "$OUT" "a pilot of at least 6 boots per configuration"
+expect 0 "$SYSAB" plan cfg=a cfg=b --target 1% --json
+v=$(printf '%s' "$OUT" | jq -r '.rows[0] | [(.assurance|tostring), (.assurance_df < 8), .pilot_boots_needed, .feasible] | map(tostring) | join(" ")')
+[ "$v" = "null true 6 true" ] || fail "plan from a 3-boot pilot with boot sd 2%: $v"

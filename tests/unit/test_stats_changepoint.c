@@ -41,6 +41,11 @@ struct series {
 	double x[NB], se[NB];
 };
 
+/* Scenario knobs beyond draw's arguments: the step ends before boot step_end (an episode), and
+ * from boot tau_at on the boot offsets' sd is tau_mul TAU (a variance change). */
+static size_t step_end = NB, tau_at = NB;
+static double tau_mul = 1;
+
 /* Draw one series: mean shift step from boot `at` on, the boot `spike` (if < NB) moved by spike_d. */
 static void draw(gsl_rng *r, struct series *s, size_t at, double step, size_t spike, double spike_d)
 {
@@ -48,7 +53,8 @@ static void draw(gsl_rng *r, struct series *s, size_t at, double step, size_t sp
 	size_t k = 0;
 	for (size_t b = 0; b < NB; b++) {
 		double sd = sds[gsl_rng_uniform_int(r, 3)];
-		double bo = 7 + (b >= at ? step : 0) + (b == spike ? spike_d : 0) + TAU * gsl_ran_gaussian_ziggurat(r, 1);
+		double bo = 7 + (b >= at && b < step_end ? step : 0) + (b == spike ? spike_d : 0) +
+			    (b >= tau_at ? tau_mul : 1) * TAU * gsl_ran_gaussian_ziggurat(r, 1);
 		for (size_t j = 0; j < RUNS; j++) {
 			double ro = bo + SD_RUN * gsl_ran_gaussian_ziggurat(r, 1);
 			double *y = &s->y[k * SAMPLES];
@@ -248,6 +254,9 @@ static void cp_edges(void **state)
 	assert_int_equal(stats_changepoints(x, se, 40, &o, &res, &e), 0);
 	assert_int_equal(res.nchanges, 1);
 	assert_int_equal(res.changes[0].index, 25);
+	/* the ends where a change has fewer than ST_CP_EDGE boots on its side */
+	assert_int_equal(res.head_to, ST_CP_EDGE - 1);
+	assert_int_equal(res.tail_from, 40 - ST_CP_EDGE + 1);
 	assert_true(res.changes[0].pct < -9 && res.changes[0].pct > -10.5);
 	assert_true(res.changes[0].index_lo <= 25 && res.changes[0].index_hi >= 25);
 	/* the same data and seed: the same answer */
@@ -274,6 +283,89 @@ static void cp_edges(void **state)
 	stats_cp_free(NULL);
 }
 
+/* History at the edges (issue 49 item 1): a step in the last k boots (k = 2..8) of -3, -6 and
+ * -10 tau. Prints, per k and size, how often a change is found within +-2 boots of it and how
+ * often a found change's location interval covers it (SYSAB_CP=full: FULL_REPS / 5 series per
+ * cell, the table of docs/METHOD.md). make check asserts what the report promises: a change with
+ * at least ST_CP_EDGE boots after it, at -6 tau, is found in >= 80% (FAST_REPS / 5 series: Monte
+ * Carlo slack of 10 points) and its location interval covers it in >= 90% of series. */
+static void cp_edge_power(void **state)
+{
+	(void)state;
+	bool full;
+	size_t n = reps_wanted(&full) / 5;
+	static const double by[] = {-3, -6, -10};
+	for (size_t k = 2; k <= 8; k++)
+		for (size_t j = 0; j < sizeof by / sizeof *by; j++) {
+			if (!full && !getenv("SYSAB_CP_REPS") && !(k == ST_CP_EDGE && by[j] == -6))
+				continue;
+			struct tally t;
+			scenario(n, NB - k, by[j] * TAU, NB, 0, 5000 + 10 * k + j, &t);
+			if (full || getenv("SYSAB_CP_REPS"))
+				printf("  step %+.0f tau in the last %zu boots: found (+-5) %5.1f%% (MC SE %.1f), location "
+				       "interval covers it %5.1f%% of all series\n",
+				       by[j], k, pct(t.near, n), sqrt(pct(t.near, n) * (100 - pct(t.near, n)) / (double)n),
+				       pct(t.covers, n));
+			if (k == ST_CP_EDGE && by[j] == -6) {
+				assert_true(pct(t.near, n) >= 80.0 - (full ? 0 : 10));
+				assert_true(pct(t.covers, n) >= 90.0 - (full ? 0 : 10));
+			}
+		}
+}
+
+/* Measured, not yet asserted (issue 49 items 3-5, open): a variance change (the boot sd
+ * doubles at boot 50, no mean change), an episode of -3 tau over boots 45..54 (a regression
+ * later fixed), and two steps of -3 tau at 40 and 50. Prints only with SYSAB_CP=full or
+ * SYSAB_CP_REPS (FULL_REPS / 5 series each). */
+static void cp_open_scenarios(void **state)
+{
+	(void)state;
+	bool full;
+	size_t n = reps_wanted(&full) / 5;
+	if (!full && !getenv("SYSAB_CP_REPS"))
+		return;
+	struct tally t;
+	tau_at = 50;
+	tau_mul = 2;
+	scenario(n, NB, 0, NB, 0, 6000, &t);
+	printf("  boot sd doubles at 50, no mean change: any change %5.1f%% (MC SE %.1f)\n", pct(t.any, n),
+	       sqrt(pct(t.any, n) * (100 - pct(t.any, n)) / (double)n));
+	tau_at = NB;
+	tau_mul = 1;
+	step_end = 55;
+	scenario(n, 45, -3 * TAU, NB, 0, 6100, &t);
+	printf("  episode -3 tau over boots 45..54: a change within +-5 of 45 %5.1f%% (MC SE %.1f), any %5.1f%%\n",
+	       pct(t.near, n), sqrt(pct(t.near, n) * (100 - pct(t.near, n)) / (double)n), pct(t.any, n));
+	step_end = NB;
+	/* two steps: 40 via the episode knob's complement (-3 tau from 40 on, another -3 tau from 50) */
+	size_t cov40 = 0, cov50 = 0;
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(r, 6200);
+	struct series *s = malloc(sizeof *s);
+	for (size_t i = 0; i < n; i++) {
+		draw(r, s, 40, -3 * TAU, NB, 0);
+		for (size_t b = 50; b < NB; b++)
+			s->x[b] -= 3 * TAU;
+		struct st_cp_opts o = stats_cp_defaults();
+		o.seed = 6200 + i;
+		struct st_cp_result res;
+		struct err e;
+		assert_int_equal(stats_changepoints(s->x, s->se, NB, &o, &res, &e), 0);
+		bool c40 = false, c50 = false;
+		for (size_t j = 0; j < res.nchanges; j++) {
+			c40 |= res.changes[j].index_lo <= 40 && 40 <= res.changes[j].index_hi;
+			c50 |= res.changes[j].index_lo <= 50 && 50 <= res.changes[j].index_hi;
+		}
+		cov40 += c40;
+		cov50 += c50;
+		stats_cp_free(&res);
+	}
+	free(s);
+	gsl_rng_free(r);
+	printf("  two steps of -3 tau at 40 and 50: a location interval covers 40 in %5.1f%%, 50 in %5.1f%%\n",
+	       pct(cov40, n), pct(cov50, n));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -282,6 +374,8 @@ int main(void)
 		cmocka_unit_test(cp_issue_example),
 		cmocka_unit_test(cp_operating_characteristics),
 		cmocka_unit_test(cp_spike_guard),
+		cmocka_unit_test(cp_edge_power),
+		cmocka_unit_test(cp_open_scenarios),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

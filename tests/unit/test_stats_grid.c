@@ -850,10 +850,115 @@ static void grid_fast_subset_holds_its_bounds(void **state)
 	run_grid(mode && !strcmp(mode, "full"));
 }
 
+/* Plans across variance models (issue 49 item 2): boot sd 0.5, 1, 2%, run sd 0.25, 0.5, 1%,
+ * sample sd 3%, 10 samples per run, pilots of 2..6 boots x 1..3 runs per group. Each pilot
+ * plans a 1% half-width; a plan that claims assurance (p.assurance finite) is run m times and
+ * counted as failing when under half of those runs meet the target. Per cell: the share of
+ * pilots claiming assurance, of those the share failing (the target: <= 10%), and the realised
+ * assurance of the claims. SYSAB_GRID=full: every cell, PLAN_FULL pilots each (the table of
+ * docs/METHOD.md, "Plans"; SYSAB_PLAN_PILOTS overrides the count); make check: the
+ * boot-dominated cells, PLAN_FAST pilots each,
+ * asserting <= 10% + 2 binomial sd. DF_CAL: also how many of all pilots would fail when every
+ * plan claimed assurance (the rule removed), printed. */
+#define PLAN_FULL 400
+#define PLAN_FAST 100
+static void plan_variance_models(void **state)
+{
+	(void)state;
+	const char *mode = getenv("SYSAB_GRID");
+	bool full = mode && !strcmp(mode, "full");
+	static const double sdb[] = {0.005, 0.01, 0.02}, sdr[] = {0.0025, 0.005, 0.01};
+	struct cell *c = malloc(2 * sizeof *c);
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	if (full)
+		printf("\n| boot sd | run sd | pilot | plans claiming assurance | of those, meeting the target in < 50%% "
+		       "of runs (MC SE) | realised assurance of the claims | all plans failing if all claimed |\n"
+		       "|---|---|---|---|---|---|---|\n");
+	size_t worst_fail = 0, worst_n = 1, bad = 0;
+	for (size_t ib = 0; ib < 3; ib++)
+		for (size_t ir = 0; ir < 3; ir++)
+			for (size_t B = 2; B <= 6; B++)
+				for (size_t R = 1; R <= 3; R++) {
+					/* make check: the cells where the boot level dominates most, pilots of 2..6 boots x 2..3 runs */
+					if (!full && !(ib == 2 && ir == 0 && R >= 2))
+						continue;
+					struct gd d = {.name = "plan", .kind = PLAN, .boots_a = B, .boots_b = B, .runs = R,
+						       .samples = 10, .sd_boot_a = sdb[ib], .sd_boot_b = sdb[ib],
+						       .sd_run = sdr[ir], .sd_within = 0.03};
+					gsl_rng_set(rng, 49000 + 100 * ib + 10 * ir + 4 * B + R);
+					size_t n = full ? PLAN_FULL : PLAN_FAST, claims = 0, fail = 0, fail_all = 0, planned = 0;
+					if (full && getenv("SYSAB_PLAN_PILOTS"))
+						n = strtoul(getenv("SYSAB_PLAN_PILOTS"), NULL, 10);
+					double real = 0;
+					for (size_t k = 0; k < n; k++) {
+						struct err e;
+						draw(rng, &d, B, 7, d.sd_boot_a, 0, &c[0]);
+						draw(rng, &d, B, 7, d.sd_boot_a, 0, &c[1]);
+						struct st_group g[2] = {c[0].g, c[1].g};
+						struct st_estimate est[2];
+						assert_int_equal(stats_estimate_groups(g, 2, est, &e), 0);
+						struct st_plan_opts po = stats_plan_defaults();
+						po.target = 0.01;
+						struct st_plan p;
+						assert_int_equal(stats_plan(&est[0].used, &est[1].used, &po, &p, &e), 0);
+						if (!p.feasible || p.boots > MAXB)
+							continue;
+						bool claim = isfinite(p.assurance) && p.assurance > 0;
+						if (!claim && !full)
+							continue;
+						planned++;
+						struct gd run = d;
+						run.runs = p.runs;
+						run.samples = p.samples;
+						size_t met = 0, m = 40;
+						struct st_compare_opts o = stats_compare_defaults();
+						for (size_t j = 0; j < m; j++) {
+							draw(rng, &run, p.boots, 7, d.sd_boot_a, 0, &c[0]);
+							draw(rng, &run, p.boots, 7, d.sd_boot_a, 0, &c[1]);
+							struct st_group h[2] = {c[0].g, c[1].g};
+							assert_int_equal(stats_estimate_groups(h, 2, est, &e), 0);
+							struct st_comparison r;
+							stats_compare(&est[0], &est[1], &o, &r);
+							met += !isnan(r.hi) && expm1((r.hi - r.lo) / 2) <= po.target;
+						}
+						fail_all += 2 * met < m;
+						if (claim) {
+							claims++;
+							fail += 2 * met < m;
+							real += (double)met / (double)m;
+						}
+					}
+					double fr = claims ? (double)fail / (double)claims : 0;
+					if (full)
+						printf("| %.2f%% | %.2f%% | %zux%zu | %.0f%% | %.1f%% (%.1f) | %s%.0f%s | %.1f%% |\n",
+						       100 * sdb[ib], 100 * sdr[ir], B, R, 100.0 * (double)claims / (double)n,
+						       100 * fr, 100 * sqrt(fr * (1 - fr) / (double)(claims ? claims : 1)),
+						       claims ? "" : "(", claims ? 100 * real / (double)claims : 0, claims ? "%" : ")",
+						       planned ? 100.0 * (double)fail_all / (double)planned : 0);
+					else
+						printf("  plans %.1f%%/%.2f%% boot/run sd, pilot %zux%zu: %zu of %zu claim assurance, "
+						       "%zu of those meet the target in under half their runs\n",
+						       100 * sdb[ib], 100 * sdr[ir], B, R, claims, n, fail);
+					fflush(stdout);
+					if (claims && (double)fail / (double)claims > (double)worst_fail / (double)worst_n) {
+						worst_fail = fail;
+						worst_n = claims;
+					}
+					/* <= 10% of the claims fail, + 2 binomial sd */
+					bad += claims && (double)fail / (double)claims > 0.1 + 2 * sqrt(0.09 / (double)claims);
+				}
+	free(c);
+	gsl_rng_free(rng);
+	printf("  worst cell: %zu of %zu claims meet the target in under half their runs; %zu cells over 10%% + 2 "
+	       "binomial sd\n", worst_fail, worst_n, bad);
+	assert_int_equal(bad, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(grid_fast_subset_holds_its_bounds),
+		cmocka_unit_test(plan_variance_models),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -774,7 +774,8 @@ static void plan_assurance_uses_upper_bounds(void **state)
 {
 	(void)state;
 	struct st_components c = {.var_boot = 1e-5, .var_run = 4e-6, .var_within = 1e-4,
-				  .ub_boot = 2e-5, .ub_run = 7e-6, .ub_within = 1.2e-4};
+				  .ub_boot = 2e-5, .ub_run = 7e-6, .ub_within = 1.2e-4,
+				  .df_boot = 9, .df_run = 20, .df_within = 200};
 	struct st_plan_opts o = stats_plan_defaults();
 	assert_float_equal(o.assurance, 0.8, 0);
 	o.cost_run = 5;
@@ -783,6 +784,16 @@ static void plan_assurance_uses_upper_bounds(void **state)
 	struct err err;
 	assert_int_equal(stats_plan(&c, &c, &o, &pa, &err), 0);
 	assert_float_equal(pa.assurance, 0.8, 0);
+	/* The boot-level df rule: 2 df per group (a 3-boot pilot) cannot support the assurance;
+	 * the same design, no claim, and the pilot that could (2 df x 2 groups = 4 < 8: twice the
+	 * df, 5 boots) */
+	struct st_components few = c;
+	few.df_boot = 2;
+	struct st_plan pf;
+	assert_int_equal(stats_plan(&few, &few, &o, &pf, &err), 0);
+	assert_true(pf.feasible && pf.boots == pa.boots && isnan(pf.assurance));
+	assert_true(pf.unsized == ST_BIT(ST_LEVEL_BOOT) && pf.pilot_boots == 5);
+	assert_float_equal(pf.plan_df, 4, 1e-9);
 	o.assurance = 0;
 	assert_int_equal(stats_plan(&c, &c, &o, &p0, &err), 0);
 	assert_true(pa.feasible && p0.feasible);
