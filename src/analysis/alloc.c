@@ -1,4 +1,4 @@
-/* alloc.c - allocation: how to split a run's time between workloads, from a pilot set. */
+/* alloc.c - run --allocate: samples per index workload from earlier runs, and the allocation record. */
 #include "analysis/internal.h"
 #include "analysis/composite.h"
 #include "workloads/workload.h"
@@ -144,4 +144,51 @@ int an_allocate(const struct store_set *set, const struct store_run_info *const 
 	free(cnt);
 	free(nbar);
 	return rc;
+}
+
+static json_t *real_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+char *an_alloc_record_json(const struct an_alloc_record *rec)
+{
+	const char *from = rec->from;
+	const int64_t *ids = rec->ids;
+	size_t nids = rec->nids, n = rec->n;
+	const struct an_alloc_row *rows = rec->rows;
+	const struct an_alloc *al = rec->al;
+	json_t *o = json_object();
+	json_object_set_new(o, "from", json_string(from));
+	json_t *r = json_array();
+	for (size_t i = 0; i < nids; i++)
+		json_array_append_new(r, json_integer(ids[i]));
+	json_object_set_new(o, "from_runs", r);
+	json_object_set_new(o, "default", json_integer((json_int_t)al->ao.n0));
+	json_object_set_new(o, "floor", json_integer((json_int_t)al->ao.floor));
+	json_object_set_new(o, "cap", json_integer((json_int_t)al->ao.cap));
+	json_object_set_new(o, "budget_s", json_real(al->a.budget_s));
+	json_object_set_new(o, "time_s", json_real(al->a.time_s));
+	json_object_set_new(o, "var_default", json_real(al->a.var_default));
+	json_object_set_new(o, "var_alloc", json_real(al->a.var_alloc));
+	json_object_set_new(o, "var_run", real_or_null(al->a.var_run));
+	json_object_set_new(o, "var_run_index", real_or_null(al->var_run_index));
+	json_t *a = json_array();
+	for (size_t i = 0; i < n; i++) {
+		if (!rows[i].allocated)
+			continue;
+		json_array_append_new(a, json_pack("{s:s, s:i, s:i, s:f, s:o, s:o, s:I}", "workload", rows[i].workload,
+						   "copies", rows[i].copies, "samples", rows[i].samples, "weight",
+						   rows[i].weight, "tau2", real_or_null(rows[i].tau2), "cost_s",
+						   real_or_null(rows[i].cost), "history", (json_int_t)rows[i].history));
+	}
+	json_object_set_new(o, "allocated", a);
+	if (al->runs_planned)
+		json_object_set_new(o, "more_runs",
+				    json_pack("{s:I, s:I, s:f, s:f, s:b}", "runs", (json_int_t)al->runs.runs, "samples",
+					      (json_int_t)al->runs.n0, "var_one", al->runs.var_one, "var_best",
+					      al->runs.var_best, "run_dominates", al->runs.run_dominates));
+	char *s = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(o);
+	return s;
 }

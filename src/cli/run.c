@@ -834,12 +834,12 @@ static int allocate(struct run_args *a, struct store *st, struct run_opts *o, st
 	if (!rc) {
 		for (size_t i = 0; i < n; i++)
 			ra->quota[i].samples = rows[i].samples;
-		ra->json = report_alloc_json(a->allocate, j.g.ids, j.g.n, rows, n, &j.al);
+		ra->json = an_alloc_record_json(&j.rec);
 		o->quota = ra->quota;
 		o->nquota = n;
 		o->quota_json = ra->json;
 		if (cli_out_text(&a->out)) {
-			report_alloc_text(stdout, a->allocate, j.g.n, rows, n, &j.al);
+			report_alloc_text(stdout, &j.rec);
 			printf("\n");
 			fflush(stdout);
 		}

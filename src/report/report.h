@@ -232,14 +232,9 @@ int report_export_csv(FILE *f, const struct store_run_info *runs, size_t n, cons
 void report_csv_cell(struct sb *b, const char *s, bool raw);
 int report_export_json(FILE *f, const struct store_run_info *runs, size_t n, const struct store_export *x);
 
-/* `sysab run --allocate`: the allocation of rows[0..n-1] from selector from (nruns runs), the
- * variance it predicts and the advice on more, shorter runs, as text. */
-void report_alloc_text(FILE *f, const char *from, size_t nruns, const struct an_alloc_row *rows, size_t n,
-		       const struct an_alloc *al);
-/* The same as the JSON object a run's settings record as "allocation" (FROM's run ids
- * ids[0..nids-1]); new string. */
-char *report_alloc_json(const char *from, const int64_t *ids, size_t nids, const struct an_alloc_row *rows, size_t n,
-			const struct an_alloc *al);
+/* `sysab run --allocate`: the allocation record (an_alloc_record: rows from the selector's runs),
+ * the variance it predicts and the advice on more, shorter runs, as text. */
+void report_alloc_text(FILE *f, const struct an_alloc_record *rec);
 /* One header line of `show` for a run whose settings record an allocation; nothing else. */
 void report_alloc_line(FILE *f, const char *settings);
 
