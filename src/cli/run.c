@@ -816,8 +816,8 @@ struct run_alloc {
 	char *json;
 };
 
-/* --allocate FROM: allocate o's (workload, copies) from FROM's runs in st, show it (text
- * output), and set o's quota and its record. Returns 0, or -1 with e set. */
+/* --allocate FROM: allocate o's (workload, copies) from FROM's runs in st, print its record in
+ * the run's format, and set o's quota and the record's JSON. Returns 0, or -1 with e set. */
 static int allocate(struct run_args *a, struct store *st, struct run_opts *o, struct run_alloc *ra, struct err *e)
 {
 	memset(ra, 0, sizeof *ra);
@@ -838,11 +838,13 @@ static int allocate(struct run_args *a, struct store *st, struct run_opts *o, st
 		o->quota = ra->quota;
 		o->nquota = n;
 		o->quota_json = ra->json;
-		if (cli_out_text(&a->out)) {
-			report_alloc_text(stdout, &j.rec);
-			printf("\n");
-			fflush(stdout);
-		}
+		/* the allocation, in the run's format, on standard output before the run (-o takes the
+		 * run's record alone) */
+		struct cli_out aout = a->out;
+		aout.kind = REPORT_ALLOC;
+		aout.path = NULL;
+		rc = cli_emit(&aout, &(struct report_doc){.alloc = &j.rec}, e);
+		fflush(stdout);
 	}
 	an_alloc_job_free(&j);
 	free(rows);

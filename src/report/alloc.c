@@ -90,3 +90,25 @@ void report_alloc_line(FILE *f, const char *settings)
 	}
 	json_decref(j);
 }
+
+void report_alloc_markdown(FILE *f, const struct an_alloc_record *rec)
+{
+	const struct an_alloc *al = rec->al;
+	fprintf(f, "## Allocation from `%s` (%zu run%s)\n\n", rec->from, rec->nids, rec->nids == 1 ? "" : "s");
+	if (!al->a.nalloc) {
+		fprintf(f, "Nothing to allocate: every workload takes the default %zu samples.\n\n", al->ao.n0);
+		return;
+	}
+	fprintf(f, "| workload | copies | default | alloc | sd/sample | s/sample |\n|---|---:|---:|---:|---:|---:|\n");
+	for (size_t i = 0; i < rec->n; i++) {
+		const struct an_alloc_row *r = &rec->rows[i];
+		if (!r->allocated)
+			continue;
+		fputc('|', f);
+		report_md_cell(f, r->workload);
+		fprintf(f, " %d | %zu | %d | %.3f%% | %.3f |\n", r->copies, al->ao.n0, r->samples, r->sd_sample_pct, r->cost);
+	}
+	fprintf(f, "\nPredicted sd of ln(index) from the samples: %.3f%% -> %.3f%%; sampling time %.1f s -> %.1f s "
+		   "(Neyman; floor %zu, cap %zu).\n\n",
+		al->sd_default_pct, al->sd_alloc_pct, al->a.budget_s, al->a.time_s, al->ao.floor, al->ao.cap);
+}

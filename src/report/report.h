@@ -24,6 +24,9 @@ enum report_kind {
 	REPORT_PLAN,      /* sysab plan */
 	REPORT_SAMPLES,   /* sysab export */
 	REPORT_HISTORY,   /* sysab history */
+	REPORT_CAMPAIGN,  /* sysab campaign show, status */
+	REPORT_SYSTEM,    /* sysab system show */
+	REPORT_ALLOC,     /* sysab run --allocate: the allocation, before the run */
 };
 
 struct summary;
@@ -35,6 +38,9 @@ struct an_group_info;
 struct store_export;
 struct an_history;
 struct an_history_change;
+struct campaign_view;
+struct sys_state;
+struct an_alloc_record;
 
 /* One finished record of one kind, and how text wants it. Only the member of kind is read. */
 struct report_doc {
@@ -63,6 +69,12 @@ struct report_doc {
 	const struct an_envtab *envtab;     /* COMPARE, ANALYZE: the groups' environment (html) */
 	const struct kvlist *noise_levels;  /* ANALYZE: noise.level → runs (a warning when > 1) */
 	const struct an_history *history;   /* REPORT_HISTORY */
+	const struct campaign_view *views;  /* REPORT_CAMPAIGN: nviews campaigns */
+	size_t nviews;
+	bool view_list;                     /* REPORT_CAMPAIGN: every campaign (campaign show without a
+	                                       name; json: an array), else the one of views[0] */
+	const struct sys_state *system;     /* REPORT_SYSTEM */
+	const struct an_alloc_record *alloc; /* REPORT_ALLOC */
 };
 
 /* An output format: one file each (fmt_text.c, fmt_json.c, fmt_csv.c, fmt_html.c, fmt_kcidb.c,
@@ -91,6 +103,8 @@ bool report_checks_ok(const struct summary_row *r);
 /* Replace every character of s but letters, digits, '_', '-' and '.' by '_' (test names
  * for LAVA and KCIDB paths). */
 void report_name_chars(char *s);
+/* A markdown table cell " s |": a '|' in s, which would end the cell, is escaped (fmt_markdown.c). */
+void report_md_cell(FILE *f, const char *s);
 /* Notes are wrapped, and tables laid out when the width is not known, for terminals this wide. */
 #define REPORT_WIDTH 80
 
@@ -235,6 +249,8 @@ int report_export_json(FILE *f, const struct store_run_info *runs, size_t n, con
 /* `sysab run --allocate`: the allocation record (an_alloc_record: rows from the selector's runs),
  * the variance it predicts and the advice on more, shorter runs, as text. */
 void report_alloc_text(FILE *f, const struct an_alloc_record *rec);
+/* The same as markdown: the allocated rows as a table, and the predicted variance. */
+void report_alloc_markdown(FILE *f, const struct an_alloc_record *rec);
 /* One header line of `show` for a run whose settings record an allocation; nothing else. */
 void report_alloc_line(FILE *f, const char *settings);
 
