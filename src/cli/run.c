@@ -260,6 +260,7 @@ static int parse_cpus(const char *s, int *out, int max, int *n, struct err *e)
 	return 0;
 }
 
+/* Long by design: one case per option of `sysab run`, each checked where it is read. */
 static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 {
 	struct run_args *a = ctx;

@@ -48,6 +48,22 @@ static void print_doc(char *s)
 	free(s);
 }
 
+/* The verb (pos), its formats and the tree under root: 0, or -1 with e saying what to give. */
+static int check_args(const struct sys_args *a, const struct strv *pos, const char *root, struct err *e)
+{
+	const char *verb = pos->n ? pos->v[0] : "";
+	if (pos->n != 1 || (strcmp(verb, "show") && strcmp(verb, "tune") && strcmp(verb, "reset")))
+		return errf(e, "give one of show, tune or reset; see `sysab system --help`");
+	if (strcmp(verb, "show") && ((!a->json && !cli_out_text(&a->out)) || a->out.path))
+		return errf(e, "%s prints text or --json to standard output; --format markdown and -o are for `sysab "
+			       "system show`",
+			    verb);
+	struct stat sb;
+	if (stat(root, &sb) < 0 || !S_ISDIR(sb.st_mode))
+		return errf(e, "--root %s: not a directory; give the top of a sysfs/procfs tree", root);
+	return 0;
+}
+
 int cmd_system(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct sys_args a = {0};
@@ -61,22 +77,9 @@ int cmd_system(const struct cli_cmd *cmd, int argc, char **argv)
 	if (rc >= 0)
 		goto out;
 	const char *verb = pos.n ? pos.v[0] : "";
-	if (pos.n != 1 || (strcmp(verb, "show") && strcmp(verb, "tune") && strcmp(verb, "reset"))) {
-		errf(&e, "give one of show, tune or reset; see `sysab system --help`");
-		rc = cli_fail(cmd, &e);
-		goto out;
-	}
-	a.json = a.out.fmt == &report_format_json;
-	if (strcmp(verb, "show") && ((!a.json && !cli_out_text(&a.out)) || a.out.path)) {
-		errf(&e, "%s prints text or --json to standard output; --format markdown and -o are for `sysab system show`",
-		     verb);
-		rc = cli_fail(cmd, &e);
-		goto out;
-	}
 	const char *root = a.root ? a.root : "/";
-	struct stat sb;
-	if (stat(root, &sb) < 0 || !S_ISDIR(sb.st_mode)) {
-		errf(&e, "--root %s: not a directory; give the top of a sysfs/procfs tree", root);
+	a.json = a.out.fmt == &report_format_json;
+	if (check_args(&a, &pos, root, &e)) {
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}
