@@ -4,7 +4,12 @@
 export SYSAB_DB="$T/rec.db"
 RUN="--quick -w harness.null --samples 3 --sample-ms 10 --warmup-ms 0 -q"
 
-# campaign show: one campaign as an object, every campaign as an array
+# campaign show: one campaign as an object, every campaign as an array; text as before
+expect 0 "$SYSAB" run $RUN # a database without campaigns
+expect 0 "$SYSAB" campaign show
+[ "$OUT" = "no campaigns yet; \`sysab campaign new NAME ...\` plans one" ] || fail "campaign show with none: '$OUT'"
+expect 0 "$SYSAB" campaign show --format json
+[ "$OUT" = "[]" ] || fail "campaign show --format json with none: '$OUT'"
 expect 0 "$SYSAB" campaign new --unit-dir "$T/units" c1 --backend command --boots 2 --seed 7 \
 	--config 'pti=on' --command true --config 'pti=off' --command true -- $RUN
 expect 0 "$SYSAB" campaign show c1 --format json
@@ -16,6 +21,11 @@ expect 0 "$SYSAB" campaign show c1 --json
 expect 0 "$SYSAB" campaign show --format json
 printf '%s' "$OUT" | jq -e 'type == "array" and length == 1 and .[0].name == "c1"' >/dev/null ||
 	fail "campaign show --format json without a name: not an array of every campaign"
+expect 0 "$SYSAB" campaign new --unit-dir "$T/units" c2 --backend command --boots 1 --config 'a=1' --command true -- $RUN
+expect 0 "$SYSAB" campaign show
+[ -z "$(printf '%s\n' "$OUT" | grep -B1 '^campaign c2:' | head -n 1)" ] || fail "campaign show: no empty line between campaigns"
+expect 0 "$SYSAB" campaign status c1
+contains "$OUT" "analysis: sysab analyze --factors KEYS campaign:c1"
 expect 0 "$SYSAB" campaign status c1 --format json
 printf '%s' "$OUT" | jq -e '.name == "c1"' >/dev/null || fail "campaign status --format json: not a record"
 expect 0 "$SYSAB" campaign show c1 --format json -o "$T/c1-o.json"
