@@ -9,12 +9,13 @@ src=${1:-src}
 # Data flows cli -> run -> store -> analysis -> stats; report renders analysis results.
 rules='
 main      cli workloads core
-cli       run campaign system store import analysis report stats workloads core
+cli       study run campaign system store import analysis report stats workloads core
+study     analysis campaign store stats core
 campaign  run store import workloads core
 run       store stats workloads core
 import    store workloads core
 analysis  store stats workloads core
-report    analysis campaign system stats store run workloads core
+report    study analysis campaign system stats store run workloads core
 store     core
 stats     core
 system    core

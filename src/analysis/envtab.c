@@ -145,11 +145,12 @@ static char *values_of(const struct store_env *x, const char *key)
 }
 
 /* Environment keys that always differ between runs or are the treatment itself. The noise
- * probe's numbers (probe.*) always differ; its words noise.level and steal.level are compared. */
+ * probe's numbers (probe.*) always differ; its words noise.level and steal.level are compared.
+ * run.env_pad is drawn per run on purpose (layout as variance), no confounder of a mean. */
 static bool always_differs(const char *key)
 {
 	return !strcmp(key, "boot.id") || !strncmp(key, "load.", 5) || !strcmp(key, "kernel.release") ||
-	       !strcmp(key, "kernel.version") || !strncmp(key, "probe.", 6) ||
+	       !strcmp(key, "kernel.version") || !strncmp(key, "probe.", 6) || !strcmp(key, "run.env_pad") ||
 	       !strncmp(key, "campaign.duet_", 14); /* a duet's block, CPU set, partner and go: the design's own */
 }
 

@@ -324,12 +324,6 @@ out:
 
 void an_history_job_free(struct an_history_job *j)
 {
-	for (size_t i = 0; j->h.changes && i < j->h.cp.nchanges; i++) {
-		strv_free(&j->h.changes[i].confirm_argv);
-		free(j->h.changes[i].confirm_name);
-		free(j->h.changes[i].confirm_line);
-		free(j->h.changes[i].confirm_why);
-	}
 	free(j->h.boots);
 	free(j->h.changes);
 	stats_cp_free(&j->h.cp);

@@ -33,12 +33,8 @@ struct an_history_change {
 	 * interval of the change's size at 80% power, planned from the boots either side
 	 * (segments [seg_lo, index) and [index, seg_hi)) as `sysab plan` plans two groups. */
 	struct st_plan confirm;
-	bool confirm_planned;                   /* false: the segments cannot be estimated */
-	/* Filled by the command, not the analysis: the `sysab campaign new` arguments after
-	 * "sysab" (empty when no runnable line can be written), the shell line that creates and
-	 * starts it, or why there is none. */
-	struct strv confirm_argv;
-	char *confirm_name, *confirm_line, *confirm_why;
+	bool confirm_planned;                   /* false: the segments cannot be estimated; the
+	                                           campaign line is the study's (study_confirm_lines) */
 };
 
 /* The finished record that renderers print. */
@@ -56,7 +52,6 @@ struct an_history {
 	struct st_cp_result cp;
 	double between_sd;    /* sqrt(cp.tau2): the between-boot sd on the log scale */
 	struct an_history_change *changes; /* [cp.nchanges] */
-	bool confirm;         /* --confirm: print each change's campaign */
 	size_t dropped_runs;  /* selected runs of the workload without the --by label */
 };
 

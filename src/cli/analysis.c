@@ -2,7 +2,7 @@
 #include "cli.h"
 #include "report/report.h"
 #include "analysis/job.h"
-#include "campaign/campaign.h"
+#include "study/study.h"
 #include "store/store.h"
 
 #include <malloc.h>
@@ -461,150 +461,12 @@ out:
 
 /* ---------------------------------------------------------------- plan */
 
-/* A selector's terms: its label terms (KEY=VALUE) into terms, its campaign:NAME into *only. */
-static void selector_terms(const char *sel, struct kvlist *terms, char **only)
-{
-	*only = NULL;
-	char *copy = xstrdup(sel);
-	for (char *save = NULL, *t = strtok_r(copy, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
-		char *eq = strchr(t, '=');
-		if (!strncmp(t, "campaign:", 9) && !*only)
-			*only = xstrdup(t + 9);
-		else if (eq && !memchr(t, ':', (size_t)(eq - t))) {
-			*eq = 0;
-			kv_add(terms, t, eq + 1);
-		}
-	}
-	free(copy);
-}
-
-/* The configurations a plan's line boots: one per selector, each the configuration of the
- * newest campaign (the selector's own campaign:NAME when it names one) whose labels hold
- * the selector's label terms; or, for one selector that is only campaign:NAME, every
- * configuration of that campaign. src[i] points into loaded[] (free those). Returns the
- * count, or 0 with *why set. */
-static size_t plan_configs(struct store *st, const struct strv *names, const struct strv *sels,
-			   struct campaign *loaded, size_t *nloaded, const struct campaign **src, size_t *cfg, size_t max,
-			   char **why)
-{
-	*nloaded = 0;
-	if (!sels || !sels->n) {
-		*why = xstrdup("the pilot is every run, which names no configuration; give the pilot's configurations as "
-			       "selectors (A and B, or campaign:NAME)");
-		return 0;
-	}
-	size_t n = 0;
-	for (size_t i = 0; i < sels->n && !*why; i++) {
-		struct kvlist terms = {0};
-		char *only;
-		selector_terms(sels->v[i], &terms, &only);
-		size_t nmatch = 0, k;
-		struct campaign *c = &loaded[*nloaded];
-		if (!terms.n && only && sels->n == 1) {
-			if (!campaign_find_config(st, names, only, &terms, c, &k, &nmatch))
-				*why = xasprintf("campaign %s cannot be read (see `sysab campaign show %s`)", only, only);
-			else
-				for (++*nloaded; n < c->r.nconfigs && n < max; n++) {
-					src[n] = c;
-					cfg[n] = n;
-				}
-		} else if (!terms.n) {
-			*why = xasprintf("selector '%s' names no configuration (no KEY=VALUE label); give one per "
-					 "configuration", sels->v[i]);
-		} else if (!campaign_find_config(st, names, only, &terms, c, &k, &nmatch)) {
-			*why = xasprintf("no campaign%s%s booted a configuration labelled '%s', so how to boot it is unknown; "
-					 "run the pilot as a campaign, or give `sysab campaign new` its --config, and "
-					 "--kernel/--append, --entry or --command",
-					 only ? " named " : "", only ? only : "", sels->v[i]);
-		} else if (nmatch > 1) {
-			*why = xasprintf("'%s' matches %zu configurations of campaign %s; add the label that tells them "
-					 "apart", sels->v[i], nmatch, c->r.name);
-			campaign_free(c);
-		} else {
-			++*nloaded;
-			src[n] = c;
-			cfg[n++] = k;
-		}
-		kv_free(&terms);
-		free(only);
-	}
-	if (!*why && n == 1)
-		*why = xstrdup("the plan compares A with another configuration like it; give that configuration as "
-			       "selector B, so the line boots both");
-	for (size_t i = 1; i < n && !*why; i++)
-		if (strcmp(src[i]->r.backend, src[0]->r.backend))
-			*why = xasprintf("%s was booted by the %s backend and %s by %s; one campaign boots every "
-					 "configuration the same way", src[0]->r.name, src[0]->r.backend, src[i]->r.name,
-					 src[i]->r.backend);
-	return *why ? 0 : n;
-}
-
-/* A selector per cell of a factorial: the filter's words and the cell's levels. */
-static void cell_selectors(const struct an_design *d, const struct strv *factors, const struct strv *filter,
-			   struct strv *out)
-{
-	for (size_t c = 0; c < d->ncells; c++) {
-		struct sb t = {0};
-		for (size_t i = 0; i < filter->n; i++)
-			sb_addf(&t, "%s ", filter->v[i]);
-		for (size_t k = 0; k < d->nf; k++)
-			sb_addf(&t, "%s%s=%s", k ? " " : "", factors->v[k], d->levels[k].v[d->cell_level[c * d->nf + k]]);
-		strv_add(out, sb_str(&t));
-		sb_free(&t);
-	}
-}
-
-/* `sysab plan --campaign NAME`: the campaign new line that carries out the plan's design,
- * booting each configuration as the pilot's campaign booted it, runnable as printed; or
- * why there is none, and which flags it would need. */
-static void print_campaign_line(struct store *st, const char *db, const char *name, const struct an_plan *p,
-				const struct strv *sels, const struct strv *patterns)
-{
-	struct strv names = {0};
-	struct err e;
-	char *why = NULL;
-	if (store_campaign_names(st, &names, &e))
-		why = xasprintf("the campaigns cannot be read: %s", e.msg);
-	if (!why && strv_has(&names, name))
-		why = xasprintf("a campaign named %s exists; give another name to --campaign", name);
-	enum { MAXCFG = 64 };
-	struct campaign *loaded = xcalloc(sels && sels->n ? sels->n : 1, sizeof *loaded);
-	const struct campaign *src[MAXCFG];
-	size_t cfg[MAXCFG], nloaded = 0, n = 0;
-	if (!why)
-		n = plan_configs(st, &names, sels, loaded, &nloaded, src, cfg, MAXCFG, &why);
-	if (!why && campaign_runs_unixbench(&src[0]->run_args) && p->po.min_samples != p->po.max_samples)
-		why = xasprintf("campaign %s ran UnixBench (run --unixbench), whose command fixes the passes per run; "
-				"give --samples N (its Run's -i) so the plan sizes boots and runs alone",
-				src[0]->r.name);
-	if (!why && !p->boots)
-		why = xstrdup("no design meets the target (see above)");
-	if (why) {
-		printf("\nno campaign line: %s\n", why);
-	} else {
-		struct strv argv = {0}, args = {0};
-		char *line;
-		campaign_run_args_with(&src[0]->run_args, patterns->n ? patterns : NULL, 0, p->samples, &args);
-		campaign_new_command(name, db, src, cfg, n, (int)p->boots, (int)p->runs, &args, &argv, &line);
-		printf("\nthe campaign this plan implies (%zu configurations booted as campaign %s booted them; runs as "
-		       "printed):\n%s\n",
-		       n, src[0]->r.name, line);
-		free(line);
-		strv_free(&argv);
-		strv_free(&args);
-	}
-	for (size_t i = 0; i < nloaded; i++)
-		campaign_free(&loaded[i]);
-	free(loaded);
-	free(why);
-	strv_free(&names);
-}
-
 int cmd_plan(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct an_args a;
 	struct strv pos = {0};
 	struct an_plan_job j = {0};
+	struct study_line line = {0};
 	struct store *st;
 	struct err e;
 	int rc = parse(cmd, argc, argv, &a, &pos, REPORT_PLAN, "text");
@@ -616,22 +478,20 @@ int cmd_plan(const struct cli_cmd *cmd, int argc, char **argv)
 	}
 	if (open_db(&a, &st, &e) ||
 	    (a.factors.n ? an_plan_factors_job_build(st, &pos, &a.factors, &a.patterns, &a.co, &a.po, &j, &e)
-			 : an_plan_job_build(st, (const char *const *)pos.v, pos.n, &a.patterns, &a.co, &a.po, &j, &e)) ||
-	    cli_emit(&a.out, &(struct report_doc){.plan = &j.p, .groups = j.info, .ngroups = j.ng}, &e))
+			 : an_plan_job_build(st, (const char *const *)pos.v, pos.n, &a.patterns, &a.co, &a.po, &j, &e)))
 		goto fail;
-	if (a.campaign && cli_out_text(&a.out)) {
-		struct strv cells = {0};
-		if (j.factorial)
-			cell_selectors(&j.fa.design, &a.factors, &pos, &cells);
-		print_campaign_line(j.factorial ? j.fa.d.st : j.d.st, a.db, a.campaign, &j.p,
-				    j.factorial ? &cells : pos.n ? &pos : NULL, &a.patterns);
-		strv_free(&cells);
-	}
+	if (a.campaign)
+		study_plan_line(&j, &pos, &a.factors, &a.patterns, a.campaign, a.db, &line);
+	if (cli_emit(&a.out,
+		     &(struct report_doc){.plan = &j.p, .groups = j.info, .ngroups = j.ng, .lines = a.campaign ? &line : NULL},
+		     &e))
+		goto fail;
 	rc = EXIT_OK;
 	goto out;
 fail:
 	rc = cli_fail(cmd, &e);
 out:
+	study_line_free(&line);
 	an_plan_job_free(&j);
 	args_free(&a);
 	strv_free(&pos);

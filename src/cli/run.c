@@ -694,22 +694,28 @@ out:
 	return rc;
 }
 
-/* One run with o into st, printed; `stopped` (may be NULL) says a stop signal or an error
- * ended it. Returns the command's exit status so far. */
-static int run_one(const struct cli_cmd *cmd, struct run_args *a, struct store *st, struct run_opts *o,
-		   const char *path, bool *stopped)
+/* What a run of sysab run prints with: the command and its arguments, the database. */
+struct run_show {
+	const struct cli_cmd *cmd;
+	struct run_args *a;
+	struct store *st;
+	const char *path;
+};
+
+/* The run with o that returned r and res (e its error) shown. Returns the command's exit
+ * status so far. */
+static int run_shown(void *arg, const struct run_opts *o, int r, struct run_outcome *res, struct err *e)
 {
-	struct run_outcome res;
-	struct err e;
-	int r = runner_run(st, o, &res, &e);
-	if (stopped)
-		*stopped = r || res.stop_signal;
-	if (res.unsupported) {
+	const struct run_show *sh = arg;
+	const struct cli_cmd *cmd = sh->cmd;
+	struct run_args *a = sh->a;
+	struct store *st = sh->st;
+	if (res->unsupported) {
 		if (cli_out_text(&a->out)) /* under the node's heading */
-			printf("unsupported: %s; nothing measured or stored\n", res.why);
+			printf("unsupported: %s; nothing measured or stored\n", res->why);
 		else
 			fprintf(stderr, "sysab %s: node %d: unsupported: %s; nothing measured or stored\n", cmd->name,
-				o->node->id, res.why);
+				o->node->id, res->why);
 		return EXIT_OK;
 	}
 	/* the runner stores the run's summary row as it ends; when it could not, once more (also
@@ -717,96 +723,81 @@ static int run_one(const struct cli_cmd *cmd, struct run_args *a, struct store *
 	 * recorded: without its row analysis reads its samples, and the next writing command (or
 	 * check-db --fix) tries again; from the first run on: every arm's of a paired run */
 	size_t nsum;
-	if (res.summary_lost && !res.stop_cut && runsum_refresh(st, false, res.run_id, &nsum, &res.summary_why) && !r)
+	if (res->summary_lost && !res->stop_cut && runsum_refresh(st, false, res->run_id, &nsum, &res->summary_why) && !r)
 		fprintf(stderr,
 			"sysab %s: warning: run %lld is recorded, but its summary row could not be written: %s; "
 			"analysis reads its samples until the next writing command writes it\n",
-			cmd->name, (long long)res.run_id, res.summary_why.msg);
+			cmd->name, (long long)res->run_id, res->summary_why.msg);
 	if (o->progress)
 		report_progress_done(stderr);
-	if (res.stop_signal && !r && cli_out_text(&a->out) && !a->out.path && res.run_id)
-		return stopped_text(&res, o->narms);
+	if (res->stop_signal && !r && cli_out_text(&a->out) && !a->out.path && res->run_id)
+		return stopped_text(res, o->narms);
 	if (o->narms)
 		for (size_t i = 0; i < o->narms; i++) {
-			if (!res.arm_run_id[i])
+			if (!res->arm_run_id[i])
 				continue;
 			if (cli_out_text(&a->out))
 				printf("%sarm %s:\n", i ? "\n" : "", o->arms[i].name);
-			print_run(cmd, a, st, res.arm_run_id[i], !r, path);
+			print_run(cmd, a, st, res->arm_run_id[i], !r, sh->path);
 		}
-	else if (res.run_id)
-		print_run(cmd, a, st, res.run_id, !r, path);
-	if (r && res.stop_cut)
-		return stopped_unrecorded(cmd, &e, &res);
-	return r ? cli_fail(cmd, &e) : res.stop_signal ? 128 + res.stop_signal : EXIT_OK;
+	else if (res->run_id)
+		print_run(cmd, a, st, res->run_id, !r, sh->path);
+	if (r && res->stop_cut)
+		return stopped_unrecorded(cmd, e, res);
+	return r ? cli_fail(cmd, e) : res->stop_signal ? 128 + res->stop_signal : EXIT_OK;
 }
 
-/* `sysab run --nodes SPEC`: one run per selected node, each bound to the node and labelled
- * node=K, in node order; a node the kernel will not bind to is unsupported and the next one
- * runs. On a machine with one node, --nodes all is one run on it, saying so. */
-static int run_nodes(const struct cli_cmd *cmd, struct run_args *a, struct store *st, struct run_opts *o,
-		     const char *path)
+/* One run with o into st, shown. Returns the command's exit status. */
+static int run_one(struct run_show *sh, struct run_opts *o)
 {
-	struct node_topo t;
+	struct run_outcome res;
 	struct err e;
-	size_t *sel = NULL, nsel = 0;
-	if (node_topo_read(&t, &e))
-		return cli_fail(cmd, &e);
-	int rc = node_select(&t, a->nodes, &sel, &nsel, &e);
-	if (rc < 0) {
+	int r = runner_run(sh->st, o, &res, &e);
+	return run_shown(sh, o, r, &res, &e);
+}
+
+/* The heading of node nd's run (text output). */
+static void node_heading(void *arg, size_t i, const struct node_info *nd)
+{
+	const struct run_show *sh = arg;
+	if (cli_out_text(&sh->a->out))
+		printf("%snode %d (CPUs %s):\n", i ? "\n" : "", nd->id, nd->cpulist);
+	fflush(stdout);
+}
+
+/* `sysab run --nodes SPEC`: one run per selected node (runner_run_nodes), each under its
+ * heading; on a machine with one node, --nodes all is one run on it, saying so. */
+static int run_nodes(struct run_show *sh, struct run_opts *o)
+{
+	const struct cli_cmd *cmd = sh->cmd;
+	struct run_args *a = sh->a;
+	struct run_nodes rn;
+	struct err e;
+	int rc;
+	if (run_nodes_select(a->nodes, &rn, &e)) {
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}
-	if (rc == 1 && nsel) /* --nodes all, one node: its run, and no other */
+	const struct node_info *first = &rn.topo.v[rn.sel[0]];
+	if (rn.all_is_one) /* --nodes all, one node: its run, and no other */
 		fprintf(stderr, "sysab %s: --nodes all: this machine has one NUMA node (node %d, CPUs %s), so this is "
 				"one run on it, labelled node=%d, with nothing to compare it with on another node\n",
-			cmd->name, t.v[sel[0]].id, t.v[sel[0]].cpulist, t.v[sel[0]].id);
-	else if (rc == 1) {
-		errf(&e, "--nodes all: no NUMA node here has CPUs to run on; leave --nodes out");
-		rc = cli_fail(cmd, &e);
-		goto out;
-	}
-	rc = 0;
-	if (nsel > 1 && (!cli_out_text(&a->out) || a->out.path)) {
+			cmd->name, first->id, first->cpulist, first->id);
+	if (rn.n > 1 && (!cli_out_text(&a->out) || a->out.path)) {
 		errf(&e, "--nodes %s makes %zu runs, one per node, and -o or a format other than text shows one run: "
 			 "give one node per command, or show the runs afterwards (sysab show RUN --json)",
-		     a->nodes, nsel);
+		     a->nodes, rn.n);
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}
-	if (t.n == 1 && strcmp(a->nodes, "all"))
+	if (rn.topo.n == 1 && strcmp(a->nodes, "all"))
 		fprintf(stderr, "sysab %s: note: this machine has one NUMA node; a run on it uses the whole machine and "
 				"shows no difference between nodes\n",
 			cmd->name);
-	const struct kvlist *user = o->labels;
-	for (size_t i = 0; i < nsel && !sig_stop; i++) {
-		const struct node_info *nd = &t.v[sel[i]];
-		struct kvlist labels = {0};
-		for (size_t k = 0; k < user->n; k++)
-			kv_add(&labels, user->v[k].key, user->v[k].value);
-		kv_addf(&labels, "node", "%d", nd->id);
-		o->labels = &labels;
-		o->node = nd;
-		if (a->copies_default) { /* one copy per CPU of this node */
-			a->ncopies = 1;
-			if (nd->ncpus > 1)
-				a->copies[a->ncopies++] = nd->ncpus;
-			o->ncopies = a->ncopies;
-		}
-		if (cli_out_text(&a->out))
-			printf("%snode %d (CPUs %s):\n", i ? "\n" : "", nd->id, nd->cpulist);
-		fflush(stdout);
-		bool stopped;
-		rc = run_one(cmd, a, st, o, path, &stopped);
-		o->labels = user;
-		o->node = NULL;
-		kv_free(&labels);
-		if (stopped)
-			break;
-	}
+	rc = runner_run_nodes(sh->st, &rn, o, a->copies_default,
+			      &(struct run_node_hooks){.begin = node_heading, .done = run_shown, .arg = sh});
 out:
-	free(sel);
-	node_topo_free(&t);
+	run_nodes_free(&rn);
 	return rc;
 }
 
@@ -890,7 +881,8 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 		goto out;
 	}
 	sig_install();
-	rc = a.nodes ? run_nodes(cmd, &a, st, &o, path) : run_one(cmd, &a, st, &o, path, NULL);
+	struct run_show sh = {cmd, &a, st, path};
+	rc = a.nodes ? run_nodes(&sh, &o) : run_one(&sh, &o);
 out:
 	free(ra.quota);
 	free(ra.json);

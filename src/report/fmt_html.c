@@ -8,7 +8,7 @@ static int render(FILE *f, const struct report_doc *d)
 	if (d->kind == REPORT_ANALYZE)
 		return report_html_analyze(f, d->analyze, d->groups, d->envtab);
 	if (d->kind == REPORT_HISTORY)
-		return report_html_history(f, d->history);
+		return report_html_history(f, d->history, d->lines);
 	return -1;
 }
 

@@ -317,7 +317,7 @@ static int render(FILE *f, const struct report_doc *d)
 	else if (d->kind == REPORT_RUN)
 		run_md(f, d->summary);
 	else if (d->kind == REPORT_HISTORY)
-		report_history_markdown(f, d->history);
+		report_history_markdown(f, d->history, d->lines);
 	else if (d->kind == REPORT_ANALYZE)
 		analyze_md(f, d->analyze, d->groups);
 	else if (d->kind == REPORT_CAMPAIGN)

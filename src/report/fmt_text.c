@@ -18,8 +18,12 @@ static int render(FILE *f, const struct report_doc *d)
 		if (d->noise_levels)
 			report_noise_levels_text(f, d->noise_levels);
 		break;
-	case REPORT_PLAN: report_plan_text(f, d->plan, d->groups, d->ngroups, d->color); break;
-	case REPORT_HISTORY: report_history_text(f, d->history, d->width ? d->width : REPORT_WIDTH); break;
+	case REPORT_PLAN:
+		report_plan_text(f, d->plan, d->groups, d->ngroups, d->color);
+		if (d->lines)
+			report_study_line_text(f, d->lines);
+		break;
+	case REPORT_HISTORY: report_history_text(f, d->history, d->lines, d->width ? d->width : REPORT_WIDTH); break;
 	case REPORT_CAMPAIGN:
 		for (size_t i = 0; i < d->nviews; i++) {
 			report_campaign_text(f, &d->views[i]);

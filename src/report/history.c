@@ -38,7 +38,7 @@ static void sparkline(FILE *f, const struct an_history *h, size_t width)
 	fputs("\n", f);
 }
 
-void report_history_confirm(struct sb *b, const struct an_history_change *c)
+void report_history_confirm(struct sb *b, const struct an_history_change *c, const struct study_line *l)
 {
 	const struct st_plan *p = &c->confirm;
 	if (!c->confirm_planned)
@@ -49,17 +49,17 @@ void report_history_confirm(struct sb *b, const struct an_history_change *c)
 	else
 		sb_addf(b, "  confirm: %zu boots of each side, %zu run%s of %zu samples per boot (80%% power for %.2f%%)\n",
 			p->boots, p->runs, p->runs == 1 ? "" : "s", p->samples, fabs(c->c->pct));
-	if (c->confirm_line)
-		sb_addf(b, "    %s\n", c->confirm_line);
-	else if (c->confirm_why)
-		sb_addf(b, "    no campaign line: %s\n", c->confirm_why);
+	if (l->line)
+		sb_addf(b, "    %s\n", l->line);
+	else if (l->why)
+		sb_addf(b, "    no campaign line: %s\n", l->why);
 }
 
 /* report_history_confirm, onto f. */
-static void confirm_text(FILE *f, const struct an_history_change *c)
+static void confirm_text(FILE *f, const struct an_history_change *c, const struct study_line *l)
 {
 	struct sb b = {0};
-	report_history_confirm(&b, c);
+	report_history_confirm(&b, c, l);
 	fputs(sb_str(&b), f);
 	sb_free(&b);
 }
@@ -74,7 +74,7 @@ static const char *what(const struct an_history *h)
 	return *h->selector ? h->selector : "every run";
 }
 
-void report_history_text(FILE *f, const struct an_history *h, size_t width)
+void report_history_text(FILE *f, const struct an_history *h, const struct study_line *confirm, size_t width)
 {
 	char unit[48];
 	report_display_unit(h->unit ? h->unit : "op", 0, unit, sizeof unit);
@@ -94,8 +94,8 @@ void report_history_text(FILE *f, const struct an_history *h, size_t width)
 		fprintf(f, "change at boot %zu [%zu..%zu]: %s -> %s, %+.2f%% %s [%+.2f, %+.2f] (p %.3f)\n", s->index,
 			s->index_lo, s->index_hi, c->label_before, c->label_after, c->chg.pct,
 			c->slower ? "slower" : "faster", c->chg.lo, c->chg.hi, s->p);
-		if (h->confirm)
-			confirm_text(f, c);
+		if (confirm)
+			confirm_text(f, c, &confirm[i]);
 	}
 	if (h->dropped_runs)
 		fprintf(f, "note: %zu selected run%s without the label %s left out\n", h->dropped_runs,
@@ -115,7 +115,7 @@ static json_t *num(double v)
 }
 
 /* --confirm in JSON: the design per side, and the campaign as argv and line, or why none. */
-static json_t *confirm_json(const struct an_history_change *c)
+static json_t *confirm_json(const struct an_history_change *c, const struct study_line *l)
 {
 	json_t *o = json_object();
 	const struct st_plan *p = &c->confirm;
@@ -126,21 +126,11 @@ static json_t *confirm_json(const struct an_history_change *c)
 		json_object_set_new(o, "samples", json_integer((json_int_t)p->samples));
 		json_object_set_new(o, "power", json_real(0.8));
 	}
-	if (c->confirm_argv.n) {
-		json_t *a = json_array();
-		json_array_append_new(a, json_string("sysab"));
-		for (size_t i = 0; i < c->confirm_argv.n; i++)
-			json_array_append_new(a, json_string(c->confirm_argv.v[i]));
-		json_object_set_new(o, "campaign", json_string(c->confirm_name));
-		json_object_set_new(o, "argv", a);
-		json_object_set_new(o, "line", json_string(c->confirm_line));
-	} else {
-		json_object_set_new(o, "why", c->confirm_why ? json_string(c->confirm_why) : json_null());
-	}
+	report_study_line_json(o, l);
 	return o;
 }
 
-char *report_history_json(const struct an_history *h)
+char *report_history_json(const struct an_history *h, const struct study_line *confirm)
 {
 	json_t *d = json_object();
 	json_object_set_new(d, "schema_version", json_integer(REPORT_SCHEMA_VERSION));
@@ -175,8 +165,8 @@ char *report_history_json(const struct an_history *h)
 		json_object_set_new(o, "p", num(c->c->p));
 		json_object_set_new(o, "segment_lo", json_integer((json_int_t)c->c->seg_lo));
 		json_object_set_new(o, "segment_hi", json_integer((json_int_t)c->c->seg_hi));
-		if (h->confirm)
-			json_object_set_new(o, "confirm", confirm_json(c));
+		if (confirm)
+			json_object_set_new(o, "confirm", confirm_json(c, &confirm[i]));
 		json_array_append_new(cps, o);
 	}
 	json_object_set_new(d, "change_points", cps);
@@ -207,7 +197,7 @@ char *report_history_json(const struct an_history *h)
 	return s;
 }
 
-void report_history_markdown(FILE *f, const struct an_history *h)
+void report_history_markdown(FILE *f, const struct an_history *h, const struct study_line *confirm)
 {
 	fprintf(f, "**%s** over %zu boots of %s, in order of `%s`\n\n", h->workload, h->nboots, what(h), h->by);
 	if (!h->cp.nchanges) {
@@ -227,10 +217,10 @@ void report_history_markdown(FILE *f, const struct an_history *h)
 	report_history_legend(&lg, h);
 	fprintf(f, "\n%s.\n", sb_str(&lg));
 	sb_free(&lg);
-	for (size_t i = 0; h->confirm && i < h->cp.nchanges; i++) {
+	for (size_t i = 0; confirm && i < h->cp.nchanges; i++) {
 		const struct an_history_change *c = &h->changes[i];
 		fprintf(f, "\nTo confirm `%s` → `%s`:\n\n```\n", c->label_before, c->label_after);
-		confirm_text(f, c);
+		confirm_text(f, c, &confirm[i]);
 		fprintf(f, "```\n");
 	}
 }

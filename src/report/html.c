@@ -932,7 +932,7 @@ static void history_svg(struct sb *b, const struct an_history *h)
 	svg_close(b);
 }
 
-int report_html_history(FILE *f, const struct an_history *h)
+int report_html_history(FILE *f, const struct an_history *h, const struct study_line *confirm)
 {
 	struct sb b = {0};
 	char title[256];
@@ -975,9 +975,9 @@ int report_html_history(FILE *f, const struct an_history *h)
 		sb_add(&b, ".</p>\n");
 		sb_free(&lg);
 	}
-	for (size_t i = 0; h->confirm && i < h->cp.nchanges; i++) {
+	for (size_t i = 0; confirm && i < h->cp.nchanges; i++) {
 		struct sb t = {0};
-		report_history_confirm(&t, &h->changes[i]);
+		report_history_confirm(&t, &h->changes[i], &confirm[i]);
 		sb_add(&b, "<p>To confirm ");
 		html_esc(&b, h->changes[i].label_before);
 		sb_add(&b, " &rarr; ");

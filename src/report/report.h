@@ -8,6 +8,7 @@
 #include "store/store.h"
 #include "run/runner.h"
 #include "analysis/analysis.h"
+#include "study/study.h"
 
 #define REPORT_SCHEMA_VERSION 1
 
@@ -69,6 +70,8 @@ struct report_doc {
 	const struct an_envtab *envtab;     /* COMPARE, ANALYZE: the groups' environment (html) */
 	const struct kvlist *noise_levels;  /* ANALYZE: noise.level → runs (a warning when > 1) */
 	const struct an_history *history;   /* REPORT_HISTORY */
+	const struct study_line *lines;     /* PLAN --campaign: one campaign line (or why none);
+	                                       HISTORY --confirm: one per change; NULL: none asked */
 	const struct campaign_view *views;  /* REPORT_CAMPAIGN: nviews campaigns */
 	size_t nviews;
 	bool view_list;                     /* REPORT_CAMPAIGN: every campaign (campaign show without a
@@ -148,15 +151,22 @@ char *report_summary_json(const struct summary *s, bool with_env);
 
 /* `sysab history` (history.c): a line per change, the series as a sparkline at most width
  * columns wide; the JSON document (docs/FORMATS.md); a markdown table of the changes. */
-void report_history_text(FILE *f, const struct an_history *h, size_t width);
-char *report_history_json(const struct an_history *h);
-void report_history_markdown(FILE *f, const struct an_history *h);
+void report_history_text(FILE *f, const struct an_history *h, const struct study_line *confirm, size_t width);
+char *report_history_json(const struct an_history *h, const struct study_line *confirm);
+void report_history_markdown(FILE *f, const struct an_history *h, const struct study_line *confirm);
 /* The page (html.c): the series drawn with each boot's interval, the segments' levels and the
  * changes with their position intervals, then a table of the changes. Returns 0 or -1. */
-int report_html_history(FILE *f, const struct an_history *h);
-/* The lines of history --confirm for change c (its campaign's size, and its line or why
- * there is none), in the words every format uses. */
-void report_history_confirm(struct sb *b, const struct an_history_change *c);
+int report_html_history(FILE *f, const struct an_history *h, const struct study_line *confirm);
+/* The lines of history --confirm for change c (its campaign's size, and its line l or why
+ * there is none), in the words every format uses. In the history renderers, confirm is
+ * NULL without --confirm, else one line per change (study_confirm_lines). */
+void report_history_confirm(struct sb *b, const struct an_history_change *c, const struct study_line *l);
+/* plan --campaign (study.c): the campaign line l, or why there is none, after the plan's
+ * text. */
+void report_study_line_text(FILE *f, const struct study_line *l);
+/* The members of line l in JSON, set on object o: "campaign", "argv" (from "sysab") and
+ * "line"; or "why" and "reason" (study_why_word), both null for a record with neither. */
+void report_study_line_json(struct json_t *o, const struct study_line *l);
 /* The legend of a history's changes (report_change_legend of the segment after a change against
  * the one before), appended to b: the text, markdown, JSON and HTML of a history say it alike. */
 void report_history_legend(struct sb *b, const struct an_history *h);
@@ -218,7 +228,9 @@ char *report_compare_json(const struct an_compare *c, const struct an_group_info
 void report_analyze_text(FILE *f, const struct an_analyze *a, const struct an_group_info *filter, bool color);
 char *report_analyze_json(const struct an_analyze *a, const struct an_group_info *filter);
 void report_plan_text(FILE *f, const struct an_plan *p, const struct an_group_info *g, size_t ng, bool color);
-char *report_plan_json(const struct an_plan *p, const struct an_group_info *g, size_t ng);
+/* line: plan --campaign's campaign line, the "campaign_line" member (NULL: none asked). */
+char *report_plan_json(const struct an_plan *p, const struct an_group_info *g, size_t ng,
+		       const struct study_line *line);
 
 /* ---- the HTML report (src/report/html.c) ---- */
 

@@ -460,7 +460,8 @@ static json_t *levels_json(unsigned bits)
 }
 
 /* Long by design: the plan record's members one after another (docs/FORMATS.md), a few lines each. */
-char *report_plan_json(const struct an_plan *p, const struct an_group_info *g, size_t ng)
+char *report_plan_json(const struct an_plan *p, const struct an_group_info *g, size_t ng,
+		       const struct study_line *line)
 {
 	json_t *d = doc("plan");
 	json_t *gs = json_array();
@@ -552,5 +553,10 @@ char *report_plan_json(const struct an_plan *p, const struct an_group_info *g, s
 	json_object_set_new(all, "time_s", num(p->total_s));
 	json_object_set_new(all, "infeasible_rows", json_integer((json_int_t)p->infeasible));
 	json_object_set_new(d, "all", all);
+	if (line) {
+		json_t *o = json_object();
+		report_study_line_json(o, line);
+		json_object_set_new(d, "campaign_line", o);
+	}
 	return dump(d);
 }

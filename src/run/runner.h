@@ -158,4 +158,39 @@ size_t runner_jobs(const struct run_opts *o, struct run_quota **out);
  * failed first, and the runner has still recorded what the database took. */
 int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *out, struct err *e);
 
+/* ---- run --nodes (nodes.c): one run per selected node ---- */
+
+/* The nodes a per-node run runs on. */
+struct run_nodes {
+	struct node_topo topo;
+	size_t *sel, n;          /* indexes into topo.v, ascending: the nodes, in the order they run */
+	bool all_is_one;         /* --nodes all on a machine with one node with CPUs: one run on it */
+};
+
+/* The nodes --nodes spec selects (node_select) on this machine's topology (node_topo_read)
+ * into *rn (free with run_nodes_free, also after an error). Returns 0, or -1 with e set
+ * naming spec (or saying that no node here has CPUs to run on). */
+int run_nodes_select(const char *spec, struct run_nodes *rn, struct err *e);
+void run_nodes_free(struct run_nodes *rn);
+
+/* What a per-node run does around each node's run. */
+struct run_node_hooks {
+	/* Before the run of node nd, the i-th of the selection (a heading); may be NULL. */
+	void (*begin)(void *arg, size_t i, const struct node_info *nd);
+	/* After it: r and out are what the run returned (e its error when r is -1); returns the
+	 * command's status so far. Required. */
+	int (*done)(void *arg, const struct run_opts *o, int r, struct run_outcome *out, struct err *e);
+	/* The run itself: NULL is runner_run (tests give their own). */
+	int (*run)(struct store *st, const struct run_opts *o, struct run_outcome *out, struct err *e);
+	void *arg;
+};
+
+/* `sysab run --nodes`: o run once per node of rn, in order, each bound to its node
+ * (o->node), with o's labels and node=K, and, when copies_per_node, at 1 copy and one per
+ * CPU of the node (instead of o's copies); h's hooks around each. Stops after a run that
+ * a stop signal or an error ended, and before the next when the stop flag is set. o is
+ * left as it was given. Returns what the last h->done returned (0 when none ran). */
+int runner_run_nodes(struct store *st, const struct run_nodes *rn, const struct run_opts *o, bool copies_per_node,
+		     const struct run_node_hooks *h);
+
 #endif

@@ -186,6 +186,15 @@ contains "$OUT" "no campaign booted a configuration labelled 'x=1'"
 contains "$OUT" "--kernel/--append, --entry or --command"
 expect 0 "$SYSAB" plan 'campaign:c pti=on' 'campaign:c pti=off' --target 50% --campaign c2
 contains "$OUT" "a campaign named c2 exists"
+# plan --json carries the campaign line, or why there is none (issue 46)
+expect 0 "$SYSAB" plan 'campaign:c pti=on' 'campaign:c pti=off' --target 50% --campaign c2 --json
+v=$(printf '%s' "$OUT" | jq -r '.campaign_line | [.reason, .why, .line] | map(tostring) | join(" ; ")')
+[ "$v" = "name-taken ; a campaign named c2 exists; give another name to --campaign ; null" ] || fail "plan --json: $v"
+expect 0 "$SYSAB" plan 'campaign:c pti=on' 'campaign:c pti=off' --target 50% --campaign c4 --json
+v=$(printf '%s' "$OUT" | jq -r '.campaign_line | [.campaign, .argv[0:4] == ["sysab", "campaign", "new", "c4"], (.line | startswith("sysab campaign new c4 ")), .why] | map(tostring) | join(" ")')
+[ "$v" = "c4 true true null" ] || fail "plan --json: $v"
+expect 0 "$SYSAB" plan 'campaign:c pti=on' 'campaign:c pti=off' --target 50% --json
+[ "$(printf '%s' "$OUT" | jq -r 'has("campaign_line")')" = false ] || fail "plan --json without --campaign has a campaign_line"
 # start again: the slot that lacks its run (and only it) is booted once more; then done
 expect 0 "$SYSAB" campaign start c
 contains "$OUT" "slot 2/4 lacks 1 run: booted again"

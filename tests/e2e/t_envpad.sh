@@ -14,9 +14,13 @@ case "$p" in '' | *[!0-9]*) fail "run.env_pad is not a size: '$p'" ;; esac
 # the same seed gives the same padding; other seeds, others (3 seeds, all one size: 1 in 16 million)
 expect 0 "$SYSAB" run $R --seed 11
 [ "$(pad 3)" = "$p" ] || fail "seed 11 padded by $p, then by $(pad 3)"
-for s in 12 13 14; do expect 0 "$SYSAB" run $R --seed $s; done
+for s in 12 13 14; do expect 0 "$SYSAB" run $R --seed $s -l seed=$s; done
 [ "$(sqlite3 "$SYSAB_DB" "SELECT count(DISTINCT value) FROM environment WHERE key = 'run.env_pad' AND run > 3")" -gt 1 ] ||
 	fail "three seeds, one padding: $(sqlite3 "$SYSAB_DB" "SELECT group_concat(value) FROM environment WHERE key = 'run.env_pad'")"
+# a padding drawn per run on purpose is no confounder of a comparison
+expect 0 "$SYSAB" compare seed=12 seed=13 --unit run -v
+contains "$OUT" "harness.null"
+case "$OUT" in *run.env_pad*) fail "compare names the padding as a confounder: $OUT" ;; esac
 # --no-randomize-env: the environment as given (here with no SYSAB_ENV_PAD), recorded as off
 : >"$T/b"
 expect 0 "$SYSAB" run $R --no-randomize-env --arm A="echo \"<\${SYSAB_ENV_PAD-unset}>\" >>$T/b" --arm B=true

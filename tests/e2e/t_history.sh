@@ -75,6 +75,10 @@ contains "$ERR" "--run starts the campaigns that --confirm prints"
 expect 0 "$SYSAB" --db "$T/step.db" history -w kernel.syscall.null --by kernel --confirm --run
 expect 0 "$SYSAB" --db "$T/step.db" campaign show
 contains "$OUT" "no campaigns yet"
+# the JSON carries why there is no line, as a sentence and a word
+expect 0 "$SYSAB" --db "$T/step.db" history -w kernel.syscall.null --by kernel --confirm --json
+v=$(printf '%s' "$OUT" | jq -r '.change_points[0].confirm | [.reason, (.why | startswith("no campaign booted kernel=6.12")), .line] | map(tostring) | join(" ")')
+[ "$v" = "not-booted true null" ] || fail "history --confirm --json without a campaign: $v"
 expect 0 "$SYSAB" --db "$T/step.db" campaign new series --backend command --boots 1 \
 	--config 'kernel=6.12' --command "echo 'boot 6.12'" --config 'kernel=6.13-rc1' --command 'echo boot 6.13' \
 	-- --quick -q -w 'kernel.*' -c 2 --samples=10

@@ -14,6 +14,16 @@ cp "$REPO/src/workloads/kernel/sched_yield.c" "$T/src/workloads/kernel/sched_yie
 echo '#include "report/report.h"' >>"$T/src/analysis/select.c"
 expect 1 sh "$REPO/scripts/check-layers.sh" "$T/src"
 contains "$OUT" "analysis must not include report/report.h"
+# the study floor sits above campaigns and analysis: neither includes it, nor does it include the CLI
+cp "$REPO/src/analysis/select.c" "$T/src/analysis/select.c"
+echo '#include "study/study.h"' >>"$T/src/campaign/lines.c"
+echo '#include "cli/cli.h"' >>"$T/src/study/study.c"
+expect 1 sh "$REPO/scripts/check-layers.sh" "$T/src"
+contains "$OUT" "campaign must not include study/study.h"
+contains "$OUT" "study must not include cli/cli.h"
+cp "$REPO/src/campaign/lines.c" "$T/src/campaign/lines.c"
+cp "$REPO/src/study/study.c" "$T/src/study/study.c"
+echo '#include "report/report.h"' >>"$T/src/analysis/select.c"
 # a new folder needs its own rule line
 mkdir "$T/src/newmod" && echo '#include "core/core.h"' >"$T/src/newmod/x.c"
 expect 1 sh "$REPO/scripts/check-layers.sh" "$T/src"

@@ -1,8 +1,10 @@
 /* test_node.c - per-node runs: the topology read from a fake sysfs, the selection of --nodes and its
- * errors, the placement checks' counting and judgement, and a real binding to node 0. */
+ * errors, the loop of run --nodes (labels and copies per node), the placement checks' counting and
+ * judgement, and a real binding to node 0. */
 #include "unit.h"
 #include "core/tmp.h"
 #include "run/node.h"
+#include "run/runner.h"
 #include "workloads/workload.h"
 
 #include <stdio.h>
@@ -263,6 +265,118 @@ static void binding_to_node_0_passes_its_checks(void **state)
 	node_topo_free(&t);
 }
 
+/* What the injected runner saw of each node's run. */
+struct seen {
+	int n, node[4], ncopies[4], copies[4][2];
+	char labels[4][64];
+	int stop_at;  /* the run with this index (1-based) ends by a stop signal; 0: none */
+	int begun, done;
+};
+
+static struct seen seen;
+
+static int fake_run(struct store *st, const struct run_opts *o, struct run_outcome *out, struct err *e)
+{
+	(void)st;
+	(void)e;
+	memset(out, 0, sizeof *out);
+	int i = seen.n++;
+	seen.node[i] = o->node->id;
+	seen.ncopies[i] = (int)o->ncopies;
+	for (size_t k = 0; k < o->ncopies && k < 2; k++)
+		seen.copies[i][k] = o->copies[k];
+	struct sb b = {0};
+	for (size_t k = 0; k < o->labels->n; k++)
+		sb_addf(&b, "%s%s=%s", k ? " " : "", o->labels->v[k].key, o->labels->v[k].value);
+	snprintf(seen.labels[i], sizeof seen.labels[i], "%s", sb_str(&b));
+	sb_free(&b);
+	if (seen.stop_at == seen.n)
+		out->stop_signal = 15;
+	out->run_id = seen.n;
+	return 0;
+}
+
+static void begin_hook(void *arg, size_t i, const struct node_info *nd)
+{
+	(void)arg;
+	(void)nd;
+	assert_int_equal((int)i, seen.begun++);
+}
+
+static int done_hook(void *arg, const struct run_opts *o, int r, struct run_outcome *out, struct err *e)
+{
+	(void)arg;
+	(void)o;
+	(void)e;
+	seen.done++;
+	return r ? 1 : out->stop_signal ? 128 + out->stop_signal : (int)out->run_id * 10;
+}
+
+/* run --nodes: one run per selected node in order, each labelled with the user's labels and
+ * node=K, at 1 copy and one per CPU of that node when copies are the default, o untouched;
+ * a stop signal ends the loop after that node's run. */
+static void run_nodes_runs_each_node_with_its_label_and_copies(void **state)
+{
+	(void)state;
+	put("online", "0-2\n");
+	put("has_memory", "0-2\n");
+	put("node0/cpulist", "0-2\n");
+	put("node1/cpulist", "3\n");
+	put("node2/cpulist", "4-5\n");
+	setenv("SYSAB_NODE_SYSFS", dir, 1);
+	struct run_nodes rn;
+	struct err e;
+	assert_int_equal(run_nodes_select("0,2", &rn, &e), 0);
+	assert_int_equal(rn.n, 2);
+	assert_false(rn.all_is_one);
+	struct kvlist user = {0};
+	kv_add(&user, "kernel", "k1");
+	const int copies[] = {1, 8};
+	struct run_opts o = {.labels = &user, .copies = copies, .ncopies = 2};
+	struct run_node_hooks h = {.begin = begin_hook, .done = done_hook, .run = fake_run};
+	memset(&seen, 0, sizeof seen);
+	assert_int_equal(runner_run_nodes(NULL, &rn, &o, true, &h), 20); /* the last done's */
+	assert_int_equal(seen.n, 2);
+	assert_int_equal(seen.begun, 2);
+	assert_int_equal(seen.done, 2);
+	assert_int_equal(seen.node[0], 0);
+	assert_int_equal(seen.node[1], 2);
+	assert_string_equal(seen.labels[0], "kernel=k1 node=0");
+	assert_string_equal(seen.labels[1], "kernel=k1 node=2");
+	assert_int_equal(seen.ncopies[0], 2);
+	assert_int_equal(seen.copies[0][1], 3); /* node 0's three CPUs */
+	assert_int_equal(seen.copies[1][1], 2);
+	assert_true(o.labels == &user && o.copies == copies && o.ncopies == 2 && !o.node);
+	assert_int_equal(user.n, 1);
+	run_nodes_free(&rn);
+
+	/* copies given (-c): every node runs them; a node of one CPU runs 1 copy by default */
+	assert_int_equal(run_nodes_select("all", &rn, &e), 0);
+	assert_int_equal(rn.n, 3);
+	memset(&seen, 0, sizeof seen);
+	assert_int_equal(runner_run_nodes(NULL, &rn, &o, false, &h), 30);
+	assert_int_equal(seen.ncopies[1], 2);
+	assert_int_equal(seen.copies[1][1], 8);
+	memset(&seen, 0, sizeof seen);
+	runner_run_nodes(NULL, &rn, &o, true, &h);
+	assert_int_equal(seen.ncopies[1], 1);
+	assert_int_equal(seen.copies[1][0], 1);
+
+	/* a stop signal in node 1's run: node 2 does not run */
+	memset(&seen, 0, sizeof seen);
+	seen.stop_at = 2;
+	assert_int_equal(runner_run_nodes(NULL, &rn, &o, true, &h), 128 + 15);
+	assert_int_equal(seen.n, 2);
+	run_nodes_free(&rn);
+	run_nodes_free(NULL);
+
+	/* a bad list is an error naming it */
+	assert_int_equal(run_nodes_select("7", &rn, &e), -1);
+	assert_non_null(strstr(e.msg, "7"));
+	run_nodes_free(&rn);
+	kv_free(&user);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -270,6 +384,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(select_all_takes_the_nodes_with_cpus, setup, teardown),
 		cmocka_unit_test_setup_teardown(select_names_the_input_and_the_nodes_that_exist, setup, teardown),
 		cmocka_unit_test_setup_teardown(all_on_one_node_is_unsupported, setup, teardown),
+		cmocka_unit_test_setup_teardown(run_nodes_runs_each_node_with_its_label_and_copies, setup, teardown),
 		cmocka_unit_test(lists_parse_ranges_and_refuse_junk),
 		cmocka_unit_test(page_count_takes_anonymous_pages_under_the_task_policy),
 		cmocka_unit_test(placement_checks_fail_on_a_page_or_a_batch_elsewhere),
