@@ -569,6 +569,21 @@ struct an_alloc {
 	double sd_default_pct, sd_alloc_pct, var_change_pct, sd_run_pct, sd_one_pct, sd_best_pct;
 };
 
+/* The allocation record of a run to come: the one value `run --allocate` prints (report/, any
+ * format) and records in the run's settings. Borrows everything it points to. */
+struct an_alloc_record {
+	const char *from;            /* the --allocate selector */
+	const int64_t *ids;          /* FROM's runs */
+	size_t nids;
+	const struct an_alloc_row *rows; /* every (workload, copies) of the run to come */
+	size_t n;
+	const struct an_alloc *al;
+};
+
+/* The record as a JSON object text (compact, keys sorted: the run's settings hold it as
+ * "allocation"; docs/FORMATS.md). Free it. */
+char *an_alloc_record_json(const struct an_alloc_record *r);
+
 /* Allocate rows[0..n-1] a default count of o->n0 each from set (FROM's samples; runs[0..nruns-1]
  * its runs): each row's within-run variance per sample, run-level variance and seconds per sample
  * from its series, its weight from the sysab-index members among rows (WL_INDEX with a baseline,

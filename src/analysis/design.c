@@ -197,6 +197,7 @@ static int analyze_look(struct an_analyze_job *j, struct look_ctx *lc, struct st
 	return rc;
 }
 
+/* Long by design: the steps of one design (cells, factors, loads, the look), each needing the one before. */
 static int analyze_build(struct store *st, const struct strv *filter, const struct strv *factors,
 			 const struct kvlist *refs, const struct strv *patterns, const struct st_compare_opts *co_in,
 			 bool with_env, bool allow_checks, struct look_ctx *lc, struct an_analyze_job *j, struct err *e)

@@ -824,7 +824,10 @@ int an_alloc_job_build(struct store *st, const char *from, struct an_alloc_row *
 	want_selected(&j->d, &from, 1);
 	if (an_group_select(&j->d, from, "--allocate", &j->g, e))
 		return err_prefix(e, "--allocate %s", from);
-	return an_allocate(&j->g.set, j->g.runs, j->g.n, rows, n, o, &j->al, e);
+	if (an_allocate(&j->g.set, j->g.runs, j->g.n, rows, n, o, &j->al, e))
+		return -1;
+	j->rec = (struct an_alloc_record){from, j->g.ids, j->g.n, rows, n, &j->al};
+	return 0;
 }
 
 void an_alloc_job_free(struct an_alloc_job *j)

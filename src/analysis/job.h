@@ -281,6 +281,7 @@ struct an_alloc_job {
 	struct an_db d;
 	struct an_group g; /* FROM's runs */
 	struct an_alloc al;
+	struct an_alloc_record rec; /* the record of al, from and rows (after a build that returned 0) */
 };
 
 /* Allocate rows[0..n-1] (an_allocate) from the runs that selector from picks. Borrows st (the

@@ -54,7 +54,7 @@ const struct cli_opt cli_campaign_opts[] = {
 		0, 86400, "0"),
 	CLI_OPT("unit-dir", 0, "DIR", "new: where the resume unit goes (default /etc/systemd/system)", O_UNIT_DIR),
 	CLI_OPT("dry-run", 'n', NULL, "start: print every command (shell-quoted) and file of the campaign instead of acting", O_DRY_RUN),
-	CLI_OPT("json", 0, NULL, "show, status: print JSON instead of text", OPT_JSON),
+	CLI_OUT_OPTS("show, status: text (default), json or markdown", "text json markdown"),
 	CLI_COMMON_OPTS,
 	CLI_END,
 };
@@ -65,7 +65,7 @@ struct campaign_args {
 	const char *db;
 	bool dry_run;
 	bool runs_given;
-	bool json;
+	struct cli_out out; /* show, status */
 };
 
 static int set_config_field(struct campaign_args *a, const char *opt, char **field, const char *arg, struct err *e)
@@ -162,8 +162,10 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 	case O_SETTLE_TIMEOUT: o->settle_timeout_s = cli_int_of(arg); return 0;
 	case O_UNIT_DIR: free(o->unit_dir); o->unit_dir = xstrdup(arg); return 0;
 	case O_DRY_RUN: a->dry_run = true; return 0;
-	case OPT_JSON: a->json = true; return 0;
-	case OPT_DB: a->db = arg; return 0;
+	case OPT_JSON:
+	case OPT_FORMAT:
+	case OPT_OUTPUT: return cli_out_opt(&a->out, id, arg, e);
+	case OPT_DB: a->db = a->out.db = arg; return 0;
 	}
 	return errf(e, "unhandled option");
 }
@@ -206,36 +208,34 @@ static int check_usage(const struct campaign_args *a, const struct strv *pos, bo
 			    what);
 	if (pos->n == 2 && campaign_name_check(pos->v[1], e))
 		return -1;
-	if (a->json && strcmp(what, "show") && strcmp(what, "status"))
-		return errf(e, "--json is for show and status");
+	if ((!cli_out_text(&a->out) || a->out.path) && strcmp(what, "show") && strcmp(what, "status"))
+		return errf(e, "--format, --json and -o are for show and status");
 	if (a->dry_run && strcmp(what, "start"))
 		return errf(e, "--dry-run is for start (a dry resume would still have to record the boot it checks)");
 	return 0;
 }
 
-/* Render campaign name (the schedule too with slots) as text or JSON on stdout. */
-static int show_one(struct store *st, const char *name, bool slots, bool json, json_t *all, struct err *e)
+/* Load campaign name into *c and its view (the schedule too with slots) into *v. Returns 0, or
+ * -1 with e set (nothing to free then). */
+static int view_one(struct store *st, const char *name, bool slots, struct campaign *c, struct campaign_view *v,
+		    struct err *e)
 {
-	struct campaign c;
-	if (campaign_load(st, name, &c, e))
+	if (campaign_load(st, name, c, e))
 		return -1;
-	struct campaign_view v;
-	campaign_view(&c, slots, &v);
-	if (json)
-		json_array_append_new(all, report_campaign_json(&v));
-	else
-		report_campaign_text(stdout, &v);
-	campaign_view_free(&v);
-	campaign_free(&c);
+	campaign_view(c, slots, v);
 	return 0;
 }
 
-static int print_json(json_t *j)
+/* Print campaign name with its schedule as text on stdout (campaign new). */
+static int show_one(struct store *st, const char *name, struct err *e)
 {
-	char *s = json_dumps(j, JSON_INDENT(2) | JSON_ENSURE_ASCII);
-	if (s)
-		printf("%s\n", s);
-	free(s);
+	struct campaign c;
+	struct campaign_view v;
+	if (view_one(st, name, true, &c, &v, e))
+		return -1;
+	report_campaign_text(stdout, &v);
+	campaign_view_free(&v);
+	campaign_free(&c);
 	return 0;
 }
 
@@ -262,68 +262,67 @@ static int campaign_new(const struct campaign_env *env, struct campaign_args *a,
 	free(j);
 	campaign_opts_free(&a->sp.opts);
 	a->sp.opts = filled;
-	if (campaign_create(env->st, &a->sp, e) || show_one(env->st, name, true, false, NULL, e))
+	if (campaign_create(env->st, &a->sp, e) || show_one(env->st, name, e))
 		return -1;
 	char prog[256];
 	printf("\nnothing boots until `%s campaign start %s` (try --dry-run first)\n", prog_name(prog, sizeof prog), name);
 	return 0;
 }
 
-/* `sysab campaign show [NAME]` and `status NAME`. */
-static int campaign_show(struct store *st, const struct strv *pos, bool json, struct err *e)
+/* `sysab campaign show [NAME]` and `status NAME`, in out's format. */
+static int campaign_show(struct store *st, const struct strv *pos, const struct cli_out *out, struct err *e)
 {
 	const char *what = pos->v[0];
+	struct strv names = {0}, bad = {0};
 	int r = 0;
-	json_t *all = json ? json_array() : NULL;
-	if (pos->n == 1) {
-		/* every campaign that loads is shown; a damaged one is named on stderr, not the end */
-		struct strv names = {0}, bad = {0};
+	if (pos->n == 1)
 		r = store_campaign_names(st, &names, e);
-		for (size_t i = 0; !r && i < names.n; i++) {
-			struct err one;
-			if (show_one(st, names.v[i], false, json, all, &one)) {
-				fprintf(stderr, "sysab campaign: %s\n", one.msg);
-				strv_add(&bad, names.v[i]);
-			} else if (!json) {
-				printf("\n");
-			}
+	else
+		strv_add(&names, pos->v[1]);
+	struct campaign *c = xcalloc(names.n + 1, sizeof *c);
+	struct campaign_view *v = xcalloc(names.n + 1, sizeof *v);
+	size_t n = 0;
+	/* every campaign that loads is shown; a damaged one is named on stderr, not the end */
+	for (size_t i = 0; !r && i < names.n; i++) {
+		struct err one;
+		if (!view_one(st, names.v[i], pos->n == 2 && !strcmp(what, "show"), &c[n], &v[n], pos->n == 1 ? &one : e))
+			n++;
+		else if (pos->n == 2)
+			r = -1;
+		else {
+			fprintf(stderr, "sysab campaign: %s\n", one.msg);
+			strv_add(&bad, names.v[i]);
 		}
-		if (!r && !names.n && !json)
-			printf("no campaigns yet; `sysab campaign new NAME ...` plans one\n");
-		if (!r && json)
-			print_json(all);
-		if (!r && bad.n) {
-			struct sb list = {0};
-			for (size_t i = 0; i < bad.n; i++)
-				sb_addf(&list, "%s%s", i ? ", " : "", bad.v[i]);
-			r = errf(e, "%zu of %zu campaigns could not be shown (%s: damaged, see above); the others were "
-				    "shown", bad.n, names.n, list.s);
-			sb_free(&list);
-		}
-		strv_free(&bad);
-		strv_free(&names);
-		json_decref(all);
-		return r;
 	}
-	r = show_one(st, pos->v[1], !strcmp(what, "show"), json, all, e);
-	if (!r && json)
-		print_json(json_array_get(all, 0));
-	json_decref(all);
-	if (!r && !json && !strcmp(what, "status")) {
-		struct campaign c;
-		if (!(r = campaign_load(st, pos->v[1], &c, e)))
-			printf("analysis: sysab analyze --factors KEYS campaign:%s (%s; docs/CAMPAIGNS.md)\n", c.r.name,
-			       c.state != CAMPAIGN_DONE
-				       ? "before the campaign is done, that is a sequential look, counted by itself"
-				       : "the final look");
-		campaign_free(&c);
+	if (!r)
+		r = cli_emit(out, &(struct report_doc){.views = v, .nviews = n, .view_list = pos->n == 1}, e);
+	if (!r && bad.n) {
+		struct sb list = {0};
+		for (size_t i = 0; i < bad.n; i++)
+			sb_addf(&list, "%s%s", i ? ", " : "", bad.v[i]);
+		r = errf(e, "%zu of %zu campaigns could not be shown (%s: damaged, see above); the others were shown",
+			 bad.n, names.n, list.s);
+		sb_free(&list);
 	}
+	if (!r && pos->n == 2 && cli_out_text(out) && !out->path && !strcmp(what, "status"))
+		printf("analysis: sysab analyze --factors KEYS campaign:%s (%s; docs/CAMPAIGNS.md)\n", c[0].r.name,
+		       c[0].state != CAMPAIGN_DONE ? "before the campaign is done, that is a sequential look, counted by itself"
+						   : "the final look");
+	for (size_t i = 0; i < n; i++) {
+		campaign_view_free(&v[i]);
+		campaign_free(&c[i]);
+	}
+	free(v);
+	free(c);
+	strv_free(&bad);
+	strv_free(&names);
 	return r;
 }
 
 int cmd_campaign(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct campaign_args a = {0};
+	cli_out_init(&a.out, REPORT_CAMPAIGN, "text");
 	struct strv pos = {0};
 	struct err e;
 	struct store *st = NULL;
@@ -358,7 +357,7 @@ int cmd_campaign(const struct cli_cmd *cmd, int argc, char **argv)
 	if (is_new) {
 		r = campaign_new(&env, &a, pos.v[1], self, &e);
 	} else if (!strcmp(what, "show") || !strcmp(what, "status")) {
-		r = campaign_show(st, &pos, a.json, &e);
+		r = campaign_show(st, &pos, &a.out, &e);
 	} else {
 		sig_install();
 		tmpdir_reap_stale(); /* what a killed campaign left (its VM died with it) */

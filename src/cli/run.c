@@ -261,6 +261,7 @@ static int parse_cpus(const char *s, int *out, int max, int *n, struct err *e)
 	return 0;
 }
 
+/* Long by design: one case per option of `sysab run`, each checked where it is read. */
 static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 {
 	struct run_args *a = ctx;
@@ -808,8 +809,8 @@ struct run_alloc {
 	char *json;
 };
 
-/* --allocate FROM: allocate o's (workload, copies) from FROM's runs in st, show it (text
- * output), and set o's quota and its record. Returns 0, or -1 with e set. */
+/* --allocate FROM: allocate o's (workload, copies) from FROM's runs in st, print its record in
+ * the run's format, and set o's quota and the record's JSON. Returns 0, or -1 with e set. */
 static int allocate(struct run_args *a, struct store *st, struct run_opts *o, struct run_alloc *ra, struct err *e)
 {
 	memset(ra, 0, sizeof *ra);
@@ -826,15 +827,17 @@ static int allocate(struct run_args *a, struct store *st, struct run_opts *o, st
 	if (!rc) {
 		for (size_t i = 0; i < n; i++)
 			ra->quota[i].samples = rows[i].samples;
-		ra->json = report_alloc_json(a->allocate, j.g.ids, j.g.n, rows, n, &j.al);
+		ra->json = an_alloc_record_json(&j.rec);
 		o->quota = ra->quota;
 		o->nquota = n;
 		o->quota_json = ra->json;
-		if (cli_out_text(&a->out)) {
-			report_alloc_text(stdout, a->allocate, j.g.n, rows, n, &j.al);
-			printf("\n");
-			fflush(stdout);
-		}
+		/* the allocation, in the run's format, on standard output before the run (-o takes the
+		 * run's record alone) */
+		struct cli_out aout = a->out;
+		aout.kind = REPORT_ALLOC;
+		aout.path = NULL;
+		rc = cli_emit(&aout, &(struct report_doc){.alloc = &j.rec}, e);
+		fflush(stdout);
 	}
 	an_alloc_job_free(&j);
 	free(rows);

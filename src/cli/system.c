@@ -12,7 +12,7 @@
 enum { O_ROOT = 1, O_STATE };
 
 const struct cli_opt cli_system_opts[] = {
-	CLI_OPT("json", 0, NULL, "print JSON instead of a table", OPT_JSON),
+	CLI_OUT_OPTS("show: text (default), json or markdown (tune and reset: text or --json)", "text json markdown"),
 	CLI_OPT("root", 0, "DIR", "read, tune and reset the sysfs/procfs tree under DIR instead of / (for tests)", O_ROOT),
 	CLI_OPT("state-file", 0, "FILE",
 	 "where tune saves the original values and reset reads them (default $XDG_STATE_HOME/sysab/tune.json, "
@@ -23,6 +23,7 @@ const struct cli_opt cli_system_opts[] = {
 };
 
 struct sys_args {
+	struct cli_out out; /* show: any format of REPORT_SYSTEM; tune, reset: text or json */
 	bool json;
 	const char *root, *state;
 };
@@ -31,7 +32,9 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 {
 	struct sys_args *a = ctx;
 	switch (id) {
-	case OPT_JSON: a->json = true; return 0;
+	case OPT_JSON:
+	case OPT_FORMAT:
+	case OPT_OUTPUT: return cli_out_opt(&a->out, id, arg, e);
 	case O_ROOT: a->root = arg; return 0;
 	case O_STATE: a->state = arg; return 0;
 	}
@@ -45,9 +48,26 @@ static void print_doc(char *s)
 	free(s);
 }
 
+/* The verb (pos), its formats and the tree under root: 0, or -1 with e saying what to give. */
+static int check_args(const struct sys_args *a, const struct strv *pos, const char *root, struct err *e)
+{
+	const char *verb = pos->n ? pos->v[0] : "";
+	if (pos->n != 1 || (strcmp(verb, "show") && strcmp(verb, "tune") && strcmp(verb, "reset")))
+		return errf(e, "give one of show, tune or reset; see `sysab system --help`");
+	if (strcmp(verb, "show") && ((!a->json && !cli_out_text(&a->out)) || a->out.path))
+		return errf(e, "%s prints text or --json to standard output; --format markdown and -o are for `sysab "
+			       "system show`",
+			    verb);
+	struct stat sb;
+	if (stat(root, &sb) < 0 || !S_ISDIR(sb.st_mode))
+		return errf(e, "--root %s: not a directory; give the top of a sysfs/procfs tree", root);
+	return 0;
+}
+
 int cmd_system(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct sys_args a = {0};
+	cli_out_init(&a.out, REPORT_SYSTEM, "text");
 	struct strv pos = {0};
 	struct sys_state s = {0};
 	struct sys_changes ch = {0};
@@ -57,15 +77,9 @@ int cmd_system(const struct cli_cmd *cmd, int argc, char **argv)
 	if (rc >= 0)
 		goto out;
 	const char *verb = pos.n ? pos.v[0] : "";
-	if (pos.n != 1 || (strcmp(verb, "show") && strcmp(verb, "tune") && strcmp(verb, "reset"))) {
-		errf(&e, "give one of show, tune or reset; see `sysab system --help`");
-		rc = cli_fail(cmd, &e);
-		goto out;
-	}
 	const char *root = a.root ? a.root : "/";
-	struct stat sb;
-	if (stat(root, &sb) < 0 || !S_ISDIR(sb.st_mode)) {
-		errf(&e, "--root %s: not a directory; give the top of a sysfs/procfs tree", root);
+	a.json = a.out.fmt == &report_format_json;
+	if (check_args(&a, &pos, root, &e)) {
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}
@@ -104,11 +118,7 @@ int cmd_system(const struct cli_cmd *cmd, int argc, char **argv)
 	system_read(root, cpus, ncpus, a.root ? 0 : 300, &s);
 	free(cpus);
 	if (!strcmp(verb, "show")) {
-		if (a.json)
-			print_doc(report_system_json(&s));
-		else
-			report_system_text(stdout, &s);
-		rc = EXIT_OK;
+		rc = cli_emit(&a.out, &(struct report_doc){.system = &s}, &e) ? cli_fail(cmd, &e) : EXIT_OK;
 		goto out;
 	}
 	if (system_tune(a.root ? a.root : "/", &s, state, &ch, &e)) {

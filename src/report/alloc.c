@@ -1,4 +1,4 @@
-/* alloc.c - `sysab run --allocate`: the allocation as text before the run, and as the JSON the run's settings record. */
+/* alloc.c - `sysab run --allocate`: the allocation record as text, and the line of `show` for an allocated run. */
 #include "report.h"
 
 #include <jansson.h>
@@ -6,9 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-void report_alloc_text(FILE *f, const char *from, size_t nruns, const struct an_alloc_row *rows, size_t n,
-		       const struct an_alloc *al)
+void report_alloc_text(FILE *f, const struct an_alloc_record *rec)
 {
+	const char *from = rec->from;
+	size_t nruns = rec->nids, n = rec->n;
+	const struct an_alloc_row *rows = rec->rows;
+	const struct an_alloc *al = rec->al;
 	fputs("allocation from '", f);
 	fputs_clean(from, f);
 	fprintf(f, "' (%zu run%s): samples per index workload for the least index variance in the same sampling "
@@ -73,49 +76,6 @@ void report_alloc_text(FILE *f, const char *from, size_t nruns, const struct an_
 		fprintf(f, "  one run of this length is best for its time (index sd %.3f%%)\n", al->sd_one_pct);
 }
 
-static json_t *real_or_null(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-char *report_alloc_json(const char *from, const int64_t *ids, size_t nids, const struct an_alloc_row *rows, size_t n,
-			const struct an_alloc *al)
-{
-	json_t *o = json_object();
-	json_object_set_new(o, "from", json_string(from));
-	json_t *r = json_array();
-	for (size_t i = 0; i < nids; i++)
-		json_array_append_new(r, json_integer(ids[i]));
-	json_object_set_new(o, "from_runs", r);
-	json_object_set_new(o, "default", json_integer((json_int_t)al->ao.n0));
-	json_object_set_new(o, "floor", json_integer((json_int_t)al->ao.floor));
-	json_object_set_new(o, "cap", json_integer((json_int_t)al->ao.cap));
-	json_object_set_new(o, "budget_s", json_real(al->a.budget_s));
-	json_object_set_new(o, "time_s", json_real(al->a.time_s));
-	json_object_set_new(o, "var_default", json_real(al->a.var_default));
-	json_object_set_new(o, "var_alloc", json_real(al->a.var_alloc));
-	json_object_set_new(o, "var_run", real_or_null(al->a.var_run));
-	json_object_set_new(o, "var_run_index", real_or_null(al->var_run_index));
-	json_t *a = json_array();
-	for (size_t i = 0; i < n; i++) {
-		if (!rows[i].allocated)
-			continue;
-		json_array_append_new(a, json_pack("{s:s, s:i, s:i, s:f, s:o, s:o, s:I}", "workload", rows[i].workload,
-						   "copies", rows[i].copies, "samples", rows[i].samples, "weight",
-						   rows[i].weight, "tau2", real_or_null(rows[i].tau2), "cost_s",
-						   real_or_null(rows[i].cost), "history", (json_int_t)rows[i].history));
-	}
-	json_object_set_new(o, "allocated", a);
-	if (al->runs_planned)
-		json_object_set_new(o, "more_runs",
-				    json_pack("{s:I, s:I, s:f, s:f, s:b}", "runs", (json_int_t)al->runs.runs, "samples",
-					      (json_int_t)al->runs.n0, "var_one", al->runs.var_one, "var_best",
-					      al->runs.var_best, "run_dominates", al->runs.run_dominates));
-	char *s = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
-	json_decref(o);
-	return s;
-}
-
 /* The line of `show` for an allocated run, from its settings; nothing for others. */
 void report_alloc_line(FILE *f, const char *settings)
 {
@@ -129,4 +89,26 @@ void report_alloc_line(FILE *f, const char *settings)
 			json_array_size(json_object_get(a, "from_runs")), json_array_size(json_object_get(a, "allocated")));
 	}
 	json_decref(j);
+}
+
+void report_alloc_markdown(FILE *f, const struct an_alloc_record *rec)
+{
+	const struct an_alloc *al = rec->al;
+	fprintf(f, "## Allocation from `%s` (%zu run%s)\n\n", rec->from, rec->nids, rec->nids == 1 ? "" : "s");
+	if (!al->a.nalloc) {
+		fprintf(f, "Nothing to allocate: every workload takes the default %zu samples.\n\n", al->ao.n0);
+		return;
+	}
+	fprintf(f, "| workload | copies | default | alloc | sd/sample | s/sample |\n|---|---:|---:|---:|---:|---:|\n");
+	for (size_t i = 0; i < rec->n; i++) {
+		const struct an_alloc_row *r = &rec->rows[i];
+		if (!r->allocated)
+			continue;
+		fputc('|', f);
+		report_md_cell(f, r->workload);
+		fprintf(f, " %d | %zu | %d | %.3f%% | %.3f |\n", r->copies, al->ao.n0, r->samples, r->sd_sample_pct, r->cost);
+	}
+	fprintf(f, "\nPredicted sd of ln(index) from the samples: %.3f%% -> %.3f%%; sampling time %.1f s -> %.1f s "
+		   "(Neyman; floor %zu, cap %zu).\n\n",
+		al->sd_default_pct, al->sd_alloc_pct, al->a.budget_s, al->a.time_s, al->ao.floor, al->ao.cap);
 }

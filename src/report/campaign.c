@@ -1,5 +1,6 @@
-/* campaign.c - `sysab campaign show`: a campaign's plan and progress as text or JSON. Never computes. */
+/* campaign.c - `sysab campaign show`: a campaign's plan and progress as text, markdown or JSON. Never computes. */
 #include "report/campaign.h"
+#include "report/report.h"
 
 #include <jansson.h>
 #include <string.h>
@@ -156,4 +157,42 @@ void *report_campaign_json(const struct campaign_view *v)
 		json_object_set_new(j, "slots", sl);
 	}
 	return j;
+}
+
+void report_campaign_markdown(FILE *f, const struct campaign_view *v)
+{
+	const struct campaign *c = v->c;
+	const struct store_campaign *r = &c->r;
+	fprintf(f, "## Campaign %s\n\n", r->name);
+	fprintf(f, "- backend: %s, %zu configuration%s x %d boot%s, %d run%s per boot, seed %llu\n", r->backend,
+		r->nconfigs, r->nconfigs == 1 ? "" : "s", r->boots, r->boots == 1 ? "" : "s", r->runs,
+		r->runs == 1 ? "" : "s", (unsigned long long)r->seed);
+	fprintf(f, "- state: %s%s%s\n", campaign_state_word(c->state), r->reason ? " - " : "", r->reason ? r->reason : "");
+	fprintf(f, "- progress: %zu of %zu slots done, %zu failed, %zu skipped, %zu to go\n", v->done, r->nslots, v->failed,
+		v->skipped, v->left);
+	if (v->next >= 0)
+		fprintf(f, "- next: slot %d (block %d), %s\n", v->next, r->slots[v->next].block,
+			r->configs[r->slots[v->next].config].name);
+	fprintf(f, "\n| config | name | boots it with |\n|---:|---|---|\n");
+	for (size_t j = 0; j < r->nconfigs; j++) {
+		size_t i = v->config_order[j];
+		const struct store_campaign_config *k = &r->configs[i];
+		struct sb with = {0};
+		if (k->kernel)
+			sb_addf(&with, "%skernel %s", with.len ? ", " : "", k->kernel);
+		if (k->initrd)
+			sb_addf(&with, "%sinitrd %s", with.len ? ", " : "", k->initrd);
+		if (k->append)
+			sb_addf(&with, "%sappend \"%s\"", with.len ? ", " : "", k->append);
+		if (k->entry)
+			sb_addf(&with, "%sentry %s", with.len ? ", " : "", k->entry);
+		if (k->command)
+			sb_addf(&with, "%scommand %s", with.len ? ", " : "", k->command);
+		fprintf(f, "| %zu |", i);
+		report_md_cell(f, k->name);
+		report_md_cell(f, with.len ? sb_str(&with) : "-");
+		fputc('\n', f);
+		sb_free(&with);
+	}
+	fputc('\n', f);
 }

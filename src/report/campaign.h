@@ -1,4 +1,4 @@
-/* campaign.h - rendering `sysab campaign new|show|status` as text or JSON. Never computes. */
+/* campaign.h - rendering `sysab campaign new|show|status` as text, markdown or JSON. Never computes. */
 #ifndef SYSAB_REPORT_CAMPAIGN_H
 #define SYSAB_REPORT_CAMPAIGN_H
 
@@ -10,5 +10,8 @@
 void report_campaign_text(FILE *f, const struct campaign_view *v);
 /* The same as a JSON object (the caller json_decref()s it; a json_t *). */
 void *report_campaign_json(const struct campaign_view *v);
+/* The campaign of v as markdown: a heading, its state and progress, and the configurations as a
+ * table (the schedule is text's and JSON's). */
+void report_campaign_markdown(FILE *f, const struct campaign_view *v);
 
 #endif

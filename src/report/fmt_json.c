@@ -1,8 +1,29 @@
 /* fmt_json.c - the json format: one JSON document per record (docs/FORMATS.md). */
 #include "report.h"
+#include "campaign.h"
 #include "counters.h"
+#include "system.h"
+
+#include <jansson.h>
 
 #include <stdlib.h>
+
+/* Every campaign as an array (view_list), else the one campaign's object; indented, ASCII. */
+static char *campaign_json(const struct report_doc *d)
+{
+	json_t *j = d->view_list ? json_array() : NULL;
+	for (size_t i = 0; i < d->nviews; i++) {
+		json_t *v = report_campaign_json(&d->views[i]);
+		if (!d->view_list) {
+			j = v;
+			break;
+		}
+		json_array_append_new(j, v);
+	}
+	char *s = j ? json_dumps(j, JSON_INDENT(2) | JSON_ENSURE_ASCII) : NULL;
+	json_decref(j);
+	return s;
+}
 
 static int render(FILE *f, const struct report_doc *d)
 {
@@ -20,6 +41,9 @@ static int render(FILE *f, const struct report_doc *d)
 		break;
 	case REPORT_PLAN: s = report_plan_json(d->plan, d->groups, d->ngroups, d->lines); break;
 	case REPORT_HISTORY: s = report_history_json(d->history, d->lines); break;
+	case REPORT_CAMPAIGN: s = campaign_json(d); break;
+	case REPORT_SYSTEM: s = report_system_json(d->system); break;
+	case REPORT_ALLOC: s = an_alloc_record_json(d->alloc); break;
 	case REPORT_SAMPLES: return report_export_json(f, d->runs, d->nruns, d->samples);
 	}
 	int rc = s && fputs(s, f) >= 0 && fputc('\n', f) != EOF ? 0 : -1;
@@ -30,7 +54,8 @@ static int render(FILE *f, const struct report_doc *d)
 const struct report_format report_format_json = {
 	"json",
 	1u << REPORT_RUNS | 1u << REPORT_RUN | 1u << REPORT_WORKLOADS | 1u << REPORT_ENV | 1u << REPORT_COMPARE |
-		1u << REPORT_ANALYZE | 1u << REPORT_PLAN | 1u << REPORT_SAMPLES | 1u << REPORT_HISTORY,
+		1u << REPORT_ANALYZE | 1u << REPORT_PLAN | 1u << REPORT_SAMPLES | 1u << REPORT_HISTORY | 1u << REPORT_CAMPAIGN |
+		1u << REPORT_SYSTEM | 1u << REPORT_ALLOC,
 	render,
 	false,
 };

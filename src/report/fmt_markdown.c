@@ -1,18 +1,24 @@
-/* fmt_markdown.c - the markdown format: a comparison, an analysis or a run as GitHub-flavoured tables for mail and pull requests. */
+/* fmt_markdown.c - the markdown format: comparisons, analyses, runs, campaigns, system state and allocations as GitHub-flavoured tables. */
 #include "report.h"
 #include "analysis/analysis.h"
 #include "analysis/summary.h"
+#include "campaign.h"
+#include "system.h"
 
 #include <math.h>
 #include <string.h>
 
-/* A table cell: '|' would end the cell, so it is escaped. */
-static void cell(FILE *f, const char *s)
+void report_md_cell(FILE *f, const char *s)
 {
 	fputs(" ", f);
 	for (; *s; s++)
 		fputs(*s == '|' ? "\\|" : (char[2]){*s, 0}, f);
 	fputs(" |", f);
+}
+
+static void cell(FILE *f, const char *s)
+{
+	report_md_cell(f, s);
 }
 
 static void value_cell(FILE *f, const struct an_value *v, int latency, const char *unit)
@@ -314,9 +320,22 @@ static int render(FILE *f, const struct report_doc *d)
 		report_history_markdown(f, d->history, d->lines);
 	else if (d->kind == REPORT_ANALYZE)
 		analyze_md(f, d->analyze, d->groups);
+	else if (d->kind == REPORT_CAMPAIGN)
+		for (size_t i = 0; i < d->nviews; i++)
+			report_campaign_markdown(f, &d->views[i]);
+	else if (d->kind == REPORT_SYSTEM)
+		report_system_markdown(f, d->system);
+	else if (d->kind == REPORT_ALLOC)
+		report_alloc_markdown(f, d->alloc);
 	else
 		return -1;
 	return ferror(f) ? -1 : 0;
 }
 
-const struct report_format report_format_markdown = {"markdown", 1u << REPORT_COMPARE | 1u << REPORT_RUN | 1u << REPORT_HISTORY | 1u << REPORT_ANALYZE, render, false};
+const struct report_format report_format_markdown = {
+	"markdown",
+	1u << REPORT_COMPARE | 1u << REPORT_RUN | 1u << REPORT_HISTORY | 1u << REPORT_ANALYZE | 1u << REPORT_CAMPAIGN |
+		1u << REPORT_SYSTEM | 1u << REPORT_ALLOC,
+	render,
+	false,
+};

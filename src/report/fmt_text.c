@@ -1,6 +1,8 @@
 /* fmt_text.c - the text format: tables for a terminal. */
 #include "report.h"
+#include "campaign.h"
 #include "counters.h"
+#include "system.h"
 
 static int render(FILE *f, const struct report_doc *d)
 {
@@ -22,6 +24,20 @@ static int render(FILE *f, const struct report_doc *d)
 			report_study_line_text(f, d->lines);
 		break;
 	case REPORT_HISTORY: report_history_text(f, d->history, d->lines, d->width ? d->width : REPORT_WIDTH); break;
+	case REPORT_CAMPAIGN:
+		for (size_t i = 0; i < d->nviews; i++) {
+			report_campaign_text(f, &d->views[i]);
+			if (d->view_list)
+				fputc('\n', f);
+		}
+		if (d->view_list && !d->nviews)
+			fprintf(f, "no campaigns yet; `sysab campaign new NAME ...` plans one\n");
+		break;
+	case REPORT_SYSTEM: report_system_text(f, d->system); break;
+	case REPORT_ALLOC:
+		report_alloc_text(f, d->alloc);
+		fputc('\n', f);
+		break;
 	case REPORT_SAMPLES: return -1;
 	}
 	return ferror(f) ? -1 : 0;
@@ -30,7 +46,8 @@ static int render(FILE *f, const struct report_doc *d)
 const struct report_format report_format_text = {
 	"text",
 	1u << REPORT_RUNS | 1u << REPORT_RUN | 1u << REPORT_WORKLOADS | 1u << REPORT_ENV | 1u << REPORT_COMPARE |
-		1u << REPORT_ANALYZE | 1u << REPORT_PLAN | 1u << REPORT_HISTORY,
+		1u << REPORT_ANALYZE | 1u << REPORT_PLAN | 1u << REPORT_HISTORY | 1u << REPORT_CAMPAIGN | 1u << REPORT_SYSTEM |
+		1u << REPORT_ALLOC,
 	render,
 	false,
 };

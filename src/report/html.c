@@ -97,6 +97,7 @@ struct strip_group {
 
 /* Samples (small dots) and run means (larger, outlined) per group, coloured by boot,
  * with the group estimate (vertical bar) and its interval (thick line). */
+/* Long by design: one SVG drawn in order: the axis, then per group its samples, run means, estimate and interval. */
 static void strip_svg(struct sb *b, const char *id, const char *workload, const struct strip_group *g, size_t ng,
 		      int latency, const char *unit)
 {

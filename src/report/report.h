@@ -25,6 +25,9 @@ enum report_kind {
 	REPORT_PLAN,      /* sysab plan */
 	REPORT_SAMPLES,   /* sysab export */
 	REPORT_HISTORY,   /* sysab history */
+	REPORT_CAMPAIGN,  /* sysab campaign show, status */
+	REPORT_SYSTEM,    /* sysab system show */
+	REPORT_ALLOC,     /* sysab run --allocate: the allocation, before the run */
 };
 
 struct summary;
@@ -36,6 +39,9 @@ struct an_group_info;
 struct store_export;
 struct an_history;
 struct an_history_change;
+struct campaign_view;
+struct sys_state;
+struct an_alloc_record;
 
 /* One finished record of one kind, and how text wants it. Only the member of kind is read. */
 struct report_doc {
@@ -66,6 +72,12 @@ struct report_doc {
 	const struct an_history *history;   /* REPORT_HISTORY */
 	const struct study_line *lines;     /* PLAN --campaign: one campaign line (or why none);
 	                                       HISTORY --confirm: one per change; NULL: none asked */
+	const struct campaign_view *views;  /* REPORT_CAMPAIGN: nviews campaigns */
+	size_t nviews;
+	bool view_list;                     /* REPORT_CAMPAIGN: every campaign (campaign show without a
+	                                       name; json: an array), else the one of views[0] */
+	const struct sys_state *system;     /* REPORT_SYSTEM */
+	const struct an_alloc_record *alloc; /* REPORT_ALLOC */
 };
 
 /* An output format: one file each (fmt_text.c, fmt_json.c, fmt_csv.c, fmt_html.c, fmt_kcidb.c,
@@ -94,6 +106,8 @@ bool report_checks_ok(const struct summary_row *r);
 /* Replace every character of s but letters, digits, '_', '-' and '.' by '_' (test names
  * for LAVA and KCIDB paths). */
 void report_name_chars(char *s);
+/* A markdown table cell " s |": a '|' in s, which would end the cell, is escaped (fmt_markdown.c). */
+void report_md_cell(FILE *f, const char *s);
 /* Notes are wrapped, and tables laid out when the width is not known, for terminals this wide. */
 #define REPORT_WIDTH 80
 
@@ -178,40 +192,15 @@ char *report_env_json(const struct kvlist *env);
 void report_progress(FILE *f, const struct run_progress *p);
 void report_progress_done(FILE *f);
 
+/* ---- the words every format shares (src/report/words.c) ---- */
+#include "report/words.h"
+
 /* ---- compare, analyze, plan (src/report/verdict.c, verdict_json.c) ---- */
 
-/* The verdict as the JSON enum string: "faster", "slower", "equivalent", "inconclusive", "no_data". */
-const char *report_verdict_name(enum st_verdict v);
-/* A caveat bit (enum st_caveat) in words, and as a JSON enum string. */
-const char *report_caveat_text(unsigned bit);
-/* --adjust host: what the adjustment did to a row (its slope, or why not), in words into t;
- * nothing without the adjustment. */
-void report_adjust_text(struct sb *t, const struct st_adjust *x);
-const char *report_caveat_name(unsigned bit);
-/* What more data an estimate needs, in words and as a JSON enum string. */
-const char *report_need_text(enum st_need n);
-const char *report_need_name(enum st_need n);
 
-/* Shared by the text and HTML renderers (verdict.c). */
-/* The ANSI colour sequence for a verdict ("" when color is false), and the reset. */
-const char *report_verdict_color(enum st_verdict v, bool color);
-const char *report_color_reset(bool color);
-bool report_rate_unit(const char *unit);
-/* The unit heading of a table block: "time/op" for latency rows, "loop/s", "index". */
-void report_table_unit(char *buf, size_t size, const char *unit, int latency);
-/* A value for a table cell: "98.1ns" for latency rows, "4.06M" for throughput; plain_si
- * false shows values below 1e5 unscaled (scores and indexes). */
-void report_cell_value(char *buf, size_t size, double ops, int latency, bool plain_si);
-/* A relative interval (hw = upper bound / value - 1, from a symmetric interval on the log
- * scale) as a cell of at most 9 columns: "±4.4%" when hw < 10% (the two sides then differ by
- * under one point), else both sides, "-9.1/+12%"; an upper side of 100% or more is ">99%",
- * the one spelling of a cap ("-52/+>99%"); "-" when hw is not finite. */
-void report_interval_cell(char *buf, size_t size, double hw);
 /* The one-line summary of a comparison's verdicts, e.g. "3 slower, 1 faster, 40 equivalent,
  * 8 inconclusive (faster/slower need BH q < 0.05)"; kinds with no row are left out. */
 void report_verdict_tally(char *buf, size_t size, const struct an_compare *c);
-/* A percentage with sign: "+1.2%", "-15%", "?" when not finite. */
-void report_pct(char *buf, size_t size, double pct);
 /* The confounders of c that the change under test explains (an_confounders_explain), one line
  * per explanation naming the keys it explains ("explained by the change under test (label
  * mitigations=off): vuln.mds, vuln.spectre_v2"), appended to out: text and HTML say it alike. */
@@ -223,62 +212,7 @@ void report_effect_verdict_word(char *buf, size_t size, const struct st_effect *
  * needs each configuration on at least 2 boots (...); `sysab plan --factors F,G [FILTER]` then
  * sizes the experiment" (a command that runs as printed; no full stop), appended to b. */
 void report_settle_cells_text(struct sb *b, const struct an_analyze *a, const struct an_group_info *filter);
-/* How to read the signs of a table's changes, the one sentence every format's legend states
- * (docs/METHOD.md, "Signs and words"): "change: WHAT in throughput (+ = faster)", "... in time
- * per op (+ = slower)", or "... as shown (time/op rows: + = slower; others: + = faster)", as
- * kinds (AN_CHG_*) says the table holds; so time/op rows are named only where there are some.
- * what: "B vs A", "each effect", "after vs before". Appended to b, no full stop. */
-void report_change_legend(struct sb *b, const char *what, unsigned kinds);
-/* "faster", "slower~" (negligible), "no data". */
-void report_verdict_word(char *buf, size_t size, const struct st_comparison *c);
-/* Counter rows (an_row.event set): the verdict in words, "more" or "fewer" (per op in B than
- * in A), "inconclusive", "no verdict", "no data"; never "faster" or "slower". */
-const char *report_counter_verdict_name(const struct st_comparison *c);
-/* A counter row's cells, the one formatter of text, markdown and HTML: name with the unit
- * its values are in ("kernel.fault.anon · page-faults/op", "... · context-switches/1k ops",
- * "... · task-clock ns/op": scaled so the larger mean is at least 1; "/COPIES" after the
- * workload when > 1), each group's mean with the half-width of its interval, B - A and its
- * interval ("[lo, hi]" with sep between), q and the verdict: "constant" when every sample of
- * both groups counts the same (the values then show that constant). Never e-notation. */
-struct report_counter_cells {
-	char name[300], unit[24], a[48], b[48], ch[24], ci[64], q[16];
-	const char *verdict;
-};
-void report_counter_cells(struct report_counter_cells *out, const struct an_row *r, const char *sep);
-/* A count in fixed notation, about 4 significant digits, k/M/G/T from 100000 on; sign: "+"
- * before positive values; "-" when not finite. Never e-notation. */
-void report_count_cell(char *buf, size_t size, double v, bool sign);
-/* The unit counts of event are shown in, given the largest value: " ns/op" (task-clock),
- * "/op", or "/1k ops", "/1M ops", "/1G ops" so it is at least 1; returns the factor. */
-double report_counter_scale(const char *event, double big, char *unit, size_t size);
-/* A q value for a cell, the one formatter of every table: "<.001" or "0.043"; empty when not finite. */
-void report_q(char *buf, size_t size, double q);
-/* The one-line summary of the counter rows' verdicts: "1 more, 3 inconclusive, 1 constant of
- * 5 rows per op"; empty when there are none. */
-void report_counter_tally(char *buf, size_t size, const struct an_compare *c);
-/* What the counter rows of a comparison are, in words, for the note under a table. */
-extern const char report_counter_rows_text[];
-/* A warning kind (enum st_warn) as a JSON key: "drift", "warmup", "cv", ... */
-const char *report_warn_name(int kind);
-/* The warnings of one group's diagnostics, one line each, appended to out. */
-void report_diag_lines(struct strv *out, const char *group, const struct an_diag *d);
-/* What would settle an inconclusive verdict, in words (nothing when more is 0); in_plan: for
- * a note of `sysab plan`, which sizes the new comparison itself. */
-void report_settle_text(struct sb *t, size_t more, enum st_verdict as, bool in_plan);
 
-/* Why a row has no verdict, or has one only by --allow-failed-checks: its failed self-check in
- * words, appended to t (nothing when every check held). */
-void report_check_text(struct sb *t, const struct an_failed_check *f);
-/* The one caveat for the n groups (names[i]; one NULL name: the analyzed runs) some of
- * whose runs were emulated, appended to t (nothing when none was): "runs of A and B were
- * measured under an emulator (evidence; first in runs 1 and 2)". */
-void report_emulation_text(struct sb *t, const char *const *names, const struct an_emulation *emu, size_t n);
-/* The note of --allow-failed-checks when some row kept its verdict by it, appended to t. */
-void report_allow_text(struct sb *t, size_t rows);
-/* What a look (an_repeat) says before the table, appended to t: why its verdicts were withheld
- * and what to do, or what --fresh left out; nothing for a first look or a re-read. alpha is
- * the level the first look spent. */
-void report_look_text(struct sb *t, const struct an_repeat *look, double alpha);
 /* Which factors an analysis paired within boots (an_analyze.within) and which vary within
  * some boots only (mixed), in words, appended to t (nothing when neither). */
 struct an_analyze;
@@ -287,8 +221,6 @@ void report_within_text(struct sb *t, const struct an_analyze *a);
 /* A row's boots that lack some combination of the within-boot levels, in words (nothing
  * when none does). */
 void report_incomplete_text(struct sb *t, const struct an_analyze *a, const struct an_frow *r);
-/* The JSON "look" member's value of a look (a json_t *; null when looks were not consulted). */
-void *report_look_json(const struct an_repeat *look);
 
 /* The compare table. Compact by default: columns as wide as their cells, names cut to fit
  * st->width, each caveat stated once. st->verbose: the fixed layout with every group's
@@ -330,14 +262,11 @@ int report_export_csv(FILE *f, const struct store_run_info *runs, size_t n, cons
 void report_csv_cell(struct sb *b, const char *s, bool raw);
 int report_export_json(FILE *f, const struct store_run_info *runs, size_t n, const struct store_export *x);
 
-/* `sysab run --allocate`: the allocation of rows[0..n-1] from selector from (nruns runs), the
- * variance it predicts and the advice on more, shorter runs, as text. */
-void report_alloc_text(FILE *f, const char *from, size_t nruns, const struct an_alloc_row *rows, size_t n,
-		       const struct an_alloc *al);
-/* The same as the JSON object a run's settings record as "allocation" (FROM's run ids
- * ids[0..nids-1]); new string. */
-char *report_alloc_json(const char *from, const int64_t *ids, size_t nids, const struct an_alloc_row *rows, size_t n,
-			const struct an_alloc *al);
+/* `sysab run --allocate`: the allocation record (an_alloc_record: rows from the selector's runs),
+ * the variance it predicts and the advice on more, shorter runs, as text. */
+void report_alloc_text(FILE *f, const struct an_alloc_record *rec);
+/* The same as markdown: the allocated rows as a table, and the predicted variance. */
+void report_alloc_markdown(FILE *f, const struct an_alloc_record *rec);
 /* One header line of `show` for a run whose settings record an allocation; nothing else. */
 void report_alloc_line(FILE *f, const char *settings);
 

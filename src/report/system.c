@@ -167,3 +167,30 @@ char *report_changes_json(const char *verb, const struct sys_changes *c, const c
 	json_decref(j);
 	return out;
 }
+
+void report_system_markdown(FILE *f, const struct sys_state *s)
+{
+	fprintf(f, "## System state\n\n| knob | value | verdict | why |\n|---|---|---|---|\n");
+	for (size_t i = 0; i < s->nknob; i++) {
+		const struct sys_knob *k = &s->knob[i];
+		fputc('|', f);
+		report_md_cell(f, k->name);
+		report_md_cell(f, k->value ? k->value : "-");
+		struct sb v = {0};
+		sb_addf(&v, "%s%s", system_verdict_word(k->verdict), k->nset ? " (tune sets it)" : "");
+		report_md_cell(f, sb_str(&v));
+		sb_free(&v);
+		report_md_cell(f, k->why);
+		fputc('\n', f);
+	}
+	fprintf(f, "\n- cpus sysab would use (SMT siblings):");
+	if (!s->ncpu)
+		fprintf(f, " not available here");
+	for (size_t i = 0; i < s->ncpu; i++)
+		fprintf(f, "%s%d (%s)", i ? ", " : " ", s->cpu[i].cpu, s->cpu[i].siblings ? s->cpu[i].siblings : "unknown");
+	fprintf(f, "\n- load average: %s%s%s\n", s->loadavg ? s->loadavg : "not available here",
+		s->load_level ? ", " : "", s->load_level ? s->load_level : "");
+	fprintf(f, "- virtualisation: %s\n", s->virt ? s->virt : "not available here");
+	fprintf(f, "- hardware PMU: %s\n", s->pmu == 1 ? s->pmu_name : s->pmu == 0 ? "none (no hardware counters)"
+									   : "not available here");
+}

@@ -1,4 +1,4 @@
-/* system.h - rendering `sysab system show|tune|reset` as a table or JSON. Never computes. */
+/* system.h - rendering `sysab system show|tune|reset` as a table, markdown or JSON. Never computes. */
 #ifndef SYSAB_REPORT_SYSTEM_H
 #define SYSAB_REPORT_SYSTEM_H
 
@@ -9,6 +9,8 @@
 void report_system_text(FILE *f, const struct sys_state *s);
 /* The same as a JSON document; the caller frees it. */
 char *report_system_json(const struct sys_state *s);
+/* The knobs of s as a markdown table, then the CPUs, load and virtualisation as a list. */
+void report_system_markdown(FILE *f, const struct sys_state *s);
 
 /* The options the reset a tune names must repeat: each NULL when its default is right. */
 struct sys_reset_hint {

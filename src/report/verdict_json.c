@@ -342,6 +342,7 @@ char *report_compare_json(const struct an_compare *c, const struct an_group_info
 	return dump(d);
 }
 
+/* Long by design: the analyze record's members one after another (docs/FORMATS.md), a few lines each. */
 char *report_analyze_json(const struct an_analyze *a, const struct an_group_info *filter)
 {
 	json_t *d = doc("analyze");
@@ -458,6 +459,7 @@ static json_t *levels_json(unsigned bits)
 	return a;
 }
 
+/* Long by design: the plan record's members one after another (docs/FORMATS.md), a few lines each. */
 char *report_plan_json(const struct an_plan *p, const struct an_group_info *g, size_t ng,
 		       const struct study_line *line)
 {

@@ -31,6 +31,7 @@ static double alloc_time(const struct st_alloc_item *it, size_t k, double lam, d
 	return t;
 }
 
+/* Long by design: the multiplier's search, the rounding and the spending of what it left, on one set of counts. */
 int stats_allocate(const struct st_alloc_item *it, size_t k, const struct st_alloc_opts *o, size_t *n,
 		   struct st_alloc *out, struct err *e)
 {

@@ -391,6 +391,7 @@ static bool pooled(const struct st_estimate *est, size_t n, enum st_level lv, do
 }
 
 /* Interval for one group given its working numbers and the borrowed components. */
+/* Long by design: every term of the interval (rounding, adjustment, borrowed levels) and its df in one pass. */
 static void group_interval(const struct gwork *w, struct st_estimate *o, const bool can[ST_NLEVELS],
 			   bool can_refused)
 {

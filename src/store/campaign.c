@@ -21,6 +21,7 @@ static void bind_u64_or_null(sqlite3_stmt *st, int i, uint64_t v)
 		sqlite3_bind_null(st, i);
 }
 
+/* Long by design: one transaction inserting the campaign, its configurations and its slots. */
 int store_campaign_create(struct store *s, struct store_campaign *c, struct err *e)
 {
 	int own_tx = !s->in_tx;

@@ -152,7 +152,8 @@ static void format_help_matches_the_format_table(void **state)
 		{"run", REPORT_RUN},         {"list", REPORT_RUNS},      {"show", REPORT_RUN},
 		{"workloads", REPORT_WORKLOADS}, {"env", REPORT_ENV},    {"compare", REPORT_COMPARE},
 		{"analyze", REPORT_ANALYZE}, {"plan", REPORT_PLAN},      {"export", REPORT_SAMPLES},
-		{"report", REPORT_COMPARE},  {"history", REPORT_HISTORY},
+		{"report", REPORT_COMPARE},  {"history", REPORT_HISTORY}, {"campaign", REPORT_CAMPAIGN},
+		{"system", REPORT_SYSTEM},
 	};
 	size_t checked = 0;
 	for (size_t i = 0; i < cli_ncmds; i++)

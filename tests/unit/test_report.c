@@ -156,6 +156,31 @@ static void counter_cells_carry_units_and_no_e_notation(void **state)
 	assert_string_equal(cc.ch, "");
 }
 
+/* One table names each warning kind: its JSON key, its phrase in the compact compare note
+ * (none for CV, whose phrase carries its limit) and one line of a group's warnings. */
+static void every_warning_kind_has_its_words_in_one_table(void **state)
+{
+	(void)state;
+	static const char *const key[] = {"drift", "warmup", "outlier", "cv", "bimodal", "autocorr"};
+	static const char *const kind[] = {"drift", "slow first samples", "outliers", NULL, "bimodal",
+					   "autocorrelated batch means"};
+	for (int k = 0; k <= ST_WARN_AUTOCORR; k++) {
+		assert_string_equal(report_warn_name(k), key[k]);
+		if (kind[k])
+			assert_string_equal(report_warn_kind(k), kind[k]);
+		else
+			assert_null(report_warn_kind(k));
+		struct an_diag d = {0};
+		d.count[k] = 2;
+		d.worst[k] = 0.5;
+		d.limit[k] = 0.05;
+		struct strv l = {0};
+		report_diag_lines(&l, "A", &d);
+		assert_int_equal(l.n, 1);
+		strv_free(&l);
+	}
+}
+
 static void emulated_groups_share_one_caveat(void **state)
 {
 	(void)state;
@@ -333,6 +358,7 @@ int main(void)
 		cmocka_unit_test(csv_quotes_what_rfc4180_asks),
 		cmocka_unit_test(intervals_spell_caps_once_and_need_4_df),
 		cmocka_unit_test(counter_cells_carry_units_and_no_e_notation),
+		cmocka_unit_test(every_warning_kind_has_its_words_in_one_table),
 		cmocka_unit_test(emulated_groups_share_one_caveat),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
