@@ -459,7 +459,7 @@ static json_t *levels_json(unsigned bits)
 }
 
 char *report_plan_json(const struct an_plan *p, const struct an_group_info *g, size_t ng,
-		       const struct study_line *line)
+		       const struct study_line *line, const struct an_mde *mde)
 {
 	json_t *d = doc("plan");
 	json_t *gs = json_array();
@@ -556,5 +556,7 @@ char *report_plan_json(const struct an_plan *p, const struct an_group_info *g, s
 		report_study_line_json(o, line);
 		json_object_set_new(d, "campaign_line", o);
 	}
+	if (mde)
+		json_object_set_new(d, "mde", report_mde_json(mde));
 	return dump(d);
 }
