@@ -1,0 +1,96 @@
+/* test_stats_mde.c - the MDE of a design: plan's model, the boots that reach a target, refusals. */
+#include "unit.h"
+#include "stats/mde.h"
+
+#include <math.h>
+
+static const struct st_components comp = {.var_boot = 1e-4, .var_run = 4e-5, .var_within = 9e-4};
+
+/* The MDE by hand: both groups alike, so the Welch df is 2 (B - 1). */
+static void mde_is_t_plus_t_times_se(void **state)
+{
+	(void)state;
+	struct st_mde m;
+	struct err e;
+	assert_int_equal(stats_mde(&comp, &comp, 6, 2, 10, 0.05, 0.8, 0, 64, &m, &e), 0);
+	double se = sqrt(2 * (1e-4 / 6 + 4e-5 / 12 + 9e-4 / 120));
+	double k = stats_t_quantile(0.975, 10) + stats_t_quantile(0.8, 10);
+	assert_float_equal(m.se, se, 1e-12);
+	assert_float_equal(m.df, 10, 1e-12);
+	assert_float_equal(m.mde, expm1(k * se), 1e-12);
+	assert_int_equal(m.boots_needed, 0); /* no target */
+}
+
+/* stats_plan on point estimates with power 0.8 and the MDE of B boots as its target plans
+ * exactly B boots (1 run, the samples its minimum): the two share one model. */
+static void plan_at_the_mde_plans_those_boots(void **state)
+{
+	(void)state;
+	struct st_components c = {.var_boot = 2e-4};
+	struct err e;
+	for (size_t B = 3; B <= 20; B += 4) {
+		struct st_mde m;
+		assert_int_equal(stats_mde(&c, &c, B, 1, ST_MIN_BATCH_SAMPLES, 0.05, 0.8, 0, 64, &m, &e), 0);
+		struct st_plan_opts o = stats_plan_defaults();
+		o.assurance = 0;
+		o.power = 0.8;
+		o.target = m.mde * (1 + 1e-9);
+		struct st_plan p;
+		assert_int_equal(stats_plan(&c, &c, &o, &p, &e), 0);
+		assert_true(p.feasible);
+		assert_int_equal(p.boots, B);
+	}
+}
+
+static void boots_needed_is_the_fewest_that_reach(void **state)
+{
+	(void)state;
+	struct st_mde m, at, below;
+	struct err e;
+	assert_int_equal(stats_mde(&comp, &comp, 2, 1, 10, 0.05, 0.8, 0.01, 10000, &m, &e), 0);
+	assert_true(m.mde > 0.01);
+	size_t B = m.boots_needed;
+	assert_true(B > 2);
+	assert_int_equal(stats_mde(&comp, &comp, B, 1, 10, 0.05, 0.8, 0, 0, &at, &e), 0);
+	assert_int_equal(stats_mde(&comp, &comp, B - 1, 1, 10, 0.05, 0.8, 0, 0, &below, &e), 0);
+	assert_true(at.mde <= 0.01);
+	assert_true(below.mde > 0.01);
+	/* a cap below it: none */
+	assert_int_equal(stats_mde(&comp, &comp, 2, 1, 10, 0.05, 0.8, 0.01, B - 1, &m, &e), 0);
+	assert_int_equal(m.boots_needed, 0);
+}
+
+static void refuses_what_has_no_interval(void **state)
+{
+	(void)state;
+	struct st_mde m;
+	struct err e;
+	assert_int_equal(stats_mde(&comp, &comp, 1, 1, 10, 0.05, 0.8, 0, 64, &m, &e), -1);
+	assert_true(isnan(m.mde));
+	assert_int_equal(stats_mde(&comp, &comp, 4, 0, 10, 0.05, 0.8, 0, 64, &m, &e), -1);
+	assert_int_equal(stats_mde(&comp, &comp, 4, 1, 10, 0.05, 0.8, -0.01, 64, &m, &e), -1);
+	assert_int_equal(stats_mde(&comp, &comp, 4, 1, 10, 0.05, 1, 0, 64, &m, &e), -1);
+}
+
+/* Rough defaults: the documented standard deviations, a probe's cv replacing the sample's. */
+static void rough_defaults_are_the_documented_ones(void **state)
+{
+	(void)state;
+	struct st_components r = stats_mde_rough(0);
+	assert_float_equal(r.var_boot, ST_MDE_ROUGH_SD_BOOT * ST_MDE_ROUGH_SD_BOOT, 1e-15);
+	assert_float_equal(r.var_run, ST_MDE_ROUGH_SD_RUN * ST_MDE_ROUGH_SD_RUN, 1e-15);
+	assert_float_equal(r.var_within, ST_MDE_ROUGH_SD_SAMPLE * ST_MDE_ROUGH_SD_SAMPLE, 1e-15);
+	assert_float_equal(stats_mde_rough(0.1).var_within, 0.01, 1e-15);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(mde_is_t_plus_t_times_se),
+		cmocka_unit_test(plan_at_the_mde_plans_those_boots),
+		cmocka_unit_test(boots_needed_is_the_fewest_that_reach),
+		cmocka_unit_test(refuses_what_has_no_interval),
+		cmocka_unit_test(rough_defaults_are_the_documented_ones),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
