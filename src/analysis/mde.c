@@ -84,8 +84,10 @@ static int mde_row(const struct store_set *set, enum an_mde_source source, const
 		r->source = source;
 	}
 	r->samples = in->samples ? in->samples : spr >= 1 ? (size_t)lround(spr) : AN_MDE_ROUGH_SAMPLES;
-	return stats_mde(&c, &c, in->boots, in->runs, r->samples, in->alpha, in->power, in->target,
-			 in->max_boots ? in->max_boots : AN_MDE_MAX_BOOTS, &r->m, e);
+	size_t max = in->max_boots ? in->max_boots : AN_MDE_MAX_BOOTS;
+	if (in->paired)
+		return stats_mde_paired(&c, in->boots, r->samples, in->alpha, in->power, in->target, max, &r->m, e);
+	return stats_mde(&c, &c, in->boots, in->runs, r->samples, in->alpha, in->power, in->target, max, &r->m, e);
 }
 
 int an_mde_of_set(const struct store_set *set, enum an_mde_source source, const struct strv *patterns,

@@ -22,6 +22,8 @@ struct an_mde_in {
 	double target;     /* > 0: also the boots that reach it; 0: none */
 	size_t max_boots;  /* search bound of those boots */
 	bool emulated;     /* the runs measure an emulator (qemu TCG): the MDE is for its costs */
+	bool paired;       /* paired runs on one boot (run --arm): boots counts paired runs, runs 1,
+			    * samples the rounds (stats_mde_paired) */
 	const char *from;  /* the pilot selector (NULL: every run, the database's history) */
 };
 #define AN_MDE_ROUGH_SAMPLES 10 /* samples per run assumed when neither design nor pilot has them */

@@ -17,7 +17,11 @@ static void pct(char *buf, size_t n, double x)
 void report_mde_text(FILE *f, const struct an_mde *m)
 {
 	const struct an_mde_in *in = &m->in;
-	fprintf(f, "MDE of %zu boot%s x %zu run%s per configuration (%g%% confidence, %g%% power)%s:\n",
+	if (in->paired)
+		fprintf(f, "MDE of %zu paired runs on this boot (%g%% confidence, %g%% power):\n", in->boots,
+			100 * (1 - in->alpha), 100 * in->power);
+	else
+		fprintf(f, "MDE of %zu boot%s x %zu run%s per configuration (%g%% confidence, %g%% power)%s:\n",
 		in->boots, in->boots == 1 ? "" : "s", in->runs, in->runs == 1 ? "" : "s", 100 * (1 - in->alpha),
 		100 * in->power, in->emulated ? ",\n  of emulator costs (qemu TCG), not the kernel's" : "");
 	bool rough = false;
@@ -26,7 +30,8 @@ void report_mde_text(FILE *f, const struct an_mde *m)
 		char b[32];
 		pct(b, sizeof b, r->m.mde);
 		const char *src = r->source == AN_MDE_PILOT ? "pilot" : r->source == AN_MDE_HISTORY ? "earlier runs" : "rough";
-		fprintf(f, "  %-26s %7s  %zu samples/run, %s%s%s\n", r->workload, b, r->samples, src, r->source == AN_MDE_PILOT && in->from ? " " : "",
+		fprintf(f, "  %-26s %7s  %zu %s, %s%s%s\n", r->workload, b, r->samples,
+			in->paired ? "rounds" : "samples/run", src, r->source == AN_MDE_PILOT && in->from ? " " : "",
 			r->source == AN_MDE_PILOT && in->from ? in->from : "");
 		rough |= r->source == AN_MDE_ROUGH;
 	}
@@ -38,7 +43,8 @@ void report_mde_text(FILE *f, const struct an_mde *m)
 		if (m->reaches)
 			fprintf(f, "target %s: reached\n", t);
 		else if (m->boots_needed)
-			fprintf(f, "target %s: not reached; %zu boots per configuration would\n", t, m->boots_needed);
+			fprintf(f, "target %s: not reached; %zu %s would\n", t, m->boots_needed,
+				in->paired ? "paired runs" : "boots per configuration");
 		else
 			fprintf(f, "target %s: not reached by %d boots; add runs or samples\n", t, AN_MDE_MAX_BOOTS);
 	}

@@ -64,3 +64,29 @@ int stats_mde(const struct st_components *a, const struct st_components *b, size
 	}
 	return 0;
 }
+
+int stats_mde_paired(const struct st_components *c, size_t pairs, size_t rounds, double alpha, double power,
+		     double target, size_t max_pairs, struct st_mde *out, struct err *e)
+{
+	memset(out, 0, sizeof *out);
+	out->mde = out->se = out->df = NAN;
+	if (pairs < 2)
+		return errf(e, "an MDE needs at least 2 paired runs (%zu given): one has no interval", pairs);
+	if (!rounds)
+		return errf(e, "an MDE needs at least 1 round per paired run");
+	if (!(alpha > 0 && alpha < 1) || !(power > 0 && power < 1))
+		return errf(e, "MDE alpha %g and power %g must be between 0 and 1", alpha, power);
+	if (!(target >= 0))
+		return errf(e, "MDE target %g must be > 0", target);
+	/* the boot cancels; each arm's run and sample noise enters a difference twice */
+	double v[ST_NLEVELS] = {0, 2 * comp(c, ST_LEVEL_RUN), 2 * comp(c, ST_LEVEL_WITHIN)};
+	out->mde = mde_of(v, 1, pairs, 1, rounds, alpha, power, &out->se, &out->df);
+	for (size_t P = 2; target > 0 && P <= max_pairs; P++) {
+		double se, df;
+		if (mde_of(v, 1, P, 1, rounds, alpha, power, &se, &df) <= target) {
+			out->boots_needed = P;
+			break;
+		}
+	}
+	return 0;
+}

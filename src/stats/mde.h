@@ -32,4 +32,12 @@ int stats_mde(const struct st_components *a, const struct st_components *b, size
 	      size_t samples, double alpha, double power, double target, size_t max_boots, struct st_mde *out,
 	      struct err *e);
 
+/* The MDE of pairs paired runs (run --arm) on one boot, of rounds rounds each, from one arm's
+ * components c: the boot level cancels in a difference, each arm's run and sample variance
+ * enters it (2 var_run, 2 var_within), df pairs - 1 (docs/METHOD.md). out->boots_needed gets the
+ * fewest paired runs meeting target (0: none up to max_pairs). Returns 0, or -1 with e set for
+ * pairs < 2, rounds 0, alpha or power outside (0, 1), target < 0. */
+int stats_mde_paired(const struct st_components *c, size_t pairs, size_t rounds, double alpha, double power,
+		     double target, size_t max_pairs, struct st_mde *out, struct err *e);
+
 #endif

@@ -79,3 +79,14 @@ contains "$OUT" "documented defaults"
 expect 0 "$SYSAB" campaign new q1 --backend qemu --arch x86_64 --accel tcg --unit-dir "$T/units" --boots 2 \
 	--config pti=on --append pti=on -- -w kernel.syscall.null
 contains "$OUT" "of emulator costs (qemu TCG)"
+
+# run --arm: before the first round, what one paired run cannot give and the MDE of two
+export SYSAB_DB="$T/arm.db"
+expect 0 "$SYSAB" run --quick -w kernel.syscall.null --samples 8 --arm A=true --arm B=true
+contains "$OUT" "one paired run gives no verdict: compare needs 2 or more on this boot"
+contains "$OUT" "MDE of 2 paired runs on this boot"
+printf '%s\n' "$OUT" | awk '/^MDE of 2 paired/ { m = NR } /^run [0-9]+: complete/ && !r { r = NR } END { exit !(m && r > m) }' ||
+	fail "the paired MDE is not printed before the run: $OUT"
+contains "$OUT" "8 rounds, rough"
+expect 0 "$SYSAB" run --quick -w kernel.syscall.null --samples 8 --arm A=true --arm B=true
+contains "$OUT" "8 rounds, earlier runs"

@@ -83,6 +83,26 @@ static void rough_defaults_are_the_documented_ones(void **state)
 	assert_float_equal(stats_mde_rough(0.1).var_within, 0.01, 1e-15);
 }
 
+/* Paired runs: the boot cancels, each arm's run and sample variance twice, df pairs - 1. */
+static void paired_runs_drop_the_boot(void **state)
+{
+	(void)state;
+	struct st_mde m;
+	struct err e;
+	assert_int_equal(stats_mde_paired(&comp, 5, 10, 0.05, 0.8, 0.02, 1000, &m, &e), 0);
+	double se = sqrt(2 * 4e-5 / 5 + 2 * 9e-4 / 50);
+	assert_float_equal(m.se, se, 1e-12);
+	assert_float_equal(m.df, 4, 1e-12);
+	assert_float_equal(m.mde, expm1((stats_t_quantile(0.975, 4) + stats_t_quantile(0.8, 4)) * se), 1e-12);
+	size_t P = m.boots_needed;
+	struct st_mde at, below;
+	assert_true(P > 2);
+	assert_int_equal(stats_mde_paired(&comp, P, 10, 0.05, 0.8, 0, 0, &at, &e), 0);
+	assert_int_equal(stats_mde_paired(&comp, P - 1, 10, 0.05, 0.8, 0, 0, &below, &e), 0);
+	assert_true(at.mde <= 0.02 && below.mde > 0.02);
+	assert_int_equal(stats_mde_paired(&comp, 1, 10, 0.05, 0.8, 0, 0, &m, &e), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -91,6 +111,7 @@ int main(void)
 		cmocka_unit_test(boots_needed_is_the_fewest_that_reach),
 		cmocka_unit_test(refuses_what_has_no_interval),
 		cmocka_unit_test(rough_defaults_are_the_documented_ones),
+		cmocka_unit_test(paired_runs_drop_the_boot),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
