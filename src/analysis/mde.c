@@ -115,7 +115,7 @@ int an_mde_of_set(const struct store_set *set, enum an_mde_source source, const 
 		}
 		if (!any) {
 			strv_free(&names);
-			return errf(e, "-w %s names no workload here; `sysab list workloads` lists them", patterns->v[i]);
+			return errf(e, "-w %s names no workload here; `sysab workloads` lists them", patterns->v[i]);
 		}
 	}
 	out->rows = xcalloc(names.n + 1, sizeof *out->rows);
