@@ -71,7 +71,7 @@ static int mde_row(const struct store_set *set, enum an_mde_source source, const
 	r->workload = xstrdup(name);
 	r->copies = 1;
 	const struct store_series *x = series_of(set, name);
-	struct st_components c = stats_mde_rough(0);
+	struct st_components c = stats_mde_rough(in->probe_cv > ST_MDE_ROUGH_SD_SAMPLE ? in->probe_cv : 0);
 	double spr = 0;
 	r->source = AN_MDE_ROUGH;
 	if (x && x->nboots) {
@@ -154,8 +154,13 @@ int an_mde_select(struct store *st, const struct strv *patterns, const struct an
 	int64_t *ids = NULL;
 	int rc = -1;
 	memset(out, 0, sizeof *out);
-	if (store_runs_list(st, &runs, &n, e))
+	if (store_runs_list(st, &runs, &n, e) || store_runs_env_key(st, runs, n, "probe.cv", e))
 		goto out;
+	struct an_mde_in with = *in;
+	for (size_t i = n; i-- > 0 && !(with.probe_cv > 0);) {
+		const char *cv = kv_get(&runs[i].env, "probe.cv");
+		with.probe_cv = cv ? strtod(cv, NULL) : 0;
+	}
 	if (in->from) {
 		if (select_parse(in->from, &s, e) || select_runs(&s, runs, n, &idx, &nidx, e)) {
 			err_prefix(e, "--from %s", in->from);
@@ -172,7 +177,7 @@ int an_mde_select(struct store *st, const struct strv *patterns, const struct an
 		ids[i] = runs[idx[i]].id;
 	if (nidx && store_load_set(st, ids, nidx, &set, e))
 		goto out;
-	rc = an_mde_of_set(&set, in->from ? AN_MDE_PILOT : AN_MDE_HISTORY, patterns, in, out, e);
+	rc = an_mde_of_set(&set, in->from ? AN_MDE_PILOT : AN_MDE_HISTORY, patterns, &with, out, e);
 out:
 	store_set_free(&set);
 	free(ids);

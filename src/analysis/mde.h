@@ -25,6 +25,8 @@ struct an_mde_in {
 	bool paired;       /* paired runs on one boot (run --arm): boots counts paired runs, runs 1,
 			    * samples the rounds (stats_mde_paired) */
 	const char *from;  /* the pilot selector (NULL: every run, the database's history) */
+	double probe_cv;   /* this host's noise probe (probe.cv of its newest run), 0: none; rough
+			    * rows take it as the sample sd when above the default (an_mde_select sets it) */
 };
 #define AN_MDE_ROUGH_SAMPLES 10 /* samples per run assumed when neither design nor pilot has them */
 #define AN_MDE_MAX_BOOTS 10000
@@ -55,8 +57,9 @@ struct an_mde {
 int an_mde_of_set(const struct store_set *set, enum an_mde_source source, const struct strv *patterns,
 		  const struct an_mde_in *in, struct an_mde *out, struct err *e);
 
-/* The same from the runs of st that in->from selects (every run when NULL: history). A
- * database without runs gives rough rows; a selector that matches nothing is an error.
+/* The same from the runs of st that in->from selects (every run when NULL: history), with
+ * in->probe_cv from the newest run that recorded a noise probe. A database without runs gives
+ * rough rows; a selector that matches nothing is an error.
  * Returns 0 or -1 with e set. */
 int an_mde_select(struct store *st, const struct strv *patterns, const struct an_mde_in *in, struct an_mde *out,
 		  struct err *e);

@@ -35,7 +35,11 @@ void report_mde_text(FILE *f, const struct an_mde *m)
 			r->source == AN_MDE_PILOT && in->from ? in->from : "");
 		rough |= r->source == AN_MDE_ROUGH;
 	}
-	if (rough)
+	if (rough && in->probe_cv > ST_MDE_ROUGH_SD_SAMPLE)
+		fprintf(f, "  rough: no runs of it here; documented defaults, sample noise %.1f%%\n"
+			   "  from this host's noise probe (docs/METHOD.md)\n",
+			100 * in->probe_cv);
+	else if (rough)
 		fprintf(f, "  rough: no runs of it here; documented defaults (docs/METHOD.md)\n");
 	if (in->target > 0) {
 		char t[32];
@@ -60,6 +64,8 @@ json_t *report_mde_json(const struct an_mde *m)
 	json_object_set_new(o, "emulated", json_boolean(m->in.emulated));
 	if (m->in.from)
 		json_object_set_new(o, "from", json_string(m->in.from));
+	if (m->in.probe_cv > 0)
+		json_object_set_new(o, "probe_cv", json_real(m->in.probe_cv));
 	for (size_t i = 0; i < m->nrows; i++) {
 		const struct an_mde_row *r = &m->rows[i];
 		json_t *x = json_object();

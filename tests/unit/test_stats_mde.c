@@ -1,8 +1,10 @@
 /* test_stats_mde.c - the MDE of a design: plan's model, the boots that reach a target, refusals. */
 #include "unit.h"
+#include "analysis/mde.h"
 #include "stats/mde.h"
 
 #include <math.h>
+#include <string.h>
 
 static const struct st_components comp = {.var_boot = 1e-4, .var_run = 4e-5, .var_within = 9e-4};
 
@@ -103,6 +105,44 @@ static void paired_runs_drop_the_boot(void **state)
 	assert_int_equal(stats_mde_paired(&comp, 1, 10, 0.05, 0.8, 0, 0, &m, &e), -1);
 }
 
+/* Rough rows (no runs): the documented defaults, a noisier probe's cv as the sample sd; the
+ * index members by default, a -w glob's workloads otherwise, a pattern naming none refused. */
+static void rough_rows_take_a_noisy_probe(void **state)
+{
+	(void)state;
+	struct an_mde quiet, noisy;
+	struct err e;
+	struct strv w = {0};
+	strv_add(&w, "kernel.syscall.null");
+	struct an_mde_in in = {.boots = 4, .runs = 1, .alpha = 0.05, .power = 0.8};
+	assert_int_equal(an_mde_of_set(NULL, AN_MDE_HISTORY, &w, &in, &quiet, &e), 0);
+	assert_int_equal(quiet.nrows, 1);
+	assert_int_equal(quiet.rows[0].source, AN_MDE_ROUGH);
+	assert_int_equal(quiet.rows[0].samples, AN_MDE_ROUGH_SAMPLES);
+	struct st_components r = stats_mde_rough(0);
+	struct st_mde m;
+	assert_int_equal(stats_mde(&r, &r, 4, 1, AN_MDE_ROUGH_SAMPLES, 0.05, 0.8, 0, 0, &m, &e), 0);
+	assert_float_equal(quiet.rows[0].m.mde, m.mde, 1e-12);
+	in.probe_cv = 0.01; /* quieter than the default: the default stays */
+	assert_int_equal(an_mde_of_set(NULL, AN_MDE_HISTORY, &w, &in, &noisy, &e), 0);
+	assert_float_equal(noisy.rows[0].m.mde, m.mde, 1e-12);
+	an_mde_free(&noisy);
+	in.probe_cv = 0.08;
+	assert_int_equal(an_mde_of_set(NULL, AN_MDE_HISTORY, &w, &in, &noisy, &e), 0);
+	assert_true(noisy.rows[0].m.mde > quiet.rows[0].m.mde);
+	an_mde_free(&noisy);
+	an_mde_free(&quiet);
+	strv_free(&w);
+	in.probe_cv = 0;
+	assert_int_equal(an_mde_of_set(NULL, AN_MDE_HISTORY, NULL, &in, &quiet, &e), 0);
+	assert_true(quiet.nrows >= 2); /* the index members */
+	an_mde_free(&quiet);
+	strv_add(&w, "no.such.*");
+	assert_int_equal(an_mde_of_set(NULL, AN_MDE_HISTORY, &w, &in, &quiet, &e), -1);
+	assert_non_null(strstr(e.msg, "no.such.*"));
+	strv_free(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -112,6 +152,7 @@ int main(void)
 		cmocka_unit_test(refuses_what_has_no_interval),
 		cmocka_unit_test(rough_defaults_are_the_documented_ones),
 		cmocka_unit_test(paired_runs_drop_the_boot),
+		cmocka_unit_test(rough_rows_take_a_noisy_probe),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
