@@ -3,6 +3,8 @@
 #include "campaign/campaign.h"
 #include "core/tmp.h"
 #include "report/campaign.h"
+#include "report/report.h"
+#include "study/mde.h"
 
 #include <jansson.h>
 #include <libgen.h>
@@ -14,7 +16,7 @@
 enum {
 	O_BOOTS = 1, O_RUNS, O_BACKEND, O_SEED, O_CONFIG, O_KERNEL, O_INITRD, O_APPEND, O_ENTRY, O_COMMAND,
 	O_SMP, O_MEM, O_ACCEL, O_IMAGE, O_BOOT_TIMEOUT, O_MAX_FAILURES, O_SETTLE_LOAD, O_SETTLE_TIMEOUT,
-	O_UNIT_DIR, O_DRY_RUN, O_ARCH, O_QEMU, O_NUMA, O_DUET,
+	O_UNIT_DIR, O_DRY_RUN, O_ARCH, O_QEMU, O_NUMA, O_DUET, O_FROM, O_TARGET, O_STRICT,
 };
 
 const struct cli_opt cli_campaign_opts[] = {
@@ -55,6 +57,13 @@ const struct cli_opt cli_campaign_opts[] = {
 	CLI_OPT("unit-dir", 0, "DIR", "new: where the resume unit goes (default /etc/systemd/system)", O_UNIT_DIR),
 	CLI_OPT("dry-run", 'n', NULL, "start: print every command (shell-quoted) and file of the campaign instead of acting", O_DRY_RUN),
 	CLI_OUT_OPTS("show, status: text (default), json or markdown", "text json markdown"),
+	CLI_OPT("from", 0, "SELECTOR",
+		"new, start: the pilot runs whose variance gives the MDE printed before any boot (default: every "
+		"earlier run of the database; none: rough defaults)",
+		O_FROM),
+	CLI_NUM("target", 0, "PCT", "new, start: say whether the design's MDE reaches PCT, else the boots that would",
+		O_TARGET, CLI_PCT, 0.0001, 1, NULL),
+	CLI_OPT("strict", 0, NULL, "new, start: refuse (exit 2, nothing written) when the MDE misses --target", O_STRICT),
 	CLI_COMMON_OPTS,
 	CLI_END,
 };
@@ -66,6 +75,9 @@ struct campaign_args {
 	bool dry_run;
 	bool runs_given;
 	struct cli_out out; /* show, status */
+	const char *from; /* --from */
+	double target;    /* --target, 0: none */
+	bool strict;      /* --strict */
 };
 
 static int set_config_field(struct campaign_args *a, const char *opt, char **field, const char *arg, struct err *e)
@@ -165,6 +177,9 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 	case OPT_JSON:
 	case OPT_FORMAT:
 	case OPT_OUTPUT: return cli_out_opt(&a->out, id, arg, e);
+	case O_FROM: a->from = arg; return 0;
+	case O_TARGET: a->target = cli_real_of(arg); return 0;
+	case O_STRICT: a->strict = true; return 0;
 	case OPT_DB: a->db = a->out.db = arg; return 0;
 	}
 	return errf(e, "unhandled option");
@@ -210,6 +225,10 @@ static int check_usage(const struct campaign_args *a, const struct strv *pos, bo
 		return -1;
 	if ((!cli_out_text(&a->out) || a->out.path) && strcmp(what, "show") && strcmp(what, "status"))
 		return errf(e, "--format, --json and -o are for show and status");
+	if ((a->from || a->target > 0 || a->strict) && strcmp(what, "new") && strcmp(what, "start"))
+		return errf(e, "--from, --target and --strict are for `sysab campaign new` and `start`");
+	if (a->strict && !(a->target > 0))
+		return errf(e, "--strict refuses a design that misses --target: give --target PCT too");
 	if (a->dry_run && strcmp(what, "start"))
 		return errf(e, "--dry-run is for start (a dry resume would still have to record the boot it checks)");
 	return 0;
@@ -239,6 +258,52 @@ static int show_one(struct store *st, const char *name, struct err *e)
 	return 0;
 }
 
+/* The MDE lines of md, and what its design cannot give. */
+static void print_mde(const struct study_mde *md)
+{
+	if (md->have)
+		report_mde_text(stdout, &md->m);
+	if (md->cannot)
+		fputs(md->cannot, stdout);
+}
+
+/* --strict: -1 with e set when the design's MDE misses --target (or it has none). */
+static int strict_check(const struct campaign_args *a, const struct study_mde *md, struct err *e)
+{
+	if (!a->strict || (md->have && md->m.reaches))
+		return 0;
+	if (!md->have)
+		return errf(e, "--strict: 1 boot per configuration has no MDE to meet --target; give --boots 2 or more");
+	if (md->m.boots_needed)
+		return errf(e, "--strict: the design's MDE %.2f%% misses --target %.2f%%; --boots %zu would reach it "
+			       "(nothing was written)",
+			    100 * md->m.worst, 100 * a->target, md->m.boots_needed);
+	return errf(e, "--strict: the design's MDE %.2f%% misses --target %.2f%% at any number of boots; give more "
+		       "runs or samples (nothing was written)",
+		    100 * md->m.worst, 100 * a->target);
+}
+
+/* `sysab campaign start NAME` before its first boot: the MDE of its design, or -1 with e set
+ * (--strict refuses, nothing is written). A campaign already under way prints nothing. */
+static int start_mde(const struct campaign_env *env, const struct campaign_args *a, const char *name, struct err *e)
+{
+	struct campaign c;
+	if (campaign_load(env->st, name, &c, e))
+		return -1;
+	int rc = 0;
+	if (c.state == CAMPAIGN_NEW) {
+		struct study_mde md;
+		struct study_mde_in in = {(size_t)c.r.boots, (size_t)c.r.runs, &c.run_args, c.r.backend,
+					  c.opts.accel, a->from, a->target};
+		rc = study_campaign_mde(env->st, &in, &md, e) || strict_check(a, &md, e) ? -1 : 0;
+		if (!rc)
+			print_mde(&md);
+		study_mde_free(&md);
+	}
+	campaign_free(&c);
+	return rc;
+}
+
 /* `sysab campaign new NAME`: fill in the defaults, store the campaign, print its schedule. */
 static int campaign_new(const struct campaign_env *env, struct campaign_args *a, const char *name, const char *self,
 			struct err *e)
@@ -262,8 +327,17 @@ static int campaign_new(const struct campaign_env *env, struct campaign_args *a,
 	free(j);
 	campaign_opts_free(&a->sp.opts);
 	a->sp.opts = filled;
-	if (campaign_create(env->st, &a->sp, e) || show_one(env->st, name, e))
+	struct study_mde md;
+	struct study_mde_in in = {(size_t)a->sp.boots, (size_t)a->sp.runs, &a->sp.run_args, a->sp.backend,
+				  a->sp.opts.accel, a->from, a->target};
+	if (study_campaign_mde(env->st, &in, &md, e) || strict_check(a, &md, e) ||
+	    campaign_create(env->st, &a->sp, e) || show_one(env->st, name, e)) {
+		study_mde_free(&md);
 		return -1;
+	}
+	printf("\n");
+	print_mde(&md);
+	study_mde_free(&md);
 	char prog[256];
 	printf("\nnothing boots until `%s campaign start %s` (try --dry-run first)\n", prog_name(prog, sizeof prog), name);
 	return 0;
@@ -361,7 +435,7 @@ int cmd_campaign(const struct cli_cmd *cmd, int argc, char **argv)
 	} else {
 		sig_install();
 		tmpdir_reap_stale(); /* what a killed campaign left (its VM died with it) */
-		r = !strcmp(what, "start")    ? campaign_start(&env, pos.v[1], &e)
+		r = !strcmp(what, "start")    ? start_mde(&env, &a, pos.v[1], &e) || campaign_start(&env, pos.v[1], &e)
 		    : !strcmp(what, "resume") ? campaign_resume(&env, pos.v[1], &e)
 					      : campaign_stop(&env, pos.v[1], &e);
 	}

@@ -10,6 +10,7 @@
 #include "run/node.h"
 #include "run/runsum.h"
 #include "analysis/job.h"
+#include "analysis/mde.h"
 #include "analysis/summary.h"
 #include "store/store.h"
 #include "workloads/workload.h"
@@ -499,6 +500,27 @@ static int hang_timeout_env(uint64_t *ns, struct err *e)
 }
 
 /* The runner's options: the profile, what the options override, the copies. */
+/* Before the first round of a paired run: one paired run has no interval, so the MDE of the
+ * fewest that have one (2 on this boot), from the database's earlier runs of the workloads. */
+static int paired_mde(struct store *st, const struct workload **wl, size_t nwl, int samples, struct err *e)
+{
+	struct strv names = {0};
+	for (size_t i = 0; i < nwl; i++)
+		if (!(wl[i]->flags & WL_REFERENCE))
+			strv_add(&names, wl[i]->name);
+	struct an_mde m;
+	struct an_mde_in in = {.boots = 2, .runs = 1, .samples = samples > 0 ? (size_t)samples : 0, .alpha = 0.05,
+			       .power = 0.8, .paired = true};
+	int rc = an_mde_select(st, &names, &in, &m, e);
+	strv_free(&names);
+	if (rc)
+		return -1;
+	printf("one paired run gives no verdict: compare needs 2 or more on this boot\n");
+	report_mde_text(stdout, &m);
+	an_mde_free(&m);
+	return 0;
+}
+
 static struct run_opts run_opts_of(struct run_args *a, const struct workload **wl, size_t nwl)
 {
 	const struct profile *prof = &profiles[a->quick ? 0 : a->full ? 2 : 1];
@@ -878,6 +900,10 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 		o.pressure = &pressure;
 	}
 	if (a.allocate && allocate(&a, st, &o, &ra, &e)) {
+		rc = cli_fail(cmd, &e);
+		goto out;
+	}
+	if (a.narms >= 2 && !a.quiet && paired_mde(st, wl, nwl, o.samples, &e)) {
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}

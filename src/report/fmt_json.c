@@ -39,7 +39,7 @@ static int render(FILE *f, const struct report_doc *d)
 		if (d->noise_levels && d->noise_levels->n > 1)
 			s = report_add_json(s, "noise_levels", report_noise_levels_json(d->noise_levels));
 		break;
-	case REPORT_PLAN: s = report_plan_json(d->plan, d->groups, d->ngroups, d->lines); break;
+	case REPORT_PLAN: s = report_plan_json(d->plan, d->groups, d->ngroups, d->lines, d->mde); break;
 	case REPORT_HISTORY: s = report_history_json(d->history, d->lines); break;
 	case REPORT_CAMPAIGN: s = campaign_json(d); break;
 	case REPORT_SYSTEM: s = report_system_json(d->system); break;

@@ -20,6 +20,8 @@ static int render(FILE *f, const struct report_doc *d)
 		break;
 	case REPORT_PLAN:
 		report_plan_text(f, d->plan, d->groups, d->ngroups, d->color);
+		if (d->mde)
+			report_mde_text(f, d->mde);
 		if (d->lines)
 			report_study_line_text(f, d->lines);
 		break;

@@ -70,6 +70,7 @@ struct report_doc {
 	const struct an_envtab *envtab;     /* COMPARE, ANALYZE: the groups' environment (html) */
 	const struct kvlist *noise_levels;  /* ANALYZE: noise.level → runs (a warning when > 1) */
 	const struct an_history *history;   /* REPORT_HISTORY */
+	const struct an_mde *mde;           /* PLAN: the MDE of the planned design; NULL: none */
 	const struct study_line *lines;     /* PLAN --campaign: one campaign line (or why none);
 	                                       HISTORY --confirm: one per change; NULL: none asked */
 	const struct campaign_view *views;  /* REPORT_CAMPAIGN: nviews campaigns */
@@ -167,6 +168,11 @@ void report_study_line_text(FILE *f, const struct study_line *l);
 /* The members of line l in JSON, set on object o: "campaign", "argv" (from "sysab") and
  * "line"; or "why" and "reason" (study_why_word), both null for a record with neither. */
 void report_study_line_json(struct json_t *o, const struct study_line *l);
+struct an_mde;
+/* The MDE lines of a design (campaign new, campaign start, plan): text into f. */
+void report_mde_text(FILE *f, const struct an_mde *m);
+/* The same as a new JSON object (a json_t *, the caller owns it). */
+struct json_t *report_mde_json(const struct an_mde *m);
 /* The legend of a history's changes (report_change_legend of the segment after a change against
  * the one before), appended to b: the text, markdown, JSON and HTML of a history say it alike. */
 void report_history_legend(struct sb *b, const struct an_history *h);
@@ -234,7 +240,7 @@ char *report_analyze_json(const struct an_analyze *a, const struct an_group_info
 void report_plan_text(FILE *f, const struct an_plan *p, const struct an_group_info *g, size_t ng, bool color);
 /* line: plan --campaign's campaign line, the "campaign_line" member (NULL: none asked). */
 char *report_plan_json(const struct an_plan *p, const struct an_group_info *g, size_t ng,
-		       const struct study_line *line);
+		       const struct study_line *line, const struct an_mde *mde);
 
 /* ---- the HTML report (src/report/html.c) ---- */
 

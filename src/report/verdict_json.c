@@ -461,7 +461,7 @@ static json_t *levels_json(unsigned bits)
 
 /* Long by design: the plan record's members one after another (docs/FORMATS.md), a few lines each. */
 char *report_plan_json(const struct an_plan *p, const struct an_group_info *g, size_t ng,
-		       const struct study_line *line)
+		       const struct study_line *line, const struct an_mde *mde)
 {
 	json_t *d = doc("plan");
 	json_t *gs = json_array();
@@ -559,5 +559,7 @@ char *report_plan_json(const struct an_plan *p, const struct an_group_info *g, s
 		report_study_line_json(o, line);
 		json_object_set_new(d, "campaign_line", o);
 	}
+	if (mde)
+		json_object_set_new(d, "mde", report_mde_json(mde));
 	return dump(d);
 }

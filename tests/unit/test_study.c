@@ -252,7 +252,7 @@ static void plan_json_carries_line(void **state)
 	struct an_plan p = {0};
 	struct study_line l = {.why_kind = STUDY_NOT_BOOTED, .why = xstrdup("no campaign booted it")};
 	json_error_t je;
-	char *js = report_plan_json(&p, NULL, 0, &l);
+	char *js = report_plan_json(&p, NULL, 0, &l, NULL);
 	json_t *d = json_loads(js, 0, &je);
 	json_t *c = json_object_get(d, "campaign_line");
 	assert_string_equal(json_string_value(json_object_get(c, "reason")), "not-booted");
@@ -263,7 +263,7 @@ static void plan_json_carries_line(void **state)
 	study_line_free(&l);
 	l = (struct study_line){.name = xstrdup("c2"), .line = xstrdup("sysab campaign new c2 && sysab campaign start c2")};
 	strv_add(&l.argv, "campaign");
-	js = report_plan_json(&p, NULL, 0, &l);
+	js = report_plan_json(&p, NULL, 0, &l, NULL);
 	d = json_loads(js, 0, &je);
 	c = json_object_get(d, "campaign_line");
 	assert_string_equal(json_string_value(json_object_get(c, "line")), l.line);
@@ -273,7 +273,7 @@ static void plan_json_carries_line(void **state)
 	json_decref(d);
 	free(js);
 	study_line_free(&l);
-	js = report_plan_json(&p, NULL, 0, NULL);
+	js = report_plan_json(&p, NULL, 0, NULL, NULL);
 	assert_null(strstr(js, "campaign_line"));
 	free(js);
 }

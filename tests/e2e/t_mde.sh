@@ -1,0 +1,92 @@
+# MDE before anything boots (issue 48, items 1 and 5): campaign new prints the smallest change
+# its design detects, the same figure plan gives for that design from the same pilot runs;
+# --target, --strict, rough defaults, emulator costs, and designs that cannot answer.
+expect 0 "$SYSAB" import csv "$REPO/tests/fixtures/csv/same.csv"
+C="--backend command --unit-dir $T/units --config cfg=x --command true --config cfg=y --command true"
+
+# plan's design and its MDE from pilot cfg=a; campaign new with that design and --from cfg=a
+expect 0 "$SYSAB" plan cfg=a --target 1% --json
+read -r pb pr ps pm src <<EOF2
+$(printf '%s' "$OUT" | jq -r '[.all.boots, .all.runs_per_boot, .all.samples_per_run,
+  (.mde.rows[] | select(.workload == "w.x") | .mde * 100), (.mde.rows[0].source)] | map(tostring) | join(" ")')
+EOF2
+[ "$src" = pilot ] || fail "plan --json mde source: $src"
+[ "$pb" -ge 2 ] || fail "plan planned $pb boots"
+expect 0 "$SYSAB" plan cfg=a --target 1%
+contains "$OUT" "MDE of $pb boots x $pr run"
+expect 0 "$SYSAB" campaign new m1 $C --boots "$pb" --runs "$pr" --from cfg=a -- -w w.x --samples "$ps"
+contains "$OUT" "MDE of $pb boots x $pr run"
+cm=$(printf '%s\n' "$OUT" | awk '$1 == "w.x" { sub("%", "", $2); print $2 }')
+[ -n "$cm" ] || fail "campaign new printed no MDE row for w.x: $OUT"
+awk -v a="$pm" -v b="$cm" 'BEGIN { d = a - b; exit !(d < 0.006 && d > -0.006) }' ||
+	fail "campaign new MDE $cm% differs from plan's $pm%"
+contains "$OUT" "pilot cfg=a"
+# the MDE comes before the hint that nothing has booted
+printf '%s\n' "$OUT" | awk '/^MDE of/ { m = NR } /nothing boots until/ { n = NR } END { exit !(m && n > m) }' ||
+	fail "the MDE is not printed before the start hint"
+# the runs' --samples are the design's: more samples per run, a smaller MDE
+expect 0 "$SYSAB" campaign new m1s $C --boots "$pb" --runs "$pr" --from cfg=a -- -w w.x --samples 400
+cs=$(printf '%s\n' "$OUT" | awk '$1 == "w.x" { sub("%", "", $2); print $2 }')
+awk -v a="$cs" -v b="$cm" 'BEGIN { exit !(a < b) }' || fail "400 samples per run: MDE $cs%, not below $cm%"
+contains "$OUT" "400 samples/run"
+# campaign start prints it again before the first boot
+expect 0 "$SYSAB" campaign start m1 --dry-run --from cfg=a
+contains "$OUT" "MDE of $pb boots x $pr run"
+
+# without --from: every earlier run of the database (both configurations of the import)
+expect 0 "$SYSAB" campaign new m2 $C --boots 4 -- -w w.x
+contains "$OUT" "earlier runs"
+
+# --target: reached or not, and the boots that would
+expect 0 "$SYSAB" campaign new m3 $C --boots 2 --from cfg=a --target 0.5% -- -w w.x --samples 4
+contains "$OUT" "target 0.50%: not reached;"
+need=$(printf '%s\n' "$OUT" | sed -n 's/.*not reached; \([0-9]*\) boots per configuration would/\1/p')
+[ -n "$need" ] && [ "$need" -gt 2 ] || fail "no boots that would reach the target: $OUT"
+expect 0 "$SYSAB" campaign new m4 $C --boots "$need" --from cfg=a --target 0.5% -- -w w.x --samples 4
+contains "$OUT" "target 0.50%: reached"
+# --strict refuses, and nothing is written
+expect 2 "$SYSAB" campaign new m5 $C --boots 2 --from cfg=a --target 0.5% --strict -- -w w.x --samples 4
+contains "$ERR" "--strict: the design's MDE"
+contains "$ERR" "--boots $need would reach it"
+expect 2 "$SYSAB" campaign show m5
+expect 0 "$SYSAB" campaign new m5 $C --boots "$need" --from cfg=a --target 0.5% --strict -- -w w.x --samples 4
+
+# bad input: a target <= 0, --strict without a target, a pilot that matches nothing
+expect 2 "$SYSAB" campaign new m6 $C --boots 2 --target 0%
+contains "$ERR" "--target"
+expect 2 "$SYSAB" campaign new m6 $C --boots 2 --target -1%
+expect 2 "$SYSAB" campaign new m6 $C --boots 2 --strict
+contains "$ERR" "give --target PCT too"
+expect 2 "$SYSAB" campaign new m6 $C --boots 2 --from cfg=zzz
+contains "$ERR" "--from cfg=zzz"
+expect 2 "$SYSAB" campaign show m6
+
+# item 5: one boot per configuration, one run per boot: what they cannot give, before any boot
+expect 0 "$SYSAB" campaign new m7 $C --boots 1 -- -w w.x
+contains "$OUT" "1 boot per configuration gives no verdict"
+contains "$OUT" "--boots 2 (a verdict)"
+expect 0 "$SYSAB" campaign new m8 $C --boots 3 -- -w w.x
+contains "$OUT" "1 run per boot: verdicts, but no plan assurance"
+contains "$OUT" "--boots 3 --runs 2"
+expect 0 "$SYSAB" campaign new m9 $C --boots 3 --runs 2 -- -w w.x
+! printf '%s' "$OUT" | grep -q "no plan assurance" || fail "3 boots x 2 runs called unable to plan"
+
+# no runs of a workload: rough, from the documented defaults; qemu TCG: emulator costs
+export SYSAB_DB="$T/empty.db"
+expect 0 "$SYSAB" campaign new r1 $C --boots 4 -- -w kernel.syscall.null
+contains "$OUT" "rough"
+contains "$OUT" "documented defaults"
+expect 0 "$SYSAB" campaign new q1 --backend qemu --arch x86_64 --accel tcg --unit-dir "$T/units" --boots 2 \
+	--config pti=on --append pti=on -- -w kernel.syscall.null
+contains "$OUT" "of emulator costs (qemu TCG)"
+
+# run --arm: before the first round, what one paired run cannot give and the MDE of two
+export SYSAB_DB="$T/arm.db"
+expect 0 "$SYSAB" run --quick -w kernel.syscall.null --samples 8 --arm A=true --arm B=true
+contains "$OUT" "one paired run gives no verdict: compare needs 2 or more on this boot"
+contains "$OUT" "MDE of 2 paired runs on this boot"
+printf '%s\n' "$OUT" | awk '/^MDE of 2 paired/ { m = NR } /^run [0-9]+: complete/ && !r { r = NR } END { exit !(m && r > m) }' ||
+	fail "the paired MDE is not printed before the run: $OUT"
+contains "$OUT" "8 rounds, rough"
+expect 0 "$SYSAB" run --quick -w kernel.syscall.null --samples 8 --arm A=true --arm B=true
+contains "$OUT" "8 rounds, earlier runs"
