@@ -1036,7 +1036,12 @@ static void plan_row(FILE *f, const struct an_plan *p, const struct an_prow *r, 
 	if (isfinite(r->plan.kj_samples))
 		snprintf(ks, sizeof ks, "%.0f", r->plan.kj_samples);
 	caveat_notes(n, &m, r->plan.caveats);
-	if (r->plan.unsized)
+	if (r->plan.unsized && r->plan.plan_df > 0 && r->plan.plan_df < ST_PLAN_MIN_DF)
+		/* the df rule (stats/plan.c): the boot level is planned at its bound, but too few boots bound it */
+		notef(n, &m, "no assurance: the pilot's %.1f boot-level degrees of freedom are too few for it (%d are "
+			     "needed); a pilot of at least %zu boots per configuration with 2 runs each can",
+		      r->plan.plan_df, ST_PLAN_MIN_DF, r->plan.pilot_boots);
+	else if (r->plan.unsized)
 		notef(n, &m, "no assurance: the pilot cannot size the %s level (no upper bound), which this "
 			     "plan leaves out; a pilot of at least %zu boots per configuration with 2 runs each can",
 		      (r->plan.unsized & ST_BIT(ST_LEVEL_BOOT)) ? "boot" : "run", r->plan.pilot_boots);

@@ -57,6 +57,9 @@ expect 0 "$SYSAB" import csv "$REPO/tests/fixtures/csv/plan-boot2pct.csv"
 expect 0 "$SYSAB" plan cfg=a cfg=b --target 1%
 contains "$OUT" "with no assurance"
 contains "$OUT" "a pilot of at least 6 boots per configuration"
+# the note says why: too few boot-level df (the df rule), not a level without a bound
+contains "$(printf '%s' "$OUT" | tr '\n' ' ' | tr -s ' ')" "boot-level degrees of freedom are too few for it (8 are needed)"
+case "$OUT" in *"no upper bound"*) fail "a plan refused by the df rule says the level has no bound: $OUT" ;; esac
 expect 0 "$SYSAB" plan cfg=a cfg=b --target 1% --json
 v=$(printf '%s' "$OUT" | jq -r '.rows[0] | [(.assurance|tostring), (.assurance_df < 8), .pilot_boots_needed, .feasible] | map(tostring) | join(" ")')
 [ "$v" = "null true 6 true" ] || fail "plan from a 3-boot pilot with boot sd 2%: $v"
