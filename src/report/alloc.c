@@ -76,19 +76,14 @@ void report_alloc_text(FILE *f, const struct an_alloc_record *rec)
 		fprintf(f, "  one run of this length is best for its time (index sd %.3f%%)\n", al->sd_one_pct);
 }
 
-/* The line of `show` for an allocated run, from its settings; nothing for others. */
-void report_alloc_line(FILE *f, const char *settings)
+/* The line of `show` for an allocated run (the store decoded its allocation); nothing for others. */
+void report_alloc_line(FILE *f, const struct store_run_info *r)
 {
-	json_t *j = settings ? json_loads(settings, 0, NULL) : NULL;
-	json_t *a = j ? json_object_get(j, "allocation") : NULL;
-	const char *from = a ? json_string_value(json_object_get(a, "from")) : NULL;
-	if (from) {
-		fputs("samples: allocated from '", f);
-		fputs_clean(from, f);
-		fprintf(f, "' (%zu earlier runs; run --allocate): %zu index workloads\n",
-			json_array_size(json_object_get(a, "from_runs")), json_array_size(json_object_get(a, "allocated")));
-	}
-	json_decref(j);
+	if (!r->alloc_from)
+		return;
+	fputs("samples: allocated from '", f);
+	fputs_clean(r->alloc_from, f);
+	fprintf(f, "' (%zu earlier runs; run --allocate): %zu index workloads\n", r->alloc_runs, r->alloc_workloads);
 }
 
 void report_alloc_markdown(FILE *f, const struct an_alloc_record *rec)

@@ -274,6 +274,6 @@ void report_alloc_text(FILE *f, const struct an_alloc_record *rec);
 /* The same as markdown: the allocated rows as a table, and the predicted variance. */
 void report_alloc_markdown(FILE *f, const struct an_alloc_record *rec);
 /* One header line of `show` for a run whose settings record an allocation; nothing else. */
-void report_alloc_line(FILE *f, const char *settings);
+void report_alloc_line(FILE *f, const struct store_run_info *r);
 
 #endif

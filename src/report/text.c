@@ -123,7 +123,7 @@ static void run_header(FILE *f, const struct store_run_info *r, bool color)
 	sb_free(&lab);
 	if (r->overhead_ns >= 0)
 		fprintf(f, "empty batch cost: %.0f ns\n", r->overhead_ns);
-	report_alloc_line(f, r->settings);
+	report_alloc_line(f, r);
 	pressure_text(f, &r->env);
 	report_noise_text(f, &r->env);
 }

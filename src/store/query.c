@@ -16,7 +16,7 @@
 	"(SELECT value FROM environment WHERE environment.run = run.id AND key = 'campaign.duet_block') "  \
 	"FROM run JOIN boot ON boot.id = run.boot JOIN machine ON machine.id = boot.machine "
 
-/* Decode r's design units (struct store_run_info) from its settings and the text of its
+/* Decode r's design units and allocation (struct store_run_info) from its settings and the text of its
  * campaign.duet_block (NULL when absent). Text that is not what sysab writes (a settings object
  * without a string pair, a block that is not a whole number >= 0) decodes to no unit. */
 static void design_units(struct store_run_info *r, const char *block)
@@ -25,6 +25,13 @@ static void design_units(struct store_run_info *r, const char *block)
 	const char *pair = json_string_value(json_object_get(j, "pair"));
 	const char *arm = json_string_value(json_object_get(j, "arm"));
 	json_t *node = json_object_get(j, "node");
+	json_t *alloc = json_object_get(j, "allocation");
+	const char *from = json_string_value(json_object_get(alloc, "from"));
+	if (from) {
+		r->alloc_from = xstrdup(from);
+		r->alloc_runs = json_array_size(json_object_get(alloc, "from_runs"));
+		r->alloc_workloads = json_array_size(json_object_get(alloc, "allocated"));
+	}
 	r->pair = pair ? xstrdup(pair) : NULL;
 	r->arm = arm ? xstrdup(arm) : NULL;
 	if (json_is_integer(node) && json_integer_value(node) >= 0 && json_integer_value(node) <= INT_MAX) {
@@ -211,6 +218,7 @@ void store_run_info_free(struct store_run_info *r)
 	free(r->campaign);
 	free(r->pair);
 	free(r->arm);
+	free(r->alloc_from);
 	kv_free(&r->labels);
 	kv_free(&r->env);
 	strv_free(&r->workloads);

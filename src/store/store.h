@@ -176,6 +176,10 @@ struct store_run_info {
 	int64_t duet_block;   /* its block (environment campaign.duet_block, an integer >= 0) */
 	bool on_node;         /* sysab run --nodes: node holds */
 	int node;             /* the NUMA node the run was bound to (settings "node", >= 0) */
+	char *alloc_from;     /* sysab run --allocate: the selector its samples were allocated from
+	                       * (settings "allocation"), or NULL */
+	size_t alloc_runs;    /* ... the earlier runs it was allocated from */
+	size_t alloc_workloads; /* ... and the index workloads it allocated */
 };
 
 /* All runs, oldest first, without environment. *runs is freed with store_runs_free. */

@@ -450,8 +450,9 @@ static void design_units_are_decoded_once(void **state)
 		const char *settings, *block;
 	} in[] = {
 		{"{\"arm\":\"new\",\"pair\":\"p-1\",\"node\":1}", "3"},
-		{"{\"samples\":2}", NULL},
-		{"{\"pair\":7,\"arm\":null,\"node\":-1}", "-2"}, /* not sysab's: no units */
+		{"{\"samples\":2,\"allocation\":{\"from\":\"phase=pilot\",\"from_runs\":[3,4],\"allocated\":[{},{},{}]}}",
+		 NULL},
+		{"{\"pair\":7,\"arm\":null,\"node\":-1,\"allocation\":{\"from\":5}}", "-2"}, /* not sysab's: no units */
 		{"not json", "4x"},
 		{"{\"node\":\"0\"}", "0"},
 	};
@@ -479,6 +480,11 @@ static void design_units_are_decoded_once(void **state)
 	assert_int_equal(runs[0].node, 1);
 	assert_true(runs[0].in_duet);
 	assert_int_equal(runs[0].duet_block, 3);
+	assert_string_equal(runs[1].alloc_from, "phase=pilot"); /* run --allocate's record */
+	assert_int_equal(runs[1].alloc_runs, 2);
+	assert_int_equal(runs[1].alloc_workloads, 3);
+	assert_null(runs[0].alloc_from);
+	assert_null(runs[2].alloc_from);
 	for (size_t i = 1; i < 4; i++) {
 		assert_null(runs[i].pair);
 		assert_null(runs[i].arm);
