@@ -284,12 +284,14 @@ static int strict_check(const struct campaign_args *a, const struct study_mde *m
 }
 
 /* `sysab campaign start NAME` before its first boot: the MDE of its design, or -1 with e set
- * (--strict refuses, nothing is written). A campaign already under way prints nothing. */
+ * (--strict refuses, nothing is written). A campaign already under way prints nothing; one that
+ * cannot be loaded neither: the start that follows says why, after its lease's checks. */
 static int start_mde(const struct campaign_env *env, const struct campaign_args *a, const char *name, struct err *e)
 {
 	struct campaign c;
-	if (campaign_load(env->st, name, &c, e))
-		return -1;
+	struct err le = {{0}};
+	if (campaign_load(env->st, name, &c, &le))
+		return 0;
 	int rc = 0;
 	if (c.state == CAMPAIGN_NEW) {
 		struct study_mde md;
