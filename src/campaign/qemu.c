@@ -51,10 +51,15 @@ struct qemu_opts {
 	char *accel_note;           /* why qemu uses what it uses, once probed (older campaigns) */
 };
 
-/* The qemu options of o. */
-static struct qemu_opts *qo(const struct campaign_opts *o)
+/* The defaults of the options a stored campaign lacks (the option table's, test_cli holds them). */
+static const struct qemu_opts qemu_defaults = {
+	.smp = 1, .mem_mb = 512, .numa = 1, .arch = "auto", .boot_timeout_s = 900};
+
+/* The qemu options of o; the defaults (as an empty options object reads) when o holds another
+ * backend's, so an accessor asked about those answers as a campaign without the option would. */
+static const struct qemu_opts *qo(const struct campaign_opts *o)
 {
-	return o->be;
+	return o->bk == &campaign_backend_qemu && o->be ? o->be : &qemu_defaults;
 }
 
 static enum qemu_accel accel_of(const char *w)
@@ -81,13 +86,13 @@ static void qemu_opts_read(void *b, const json_t *j)
 		q->accel_note = xstrdup(s);
 	q->boot_timeout_s = (int)json_integer_value(json_object_get(j, "boot_timeout_s"));
 	if (q->smp <= 0 || q->smp > 256)
-		q->smp = 1;
+		q->smp = qemu_defaults.smp;
 	if (q->mem_mb <= 0 || q->mem_mb > (1 << 20))
-		q->mem_mb = 512;
+		q->mem_mb = qemu_defaults.mem_mb;
 	if (q->numa <= 0 || q->numa > 256)
-		q->numa = 1;
+		q->numa = qemu_defaults.numa;
 	if (q->boot_timeout_s <= 0)
-		q->boot_timeout_s = 900;
+		q->boot_timeout_s = qemu_defaults.boot_timeout_s;
 }
 
 static void qemu_opts_write(const void *b, json_t *j)

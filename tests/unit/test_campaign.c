@@ -90,6 +90,7 @@ static void options_round_trip(void **state)
 	campaign_opts_parse(campaign_backend_find("kexec"), "{\"smp\":4,\"max_failures\":3}", &o);
 	assert_null(o.be);
 	assert_int_equal(o.max_failures, 3);
+	assert_int_equal(campaign_qemu_smp(&o), 1); /* its stored "smp" is none of its options */
 	j = campaign_opts_json(&o);
 	assert_null(strstr(j, "smp"));
 	free(j);
