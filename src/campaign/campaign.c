@@ -246,7 +246,6 @@ int campaign_path_check(const char *what, const char *p, bool abs, struct err *e
 		return errf(e, "%s '%s': give %sprintable text without newlines", what, p, abs ? "an absolute path of " : "");
 	return 0;
 }
-#define path_check campaign_path_check
 
 /* The backend whose parse_opt takes option --name (arg), or NULL. */
 static const struct campaign_backend *opt_owner(const char *name, const char *arg)
@@ -261,7 +260,8 @@ static const struct campaign_backend *opt_owner(const char *name, const char *ar
 		json_decref(j);
 		struct err ig;
 		int r = b->parse_opt(scratch, name, arg, &ig);
-		b->opts_free(scratch);
+		if (b->opts_free)
+			b->opts_free(scratch);
 		free(scratch);
 		if (r <= 0)
 			return b;
@@ -336,7 +336,7 @@ int campaign_create(struct store *st, struct campaign_spec *sp, struct err *e)
 		return errf(e, "--boots: give the boots per configuration (at least 1; 2 or more for a verdict)");
 	if (sp->runs < 1)
 		return errf(e, "--runs: give the runs per boot (at least 1)");
-	if (path_check("--unit-dir", sp->opts.unit_dir, true, e))
+	if (campaign_path_check("--unit-dir", sp->opts.unit_dir, true, e))
 		return -1;
 	struct campaign_opts o;
 	if (spec_opts(be, sp, &o, e))
@@ -485,7 +485,7 @@ static int campaign_validate(struct campaign *c, struct err *e)
 	if (!ok)
 		return errf(e, "options is not a JSON object");
 	campaign_opts_parse(c->be, r->options, &c->opts);
-	if (path_check("unit_dir", c->opts.unit_dir, true, e))
+	if (campaign_path_check("unit_dir", c->opts.unit_dir, true, e))
 		return -1;
 	if (c->be->check_opts && c->be->check_opts(&c->opts, r->nconfigs, false, e))
 		return -1;
@@ -515,9 +515,9 @@ static int campaign_validate(struct campaign *c, struct err *e)
 		if (!ok)
 			return errf(e, "configuration %zu ('%s'): labels are not a JSON object of valid labels", i,
 				    k->name);
-		if (path_check("kernel", k->kernel, false, e) || path_check("initrd", k->initrd, false, e) ||
-		    path_check("append", k->append, false, e) || path_check("entry", k->entry, false, e) ||
-		    path_check("command", k->command, false, e) || c->be->check_config(c, k, e)) {
+		if (campaign_path_check("kernel", k->kernel, false, e) || campaign_path_check("initrd", k->initrd, false, e) ||
+		    campaign_path_check("append", k->append, false, e) || campaign_path_check("entry", k->entry, false, e) ||
+		    campaign_path_check("command", k->command, false, e) || c->be->check_config(c, k, e)) {
 			err_prefix(e, "configuration %zu", i);
 			return -1;
 		}
