@@ -337,17 +337,18 @@ static int numa_split(int nodes, int what, const char *opt, const char *unit, st
 
 int campaign_qemu_numa_check(const struct campaign_opts *o, const char *arch, struct err *e)
 {
-	if (qo(o)->numa <= 1)
+	const struct qemu_opts *q = qo(o);
+	if (q->numa <= 1)
 		return 0;
-	if (qo(o)->numa > qo(o)->smp)
+	if (q->numa > q->smp)
 		return errf(e, "--numa %d: more nodes than the guest's %d CPU%s (--smp %d); every node needs a CPU, so give "
 			       "--smp at least %d",
-			    qo(o)->numa, qo(o)->smp, qo(o)->smp == 1 ? "" : "s", qo(o)->smp, qo(o)->numa);
-	if (numa_split(qo(o)->numa, qo(o)->smp, "--smp", "CPUs", e) || numa_split(qo(o)->numa, qo(o)->mem_mb, "--mem", "memory", e))
+			    q->numa, q->smp, q->smp == 1 ? "" : "s", q->smp, q->numa);
+	if (numa_split(q->numa, q->smp, "--smp", "CPUs", e) || numa_split(q->numa, q->mem_mb, "--mem", "memory", e))
 		return -1;
 	const struct guest_arch *a = campaign_arch_find(arch);
 	if (a && a->no_numa)
-		return errf(e, "--numa %d: a %s guest gets no NUMA nodes from qemu here: %s; leave --numa out", qo(o)->numa,
+		return errf(e, "--numa %d: a %s guest gets no NUMA nodes from qemu here: %s; leave --numa out", q->numa,
 			    a->name, a->no_numa);
 	return 0;
 }
@@ -393,7 +394,8 @@ bool campaign_duet_cpus(int smp, int k, char *buf, size_t n)
 
 int campaign_duet_check(const struct campaign_opts *o, const char *backend, size_t nconfigs, struct err *e)
 {
-	if (!qo(o)->duet)
+	const struct qemu_opts *q = qo(o);
+	if (!q->duet)
 		return 0;
 	const struct campaign_backend *be = campaign_backend_find(backend);
 	if (!be || !(be->caps & CB_DUET))
@@ -404,14 +406,14 @@ int campaign_duet_check(const struct campaign_opts *o, const char *backend, size
 		return errf(e, "--duet: a duet boots exactly two configurations at once (A and B); this campaign has %zu", nconfigs);
 	int cpu[CPU_SETSIZE];
 	int have = duet_host_cpus(cpu, CPU_SETSIZE);
-	if (have < 2 * qo(o)->smp)
+	if (have < 2 * q->smp)
 		return errf(e, "--duet: the two guests need disjoint host CPUs, 2 x --smp %d = %d, but this host gives "
 			       "sysab %d; give --smp %d or less",
-			    qo(o)->smp, 2 * qo(o)->smp, have, have / 2 > 0 ? have / 2 : 1);
-	if (qo(o)->numa > 1)
+			    q->smp, 2 * q->smp, have, have / 2 > 0 ? have / 2 : 1);
+	if (q->numa > 1)
 		return errf(e, "--duet with --numa %d: not built (a duet pins each guest to its own host CPUs, and the "
 			       "guest nodes would then need host nodes of their own); leave one of them out",
-			    qo(o)->numa);
+			    q->numa);
 	return 0;
 }
 
@@ -435,30 +437,32 @@ static int qemu_check_opts(const struct campaign_opts *o, size_t nconfigs, bool 
 /* new_args: the guest's options. */
 static void qemu_new_args(const struct campaign_opts *o, struct strv *out)
 {
-	campaign_opt_int(out, "--smp", qo(o)->smp);
-	campaign_opt_int(out, "--mem", qo(o)->mem_mb);
-	if (qo(o)->numa > 1)
-		campaign_opt_int(out, "--numa", qo(o)->numa);
-	campaign_opt_str(out, "--accel", accel_word(qo(o)->accel));
-	campaign_opt_str(out, "--image", qo(o)->image);
-	campaign_opt_int(out, "--boot-timeout", qo(o)->boot_timeout_s);
+	const struct qemu_opts *q = qo(o);
+	campaign_opt_int(out, "--smp", q->smp);
+	campaign_opt_int(out, "--mem", q->mem_mb);
+	if (q->numa > 1)
+		campaign_opt_int(out, "--numa", q->numa);
+	campaign_opt_str(out, "--accel", accel_word(q->accel));
+	campaign_opt_str(out, "--image", q->image);
+	campaign_opt_int(out, "--boot-timeout", q->boot_timeout_s);
 }
 
 /* view: the guest's line, its nodes' share, the duet's host CPU sets here. */
 static void qemu_view(const struct campaign *c, struct campaign_view *v)
 {
+	const struct qemu_opts *q = qo(&c->opts);
 	v->guest = true;
-	v->guest_cpus = qo(&c->opts)->smp;
-	v->guest_mb = qo(&c->opts)->mem_mb;
-	v->guest_nodes = qo(&c->opts)->numa;
-	snprintf(v->guest_accel, sizeof v->guest_accel, "%s", accel_word(qo(&c->opts)->accel));
+	v->guest_cpus = q->smp;
+	v->guest_mb = q->mem_mb;
+	v->guest_nodes = q->numa;
+	snprintf(v->guest_accel, sizeof v->guest_accel, "%s", accel_word(q->accel));
 	snprintf(v->guest_arch, sizeof v->guest_arch, "%s", campaign_qemu_arch(&c->opts));
-	if (qo(&c->opts)->duet)
+	if (q->duet)
 		for (int k = 0; k < 2; k++)
-			campaign_duet_cpus(qo(&c->opts)->smp, k, v->duet_cpus[k], sizeof v->duet_cpus[k]);
-	if (qo(&c->opts)->numa > 1) {
-		v->node_cpus = qo(&c->opts)->smp / qo(&c->opts)->numa;
-		v->node_mb = qo(&c->opts)->mem_mb / qo(&c->opts)->numa;
+			campaign_duet_cpus(q->smp, k, v->duet_cpus[k], sizeof v->duet_cpus[k]);
+	if (q->numa > 1) {
+		v->node_cpus = q->smp / q->numa;
+		v->node_mb = q->mem_mb / q->numa;
 	}
 }
 
@@ -701,16 +705,17 @@ static const char *host_arch(char *buf, size_t n)
  * divide evenly by campaign_qemu_numa_check), appended to argv. One node adds nothing. */
 static void numa_argv(const struct campaign_opts *o, struct strv *argv)
 {
-	if (qo(o)->numa <= 1)
+	const struct qemu_opts *q = qo(o);
+	if (q->numa <= 1)
 		return;
-	int cpus = qo(o)->smp / qo(o)->numa, mb = qo(o)->mem_mb / qo(o)->numa;
-	for (int k = 0; k < qo(o)->numa; k++) {
+	int cpus = q->smp / q->numa, mb = q->mem_mb / q->numa;
+	for (int k = 0; k < q->numa; k++) {
 		char *t = xasprintf("memory-backend-ram,id=m%d,size=%dM", k, mb);
 		strv_add(argv, "-object");
 		strv_add(argv, t);
 		free(t);
 	}
-	for (int k = 0; k < qo(o)->numa; k++) {
+	for (int k = 0; k < q->numa; k++) {
 		char *t = cpus == 1 ? xasprintf("node,nodeid=%d,cpus=%d,memdev=m%d", k, k, k)
 				    : xasprintf("node,nodeid=%d,cpus=%d-%d,memdev=m%d", k, k * cpus, k * cpus + cpus - 1, k);
 		strv_add(argv, "-numa");
@@ -722,13 +727,14 @@ static void numa_argv(const struct campaign_opts *o, struct strv *argv)
 /* What the environment of each run records about the guest's nodes (more than one in o): appended to tags. */
 static void numa_tags(const struct campaign_opts *o, struct kvlist *tags)
 {
-	if (qo(o)->numa <= 1)
+	const struct qemu_opts *q = qo(o);
+	if (q->numa <= 1)
 		return;
 	char n[16];
-	snprintf(n, sizeof n, "%d", qo(o)->numa);
+	snprintf(n, sizeof n, "%d", q->numa);
 	char *note = xasprintf("emulated by qemu -numa: %d nodes of %d CPU%s and %d MB each, all backed by the host's "
 			       "memory alike: no real distance between them",
-			       qo(o)->numa, qo(o)->smp / qo(o)->numa, qo(o)->smp / qo(o)->numa == 1 ? "" : "s", qo(o)->mem_mb / qo(o)->numa);
+			       q->numa, q->smp / q->numa, q->smp / q->numa == 1 ? "" : "s", q->mem_mb / q->numa);
 	kv_add(tags, "campaign.numa", n);
 	kv_add(tags, "campaign.numa_note", note);
 	free(note);
@@ -870,6 +876,7 @@ static char *slot_in_dir(const struct campaign_ctx *x, int i, const char *name)
 static void qemu_argv(struct campaign_ctx *x, int i, struct campaign_cmds *out)
 {
 	const struct campaign *c = x->c;
+	const struct qemu_opts *q = qo(&c->opts);
 	const struct store_campaign_config *k = &c->r.configs[c->r.slots[i].config];
 	char *kernel, *base;
 	guest_files(c, i, &kernel, &base);
@@ -880,16 +887,16 @@ static void qemu_argv(struct campaign_ctx *x, int i, struct campaign_cmds *out)
 	char *initrd = slot_in_dir(x, i, "initrd"), *con = slot_in_dir(x, i, "console"), *data = slot_in_dir(x, i, "data");
 	char *serial_con = xasprintf("file:%s", con), *serial_data = xasprintf("file:%s", data);
 	char smp[16], mem[16];
-	snprintf(smp, sizeof smp, "%d", qo(&c->opts)->smp);
-	snprintf(mem, sizeof mem, "%d", qo(&c->opts)->mem_mb);
-	const char *av[] = {qo(&c->opts)->qemu ? qo(&c->opts)->qemu : a->qemu, "-machine", a->machine, "-accel", accel_word(qs(x)->accel), "-m", mem,
-			    "-smp", smp};
+	snprintf(smp, sizeof smp, "%d", q->smp);
+	snprintf(mem, sizeof mem, "%d", q->mem_mb);
+	const char *av[] = {q->qemu ? q->qemu : a->qemu, "-machine", a->machine, "-accel", accel_word(qs(x)->accel),
+			    "-m", mem, "-smp", smp};
 	const char *av2[] = {"-kernel", kernel, "-initrd", initrd, "-append", append, "-display", "none", "-no-reboot",
 			     "-monitor", "none", "-serial", serial_con, "-serial", serial_data, "-net", "none"};
 	struct campaign_cmd *cmd = campaign_cmds_add(out, false);
-	if (qo(&c->opts)->duet) { /* pinned to its CPU set: taskset -c CPUS qemu ... */
+	if (q->duet) { /* pinned to its CPU set: taskset -c CPUS qemu ... */
 		char cpus[64];
-		campaign_duet_cpus(qo(&c->opts)->smp, campaign_duet_set(c, i), cpus, sizeof cpus);
+		campaign_duet_cpus(q->smp, campaign_duet_set(c, i), cpus, sizeof cpus);
 		strv_add(&cmd->argv, "taskset");
 		strv_add(&cmd->argv, "-c");
 		strv_add(&cmd->argv, cpus);
@@ -899,7 +906,7 @@ static void qemu_argv(struct campaign_ctx *x, int i, struct campaign_cmds *out)
 	numa_argv(&c->opts, &cmd->argv);
 	for (size_t n = 0; n < sizeof av2 / sizeof av2[0]; n++)
 		strv_add(&cmd->argv, av2[n]);
-	if (qo(&c->opts)->duet) { /* the go signal: a third serial port (on IRQ 5: ttyS0's IRQ 4 is not shared), a
+	if (q->duet) { /* the go signal: a third serial port (on IRQ 5: ttyS0's IRQ 4 is not shared), a
 			     * socket the host writes "go" to */
 		char *sock = slot_in_dir(x, i, "go"), *chr = xasprintf("socket,id=go,path=%s,server=on,wait=off", sock);
 		strv_add(&cmd->argv, "-chardev");
