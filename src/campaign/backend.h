@@ -3,6 +3,7 @@
 #ifndef SYSAB_CAMPAIGN_BACKEND_H
 #define SYSAB_CAMPAIGN_BACKEND_H
 
+#include <jansson.h>
 #include <sys/types.h>
 #include "campaign/campaign.h"
 
@@ -58,9 +59,27 @@ struct campaign_backend {
 	/* When the campaign ends, stops or fails (reboot: remove the unit; or print it). */
 	void (*cleanup)(struct campaign_ctx *x);
 	/* Optional hooks; NULL when the backend has nothing to do there. */
-	/* Its own checks of the options o of a campaign with nconfigs configurations (qemu: the
-	 * NUMA split, the duet's host CPUs), after the driver's capability checks; fresh: at `new`
-	 * (the host's CPUs are checked), else at loading. 0, or -1 with e naming the option. */
+	/* Its own options: a struct of opts_size bytes private to its file, in campaign_opts.be.
+	 * opts_read fills it from the campaign's options object j (missing keys get defaults;
+	 * the generic keys are not its own); opts_write adds its keys to j (what is stored);
+	 * opts_free frees what it holds (not b itself). With opts_size 0, none of these is set. */
+	size_t opts_size;
+	void (*opts_read)(void *b, const json_t *j);
+	void (*opts_write)(const void *b, json_t *j);
+	void (*opts_free)(void *b);
+	/* `new`: option --name with its value arg ("" for a flag) into b. 0; 1 when name is none of
+	 * its options (the generic code refuses it); -1 with e naming the option and its value. */
+	int (*parse_opt)(void *b, const char *name, const char *arg, struct err *e);
+	/* `new`, after parse_opt: the defaults that depend on where this sysab (self, NULL when
+	 * unknown) lies (qemu: the guest image beside it). */
+	void (*new_defaults)(void *b, const char *self);
+	/* CB_NUMA: the NUMA nodes of its guests under options o (1: none). */
+	int (*nodes)(const struct campaign_opts *o);
+	/* CB_DUET: do options o make the campaign a duet? */
+	bool (*duet)(const struct campaign_opts *o);
+	/* Its own checks of the options o of a campaign with nconfigs configurations (qemu: its
+	 * paths, the NUMA split, the duet's host CPUs), after the driver's capability checks; fresh:
+	 * at `new` (the host's CPUs are checked), else at loading. 0, or -1 with e naming the option. */
 	int (*check_opts)(const struct campaign_opts *o, size_t nconfigs, bool fresh, struct err *e);
 	/* The options of `campaign new` that give this backend's options o, appended to out. */
 	void (*new_args)(const struct campaign_opts *o, struct strv *out);
@@ -73,6 +92,10 @@ struct campaign_backend {
 	/* CB_DUET: make the results of slot j, booted by boot_pair, the ones collect(j) takes;
 	 * it boots nothing. 0, or -1 with e set when j is not the slot booted with the one before. */
 	int (*take_pair)(struct campaign_ctx *x, int j, struct err *e);
+	/* Does a campaign of this backend with accelerator accel ("auto", "kvm", "tcg"; NULL: its
+	 * default) run its guests' code on an emulated CPU, so that its costs are the emulator's?
+	 * (qemu under TCG.) NULL: never. */
+	bool (*emulates)(const char *accel);
 	/* Make x->state (at the start of every start or resume), and free it (at its end). */
 	void (*init_state)(struct campaign_ctx *x);
 	void (*free_state)(struct campaign_ctx *x);
@@ -84,6 +107,14 @@ CAMPAIGN_BACKENDS(CAMPAIGN_BACKEND_EXTERN, CAMPAIGN_BACKEND_EXTERN, CAMPAIGN_BAC
 #undef CAMPAIGN_BACKEND_EXTERN
 
 /* ---- shared by the driver and the backends (campaign.c) ---- */
+
+/* 0 when p (option or field what) is NULL or a path the campaign may use: printable text without
+ * newlines, absolute when abs; else -1 with e naming it. */
+int campaign_path_check(const char *what, const char *p, bool abs, struct err *e);
+/* Is campaign c a duet (its backend's duet hook)? */
+bool campaign_is_duet(const struct campaign *c);
+/* The NUMA nodes of c's guests (its backend's nodes hook), 1 when it has none. */
+int campaign_guest_nodes(const struct campaign *c);
 
 /* Append "FLAG VALUE" to out when value is set (non-empty), and "FLAG N" when v > 0 (a stored
  * 0 is the option's default): the options of a `campaign new` line (lines.c). */

@@ -119,6 +119,12 @@ const struct campaign_backend *campaign_backend_find(const char *name)
 	return NULL;
 }
 
+bool campaign_backend_emulates(const char *backend, const char *accel)
+{
+	const struct campaign_backend *be = backend ? campaign_backend_find(backend) : NULL;
+	return be && be->emulates && be->emulates(accel);
+}
+
 const char *campaign_backend_names(void)
 {
 	return CAMPAIGN_BACKEND_NAMES;
@@ -146,44 +152,27 @@ int campaign_duet_set(const struct campaign *c, int i)
 	return (c->r.slots[i].config + c->r.slots[i].block) % 2;
 }
 
-void campaign_opts_parse(const char *json, struct campaign_opts *o)
+bool campaign_is_duet(const struct campaign *c)
+{
+	return c->be && c->be->duet && c->be->duet(&c->opts);
+}
+
+int campaign_guest_nodes(const struct campaign *c)
+{
+	int n = c->be && c->be->nodes ? c->be->nodes(&c->opts) : 1;
+	return n > 1 ? n : 1;
+}
+
+/* o's generic options and its backend's from the options object j. */
+static void opts_read(const struct campaign_backend *be, const json_t *j, struct campaign_opts *o)
 {
 	memset(o, 0, sizeof *o);
-	json_t *j = json_loads(json ? json : "{}", 0, NULL);
-	if (!json_is_object(j)) {
-		json_decref(j);
-		j = json_object();
-	}
-	o->smp = (int)json_integer_value(json_object_get(j, "smp"));
-	o->mem_mb = (int)json_integer_value(json_object_get(j, "mem_mb"));
-	o->numa = (int)json_integer_value(json_object_get(j, "numa"));
-	o->duet = json_is_true(json_object_get(j, "duet"));
-	const char *a = json_string_value(json_object_get(j, "accel"));
-	snprintf(o->accel, sizeof o->accel, "%s", a && (!strcmp(a, "kvm") || !strcmp(a, "tcg")) ? a : "auto");
 	const char *s;
-	if ((s = json_string_value(json_object_get(j, "image"))))
-		o->image = xstrdup(s);
-	s = json_string_value(json_object_get(j, "arch"));
-	snprintf(o->arch, sizeof o->arch, "%s", s && campaign_qemu_arch_ok(s) ? s : "auto");
-	if ((s = json_string_value(json_object_get(j, "qemu"))))
-		o->qemu = xstrdup(s);
 	if ((s = json_string_value(json_object_get(j, "unit_dir"))))
 		o->unit_dir = xstrdup(s);
-	if ((s = json_string_value(json_object_get(j, "accel_note"))))
-		o->accel_note = xstrdup(s);
-	o->boot_timeout_s = (int)json_integer_value(json_object_get(j, "boot_timeout_s"));
 	o->max_failures = (int)json_integer_value(json_object_get(j, "max_failures"));
 	o->settle_load = json_number_value(json_object_get(j, "settle_load"));
 	o->settle_timeout_s = (int)json_integer_value(json_object_get(j, "settle_timeout_s"));
-	json_decref(j);
-	if (o->smp <= 0 || o->smp > 256)
-		o->smp = 1;
-	if (o->mem_mb <= 0 || o->mem_mb > (1 << 20))
-		o->mem_mb = 512;
-	if (o->numa <= 0 || o->numa > 256)
-		o->numa = 1;
-	if (o->boot_timeout_s <= 0)
-		o->boot_timeout_s = 900;
 	if (o->max_failures <= 0)
 		o->max_failures = 2;
 	if (!(o->settle_load > 0))
@@ -192,32 +181,34 @@ void campaign_opts_parse(const char *json, struct campaign_opts *o)
 		o->settle_timeout_s = 0;
 	if (!o->unit_dir)
 		o->unit_dir = xstrdup("/etc/systemd/system");
+	o->bk = be;
+	if (be && be->opts_size) {
+		o->be = xcalloc(1, be->opts_size);
+		be->opts_read(o->be, j);
+	}
+}
+
+void campaign_opts_parse(const struct campaign_backend *be, const char *json, struct campaign_opts *o)
+{
+	json_t *j = json_loads(json ? json : "{}", 0, NULL);
+	if (!json_is_object(j)) {
+		json_decref(j);
+		j = json_object();
+	}
+	opts_read(be, j, o);
+	json_decref(j);
 }
 
 char *campaign_opts_json(const struct campaign_opts *o)
 {
 	json_t *j = json_object();
-	json_object_set_new(j, "smp", json_integer(o->smp));
-	json_object_set_new(j, "mem_mb", json_integer(o->mem_mb));
-	if (o->numa > 1) /* one node (no -numa) is the default, and the options of older campaigns */
-		json_object_set_new(j, "numa", json_integer(o->numa));
-	if (o->duet) /* absent: the options of a campaign that is no duet, and of older ones */
-		json_object_set_new(j, "duet", json_true());
-	json_object_set_new(j, "accel", json_string(o->accel));
-	if (o->image)
-		json_object_set_new(j, "image", json_string(o->image));
-	if (o->arch[0] && strcmp(o->arch, "auto"))
-		json_object_set_new(j, "arch", json_string(o->arch));
-	if (o->qemu)
-		json_object_set_new(j, "qemu", json_string(o->qemu));
-	json_object_set_new(j, "boot_timeout_s", json_integer(o->boot_timeout_s));
+	if (o->be)
+		o->bk->opts_write(o->be, j);
 	json_object_set_new(j, "max_failures", json_integer(o->max_failures));
 	json_object_set_new(j, "settle_load", json_real(o->settle_load));
 	json_object_set_new(j, "settle_timeout_s", json_integer(o->settle_timeout_s));
 	if (o->unit_dir)
 		json_object_set_new(j, "unit_dir", json_string(o->unit_dir));
-	if (o->accel_note)
-		json_object_set_new(j, "accel_note", json_string(o->accel_note));
 	char *s = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
 	json_decref(j);
 	char *r = xstrdup(s);
@@ -227,10 +218,10 @@ char *campaign_opts_json(const struct campaign_opts *o)
 
 void campaign_opts_free(struct campaign_opts *o)
 {
-	free(o->image);
-	free(o->qemu);
+	if (o->be && o->bk->opts_free)
+		o->bk->opts_free(o->be);
+	free(o->be);
 	free(o->unit_dir);
-	free(o->accel_note);
 	memset(o, 0, sizeof *o);
 }
 
@@ -253,14 +244,89 @@ static void random_uuid(char out[33])
 	snprintf(out, 33, "%016llx%016llx", (unsigned long long)a, (unsigned long long)b);
 }
 
-/* A path the campaign may use: printable text without newlines; absolute when abs. */
-static int path_check(const char *what, const char *p, bool abs, struct err *e)
+int campaign_path_check(const char *what, const char *p, bool abs, struct err *e)
 {
 	if (!p)
 		return 0;
 	if (!*p || !text_is_clean(p, false) || strlen(p) > 4000 || (abs && p[0] != '/'))
 		return errf(e, "%s '%s': give %sprintable text without newlines", what, p, abs ? "an absolute path of " : "");
 	return 0;
+}
+
+/* The backend whose parse_opt takes option --name (arg), or NULL. */
+static const struct campaign_backend *opt_owner(const char *name, const char *arg)
+{
+	for (size_t i = 0; i < NBACKENDS; i++) {
+		const struct campaign_backend *b = table[i];
+		if (!b->parse_opt)
+			continue;
+		void *scratch = xcalloc(1, b->opts_size);
+		json_t *j = json_object();
+		b->opts_read(scratch, j);
+		json_decref(j);
+		struct err ig;
+		int r = b->parse_opt(scratch, name, arg, &ig);
+		if (b->opts_free)
+			b->opts_free(scratch);
+		free(scratch);
+		if (r <= 0)
+			return b;
+	}
+	return NULL;
+}
+
+/* Refuse --name arg, an option backend be does not take, naming the backend that does. */
+static int opt_refuse(const struct campaign_backend *be, const char *name, const char *arg, struct err *e)
+{
+	const struct campaign_backend *o = opt_owner(name, arg);
+	const char *owner = o ? o->name : "another";
+	if (o && (o->caps & CB_NUMA) && !(be->caps & CB_NUMA) && !strcmp(name, "numa"))
+		return errf(e, "--numa %s: NUMA nodes are given to %s guests; the %s backend boots the machine's own, so "
+			       "leave --numa out (or use --backend %s)",
+			    arg, owner, be->name, owner);
+	if (o && (o->caps & CB_DUET) && !(be->caps & CB_DUET) && !strcmp(name, "duet"))
+		return errf(e, "--duet: two guests booted at once are %s guests; the %s backend boots this machine "
+			       "itself, one kernel at a time, so leave --duet out (or use --backend %s)",
+			    owner, be->name, owner);
+	return errf(e, "--%s: an option of the %s backend; the %s backend has no such option, so leave it out (or use "
+		       "--backend %s)",
+		    name, owner, be->name, owner);
+}
+
+/* The options of spec sp as they will be read back from the store: its generic ones, its backend
+ * options parsed by be (one be does not take is refused), be's defaults of `new`, through their
+ * JSON. 0 (free *o with campaign_opts_free), or -1 with e naming the option and *o empty. */
+static int spec_opts(const struct campaign_backend *be, const struct campaign_spec *sp, struct campaign_opts *o,
+		     struct err *e)
+{
+	struct campaign_opts g = sp->opts; /* borrowed: only g.be is its own */
+	g.bk = be;
+	g.be = NULL;
+	int rc = -1;
+	memset(o, 0, sizeof *o);
+	if (be->opts_size) {
+		g.be = xcalloc(1, be->opts_size);
+		json_t *j = json_object();
+		be->opts_read(g.be, j);
+		json_decref(j);
+	}
+	for (size_t i = 0; i + 1 < sp->be_args.n; i += 2) {
+		const char *name = sp->be_args.v[i], *arg = sp->be_args.v[i + 1];
+		int r = be->parse_opt ? be->parse_opt(g.be, name, arg, e) : 1;
+		if (r < 0 || (r > 0 && opt_refuse(be, name, arg, e)))
+			goto out;
+	}
+	if (be->new_defaults)
+		be->new_defaults(g.be, sp->self);
+	char *j = campaign_opts_json(&g);
+	campaign_opts_parse(be, j, o);
+	free(j);
+	rc = 0;
+out:
+	if (g.be && be->opts_free)
+		be->opts_free(g.be);
+	free(g.be);
+	return rc;
 }
 
 int campaign_create(struct store *st, struct campaign_spec *sp, struct err *e)
@@ -276,27 +342,23 @@ int campaign_create(struct store *st, struct campaign_spec *sp, struct err *e)
 		return errf(e, "--boots: give the boots per configuration (at least 1; 2 or more for a verdict)");
 	if (sp->runs < 1)
 		return errf(e, "--runs: give the runs per boot (at least 1)");
-	if (path_check("--unit-dir", sp->opts.unit_dir, true, e) || path_check("--image", sp->opts.image, true, e) ||
-	    path_check("--qemu", sp->opts.qemu, false, e))
+	if (campaign_path_check("--unit-dir", sp->opts.unit_dir, true, e))
 		return -1;
-	if (sp->opts.numa > 1 && !(be->caps & CB_NUMA))
-		return errf(e, "--numa %d: NUMA nodes are given to qemu guests; the %s backend boots the machine's own, so "
-			       "leave --numa out (or use --backend qemu)",
-			    sp->opts.numa, be->name);
-	if (sp->opts.duet && !(be->caps & CB_DUET))
-		return errf(e, "--duet: two guests booted at once are qemu guests; the %s backend boots this machine "
-			       "itself, one kernel at a time, so leave --duet out (or use --backend qemu)",
-			    be->name);
-	if (be->check_opts && be->check_opts(&sp->opts, sp->nconfigs, true, e))
+	struct campaign_opts o;
+	if (spec_opts(be, sp, &o, e))
 		return -1;
+	int rc = -1;
+	if (be->check_opts && be->check_opts(&o, sp->nconfigs, true, e))
+		goto out;
 	for (size_t i = 0; i < sp->nconfigs; i++) {
 		const struct store_campaign_config *k = &sp->configs[i];
 		for (size_t j = 0; j < i; j++)
-			if (!strcmp(sp->configs[j].labels, k->labels))
-				return errf(e, "--config '%s' is given twice; each configuration needs its own labels",
-					    k->name);
+			if (!strcmp(sp->configs[j].labels, k->labels)) {
+				errf(e, "--config '%s' is given twice; each configuration needs its own labels", k->name);
+				goto out;
+			}
 		if (be->check_config(NULL, k, e))
-			return -1;
+			goto out;
 	}
 	if (!sp->seed_given)
 		sp->seed = random_seed();
@@ -311,7 +373,7 @@ int campaign_create(struct store *st, struct campaign_spec *sp, struct err *e)
 		json_array_append_new(args, json_string(sp->run_args.v[i]));
 	char *args_json = json_dumps(args, JSON_COMPACT);
 	json_decref(args);
-	char *opts_json = campaign_opts_json(&sp->opts);
+	char *opts_json = campaign_opts_json(&o);
 	c.name = (char *)sp->name;
 	c.uuid = uuid;
 	c.backend = (char *)be->name;
@@ -332,11 +394,13 @@ int campaign_create(struct store *st, struct campaign_spec *sp, struct err *e)
 		c.slots[i].config = order[i];
 		c.slots[i].state = (char *)slot_state_word(SLOT_PENDING);
 	}
-	int rc = store_campaign_create(st, &c, e);
+	rc = store_campaign_create(st, &c, e);
 	free(c.slots);
 	free(order);
 	free(args_json);
 	free(opts_json);
+out:
+	campaign_opts_free(&o);
 	return rc;
 }
 
@@ -384,7 +448,7 @@ static int campaign_per_run(const struct campaign *c)
 		return n > 0 ? n : 1;
 	}
 	if (c->be->caps & CB_NUMA) /* the guest's own nodes */
-		return c->opts.numa > 1 ? c->opts.numa : 1;
+		return campaign_guest_nodes(c);
 	struct node_topo t = {0};
 	struct err ig;
 	int n = 0;
@@ -426,16 +490,9 @@ static int campaign_validate(struct campaign *c, struct err *e)
 	json_decref(a);
 	if (!ok)
 		return errf(e, "options is not a JSON object");
-	campaign_opts_parse(r->options, &c->opts);
-	if (path_check("unit_dir", c->opts.unit_dir, true, e) || path_check("image", c->opts.image, true, e) ||
-	    path_check("qemu", c->opts.qemu, false, e) ||
-	    (c->opts.accel_note && !text_is_clean(c->opts.accel_note, false)))
+	campaign_opts_parse(c->be, r->options, &c->opts);
+	if (campaign_path_check("unit_dir", c->opts.unit_dir, true, e))
 		return -1;
-	if (c->opts.numa > 1 && !(c->be->caps & CB_NUMA))
-		return errf(e, "numa %d is a qemu option, but the backend is %s", c->opts.numa, c->be->name);
-	if (c->opts.duet && (!(c->be->caps & CB_DUET) || r->nconfigs != 2))
-		return errf(e, "duet is for two configurations of the qemu backend, but the backend is %s with %zu",
-			    c->be->name, r->nconfigs);
 	if (c->be->check_opts && c->be->check_opts(&c->opts, r->nconfigs, false, e))
 		return -1;
 	c->per_run = campaign_per_run(c);
@@ -464,9 +521,9 @@ static int campaign_validate(struct campaign *c, struct err *e)
 		if (!ok)
 			return errf(e, "configuration %zu ('%s'): labels are not a JSON object of valid labels", i,
 				    k->name);
-		if (path_check("kernel", k->kernel, false, e) || path_check("initrd", k->initrd, false, e) ||
-		    path_check("append", k->append, false, e) || path_check("entry", k->entry, false, e) ||
-		    path_check("command", k->command, false, e) || c->be->check_config(c, k, e)) {
+		if (campaign_path_check("kernel", k->kernel, false, e) || campaign_path_check("initrd", k->initrd, false, e) ||
+		    campaign_path_check("append", k->append, false, e) || campaign_path_check("entry", k->entry, false, e) ||
+		    campaign_path_check("command", k->command, false, e) || c->be->check_config(c, k, e)) {
 			err_prefix(e, "configuration %zu", i);
 			return -1;
 		}
@@ -545,7 +602,7 @@ int campaign_next_slot(const struct campaign *c)
 
 int campaign_duet_partner(const struct campaign *c, int i)
 {
-	for (size_t k = 0; c->opts.duet && k < c->r.nslots; k++)
+	for (size_t k = 0; campaign_is_duet(c) && k < c->r.nslots; k++)
 		if ((int)k != i && c->r.slots[k].block == c->r.slots[i].block && slot_to_boot(c, k))
 			return (int)k;
 	return -1;
@@ -591,7 +648,9 @@ void campaign_view(const struct campaign *c, bool slots, struct campaign_view *v
 		v->min_left = v->s_per_boot * (double)v->left / 60;
 	}
 	v->next = c->state == CAMPAIGN_DONE ? -1 : campaign_next_slot(c);
-	if (c->opts.duet) {
+	v->duet = campaign_is_duet(c);
+	v->guest_nodes = 1;
+	if (v->duet) {
 		v->duet_set = xcalloc(c->r.nslots, sizeof *v->duet_set);
 		for (size_t i = 0; i < c->r.nslots; i++)
 			v->duet_set[i] = campaign_duet_set(c, (int)i);

@@ -44,24 +44,22 @@ struct campaign_backend;
 
 /* The backend called name (table lookup), or NULL. */
 const struct campaign_backend *campaign_backend_find(const char *name);
+/* Would a campaign of backend (a name) with accelerator accel (NULL: the default) measure
+ * an emulated CPU (the backend's emulates hook; qemu under TCG)? Unknown backends: false. */
+bool campaign_backend_emulates(const char *backend, const char *accel);
 /* CAMPAIGN_BACKEND_NAMES (static text). */
 const char *campaign_backend_names(void);
 
-/* The backend options of a campaign (stored as its JSON options). */
+/* The options of a campaign (stored as its JSON options): the generic ones here, the backend's
+ * own (qemu's guest, say) in be, a struct private to the backend's file (backend.h: opts_size,
+ * opts_read, opts_write, parse_opt), read through its accessors. */
 struct campaign_opts {
-	int smp, mem_mb;            /* qemu: -smp and -m */
-	int numa;                   /* qemu: the guest's NUMA nodes, each 1/numa of smp and mem (1: no -numa) */
-	bool duet;                  /* qemu: each block boots its two configurations at once, on disjoint host CPUs */
-	char accel[8];              /* qemu: auto, kvm or tcg */
-	char *image;                /* qemu: directory with vmlinuz and initramfs.cpio.gz */
-	char arch[16];              /* qemu: the guest's architecture, or auto (told from its kernel) */
-	char *qemu;                 /* qemu: the qemu binary, or NULL for the architecture's in PATH */
-	int boot_timeout_s;         /* qemu: a boot (with its runs) taking longer is killed */
 	int max_failures;           /* consecutive failed slots that stop the campaign */
 	double settle_load;         /* reboot backends: wait for the 1-minute load below this */
 	int settle_timeout_s;       /* ... or at most this long */
 	char *unit_dir;             /* where the systemd unit goes */
-	char *accel_note;           /* why qemu uses what it uses, once probed */
+	const struct campaign_backend *bk; /* whose options be holds (NULL: none yet) */
+	void *be;                   /* bk->opts_size bytes, or NULL when bk has none */
 };
 
 /* What `sysab campaign new` is given. */
@@ -73,7 +71,10 @@ struct campaign_spec {
 	struct strv run_args;
 	struct store_campaign_config *configs; /* labels as JSON object text */
 	size_t nconfigs;
-	struct campaign_opts opts;
+	struct campaign_opts opts;  /* the generic options (be: NULL) */
+	struct strv be_args;        /* the backend's options as given: pairs of option name and value
+				     * ("" for a flag), parsed by the backend's parse_opt at create */
+	const char *self;           /* this sysab binary (a backend's defaults may lie beside it), or NULL */
 };
 
 /* A campaign read from the database and validated (campaign_load): the stored record, its
@@ -114,13 +115,23 @@ int campaign_record_check(const struct store_campaign *r, struct err *e);
 bool campaign_qemu_arch_ok(const char *name);
 /* "auto, x86_64 or loongarch64" */
 const char *campaign_qemu_arch_names(void);
+/* The accessors of qemu's options o (o->bk the qemu backend; qemu.c): -smp, -m in MB, the guest's
+ * NUMA nodes (1: no -numa), --duet, the boot timeout in seconds, the accelerator asked for
+ * ("auto", "kvm" or "tcg") and the architecture ("auto" or one of campaign_qemu_arch_names). */
+int campaign_qemu_smp(const struct campaign_opts *o);
+int campaign_qemu_mem_mb(const struct campaign_opts *o);
+int campaign_qemu_numa(const struct campaign_opts *o);
+bool campaign_qemu_duet(const struct campaign_opts *o);
+int campaign_qemu_boot_timeout_s(const struct campaign_opts *o);
+const char *campaign_qemu_accel(const struct campaign_opts *o);
+const char *campaign_qemu_arch(const struct campaign_opts *o);
 /* Can a qemu guest of architecture arch (auto: any the table verifies, told at start) have
- * o->numa NUMA nodes, o->smp CPUs and o->mem_mb MB split evenly among them? 0, or -1 with e
+ * its NUMA nodes, its CPUs and its MB (qemu options o) split evenly among them? 0, or -1 with e
  * naming the options (--numa, --smp, --mem, --arch) and what to give instead. */
 int campaign_qemu_numa_check(const struct campaign_opts *o, const char *arch, struct err *e);
 
-/* Can campaign options o with nconfigs configurations on backend run as a duet (o->duet)? A
- * backend with the duet capability (qemu), two configurations, and at least 2 x o->smp CPUs
+/* Can qemu options o with nconfigs configurations on backend run as a duet (--duet)? A
+ * backend with the duet capability (qemu), two configurations, and at least 2 x its CPUs
  * this process may use. 0, or -1 with e naming the option and what to give instead. Not a
  * duet: 0. (qemu.c, with the other checks of its options.) */
 int campaign_duet_check(const struct campaign_opts *o, const char *backend, size_t nconfigs, struct err *e);
@@ -132,9 +143,10 @@ bool campaign_duet_cpus(int smp, int k, char *buf, size_t n);
  * two guests of a block hold different sets and swap them every block. */
 int campaign_duet_set(const struct campaign *c, int i);
 
-/* Parse a campaign's options JSON into o (free with campaign_opts_free); missing keys
- * get defaults. */
-void campaign_opts_parse(const char *json, struct campaign_opts *o);
+/* Parse a campaign's options JSON into o, the backend's own by be (free with
+ * campaign_opts_free); missing keys get defaults, keys of other backends are passed over. */
+void campaign_opts_parse(const struct campaign_backend *be, const char *json, struct campaign_opts *o);
+/* The JSON of o: the generic keys and those of its backend (new string). */
 char *campaign_opts_json(const struct campaign_opts *o);
 void campaign_opts_free(struct campaign_opts *o);
 
@@ -170,6 +182,9 @@ struct campaign_view {
 	double min_left;           /* minutes left at that pace, 0 when unknown */
 	bool slots;                /* show the schedule */
 	bool guest;                /* the backend boots guests of its own (qemu): the guest's options are shown */
+	int guest_cpus, guest_mb, guest_nodes; /* with guest: its CPUs, MB and NUMA nodes (1: none) */
+	char guest_accel[8], guest_arch[16];   /* ... the accelerator asked for and its architecture */
+	bool duet;                 /* the campaign is a duet (the backend's duet hook) */
 	int node_cpus, node_mb;    /* qemu with --numa: each guest node's CPUs and MB (0 otherwise) */
 	char duet_cpus[2][64];     /* qemu with --duet: the host CPUs of set 0 and 1 here ("?" when too few) */
 	int *duet_set;             /* with --duet: each slot's CPU set (campaign_duet_set); NULL otherwise.

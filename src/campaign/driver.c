@@ -326,7 +326,7 @@ static int dry_run(struct campaign_ctx *x, struct err *e)
 			continue; /* start boots a slot that lacks runs again */
 		fprintf(x->env->out, "slot %zu (block %d): %s", i, x->c->r.slots[i].block,
 			x->c->r.configs[x->c->r.slots[i].config].name);
-		if (x->c->opts.duet)
+		if (campaign_is_duet(x->c))
 			fprintf(x->env->out, " (duet: at once with the other slot of block %d; host CPU set %d)",
 				x->c->r.slots[i].block, campaign_duet_set(x->c, (int)i));
 		fprintf(x->env->out, "\n");

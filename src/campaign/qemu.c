@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <math.h>
 #include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -33,6 +35,187 @@ enum qemu_outcome {
 static const char *accel_word(enum qemu_accel a)
 {
 	return a == QEMU_ACCEL_KVM ? "kvm" : a == QEMU_ACCEL_TCG ? "tcg" : "auto";
+}
+
+/* qemu's options (campaign_opts.be of a qemu campaign), stored under these names in the
+ * campaign's options object (qemu_opts_write). */
+struct qemu_opts {
+	int smp, mem_mb;            /* -smp and -m */
+	int numa;                   /* the guest's NUMA nodes, each 1/numa of smp and mem (1: no -numa) */
+	bool duet;                  /* each block boots its two configurations at once, on disjoint host CPUs */
+	enum qemu_accel accel;      /* asked for: auto, kvm or tcg */
+	char *image;                /* directory with vmlinuz and initramfs.cpio.gz */
+	char arch[16];              /* the guest's architecture, or auto (told from its kernel) */
+	char *qemu;                 /* the qemu binary, or NULL for the architecture's in PATH */
+	int boot_timeout_s;         /* a boot (with its runs) taking longer is killed */
+	char *accel_note;           /* why qemu uses what it uses, once probed (older campaigns) */
+};
+
+/* The defaults of the options a stored campaign lacks (the option table's, test_cli holds them). */
+static const struct qemu_opts qemu_defaults = {
+	.smp = 1, .mem_mb = 512, .numa = 1, .arch = "auto", .boot_timeout_s = 900};
+
+/* The qemu options of o; the defaults (as an empty options object reads) when o holds another
+ * backend's, so an accessor asked about those answers as a campaign without the option would. */
+static const struct qemu_opts *qo(const struct campaign_opts *o)
+{
+	return o->bk == &campaign_backend_qemu && o->be ? o->be : &qemu_defaults;
+}
+
+static enum qemu_accel accel_of(const char *w)
+{
+	return !w ? QEMU_ACCEL_AUTO : !strcmp(w, "kvm") ? QEMU_ACCEL_KVM : !strcmp(w, "tcg") ? QEMU_ACCEL_TCG : QEMU_ACCEL_AUTO;
+}
+
+static void qemu_opts_read(void *b, const json_t *j)
+{
+	struct qemu_opts *q = b;
+	q->smp = (int)json_integer_value(json_object_get(j, "smp"));
+	q->mem_mb = (int)json_integer_value(json_object_get(j, "mem_mb"));
+	q->numa = (int)json_integer_value(json_object_get(j, "numa"));
+	q->duet = json_is_true(json_object_get(j, "duet"));
+	q->accel = accel_of(json_string_value(json_object_get(j, "accel")));
+	const char *s;
+	if ((s = json_string_value(json_object_get(j, "image"))))
+		q->image = xstrdup(s);
+	s = json_string_value(json_object_get(j, "arch"));
+	snprintf(q->arch, sizeof q->arch, "%s", s && campaign_qemu_arch_ok(s) ? s : "auto");
+	if ((s = json_string_value(json_object_get(j, "qemu"))))
+		q->qemu = xstrdup(s);
+	if ((s = json_string_value(json_object_get(j, "accel_note"))))
+		q->accel_note = xstrdup(s);
+	q->boot_timeout_s = (int)json_integer_value(json_object_get(j, "boot_timeout_s"));
+	if (q->smp <= 0 || q->smp > 256)
+		q->smp = qemu_defaults.smp;
+	if (q->mem_mb <= 0 || q->mem_mb > (1 << 20))
+		q->mem_mb = qemu_defaults.mem_mb;
+	if (q->numa <= 0 || q->numa > 256)
+		q->numa = qemu_defaults.numa;
+	if (q->boot_timeout_s <= 0)
+		q->boot_timeout_s = qemu_defaults.boot_timeout_s;
+}
+
+static void qemu_opts_write(const void *b, json_t *j)
+{
+	const struct qemu_opts *q = b;
+	json_object_set_new(j, "smp", json_integer(q->smp));
+	json_object_set_new(j, "mem_mb", json_integer(q->mem_mb));
+	if (q->numa > 1) /* one node (no -numa) is the default, and the options of older campaigns */
+		json_object_set_new(j, "numa", json_integer(q->numa));
+	if (q->duet) /* absent: the options of a campaign that is no duet, and of older ones */
+		json_object_set_new(j, "duet", json_true());
+	json_object_set_new(j, "accel", json_string(accel_word(q->accel)));
+	if (q->image)
+		json_object_set_new(j, "image", json_string(q->image));
+	if (q->arch[0] && strcmp(q->arch, "auto"))
+		json_object_set_new(j, "arch", json_string(q->arch));
+	if (q->qemu)
+		json_object_set_new(j, "qemu", json_string(q->qemu));
+	json_object_set_new(j, "boot_timeout_s", json_integer(q->boot_timeout_s));
+	if (q->accel_note)
+		json_object_set_new(j, "accel_note", json_string(q->accel_note));
+}
+
+static void qemu_opts_free(void *b)
+{
+	struct qemu_opts *q = b;
+	free(q->image);
+	free(q->qemu);
+	free(q->accel_note);
+}
+
+/* parse_opt: the options of `campaign new` that are qemu's (their ranges are the option table's). */
+static int qemu_parse_opt(void *b, const char *name, const char *arg, struct err *e)
+{
+	struct qemu_opts *q = b;
+	if (!strcmp(name, "smp"))
+		q->smp = atoi(arg);
+	else if (!strcmp(name, "mem"))
+		q->mem_mb = atoi(arg);
+	else if (!strcmp(name, "numa"))
+		q->numa = atoi(arg);
+	else if (!strcmp(name, "duet"))
+		q->duet = true;
+	else if (!strcmp(name, "boot-timeout"))
+		q->boot_timeout_s = atoi(arg);
+	else if (!strcmp(name, "accel")) {
+		if (strcmp(arg, "auto") && strcmp(arg, "kvm") && strcmp(arg, "tcg"))
+			return errf(e, "--accel: give auto, kvm or tcg");
+		q->accel = accel_of(arg);
+	} else if (!strcmp(name, "image")) {
+		free(q->image);
+		q->image = realpath(arg, NULL);
+		if (!q->image)
+			return errf(e, "--image %s: no such directory; build the guest with `make guest`", arg);
+	} else if (!strcmp(name, "arch")) {
+		if (!campaign_qemu_arch_ok(arg))
+			return errf(e, "--arch %s: give %s", arg, campaign_qemu_arch_names());
+		snprintf(q->arch, sizeof q->arch, "%s", arg);
+	} else if (!strcmp(name, "qemu")) {
+		free(q->qemu);
+		/* a path is kept absolute, so that a resume from elsewhere runs the same binary */
+		q->qemu = strchr(arg, '/') ? realpath(arg, NULL) : xstrdup(arg);
+		if (!q->qemu)
+			return errf(e, "--qemu %s: no such file", arg);
+	} else
+		return 1;
+	return 0;
+}
+
+/* new_defaults: the guest image is guest/ beside this sysab unless --image is given. */
+static void qemu_new_defaults(void *b, const char *self)
+{
+	struct qemu_opts *q = b;
+	if (q->image || !self)
+		return;
+	char *d = xstrdup(self);
+	q->image = xasprintf("%s/guest", dirname(d));
+	free(d);
+}
+
+static int qemu_nodes(const struct campaign_opts *o)
+{
+	return qo(o)->numa;
+}
+
+static bool qemu_duet(const struct campaign_opts *o)
+{
+	return qo(o)->duet;
+}
+
+int campaign_qemu_smp(const struct campaign_opts *o)
+{
+	return qo(o)->smp;
+}
+
+int campaign_qemu_mem_mb(const struct campaign_opts *o)
+{
+	return qo(o)->mem_mb;
+}
+
+int campaign_qemu_numa(const struct campaign_opts *o)
+{
+	return qo(o)->numa;
+}
+
+bool campaign_qemu_duet(const struct campaign_opts *o)
+{
+	return qo(o)->duet;
+}
+
+int campaign_qemu_boot_timeout_s(const struct campaign_opts *o)
+{
+	return qo(o)->boot_timeout_s;
+}
+
+const char *campaign_qemu_accel(const struct campaign_opts *o)
+{
+	return accel_word(qo(o)->accel);
+}
+
+const char *campaign_qemu_arch(const struct campaign_opts *o)
+{
+	return qo(o)->arch[0] ? qo(o)->arch : "auto";
 }
 
 /* What one start or resume of a qemu campaign carries from call to call (campaign_ctx.state). */
@@ -67,10 +250,9 @@ static void qemu_init_state(struct campaign_ctx *x)
 	struct qemu_state *q = xcalloc(1, sizeof *q);
 	const char *p = getenv("SYSAB_KVM_PROBE_S");
 	q->kvm_probe_s = p && atof(p) > 0 ? atof(p) : 60;
-	const char *a = x->c->opts.accel;
-	q->accel = !strcmp(a, "kvm") ? QEMU_ACCEL_KVM : !strcmp(a, "tcg") ? QEMU_ACCEL_TCG : QEMU_ACCEL_AUTO;
-	if (x->c->opts.accel_note)
-		q->accel_note = xstrdup(x->c->opts.accel_note);
+	q->accel = qo(&x->c->opts)->accel;
+	if (qo(&x->c->opts)->accel_note)
+		q->accel_note = xstrdup(qo(&x->c->opts)->accel_note);
 	q->pair = -1;
 	x->state = q;
 }
@@ -155,17 +337,18 @@ static int numa_split(int nodes, int what, const char *opt, const char *unit, st
 
 int campaign_qemu_numa_check(const struct campaign_opts *o, const char *arch, struct err *e)
 {
-	if (o->numa <= 1)
+	const struct qemu_opts *q = qo(o);
+	if (q->numa <= 1)
 		return 0;
-	if (o->numa > o->smp)
+	if (q->numa > q->smp)
 		return errf(e, "--numa %d: more nodes than the guest's %d CPU%s (--smp %d); every node needs a CPU, so give "
 			       "--smp at least %d",
-			    o->numa, o->smp, o->smp == 1 ? "" : "s", o->smp, o->numa);
-	if (numa_split(o->numa, o->smp, "--smp", "CPUs", e) || numa_split(o->numa, o->mem_mb, "--mem", "memory", e))
+			    q->numa, q->smp, q->smp == 1 ? "" : "s", q->smp, q->numa);
+	if (numa_split(q->numa, q->smp, "--smp", "CPUs", e) || numa_split(q->numa, q->mem_mb, "--mem", "memory", e))
 		return -1;
 	const struct guest_arch *a = campaign_arch_find(arch);
 	if (a && a->no_numa)
-		return errf(e, "--numa %d: a %s guest gets no NUMA nodes from qemu here: %s; leave --numa out", o->numa,
+		return errf(e, "--numa %d: a %s guest gets no NUMA nodes from qemu here: %s; leave --numa out", q->numa,
 			    a->name, a->no_numa);
 	return 0;
 }
@@ -211,7 +394,8 @@ bool campaign_duet_cpus(int smp, int k, char *buf, size_t n)
 
 int campaign_duet_check(const struct campaign_opts *o, const char *backend, size_t nconfigs, struct err *e)
 {
-	if (!o->duet)
+	const struct qemu_opts *q = qo(o);
+	if (!q->duet)
 		return 0;
 	const struct campaign_backend *be = campaign_backend_find(backend);
 	if (!be || !(be->caps & CB_DUET))
@@ -222,21 +406,30 @@ int campaign_duet_check(const struct campaign_opts *o, const char *backend, size
 		return errf(e, "--duet: a duet boots exactly two configurations at once (A and B); this campaign has %zu", nconfigs);
 	int cpu[CPU_SETSIZE];
 	int have = duet_host_cpus(cpu, CPU_SETSIZE);
-	if (have < 2 * o->smp)
+	if (have < 2 * q->smp)
 		return errf(e, "--duet: the two guests need disjoint host CPUs, 2 x --smp %d = %d, but this host gives "
 			       "sysab %d; give --smp %d or less",
-			    o->smp, 2 * o->smp, have, have / 2 > 0 ? have / 2 : 1);
-	if (o->numa > 1)
+			    q->smp, 2 * q->smp, have, have / 2 > 0 ? have / 2 : 1);
+	if (q->numa > 1)
 		return errf(e, "--duet with --numa %d: not built (a duet pins each guest to its own host CPUs, and the "
 			       "guest nodes would then need host nodes of their own); leave one of them out",
-			    o->numa);
+			    q->numa);
 	return 0;
 }
 
 /* check_opts: the NUMA split (at loading only when there are nodes), and at `new` the duet. */
 static int qemu_check_opts(const struct campaign_opts *o, size_t nconfigs, bool fresh, struct err *e)
 {
-	if ((fresh || o->numa > 1) && campaign_qemu_numa_check(o, o->arch, e))
+	const struct qemu_opts *q = qo(o);
+	if (campaign_path_check(fresh ? "--image" : "image", q->image, true, e) ||
+	    campaign_path_check(fresh ? "--qemu" : "qemu", q->qemu, false, e))
+		return -1;
+	if (q->accel_note && !text_is_clean(q->accel_note, false))
+		return errf(e, "accel_note is not printable text without newlines");
+	if (!fresh && q->duet && nconfigs != 2)
+		return errf(e, "duet is for two configurations of the qemu backend, but the backend is qemu with %zu",
+			    nconfigs);
+	if ((fresh || qo(o)->numa > 1) && campaign_qemu_numa_check(o, qo(o)->arch, e))
 		return -1;
 	return fresh ? campaign_duet_check(o, "qemu", nconfigs, e) : 0;
 }
@@ -244,25 +437,32 @@ static int qemu_check_opts(const struct campaign_opts *o, size_t nconfigs, bool 
 /* new_args: the guest's options. */
 static void qemu_new_args(const struct campaign_opts *o, struct strv *out)
 {
-	campaign_opt_int(out, "--smp", o->smp);
-	campaign_opt_int(out, "--mem", o->mem_mb);
-	if (o->numa > 1)
-		campaign_opt_int(out, "--numa", o->numa);
-	campaign_opt_str(out, "--accel", o->accel);
-	campaign_opt_str(out, "--image", o->image);
-	campaign_opt_int(out, "--boot-timeout", o->boot_timeout_s);
+	const struct qemu_opts *q = qo(o);
+	campaign_opt_int(out, "--smp", q->smp);
+	campaign_opt_int(out, "--mem", q->mem_mb);
+	if (q->numa > 1)
+		campaign_opt_int(out, "--numa", q->numa);
+	campaign_opt_str(out, "--accel", accel_word(q->accel));
+	campaign_opt_str(out, "--image", q->image);
+	campaign_opt_int(out, "--boot-timeout", q->boot_timeout_s);
 }
 
 /* view: the guest's line, its nodes' share, the duet's host CPU sets here. */
 static void qemu_view(const struct campaign *c, struct campaign_view *v)
 {
+	const struct qemu_opts *q = qo(&c->opts);
 	v->guest = true;
-	if (c->opts.duet)
+	v->guest_cpus = q->smp;
+	v->guest_mb = q->mem_mb;
+	v->guest_nodes = q->numa;
+	snprintf(v->guest_accel, sizeof v->guest_accel, "%s", accel_word(q->accel));
+	snprintf(v->guest_arch, sizeof v->guest_arch, "%s", campaign_qemu_arch(&c->opts));
+	if (q->duet)
 		for (int k = 0; k < 2; k++)
-			campaign_duet_cpus(c->opts.smp, k, v->duet_cpus[k], sizeof v->duet_cpus[k]);
-	if (c->opts.numa > 1) {
-		v->node_cpus = c->opts.smp / c->opts.numa;
-		v->node_mb = c->opts.mem_mb / c->opts.numa;
+			campaign_duet_cpus(q->smp, k, v->duet_cpus[k], sizeof v->duet_cpus[k]);
+	if (q->numa > 1) {
+		v->node_cpus = q->smp / q->numa;
+		v->node_mb = q->mem_mb / q->numa;
 	}
 }
 
@@ -291,7 +491,7 @@ static void job_cpio(const struct campaign *c, int i, struct sb *out)
 	/* a duet guest says it is ready and waits for the host's go on its third serial port, held
 	 * open from before it says so (a port opened afresh drops what arrived while it was closed),
 	 * then acknowledges it; the host sends go again until it sees the acknowledgement */
-	if (c->opts.duet)
+	if (qo(&c->opts)->duet)
 		sb_add(&sh, "exec 3</dev/ttyS2\nstty -F /dev/ttyS1 raw -echo 2>/dev/null\n"
 			    "stty -F /dev/ttyS2 raw -echo 2>/dev/null\necho SYSAB-READY >/dev/ttyS1\n"
 			    "read -r -t 600 go <&3\necho SYSAB-GO >/dev/ttyS1\nexec 3<&-\n");
@@ -471,7 +671,7 @@ static int qemu_check(const struct campaign *c, const struct store_campaign_conf
 static void guest_files(const struct campaign *c, int i, char **kernel, char **base)
 {
 	const struct store_campaign_config *k = &c->r.configs[c->r.slots[i].config];
-	const char *image = c->opts.image ? c->opts.image : "build/guest";
+	const char *image = qo(&c->opts)->image ? qo(&c->opts)->image : "build/guest";
 	*kernel = k->kernel ? xstrdup(k->kernel) : xasprintf("%s/vmlinuz", image);
 	*base = k->initrd ? xstrdup(k->initrd) : xasprintf("%s/initramfs.cpio.gz", image);
 }
@@ -480,7 +680,7 @@ static void guest_files(const struct campaign *c, int i, char **kernel, char **b
  * x86_64 (*told false then: a foreign guest is not presumed, and KVM not ruled out). */
 static const struct guest_arch *slot_arch(const struct campaign *c, int i, bool *told)
 {
-	const struct guest_arch *a = campaign_arch_find(c->opts.arch);
+	const struct guest_arch *a = campaign_arch_find(qo(&c->opts)->arch);
 	if (!a) {
 		char *kernel, *base;
 		guest_files(c, i, &kernel, &base);
@@ -500,21 +700,22 @@ static const char *host_arch(char *buf, size_t n)
 	return buf;
 }
 
-/* With o->numa > 1 nodes: per node K a memory backend mK of 1/numa of the memory and
+/* With more than one guest NUMA node in o: per node K a memory backend mK of 1/numa of the memory and
  * `-numa node,nodeid=K,cpus=...,memdev=mK` with its 1/numa of the CPUs, in order (checked to
  * divide evenly by campaign_qemu_numa_check), appended to argv. One node adds nothing. */
 static void numa_argv(const struct campaign_opts *o, struct strv *argv)
 {
-	if (o->numa <= 1)
+	const struct qemu_opts *q = qo(o);
+	if (q->numa <= 1)
 		return;
-	int cpus = o->smp / o->numa, mb = o->mem_mb / o->numa;
-	for (int k = 0; k < o->numa; k++) {
+	int cpus = q->smp / q->numa, mb = q->mem_mb / q->numa;
+	for (int k = 0; k < q->numa; k++) {
 		char *t = xasprintf("memory-backend-ram,id=m%d,size=%dM", k, mb);
 		strv_add(argv, "-object");
 		strv_add(argv, t);
 		free(t);
 	}
-	for (int k = 0; k < o->numa; k++) {
+	for (int k = 0; k < q->numa; k++) {
 		char *t = cpus == 1 ? xasprintf("node,nodeid=%d,cpus=%d,memdev=m%d", k, k, k)
 				    : xasprintf("node,nodeid=%d,cpus=%d-%d,memdev=m%d", k, k * cpus, k * cpus + cpus - 1, k);
 		strv_add(argv, "-numa");
@@ -523,16 +724,17 @@ static void numa_argv(const struct campaign_opts *o, struct strv *argv)
 	}
 }
 
-/* What the environment of each run records about the guest's nodes (o->numa > 1): appended to tags. */
+/* What the environment of each run records about the guest's nodes (more than one in o): appended to tags. */
 static void numa_tags(const struct campaign_opts *o, struct kvlist *tags)
 {
-	if (o->numa <= 1)
+	const struct qemu_opts *q = qo(o);
+	if (q->numa <= 1)
 		return;
 	char n[16];
-	snprintf(n, sizeof n, "%d", o->numa);
+	snprintf(n, sizeof n, "%d", q->numa);
 	char *note = xasprintf("emulated by qemu -numa: %d nodes of %d CPU%s and %d MB each, all backed by the host's "
 			       "memory alike: no real distance between them",
-			       o->numa, o->smp / o->numa, o->smp / o->numa == 1 ? "" : "s", o->mem_mb / o->numa);
+			       q->numa, q->smp / q->numa, q->smp / q->numa == 1 ? "" : "s", q->mem_mb / q->numa);
 	kv_add(tags, "campaign.numa", n);
 	kv_add(tags, "campaign.numa_note", note);
 	free(note);
@@ -568,6 +770,15 @@ static bool kvm_fell_back(struct campaign_ctx *x, bool probing, bool silent, boo
 	campaign_note(x, "%s; costs measured in these guests are emulator costs (QEMU TCG)", qs(x)->accel_note);
 	tcg_note(x);
 	return true;
+}
+
+/* The emulates hook: tcg, or auto where KVM cannot be opened (as accel_choose decides). */
+static bool qemu_emulates(const char *accel)
+{
+	const char *why;
+	if (accel && !strcmp(accel, "tcg"))
+		return true;
+	return (!accel || !strcmp(accel, "auto")) && !kvm_usable(&why);
 }
 
 /* The accelerator: auto is kvm when /dev/kvm opens (the first boot then probes it), else tcg. */
@@ -617,7 +828,7 @@ static int qemu_prepare(struct campaign_ctx *x, struct err *e)
 			      qs(x)->accel_note ? qs(x)->accel_note : "", what);
 	if (qs(x)->accel == QEMU_ACCEL_TCG)
 		tcg_note(x);
-	if (x->c->opts.numa > 1) {
+	if (qo(&x->c->opts)->numa > 1) {
 		struct kvlist t = {0};
 		numa_tags(&x->c->opts, &t);
 		if (x->env->dry_run)
@@ -663,7 +874,7 @@ static char *in_dir(const struct campaign_ctx *x, const char *name)
  * guests of a block run at once). */
 static char *slot_in_dir(const struct campaign_ctx *x, int i, const char *name)
 {
-	if (!x->c->opts.duet)
+	if (!qo(&x->c->opts)->duet)
 		return in_dir(x, name);
 	char *n = xasprintf("%s.set%d", name, campaign_duet_set(x->c, i));
 	char *p = in_dir(x, n);
@@ -674,6 +885,7 @@ static char *slot_in_dir(const struct campaign_ctx *x, int i, const char *name)
 static void qemu_argv(struct campaign_ctx *x, int i, struct campaign_cmds *out)
 {
 	const struct campaign *c = x->c;
+	const struct qemu_opts *q = qo(&c->opts);
 	const struct store_campaign_config *k = &c->r.configs[c->r.slots[i].config];
 	char *kernel, *base;
 	guest_files(c, i, &kernel, &base);
@@ -684,16 +896,16 @@ static void qemu_argv(struct campaign_ctx *x, int i, struct campaign_cmds *out)
 	char *initrd = slot_in_dir(x, i, "initrd"), *con = slot_in_dir(x, i, "console"), *data = slot_in_dir(x, i, "data");
 	char *serial_con = xasprintf("file:%s", con), *serial_data = xasprintf("file:%s", data);
 	char smp[16], mem[16];
-	snprintf(smp, sizeof smp, "%d", c->opts.smp);
-	snprintf(mem, sizeof mem, "%d", c->opts.mem_mb);
-	const char *av[] = {c->opts.qemu ? c->opts.qemu : a->qemu, "-machine", a->machine, "-accel", accel_word(qs(x)->accel), "-m", mem,
-			    "-smp", smp};
+	snprintf(smp, sizeof smp, "%d", q->smp);
+	snprintf(mem, sizeof mem, "%d", q->mem_mb);
+	const char *av[] = {q->qemu ? q->qemu : a->qemu, "-machine", a->machine, "-accel", accel_word(qs(x)->accel),
+			    "-m", mem, "-smp", smp};
 	const char *av2[] = {"-kernel", kernel, "-initrd", initrd, "-append", append, "-display", "none", "-no-reboot",
 			     "-monitor", "none", "-serial", serial_con, "-serial", serial_data, "-net", "none"};
 	struct campaign_cmd *cmd = campaign_cmds_add(out, false);
-	if (c->opts.duet) { /* pinned to its CPU set: taskset -c CPUS qemu ... */
+	if (q->duet) { /* pinned to its CPU set: taskset -c CPUS qemu ... */
 		char cpus[64];
-		campaign_duet_cpus(c->opts.smp, campaign_duet_set(c, i), cpus, sizeof cpus);
+		campaign_duet_cpus(q->smp, campaign_duet_set(c, i), cpus, sizeof cpus);
 		strv_add(&cmd->argv, "taskset");
 		strv_add(&cmd->argv, "-c");
 		strv_add(&cmd->argv, cpus);
@@ -703,7 +915,7 @@ static void qemu_argv(struct campaign_ctx *x, int i, struct campaign_cmds *out)
 	numa_argv(&c->opts, &cmd->argv);
 	for (size_t n = 0; n < sizeof av2 / sizeof av2[0]; n++)
 		strv_add(&cmd->argv, av2[n]);
-	if (c->opts.duet) { /* the go signal: a third serial port (on IRQ 5: ttyS0's IRQ 4 is not shared), a
+	if (q->duet) { /* the go signal: a third serial port (on IRQ 5: ttyS0's IRQ 4 is not shared), a
 			     * socket the host writes "go" to */
 		char *sock = slot_in_dir(x, i, "go"), *chr = xasprintf("socket,id=go,path=%s,server=on,wait=off", sock);
 		strv_add(&cmd->argv, "-chardev");
@@ -804,7 +1016,7 @@ static int duet_run(struct campaign_ctx *x, struct duet_guest *g, int n, double 
 		if (!live)
 			break;
 		double el = (double)(clock_wall_ns() - t0) / 1e9;
-		enum qemu_outcome why = sig_stop ? QEMU_STOPPED : el > c->opts.boot_timeout_s ? QEMU_TIMED_OUT : QEMU_EXITED;
+		enum qemu_outcome why = sig_stop ? QEMU_STOPPED : el > qo(&c->opts)->boot_timeout_s ? QEMU_TIMED_OUT : QEMU_EXITED;
 		if (!why && probe_s > 0 && el > probe_s) {
 			bool up = true;
 			for (int k = 0; k < n; k++)
@@ -995,7 +1207,7 @@ static void duet_tags(const struct campaign_ctx *x, int i, struct kvlist *tags)
 	const struct campaign *c = x->c;
 	char cpus[64];
 	int set = campaign_duet_set(c, i), other = duet_other(c, i);
-	campaign_duet_cpus(c->opts.smp, set, cpus, sizeof cpus);
+	campaign_duet_cpus(qo(&c->opts)->smp, set, cpus, sizeof cpus);
 	kv_addf(tags, "campaign.duet_block", "%d", c->r.slots[i].block);
 	kv_addf(tags, "campaign.duet_cpu_set", "%d", set);
 	kv_add(tags, "campaign.duet_cpus", cpus);
@@ -1020,7 +1232,7 @@ static int qemu_boot_pair(struct campaign_ctx *x, int i, int j, struct err *e)
 static int qemu_boot_slot(struct campaign_ctx *x, int i, struct err *e)
 {
 	struct campaign *c = x->c;
-	if (c->opts.duet) { /* booted alone: the block's other slot has ended */
+	if (qo(&c->opts)->duet) { /* booted alone: the block's other slot has ended */
 		qs(x)->pair = -1;
 		return duet_boot(x, i, e);
 	}
@@ -1049,7 +1261,7 @@ static int qemu_boot_slot(struct campaign_ctx *x, int i, struct err *e)
 			av[n] = cmds.v[0].argv.v[n];
 		bool probing = kvm_probing(x);
 		bool told;
-		rc = run_qemu(av, slot_arch(c, i, &told), qs(x)->console, qerr, c->opts.boot_timeout_s,
+		rc = run_qemu(av, slot_arch(c, i, &told), qs(x)->console, qerr, qo(&c->opts)->boot_timeout_s,
 			      probing ? qs(x)->kvm_probe_s : 0, &qs(x)->outcome, &qs(x)->qemu_sig, e);
 		free(av);
 		campaign_cmds_free(&cmds);
@@ -1171,7 +1383,7 @@ static int qemu_collect(struct campaign_ctx *x, int i, struct err *e)
 			if (qs(x)->accel_note)
 				kv_add(&tags, "campaign.accel_note", qs(x)->accel_note);
 			numa_tags(&c->opts, &tags);
-			if (c->opts.duet)
+			if (qo(&c->opts)->duet)
 				duet_tags(x, i, &tags);
 			kv_add(&tags, "campaign.name", c->r.name);
 			kv_add(&tags, "campaign.backend", c->be->name);
@@ -1224,11 +1436,20 @@ const struct campaign_backend campaign_backend_qemu = {
 	.boot_slot = qemu_boot_slot,
 	.collect = qemu_collect,
 	.cleanup = qemu_cleanup,
+	.opts_size = sizeof(struct qemu_opts),
+	.opts_read = qemu_opts_read,
+	.opts_write = qemu_opts_write,
+	.opts_free = qemu_opts_free,
+	.parse_opt = qemu_parse_opt,
+	.new_defaults = qemu_new_defaults,
+	.nodes = qemu_nodes,
+	.duet = qemu_duet,
 	.check_opts = qemu_check_opts,
 	.new_args = qemu_new_args,
 	.view = qemu_view,
 	.boot_pair = qemu_boot_pair,
 	.take_pair = qemu_take_pair,
+	.emulates = qemu_emulates,
 	.init_state = qemu_init_state,
 	.free_state = qemu_free_state,
 };

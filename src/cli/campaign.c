@@ -7,7 +7,6 @@
 #include "study/mde.h"
 
 #include <jansson.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,6 +128,18 @@ out:
 	return rc;
 }
 
+/* A backend's option (table id): its name and value ("" for a flag) kept as given, for the
+ * backend to parse once --backend is known (campaign_create). */
+static int backend_opt(struct campaign_args *a, int id, const char *arg)
+{
+	const struct cli_opt *o = cli_campaign_opts;
+	while (o->lng && o->id != id)
+		o++;
+	strv_add(&a->sp.be_args, o->lng);
+	strv_add(&a->sp.be_args, arg ? arg : "");
+	return 0;
+}
+
 static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 {
 	struct campaign_args *a = ctx;
@@ -147,28 +158,9 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 	case O_APPEND: return set_config_field(a, "append", k ? &k->append : NULL, arg, e);
 	case O_ENTRY: return set_config_field(a, "entry", k ? &k->entry : NULL, arg, e);
 	case O_COMMAND: return set_config_field(a, "command", k ? &k->command : NULL, arg, e);
-	case O_SMP: o->smp = cli_int_of(arg); return 0;
-	case O_MEM: o->mem_mb = cli_int_of(arg); return 0;
-	case O_NUMA: o->numa = cli_int_of(arg); return 0;
-	case O_DUET: o->duet = true; return 0;
-	case O_ACCEL:
-		if (strcmp(arg, "auto") && strcmp(arg, "kvm") && strcmp(arg, "tcg"))
-			return errf(e, "--accel: give auto, kvm or tcg");
-		snprintf(o->accel, sizeof o->accel, "%s", arg);
-		return 0;
-	case O_IMAGE: free(o->image); o->image = realpath(arg, NULL);
-		return o->image ? 0 : errf(e, "--image %s: no such directory; build the guest with `make guest`", arg);
-	case O_ARCH:
-		if (!campaign_qemu_arch_ok(arg))
-			return errf(e, "--arch %s: give %s", arg, campaign_qemu_arch_names());
-		snprintf(o->arch, sizeof o->arch, "%s", arg);
-		return 0;
-	case O_QEMU:
-		free(o->qemu);
-		/* a path is kept absolute, so that a resume from elsewhere runs the same binary */
-		o->qemu = strchr(arg, '/') ? realpath(arg, NULL) : xstrdup(arg);
-		return o->qemu ? 0 : errf(e, "--qemu %s: no such file", arg);
-	case O_BOOT_TIMEOUT: o->boot_timeout_s = cli_int_of(arg); return 0;
+	case O_SMP: case O_MEM: case O_NUMA: case O_DUET: case O_ACCEL: case O_IMAGE: case O_ARCH: case O_QEMU:
+	case O_BOOT_TIMEOUT:
+		return backend_opt(a, id, arg);
 	case O_MAX_FAILURES: o->max_failures = cli_int_of(arg); return 0;
 	case O_SETTLE_LOAD: o->settle_load = cli_real_of(arg); return 0;
 	case O_SETTLE_TIMEOUT: o->settle_timeout_s = cli_int_of(arg); return 0;
@@ -199,6 +191,7 @@ static void args_free(struct campaign_args *a)
 	}
 	free(a->sp.configs);
 	strv_free(&a->sp.run_args);
+	strv_free(&a->sp.be_args);
 	campaign_opts_free(&a->sp.opts);
 }
 
@@ -296,7 +289,7 @@ static int start_mde(const struct campaign_env *env, const struct campaign_args 
 	if (c.state == CAMPAIGN_NEW) {
 		struct study_mde md;
 		struct study_mde_in in = {(size_t)c.r.boots, (size_t)c.r.runs, &c.run_args, c.r.backend,
-					  c.opts.accel, a->from, a->target};
+					  campaign_qemu_accel(&c.opts), a->from, a->target};
 		rc = study_campaign_mde(env->st, &in, &md, e) || strict_check(a, &md, e) ? -1 : 0;
 		if (!rc)
 			print_mde(&md);
@@ -304,6 +297,16 @@ static int start_mde(const struct campaign_env *env, const struct campaign_args 
 	}
 	campaign_free(&c);
 	return rc;
+}
+
+/* The --accel given to campaign new (a backend option, kept as given), or NULL. */
+static const char *given_accel(const struct campaign_args *a)
+{
+	const char *v = NULL;
+	for (size_t i = 0; i + 1 < a->sp.be_args.n; i += 2)
+		if (!strcmp(a->sp.be_args.v[i], "accel"))
+			v = a->sp.be_args.v[i + 1];
+	return v;
 }
 
 /* `sysab campaign new NAME`: fill in the defaults, store the campaign, print its schedule. */
@@ -315,23 +318,10 @@ static int campaign_new(const struct campaign_env *env, struct campaign_args *a,
 		a->sp.runs = 1;
 	if (!a->sp.run_args.n)
 		strv_add(&a->sp.run_args, "--quick");
-	if (!a->sp.opts.accel[0])
-		snprintf(a->sp.opts.accel, sizeof a->sp.opts.accel, "auto");
-	if (!a->sp.opts.image && self) {
-		char *d = xstrdup(self);
-		a->sp.opts.image = xasprintf("%s/guest", dirname(d));
-		free(d);
-	}
-	/* the options as they will be read back from the store */
-	struct campaign_opts filled;
-	char *j = campaign_opts_json(&a->sp.opts);
-	campaign_opts_parse(j, &filled);
-	free(j);
-	campaign_opts_free(&a->sp.opts);
-	a->sp.opts = filled;
+	a->sp.self = self;
 	struct study_mde md;
 	struct study_mde_in in = {(size_t)a->sp.boots, (size_t)a->sp.runs, &a->sp.run_args, a->sp.backend,
-				  a->sp.opts.accel, a->from, a->target};
+				  given_accel(a), a->from, a->target};
 	if (study_campaign_mde(env->st, &in, &md, e) || strict_check(a, &md, e) ||
 	    campaign_create(env->st, &a->sp, e) || show_one(env->st, name, e)) {
 		study_mde_free(&md);

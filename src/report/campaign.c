@@ -14,14 +14,13 @@ void report_campaign_text(FILE *f, const struct campaign_view *v)
 		r->runs == 1 ? "" : "s", (unsigned long long)r->seed);
 	fprintf(f, "state: %s%s%s\n", campaign_state_word(c->state), r->reason ? " - " : "", r->reason ? r->reason : "");
 	if (v->guest) {
-		const struct campaign_opts *o = &c->opts;
-		fprintf(f, "guest: %d CPU%s, %d MB, accel %s, arch %s", o->smp, o->smp == 1 ? "" : "s", o->mem_mb, o->accel,
-			o->arch[0] ? o->arch : "auto");
-		if (o->numa > 1)
-			fprintf(f, ", %d NUMA nodes emulated by qemu -numa (%d CPU%s, %d MB each)", o->numa, v->node_cpus,
-				v->node_cpus == 1 ? "" : "s", v->node_mb);
+		fprintf(f, "guest: %d CPU%s, %d MB, accel %s, arch %s", v->guest_cpus, v->guest_cpus == 1 ? "" : "s",
+			v->guest_mb, v->guest_accel, v->guest_arch);
+		if (v->guest_nodes > 1)
+			fprintf(f, ", %d NUMA nodes emulated by qemu -numa (%d CPU%s, %d MB each)", v->guest_nodes,
+				v->node_cpus, v->node_cpus == 1 ? "" : "s", v->node_mb);
 		fprintf(f, "\n");
-		if (o->duet)
+		if (v->duet)
 			fprintf(f, "duet: each block boots both configurations at once, pinned to host CPU sets 0 (CPUs %s "
 				   "here) and 1 (CPUs %s), swapped every block; compare pairs them by block\n",
 				v->duet_cpus[0], v->duet_cpus[1]);
@@ -100,11 +99,10 @@ void *report_campaign_json(const struct campaign_view *v)
 	json_object_set_new(j, "runs_per_sysab_run", json_integer(c->per_run > 0 ? c->per_run : 1));
 	json_object_set_new(j, "looks", json_integer(r->looks));
 	if (v->guest) {
-		const struct campaign_opts *o = &c->opts;
-		json_object_set_new(j, "guest", json_pack("{s:i, s:i, s:i, s:s, s:s}", "smp", o->smp, "mem_mb", o->mem_mb,
-							  "numa", o->numa, "accel", o->accel,
-							  "arch", o->arch[0] ? o->arch : "auto"));
-		if (o->duet)
+		json_object_set_new(j, "guest", json_pack("{s:i, s:i, s:i, s:s, s:s}", "smp", v->guest_cpus, "mem_mb",
+							  v->guest_mb, "numa", v->guest_nodes, "accel", v->guest_accel,
+							  "arch", v->guest_arch));
+		if (v->duet)
 			json_object_set_new(j, "duet", json_pack("{s:[s,s]}", "cpu_sets", v->duet_cpus[0], v->duet_cpus[1]));
 	}
 	json_t *args = json_array();

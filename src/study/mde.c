@@ -1,5 +1,6 @@
 /* mde.c - a campaign design's resolution before it boots: its MDE per workload and its limits. */
 #include "study/mde.h"
+#include "campaign/campaign.h"
 #include "core/core.h"
 
 #include <stdlib.h>
@@ -25,14 +26,11 @@ static void run_design(const struct strv *args, struct strv *patterns, size_t *s
 	}
 }
 
-/* qemu under TCG measures the emulator; "auto" falls back to TCG without a usable /dev/kvm. */
+/* qemu under TCG measures the emulator; "auto" falls back to TCG without a usable /dev/kvm
+ * (the backend's own rule: campaign_backend_emulates). */
 static bool emulated(const struct study_mde_in *in)
 {
-	if (!in->backend || strcmp(in->backend, "qemu"))
-		return false;
-	if (in->accel && !strcmp(in->accel, "tcg"))
-		return true;
-	return (!in->accel || !strcmp(in->accel, "auto")) && access("/dev/kvm", R_OK | W_OK) != 0;
+	return campaign_backend_emulates(in->backend, in->accel);
 }
 
 int study_campaign_mde(struct store *st, const struct study_mde_in *in, struct study_mde *out, struct err *e)

@@ -56,28 +56,45 @@ static void schedule_is_pinned_by_its_seed(void **state)
 		assert_true(first[i] > 850 && first[i] < 1150);
 }
 
+/* Set qemu option --name to arg in o through the backend's parse_opt. */
+static void qemu_set(struct campaign_opts *o, const char *name, const char *arg)
+{
+	struct err e;
+	assert_int_equal(campaign_backend_find("qemu")->parse_opt(o->be, name, arg, &e), 0);
+}
+
 /* Options round-trip through their JSON record, with defaults for missing keys. */
 static void options_round_trip(void **state)
 {
 	(void)state;
+	const struct campaign_backend *qemu = campaign_backend_find("qemu");
 	struct campaign_opts o, p;
-	campaign_opts_parse("{}", &o);
-	assert_int_equal(o.smp, 1);
-	assert_int_equal(o.mem_mb, 512);
+	campaign_opts_parse(qemu, "{}", &o);
+	assert_int_equal(campaign_qemu_smp(&o), 1);
+	assert_int_equal(campaign_qemu_mem_mb(&o), 512);
 	assert_int_equal(o.max_failures, 2);
-	assert_string_equal(o.accel, "auto");
+	assert_string_equal(campaign_qemu_accel(&o), "auto");
 	assert_string_equal(o.unit_dir, "/etc/systemd/system");
-	o.smp = 3;
+	qemu_set(&o, "smp", "3");
 	o.max_failures = 5;
-	snprintf(o.accel, sizeof o.accel, "tcg");
+	qemu_set(&o, "accel", "tcg");
 	char *j = campaign_opts_json(&o);
-	campaign_opts_parse(j, &p);
-	assert_int_equal(p.smp, 3);
+	campaign_opts_parse(qemu, j, &p);
+	assert_int_equal(campaign_qemu_smp(&p), 3);
 	assert_int_equal(p.max_failures, 5);
-	assert_string_equal(p.accel, "tcg");
+	assert_string_equal(campaign_qemu_accel(&p), "tcg");
 	free(j);
 	campaign_opts_free(&o);
 	campaign_opts_free(&p);
+	/* a backend without options of its own reads and writes only the generic ones */
+	campaign_opts_parse(campaign_backend_find("kexec"), "{\"smp\":4,\"max_failures\":3}", &o);
+	assert_null(o.be);
+	assert_int_equal(o.max_failures, 3);
+	assert_int_equal(campaign_qemu_smp(&o), 1); /* its stored "smp" is none of its options */
+	j = campaign_opts_json(&o);
+	assert_null(strstr(j, "smp"));
+	free(j);
+	campaign_opts_free(&o);
 	char *m = campaign_marker("pti", 7);
 	assert_string_equal(m, "sysab.boot=pti:7");
 	free(m);
@@ -88,35 +105,36 @@ static void options_round_trip(void **state)
 static void numa_nodes_split_evenly(void **state)
 {
 	(void)state;
+	const struct campaign_backend *qemu = campaign_backend_find("qemu");
 	struct campaign_opts o, p;
 	struct err e;
-	campaign_opts_parse("{}", &o);
-	assert_int_equal(o.numa, 1);
+	campaign_opts_parse(qemu, "{}", &o);
+	assert_int_equal(campaign_qemu_numa(&o), 1);
 	char *j = campaign_opts_json(&o);
 	assert_null(strstr(j, "numa"));
 	free(j);
 	assert_int_equal(campaign_qemu_numa_check(&o, "loongarch64", &e), 0);
-	o.numa = 2;
-	o.smp = 2;
-	o.mem_mb = 1024;
+	qemu_set(&o, "numa", "2");
+	qemu_set(&o, "smp", "2");
+	qemu_set(&o, "mem", "1024");
 	j = campaign_opts_json(&o);
-	campaign_opts_parse(j, &p);
+	campaign_opts_parse(qemu, j, &p);
 	free(j);
-	assert_int_equal(p.numa, 2);
+	assert_int_equal(campaign_qemu_numa(&p), 2);
 	assert_int_equal(campaign_qemu_numa_check(&o, "x86_64", &e), 0);
 	assert_int_equal(campaign_qemu_numa_check(&o, "auto", &e), 0);
 	assert_int_equal(campaign_qemu_numa_check(&o, "loongarch64", &e), -1);
 	assert_non_null(strstr(e.msg, "loongarch64"));
-	o.smp = 3;
+	qemu_set(&o, "smp", "3");
 	assert_int_equal(campaign_qemu_numa_check(&o, "x86_64", &e), -1);
 	assert_non_null(strstr(e.msg, "--smp 3"));
-	o.smp = 4;
-	o.mem_mb = 1000;
+	qemu_set(&o, "smp", "4");
+	qemu_set(&o, "mem", "1000");
 	assert_int_equal(campaign_qemu_numa_check(&o, "x86_64", &e), 0);
-	o.mem_mb = 1001;
+	qemu_set(&o, "mem", "1001");
 	assert_int_equal(campaign_qemu_numa_check(&o, "x86_64", &e), -1);
 	assert_non_null(strstr(e.msg, "--mem 1001"));
-	o.numa = 8;
+	qemu_set(&o, "numa", "8");
 	assert_int_equal(campaign_qemu_numa_check(&o, "x86_64", &e), -1);
 	assert_non_null(strstr(e.msg, "--smp at least 8"));
 	campaign_opts_free(&o);
@@ -129,24 +147,25 @@ static void numa_nodes_split_evenly(void **state)
 static void duet_options_and_cpu_sets(void **state)
 {
 	(void)state;
+	const struct campaign_backend *qemu = campaign_backend_find("qemu");
 	struct campaign_opts o, p;
 	struct err e;
-	campaign_opts_parse("{}", &o);
-	assert_false(o.duet);
+	campaign_opts_parse(qemu, "{}", &o);
+	assert_false(campaign_qemu_duet(&o));
 	char *j = campaign_opts_json(&o);
 	assert_null(strstr(j, "duet"));
 	free(j);
 	assert_int_equal(campaign_duet_check(&o, "kexec", 3, &e), 0); /* not a duet: nothing to refuse */
-	o.duet = true;
+	qemu_set(&o, "duet", "");
 	j = campaign_opts_json(&o);
-	campaign_opts_parse(j, &p);
+	campaign_opts_parse(qemu, j, &p);
 	free(j);
-	assert_true(p.duet);
+	assert_true(campaign_qemu_duet(&p));
 	assert_int_equal(campaign_duet_check(&o, "command", 2, &e), -1);
 	assert_non_null(strstr(e.msg, "command backend"));
 	assert_int_equal(campaign_duet_check(&o, "qemu", 3, &e), -1);
 	assert_non_null(strstr(e.msg, "exactly two"));
-	o.smp = 256;
+	qemu_set(&o, "smp", "256");
 	assert_int_equal(campaign_duet_check(&o, "qemu", 2, &e), -1);
 	assert_non_null(strstr(e.msg, "2 x --smp 256 = 512"));
 	char cpus[64];

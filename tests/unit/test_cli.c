@@ -48,10 +48,10 @@ static void printed_defaults_are_the_code_defaults(void **state)
 	assert_true(fabs(dflt(cli_plan_opts, "alpha") - po.alpha) < 1e-12);
 	assert_true(fabs(dflt(cli_plan_opts, "boot-cost") - po.cost_boot) < 1e-9);
 	struct campaign_opts o;
-	campaign_opts_parse("{}", &o);
-	assert_int_equal((int)dflt(cli_campaign_opts, "smp"), o.smp);
-	assert_int_equal((int)dflt(cli_campaign_opts, "mem"), o.mem_mb);
-	assert_int_equal((int)dflt(cli_campaign_opts, "boot-timeout"), o.boot_timeout_s);
+	campaign_opts_parse(campaign_backend_find("qemu"), "{}", &o);
+	assert_int_equal((int)dflt(cli_campaign_opts, "smp"), campaign_qemu_smp(&o));
+	assert_int_equal((int)dflt(cli_campaign_opts, "mem"), campaign_qemu_mem_mb(&o));
+	assert_int_equal((int)dflt(cli_campaign_opts, "boot-timeout"), campaign_qemu_boot_timeout_s(&o));
 	assert_int_equal((int)dflt(cli_campaign_opts, "max-failures"), o.max_failures);
 	assert_true(fabs(dflt(cli_campaign_opts, "settle-load") - o.settle_load) < 1e-12);
 	assert_int_equal((int)dflt(cli_campaign_opts, "settle-timeout"), o.settle_timeout_s);
