@@ -102,13 +102,15 @@ signum() {
 # $SYSAB and its exec helper are copied into $T/bin (with $T made 0755) and SYSAB names the
 # copy. Returns 1, saying why, only when even $T is out of UID's reach (a private TMPDIR).
 reach_sysab() {
-	setpriv --reuid="$1" --regid="$1" --clear-groups "$SYSAB" --version >/dev/null 2>&1 && return 0
+	setpriv --reuid="$1" --regid="$1" --clear-groups env "$SYSAB" --version >/dev/null 2>&1 && return 0
 	mkdir -p "$T/bin"
 	cp "$SYSAB" "$T/bin/sysab"
 	[ ! -e "$(dirname "$SYSAB")/sysab-exec-helper" ] || cp "$(dirname "$SYSAB")/sysab-exec-helper" "$T/bin/"
 	chmod 755 "$T" "$T/bin" "$T/bin/"*
-	# run, not only -x: a cross build's loader sits in its sysroot, in the clone (make check-cross)
-	if ! setpriv --reuid="$1" --regid="$1" --clear-groups "$T/bin/sysab" --version >/dev/null 2>&1; then
+	# run, not only -x: a cross build's loader sits in its sysroot, in the clone (make check-cross);
+	# through env, since setpriv itself still holds root's capabilities when it execs (so its
+	# own exec finds a file the uid cannot reach); the program it starts holds none
+	if ! setpriv --reuid="$1" --regid="$1" --clear-groups env "$T/bin/sysab" --version >/dev/null 2>&1; then
 		echo "skip: uid $1 can run neither $SYSAB nor $T/bin/sysab (a private directory above $T, or above the loader of a cross build's sysroot)"
 		return 1
 	fi
