@@ -978,6 +978,7 @@ static bool file_has(const char *path, const char *s)
  * guest ready for its runs (SYSAB-READY on its data channel) gets its go when every guest still
  * running is ready, so the two measure from the same moment. Timeouts, the KVM probe and a stop
  * as run_qemu's, for both (*probe_failed: kill both, boot again under TCG). */
+/* Long by design: one poll loop over both guests' channels, timeouts and the stop flag. */
 static int duet_run(struct campaign_ctx *x, struct duet_guest *g, int n, double probe_s, bool *probe_failed,
 		    struct err *e)
 {
@@ -1329,7 +1330,8 @@ static void judge_unfinished(struct campaign_ctx *x, int i, const char *marker)
 }
 
 /* The guest finished: check it booted the right kernel (marker, release), then merge its
- * database and attach its runs to the slot in one transaction. */
+ * database and attach its runs to the slot in one transaction.
+ * Long by design: the checks and the merge in the order a crash between them must see. */
 static int qemu_collect(struct campaign_ctx *x, int i, struct err *e)
 {
 	struct campaign *c = x->c;
