@@ -209,6 +209,7 @@ static bool label_known(const struct an_group *g, const char *key, struct sb *ke
 	return known;
 }
 
+/* Long by design: select, order, estimate per boot, find the changes and plan their check, in turn. */
 int an_history_job_build(struct store *st, const char *selector, const char *pattern, const char *by,
 			 const struct st_cp_opts *opts, struct an_history_job *j, struct err *e)
 {

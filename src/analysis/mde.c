@@ -22,9 +22,9 @@ static int estimate_series(const struct store_series *x, struct st_estimate *est
 	size_t nr = 0;
 	for (size_t b = 0; b < x->nboots; b++)
 		nr += x->boots[b].nruns;
-	struct st_boot *boots = xcalloc(x->nboots ? x->nboots : 1, sizeof *boots);
-	struct st_run *runs = xcalloc(nr ? nr : 1, sizeof *runs);
-	struct st_run_summary *sums = xcalloc(nr ? nr : 1, sizeof *sums);
+	struct st_boot *boots = xcalloc(x->nboots, sizeof *boots);
+	struct st_run *runs = xcalloc(nr, sizeof *runs);
+	struct st_run_summary *sums = xcalloc(nr, sizeof *sums);
 	size_t k = 0;
 	for (size_t b = 0; b < x->nboots; b++) {
 		boots[b] = (struct st_boot){.runs = &runs[k], .nruns = x->boots[b].nruns};

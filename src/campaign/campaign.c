@@ -459,7 +459,8 @@ static int campaign_per_run(const struct campaign *c)
 	return n > 0 ? n : 1;
 }
 
-/* The checks of campaign_load on a record already read; -1 with e naming the field. */
+/* The checks of campaign_load on a record already read; -1 with e naming the field.
+ * Long by design: one check per field of the record, in the record's order. */
 static int campaign_validate(struct campaign *c, struct err *e)
 {
 	struct store_campaign *r = &c->r;

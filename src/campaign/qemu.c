@@ -1,6 +1,7 @@
 /* qemu.c - the qemu backend: each slot boots a fresh VM that runs sysab and sends its database back. */
 #include "campaign/arch.h"
 #include "campaign/backend.h"
+#include "core/testhooks.h"
 #include "core/tmp.h"
 
 #include <errno.h>
@@ -248,8 +249,7 @@ static struct qemu_state *qs(const struct campaign_ctx *x)
 static void qemu_init_state(struct campaign_ctx *x)
 {
 	struct qemu_state *q = xcalloc(1, sizeof *q);
-	const char *p = getenv("SYSAB_KVM_PROBE_S");
-	q->kvm_probe_s = p && atof(p) > 0 ? atof(p) : 60;
+	q->kvm_probe_s = testhooks()->kvm_probe_s > 0 ? testhooks()->kvm_probe_s : 60;
 	q->accel = qo(&x->c->opts)->accel;
 	if (qo(&x->c->opts)->accel_note)
 		q->accel_note = xstrdup(qo(&x->c->opts)->accel_note);
@@ -566,7 +566,7 @@ static char *field(const char *text, const char *key)
 /* Can KVM be opened? ($SYSAB_KVM_DEV names the device, for tests.) errno-text in why. */
 static bool kvm_usable(const char **why)
 {
-	const char *dev = getenv("SYSAB_KVM_DEV");
+	const char *dev = testhooks()->kvm_dev;
 	int fd = open(dev && *dev ? dev : "/dev/kvm", O_RDWR | O_CLOEXEC);
 	if (fd < 0) {
 		*why = strerror(errno);
@@ -978,6 +978,7 @@ static bool file_has(const char *path, const char *s)
  * guest ready for its runs (SYSAB-READY on its data channel) gets its go when every guest still
  * running is ready, so the two measure from the same moment. Timeouts, the KVM probe and a stop
  * as run_qemu's, for both (*probe_failed: kill both, boot again under TCG). */
+/* Long by design: one poll loop over both guests' channels, timeouts and the stop flag. */
 static int duet_run(struct campaign_ctx *x, struct duet_guest *g, int n, double probe_s, bool *probe_failed,
 		    struct err *e)
 {
@@ -1329,7 +1330,8 @@ static void judge_unfinished(struct campaign_ctx *x, int i, const char *marker)
 }
 
 /* The guest finished: check it booted the right kernel (marker, release), then merge its
- * database and attach its runs to the slot in one transaction. */
+ * database and attach its runs to the slot in one transaction.
+ * Long by design: the checks and the merge in the order a crash between them must see. */
 static int qemu_collect(struct campaign_ctx *x, int i, struct err *e)
 {
 	struct campaign *c = x->c;
@@ -1395,7 +1397,7 @@ static int qemu_collect(struct campaign_ctx *x, int i, struct err *e)
 			rc = campaign_write_new(dbp, 0600, db.s, db.len, NULL, 0, e);
 			if (!rc)
 				rc = campaign_attach_db(x, i, dbp, &tags, &added, e);
-			const char *crash = getenv("SYSAB_CAMPAIGN_CRASH");
+			const char *crash = testhooks()->campaign_crash;
 			if (!rc && crash && !strcmp(crash, "after-merge"))
 				raise(SIGKILL); /* a test's fault: killed between merging and recording the slot */
 			if (!rc && campaign_slot_remaining(c, i) == 0)

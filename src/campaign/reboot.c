@@ -1,6 +1,7 @@
 /* reboot.c - what the self-rebooting backends (kexec, grub, command) share: running the slot's
  * commands, the resume unit, the kernel check at boot, and the runs of a slot on this machine. */
 #include "campaign/backend.h"
+#include "core/testhooks.h"
 #include "core/tmp.h"
 
 #include <errno.h>
@@ -205,7 +206,7 @@ void reboot_cleanup(struct campaign_ctx *x)
 
 static char *proc_text(const char *name, const char *real)
 {
-	const char *dir = getenv("SYSAB_CAMPAIGN_PROC");
+	const char *dir = testhooks()->campaign_proc;
 	char *p = dir && *dir ? xasprintf("%s/%s", dir, name) : xstrdup(real);
 	char *t = read_text_file(p);
 	free(p);

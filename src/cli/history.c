@@ -148,7 +148,7 @@ int cmd_history(const struct cli_cmd *cmd, int argc, char **argv)
 		goto fail;
 	if (a.confirm) {
 		nlines = j.h.cp.nchanges;
-		lines = xcalloc(nlines ? nlines : 1, sizeof *lines);
+		lines = xcalloc(nlines, sizeof *lines);
 		study_confirm_lines(j.d.st, a.db, &j.h, lines);
 	}
 	if (cli_emit(&a.out, &(struct report_doc){.history = &j.h, .lines = lines}, &e))

@@ -480,7 +480,7 @@ static int pressure_of(const struct run_args *a, const struct workload **wl, siz
 			sb_free(&b);
 			return -1;
 		}
-	const char *dir = getenv("SYSAB_CACHE_SYSFS");
+	const char *dir = testhooks()->cache_sysfs;
 	struct wl_cache c[16];
 	size_t n = wl_caches_read(dir ? dir : "/sys/devices/system/cpu/cpu0/cache", c, 16);
 	char why[256];

@@ -1,4 +1,4 @@
-/* testhooks.h - the switches of the tests (SYSAB_TEST_* in the environment), read once. */
+/* testhooks.h - the switches and seams of the tests (SYSAB_TEST_* and the SYSAB_* seams in the environment), read once. */
 #ifndef SYSAB_TESTHOOKS_H
 #define SYSAB_TESTHOOKS_H
 
@@ -14,10 +14,21 @@ struct testhooks {
 	const char *fail_check;   /* SYSAB_TEST_FAIL_CHECK: this workload's first self-check fails (t_trust) */
 	bool samples;             /* SYSAB_TEST_SAMPLES=1: analysis reads samples, never the summaries */
 	const char *look_gate;    /* SYSAB_TEST_LOOK_GATE: a look waits for this file (t_looksrace) */
+	/* seams: a directory or device read instead of the machine's own */
+	const char *node_sysfs;   /* SYSAB_NODE_SYSFS: instead of /sys/devices/system/node (t_nodes, test_node) */
+	const char *cache_sysfs;  /* SYSAB_CACHE_SYSFS: instead of cpu0's cache directory (t_icache) */
+	const char *kvm_dev;      /* SYSAB_KVM_DEV: opened instead of /dev/kvm (t_campaign, check-boot) */
+	double kvm_probe_s;       /* SYSAB_KVM_PROBE_S: how long KVM's first boot may stay silent (0: not set) */
+	const char *campaign_proc; /* SYSAB_CAMPAIGN_PROC: instead of /proc for the kernel check (t_campaign) */
+	const char *campaign_crash; /* SYSAB_CAMPAIGN_CRASH=after-merge: die between merging and recording a slot */
 };
 
 /* The hooks, read from the environment by the first call (main makes it at startup, before any
  * thread or child); later changes of the environment are not seen. Never NULL. */
 const struct testhooks *testhooks(void);
+
+/* Read the environment again: for unit tests that set a seam between calls in one process
+ * (production code never calls it). Not thread-safe. */
+void testhooks_reload(void);
 
 #endif

@@ -60,8 +60,7 @@ static json_t *run_json(const struct store_run_info *r, bool with_env)
 	json_object_set_new(o, "cpu_model", json_string(r->cpu_model));
 	json_object_set_new(o, "ncpus", json_integer(r->ncpus));
 	json_object_set_new(o, "empty_batch_ns", r->overhead_ns >= 0 ? json_real(r->overhead_ns) : json_null());
-	json_t *settings = json_loads(r->settings, 0, NULL);
-	json_object_set_new(o, "settings", settings ? settings : json_object());
+	json_object_set_new(o, "settings", r->settings_obj ? json_deep_copy(r->settings_obj) : json_object());
 	json_object_set_new(o, "labels", kv_json(&r->labels));
 	json_t *w = json_array();
 	for (size_t i = 0; i < r->workloads.n; i++)

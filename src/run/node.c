@@ -87,7 +87,7 @@ static void topo_add(struct node_topo *t, int id, const char *cpulist, bool memo
 int node_topo_read(struct node_topo *t, struct err *e)
 {
 	memset(t, 0, sizeof *t);
-	const char *seam = getenv("SYSAB_NODE_SYSFS");
+	const char *seam = testhooks()->node_sysfs;
 	t->dir = xstrdup(seam && *seam ? seam : "/sys/devices/system/node");
 	struct stat sb;
 	t->v = xcalloc(NODE_MAX, sizeof *t->v);

@@ -1051,6 +1051,8 @@ static void env_pad_pop(struct env_pad *sv)
 	sv->set = false;
 }
 
+/* Long by design: the run's phases in order (pin, temp dir, arms, begin, rounds, finish), each
+ * with what its failure must undo. */
 int runner_run(struct store *st, const struct run_opts *o, struct run_outcome *out, struct err *e)
 {
 	memset(out, 0, sizeof *out);

@@ -97,6 +97,8 @@ static void barrier_wait(void *b)
 	pthread_barrier_wait(b);
 }
 
+/* One copy's process: set up the workload, then answer the parent's commands until it quits.
+ * Long by design: the command loop holds every command's case (empty batch, batch, quit). */
 static __attribute__((noreturn)) void worker(const struct slot_cfg *cfg, int copy, int cmd_fd, int res_fd,
 					     pthread_barrier_t *barrier)
 {

@@ -38,7 +38,9 @@ static void design_units(struct store_run_info *r, const char *block)
 		r->on_node = true;
 		r->node = (int)json_integer_value(node);
 	}
-	json_decref(j);
+	r->settings_obj = json_is_object(j) ? j : NULL;
+	if (!r->settings_obj)
+		json_decref(j);
 	char *end = NULL;
 	errno = 0;
 	long long b = block && *block >= '0' && *block <= '9' ? strtoll(block, &end, 10) : -1;
@@ -219,6 +221,7 @@ void store_run_info_free(struct store_run_info *r)
 	free(r->pair);
 	free(r->arm);
 	free(r->alloc_from);
+	json_decref(r->settings_obj);
 	kv_free(&r->labels);
 	kv_free(&r->env);
 	strv_free(&r->workloads);

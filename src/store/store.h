@@ -176,6 +176,8 @@ struct store_run_info {
 	int64_t duet_block;   /* its block (environment campaign.duet_block, an integer >= 0) */
 	bool on_node;         /* sysab run --nodes: node holds */
 	int node;             /* the NUMA node the run was bound to (settings "node", >= 0) */
+	struct json_t *settings_obj; /* the settings decoded (a JSON object; NULL when they are not one),
+	                       * for a record that prints them whole */
 	char *alloc_from;     /* sysab run --allocate: the selector its samples were allocated from
 	                       * (settings "allocation"), or NULL */
 	size_t alloc_runs;    /* ... the earlier runs it was allocated from */

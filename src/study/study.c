@@ -173,7 +173,7 @@ void study_design_line(struct store *st, const struct study_design *d, struct st
 	if (!out->why && strv_has(&names, d->name))
 		no_line(out, STUDY_NAME_TAKEN, xasprintf("a campaign named %s exists; give another name to --campaign",
 							  d->name));
-	struct campaign *loaded = xcalloc(d->nconfigs ? d->nconfigs : 1, sizeof *loaded);
+	struct campaign *loaded = xcalloc(d->nconfigs, sizeof *loaded);
 	const struct campaign *src[STUDY_MAXCFG];
 	size_t cfg[STUDY_MAXCFG], nloaded = 0, n = 0;
 	if (!out->why)

@@ -2,6 +2,7 @@
  * errors, the loop of run --nodes (labels and copies per node), the placement checks' counting and
  * judgement, and a real binding to node 0. */
 #include "unit.h"
+#include "core/testhooks.h"
 #include "core/tmp.h"
 #include "run/node.h"
 #include "run/runner.h"
@@ -37,6 +38,7 @@ static void fake_three(void)
 	put("node1/cpulist", "1\n");
 	put("node2/cpulist", "\n");
 	setenv("SYSAB_NODE_SYSFS", dir, 1);
+	testhooks_reload();
 }
 
 static void topology_is_read_from_the_seam(void **state)
@@ -105,6 +107,7 @@ static void all_on_one_node_is_unsupported(void **state)
 	put("has_memory", "0\n");
 	put("node0/cpulist", "0-1\n");
 	setenv("SYSAB_NODE_SYSFS", dir, 1);
+	testhooks_reload();
 	struct node_topo t;
 	struct err e;
 	size_t *sel, n;
@@ -120,6 +123,7 @@ static void all_on_one_node_is_unsupported(void **state)
 	/* a kernel without NUMA: one node with every CPU */
 	char *none = xasprintf("%s/absent", dir);
 	setenv("SYSAB_NODE_SYSFS", none, 1);
+	testhooks_reload();
 	assert_int_equal(node_topo_read(&t, &e), 0);
 	assert_int_equal(t.n, 1);
 	assert_true(t.v[0].ncpus >= 1);
@@ -237,6 +241,7 @@ static void binding_to_node_0_passes_its_checks(void **state)
 {
 	(void)state;
 	unsetenv("SYSAB_NODE_SYSFS");
+	testhooks_reload();
 	struct node_topo t;
 	struct err e;
 	assert_int_equal(node_topo_read(&t, &e), 0);
@@ -324,6 +329,7 @@ static void run_nodes_runs_each_node_with_its_label_and_copies(void **state)
 	put("node1/cpulist", "3\n");
 	put("node2/cpulist", "4-5\n");
 	setenv("SYSAB_NODE_SYSFS", dir, 1);
+	testhooks_reload();
 	struct run_nodes rn;
 	struct err e;
 	assert_int_equal(run_nodes_select("0,2", &rn, &e), 0);
