@@ -37,13 +37,20 @@ int study_campaign_mde(struct store *st, const struct study_mde_in *in, struct s
 {
 	memset(out, 0, sizeof *out);
 	struct sb why = {0};
+	/* plan claims assurance from ST_PLAN_MIN_DF boot-level df: two groups of b boots give
+	 * about 2 (b - 1) (stats/plan.c, df_rule) */
+	size_t plan_boots = ST_PLAN_MIN_DF / 2 + 1;
 	if (in->boots < 2)
-		sb_add(&why, "1 boot per configuration gives no verdict (boot noise is unmeasured) and no\n"
-			     "  plan assurance; the smallest designs that can: --boots 2 (a verdict),\n"
-			     "  --boots 3 --runs 2 (a plan too)\n");
+		sb_addf(&why, "1 boot per configuration gives no verdict (boot noise is unmeasured) and no\n"
+			      "  plan assurance; the smallest designs that can: --boots 2 (a verdict),\n"
+			      "  --boots %zu --runs 2 (a plan too)\n", plan_boots);
 	else if (in->runs < 2)
-		sb_add(&why, "1 run per boot: verdicts, but no plan assurance (run and boot noise cannot be\n"
-			     "  told apart); the smallest pilot that can plan: --boots 3 --runs 2\n");
+		sb_addf(&why, "1 run per boot: verdicts, but no plan assurance (run and boot noise cannot be\n"
+			      "  told apart); the smallest pilot that can plan: --boots %zu --runs 2\n", plan_boots);
+	else if (in->boots < plan_boots)
+		sb_addf(&why, "as a pilot, %zu boots per configuration give plan no assurance (%d boot-level\n"
+			      "  degrees of freedom are needed); the smallest that can: --boots %zu\n",
+			in->boots, ST_PLAN_MIN_DF, plan_boots);
 	out->cannot = why.s;
 	if (in->boots < 2)
 		return 0;

@@ -67,9 +67,12 @@ contains "$OUT" "1 boot per configuration gives no verdict"
 contains "$OUT" "--boots 2 (a verdict)"
 expect 0 "$SYSAB" campaign new m8 $C --boots 3 -- -w w.x
 contains "$OUT" "1 run per boot: verdicts, but no plan assurance"
-contains "$OUT" "--boots 3 --runs 2"
+contains "$OUT" "--boots 5 --runs 2"
+# plan's df rule: a pilot needs 8 boot-level df, so 5 boots of each configuration
 expect 0 "$SYSAB" campaign new m9 $C --boots 3 --runs 2 -- -w w.x
-! printf '%s' "$OUT" | grep -q "no plan assurance" || fail "3 boots x 2 runs called unable to plan"
+contains "$(printf '%s' "$OUT" | tr '\n' ' ' | tr -s ' ')" "as a pilot, 3 boots per configuration give plan no assurance (8 boot-level degrees of freedom are needed); the smallest that can: --boots 5"
+expect 0 "$SYSAB" campaign new m10 $C --boots 5 --runs 2 -- -w w.x
+! printf '%s' "$OUT" | grep -q "no assurance\|no plan assurance" || fail "5 boots x 2 runs called unable to plan: $OUT"
 
 # no runs of a workload: rough, from the documented defaults; qemu TCG: emulator costs
 export SYSAB_DB="$T/empty.db"
