@@ -538,6 +538,10 @@ void report_counter_cells(struct report_counter_cells *out, const struct an_row 
 		snprintf(out->ci, sizeof out->ci, "[%s%s%s]", v, sep, h);
 	}
 	report_q(out->q, sizeof out->q, r->c.q);
+	if (r->chg.within) {
+		snprintf(out->ci, sizeof out->ci, "%s", REPORT_NO_VERDICT_CELL);
+		snprintf(out->q, sizeof out->q, "%s", REPORT_NO_VERDICT_CELL);
+	}
 	out->verdict = report_counter_verdict_name(&r->c);
 }
 
