@@ -867,6 +867,9 @@ static void plan_variance_models(void **state)
 	(void)state;
 	const char *mode = getenv("SYSAB_GRID");
 	bool full = mode && !strcmp(mode, "full");
+	const char *only = getenv("SYSAB_GRID_ONLY");
+	if (only && !strstr("plan variance models", only))
+		return; /* SYSAB_GRID_ONLY names other rows */
 	static const double sdb[] = {0.005, 0.01, 0.02}, sdr[] = {0.0025, 0.005, 0.01};
 	struct cell *c = malloc(2 * sizeof *c);
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -1005,12 +1008,12 @@ static void row_effects_family(void **state)
 {
 	(void)state;
 	static const struct rowfam grid_rf[] = {
-		{"kernel x node, 4 nodes (11 effects), 3 boots, 1 workload", 4, 3, 1, true},
-		{"kernel x node, 4 nodes (11 effects), 3 boots, 4 workloads", 4, 3, 4, true},
-		{"kernel x node, 4 nodes (11 effects), 6 boots, 4 workloads", 4, 6, 4, false},
-		{"kernel x node, 4 nodes (11 effects), 3 boots, 8 workloads", 4, 3, 8, false},
-		{"kernel x node, 2 nodes (5 effects), 3 boots, 4 workloads", 2, 3, 4, true},
-		{"kernel x node, 2 nodes (5 effects), 6 boots, 4 workloads", 2, 6, 4, false},
+		{"row family: kernel x node, 4 nodes (11 effects), 3 boots, 1 workload", 4, 3, 1, true},
+		{"row family: kernel x node, 4 nodes (11 effects), 3 boots, 4 workloads", 4, 3, 4, true},
+		{"row family: kernel x node, 4 nodes (11 effects), 6 boots, 4 workloads", 4, 6, 4, false},
+		{"row family: kernel x node, 4 nodes (11 effects), 3 boots, 8 workloads", 4, 3, 8, false},
+		{"row family: kernel x node, 2 nodes (5 effects), 3 boots, 4 workloads", 2, 3, 4, true},
+		{"row family: kernel x node, 2 nodes (5 effects), 6 boots, 4 workloads", 2, 6, 4, false},
 	};
 	const char *mode = getenv("SYSAB_GRID");
 	bool full = mode && !strcmp(mode, "full");
@@ -1023,7 +1026,8 @@ static void row_effects_family(void **state)
 		       "|---|---|---|---|---|---|\n");
 	for (size_t g = 0; g < sizeof grid_rf / sizeof grid_rf[0]; g++) {
 		const struct rowfam *d = &grid_rf[g];
-		if (!full && !d->fast)
+		const char *only = getenv("SYSAB_GRID_ONLY");
+		if ((!full && !d->fast) || (only && !strstr(d->name, only)))
 			continue;
 		gsl_rng_set(rng, name_seed(d->name));
 		size_t reps = full ? ROWFAM_FULL : ROWFAM_FAST, rows = 0, rnew = 0, rold = 0, anew = 0, aold = 0;
@@ -1105,11 +1109,11 @@ static void one_boot_rows_show_no_interval(void **state)
 {
 	(void)state;
 	static const struct oneboot grid_ob[] = {
-		{"1 boot each, 3 runs", 1, 1, 3, 0.01, 0.01, false, true},
-		{"1 boot each, 8 runs", 1, 1, 8, 0.01, 0.01, false, false},
-		{"1 boot borrows from 4", 1, 4, 2, 0.01, 0.01, false, true},
-		{"1 boot (sd 2%) borrows from 4 (sd 1%)", 1, 4, 2, 0.02, 0.01, false, false},
-		{"1 boot against 4 whose estimate is <= 0 (borrowing refused)", 1, 4, 2, 0.01, 0.01, true, true},
+		{"no verdict: 1 boot each, 3 runs", 1, 1, 3, 0.01, 0.01, false, true},
+		{"no verdict: 1 boot each, 8 runs", 1, 1, 8, 0.01, 0.01, false, false},
+		{"no verdict: 1 boot borrows from 4", 1, 4, 2, 0.01, 0.01, false, true},
+		{"no verdict: 1 boot (sd 2%) borrows from 4 (sd 1%)", 1, 4, 2, 0.02, 0.01, false, false},
+		{"no verdict: 1 boot against 4 whose estimate is <= 0 (borrowing refused)", 1, 4, 2, 0.01, 0.01, true, true},
 	};
 	const char *mode = getenv("SYSAB_GRID");
 	bool full = mode && !strcmp(mode, "full");
@@ -1121,7 +1125,8 @@ static void one_boot_rows_show_no_interval(void **state)
 		       "|---|---|---|---|---|---|---|\n");
 	for (size_t g = 0; g < sizeof grid_ob / sizeof grid_ob[0]; g++) {
 		const struct oneboot *d = &grid_ob[g];
-		if (!full && !d->fast)
+		const char *only = getenv("SYSAB_GRID_ONLY");
+		if ((!full && !d->fast) || (only && !strstr(d->name, only)))
 			continue;
 		gsl_rng_set(rng, name_seed(d->name));
 		struct gd model = {.runs = d->runs, .samples = 10, .sd_run = 0.005, .sd_within = 0.03};
@@ -1145,25 +1150,31 @@ static void one_boot_rows_show_no_interval(void **state)
 			stats_compare_adjust(&cmp, 1);
 			struct an_change chg;
 			an_change_of(&cmp, 0, &chg);
-			bool verdict = cmp.verdict != ST_NO_DATA && !chg.within;
-			if (verdict && isfinite(chg.lo)) {
+			/* a verdict's interval: the unit (boot) covered in both groups, by the estimates */
+			bool verdict = (cmp.covered & ST_BIT(ST_LEVEL_BOOT)) && !isnan(cmp.lo);
+			if (verdict) {
+				assert_true(isfinite(chg.lo) && isfinite(cmp.q)); /* shown, with its q */
 				shown++;
 				cover += cmp.lo <= eff && eff <= cmp.hi;
 				continue;
 			}
 			nov++;
 			leak += isfinite(chg.lo) || isfinite(chg.hi) || isfinite(cmp.q);
-			if (chg.within) {
+			if (!isnan(cmp.lo)) {
 				hid++;
 				hcover += cmp.lo <= eff && eff <= cmp.hi;
 			}
 		}
 		double sh = (double)shown / (double)reps, cv = shown ? (double)cover / (double)shown : NAN;
 		double hc = hid ? (double)hcover / (double)hid : NAN;
+		char cvs[48] = "–", hcs[48] = "–";
+		if (shown)
+			snprintf(cvs, sizeof cvs, "%.1f%% (MC SE %.2f)", 100 * cv, MCSE(cv, shown));
+		if (hid)
+			snprintf(hcs, sizeof hcs, "%.1f%% (MC SE %.2f)", 100 * hc, MCSE(hc, hid));
 		if (full)
-			printf("| %s | %.1f%% | %s%.1f%% (MC SE %.2f) | %.1f%% | %zu | %.1f%% (MC SE %.2f) | %zu |\n", d->name,
-			       100 * sh, "", 100 * cv, shown ? MCSE(cv, shown) : NAN, 100 * (double)nov / (double)reps,
-			       leak, 100 * hc, hid ? MCSE(hc, hid) : NAN, reps);
+			printf("| %s | %.1f%% | %s | %.1f%% | %zu | %s | %zu |\n", d->name, 100 * sh, cvs,
+			       100 * (double)nov / (double)reps, leak, hcs, reps);
 		else
 			printf("  %-58s shown %.3f coverage %.3f  no verdict %.3f (showing one: %zu)  hidden coverage %.3f\n",
 			       d->name, sh, cv, (double)nov / (double)reps, leak, hc);
