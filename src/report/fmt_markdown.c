@@ -146,8 +146,7 @@ static void compare_md(FILE *f, const struct an_compare *c, const struct an_grou
 		if (isfinite(r->c.q))
 			report_q(q, sizeof q, r->c.q);
 		if (r->chg.within) {
-			snprintf(ci, sizeof ci, "%s", REPORT_NO_VERDICT_CELL);
-			snprintf(q, sizeof q, "%s", REPORT_NO_VERDICT_CELL);
+			report_no_verdict_cells(ci, sizeof ci, q, sizeof q);
 		}
 		report_verdict_word(v, sizeof v, &r->c);
 		cell(f, ch);
@@ -289,8 +288,7 @@ static void analyze_md(FILE *f, const struct an_analyze *a, const struct an_grou
 			if (isfinite(ef->c.q))
 				report_q(q, sizeof q, ef->c.q);
 			if (ef->c.verdict != ST_NO_DATA && r->chg[k].within) {
-				snprintf(ci, sizeof ci, "%s", REPORT_NO_VERDICT_CELL);
-				snprintf(q, sizeof q, "%s", REPORT_NO_VERDICT_CELL);
+				report_no_verdict_cells(ci, sizeof ci, q, sizeof q);
 			}
 			fputs("|", f);
 			cell(f, en);

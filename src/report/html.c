@@ -486,8 +486,7 @@ static void results_row(struct sb *b, const struct an_row *r, const struct an_gr
 			if (isfinite(r->c.q))
 				report_q(q, sizeof q, r->c.q);
 			if (r->chg.within) {
-				snprintf(ci, sizeof ci, "%s", REPORT_NO_VERDICT_CELL);
-				snprintf(q, sizeof q, "%s", REPORT_NO_VERDICT_CELL);
+				report_no_verdict_cells(ci, sizeof ci, q, sizeof q);
 			}
 		}
 		td(b, "num", ch);
@@ -767,8 +766,7 @@ static void effect_row(struct sb *b, const struct an_analyze *a, const struct an
 			if (isfinite(ef->c.q))
 				report_q(q, sizeof q, ef->c.q);
 		} else if (ef->c.verdict != ST_NO_DATA && chg.within) {
-			snprintf(ci, sizeof ci, "%s", REPORT_NO_VERDICT_CELL);
-			snprintf(q, sizeof q, "%s", REPORT_NO_VERDICT_CELL);
+			report_no_verdict_cells(ci, sizeof ci, q, sizeof q);
 		}
 		caveat_warns(warns, name, ef->c.caveats & ~ST_CAVEAT_PAIRED); /* said above the rows */
 		adjust_warn(warns, name, &r->adj);

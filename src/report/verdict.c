@@ -195,8 +195,7 @@ static void compare_cells(const struct an_row *r, char ch[16], char ci[40], char
 	if (isfinite(r->c.q))
 		report_q(q, 16, r->c.q);
 	if (r->chg.within) {
-		snprintf(ci, 40, "%s", REPORT_NO_VERDICT_CELL);
-		snprintf(q, 16, "%s", REPORT_NO_VERDICT_CELL);
+		report_no_verdict_cells(ci, 40, q, 16);
 	}
 	caveat_notes(n, m, caveats);
 	adjust_note(n, m, &r->adj);
@@ -864,8 +863,7 @@ static void effect_text(FILE *f, const struct an_analyze *a, const struct an_fro
 		report_q(q, sizeof q, ef->c.q);
 		unsigned cav = ef->c.caveats & ~ST_CAVEAT_PAIRED; /* the header says which are paired */
 		if (chg->within) { /* no interval shown: the no-replication note says why */
-			snprintf(ci, sizeof ci, "%s", REPORT_NO_VERDICT_CELL);
-			snprintf(q, sizeof q, "%s", REPORT_NO_VERDICT_CELL);
+			report_no_verdict_cells(ci, sizeof ci, q, sizeof q);
 			cav &= ~(ST_CAVEAT_NO_BOOT_LEVEL | ST_CAVEAT_NO_RUN_LEVEL);
 		}
 		caveat_notes(n, &mk, cav);
