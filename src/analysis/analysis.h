@@ -50,6 +50,8 @@ struct an_value {
 struct an_change {
 	double pct, lo, hi;
 	bool time; /* a time/op row: the change is of time per op (+ = slower) */
+	bool within; /* no replication at the declared unit (ST_SCOPE_WITHIN_BOOT or _RUN): no verdict,
+	              * so lo and hi are NAN and renderers print "–" for the interval and the q */
 };
 /* Which kinds of change a table holds, for the legend that says how to read its signs:
  * AN_CHG_RATE (some rate row), AN_CHG_TIME (some time/op row), or both. */
@@ -100,8 +102,12 @@ void an_envtab_build(const struct store_run_info *const *const *runs, const size
 		     struct an_envtab *out);
 void an_envtab_free(struct an_envtab *t);
 /* The change of comparison c (d = ln B - ln A with its interval lo, hi) in the display
- * direction of a row (latency: a time/op row). The one place a sign is decided. */
+ * direction of a row (latency: a time/op row). The one place a sign is decided. Without
+ * replication at c's unit (no verdict) the interval is not carried: out->within is set. */
 void an_change_of(const struct st_comparison *c, int latency, struct an_change *out);
+/* Has c no replication at its unit (stats_interval_scope ST_SCOPE_WITHIN_*), so no verdict,
+ * no q, and an interval of the measured boots' runs that is not shown? */
+bool an_interval_within(const struct st_comparison *c);
 /* The same from a difference of logs d and its interval [lo, hi] (NAN: none). */
 void an_change_log(double d, double lo, double hi, int latency, struct an_change *out);
 

@@ -194,6 +194,9 @@ static void compare_cells(const struct an_row *r, char ch[16], char ci[40], char
 	interval_text(ci, 40, r->chg.lo, r->chg.hi);
 	if (isfinite(r->c.q))
 		report_q(q, 16, r->c.q);
+	if (r->chg.within) {
+		report_no_verdict_cells(ci, 40, q, 16);
+	}
 	caveat_notes(n, m, caveats);
 	adjust_note(n, m, &r->adj);
 	if (r->c.verdict == ST_NO_DATA)
@@ -338,14 +341,20 @@ static const char *line_color(const struct cmp_line *l, bool color)
 	return report_verdict_color(l->r->c.verdict, color);
 }
 
+/* The printf width that pads s to w columns (a "–" is 3 bytes, one column). */
+static int cols(const char *s, int w)
+{
+	return w + (int)(strlen(s) - report_text_width(s));
+}
+
 /* -v: a row in the fixed layout of NAME_W, a longer name on a line of its own. */
 static void compare_row_verbose(FILE *f, const struct cmp_line *l, bool color)
 {
 	char name[256];
 	short_name(f, name, sizeof name, l->r->event ? l->name : l->r->workload, l->r->event ? 1 : l->r->copies);
 	struct sb line = {0};
-	sb_addf(&line, "%-*s %12s %12s %6s %-12s %5s %s%s%s", NAME_W, name, l->a, l->b, l->ch, l->ci, l->q,
-		line_color(l, color), l->v, report_color_reset(color));
+	sb_addf(&line, "%-*s %12s %12s %6s %-*s %*s %s%s%s", NAME_W, name, l->a, l->b, l->ch, cols(l->ci, 12), l->ci,
+		cols(l->q, 5), l->q, line_color(l, color), l->v, report_color_reset(color));
 	row_out(f, sb_str(&line), &l->marks, REPORT_WIDTH);
 	sb_free(&line);
 }
@@ -852,7 +861,12 @@ static void effect_text(FILE *f, const struct an_analyze *a, const struct an_fro
 		report_pct(ch, sizeof ch, chg->pct);
 		interval_text(ci, sizeof ci, chg->lo, chg->hi);
 		report_q(q, sizeof q, ef->c.q);
-		caveat_notes(n, &mk, ef->c.caveats & ~ST_CAVEAT_PAIRED); /* the header says which are paired */
+		unsigned cav = ef->c.caveats & ~ST_CAVEAT_PAIRED; /* the header says which are paired */
+		if (chg->within) { /* no interval shown: the no-replication note says why */
+			report_no_verdict_cells(ci, sizeof ci, q, sizeof q);
+			cav &= ~(ST_CAVEAT_NO_BOOT_LEVEL | ST_CAVEAT_NO_RUN_LEVEL);
+		}
+		caveat_notes(n, &mk, cav);
 		adjust_note(n, &mk, &r->adj);
 		*negl |= ef->c.negligible;
 	} else if (an_effect_point_only(ef)) {
@@ -870,8 +884,8 @@ static void effect_text(FILE *f, const struct an_analyze *a, const struct an_fro
 	char en_short[96];
 	report_short_name(en_short, sizeof en_short, en, 1, ew);
 	struct sb line = {0};
-	sb_addf(&line, "  %-*s %6s %-12s %5s %s%s%s", (int)ew, en_short, ch, ci, q, report_verdict_color(ef->c.verdict, color), v,
-		report_color_reset(color));
+	sb_addf(&line, "  %-*s %6s %-*s %*s %s%s%s", (int)ew, en_short, ch, cols(ci, 12), ci, cols(q, 5), q,
+		report_verdict_color(ef->c.verdict, color), v, report_color_reset(color));
 	row_out(f, sb_str(&line), &mk, REPORT_WIDTH);
 	sb_free(&line);
 	sb_free(&mk);
@@ -928,7 +942,7 @@ void report_analyze_text(FILE *f, const struct an_analyze *a, const struct an_gr
 	fprintf(f, "\n");
 	struct sb lg = {0};
 	report_change_legend(&lg, "each effect", a->change_kinds);
-	sb_add(&lg, ". q: Benjamini-Hochberg across workloads.");
+	sb_add(&lg, ". q: Holm within each workload's effects, then Benjamini-Hochberg across workloads.");
 	report_wrap(f, "", "", sb_str(&lg));
 	sb_free(&lg);
 	if (!a->any_interval && a->nrows) {

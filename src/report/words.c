@@ -466,6 +466,12 @@ void report_q(char *buf, size_t size, double q)
 		snprintf(buf, size, q < 0.001 ? "<.001" : "%.3f", q);
 }
 
+void report_no_verdict_cells(char *ci, size_t ci_size, char *q, size_t q_size)
+{
+	snprintf(ci, ci_size, "%s", "\xe2\x80\x93"); /* an en dash */
+	snprintf(q, q_size, "%s", "\xe2\x80\x93");
+}
+
 void report_count_cell(char *buf, size_t size, double v, bool sign)
 {
 	if (!isfinite(v)) {
@@ -538,6 +544,9 @@ void report_counter_cells(struct report_counter_cells *out, const struct an_row 
 		snprintf(out->ci, sizeof out->ci, "[%s%s%s]", v, sep, h);
 	}
 	report_q(out->q, sizeof out->q, r->c.q);
+	if (r->chg.within) {
+		report_no_verdict_cells(out->ci, sizeof out->ci, out->q, sizeof out->q);
+	}
 	out->verdict = report_counter_verdict_name(&r->c);
 }
 

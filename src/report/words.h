@@ -64,6 +64,9 @@ void report_count_cell(char *buf, size_t size, double v, bool sign);
 double report_counter_scale(const char *event, double big, char *unit, size_t size);
 /* A q value for a cell, the one formatter of every table: "<.001" or "0.043"; empty when not finite. */
 void report_q(char *buf, size_t size, double q);
+/* The interval and q cells of a row without replication at its unit (an_change.within): "–"
+ * in both, no interval or q that could be read as a verdict's. */
+void report_no_verdict_cells(char *ci, size_t ci_size, char *q, size_t q_size);
 /* The one-line summary of the counter rows' verdicts: "1 more, 3 inconclusive, 1 constant of
  * 5 rows per op"; empty when there are none. */
 void report_counter_tally(char *buf, size_t size, const struct an_compare *c);

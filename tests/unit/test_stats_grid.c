@@ -867,6 +867,9 @@ static void plan_variance_models(void **state)
 	(void)state;
 	const char *mode = getenv("SYSAB_GRID");
 	bool full = mode && !strcmp(mode, "full");
+	const char *only = getenv("SYSAB_GRID_ONLY");
+	if (only && !strstr("plan variance models", only))
+		return; /* SYSAB_GRID_ONLY names other rows */
 	static const double sdb[] = {0.005, 0.01, 0.02}, sdr[] = {0.0025, 0.005, 0.01};
 	struct cell *c = malloc(2 * sizeof *c);
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -954,11 +957,242 @@ static void plan_variance_models(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* Effects within a row (issue 49 item 6; docs/METHOD.md, "Effects within a row"): A/A analyses
+ * of `analyze --factors kernel,node` with node within boots, `rows` workloads drawn
+ * independently, each 2 kernels x `nodes` nodes (11 effects at 4 nodes, 5 at 2), `boots` boots
+ * per kernel x 1 run x 10 samples, boot sd 1%, run sd 0.5%, sample sd 3%. Per design: the share of
+ * rows calling any effect and of analyses calling any, under the rule (stats_factorial_adjust:
+ * Holm within the row, then BH across rows) and under the old one (BH across rows alone), with
+ * MC SE. make check: ROWFAM_FAST analyses per design, asserting the rule's row rate <= 5% + 2 MC
+ * SE and below the old rule's (the within-row family is what holds it); SYSAB_GRID=full:
+ * ROWFAM_FULL analyses each (the table of docs/METHOD.md). */
+#define ROWFAM_FAST 1000
+#define ROWFAM_FULL 10000
+#define ROWFAM_ROWS 8
+struct rowfam {
+	const char *name;
+	size_t nodes, boots, rows;
+	bool fast;
+};
+
+/* One A/A row into fa: kernel a and b boots, each boot's per-node means. */
+static void rowfam_draw(gsl_rng *rng, const struct rowfam *d, double *m, struct st_wboot *wb, struct st_factorial *fa)
+{
+	static const char *kv[] = {"a", "b"}, *nv[] = {"0", "1", "2", "3", "4", "5", "6", "7"};
+	struct st_factor f[2] = {{"kernel", kv, 2}, {"node", nv, d->nodes}};
+	struct st_compare_opts o = stats_compare_defaults();
+	struct err e;
+	size_t nn = d->nodes;
+	for (size_t i = 0; i < 2 * d->boots; i++) {
+		double bo = 0.01 * gsl_ran_gaussian_ziggurat(rng, 1);
+		for (size_t l = 0; l < nn; l++) {
+			double ro = 7 + bo + 0.005 * gsl_ran_gaussian_ziggurat(rng, 1), ss = 0;
+			for (size_t x = 0; x < 10; x++)
+				ss += ro + 0.03 * gsl_ran_gaussian_ziggurat(rng, 1);
+			m[i * nn + l] = ss / 10;
+		}
+		wb[i] = (struct st_wboot){i / d->boots, &m[i * nn]};
+	}
+	assert_int_equal(stats_factorial_within(f, 2, 2u, wb, 2 * d->boots, &o, fa, &e), 0);
+}
+
+static bool row_calls(const struct st_factorial *fa)
+{
+	for (size_t k = 0; k < fa->neffects; k++)
+		if (called(&fa->effects[k].c))
+			return true;
+	return false;
+}
+
+static void row_effects_family(void **state)
+{
+	(void)state;
+	static const struct rowfam grid_rf[] = {
+		{"row family: kernel x node, 4 nodes (11 effects), 3 boots, 1 workload", 4, 3, 1, true},
+		{"row family: kernel x node, 4 nodes (11 effects), 3 boots, 4 workloads", 4, 3, 4, true},
+		{"row family: kernel x node, 4 nodes (11 effects), 6 boots, 4 workloads", 4, 6, 4, false},
+		{"row family: kernel x node, 4 nodes (11 effects), 3 boots, 8 workloads", 4, 3, 8, false},
+		{"row family: kernel x node, 2 nodes (5 effects), 3 boots, 4 workloads", 2, 3, 4, true},
+		{"row family: kernel x node, 2 nodes (5 effects), 6 boots, 4 workloads", 2, 6, 4, false},
+	};
+	const char *mode = getenv("SYSAB_GRID");
+	bool full = mode && !strcmp(mode, "full");
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double *m = malloc(ROWFAM_ROWS * 2 * MAXB * NODE_MAX * sizeof *m);
+	struct st_wboot *wb = malloc(ROWFAM_ROWS * 2 * MAXB * sizeof *wb);
+	if (full)
+		printf("\n| A/A design (effects within a row) | rows calling any effect: Holm in the row + BH | "
+		       "BH across workloads alone | analyses calling any: Holm + BH | BH alone | analyses |\n"
+		       "|---|---|---|---|---|---|\n");
+	for (size_t g = 0; g < sizeof grid_rf / sizeof grid_rf[0]; g++) {
+		const struct rowfam *d = &grid_rf[g];
+		const char *only = getenv("SYSAB_GRID_ONLY");
+		if ((!full && !d->fast) || (only && !strstr(d->name, only)))
+			continue;
+		gsl_rng_set(rng, name_seed(d->name));
+		size_t reps = full ? ROWFAM_FULL : ROWFAM_FAST, rows = 0, rnew = 0, rold = 0, anew = 0, aold = 0;
+		for (size_t r = 0; r < reps; r++) {
+			struct st_factorial fa[ROWFAM_ROWS] = {{0}}, old[ROWFAM_ROWS] = {{0}};
+			struct st_factorial *p[ROWFAM_ROWS];
+			for (size_t w = 0; w < d->rows; w++) {
+				rowfam_draw(rng, d, &m[w * 2 * MAXB * NODE_MAX], &wb[w * 2 * MAXB], &fa[w]);
+				old[w] = fa[w];
+				old[w].effects = malloc(fa[w].neffects * sizeof *old[w].effects);
+				memcpy(old[w].effects, fa[w].effects, fa[w].neffects * sizeof *old[w].effects);
+				p[w] = &fa[w];
+			}
+			stats_factorial_adjust(p, d->rows);
+			/* the old rule: each effect BH across the rows, no family within the row */
+			for (size_t k = 0; k < old[0].neffects; k++) {
+				struct st_comparison cs[ROWFAM_ROWS];
+				size_t n = 0;
+				for (size_t w = 0; w < d->rows; w++)
+					if (old[w].effects[k].available && old[w].effects[k].c.verdict != ST_NO_DATA)
+						cs[n++] = old[w].effects[k].c;
+				stats_compare_adjust(cs, n);
+				for (size_t w = 0, j = 0; w < d->rows; w++)
+					if (old[w].effects[k].available && old[w].effects[k].c.verdict != ST_NO_DATA)
+						old[w].effects[k].c = cs[j++];
+			}
+			bool an = false, ao = false;
+			for (size_t w = 0; w < d->rows; w++) {
+				bool cn = row_calls(&fa[w]), co = row_calls(&old[w]);
+				rows++;
+				rnew += cn;
+				rold += co;
+				an |= cn;
+				ao |= co;
+				stats_factorial_free(&fa[w]);
+				free(old[w].effects);
+			}
+			anew += an;
+			aold += ao;
+		}
+		double rn = (double)rnew / (double)rows, ro = (double)rold / (double)rows;
+		double an_ = (double)anew / (double)reps, ao_ = (double)aold / (double)reps;
+#define MCSE(x, n) (100 * sqrt((x) * (1 - (x)) / (double)(n)))
+		if (full)
+			printf("| %s | %.1f%% (MC SE %.2f) | %.1f%% (%.2f) | %.1f%% (%.2f) | %.1f%% (%.2f) | %zu |\n", d->name,
+			       100 * rn, MCSE(rn, reps), 100 * ro, MCSE(ro, reps), 100 * an_, MCSE(an_, reps), 100 * ao_,
+			       MCSE(ao_, reps), reps);
+		else
+			printf("  %-58s rows calling: %.3f (old rule %.3f)  analyses: %.3f (old %.3f)\n", d->name, rn, ro,
+			       an_, ao_);
+		/* rows of one analysis are independent; the SE is taken over analyses, the larger */
+		double se = sqrt(0.05 * 0.95 / (double)reps);
+		assert_true(rn <= 0.05 + 2 * se);
+		if (!full)
+			assert_true(rn < ro);
+	}
+	free(m);
+	free(wb);
+	gsl_rng_free(rng);
+}
+
+/* Rows without a verdict (issue 49 item 7): a group of one boot, the unit boot. Per design, over
+ * A/B replicates at the design's effect: the share whose interval is shown as a verdict's
+ * (an_change not within) and its coverage of the true difference, the share without a verdict
+ * and of those how many still show an interval or a q (must be none), and the coverage the
+ * within-boot interval they no longer show had. make check: ONEBOOT_FAST each, asserting no
+ * unverdicted row shows an interval or q and a shown interval covers >= 93.5%. */
+#define ONEBOOT_FAST 1000
+#define ONEBOOT_FULL 10000
+struct oneboot {
+	const char *name;
+	size_t boots_a, boots_b, runs;
+	double sd_boot_a, sd_boot_b;
+	bool trunc; /* only donors (B) estimating their boot variance <= 0: borrowing refused */
+	bool fast;
+};
+
+static void one_boot_rows_show_no_interval(void **state)
+{
+	(void)state;
+	static const struct oneboot grid_ob[] = {
+		{"no verdict: 1 boot each, 3 runs", 1, 1, 3, 0.01, 0.01, false, true},
+		{"no verdict: 1 boot each, 8 runs", 1, 1, 8, 0.01, 0.01, false, false},
+		{"no verdict: 1 boot borrows from 4", 1, 4, 2, 0.01, 0.01, false, true},
+		{"no verdict: 1 boot (sd 2%) borrows from 4 (sd 1%)", 1, 4, 2, 0.02, 0.01, false, false},
+		{"no verdict: 1 boot against 4 whose estimate is <= 0 (borrowing refused)", 1, 4, 2, 0.01, 0.01, true, true},
+	};
+	const char *mode = getenv("SYSAB_GRID");
+	bool full = mode && !strcmp(mode, "full");
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	struct cell *c = malloc(2 * sizeof *c);
+	if (full)
+		printf("\n| one-boot design (A/B, +3%%) | shown as a verdict's interval | its coverage | no verdict | "
+		       "of those showing an interval or q | coverage of the hidden within-boot interval | replicates |\n"
+		       "|---|---|---|---|---|---|---|\n");
+	for (size_t g = 0; g < sizeof grid_ob / sizeof grid_ob[0]; g++) {
+		const struct oneboot *d = &grid_ob[g];
+		const char *only = getenv("SYSAB_GRID_ONLY");
+		if ((!full && !d->fast) || (only && !strstr(d->name, only)))
+			continue;
+		gsl_rng_set(rng, name_seed(d->name));
+		struct gd model = {.runs = d->runs, .samples = 10, .sd_run = 0.005, .sd_within = 0.03};
+		size_t reps = full ? ONEBOOT_FULL : ONEBOOT_FAST, shown = 0, cover = 0, nov = 0, leak = 0, hid = 0,
+		       hcover = 0;
+		double eff = log1p(0.03);
+		struct st_compare_opts o = stats_compare_defaults();
+		struct err e;
+		for (size_t r = 0; r < reps; r++) {
+			draw(rng, &model, d->boots_a, 7, d->sd_boot_a, 0, &c[0]);
+			draw(rng, &model, d->boots_b, 7 + eff, d->sd_boot_b, 0, &c[1]);
+			struct st_group gr[2] = {c[0].g, c[1].g};
+			struct st_estimate est[2];
+			assert_int_equal(stats_estimate_groups(gr, 2, est, &e), 0);
+			if (d->trunc && !(est[1].own.raw_boot <= 0)) {
+				r--;
+				continue;
+			}
+			struct st_comparison cmp;
+			stats_compare(&est[0], &est[1], &o, &cmp);
+			stats_compare_adjust(&cmp, 1);
+			struct an_change chg;
+			an_change_of(&cmp, 0, &chg);
+			/* a verdict's interval: the unit (boot) covered in both groups, by the estimates */
+			bool verdict = (cmp.covered & ST_BIT(ST_LEVEL_BOOT)) && !isnan(cmp.lo);
+			if (verdict) {
+				assert_true(isfinite(chg.lo) && isfinite(cmp.q)); /* shown, with its q */
+				shown++;
+				cover += cmp.lo <= eff && eff <= cmp.hi;
+				continue;
+			}
+			nov++;
+			leak += isfinite(chg.lo) || isfinite(chg.hi) || isfinite(cmp.q);
+			if (!isnan(cmp.lo)) {
+				hid++;
+				hcover += cmp.lo <= eff && eff <= cmp.hi;
+			}
+		}
+		double sh = (double)shown / (double)reps, cv = shown ? (double)cover / (double)shown : NAN;
+		double hc = hid ? (double)hcover / (double)hid : NAN;
+		char cvs[48] = "–", hcs[48] = "–";
+		if (shown)
+			snprintf(cvs, sizeof cvs, "%.1f%% (MC SE %.2f)", 100 * cv, MCSE(cv, shown));
+		if (hid)
+			snprintf(hcs, sizeof hcs, "%.1f%% (MC SE %.2f)", 100 * hc, MCSE(hc, hid));
+		if (full)
+			printf("| %s | %.1f%% | %s | %.1f%% | %zu | %s | %zu |\n", d->name, 100 * sh, cvs,
+			       100 * (double)nov / (double)reps, leak, hcs, reps);
+		else
+			printf("  %-58s shown %.3f coverage %.3f  no verdict %.3f (showing one: %zu)  hidden coverage %.3f\n",
+			       d->name, sh, cv, (double)nov / (double)reps, leak, hc);
+		assert_int_equal(leak, 0);
+		if (shown)
+			assert_true(cv >= 0.935);
+	}
+	free(c);
+	gsl_rng_free(rng);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(grid_fast_subset_holds_its_bounds),
 		cmocka_unit_test(plan_variance_models),
+		cmocka_unit_test(row_effects_family),
+		cmocka_unit_test(one_boot_rows_show_no_interval),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
