@@ -349,5 +349,6 @@ void an_compare_free(struct an_compare *c)
 	free(c->conf);
 	an_emulation_free(&c->emu[0]);
 	an_emulation_free(&c->emu[1]);
+	free(c->look.next_step);
 	memset(c, 0, sizeof *c);
 }

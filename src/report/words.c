@@ -89,7 +89,19 @@ void report_look_text(struct sb *t, const struct an_repeat *look, double alpha)
 		sb_addf(t, "withheld: this is look %d of this question (the same selectors, --unit and -w) with other runs "
 			   "than its look 1, and ",
 			look->k);
-		if (look->first_undeclared)
+		if (look->first_undeclared && look->same_boot)
+			sb_addf(t, "look 1 declared no sequential design, so it spent all of alpha = %g; comparing again after "
+				   "adding runs gives no faster, slower or equivalent verdict (looking again until something is "
+				   "settled called 10-14%% of A/A comparisons). This comparison is within one boot, so more boots "
+				   "are not what it needs. To go on, keeping every run: %s%s%s (docs/METHOD.md, \"Paired runs "
+				   "that grow\")",
+				alpha, look->next_step && !strncmp(look->next_step, "sysab ", 6) ? "`" : "",
+				look->next_step ? look->next_step : "add runs on this boot and compare with --fresh",
+				look->next_step && !strncmp(look->next_step, "sysab ", 6)
+					? "`, a new design of its own over the paired runs it adds, looked at after each one "
+					  "with alpha spent by O'Brien-Fleming, until every row is faster, slower or equivalent"
+					: "");
+		else if (look->first_undeclared)
 			sb_addf(t, "look 1 declared no sequential design, so it spent all of alpha = %g; comparing again after "
 				   "adding runs gives no faster, slower or equivalent verdict (looking again until something is "
 				   "settled called 10-14%% of A/A comparisons). To go on: add boots and compare with --fresh, "
@@ -125,6 +137,8 @@ void *report_look_json(const struct an_repeat *look)
 	json_object_set_new(o, "declared_max_boots", look->max_boots ? json_integer(look->max_boots) : json_null());
 	json_object_set_new(o, "fresh", json_boolean(look->fresh));
 	json_object_set_new(o, "runs_left_out", json_integer((json_int_t)look->excluded));
+	if (look->next_step) /* a withheld same-boot look: the step that fits it */
+		json_object_set_new(o, "next_step", json_string(look->next_step));
 	return o;
 }
 
