@@ -373,7 +373,13 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 		if (a->arm_timeout_ns < 1000000000ull || a->arm_timeout_ns > 24 * 3600 * 1000000000ull)
 			return errf(e, "--arm-timeout: %s is out of range; give 1s to 24h, e.g. 10m", arg);
 		return 0;
-	case O_UNTIL: a->until = true; return 0;
+	case O_UNTIL:
+		if (strcmp(arg, "decided"))
+			return errf(e, "--until %s: give --until decided (add paired runs until every chosen workload is "
+				       "faster, slower or equivalent, or --max-runs)",
+				    arg);
+		a->until = true;
+		return 0;
 	case O_MAX_RUNS: a->max_runs = (size_t)cli_int_of(arg); return 0;
 	case O_TARGET: a->target = cli_real_of(arg); return 0;
 	case O_ARM_ORDER: a->arm_order = !strcmp(arg, "random") ? ARM_ORDER_RANDOM : ARM_ORDER_ALTERNATE; return 0;
@@ -957,22 +963,22 @@ static int run_grow(struct run_show *sh, struct run_opts *o, const struct worklo
 	char *sa = study_grow_selector(&g, g.arm_a), *sb = study_grow_selector(&g, g.arm_b);
 	if (state == STUDY_GROW_DECIDED)
 		printf("\ndecided after %zu paired runs: every chosen workload is faster, slower or equivalent "
-		       "(`%s compare '%s' '%s' --unit run --max-boots %zu` shows this last look again)\n",
-		       pairs, prog, sa, sb, max);
+		       "(`%s compare '%s' '%s' --unit run --max-boots %zu --look %zu` shows this last look again)\n",
+		       pairs, prog, sa, sb, max, pairs - 1);
 	else
 		printf("\nstopped at --max-runs %zu: some workload is still undecided; the MDE below is what %zu paired "
-		       "runs can resolve (`%s compare '%s' '%s' --unit run --max-boots %zu` shows this last look again)\n",
-		       max, pairs, prog, sa, sb, max);
+		       "runs can resolve (`%s compare '%s' '%s' --unit run --max-boots %zu --look %zu` shows this last look again)\n",
+		       max, pairs, prog, sa, sb, max, pairs - 1);
+	struct an_mde m;
+	if (study_grow_mde(sh->path, &g, sa, pairs, &m, &e)) {
+		rc = cli_fail(cmd, &e);
+	} else {
+		printf("MDE reached: ");
+		report_mde_text(stdout, &m);
+		an_mde_free(&m);
+	}
 	free(sa);
 	free(sb);
-	struct an_mde m;
-	if (study_grow_mde(sh->path, &g, pairs, &m, &e)) {
-		rc = cli_fail(cmd, &e);
-		goto out;
-	}
-	printf("MDE reached: ");
-	report_mde_text(stdout, &m);
-	an_mde_free(&m);
 out:
 	an_compare_job_free(&j);
 	strv_free(&rows);

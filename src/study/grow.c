@@ -63,10 +63,10 @@ int study_grow_look(const char *path, const struct study_grow *g, size_t k, size
 	return rc;
 }
 
-int study_grow_mde(const char *path, const struct study_grow *g, size_t pairs, struct an_mde *m, struct err *e)
+int study_grow_mde(const char *path, const struct study_grow *g, const char *from, size_t pairs, struct an_mde *m,
+		   struct err *e)
 {
 	struct store *st = NULL;
-	char *from = study_grow_selector(g, g->arm_a);
 	struct an_mde_in in = {.boots = pairs, .runs = 1, .alpha = 0.05, .power = 0.8, .paired = true, .from = from,
 			       .target = g->target, .max_boots = AN_MDE_MAX_BOOTS};
 	memset(m, 0, sizeof *m);
@@ -74,6 +74,5 @@ int study_grow_mde(const char *path, const struct study_grow *g, size_t pairs, s
 	if (!rc)
 		rc = an_mde_select(st, g->patterns, &in, m, e);
 	store_close(st);
-	free(from);
 	return rc;
 }

@@ -48,8 +48,10 @@ char *study_grow_selector(const struct study_grow *g, const char *arm);
 int study_grow_look(const char *path, const struct study_grow *g, size_t k, size_t pairs, struct an_compare_job *j,
 		    enum study_grow_state *state, struct err *e);
 
-/* The MDE the grow reached with pairs paired runs, from its own runs (A's arm), at the design's
+/* The MDE the grow reached with pairs paired runs, from its own runs, those of selector from
+ * (study_grow_selector of A's arm; m borrows it: keep it until m is freed), at the design's
  * target, into *m (free with an_mde_free). Returns 0, or -1 with e set. */
-int study_grow_mde(const char *path, const struct study_grow *g, size_t pairs, struct an_mde *m, struct err *e);
+int study_grow_mde(const char *path, const struct study_grow *g, const char *from, size_t pairs, struct an_mde *m,
+		   struct err *e);
 
 #endif
