@@ -115,7 +115,8 @@ const struct cli_opt cli_run_opts[] = {
 	 "(a sequential design of its own, alpha spent by O'Brien-Fleming), until every chosen workload is faster, "
 	 "slower or equivalent, or at --max-runs; then the verdicts and the MDE reached",
 	 O_UNTIL, "decided"),
-	CLI_NUM("max-runs", 0, "N", "--until decided: at most N paired runs", O_MAX_RUNS, CLI_INT, 2, 1000, "20"),
+	CLI_NUM("max-runs", 0, "N", "--until decided: at most N paired runs", O_MAX_RUNS, CLI_INT, STUDY_GROW_MIN_RUNS,
+		AN_GROW_MAX_RUNS, "20"),
 	CLI_NUM("target", 0, "PCT",
 		"--until decided: the margin of equivalence and the MDE the design is sized for (default 1%)", O_TARGET,
 		CLI_PCT, 0.0001, 1, "1%"),
@@ -926,7 +927,7 @@ static int run_grow(struct run_show *sh, struct run_opts *o, const struct worklo
 	for (size_t i = 0; i < nwl; i++)
 		if (!(wl[i]->flags & WL_REFERENCE))
 			strv_add(&rows, wl[i]->name);
-	size_t max = a->max_runs ? a->max_runs : STUDY_GROW_DEFAULT_RUNS;
+	size_t max = a->max_runs ? a->max_runs : AN_GROW_DEFAULT_RUNS;
 	struct study_grow g = {.arm_a = a->arms[0].name, .arm_b = a->arms[1].name, .tag = tag, .patterns = &rows,
 			       .max_runs = max, .target = a->target * 100};
 	struct an_compare_job j = {0};

@@ -5,10 +5,10 @@
 #include "analysis/job.h"
 #include "analysis/mde.h"
 
-/* The fewest paired runs a grow looks at (one paired run has no interval) and the cap's range. */
+/* The fewest paired runs a grow looks at (one paired run has no interval); its cap's most and
+ * default are AN_GROW_MAX_RUNS and AN_GROW_DEFAULT_RUNS (analysis.h: the withheld line's step
+ * sizes a grow too). */
 #define STUDY_GROW_MIN_RUNS 2
-#define STUDY_GROW_MAX_RUNS 1000
-#define STUDY_GROW_DEFAULT_RUNS 20
 
 /* A grow's design, fixed before its first paired run (docs/METHOD.md, "Paired runs that grow"):
  * the arms' runs carry the label grow=tag, so the grow's looks are one question of their own
