@@ -86,6 +86,8 @@ void report_look_text(struct sb *t, const struct an_repeat *look, double alpha)
 	if (!look->on)
 		return;
 	if (look->withheld) {
+		/* the step a same-boot look prints is a command (paired runs that grow) or words */
+		bool grow = look->next_step && !strncmp(look->next_step, "sysab ", 6);
 		sb_addf(t, "withheld: this is look %d of this question (the same selectors, --unit and -w) with other runs "
 			   "than its look 1, and ",
 			look->k);
@@ -93,14 +95,13 @@ void report_look_text(struct sb *t, const struct an_repeat *look, double alpha)
 			sb_addf(t, "look 1 declared no sequential design, so it spent all of alpha = %g; comparing again after "
 				   "adding runs gives no faster, slower or equivalent verdict (looking again until something is "
 				   "settled called 10-14%% of A/A comparisons). This comparison is within one boot, so more boots "
-				   "are not what it needs. To go on, keeping every run: %s%s%s (docs/METHOD.md, \"Paired runs "
-				   "that grow\")",
-				alpha, look->next_step && !strncmp(look->next_step, "sysab ", 6) ? "`" : "",
+				   "are not what it needs. To go on, keeping every run: %s%s%s (docs/METHOD.md, \"%s\")",
+				alpha, grow ? "`" : "",
 				look->next_step ? look->next_step : "add runs on this boot and compare with --fresh",
-				look->next_step && !strncmp(look->next_step, "sysab ", 6)
-					? "`, a new design of its own over the paired runs it adds, looked at after each one "
-					  "with alpha spent by O'Brien-Fleming, until every row is faster, slower or equivalent"
-					: "");
+				grow ? "`, a new design of its own over the paired runs it adds, looked at after each one "
+				       "with alpha spent by O'Brien-Fleming, until every row is faster, slower or equivalent"
+				     : "",
+				grow ? "Paired runs that grow" : "Repeated looks");
 		else if (look->first_undeclared)
 			sb_addf(t, "look 1 declared no sequential design, so it spent all of alpha = %g; comparing again after "
 				   "adding runs gives no faster, slower or equivalent verdict (looking again until something is "

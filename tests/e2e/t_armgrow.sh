@@ -57,6 +57,17 @@ contains "$OUT" "inconclusive"
 case "$OUT" in *" faster "*|*" slower "*) fail "an A/A grow called a difference" ;; esac
 [ "$(sqlite3 "$SYSAB_DB" "SELECT count(*) FROM label WHERE key = 'grow'")" = $((g + 6)) ] || fail "A/A: not 3 paired runs"
 
+# runs of one boot compared with --unit run (no arms): the withheld line asks for more runs on
+# this boot and --fresh, not for boots
+for c in a b a b; do expect 0 "$SYSAB" run $R -l cfg=$c; done
+expect 0 "$SYSAB" compare cfg=a cfg=b --unit run
+for c in a b; do expect 0 "$SYSAB" run $R -l cfg=$c; done
+expect 0 "$SYSAB" compare cfg=a cfg=b --unit run
+w=$(printf '%s\n' "$OUT" | awk '/^withheld:/{on=1} on&&/^$/{exit} on' | tr '\n' ' ' | tr -s ' ')
+contains "$w" "within one boot"
+contains "$w" "add runs on this boot and compare with --fresh"
+case "$w" in *"add boots"*) fail "a --unit run comparison was told to add boots: $w" ;; esac
+
 # bad input: exit 2, a clear message, nothing written
 before=$(runs)
 expect 2 "$SYSAB" run $R --until decided
