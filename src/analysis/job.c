@@ -593,7 +593,7 @@ static size_t grow_runs(struct store *st, const char *sa, const struct strv *row
 	struct an_mde m;
 	struct err e;
 	struct an_mde_in in = {.boots = pairs >= 2 ? pairs : 2, .runs = 1, .alpha = co->alpha, .power = 0.8,
-			       .paired = true, .from = sa, .target = co->margin * 100, .max_boots = AN_GROW_MAX_RUNS};
+			       .paired = true, .from = sa, .target = co->margin, .max_boots = AN_GROW_MAX_RUNS};
 	size_t n = 2 * pairs > AN_GROW_DEFAULT_RUNS ? 2 * pairs : AN_GROW_DEFAULT_RUNS;
 	if (!an_mde_select(st, rows, &in, &m, &e)) {
 		n = m.boots_needed ? (m.boots_needed > n ? m.boots_needed : n) : AN_GROW_MAX_RUNS;

@@ -962,14 +962,19 @@ static int run_grow(struct run_show *sh, struct run_opts *o, const struct worklo
 		goto out;
 	}
 	char *sa = study_grow_selector(&g, g.arm_a), *sb = study_grow_selector(&g, g.arm_b);
+	struct sb w = {0}; /* the look's -w, which its question holds */
+	for (size_t i = 0; i < rows.n; i++)
+		sb_addf(&w, " -w %s", rows.v[i]);
 	if (state == STUDY_GROW_DECIDED)
 		printf("\ndecided after %zu paired runs: every chosen workload is faster, slower or equivalent "
-		       "(`%s compare '%s' '%s' --unit run --max-boots %zu --look %zu` shows this last look again)\n",
-		       pairs, prog, sa, sb, max, pairs - 1);
+		       "(`%s compare '%s' '%s'%s --unit run --max-boots %zu --look %zu` shows this last look again)\n",
+		       pairs, prog, sa, sb, sb_str(&w), max, pairs - 1);
 	else
 		printf("\nstopped at --max-runs %zu: some workload is still undecided; the MDE below is what %zu paired "
-		       "runs can resolve (`%s compare '%s' '%s' --unit run --max-boots %zu --look %zu` shows this last look again)\n",
-		       max, pairs, prog, sa, sb, max, pairs - 1);
+		       "runs can resolve (`%s compare '%s' '%s'%s --unit run --max-boots %zu --look %zu` shows this last "
+		       "look again)\n",
+		       max, pairs, prog, sa, sb, sb_str(&w), max, pairs - 1);
+	sb_free(&w);
 	struct an_mde m;
 	if (study_grow_mde(sh->path, &g, sa, pairs, &m, &e)) {
 		rc = cli_fail(cmd, &e);

@@ -429,25 +429,36 @@ void report_diag_lines(struct strv *out, const char *group, const struct an_diag
 	}
 }
 
-void report_settle_text(struct sb *t, size_t more, enum st_verdict as, bool in_plan)
+void report_settle_text(struct sb *t, size_t more, enum st_verdict as, bool in_plan, bool paired_runs)
 {
 	/* A plan sizes the new comparison itself: it does not send the reader to `sysab plan`. */
 	const char *sized = in_plan ? "this plan sizes it" : "`sysab plan` sizes it";
-	if (more == ST_MORE_UNPLANNED)
+	/* paired runs of one boot add paired runs (run --arm --until decided), never boots */
+	const char *unit = paired_runs ? "paired run" : "boot", *per = paired_runs ? " (same rounds)" : " per group (same runs and samples)";
+	if (more == ST_MORE_UNPLANNED && paired_runs)
+		sb_addf(t, "inconclusive in a fixed design: adding paired runs and comparing again would inflate false "
+			   "calls; grow a new design of paired runs with `sysab run --arm ... --until decided` "
+			   "(docs/METHOD.md, \"Paired runs that grow\")");
+	else if (more == ST_MORE_UNPLANNED)
 		sb_addf(t, "inconclusive in a fixed design: adding boots and comparing again would inflate false "
 			   "calls; plan repeated looks ahead with --max-boots N --look K (docs/METHOD.md), or start a "
 			   "new comparison (%s)", sized);
 	else if (more == ST_MORE_NONE)
-		sb_addf(t, "inconclusive at the planned maximum of boots: the final look is done; start a new "
-			   "comparison (%s)", sized);
+		sb_addf(t, "inconclusive at the planned maximum of %ss: the final look is done; start a new "
+			   "comparison (%s)", unit, sized);
 	else if (more > 0 && as == ST_INCONCLUSIVE)
-		sb_addf(t, "inconclusive: under the sequential design, the next look comes after %zu more boot%s per "
-			   "group (same runs and samples); at the current estimate it would not settle it yet",
-			more, more == 1 ? "" : "s");
+		sb_addf(t, "inconclusive: under the sequential design, the next look comes after %zu more %s%s%s; "
+			   "at the current estimate it would not settle it yet",
+			more, unit, more == 1 ? "" : "s", per);
 	else if (more > 0)
-		sb_addf(t, "inconclusive: under the sequential design, the next look comes after %zu more boot%s per "
-			   "group (same runs and samples), and should settle it as %s if the current estimate holds",
-			more, more == 1 ? "" : "s", report_verdict_name(as));
+		sb_addf(t, "inconclusive: under the sequential design, the next look comes after %zu more %s%s%s, "
+			   "and should settle it as %s if the current estimate holds",
+			more, unit, more == 1 ? "" : "s", per, report_verdict_name(as));
+}
+
+bool report_row_paired_runs(const struct an_row *r)
+{
+	return r->by_round && (r->c.caveats & ST_CAVEAT_RUN_UNIT);
 }
 
 void report_verdict_word(char *buf, size_t size, const struct st_comparison *c)

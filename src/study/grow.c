@@ -68,7 +68,7 @@ int study_grow_mde(const char *path, const struct study_grow *g, const char *fro
 {
 	struct store *st = NULL;
 	struct an_mde_in in = {.boots = pairs, .runs = 1, .alpha = 0.05, .power = 0.8, .paired = true, .from = from,
-			       .target = g->target, .max_boots = AN_MDE_MAX_BOOTS};
+			       .target = g->target / 100, .max_boots = AN_MDE_MAX_BOOTS};
 	memset(m, 0, sizeof *m);
 	int rc = store_open(path, STORE_RO, &st, e);
 	if (!rc)

@@ -43,9 +43,15 @@ pairs=$((g / 2))
 # every look recorded, one question of its own, numbered 1.. and none withheld
 v=$(sqlite3 "$SYSAB_DB" "SELECT count(*) || ' ' || max(k) || ' ' || sum(withheld) FROM look WHERE key LIKE '%grow=$tag%'")
 [ "$v" = "$((pairs - 1)) $((pairs - 1)) 0" ] || fail "the grow's looks: $v (pairs $pairs)"
-# the last look, shown again by compare with the design, is the same look and the same verdict
-expect 0 "$SYSAB" compare "arm=A grow=$tag" "arm=B grow=$tag" --unit run --max-boots "${step##* }" --look $((pairs - 1)) --json
-[ "$(printf '%s' "$OUT" | jq -r '.rows[0].comparison.verdict')" = faster ] || fail "the grow's last look again"
+# the last look, shown again by the compare the grow prints (run as printed), is the same look
+# and the same verdict
+again=$(printf '%s\n' "$OUT" | grep -o "\`[^\`]* compare 'arm=A grow=$tag'[^\`]*\`" | tr -d '`')
+case "$again" in *" --unit run --max-boots ${step##* } --look $((pairs - 1))") ;; *) fail "the grow's compare line: $again" ;; esac
+eval "\"\$SYSAB\" ${again#* } --json" >"$T/again.json" || fail "the grow's compare line failed"
+[ "$(jq -r '.rows[0].comparison.verdict' "$T/again.json")" = faster ] || fail "the grow's last look again"
+[ "$(jq -r '.look.number' "$T/again.json")" = $((pairs - 1)) ] || fail "the grow's last look is not look $((pairs - 1))"
+v=$(sqlite3 "$SYSAB_DB" "SELECT count(*) FROM look WHERE key LIKE '%grow=$tag%'")
+[ "$v" = "$((pairs - 1))" ] || fail "showing the last look again recorded a look: $v"
 db_ok "$SYSAB_DB"
 
 # A/A: no difference; the grow stops at --max-runs, with no false call and the MDE reached
@@ -55,6 +61,9 @@ contains "$OUT" "stopped at --max-runs 3"
 contains "$OUT" "MDE reached"
 contains "$OUT" "inconclusive"
 case "$OUT" in *" faster "*|*" slower "*) fail "an A/A grow called a difference" ;; esac
+contains "$OUT" "planned maximum of paired runs"
+contains "$OUT" "target 0.10%: not reached"
+case "$OUT" in *"boot per group"*|*"boots per group"*) fail "a grow's note speaks of boots per group" ;; esac
 [ "$(sqlite3 "$SYSAB_DB" "SELECT count(*) FROM label WHERE key = 'grow'")" = $((g + 6)) ] || fail "A/A: not 3 paired runs"
 
 # runs of one boot compared with --unit run (no arms): the withheld line asks for more runs on
