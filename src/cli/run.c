@@ -536,21 +536,29 @@ static int hang_timeout_env(uint64_t *ns, struct err *e)
 
 /* The runner's options: the profile, what the options override, the copies. */
 /* Before the first round of a paired run: one paired run has no interval, so the MDE of the
- * fewest that have one (2 on this boot), from the database's earlier runs of the workloads. */
-static int paired_mde(struct store *st, const struct workload **wl, size_t nwl, int samples, struct err *e)
+ * fewest that have one (2 on this boot), from the database's earlier runs of the workloads; of
+ * paired runs that grow (grow_max > 0, --until decided), the MDE of their cap and whether it
+ * reaches target (a fraction), else the paired runs that would. */
+static int paired_mde(struct store *st, const struct workload **wl, size_t nwl, int samples, size_t grow_max,
+		      double target, struct err *e)
 {
 	struct strv names = {0};
 	for (size_t i = 0; i < nwl; i++)
 		if (!(wl[i]->flags & WL_REFERENCE))
 			strv_add(&names, wl[i]->name);
 	struct an_mde m;
-	struct an_mde_in in = {.boots = 2, .runs = 1, .samples = samples > 0 ? (size_t)samples : 0, .alpha = 0.05,
-			       .power = 0.8, .paired = true};
+	struct an_mde_in in = {.boots = grow_max ? grow_max : 2, .runs = 1, .samples = samples > 0 ? (size_t)samples : 0,
+			       .alpha = 0.05, .power = 0.8, .paired = true, .target = grow_max ? target : 0,
+			       .max_boots = AN_GROW_MAX_RUNS};
 	int rc = an_mde_select(st, &names, &in, &m, e);
 	strv_free(&names);
 	if (rc)
 		return -1;
-	printf("one paired run gives no verdict: compare needs 2 or more on this boot\n");
+	if (grow_max) /* --until decided: what its cap can resolve */
+		printf("--until decided: at most %zu paired runs on this boot, a look after each from the second on\n",
+		       grow_max);
+	else
+		printf("one paired run gives no verdict: compare needs 2 or more on this boot\n");
 	report_mde_text(stdout, &m);
 	an_mde_free(&m);
 	return 0;
@@ -936,8 +944,7 @@ static int run_grow(struct run_show *sh, struct run_opts *o, const struct worklo
 	int rc = EXIT_OK;
 	char prog[256];
 	prog_name(prog, sizeof prog);
-	printf("paired runs that grow: grow=%s, at most %zu paired runs, a look after each from the second on\n", tag,
-	       max);
+	printf("paired runs that grow: at most %zu, each arm's run labelled grow=%s\n", max, tag);
 	size_t pairs = 0;
 	while (state == STUDY_GROW_GO_ON) {
 		printf("\npaired run %zu:\n", ++pairs);
@@ -1028,7 +1035,9 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}
-	if (a.narms >= 2 && !a.quiet && paired_mde(st, wl, nwl, o.samples, &e)) {
+	size_t grow_max = !a.until ? 0 : a.max_runs ? a.max_runs : AN_GROW_DEFAULT_RUNS;
+	double margin = a.target > 0 ? a.target : stats_compare_defaults().margin;
+	if (a.narms >= 2 && !a.quiet && paired_mde(st, wl, nwl, o.samples, grow_max, margin, &e)) {
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}

@@ -56,7 +56,10 @@ db_ok "$SYSAB_DB"
 
 # A/A: no difference; the grow stops at --max-runs, with no false call and the MDE reached
 export SYSAB_TEST_ARM_VALUES="0.01:A=1000,B=1000"
-expect 0 "$SYSAB" run $R --arm A=true --arm B=true --until decided --max-runs 3 --target 0.1%
+expect 0 "$SYSAB" run ${R% -q} --arm A=true --arm B=true --until decided --max-runs 3 --target 0.1%
+# before the first round: what the cap can resolve at the target, from the database's runs
+contains "$OUT" "--until decided: at most 3 paired runs on this boot"
+contains "$OUT" "MDE of 3 paired runs on this boot"
 contains "$OUT" "stopped at --max-runs 3"
 contains "$OUT" "MDE reached"
 contains "$OUT" "inconclusive"
