@@ -638,7 +638,10 @@ static char *next_step(const struct an_compare_job *j, const char *sa, const str
 			strv_add(&rows, c->rows[i].workload);
 			sb_addf(&b, " -w %s", c->rows[i].workload);
 		}
-	json_t *so = ra->settings_obj;
+	json_t *so = ra->settings_obj, *cp = json_object_get(so, "copies");
+	for (size_t i = 0; i < json_array_size(cp); i++) /* the copies counts the runs were asked for */
+		if (json_integer_value(json_array_get(cp, i)) >= 1)
+			sb_addf(&b, " -c %lld", (long long)json_integer_value(json_array_get(cp, i)));
 	json_int_t n = json_integer_value(json_object_get(so, "samples"));
 	json_int_t ms = json_integer_value(json_object_get(so, "sample_ns")) / 1000000;
 	json_int_t wu = json_integer_value(json_object_get(so, "warmup_ns")) / 1000000;

@@ -21,7 +21,7 @@ case "$w" in *"add boots"*|*"--fresh"*) fail "a same-boot comparison was told to
 expect 0 "$SYSAB" compare arm=A arm=B --json
 step=$(printf '%s' "$OUT" | jq -r .look.next_step)
 [ "$(printf '%s' "$OUT" | jq -r '.rows[0].comparison.verdict')" = withheld ] || fail "look 2 not withheld"
-case "$step" in "sysab run --arm A='true' --arm B=':' -l 'k=v' -w harness.null --samples 10 --sample-ms 2 --warmup-ms 0 --until decided --max-runs "[0-9]*) ;;
+case "$step" in "sysab run --arm A='true' --arm B=':' -l 'k=v' -w harness.null -c 1 --samples 10 --sample-ms 2 --warmup-ms 0 --until decided --max-runs "[0-9]*) ;;
 *) fail "next step: $step" ;; esac
 [ "$(runs)" = 6 ] || fail "runs before the grow: $(runs)"
 
@@ -39,6 +39,8 @@ tag=$(sqlite3 "$SYSAB_DB" "SELECT DISTINCT value FROM label WHERE key = 'grow'")
 [ -n "$tag" ] || fail "the grow's runs carry no grow label"
 g=$(sqlite3 "$SYSAB_DB" "SELECT count(*) FROM label WHERE key = 'grow'")
 pairs=$((g / 2))
+v=$(sqlite3 "$SYSAB_DB" "SELECT group_concat(DISTINCT workload || '/' || copies) FROM sample WHERE run IN (SELECT run FROM label WHERE key = 'grow')")
+[ "$v" = "harness.null/1,host.ref/1" ] || [ "$v" = "host.ref/1,harness.null/1" ] || fail "the grow measured other rows than the runs before it: $v"
 [ "$pairs" -ge 2 ] || fail "the grow took $pairs paired runs"
 # every look recorded, one question of its own, numbered 1.. and none withheld
 v=$(sqlite3 "$SYSAB_DB" "SELECT count(*) || ' ' || max(k) || ' ' || sum(withheld) FROM look WHERE key LIKE '%grow=$tag%'")
