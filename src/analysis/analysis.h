@@ -160,6 +160,10 @@ struct an_repeat {
 	bool readonly;      /* not stored: the database is read-only (or its disk is full) */
 	bool disk_full;     /* not stored: the disk is full (readonly is set too) */
 	size_t rows;        /* rows whose verdict it withheld */
+	char *next_step;    /* a withheld look after an undeclared look 1: the step that fits the
+	                       comparison's pairing (new string, freed with the comparison; NULL: the
+	                       words of a comparison across boots) */
+	bool same_boot;     /* ... a same-boot comparison (paired runs, --unit run): never add boots */
 };
 
 /* An earlier look of the question, as an_repeat_decide takes it. */
@@ -319,6 +323,10 @@ struct an_arm_pair {
  * their count; else 0 (*out NULL): A and B are compared as groups. */
 size_t an_arm_pairs(const struct store_run_info *const *runs_a, size_t na, const struct store_run_info *const *runs_b,
 		    size_t nb, struct an_arm_pair **out);
+
+/* Paired runs that grow (run --arm --until decided, study/grow.c): their most and default cap. */
+#define AN_GROW_MAX_RUNS 1000
+#define AN_GROW_DEFAULT_RUNS 20
 
 /* Withhold the verdicts of c's timing rows when c->look.withheld (rows without data keep
  * theirs; counter rows are never judged by --fail-on, and go too). */

@@ -22,6 +22,7 @@ static void free_hooks(void)
 	free((char *)hooks.numa_maps);
 	free((char *)hooks.fail_check);
 	free((char *)hooks.look_gate);
+	free((char *)hooks.arm_values);
 	free((char *)hooks.node_sysfs);
 	free((char *)hooks.cache_sysfs);
 	free((char *)hooks.kvm_dev);
@@ -41,6 +42,7 @@ static void read_hooks(void)
 		.fail_check = env_copy("SYSAB_TEST_FAIL_CHECK"),
 		.samples = s && !strcmp(s, "1"),
 		.look_gate = env_copy("SYSAB_TEST_LOOK_GATE"),
+		.arm_values = env_copy("SYSAB_TEST_ARM_VALUES"),
 		.node_sysfs = env_copy("SYSAB_NODE_SYSFS"),
 		.cache_sysfs = env_copy("SYSAB_CACHE_SYSFS"),
 		.kvm_dev = env_copy("SYSAB_KVM_DEV"),

@@ -14,6 +14,8 @@ struct testhooks {
 	const char *fail_check;   /* SYSAB_TEST_FAIL_CHECK: this workload's first self-check fails (t_trust) */
 	bool samples;             /* SYSAB_TEST_SAMPLES=1: analysis reads samples, never the summaries */
 	const char *look_gate;    /* SYSAB_TEST_LOOK_GATE: a look waits for this file (t_looksrace) */
+	const char *arm_values;   /* SYSAB_TEST_ARM_VALUES=SD:NAME=OPS,...: a paired run stores these values
+	                             (t_armgrow; runner.c, test_arm_value) */
 	/* seams: a directory or device read instead of the machine's own */
 	const char *node_sysfs;   /* SYSAB_NODE_SYSFS: instead of /sys/devices/system/node (t_nodes, test_node) */
 	const char *cache_sysfs;  /* SYSAB_CACHE_SYSFS: instead of cpu0's cache directory (t_icache) */

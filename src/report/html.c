@@ -500,7 +500,7 @@ static void results_row(struct sb *b, const struct an_row *r, const struct an_gr
 		adjust_warn(warns, name, &r->adj);
 		if (r->c.verdict == ST_INCONCLUSIVE) {
 			struct sb t = {0};
-			report_settle_text(&t, r->more_boots, r->settles_as, false);
+			report_settle_text(&t, r->more_boots, r->settles_as, false, report_row_paired_runs(r));
 			if (t.len)
 				warn_add(warns, name, sb_str(&t));
 			sb_free(&t);

@@ -140,13 +140,13 @@ static void diag_notes(struct notes *n, struct sb *m, const char *group, const s
 }
 
 enum { COMPACT = 2 }; /* settle_note's in_plan for the compact compare table */
-static void settle_note(struct notes *n, struct sb *m, size_t more, enum st_verdict as, int in_plan)
+static void settle_note(struct notes *n, struct sb *m, size_t more, enum st_verdict as, int in_plan, bool paired_runs)
 {
 	struct sb t = {0};
-	if (more == ST_MORE_UNPLANNED && in_plan == COMPACT) /* the compact compare table: -v says why */
+	if (more == ST_MORE_UNPLANNED && in_plan == COMPACT && !paired_runs) /* the compact compare table: -v says why */
 		sb_add(&t, "inconclusive in a fixed design: `sysab plan` sizes a new one (-v: why)");
 	else
-		report_settle_text(&t, more, as, in_plan == true);
+		report_settle_text(&t, more, as, in_plan == true, paired_runs);
 	if (t.len)
 		notef(n, m, "%s", sb_str(&t));
 	sb_free(&t);
@@ -202,7 +202,7 @@ static void compare_cells(const struct an_row *r, char ch[16], char ci[40], char
 	if (r->c.verdict == ST_NO_DATA)
 		notef(n, m, "no interval: needs %s", report_need_text(r->c.need));
 	if (r->c.verdict == ST_INCONCLUSIVE)
-		settle_note(n, m, r->more_boots, r->settles_as, verbose ? false : COMPACT);
+		settle_note(n, m, r->more_boots, r->settles_as, verbose ? false : COMPACT, report_row_paired_runs(r));
 }
 
 /* A compare row's cells and note marks, built before the table is laid out. */
@@ -456,11 +456,14 @@ static void compare_footer(FILE *f, const struct an_compare *c, const struct an_
 			   "not adjusted for the number of rows.");
 	else
 		sb_add(&t, "; -v: more");
+	bool paired_runs = false; /* paired runs of one boot: the design counts them, not boots */
+	for (size_t i = 0; i < c->nrows; i++)
+		paired_runs |= report_row_paired_runs(&c->rows[i]);
 	if (stats_is_sequential(&c->o))
-		sb_addf(&t, " Look %zu of a group-sequential design of at most %zu boots per group: each row's "
+		sb_addf(&t, " Look %zu of a group-sequential design of at most %zu %s: each row's "
 			    "verdict uses that look's Lan-DeMets level, not %g; so does its interval, unless the "
 			    "design ends there (a crossing, or the last look), where the interval is the stage-wise one.",
-			c->o.look, c->o.max_boots, c->o.alpha);
+			c->o.look, c->o.max_boots, paired_runs ? "paired runs" : "boots per group", c->o.alpha);
 	if (st->verbose)
 		fprintf(f, "\n");
 	report_wrap(f, "", "", sb_str(&t));
@@ -1065,7 +1068,7 @@ static void plan_row(FILE *f, const struct an_plan *p, const struct an_prow *r, 
 		      (r->plan.whole & ST_BIT(ST_LEVEL_BOOT)) ? "boot" : "run",
 		      (r->plan.whole & ST_BIT(ST_LEVEL_BOOT)) ? "boot" : "run");
 	if (r->compared && r->c.verdict == ST_INCONCLUSIVE)
-		settle_note(n, &m, r->more_boots, r->settles_as, true);
+		settle_note(n, &m, r->more_boots, r->settles_as, true, false);
 	if (p->nwithin && r->plan_main.feasible) {
 		char tm[32];
 		duration(tm, sizeof tm, r->plan_main.cost);

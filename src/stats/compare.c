@@ -357,7 +357,9 @@ int stats_compare_rounds(const struct st_pairrun *p, size_t np, const struct st_
 	out->caveats = est.caveats | ST_CAVEAT_PAIRED_ROUNDS | (one ? ST_CAVEAT_PAIRED_ONE_RUN : 0);
 	out->covered = est.covered;
 	out->need = one ? ST_NEED_RUNS : est.need;
-	double info = o->max_boots ? (double)nb / (double)o->max_boots : 1;
+	/* the information of a design over paired runs of one boot is its paired runs (run --arm
+	 * --until decided); over boots, its boots */
+	double info = o->max_boots ? (double)(nb >= 2 ? nb : np) / (double)o->max_boots : 1;
 	bool interval = est.has_interval && !one;
 	finish(out, est.mean, interval ? est.se : NAN, interval ? est.df : NAN, info, &u, NULL);
 	if (d)

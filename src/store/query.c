@@ -24,6 +24,7 @@ static void design_units(struct store_run_info *r, const char *block)
 	json_t *j = r->settings && *r->settings ? json_loads(r->settings, 0, NULL) : NULL;
 	const char *pair = json_string_value(json_object_get(j, "pair"));
 	const char *arm = json_string_value(json_object_get(j, "arm"));
+	const char *arm_cmd = json_string_value(json_object_get(j, "arm_command"));
 	json_t *node = json_object_get(j, "node");
 	json_t *alloc = json_object_get(j, "allocation");
 	const char *from = json_string_value(json_object_get(alloc, "from"));
@@ -34,6 +35,7 @@ static void design_units(struct store_run_info *r, const char *block)
 	}
 	r->pair = pair ? xstrdup(pair) : NULL;
 	r->arm = arm ? xstrdup(arm) : NULL;
+	r->arm_cmd = arm_cmd ? xstrdup(arm_cmd) : NULL;
 	if (json_is_integer(node) && json_integer_value(node) >= 0 && json_integer_value(node) <= INT_MAX) {
 		r->on_node = true;
 		r->node = (int)json_integer_value(node);
@@ -220,6 +222,7 @@ void store_run_info_free(struct store_run_info *r)
 	free(r->campaign);
 	free(r->pair);
 	free(r->arm);
+	free(r->arm_cmd);
 	free(r->alloc_from);
 	json_decref(r->settings_obj);
 	kv_free(&r->labels);

@@ -172,6 +172,7 @@ struct store_run_info {
 	 * settings and the environment; nothing above the store parses that text for them): */
 	char *pair;           /* sysab run --arm: the tag every arm of one paired run shares, or NULL */
 	char *arm;            /* ... and the name of this run's arm, or NULL */
+	char *arm_cmd;        /* ... and the command that switched the machine to it, or NULL */
 	bool in_duet;         /* a duet campaign's run (docs/CAMPAIGNS.md, "Duet"): duet_block holds */
 	int64_t duet_block;   /* its block (environment campaign.duet_block, an integer >= 0) */
 	bool on_node;         /* sysab run --nodes: node holds */

@@ -2,6 +2,7 @@
 #include "unit.h"
 #include "stats/stats.h"
 #include "analysis/analysis.h"
+#include "study/grow.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -36,7 +37,7 @@
 #define MAXR 16
 #define MAXS 1000
 
-enum kind { TWO, FACT, SEQ, PLAN, DIAG, LOOKS, NODE, PAIR, DUET };
+enum kind { TWO, FACT, SEQ, PLAN, DIAG, LOOKS, NODE, PAIR, DUET, GROW };
 /* TWO rows: ONEF also analyses the two groups as a one-factor, two-level factorial and counts
  * every number that differs from compare's (must be none); TRUNC keeps only replicates whose
  * donor group (B) estimates its boot variance at <= 0, the case a borrower must not lend; ADJ
@@ -641,6 +642,71 @@ static void rep_pair(gsl_rng *rng, const struct gd *d, struct cell *c, struct ta
 	t->n++;
 }
 
+/* Paired runs that grow (run --arm --until decided, docs/METHOD.md "Paired runs that grow"): one
+ * boot, paired runs drawn as PAIR draws them (samples rounds each), a look after each from the
+ * boots_a-th on as look k of a design of at most boots_b paired runs (information: paired runs
+ * over boots_b), stopping where sysab's own rule (study_grow_rule over the row) says decided or
+ * at the cap. aa: A/A paths ending faster or slower; power: A/B paths ending faster; equiv: A/A
+ * ending equivalent; boots: the paired runs the A/B paths took (runs: the A/A paths'). */
+static void rep_grow(gsl_rng *rng, const struct gd *d, struct cell *c, struct tally *t)
+{
+	static int rounds[MAXS];
+	static struct st_pairrun pr[MAXB];
+	struct err e;
+	size_t R = d->samples, N = d->boots_b;
+	for (size_t i = 0; i < R; i++)
+		rounds[i] = (int)i;
+	for (int ab = 0; ab < 2; ab++) {
+		double eff = ab ? log1p(d->effect) : 0;
+		size_t ts = 0;
+		double h = d->sd_host * gsl_ran_gaussian_ziggurat(rng, 1);
+		struct st_comparison r = {0};
+		size_t np = 0;
+		enum study_grow_state state = STUDY_GROW_GO_ON;
+		while (state == STUDY_GROW_GO_ON) {
+			double ra = d->sd_run * gsl_ran_gaussian_ziggurat(rng, 1);
+			double rb = eff + d->sd_run * gsl_ran_gaussian_ziggurat(rng, 1);
+			double *dy = &c[0].y[np * R];
+			for (size_t i = 0; i < R; i++) {
+				double y[2];
+				for (int pos = 0; pos < 2; pos++) {
+					int arm = (int)(i % 2) ^ pos;
+					y[arm] = (arm ? rb : ra) + h + d->sd_within * gsl_ran_gaussian_ziggurat(rng, 1);
+					h = host_next(rng, d, h, &ts);
+				}
+				dy[i] = y[1] - y[0];
+			}
+			pr[np] = (struct st_pairrun){dy, rounds, R, 0};
+			if (++np < d->boots_a)
+				continue;
+			struct st_compare_opts o = stats_compare_defaults();
+			o.unit = ST_LEVEL_RUN;
+			o.max_boots = N;
+			o.look = np - d->boots_a + 1;
+			struct st_estimate de;
+			assert_int_equal(stats_compare_rounds(pr, np, &o, &r, &de, &e), 0);
+			stats_compare_adjust(&r, 1);
+			struct an_row row = {.have_a = true, .have_b = true, .c = r};
+			struct an_compare cmp = {.rows = &row, .nrows = 1};
+			state = study_grow_rule(&cmp, np, N);
+		}
+		if (!ab) {
+			t->aa += called(&r);
+			t->equiv += r.verdict == ST_EQUIVALENT;
+			t->noverdict += state == STUDY_GROW_CAP;
+			t->adjusted += np; /* the A/A paths' paired runs */
+		} else {
+			t->power += r.verdict == ST_FASTER;
+			t->boots += np;
+			if (!isnan(r.lo)) {
+				t->ncov++;
+				t->cover += r.lo <= eff && eff <= r.hi;
+			}
+		}
+	}
+	t->n++;
+}
+
 #define PCT(x, n) (n ? 100.0 * (double)(x) / (double)(n) : NAN)
 
 static const struct gd grid[] = {
@@ -722,6 +788,9 @@ static const struct gd grid[] = {
 	{"same 4+4 boots one after the other, host 14%: unpaired", DUET, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 0.99, 0.05, UNPAIRED, 0.14, 0, 0, 0.02, false, 0, 0},
 	{"duet 2 blocks, host 5% per run, CPU set 2%: paired by block", DUET, 2, 2, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 1, 0.05, PLAIN, 0.05, 0, 0, 0.02, false, 0, 0},
 	{"duet 5 blocks (odd: the CPU sets unbalanced), host 5%, CPU set 2%", DUET, 5, 5, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 1, 0.05, PLAIN, 0.05, 0, 0, 0.02, false, 0, 0},
+	/* GROW (docs/METHOD.md, "Paired runs that grow"): looks from 2 paired runs to the cap (boots_b),
+	 * rounds, run sd 0.5%, sample sd 1%, host AR(1) 3%; effect 1% (the default margin, the target) */
+	{"paired grow: 2 to 12 paired runs x 20 rounds, run sd 0.5%, host AR(1) 3%", GROW, 2, 12, 0, 1, 20, 0, 0, 0.005, 0.01, 0, 0.01, true, 0.9, 1, 0.05, PLAIN, 0.03, 1, 0, 0, false, 0.95, 0},
 	{"plan from small pilot (3x2x10)", PLAN, 3, 3, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0, true, 0, 1, 1, PLAIN, 0, 0, 0, 0, false, 0, 0},
 	{"plan from large pilot (10x4x30)", PLAN, 10, 10, 0, 4, 30, 0.01, 0.01, 0.005, 0.03, 0, 0, false, 0, 1, 1, PLAIN, 0, 0, 0, 0, false, 0, 0},
 };
@@ -759,6 +828,8 @@ static void run_grid(bool full)
 			reps /= full ? 4 : 5; /* full: 5,000 pilots (an assurance within about ±0.5 points), fast: 300 */
 		if (d->kind == SEQ)
 			reps /= full ? 5 : 2;
+		if (d->kind == GROW) /* up to 11 sequential looks a path: fast 300 paths, full 4,000 */
+			reps /= 5;
 		struct tally t = {0};
 		for (size_t r = 0; r < reps; r++)
 			switch (d->kind) {
@@ -771,6 +842,7 @@ static void run_grid(bool full)
 			case NODE: rep_node(rng, d, &t); break;
 			case PAIR: rep_pair(rng, d, c, &t); break;
 			case DUET: rep_duet(rng, d, c, &t); break;
+			case GROW: rep_grow(rng, d, c, &t); break;
 			}
 		double cov = PCT(t.cover, t.ncov), aa = PCT(t.aa, t.n), pw = PCT(t.power, t.n);
 		double aa2 = d->kind == FACT || d->kind == LOOKS || d->kind == NODE ? PCT(t.aa2, t.n) : NAN; /* the interaction's A/A;
@@ -814,6 +886,12 @@ static void run_grid(bool full)
 			printf("  adjusted in %.1f%% of A/A replicates, withheld (reference differs) in %.1f%%; mean beta %.2f, "
 			       "r^2 %.2f\n", PCT(t.adjusted, t.n), PCT(t.withheld, t.n), t.adjusted ? t.beta / (double)t.adjusted : NAN,
 			       t.adjusted ? t.r2 / (double)t.adjusted : NAN);
+		if (d->kind == GROW)
+			printf("  A/A %.1f%% (MC SE %.2f), power %.1f%% (MC SE %.2f) at %+.1f%%; mean paired runs %.1f (A/B), %.1f "
+			       "(A/A); A/A stopped at the cap %.1f%%, equivalent %.1f%%\n",
+			       aa, 100 * sqrt(aa / 100 * (1 - aa / 100) / (double)t.n), pw,
+			       100 * sqrt(pw / 100 * (1 - pw / 100) / (double)t.n), 100 * d->effect,
+			       (double)t.boots / (double)t.n, (double)t.adjusted / (double)t.n, nv, eq);
 		if (d->kind == DUET)
 			printf("  A/A MC SE %.2f; mean half-width of the A/B interval %.2f%%\n",
 			       100 * sqrt(aa / 100 * (1 - aa / 100) / (double)t.n), t.ncov ? 100 * t.assurance / (double)t.ncov : NAN);
@@ -829,6 +907,9 @@ static void run_grid(bool full)
 				assert_true(aa2 / 100 <= d->aa_max + 0.01);
 			if (d->kind == NODE) /* the node effect's coverage, kept in equiv */
 				assert_true(PCT(t.equiv, t.n) / 100 >= d->cov_lo && PCT(t.equiv, t.n) / 100 <= d->cov_hi);
+			if (d->kind == GROW) /* A/A at most 5% + 2 MC SE, power at least 80% - 2 MC SE */
+				assert_true(aa / 100 <= 0.05 + 2 * sqrt(0.05 * 0.95 / (double)t.n) &&
+					    pw / 100 >= 0.8 - 2 * sqrt(0.8 * 0.2 / (double)t.n));
 			if (d->kind == DUET) /* at most 5% + 2 Monte Carlo SE */
 				assert_true(aa / 100 <= 0.05 + 2 * sqrt(0.05 * 0.95 / (double)t.n));
 			if (d->kind == LOOKS) /* at most 5% + 2 Monte Carlo SE, and the rule is what holds it */
