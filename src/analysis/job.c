@@ -352,11 +352,15 @@ int an_campaign_factors(struct store *st, const char *const *sels, size_t n, str
 		}
 		json_decref(j);
 	}
-	int rc = 0;
-	if (!keys.n) {
+	/* runs per node (sysab run --nodes, at 2 nodes or more): node is a factor too, within boots */
+	size_t nodes = 0;
+	int rc = store_campaign_nodes(st, c.name, &nodes, e);
+	bool by_node = nodes >= 2 && !strv_has(&keys, "node");
+	if (rc) {
+	} else if (!keys.n) {
 		rc = errf(e, "campaign %s: its configurations do not differ in any label, so there is no factor; give "
-			     "--factors",
-			  c.name);
+			     "--factors%s",
+			  c.name, by_node ? " (its runs are per node: --factors node)" : "");
 	} else {
 		qsort(keys.v, keys.n, sizeof *keys.v, str_cmp);
 		struct sb b = {0};
@@ -364,8 +368,12 @@ int an_campaign_factors(struct store *st, const char *const *sels, size_t n, str
 			strv_add(factors, keys.v[i]);
 			sb_addf(&b, "%s%s", i ? "," : "", keys.v[i]);
 		}
-		*note = xasprintf("factors %s: the labels that differ between the configurations of campaign %s", b.s,
-				  c.name);
+		if (by_node) {
+			strv_add(factors, "node");
+			sb_add(&b, ",node");
+		}
+		*note = xasprintf("factors %s: the labels that differ between the configurations of campaign %s%s", b.s,
+				  c.name, by_node ? "; node kept as a factor: the runs are per node" : "");
 		sb_free(&b);
 	}
 	kv_free(&first);

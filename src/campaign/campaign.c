@@ -566,6 +566,10 @@ int campaign_load(struct store *st, const char *name, struct campaign *c, struct
 		campaign_free(c);
 		return -1;
 	}
+	if (store_campaign_nodes(st, name, &c->run_nodes, e)) {
+		campaign_free(c);
+		return -1;
+	}
 	return 0;
 }
 

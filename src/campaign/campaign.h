@@ -88,6 +88,8 @@ struct campaign {
 	struct kvlist *labels;              /* r.nconfigs */
 	struct campaign_opts opts;
 	int per_run;                        /* the runs one `sysab run` of a slot stores (campaign_per_run) */
+	size_t run_nodes;                   /* the NUMA nodes its stored runs were bound to (run --nodes;
+					     * store_campaign_nodes), 0 when none is per node */
 };
 
 /* Fill order[0 .. boots*nconfigs-1] with the configuration of each slot: `boots` blocks,
@@ -171,6 +173,12 @@ bool campaign_runs_unixbench(const struct strv *run_args);
  * UnixBench are appended as they are: its command fixes all three. */
 void campaign_run_args_with(const struct strv *src, const struct strv *workloads, int copies, size_t samples,
 			    struct strv *out);
+/* The closing hint of campaign c, its analysis: "`sysab analyze campaign:NAME` analyzes it",
+ * and when its runs are per node (run_nodes >= 2) that node is kept as a factor, as analyze's
+ * default factors keep it (a new string). */
+char *campaign_analyze_hint(const struct campaign *c);
+/* Whether c's run arguments hold --nodes (each `sysab run` is one run per node). */
+bool campaign_runs_nodes(const struct strv *run_args);
 
 
 /* What `campaign show` renders (report/campaign.h): a finished record, every number computed. */

@@ -211,7 +211,9 @@ static int settle_state(struct campaign_ctx *x, bool *more, struct err *e)
 		for (size_t i = 0; i < c->r.nslots; i++)
 			if (campaign_slot_remaining(c, (int)i))
 				return end_missing(x, e);
-		campaign_note(x, "done; `sysab analyze campaign:%s` analyzes it", c->r.name);
+		char *hint = campaign_analyze_hint(c);
+		campaign_note(x, "done; %s", hint);
+		free(hint);
 		return set_state(x, CAMPAIGN_DONE, NULL, e);
 	}
 	if (c->state == CAMPAIGN_STOPPED) {
@@ -370,7 +372,9 @@ int campaign_start(const struct campaign_env *env, const char *name, struct err 
 	for (size_t i = 0; i < c.r.nslots; i++)
 		lacking |= campaign_slot_rearmable(&c, (int)i);
 	if (c.state == CAMPAIGN_DONE && !lacking) {
-		errf(e, "campaign '%s' is done; `sysab analyze campaign:%s` analyzes it", name, name);
+		char *hint = campaign_analyze_hint(&c);
+		errf(e, "campaign '%s' is done; %s", name, hint);
+		free(hint);
 		goto out;
 	}
 	unlink(x.stop_path); /* an explicit start overrides an old stop request */

@@ -370,10 +370,15 @@ static int campaign_show(struct store *st, const struct strv *pos, const struct 
 			 bad.n, names.n, list.s);
 		sb_free(&list);
 	}
-	if (!r && pos->n == 2 && cli_out_text(out) && !out->path && !strcmp(what, "status"))
-		printf("analysis: sysab analyze --factors KEYS campaign:%s (%s; docs/CAMPAIGNS.md)\n", c[0].r.name,
+	/* the closing hint: status always, show once the campaign is done */
+	if (!r && pos->n == 2 && cli_out_text(out) && !out->path &&
+	    (!strcmp(what, "status") || c[0].state == CAMPAIGN_DONE)) {
+		char *hint = campaign_analyze_hint(&c[0]);
+		printf("analysis: %s; %s (docs/CAMPAIGNS.md)\n", hint,
 		       c[0].state != CAMPAIGN_DONE ? "before the campaign is done, that is a sequential look, counted by itself"
 						   : "the final look");
+		free(hint);
+	}
 	for (size_t i = 0; i < n; i++) {
 		campaign_view_free(&v[i]);
 		campaign_free(&c[i]);

@@ -52,6 +52,45 @@ static void design_units(struct store_run_info *r, const char *block)
 	}
 }
 
+static int int_cmp(const void *pa, const void *pb)
+{
+	int a = *(const int *)pa, b = *(const int *)pb;
+	return a < b ? -1 : a > b;
+}
+
+int store_campaign_nodes(struct store *s, const char *name, size_t *n, struct err *e)
+{
+	*n = 0;
+	sqlite3_stmt *st;
+	if (store_prepare(s,
+			  "SELECT run.settings FROM campaign_run cr JOIN campaign c ON c.id = cr.campaign "
+			  "JOIN run ON run.id = cr.run WHERE c.name = ?",
+			  &st, e))
+		return -1;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+	int *nodes = NULL, rc;
+	size_t cap = 0, k = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct store_run_info r = {.settings = store_col_text(st, 0)};
+		design_units(&r, NULL);
+		if (r.on_node) {
+			nodes = xgrow(nodes, &cap, k + 1, sizeof *nodes);
+			nodes[k++] = r.node;
+		}
+		store_run_info_free(&r);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(nodes);
+		return store_fail(s, "cannot read the campaign's runs", e);
+	}
+	qsort(nodes, k, sizeof *nodes, int_cmp);
+	for (size_t i = 0; i < k; i++)
+		*n += !i || nodes[i] != nodes[i - 1];
+	free(nodes);
+	return 0;
+}
+
 static void read_run_row(sqlite3_stmt *st, struct store_run_info *r)
 {
 	memset(r, 0, sizeof *r);

@@ -487,6 +487,11 @@ struct store_campaign_run {
 };
 int store_campaign_runs(struct store *s, int64_t id, struct store_campaign_run **out, size_t *n, struct err *e);
 void store_campaign_runs_free(struct store_campaign_run *v, size_t n);
+/* How many distinct NUMA nodes the runs of campaign name were bound to (`sysab run --nodes`:
+ * the node of struct store_run_info, decoded as store_runs_list decodes it) into *n; 0 when
+ * none of its runs is per node (or it has none, or there is no such campaign). Returns 0, or
+ * -1 with e set. */
+int store_campaign_nodes(struct store *s, const char *name, size_t *n, struct err *e);
 
 /* --- looks at a question (docs/METHOD.md, "Repeated looks") --- */
 
