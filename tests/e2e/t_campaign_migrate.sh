@@ -40,7 +40,8 @@ contains "$ERR" "written by an older sysab"
 boot
 expect 0 "$SYSAB" campaign resume m
 [ -f "$SYSAB_DB.v8.bak" ] || fail "no backup of the version-8 database"
-[ "$(sqlite3 "$SYSAB_DB" "PRAGMA user_version")" = 9 ] || fail "not migrated to version 9"
+[ "$(sqlite3 "$SYSAB_DB" "PRAGMA user_version")" = 10 ] || fail "not migrated to version 10"
+[ "$(sqlite3 "$SYSAB_DB" "SELECT count(*) FROM campaign_adaptive")" = 0 ] || fail "migrated campaigns became adaptive"
 case "$(sqlite3 "$SYSAB_DB" "SELECT sql FROM sqlite_master WHERE name = 'campaign'")" in
 *"CHECK(backend"*) fail "the CHECK on backend is still there" ;;
 esac
