@@ -50,8 +50,12 @@ static void adaptive_text(FILE *f, const struct campaign_view *v, const char *le
 
 void report_adaptive_text(FILE *f, const char *name, const struct study_decision *d, const struct study_mde *md)
 {
-	fprintf(f, "adaptive campaign %s %s after %d block%s (look %d)\n", name, stopped_text(study_stop_word(d->stop)),
-		d->blocks, d->blocks == 1 ? "" : "s", d->k);
+	fprintf(f, "adaptive campaign %s %s after %d block%s", name, stopped_text(study_stop_word(d->stop)), d->blocks,
+		d->blocks == 1 ? "" : "s");
+	if (d->k > 0)
+		fprintf(f, " (look %d)\n", d->k);
+	else
+		fprintf(f, " (no look yet: a look needs 2 blocks)\n");
 	for (size_t i = 0; i < d->nrows; i++)
 		fprintf(f, "  %-32s x%d  %s\n", d->rows[i].workload, d->rows[i].copies,
 			report_verdict_name(d->rows[i].verdict));

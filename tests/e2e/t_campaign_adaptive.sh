@@ -118,6 +118,15 @@ contains "$OUT" "reached with 3 boots per configuration"
 expect 0 "$SYSAB" campaign status aa
 contains "$OUT" "stopped: cap"
 
+# the budget: spent by the end of the first block, so the campaign stops there, with no look
+new bud --backend command --seed 3 --until decided --max-boots 4 --budget 1ms $(cfgs) -- $RUN
+expect 0 "$SYSAB" campaign start bud
+drive bud
+contains "$OUT" "adaptive campaign bud stopped: budget (--budget spent without a verdict for every workload) after 1 block (no look yet"
+[ -z "$(looks bud)" ] || fail "looks of bud: $(looks bud)"
+[ "$(sqlite3 "$SYSAB_DB" "SELECT c.state || ' ' || c.boots || ' ' || a.stopped FROM campaign c JOIN campaign_adaptive a ON a.campaign = c.id WHERE c.name = 'bud'")" = "done 1 budget" ] ||
+	fail "bud did not stop on its budget"
+
 # kill -9 of the driver in the middle of a slot: the next boot finds the slot interrupted, boots
 # it again, and the campaign goes on; every slot ends with one run, none twice, and the looks
 # are numbered 1, 2, ... by block, each taken once
