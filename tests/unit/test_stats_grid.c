@@ -111,7 +111,8 @@ struct tally {
 	double beta, r2;           /* ADJ, A/A: sums over the adjusted replicates */
 	double assurance;
 	size_t nplan, below50, below20, boots; /* plans, and those meeting the target in < 50%, < 20% of runs */
-	size_t boots_h0, boots_h1;             /* ADAPT: boots per group at the stop, summed, A/A and A/B */
+	size_t boots_h0, boots_h1, boots_h1sq; /* ADAPT: boots per group at the stop, summed, A/A and A/B
+						* (and the A/B squares, for the MC SE) */
 };
 
 static bool called(const struct st_comparison *c)
@@ -371,20 +372,21 @@ static void rep_adapt(gsl_rng *rng, const struct gd *d, struct cell *c, struct t
 		} else {
 			t->power += r.verdict == ST_FASTER;
 			t->boots_h1 += n;
+			t->boots_h1sq += n * n;
 		}
 	}
 	t->n++;
 }
 
-/* ADAPT: the boots per group a fixed design needs for 80% power at the effect, by plan's model
- * with the true components (stats_mde), 0 when none up to MAXB. */
-static size_t fixed_boots(const struct gd *d)
+/* ADAPT: the boots per group a fixed design needs for the given power at the effect, by plan's
+ * model with the true components (stats_mde), 0 when none up to MAXB. */
+static size_t fixed_boots(const struct gd *d, double power)
 {
 	struct err e;
 	struct st_components k = {.var_boot = d->sd_boot_a * d->sd_boot_a, .var_run = d->sd_run * d->sd_run,
 				  .var_within = d->sd_within * d->sd_within};
 	struct st_mde m;
-	if (stats_mde(&k, &k, 2, d->runs, d->samples, 0.05, 0.8, d->effect, MAXB, &m, &e))
+	if (stats_mde(&k, &k, 2, d->runs, d->samples, 0.05, power, d->effect, MAXB, &m, &e))
 		return 0;
 	return m.boots_needed;
 }
@@ -882,13 +884,16 @@ static void run_grid(bool full)
 			printf("  A/A MC SE %.2f; mean half-width of the A/B interval %.2f%%\n",
 			       100 * sqrt(aa / 100 * (1 - aa / 100) / (double)t.n), t.ncov ? 100 * t.assurance / (double)t.ncov : NAN);
 		if (d->kind == ADAPT) {
-			size_t fb = fixed_boots(d);
+			/* the fixed design of the same power (as measured, kept within 0.5..0.995) */
+			double same = pw / 100 < 0.5 ? 0.5 : pw / 100 > 0.995 ? 0.995 : pw / 100;
+			size_t fb = fixed_boots(d, same), f80 = fixed_boots(d, 0.8);
 			double e1 = (double)t.boots_h1 / (double)t.n, e0 = (double)t.boots_h0 / (double)t.n;
 			printf("  adaptive: A/A %.2f%% (MC SE %.2f), power %.1f%% (MC SE %.1f) at %.1f%%; expected boots "
-			       "per group %.2f at the target, %.2f under A/A; fixed design of 80%% power: %zu boots; ratio "
-			       "%.2f\n",
+			       "per group %.2f (MC SE %.2f) at the target, %.2f under A/A; fixed design of the same power: %zu "
+			       "boots (of 80%%: %zu); ratio %.2f\n",
 			       aa, 100 * sqrt(aa / 100 * (1 - aa / 100) / (double)t.n), pw,
-			       100 * sqrt(pw / 100 * (1 - pw / 100) / (double)t.n), 100 * d->effect, e1, e0, fb,
+			       100 * sqrt(pw / 100 * (1 - pw / 100) / (double)t.n), 100 * d->effect, e1,
+			       sqrt(((double)t.boots_h1sq / (double)t.n - e1 * e1) / (double)t.n), e0, fb, f80,
 			       fb ? e1 / (double)fb : NAN);
 		}
 		if (d->mode == ONEF)
