@@ -61,7 +61,8 @@ const struct cli_opt cli_campaign_opts[] = {
 		"new, start: the pilot runs whose variance gives the MDE printed before any boot (default: every "
 		"earlier run of the database; none: rough defaults)",
 		O_FROM),
-	CLI_NUM("target", 0, "PCT", "new, start: say whether the design's MDE reaches PCT, else the boots that would",
+	CLI_NUM("target", 0, "PCT", "new, start: say whether the design's MDE reaches PCT, else the boots that would; "
+		"with --until: the margin of its verdicts (default 1%)",
 		O_TARGET, CLI_PCT, 0.0001, 1, NULL),
 	CLI_OPT("strict", 0, NULL, "new, start: refuse (exit 2, nothing written) when the MDE misses --target", O_STRICT),
 	CLI_OPT("until", 0, "decided",
