@@ -394,6 +394,7 @@ int campaign_create(struct store *st, struct campaign_spec *sp, struct err *e)
 		c.slots[i].config = order[i];
 		c.slots[i].state = (char *)slot_state_word(SLOT_PENDING);
 	}
+	c.adaptive = sp->adaptive;
 	rc = store_campaign_create(st, &c, e);
 	free(c.slots);
 	free(order);

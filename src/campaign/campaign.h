@@ -75,6 +75,8 @@ struct campaign_spec {
 	struct strv be_args;        /* the backend's options as given: pairs of option name and value
 				     * ("" for a flag), parsed by the backend's parse_opt at create */
 	const char *self;           /* this sysab binary (a backend's defaults may lie beside it), or NULL */
+	struct store_adaptive *adaptive; /* an adaptive campaign's settings (study/adaptive.h), stored with
+					  * it; NULL: none. Borrowed */
 };
 
 /* A campaign read from the database and validated (campaign_load): the stored record, its
@@ -199,18 +201,36 @@ struct campaign_view {
 				    * Owned by the view: campaign_view_free */
 	size_t *config_order;      /* the configurations' indexes sorted by name (the table of
 				    * configurations; the schedule keeps its own order). Owned by the view */
+	const struct store_adaptive *adaptive;   /* an adaptive campaign's settings (the caller's,
+						  * study_adaptive_state), or NULL: not adaptive */
+	const struct store_adaptive_look *looks; /* ... and its looks so far (borrowed) */
+	size_t nlooks;
 };
 void campaign_view(const struct campaign *c, bool slots, struct campaign_view *v);
 void campaign_view_free(struct campaign_view *v);
 
+/* What the driver does after a block, as after_block says: boot the next block, return
+ * before booting it (the campaign stays running; resume goes on), or end the campaign after
+ * the blocks complete (the later blocks' slots are removed; it is done). */
+enum campaign_next { CAMPAIGN_GO_ON, CAMPAIGN_PAUSE, CAMPAIGN_END };
+
 /* How the command runs: the database path (for children and units), the sysab binary,
- * whether to only print what would be done, where progress lines go. */
+ * whether to only print what would be done, where progress lines go, and what decides after
+ * each block (NULL: every block is booted). */
 struct campaign_env {
 	struct store *st;
 	const char *db_path;
 	const char *self;   /* absolute path of this sysab */
 	bool dry_run;
 	FILE *out;
+	/* Called before the first boot of every block after the first, and once when the last
+	 * block is complete, with the blocks complete (every slot of blocks 0..blocks-1 ended);
+	 * again for the same blocks when a driver comes back to the same point (after a crash).
+	 * Sets *next; returns 0, or -1 with e set (the driver stops with that error). The driver
+	 * itself computes nothing about the runs (an adaptive campaign's rule: study/adaptive.h). */
+	int (*after_block)(const struct campaign_env *env, const struct campaign *c, int blocks,
+			   enum campaign_next *next, struct err *e);
+	void *arg;          /* for after_block */
 };
 
 /* The file whose existence stops campaign name: "DB.NAME.stop" beside the database (new string). */

@@ -440,6 +440,53 @@ static double test_arm_value(const struct runctx *rc, const struct job *j, int s
 	return ops * exp(sd * z);
 }
 
+/* A standard normal draw that is a pure function of key (splitmix64, Box-Muller). */
+static double fake_normal(uint64_t key)
+{
+	uint64_t u[2];
+	for (int i = 0; i < 2; i++) {
+		uint64_t z = (key += 0x9e3779b97f4a7c15ULL);
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+		u[i] = z ^ (z >> 31);
+	}
+	double a = ((double)(u[0] >> 11) + 0.5) / 9007199254740992.0, b = (double)(u[1] >> 11) / 9007199254740992.0;
+	return sqrt(-2 * log(a)) * cos(2 * M_PI * b);
+}
+
+/* SYSAB_TEST_FAKE_SAMPLES (testhooks.h): replace sample seq's rate in b by the test's. */
+static void fake_sample(const struct runctx *rc, int seq, struct slot_batch *b)
+{
+	const char *spec = testhooks()->fake_samples;
+	char key[128] = "", *colon;
+	double sd = atof(spec), factor = 1;
+	const char *k = strchr(spec, ':');
+	if (k && strlen(k + 1) < sizeof key) {
+		strcpy(key, k + 1);
+		if ((colon = strrchr(key, ':'))) {
+			factor = atof(colon + 1);
+			*colon = 0;
+		}
+	}
+	char *eq = strchr(key, '=');
+	if (eq && factor > 0 && rc->o->labels) {
+		*eq = 0;
+		const char *v = kv_get(rc->o->labels, key);
+		if (!v || strcmp(v, eq + 1))
+			factor = 1;
+	} else
+		factor = 1;
+	char *boot = env_boot_id();
+	uint64_t id = 1469598103934665603ULL; /* FNV-1a of the boot id */
+	for (const char *p = boot; *p; p++)
+		id = (id ^ (unsigned char)*p) * 0x100000001b3ULL;
+	free(boot);
+	double lnv = log(1e6) + sd * fake_normal(id * 0x100000001b3ULL) +
+		     sd / 5 * fake_normal(id * 0x100000001b3ULL + 7919 * (uint64_t)(seq + 1)) - log(factor);
+	b->value = exp(lnv);
+	b->elapsed_ns = (uint64_t)((double)b->ops / b->value * 1e9);
+}
+
 /* Take one sample of j and store it. Returns -1 only on a database error. */
 static int sample(struct runctx *rc, struct job *j, int round, struct err *e)
 {
@@ -449,6 +496,8 @@ static int sample(struct runctx *rc, struct job *j, int round, struct err *e)
 		j->rc = job_batch(rc, j, j->n, j->overhead_ns, true, &b);
 	if (j->rc)
 		return job_lost(rc, j, e);
+	if (testhooks()->fake_samples)
+		fake_sample(rc, (int)j->nsamples, &b);
 	struct store_sample x = {
 		.workload = j->w->name,
 		.copies = j->copies,

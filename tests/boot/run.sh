@@ -18,6 +18,10 @@
 #    the slot is retried and the campaign ends done with exactly its runs, alone and in a duet;
 #    with its attempts spent the campaign ends failed (exit 2, the slot named), and `campaign
 #    start` boots the slot again.
+# 7. adpti: an adaptive pti=off/on campaign (campaign new --until decided, cap 6): it stops
+#    before its cap, decided, with kernel.syscall.null "slower" for pti=on.
+# 8. adaa: an adaptive A/A campaign with a cap of 4 boots: it stops at its cap, saying so, with
+#    the MDE the 4 boots reached.
 # Timing is never asserted (the machine may be shared); timeouts are generous.
 : "${SYSAB:?set SYSAB to the binary under test}" "${GUEST:?set GUEST to the guest directory}"
 set -u
@@ -40,7 +44,7 @@ shown() {
 	return "$(cat "$f.rc")"
 }
 q() { sqlite3 "$SYSAB_DB" "$1"; }
-only() { [ -z "${BOOT_ONLY:-}" ] || [ "$BOOT_ONLY" = "$1" ]; } # BOOT_ONLY=f22|aa|rs|numa|duet|kill runs one part
+only() { [ -z "${BOOT_ONLY:-}" ] || [ "$BOOT_ONLY" = "$1" ]; } # BOOT_ONLY=f22|aa|rs|numa|duet|kill|adpti|adaa runs one part
 accel=auto
 QUICK="--quick --samples 6 --sample-ms 20 -q"
 
@@ -323,6 +327,32 @@ shown "$T/ke2.out" "$SYSAB" campaign start ke || fail "campaign start ke again"
 [ -z "$(ls -A "$TMPDIR")" ] || fail "temp files left: $(ls -A "$TMPDIR")"
 step "kill: $(wc -l <"$KILL_LOG") boots killed; every slot retried, done with exactly its runs"
 fi
+# ---- 7. adaptive: a real effect stops before the cap ----
+if only adpti; then
+step "adaptive pti=off/on, at most 6 boots each"
+"$SYSAB" campaign new adpti --backend qemu --image "$GUEST" --accel "$accel" --until decided --target 5% --max-boots 6 \
+	--config 'pti=off' --append 'pti=off' --config 'pti=on' --append 'pti=on' \
+	-- $QUICK -w kernel.syscall.null >/dev/null || fail "campaign new adpti"
+shown "$T/adpti.out" "$SYSAB" campaign start adpti || fail "campaign start adpti"
+b=$(q "SELECT c.boots FROM campaign c JOIN campaign_adaptive a ON a.campaign = c.id WHERE c.name = 'adpti' AND c.state = 'done' AND a.stopped = 'decided'")
+[ -n "$b" ] && [ "$b" -lt 6 ] || fail "adpti did not stop decided before its cap: $(q "SELECT c.state, c.boots, a.stopped FROM campaign c JOIN campaign_adaptive a ON a.campaign = c.id WHERE c.name = 'adpti'")"
+grep -q "kernel.syscall.null .* slower" "$T/adpti.out" || fail "adpti: kernel.syscall.null not slower"
+step "adaptive pti: decided after $b boots per configuration"
+fi
+
+# ---- 8. adaptive A/A: stops at its cap ----
+if only adaa; then
+step "adaptive A/A, at most 4 boots each"
+"$SYSAB" campaign new adaa --backend qemu --image "$GUEST" --accel "$accel" --until decided --target 1% --max-boots 4 \
+	--config 'aa=a' --append 'pti=off' --config 'aa=b' --append 'pti=off' \
+	-- $QUICK -w kernel.syscall.null >/dev/null || fail "campaign new adaa"
+shown "$T/adaa.out" "$SYSAB" campaign start adaa || fail "campaign start adaa"
+[ "$(q "SELECT c.state || ' ' || c.boots || ' ' || a.stopped FROM campaign c JOIN campaign_adaptive a ON a.campaign = c.id WHERE c.name = 'adaa'")" = "done 4 cap" ] ||
+	fail "adaa did not stop at its cap: $(q "SELECT c.state, c.boots, a.stopped FROM campaign c JOIN campaign_adaptive a ON a.campaign = c.id WHERE c.name = 'adaa'")"
+grep -q "reached with 4 boots per configuration" "$T/adaa.out" || fail "adaa: no MDE reached"
+step "adaptive A/A: stopped at its cap of 4"
+fi
+
 # this run's VMs only (their files are under $T): another check-boot may share the machine
 pgrep -f -- "-initrd $T/.* sysab.boot=" >/dev/null && fail "qemu processes left behind"
 step "all passed"

@@ -3,6 +3,7 @@
 #include "stats/stats.h"
 #include "analysis/analysis.h"
 #include "study/grow.h"
+#include "stats/mde.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -37,7 +38,7 @@
 #define MAXR 16
 #define MAXS 1000
 
-enum kind { TWO, FACT, SEQ, PLAN, DIAG, LOOKS, NODE, PAIR, DUET, GROW };
+enum kind { TWO, FACT, SEQ, PLAN, DIAG, LOOKS, NODE, PAIR, DUET, GROW, ADAPT };
 /* TWO rows: ONEF also analyses the two groups as a one-factor, two-level factorial and counts
  * every number that differs from compare's (must be none); TRUNC keeps only replicates whose
  * donor group (B) estimates its boot variance at <= 0, the case a borrower must not lend; ADJ
@@ -111,6 +112,8 @@ struct tally {
 	double beta, r2;           /* ADJ, A/A: sums over the adjusted replicates */
 	double assurance;
 	size_t nplan, below50, below20, boots; /* plans, and those meeting the target in < 50%, < 20% of runs */
+	size_t boots_h0, boots_h1, boots_h1sq; /* ADAPT: boots per group at the stop, summed, A/A and A/B
+						* (and the A/B squares, for the MC SE) */
 };
 
 static bool called(const struct st_comparison *c)
@@ -334,6 +337,59 @@ static void rep_seq(gsl_rng *rng, const struct gd *d, struct cell *c, struct tal
 		}
 	}
 	t->n++;
+}
+
+/* An adaptive campaign (campaign new --until decided, src/study/adaptive.c): one block (a boot
+ * per group) at a time from 2 boots, look K = boots - 1 of the group-sequential design of at
+ * most boots_b boots, margin = the target (effect); stop at the first faster, slower or
+ * equivalent, or at the cap. A/A: aa counts calls, boots_h0 the boots spent; at the target:
+ * power counts "faster", boots_h1 the boots spent. */
+static void rep_adapt(gsl_rng *rng, const struct gd *d, struct cell *c, struct tally *t)
+{
+	struct err e;
+	for (int ab = 0; ab < 2; ab++) {
+		double eff = ab ? log1p(d->effect) : 0;
+		draw(rng, d, d->boots_b, 7, d->sd_boot_a, 0, &c[0]);
+		draw(rng, d, d->boots_b, 7 + eff, d->sd_boot_a, 0, &c[1]);
+		struct st_compare_opts o = stats_compare_defaults();
+		o.max_boots = d->boots_b;
+		o.margin = d->effect;
+		size_t n = 2;
+		struct st_comparison r;
+		for (;;) {
+			struct st_group g[2] = {{.boots = c[0].boots, .nboots = n}, {.boots = c[1].boots, .nboots = n}};
+			struct st_estimate est[2];
+			assert_int_equal(stats_estimate_groups(g, 2, est, &e), 0);
+			o.look = n - 1;
+			stats_compare(&est[0], &est[1], &o, &r);
+			if (r.verdict == ST_FASTER || r.verdict == ST_SLOWER || r.verdict == ST_EQUIVALENT || n >= d->boots_b)
+				break;
+			n++;
+		}
+		if (!ab) {
+			t->aa += called(&r);
+			t->equiv += r.verdict == ST_EQUIVALENT;
+			t->boots_h0 += n;
+		} else {
+			t->power += r.verdict == ST_FASTER;
+			t->boots_h1 += n;
+			t->boots_h1sq += n * n;
+		}
+	}
+	t->n++;
+}
+
+/* ADAPT: the boots per group a fixed design needs for the given power at the effect, by plan's
+ * model with the true components (stats_mde), 0 when none up to MAXB. */
+static size_t fixed_boots(const struct gd *d, double power)
+{
+	struct err e;
+	struct st_components k = {.var_boot = d->sd_boot_a * d->sd_boot_a, .var_run = d->sd_run * d->sd_run,
+				  .var_within = d->sd_within * d->sd_within};
+	struct st_mde m;
+	if (stats_mde(&k, &k, 2, d->runs, d->samples, 0.05, power, d->effect, MAXB, &m, &e))
+		return 0;
+	return m.boots_needed;
 }
 
 /* A user who compares, adds boots when nothing is settled and compares again (issue 31 item
@@ -710,6 +766,12 @@ static void rep_grow(gsl_rng *rng, const struct gd *d, struct cell *c, struct ta
 #define PCT(x, n) (n ? 100.0 * (double)(x) / (double)(n) : NAN)
 
 static const struct gd grid[] = {
+	{.name = "adaptive: boot sd 0.5%, 1 run/boot, target 1.5%, cap 20", .kind = ADAPT, .boots_b = 20, .runs = 1, .samples = 10, .sd_boot_a = 0.005, .sd_boot_b = 0.005, .sd_run = 0.005, .sd_within = 0.03, .effect = 0.015, .fast = false, .cov_lo = 0, .cov_hi = 1, .aa_max = 0.05},
+	{.name = "adaptive: boot sd 0.5%, 3 runs/boot, target 1.5%, cap 20", .kind = ADAPT, .boots_b = 20, .runs = 3, .samples = 10, .sd_boot_a = 0.005, .sd_boot_b = 0.005, .sd_run = 0.005, .sd_within = 0.03, .effect = 0.015, .fast = false, .cov_lo = 0, .cov_hi = 1, .aa_max = 0.05},
+	{.name = "adaptive: boot sd 1%, 1 run/boot, target 2.5%, cap 20", .kind = ADAPT, .boots_b = 20, .runs = 1, .samples = 10, .sd_boot_a = 0.01, .sd_boot_b = 0.01, .sd_run = 0.005, .sd_within = 0.03, .effect = 0.025, .fast = true, .cov_lo = 0, .cov_hi = 1, .aa_max = 0.05},
+	{.name = "adaptive: boot sd 1%, 3 runs/boot, target 2.5%, cap 20", .kind = ADAPT, .boots_b = 20, .runs = 3, .samples = 10, .sd_boot_a = 0.01, .sd_boot_b = 0.01, .sd_run = 0.005, .sd_within = 0.03, .effect = 0.025, .fast = false, .cov_lo = 0, .cov_hi = 1, .aa_max = 0.05},
+	{.name = "adaptive: boot sd 2%, 1 run/boot, target 5%, cap 20", .kind = ADAPT, .boots_b = 20, .runs = 1, .samples = 10, .sd_boot_a = 0.02, .sd_boot_b = 0.02, .sd_run = 0.005, .sd_within = 0.03, .effect = 0.05, .fast = false, .cov_lo = 0, .cov_hi = 1, .aa_max = 0.05},
+	{.name = "adaptive: boot sd 2%, 3 runs/boot, target 5%, cap 20", .kind = ADAPT, .boots_b = 20, .runs = 3, .samples = 10, .sd_boot_a = 0.02, .sd_boot_b = 0.02, .sd_run = 0.005, .sd_within = 0.03, .effect = 0.05, .fast = false, .cov_lo = 0, .cov_hi = 1, .aa_max = 0.05},
 	/* name, kind, boots a, b, step, runs, samples, sd boot a, b (FACT: of the last cell), run, within, round, effect,
 	 * fast, bounds, mode */
 	{"balanced 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.93, 0.99, 0.05, PLAIN, 0, 0, 0, 0, false, 0, 0},
@@ -830,6 +892,9 @@ static void run_grid(bool full)
 			reps /= full ? 5 : 2;
 		if (d->kind == GROW) /* up to 11 sequential looks a path: fast 300 paths, full 4,000 */
 			reps /= 5;
+		if (d->kind == ADAPT && !getenv("SYSAB_GRID_REPS"))
+			reps /= full ? 10 : 10; /* up to 19 looks per path, each with its own boundary search:
+						 * 2,000 replicates full, 150 in make check */
 		struct tally t = {0};
 		for (size_t r = 0; r < reps; r++)
 			switch (d->kind) {
@@ -843,6 +908,7 @@ static void run_grid(bool full)
 			case PAIR: rep_pair(rng, d, c, &t); break;
 			case DUET: rep_duet(rng, d, c, &t); break;
 			case GROW: rep_grow(rng, d, c, &t); break;
+			case ADAPT: rep_adapt(rng, d, c, &t); break;
 			}
 		double cov = PCT(t.cover, t.ncov), aa = PCT(t.aa, t.n), pw = PCT(t.power, t.n);
 		double aa2 = d->kind == FACT || d->kind == LOOKS || d->kind == NODE ? PCT(t.aa2, t.n) : NAN; /* the interaction's A/A;
@@ -895,6 +961,19 @@ static void run_grid(bool full)
 		if (d->kind == DUET)
 			printf("  A/A MC SE %.2f; mean half-width of the A/B interval %.2f%%\n",
 			       100 * sqrt(aa / 100 * (1 - aa / 100) / (double)t.n), t.ncov ? 100 * t.assurance / (double)t.ncov : NAN);
+		if (d->kind == ADAPT) {
+			/* the fixed design of the same power (as measured, kept within 0.5..0.995) */
+			double same = pw / 100 < 0.5 ? 0.5 : pw / 100 > 0.995 ? 0.995 : pw / 100;
+			size_t fb = fixed_boots(d, same), f80 = fixed_boots(d, 0.8);
+			double e1 = (double)t.boots_h1 / (double)t.n, e0 = (double)t.boots_h0 / (double)t.n;
+			printf("  adaptive: A/A %.2f%% (MC SE %.2f), power %.1f%% (MC SE %.1f) at %.1f%%; expected boots "
+			       "per group %.2f (MC SE %.2f) at the target, %.2f under A/A; fixed design of the same power: %zu "
+			       "boots (of 80%%: %zu); ratio %.2f\n",
+			       aa, 100 * sqrt(aa / 100 * (1 - aa / 100) / (double)t.n), pw,
+			       100 * sqrt(pw / 100 * (1 - pw / 100) / (double)t.n), 100 * d->effect, e1,
+			       sqrt(((double)t.boots_h1sq / (double)t.n - e1 * e1) / (double)t.n), e0, fb, f80,
+			       fb ? e1 / (double)fb : NAN);
+		}
 		if (d->mode == ONEF)
 			printf("  one-factor analyze differs from compare in %zu of %zu replicates\n", t.differ, 2 * t.n);
 		fflush(stdout);
@@ -911,6 +990,8 @@ static void run_grid(bool full)
 				assert_true(aa / 100 <= 0.05 + 2 * sqrt(0.05 * 0.95 / (double)t.n) &&
 					    pw / 100 >= 0.8 - 2 * sqrt(0.8 * 0.2 / (double)t.n));
 			if (d->kind == DUET) /* at most 5% + 2 Monte Carlo SE */
+				assert_true(aa / 100 <= 0.05 + 2 * sqrt(0.05 * 0.95 / (double)t.n));
+			if (d->kind == ADAPT) /* A/A at most 5% + 2 Monte Carlo SE */
 				assert_true(aa / 100 <= 0.05 + 2 * sqrt(0.05 * 0.95 / (double)t.n));
 			if (d->kind == LOOKS) /* at most 5% + 2 Monte Carlo SE, and the rule is what holds it */
 				assert_true(aa / 100 <= 0.05 + 2 * sqrt(0.05 * 0.95 / (double)t.n) && aa2 > aa);
