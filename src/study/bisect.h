@@ -88,8 +88,10 @@ struct bisect {
 #define BISECT_CAP_DEFAULT 24 /* boots per step */
 
 /* Start a bisection of n configurations from good to bad (good < bad < n) with cap boots per step
- * (>= 3: one block of the midpoint and both ends). Returns 0, or -1 with e naming the bad input
- * (and *b left empty, safe to bisect_free). */
+ * (>= 3: one block of the midpoint and both ends). Adjacent ends leave no step to take: the state is
+ * BISECT_FOUND at once, culprit bad, and only the culprit check judges it. The inputs are 0-based;
+ * messages number configurations from 1. Returns 0, or -1 with e naming the bad input (and *b
+ * left empty, safe to bisect_free). */
 int bisect_init(struct bisect *b, size_t n, size_t good, size_t bad, size_t cap, bool assume, struct err *e);
 /* Free what b holds; b may be empty or zeroed. */
 void bisect_free(struct bisect *b);
