@@ -4,6 +4,7 @@
 #include "analysis/analysis.h"
 #include "study/grow.h"
 #include "stats/mde.h"
+#include "study/bisect.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -1348,6 +1349,283 @@ static void one_boot_rows_show_no_interval(void **state)
 	gsl_rng_free(rng);
 }
 
+/* ---------------------------------------------------------------- bisection (issue 50)
+ *
+ * A 1,024-commit range (configurations 0..1024, good 0, bad 1024) with a 2% step at a culprit drawn
+ * uniformly from 1..1024 (A/A: no step), boot sd 0.5, 1 or 2%, 1 or 3 runs per boot (run sd 0.5%,
+ * BS_SAMPLES samples per run at 3%). Each step of the sequential design boots blocks of the
+ * midpoint with both ends, reusing every earlier boot of an end (a block boots an end only while
+ * it has fewer boots than the midpoint), looks when the midpoint has 2, 4, 8, ... boots up to the
+ * most the cap allows (doubling, as Pinpoint's attempts do), and is called
+ * by bisect_decide() from stats_compare's verdicts at the look's level (st_compare_opts.look,
+ * max_boots = the cap): the code path of a real step, on simulated samples. Undecided steps go on to
+ * the favoured side (--assume); "stuck" counts the bisections that would have stopped without it.
+ * The culprit check compares BS_CHECK fresh boots of the culprit's parent and of the culprit. The
+ * fixed-n baseline boots n of each configuration per step and takes the nearer end (no verdicts);
+ * its n is the smallest in bs_fixed_n[] whose right-culprit rate reaches the sequential design's.
+ */
+#define BS_N 1025
+#define BS_MAXB 64
+#define BS_SAMPLES 10
+#define BS_CHECK 12
+#define BS_FAST_REPS 40
+#define BS_FULL_REPS 1000
+
+struct bs_pool {
+	unsigned gen;
+	size_t nb;
+	double y[BS_MAXB * 3 * BS_SAMPLES];
+	struct st_run runs[BS_MAXB * 3];
+	struct st_boot boots[BS_MAXB];
+};
+
+struct bs_sim {
+	gsl_rng *rng;
+	double sd_boot, sd_run, sd_within, step;
+	size_t runs, culprit; /* culprit BS_N: no step */
+	size_t cap;           /* boots per step */
+	unsigned gen;         /* a pool of another generation is empty */
+	struct bs_pool *pool; /* BS_N + 2: the configurations, then the check's fresh parent and culprit */
+	size_t boots;         /* boots of the steps so far */
+};
+
+static struct bs_pool *bs_get(struct bs_sim *s, size_t slot)
+{
+	struct bs_pool *p = &s->pool[slot];
+	if (p->gen != s->gen) {
+		p->gen = s->gen;
+		p->nb = 0;
+	}
+	return p;
+}
+
+/* One boot of configuration cfg into pool slot. */
+static void bs_boot(struct bs_sim *s, size_t cfg, size_t slot)
+{
+	struct bs_pool *p = bs_get(s, slot);
+	assert_true(p->nb < BS_MAXB);
+	double bo = 7 + (cfg >= s->culprit ? log1p(-s->step) : 0) + s->sd_boot * gsl_ran_gaussian_ziggurat(s->rng, 1);
+	size_t b = p->nb++;
+	struct st_run *r = &p->runs[b * s->runs];
+	p->boots[b] = (struct st_boot){r, s->runs};
+	for (size_t k = 0; k < s->runs; k++) {
+		double ro = bo + s->sd_run * gsl_ran_gaussian_ziggurat(s->rng, 1);
+		double *y = &p->y[(b * s->runs + k) * BS_SAMPLES];
+		r[k] = (struct st_run){.y = y, .n = BS_SAMPLES};
+		for (size_t i = 0; i < BS_SAMPLES; i++)
+			y[i] = ro + s->sd_within * gsl_ran_gaussian_ziggurat(s->rng, 1);
+	}
+	if (slot < BS_N)
+		s->boots++;
+}
+
+/* b against a, the two groups estimated together as compare does. */
+static void bs_cmp(const struct bs_pool *a, const struct bs_pool *b, const struct st_compare_opts *o,
+		   struct st_comparison *r)
+{
+	struct st_group g[2] = {{.boots = (struct st_boot *)a->boots, .nboots = a->nb},
+				{.boots = (struct st_boot *)b->boots, .nboots = b->nb}};
+	struct st_estimate est[2];
+	struct err e;
+	assert_int_equal(stats_estimate_groups(g, 2, est, &e), 0);
+	stats_compare(&est[0], &est[1], o, r);
+}
+
+/* Boot mid (and the ends below it) until the midpoint has want boots. */
+static void bs_fill(struct bs_sim *s, const struct bisect *bi, size_t mid, size_t want)
+{
+	while (bs_get(s, mid)->nb < want) {
+		bs_boot(s, mid, mid);
+		if (bs_get(s, bi->good)->nb < bs_get(s, mid)->nb)
+			bs_boot(s, bi->good, bi->good);
+		if (bs_get(s, bi->bad)->nb < bs_get(s, mid)->nb)
+			bs_boot(s, bi->bad, bi->bad);
+	}
+}
+
+/* The most boots the midpoint can get within the step's cap, the ends topped up beside it: the
+ * maximum of the step's sequential design. */
+static size_t bs_max_mid(const struct bisect *bi, size_t ng, size_t nb)
+{
+	size_t m = 1;
+	while (m + 1 + (m + 1 > ng ? m + 1 - ng : 0) + (m + 1 > nb ? m + 1 - nb : 0) <= bi->cap && m + 1 < BS_MAXB)
+		m++;
+	return m;
+}
+
+struct bs_out {
+	bool right, nostep_first, confirmed, stuck;
+	size_t boots;
+};
+
+/* One bisection: sequential (nfixed 0) or fixed-n. */
+static void bs_bisect(struct bs_sim *s, size_t nfixed, struct bs_out *out)
+{
+	struct bisect bi;
+	struct err e;
+	s->gen++;
+	s->boots = 0;
+	*out = (struct bs_out){0};
+	assert_int_equal(bisect_init(&bi, BS_N, 0, BS_N - 1, s->cap, true, &e), 0);
+	size_t mid;
+	while (bisect_next(&bi, &mid)) {
+		bool first = bi.nsteps == 0;
+		size_t start = s->boots, looks = 0;
+		struct st_compare_opts o = stats_compare_defaults();
+		struct bisect_verdicts w;
+		struct st_comparison mg, mb, bg;
+		enum bisect_why why = BISECT_WHY_OPEN;
+		enum bisect_call c, fav;
+		if (nfixed) {
+			bs_fill(s, &bi, mid, nfixed);
+			bs_cmp(bs_get(s, bi.good), bs_get(s, mid), &o, &mg);
+			bs_cmp(bs_get(s, bi.bad), bs_get(s, mid), &o, &mb);
+			w = (struct bisect_verdicts){.d_good = mg.d, .d_bad = mb.d};
+			c = bisect_favoured(&w, 1);
+			fav = c;
+			looks = 1;
+		} else {
+			o.max_boots = bs_max_mid(&bi, bs_get(s, bi.good)->nb, bs_get(s, bi.bad)->nb);
+			for (size_t want = 2;; want = want * 2 < o.max_boots ? want * 2 : o.max_boots) {
+				bs_fill(s, &bi, mid, want);
+				o.look = ++looks;
+				struct bs_pool *pm = bs_get(s, mid), *pg = bs_get(s, bi.good), *pb = bs_get(s, bi.bad);
+				bs_cmp(pg, pm, &o, &mg);
+				bs_cmp(pb, pm, &o, &mb);
+				if (first)
+					bs_cmp(pg, pb, &o, &bg);
+				w = (struct bisect_verdicts){mg.verdict, mb.verdict, first ? bg.verdict : ST_NO_DATA, mg.d, mb.d};
+				/* the boots of the next look: the midpoint doubled, the ends topped up to it */
+				size_t nx = want * 2 < o.max_boots ? want * 2 : o.max_boots;
+				size_t block = nx > pm->nb ? (nx - pm->nb) + (nx > pg->nb ? nx - pg->nb : 0) +
+								     (nx > pb->nb ? nx - pb->nb : 0)
+							   : bi.cap;
+				c = bisect_decide(&w, 1, first, s->boots - start, block, bi.cap, &why);
+				if (c != BISECT_MORE)
+					break;
+			}
+			fav = bisect_favoured(&w, 1);
+			if (c == BISECT_UNDECIDED)
+				out->stuck = true;
+			if (c == BISECT_NO_STEP && first)
+				out->nostep_first = true;
+		}
+		assert_int_equal(bisect_record(&bi, mid, c, why, s->boots - start, looks, fav, &e), 0);
+	}
+	out->boots = s->boots;
+	if (bi.state == BISECT_FOUND) {
+		out->right = bi.culprit == s->culprit;
+		struct st_compare_opts o = stats_compare_defaults();
+		struct st_comparison r;
+		for (size_t k = 0; k < BS_CHECK; k++) {
+			bs_boot(s, bi.culprit - 1, BS_N);
+			bs_boot(s, bi.culprit, BS_N + 1);
+		}
+		bs_cmp(bs_get(s, BS_N), bs_get(s, BS_N + 1), &o, &r);
+		out->confirmed = bisect_check_decide(&r.verdict, NULL, 1) == BISECT_CONFIRMED;
+	}
+	bisect_free(&bi);
+}
+
+struct bs_tally {
+	size_t n, right, wrong_confirmed, right_confirmed, stuck, right_unassumed, nostep, boots;
+};
+
+static void bs_run(struct bs_sim *s, size_t nfixed, bool aa, size_t reps, struct bs_tally *t)
+{
+	*t = (struct bs_tally){0};
+	for (size_t r = 0; r < reps; r++) {
+		struct bs_out o;
+		s->culprit = aa ? BS_N : 1 + gsl_rng_uniform_int(s->rng, BS_N - 1);
+		bs_bisect(s, nfixed, &o);
+		t->n++;
+		t->right += o.right;
+		t->right_confirmed += o.right && o.confirmed;
+		t->wrong_confirmed += !o.right && o.confirmed;
+		t->stuck += o.stuck;
+		t->right_unassumed += o.right && !o.stuck;
+		t->nostep += o.nostep_first;
+		t->boots += o.boots;
+	}
+}
+
+static double bs_se(size_t x, size_t n)
+{
+	double p = (double)x / (double)n;
+	return 100 * sqrt(p * (1 - p) / (double)n);
+}
+
+static const size_t bs_fixed_n[] = {2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32};
+
+/* Issue 50's targets per cell; make check runs the 1% boot sd, 1 run cell with BS_FAST_REPS and
+ * holds loose bounds, SYSAB_GRID=full every cell with BS_FULL_REPS (SYSAB_BISECT_REPS overrides). */
+static void bisect_simulation(void **state)
+{
+	(void)state;
+	const char *mode = getenv("SYSAB_GRID");
+	bool full = mode && !strcmp(mode, "full");
+	size_t reps = full ? BS_FULL_REPS : BS_FAST_REPS;
+	if (full && getenv("SYSAB_BISECT_REPS"))
+		reps = strtoul(getenv("SYSAB_BISECT_REPS"), NULL, 10);
+	static const double sdb[] = {0.005, 0.01, 0.02};
+	static const size_t nr[] = {1, 3};
+	struct bs_sim s = {.rng = gsl_rng_alloc(gsl_rng_mt19937), .sd_run = 0.005, .sd_within = 0.03, .step = 0.02,
+			   .pool = calloc(BS_N + 2, sizeof(struct bs_pool))};
+	assert_non_null(s.pool);
+	s.cap = full && getenv("SYSAB_BISECT_CAP") ? strtoul(getenv("SYSAB_BISECT_CAP"), NULL, 10) : BISECT_CAP_DEFAULT;
+	if (full)
+		printf("Bisection, %zu boots per step at most, %zu bisections per row:\n\n", s.cap, reps);
+	if (full)
+		printf("| boot sd | runs/boot | right culprit (MC SE) | right, confirmed | wrong, confirmed | stuck without --assume | "
+		       "mean boots | fixed n of that accuracy: n, mean boots | ratio | A/A said at step 1 | A/B said no step | replicates |\n"
+		       "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+	for (size_t ib = 0; ib < 3; ib++)
+		for (size_t ir = 0; ir < 2; ir++) {
+			if (!full && (ib != 1 || ir != 0))
+				continue;
+			s.sd_boot = sdb[ib];
+			s.runs = nr[ir];
+			char name[64];
+			snprintf(name, sizeof name, "bisect %.1f%% %zu", 100 * sdb[ib], nr[ir]);
+			gsl_rng_set(s.rng, name_seed(name));
+			struct bs_tally ab, aa, fx = {0};
+			bs_run(&s, 0, false, reps, &ab);
+			bs_run(&s, 0, true, reps, &aa);
+			size_t fn = 0;
+			if (full)
+				for (size_t k = 0; k < sizeof bs_fixed_n / sizeof bs_fixed_n[0]; k++) {
+					bs_run(&s, bs_fixed_n[k], false, reps, &fx);
+					if (fx.right >= ab.right) {
+						fn = bs_fixed_n[k];
+						break;
+					}
+				}
+			double mb = (double)ab.boots / (double)ab.n, fb = fn ? (double)fx.boots / (double)fx.n : NAN;
+			if (full)
+				printf("| %.1f%% | %zu | %.1f%% (%.2f) | %.1f%% | %.1f%% (%.2f) | %.1f%% | %.0f | %s%zu, %.0f | %.2f | "
+				       "%.1f%% (%.2f) | %.1f%% | %zu |\n", 100 * sdb[ib], nr[ir], PCT(ab.right, ab.n), bs_se(ab.right, ab.n),
+				       PCT(ab.right_confirmed, ab.n), PCT(ab.wrong_confirmed, ab.n),
+				       bs_se(ab.wrong_confirmed, ab.n), PCT(ab.stuck, ab.n), mb, fn ? "" : "none up to ", fn ? fn : 32,
+				       fb, mb / fb, PCT(aa.nostep, aa.n), bs_se(aa.nostep, aa.n),
+				       PCT(ab.nostep, ab.n), reps);
+			else
+				printf("  %s: right %.3f (right and confirmed %.3f), wrong confirmed %.3f, stuck %.3f, mean boots %.0f, "
+				       "A/A at step 1 %.3f\n", name, PCT(ab.right, ab.n) / 100, PCT(ab.right_confirmed, ab.n) / 100,
+				       PCT(ab.wrong_confirmed, ab.n) / 100, PCT(ab.stuck, ab.n) / 100, mb, PCT(aa.nostep, aa.n) / 100);
+			fflush(stdout);
+			if (!full) {
+				/* bounds at 40 replicates about 2 binomial sd below what the full run measures
+				 * (docs/METHOD.md, "Bisection"): issue 50's 95% right culprits is NOT met at
+				 * the default cap, so this holds the level reached, not the target */
+				assert_true(ab.right >= ab.n * 50 / 100);
+				assert_true(ab.wrong_confirmed <= 1);
+				assert_true(aa.nostep >= aa.n * 85 / 100);
+			}
+		}
+	free(s.pool);
+	gsl_rng_free(s.rng);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1355,6 +1633,7 @@ int main(void)
 		cmocka_unit_test(plan_variance_models),
 		cmocka_unit_test(row_effects_family),
 		cmocka_unit_test(one_boot_rows_show_no_interval),
+		cmocka_unit_test(bisect_simulation),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
