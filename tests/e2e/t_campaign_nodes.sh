@@ -17,6 +17,14 @@ echo "$cpu1" >"$T/two/node1/cpulist"
 echo 0 >"$T/two/node1/sysab_bind"
 export SYSAB_NODE_SYSFS="$T/two" SYSAB_CAMPAIGN_PROC="$T/proc"
 echo 6.1.0-test >"$T/proc/osrelease"
+# qemu-user (make check-cross) passes no NUMA system call on: every node is unsupported and no
+# run is stored, so nothing here can be tested (t_nodes checks that refusal itself)
+probe=$(SYSAB_DB="$T/probe.db" "$SYSAB" run --nodes 1 $quick 2>&1 || true)
+case "$probe" in *"set_mempolicy(MPOL_BIND): Function not implemented"*)
+	echo "t_campaign_nodes: set_mempolicy is not implemented here (an emulator?): not tested" >&2
+	exit 0 ;;
+esac
+rm -f "$T"/probe.db*
 bootcmd='echo "$SYSAB_APPEND" >'"$T/armed"
 boot() { cp "$T/armed" "$T/proc/cmdline"; cat /proc/sys/kernel/random/uuid >"$T/proc/boot_id"; }
 # run_campaign NAME: start it and resume it on each simulated boot until it is done
