@@ -612,7 +612,8 @@ static size_t grow_runs(struct store *st, const char *sa, const struct strv *row
 
 /* The step that fits a withheld same-boot comparison (an_repeat.next_step): for the arms of
  * paired runs, the `sysab run --arm` that grows a new design of its own from the arms' commands,
- * labels and sample settings, with the rows' workloads; for runs compared on one boot (--unit
+ * labels, profile (--quick, --full), noise probe (--no-probe) and sample settings, with the rows'
+ * workloads; for runs compared on one boot (--unit
  * run), more runs on it and --fresh. NULL for a comparison across boots. */
 static char *next_step(const struct an_compare_job *j, const char *sa, const struct st_compare_opts *co)
 {
@@ -650,6 +651,14 @@ static char *next_step(const struct an_compare_job *j, const char *sa, const str
 	for (size_t i = 0; i < json_array_size(cp); i++) /* the copies counts the runs were asked for */
 		if (json_integer_value(json_array_get(cp, i)) >= 1)
 			sb_addf(&b, " -c %lld", (long long)json_integer_value(json_array_get(cp, i)));
+	/* the profile (its slot budget and whatever else the explicit values below do not cover)
+	 * and the noise probe as the runs had them */
+	const char *prof = json_string_value(json_object_get(so, "profile"));
+	if (prof && (!strcmp(prof, "quick") || !strcmp(prof, "full")))
+		sb_addf(&b, " --%s", prof);
+	json_t *pn = json_object_get(so, "probe_ns");
+	if (json_is_integer(pn) && !json_integer_value(pn))
+		sb_add(&b, " --no-probe");
 	json_int_t n = json_integer_value(json_object_get(so, "samples"));
 	json_int_t ms = json_integer_value(json_object_get(so, "sample_ns")) / 1000000;
 	json_int_t wu = json_integer_value(json_object_get(so, "warmup_ns")) / 1000000;

@@ -50,6 +50,7 @@ static char *settings_json(const struct run_opts *o, size_t arm, const char *pai
 	json_object_set_new(j, "sample_ns", json_integer((json_int_t)o->sample_ns));
 	json_object_set_new(j, "warmup_ns", json_integer((json_int_t)o->warmup_ns));
 	json_object_set_new(j, "slot_budget_ns", json_integer((json_int_t)o->slot_budget_ns));
+	json_object_set_new(j, "probe_ns", json_integer((json_int_t)o->probe_ns));
 	json_object_set_new(j, "order", json_string(order_names[o->order]));
 	json_object_set_new(j, "seed", json_integer((json_int_t)o->seed));
 	json_object_set_new(j, "target_ci", o->target_ci > 0 ? json_real(o->target_ci) : json_null());

@@ -21,7 +21,7 @@ case "$w" in *"add boots"*|*"--fresh"*) fail "a same-boot comparison was told to
 expect 0 "$SYSAB" compare arm=A arm=B --json
 step=$(printf '%s' "$OUT" | jq -r .look.next_step)
 [ "$(printf '%s' "$OUT" | jq -r '.rows[0].comparison.verdict')" = withheld ] || fail "look 2 not withheld"
-case "$step" in "sysab run --arm A='true' --arm B=':' -l 'k=v' -w harness.null -c 1 --samples 10 --sample-ms 2 --warmup-ms 0 --until decided --max-runs "[0-9]*) ;;
+case "$step" in "sysab run --arm A='true' --arm B=':' -l 'k=v' -w harness.null -c 1 --no-probe --samples 10 --sample-ms 2 --warmup-ms 0 --until decided --max-runs "[0-9]*) ;;
 *) fail "next step: $step" ;; esac
 [ "$(runs)" = 6 ] || fail "runs before the grow: $(runs)"
 
@@ -81,6 +81,30 @@ w=$(printf '%s\n' "$OUT" | awk '/^withheld:/{on=1} on&&/^$/{exit} on' | tr '\n' 
 contains "$w" "within one boot"
 contains "$w" "add runs on this boot and compare with --fresh"
 case "$w" in *"add boots"*) fail "a --unit run comparison was told to add boots: $w" ;; esac
+
+# the printed step carries the runs' profile (--quick: recorded as the design's, its budget and
+# probe when not overridden) and --no-probe; run as printed, its runs have the settings of those before
+Q="--db $T/q.db --quick -w harness.null --samples 10 --sample-ms 2 --warmup-ms 0 --no-probe --counters none -c 1 -q"
+export SYSAB_TEST_ARM_VALUES="0.01:A=1000,B=1050"
+for i in 1 2; do expect 0 "$SYSAB" run $Q --arm A=true --arm B=':'; done
+expect 0 "$SYSAB" --db "$T/q.db" compare arm=A arm=B
+expect 0 "$SYSAB" run $Q --arm A=true --arm B=':'
+expect 0 "$SYSAB" --db "$T/q.db" compare arm=A arm=B --json
+step=$(printf '%s' "$OUT" | jq -r .look.next_step)
+case "$step" in "sysab run --arm A='true' --arm B=':' -w harness.null -c 1 --quick --no-probe --samples 10 --sample-ms 2 --warmup-ms 0 --until decided --max-runs "[0-9]*) ;;
+*) fail "the --quick runs' next step: $step" ;; esac
+eval "\"\$SYSAB\" --db \"\$T/q.db\" ${step#sysab }" >"$T/grow.out" 2>"$T/grow.err" ||
+	fail "the --quick step failed: $(cat "$T/grow.err")"
+contains "$(cat "$T/grow.out")" "decided after"
+set_of() { sqlite3 "$T/q.db" "SELECT DISTINCT json_object('profile', json_extract(settings, '$.profile'),
+	'probe_ns', json_extract(settings, '$.probe_ns'), 'samples', json_extract(settings, '$.samples'),
+	'budget', json_extract(settings, '$.slot_budget_ns'), 'w', json_extract(settings, '$.workloads'))
+	FROM run WHERE id $1 IN (SELECT run FROM label WHERE key = 'grow')"; }
+before=$(set_of "NOT")
+[ "$before" = '{"profile":"quick","probe_ns":0,"samples":10,"budget":0,"w":["harness.null"]}' ] ||
+	fail "the --quick runs' settings: $before"
+[ "$(set_of "")" = "$before" ] || fail "the printed step ran another design: $(set_of "") (before: $before)"
+db_ok "$T/q.db"
 
 # bad input: exit 2, a clear message, nothing written
 before=$(runs)
