@@ -4,6 +4,7 @@
 # it prints a campaign line with --nodes that runs as printed. The command backend with simulated
 # boots (as in t_campaign and t_nodes); two nodes from a fake sysfs, whose node 1 stands for this
 # machine's node 0 (nodeK/sysab_bind), so that the runs are real on a one-node machine.
+# The per-node campaign runs again as an unprivileged user (the end: nothing of it needs root).
 
 quick="--quick --no-probe --counters none -w harness.null -c 1 --samples 4"
 ncpu=$(getconf _NPROCESSORS_ONLN)
@@ -26,16 +27,19 @@ case "$probe" in *"set_mempolicy(MPOL_BIND): Function not implemented"*)
 esac
 rm -f "$T"/probe.db*
 bootcmd='echo "$SYSAB_APPEND" >'"$T/armed"
-boot() { cp "$T/armed" "$T/proc/cmdline"; cat /proc/sys/kernel/random/uuid >"$T/proc/boot_id"; }
-# run_campaign NAME: start it and resume it on each simulated boot until it is done
+# boot [ARMED]: the simulated reboot into what the boot command armed (default $T/armed)
+boot() { cp "${1:-$T/armed}" "$T/proc/cmdline"; cat /proc/sys/kernel/random/uuid >"$T/proc/boot_id"; }
+# run_campaign NAME [DB ARMED as_user]: start it and resume it on each simulated boot until it
+# is done (in DB, armed at ARMED, as the unprivileged user; default $SYSAB_DB, $T/armed, as is)
 run_campaign() {
-	expect 0 "$SYSAB" campaign start "$1"
-	while [ "$(sqlite3 "$SYSAB_DB" "SELECT state FROM campaign WHERE name = '$1'")" = running ]; do
-		boot
-		expect 0 "$SYSAB" campaign resume "$1"
-		[ "$(sqlite3 "$SYSAB_DB" "SELECT state FROM campaign WHERE name = '$1'")" = running ] || break
+	db=${2:-$SYSAB_DB}
+	expect 0 ${4:-} "$SYSAB" campaign start "$1"
+	while [ "$(sqlite3 "$db" "SELECT state FROM campaign WHERE name = '$1'")" = running ]; do
+		boot "${3:-}"
+		expect 0 ${4:-} "$SYSAB" campaign resume "$1"
+		[ "$(sqlite3 "$db" "SELECT state FROM campaign WHERE name = '$1'")" = running ] || break
 	done
-	[ "$(sqlite3 "$SYSAB_DB" "SELECT state FROM campaign WHERE name = '$1'")" = done ] || fail "campaign $1 is not done"
+	[ "$(sqlite3 "$db" "SELECT state FROM campaign WHERE name = '$1'")" = done ] || fail "campaign $1 is not done"
 }
 # The runs of each slot read this machine's one boot id; give each slot's runs a boot of their
 # own, as the simulated reboots would have (the self-rebooting backends run on real boots).
@@ -115,3 +119,29 @@ expect 0 "$SYSAB" campaign resume pn2
 	JOIN label l ON l.run = cr.run AND l.key = 'node' WHERE c.name = 'pn2'")" = 2 ] || fail "pn2's first slot did not run on both nodes"
 expect 0 "$SYSAB" campaign stop pn2
 db_ok "$SYSAB_DB"
+
+# As an unprivileged user (and as root, as that user through setpriv): nothing of a per-node
+# campaign needs root (the command backend, the nodes' CPU affinity and memory policy), so the
+# same campaign runs end to end, keeps node in its hint and as a within-boot factor, and its
+# runs say that they did not run as root. Its own database, unit dir and armed file under $T/u.
+mkdir -p "$T/u/units"
+if unpriv_setup; then
+	ubootcmd='echo "$SYSAB_APPEND" >'"$T/u/armed"
+	expect 0 as_user "$SYSAB" campaign new upn --unit-dir "$T/u/units" --backend command --boots 2 \
+		--config kernel=a --append 'ro k=a' --command "$ubootcmd" --config kernel=b --append 'ro k=b' \
+		--command "$ubootcmd" -- --nodes all $quick
+	run_campaign upn "$T/u/results.db" "$T/u/armed" as_user
+	contains "$OUT" "done; \`sysab analyze campaign:upn\` analyzes it (node kept as a factor: the runs are per node)"
+	udb=$T/u/results.db
+	[ "$(sqlite3 "$udb" "SELECT count(*) FROM campaign_run cr JOIN campaign c ON c.id = cr.campaign
+		JOIN label l ON l.run = cr.run AND l.key = 'node' WHERE c.name = 'upn'")" = 8 ] ||
+		fail "upn: not 4 slots x 2 nodes of runs"
+	[ "$(sqlite3 "$udb" "SELECT group_concat(DISTINCT value) FROM environment WHERE key = 'user.root'")" = no ] ||
+		fail "upn's runs ran as root"
+	SYSAB_DB=$udb own_boots upn
+	expect 0 as_user "$SYSAB" analyze campaign:upn --json
+	printf '%s' "$OUT" | jq -e '[.factors[] | select(.name == "node") | .within_boot] == [true]' >/dev/null ||
+		fail "unprivileged analyze campaign:upn: node is not a within-boot factor: $(printf '%s' "$OUT" | jq -c .factors)"
+	no_tmp_left "$T/u/tmp"
+	db_ok "$udb"
+fi
