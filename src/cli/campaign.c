@@ -56,7 +56,9 @@ const struct cli_opt cli_campaign_opts[] = {
 		0, 86400, "0"),
 	CLI_OPT("unit-dir", 0, "DIR", "new: where the resume unit goes (default /etc/systemd/system)", O_UNIT_DIR),
 	CLI_OPT("dry-run", 'n', NULL, "start: print every command (shell-quoted) and file of the campaign instead of acting", O_DRY_RUN),
-	CLI_OUT_OPTS("show, status: text (default), json or markdown", "text json markdown"),
+	CLI_OUT_OPTS("show, status: text (default), json or markdown; new, start: text or json (the MDE of the "
+		     "design in JSON; start's progress goes to stderr then)",
+		     "text json markdown"),
 	CLI_OPT("from", 0, "SELECTOR",
 		"new, start: the pilot runs whose variance gives the MDE printed before any boot (default: every "
 		"earlier run of the database; none: rough defaults)",
@@ -221,6 +223,12 @@ static void args_free(struct campaign_args *a)
 
 static const char *const subcommands[] = {"new", "show", "status", "start", "resume", "stop"};
 
+/* --json or --format json was given. */
+static bool json_out(const struct cli_out *o)
+{
+	return o->fmt == &report_format_json;
+}
+
 /* What pos and the options ask for, checked before the database is opened: -1 with e set
  * when they do not go together. given_run_args: run arguments after "--" were given. */
 static int check_usage(const struct campaign_args *a, const struct strv *pos, bool given_run_args, struct err *e)
@@ -240,8 +248,12 @@ static int check_usage(const struct campaign_args *a, const struct strv *pos, bo
 			    what);
 	if (pos->n == 2 && campaign_name_check(pos->v[1], e))
 		return -1;
-	if ((!cli_out_text(&a->out) || a->out.path) && strcmp(what, "show") && strcmp(what, "status"))
-		return errf(e, "--format, --json and -o are for show and status");
+	bool show = !strcmp(what, "show") || !strcmp(what, "status");
+	bool new_or_start = !strcmp(what, "new") || !strcmp(what, "start");
+	if (!show && (a->out.path || !(cli_out_text(&a->out) || (new_or_start && json_out(&a->out)))))
+		return errf(e, "campaign %s: --format, --json and -o are for show and status (new and start take --json "
+			       "alone: the MDE of the design in JSON)",
+			    what);
 	if ((a->from || a->target > 0 || a->strict) && strcmp(what, "new") && strcmp(what, "start"))
 		return errf(e, "--from, --target and --strict are for `sysab campaign new` and `start`");
 	if (a->strict && !(a->target > 0))
@@ -280,28 +292,28 @@ static int view_one(struct store *st, const char *name, bool slots, struct campa
 	return 0;
 }
 
-/* Print campaign name with its schedule as text on stdout (campaign new). */
-static int show_one(struct store *st, const char *name, struct err *e)
+/* Print campaign name with its schedule on stdout (campaign new): as text, then the MDE of its
+ * design md; in JSON, one document with md as its "mde". */
+static int show_one(struct store *st, const char *name, const struct cli_out *out, const struct study_mde *md,
+		    struct err *e)
 {
 	struct campaign c;
 	struct campaign_view v;
 	struct study_adaptive_state ad;
 	if (view_one(st, name, true, &c, &v, &ad, e))
 		return -1;
-	report_campaign_text(stdout, &v);
+	int rc = 0;
+	if (json_out(out)) {
+		rc = cli_emit(out, &(struct report_doc){.views = &v, .nviews = 1, .design_mde = md}, e);
+	} else {
+		report_campaign_text(stdout, &v);
+		printf("\n");
+		report_design_mde_text(stdout, md);
+	}
 	campaign_view_free(&v);
 	study_adaptive_state_free(&ad);
 	campaign_free(&c);
-	return 0;
-}
-
-/* The MDE lines of md, and what its design cannot give. */
-static void print_mde(const struct study_mde *md)
-{
-	if (md->have)
-		report_mde_text(stdout, &md->m);
-	if (md->cannot)
-		fputs(md->cannot, stdout);
+	return rc;
 }
 
 /* --strict: -1 with e set when the design's MDE misses --target (or it has none). */
@@ -320,9 +332,10 @@ static int strict_check(const struct campaign_args *a, const struct study_mde *m
 		    100 * md->m.worst, 100 * a->target);
 }
 
-/* `sysab campaign start NAME` before its first boot: the MDE of its design, or -1 with e set
- * (--strict refuses, nothing is written). A campaign already under way prints nothing; one that
- * cannot be loaded neither: the start that follows says why, after its lease's checks. */
+/* `sysab campaign start NAME` before its first boot: the MDE of its design in a's format (text,
+ * or one JSON document), or -1 with e set (--strict refuses, nothing is written). A campaign
+ * already under way prints nothing; one that cannot be loaded neither: the start that follows
+ * says why, after its lease's checks. */
 static int start_mde(const struct campaign_env *env, const struct campaign_args *a, const char *name, struct err *e)
 {
 	struct campaign c;
@@ -334,9 +347,13 @@ static int start_mde(const struct campaign_env *env, const struct campaign_args 
 		struct study_mde md;
 		struct study_mde_in in = {(size_t)c.r.boots, (size_t)c.r.runs, &c.run_args, c.r.backend,
 					  campaign_qemu_accel(&c.opts), a->from, a->target};
-		rc = study_campaign_mde(env->st, &in, &md, e) || strict_check(a, &md, e) ? -1 : 0;
-		if (!rc)
-			print_mde(&md);
+		struct cli_out out = a->out;
+		out.kind = REPORT_MDE;
+		rc = study_campaign_mde(env->st, &in, &md, e) || strict_check(a, &md, e) ||
+			     cli_emit(&out, &(struct report_doc){.design_mde = &md}, e)
+			     ? -1
+			     : 0;
+		fflush(stdout);
 		study_mde_free(&md);
 	}
 	campaign_free(&c);
@@ -353,7 +370,8 @@ static const char *given_accel(const struct campaign_args *a)
 	return v;
 }
 
-/* `sysab campaign new NAME`: fill in the defaults, store the campaign, print its schedule. */
+/* `sysab campaign new NAME`: fill in the defaults, store the campaign, print its schedule and
+ * the MDE of its design (a's format: text, or one JSON document). */
 static int campaign_new(const struct campaign_env *env, struct campaign_args *a, const char *name, const char *self,
 			struct err *e)
 {
@@ -376,15 +394,15 @@ static int campaign_new(const struct campaign_env *env, struct campaign_args *a,
 				  given_accel(a), a->from, a->target};
 	if (study_campaign_mde(env->st, &in, &md, e) || strict_check(a, &md, e) ||
 	    (a->ad.until ? study_adaptive_create(env->st, &a->sp, &a->ad, e) : campaign_create(env->st, &a->sp, e)) ||
-	    show_one(env->st, name, e)) {
+	    show_one(env->st, name, &a->out, &md, e)) {
 		study_mde_free(&md);
 		return -1;
 	}
-	printf("\n");
-	print_mde(&md);
 	study_mde_free(&md);
 	char prog[256];
-	printf("\nnothing boots until `%s campaign start %s` (try --dry-run first)\n", prog_name(prog, sizeof prog), name);
+	if (!json_out(&a->out))
+		printf("\nnothing boots until `%s campaign start %s` (try --dry-run first)\n", prog_name(prog, sizeof prog),
+		       name);
 	return 0;
 }
 
@@ -397,7 +415,7 @@ static int drive(const struct campaign_env *env, const char *name, bool resume, 
 	int rc = study_adaptive_step(env, name, resume, NULL, false, &d, e);
 	struct err e2;
 	if (d.stop != STUDY_GO_ON && !study_adaptive_reached(env->st, name, &d, &md, &e2))
-		report_adaptive_text(stdout, name, &d, &md);
+		report_adaptive_text(env->out, name, &d, &md);
 	study_mde_free(&md);
 	study_decision_free(&d);
 	return rc;
@@ -495,7 +513,9 @@ int cmd_campaign(const struct cli_cmd *cmd, int argc, char **argv)
 		goto out;
 	}
 	char *abs_db = realpath(path, NULL);
-	struct campaign_env env = {st, abs_db ? abs_db : path, self ? self : "sysab", a.dry_run, stdout, NULL, NULL};
+	/* start --json: stdout holds the MDE's JSON document alone, the progress goes to stderr */
+	struct campaign_env env = {st, abs_db ? abs_db : path, self ? self : "sysab", a.dry_run,
+				   !is_new && json_out(&a.out) ? stderr : stdout, NULL, NULL};
 	int r;
 	if (is_new) {
 		r = campaign_new(&env, &a, pos.v[1], self, &e);

@@ -14,6 +14,7 @@
 #include "analysis/summary.h"
 #include "store/store.h"
 #include "study/grow.h"
+#include "study/mde.h"
 #include "workloads/workload.h"
 #include "workloads/pressure.h"
 
@@ -473,10 +474,13 @@ static int check_args(const struct run_args *a, const struct strv *pos, struct e
 	if (a->narms && kv_get(&a->labels, "arm"))
 		return errf(e, "-l arm=%s: a paired run labels each arm's run arm=NAME itself; leave the arm label out",
 			    kv_get(&a->labels, "arm"));
-	if (a->narms && (!cli_out_text(&a->out) || a->out.path))
-		return errf(e, "--arm makes %zu runs, one per arm, and -o or a format other than text shows one run: "
-			       "show the runs afterwards (sysab show RUN --json)",
-			    a->narms);
+	/* --json: JSON documents one after another, the paired MDE and each arm's run (not a grow's,
+	 * whose looks are text) */
+	bool arm_json = a->out.fmt == &report_format_json && !a->out.path && !a->until;
+	if (a->narms && (!cli_out_text(&a->out) || a->out.path) && !arm_json)
+		return errf(e, "--arm makes %zu runs, one per arm, and -o or a format other than text or json shows one "
+			       "run: show the runs afterwards (sysab show RUN --json)%s",
+			    a->narms, a->until && !a->out.path ? "; --until decided prints its looks as text alone" : "");
 	if (!a->until && (a->max_runs || a->target > 0))
 		return errf(e, "%s sizes paired runs that grow: give it with --until decided and the arms (--arm NAME=CMD "
 			       "twice), or leave it out",
@@ -538,9 +542,10 @@ static int hang_timeout_env(uint64_t *ns, struct err *e)
 /* Before the first round of a paired run: one paired run has no interval, so the MDE of the
  * fewest that have one (2 on this boot), from the database's earlier runs of the workloads; of
  * paired runs that grow (grow_max > 0, --until decided), the MDE of their cap and whether it
- * reaches target (a fraction), else the paired runs that would. */
-static int paired_mde(struct store *st, const struct workload **wl, size_t nwl, int samples, size_t grow_max,
-		      double target, struct err *e)
+ * reaches target (a fraction), else the paired runs that would. In out's format: text, or one
+ * JSON document before the arms' runs. */
+static int paired_mde(struct store *st, const struct cli_out *out, const struct workload **wl, size_t nwl, int samples,
+		      size_t grow_max, double target, struct err *e)
 {
 	struct strv names = {0};
 	for (size_t i = 0; i < nwl; i++)
@@ -554,14 +559,20 @@ static int paired_mde(struct store *st, const struct workload **wl, size_t nwl, 
 	strv_free(&names);
 	if (rc)
 		return -1;
-	if (grow_max) /* --until decided: what its cap can resolve */
+	if (!cli_out_text(out))
+		;
+	else if (grow_max) /* --until decided: what its cap can resolve */
 		printf("--until decided: at most %zu paired runs on this boot, a look after each from the second on\n",
 		       grow_max);
 	else
 		printf("one paired run gives no verdict: compare needs 2 or more on this boot\n");
-	report_mde_text(stdout, &m);
+	struct cli_out mo = *out;
+	mo.kind = REPORT_MDE;
+	struct study_mde md = {.have = true, .m = m};
+	rc = cli_emit(&mo, &(struct report_doc){.design_mde = &md}, e);
+	fflush(stdout);
 	an_mde_free(&m);
-	return 0;
+	return rc;
 }
 
 static struct run_opts run_opts_of(struct run_args *a, const struct workload **wl, size_t nwl)
@@ -1037,7 +1048,7 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 	}
 	size_t grow_max = !a.until ? 0 : a.max_runs ? a.max_runs : AN_GROW_DEFAULT_RUNS;
 	double margin = a.target > 0 ? a.target : stats_compare_defaults().margin;
-	if (a.narms >= 2 && !a.quiet && paired_mde(st, wl, nwl, o.samples, grow_max, margin, &e)) {
+	if (a.narms >= 2 && !a.quiet && paired_mde(st, &a.out, wl, nwl, o.samples, grow_max, margin, &e)) {
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}

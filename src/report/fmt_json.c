@@ -8,7 +8,8 @@
 
 #include <stdlib.h>
 
-/* Every campaign as an array (view_list), else the one campaign's object; indented, ASCII. */
+/* Every campaign as an array (view_list), else the one campaign's object (with "mde", the MDE
+ * of its design, when d has it); indented, ASCII. */
 static char *campaign_json(const struct report_doc *d)
 {
 	json_t *j = d->view_list ? json_array() : NULL;
@@ -20,6 +21,8 @@ static char *campaign_json(const struct report_doc *d)
 		}
 		json_array_append_new(j, v);
 	}
+	if (j && !d->view_list && d->design_mde) /* campaign new: the MDE of its design */
+		json_object_set_new(j, "mde", report_design_mde_json(d->design_mde));
 	char *s = j ? json_dumps(j, JSON_INDENT(2) | JSON_ENSURE_ASCII) : NULL;
 	json_decref(j);
 	return s;
@@ -44,6 +47,7 @@ static int render(FILE *f, const struct report_doc *d)
 	case REPORT_CAMPAIGN: s = campaign_json(d); break;
 	case REPORT_SYSTEM: s = report_system_json(d->system); break;
 	case REPORT_ALLOC: s = an_alloc_record_json(d->alloc); break;
+	case REPORT_MDE: s = report_design_mde_doc(d->design_mde); break;
 	case REPORT_SAMPLES: return report_export_json(f, d->runs, d->nruns, d->samples);
 	}
 	int rc = s && fputs(s, f) >= 0 && fputc('\n', f) != EOF ? 0 : -1;
@@ -55,7 +59,7 @@ const struct report_format report_format_json = {
 	"json",
 	1u << REPORT_RUNS | 1u << REPORT_RUN | 1u << REPORT_WORKLOADS | 1u << REPORT_ENV | 1u << REPORT_COMPARE |
 		1u << REPORT_ANALYZE | 1u << REPORT_PLAN | 1u << REPORT_SAMPLES | 1u << REPORT_HISTORY | 1u << REPORT_CAMPAIGN |
-		1u << REPORT_SYSTEM | 1u << REPORT_ALLOC,
+		1u << REPORT_SYSTEM | 1u << REPORT_ALLOC | 1u << REPORT_MDE,
 	render,
 	false,
 };

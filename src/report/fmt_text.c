@@ -40,6 +40,7 @@ static int render(FILE *f, const struct report_doc *d)
 		report_alloc_text(f, d->alloc);
 		fputc('\n', f);
 		break;
+	case REPORT_MDE: report_design_mde_text(f, d->design_mde); break;
 	case REPORT_SAMPLES: return -1;
 	}
 	return ferror(f) ? -1 : 0;
@@ -49,7 +50,7 @@ const struct report_format report_format_text = {
 	"text",
 	1u << REPORT_RUNS | 1u << REPORT_RUN | 1u << REPORT_WORKLOADS | 1u << REPORT_ENV | 1u << REPORT_COMPARE |
 		1u << REPORT_ANALYZE | 1u << REPORT_PLAN | 1u << REPORT_HISTORY | 1u << REPORT_CAMPAIGN | 1u << REPORT_SYSTEM |
-		1u << REPORT_ALLOC,
+		1u << REPORT_ALLOC | 1u << REPORT_MDE,
 	render,
 	false,
 };

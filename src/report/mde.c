@@ -1,6 +1,7 @@
-/* mde.c - the MDE lines of campaign new, campaign start and plan: text and JSON. */
+/* mde.c - the MDE lines of campaign new, campaign start, run --arm and plan: text and JSON. */
 #include "report.h"
 #include "analysis/mde.h"
+#include "study/mde.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -56,33 +57,68 @@ void report_mde_text(FILE *f, const struct an_mde *m)
 
 json_t *report_mde_json(const struct an_mde *m)
 {
+	const struct an_mde_in *in = &m->in;
+	/* paired runs on one boot count paired runs where a design across boots counts boots */
+	const char *n_key = in->paired ? "paired_runs" : "boots";
+	const char *need_key = in->paired ? "paired_runs_needed" : "boots_needed";
 	json_t *o = json_object(), *rows = json_array();
-	json_object_set_new(o, "boots", json_integer((json_int_t)m->in.boots));
-	json_object_set_new(o, "runs_per_boot", json_integer((json_int_t)m->in.runs));
-	json_object_set_new(o, "alpha", json_real(m->in.alpha));
-	json_object_set_new(o, "power", json_real(m->in.power));
-	json_object_set_new(o, "emulated", json_boolean(m->in.emulated));
-	if (m->in.from)
-		json_object_set_new(o, "from", json_string(m->in.from));
-	if (m->in.probe_cv > 0)
-		json_object_set_new(o, "probe_cv", json_real(m->in.probe_cv));
+	json_object_set_new(o, "paired", json_boolean(in->paired));
+	json_object_set_new(o, n_key, json_integer((json_int_t)in->boots));
+	json_object_set_new(o, "runs_per_boot", json_integer((json_int_t)in->runs));
+	json_object_set_new(o, "alpha", json_real(in->alpha));
+	json_object_set_new(o, "confidence", json_real(1 - in->alpha));
+	json_object_set_new(o, "power", json_real(in->power));
+	json_object_set_new(o, "emulated", json_boolean(in->emulated));
+	if (in->from)
+		json_object_set_new(o, "from", json_string(in->from));
+	if (in->probe_cv > 0)
+		json_object_set_new(o, "probe_cv", json_real(in->probe_cv));
 	for (size_t i = 0; i < m->nrows; i++) {
 		const struct an_mde_row *r = &m->rows[i];
 		json_t *x = json_object();
 		json_object_set_new(x, "workload", json_string(r->workload));
 		json_object_set_new(x, "copies", json_integer(r->copies));
-		json_object_set_new(x, "samples_per_run", json_integer((json_int_t)r->samples));
+		json_object_set_new(x, in->paired ? "rounds" : "samples_per_run", json_integer((json_int_t)r->samples));
 		json_object_set_new(x, "mde", isnan(r->m.mde) ? json_null() : json_real(r->m.mde));
 		json_object_set_new(x, "source", json_string(an_mde_source_word(r->source)));
-		if (m->in.target > 0)
-			json_object_set_new(x, "boots_needed", json_integer((json_int_t)r->m.boots_needed));
+		if (in->target > 0) {
+			json_object_set_new(x, "reaches", json_boolean(r->m.mde <= in->target));
+			json_object_set_new(x, need_key, json_integer((json_int_t)r->m.boots_needed));
+		}
 		json_array_append_new(rows, x);
 	}
 	json_object_set_new(o, "rows", rows);
-	if (m->in.target > 0) {
-		json_object_set_new(o, "target", json_real(m->in.target));
+	if (in->target > 0) {
+		json_object_set_new(o, "target", json_real(in->target));
 		json_object_set_new(o, "reaches", json_boolean(m->reaches));
-		json_object_set_new(o, "boots_needed", json_integer((json_int_t)m->boots_needed));
+		json_object_set_new(o, need_key, json_integer((json_int_t)m->boots_needed));
 	}
 	return o;
+}
+
+void report_design_mde_text(FILE *f, const struct study_mde *md)
+{
+	if (md->have)
+		report_mde_text(f, &md->m);
+	if (md->cannot)
+		fputs(md->cannot, f);
+}
+
+json_t *report_design_mde_json(const struct study_mde *md)
+{
+	json_t *o = report_mde_json(&md->m);
+	json_object_set_new(o, "available", json_boolean(md->have));
+	json_object_set_new(o, "cannot", md->cannot ? json_string(md->cannot) : json_null());
+	return o;
+}
+
+char *report_design_mde_doc(const struct study_mde *md)
+{
+	json_t *d = json_object();
+	json_object_set_new(d, "schema_version", json_integer(REPORT_SCHEMA_VERSION));
+	json_object_set_new(d, "kind", json_string("mde"));
+	json_object_set_new(d, "mde", report_design_mde_json(md));
+	char *s = json_dumps(d, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
+	json_decref(d);
+	return s;
 }

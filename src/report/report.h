@@ -28,6 +28,7 @@ enum report_kind {
 	REPORT_CAMPAIGN,  /* sysab campaign show, status */
 	REPORT_SYSTEM,    /* sysab system show */
 	REPORT_ALLOC,     /* sysab run --allocate: the allocation, before the run */
+	REPORT_MDE,       /* sysab campaign start, run --arm: a design's MDE before its first boot or round */
 };
 
 struct summary;
@@ -42,6 +43,7 @@ struct an_history_change;
 struct campaign_view;
 struct sys_state;
 struct an_alloc_record;
+struct study_mde;
 
 /* One finished record of one kind, and how text wants it. Only the member of kind is read. */
 struct report_doc {
@@ -79,6 +81,8 @@ struct report_doc {
 	                                       name; json: an array), else the one of views[0] */
 	const struct sys_state *system;     /* REPORT_SYSTEM */
 	const struct an_alloc_record *alloc; /* REPORT_ALLOC */
+	const struct study_mde *design_mde; /* REPORT_MDE; REPORT_CAMPAIGN (campaign new): the MDE of
+	                                       views[0]'s design, NULL: none */
 };
 
 /* An output format: one file each (fmt_text.c, fmt_json.c, fmt_csv.c, fmt_html.c, fmt_kcidb.c,
@@ -171,8 +175,21 @@ void report_study_line_json(struct json_t *o, const struct study_line *l);
 struct an_mde;
 /* The MDE lines of a design (campaign new, campaign start, plan): text into f. */
 void report_mde_text(FILE *f, const struct an_mde *m);
-/* The same as a new JSON object (a json_t *, the caller owns it). */
+/* The same as a new JSON object (a json_t *, the caller owns it): the design (boots, or
+ * paired_runs when paired, runs_per_boot, alpha, confidence, power, emulated, from, probe_cv),
+ * per workload its mde, source ("pilot", "history": earlier runs, "rough") and samples_per_run
+ * (rounds when paired), and with a target whether each row and all reach it (reaches) and the
+ * boots_needed (paired_runs_needed; 0: none up to the search bound). */
 struct json_t *report_mde_json(const struct an_mde *m);
+/* A design's MDE before it boots or takes a round (campaign new, campaign start, run --arm):
+ * its MDE lines when it has one, then what it cannot give (md->cannot), as text into f. */
+void report_design_mde_text(FILE *f, const struct study_mde *md);
+/* The same as a new JSON object: report_mde_json's members (rows empty when the design has no
+ * MDE), and available (it has one) and cannot (the text, or null). */
+struct json_t *report_design_mde_json(const struct study_mde *md);
+/* The JSON document of REPORT_MDE: schema_version, kind "mde" and mde (report_design_mde_json),
+ * as a new string (the caller frees it). */
+char *report_design_mde_doc(const struct study_mde *md);
 /* The legend of a history's changes (report_change_legend of the segment after a change against
  * the one before), appended to b: the text, markdown, JSON and HTML of a history say it alike. */
 void report_history_legend(struct sb *b, const struct an_history *h);

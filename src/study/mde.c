@@ -51,6 +51,9 @@ int study_campaign_mde(struct store *st, const struct study_mde_in *in, struct s
 			      "  degrees of freedom are needed); the smallest that can: --boots %zu\n",
 			in->boots, ST_PLAN_MIN_DF, plan_boots);
 	out->cannot = why.s;
+	/* the design, also when it has no MDE (its record says what it is) */
+	out->m.in = (struct an_mde_in){.boots = in->boots, .runs = in->runs ? in->runs : 1, .alpha = 0.05, .power = 0.8,
+				       .target = in->target, .emulated = emulated(in)};
 	if (in->boots < 2)
 		return 0;
 	struct strv patterns = {0};

@@ -33,6 +33,45 @@ contains "$OUT" "400 samples/run"
 expect 0 "$SYSAB" campaign start m1 --dry-run --from cfg=a
 contains "$OUT" "MDE of $pb boots x $pr run"
 
+# --json carries the same MDE (report_mde_json, plan's writer too): per workload the figure,
+# its source and samples, the design, confidence, power, emulation, and the target's reach
+expect 0 "$SYSAB" campaign new m1j $C --boots "$pb" --runs "$pr" --from cfg=a --target 1% --json -- -w w.x --samples "$ps"
+printf '%s' "$OUT" | jq -e . >/dev/null || fail "campaign new --json is not one JSON document: $OUT"
+[ "$(printf '%s' "$OUT" | jq -r .name)" = m1j ] || fail "campaign new --json: not the campaign's document"
+read -r jb jr js jm jsrc jc jp je jpa jt jreach jneed jav <<EOF2
+$(printf '%s' "$OUT" | jq -r '.mde | [.boots, .runs_per_boot, (.rows[] | select(.workload == "w.x") | .samples_per_run,
+  .mde * 100, .source), .confidence, .power, .emulated, .paired, .target, .reaches, .boots_needed, .available] |
+  map(tostring) | join(" ")')
+EOF2
+[ "$jb $jr $js" = "$pb $pr $ps" ] || fail "campaign new --json design: $jb x $jr x $js, plan's $pb x $pr x $ps"
+awk -v a="$pm" -v b="$jm" 'BEGIN { d = a - b; exit !(d < 0.0001 && d > -0.0001) }' ||
+	fail "campaign new --json MDE $jm% differs from plan's $pm%"
+[ "$jsrc $jc $jp $je $jpa $jav" = "pilot 0.95 0.8 false false true" ] ||
+	fail "campaign new --json: source, confidence, power, emulated, paired, available: $jsrc $jc $jp $je $jpa $jav"
+[ "$jt $jreach" = "0.01 true" ] || fail "campaign new --json target: $jt $jreach"
+[ "$jneed" -ge 2 ] && [ "$jneed" -le "$pb" ] || fail "campaign new --json boots_needed $jneed (planned $pb)"
+# plan's JSON, by the same writer, has the same members (plan's --target is a half-width, not
+# an effect to detect: no reaches there)
+expect 0 "$SYSAB" plan cfg=a --target 1% --json
+[ "$(printf '%s' "$OUT" | jq -r '.mde | [.confidence, .paired, .boots, .rows[0].samples_per_run] | map(tostring) | join(" ")')" = "0.95 false $pb $ps" ] ||
+	fail "plan --json mde: $(printf '%s' "$OUT" | jq -c .mde)"
+# a target missed: the boots that would reach it, per row and in all
+expect 0 "$SYSAB" campaign new m1k $C --boots 2 --from cfg=a --target 0.5% --json -- -w w.x --samples 4
+[ "$(printf '%s' "$OUT" | jq -r '.mde | [.reaches, .rows[0].reaches, (.boots_needed > 2), (.boots_needed == .rows[0].boots_needed)] | map(tostring) | join(" ")')" = "false false true true" ] ||
+	fail "campaign new --json, a missed target: $(printf '%s' "$OUT" | jq -c .mde)"
+# campaign start --json before the first boot: one document, kind mde; the progress on stderr
+expect 0 "$SYSAB" campaign start m1 --dry-run --from cfg=a --json
+[ "$(printf '%s' "$OUT" | jq -r '[.kind, .mde.boots, .mde.rows[0].source] | map(tostring) | join(" ")')" = "mde $pb pilot" ] ||
+	fail "campaign start --json: $OUT"
+[ -n "$ERR" ] || fail "campaign start --json --dry-run: no progress on stderr"
+# and a design that has no MDE says so, with what it cannot give
+expect 0 "$SYSAB" campaign new m1o $C --boots 1 --json -- -w w.x
+[ "$(printf '%s' "$OUT" | jq -r '.mde | [.available, .boots, (.rows | length), (.cannot | test("1 boot per configuration gives no verdict"))] | map(tostring) | join(" ")')" = "false 1 0 true" ] ||
+	fail "campaign new --boots 1 --json: $(printf '%s' "$OUT" | jq -c .mde)"
+expect 2 "$SYSAB" campaign new m1x $C --boots 2 --format markdown -- -w w.x
+contains "$ERR" "new and start take --json"
+expect 2 "$SYSAB" campaign show m1x
+
 # without --from: every earlier run of the database (both configurations of the import)
 expect 0 "$SYSAB" campaign new m2 $C --boots 4 -- -w w.x
 contains "$OUT" "earlier runs"
@@ -82,6 +121,10 @@ contains "$OUT" "documented defaults"
 expect 0 "$SYSAB" campaign new q1 --backend qemu --arch x86_64 --accel tcg --unit-dir "$T/units" --boots 2 \
 	--config pti=on --append pti=on -- -w kernel.syscall.null
 contains "$OUT" "of emulator costs (qemu TCG)"
+expect 0 "$SYSAB" campaign new q2 --backend qemu --arch x86_64 --accel tcg --unit-dir "$T/units" --boots 2 \
+	--config pti=on --append pti=on --json -- -w kernel.syscall.null
+[ "$(printf '%s' "$OUT" | jq -r '.mde | [.emulated, .rows[0].source] | map(tostring) | join(" ")')" = "true rough" ] ||
+	fail "campaign new --accel tcg --json: $(printf '%s' "$OUT" | jq -c .mde)"
 
 # run --arm: before the first round, what one paired run cannot give and the MDE of two
 export SYSAB_DB="$T/arm.db"
@@ -93,3 +136,24 @@ printf '%s\n' "$OUT" | awk '/^MDE of 2 paired/ { m = NR } /^run [0-9]+: complete
 contains "$OUT" "8 rounds, rough"
 expect 0 "$SYSAB" run --quick -w kernel.syscall.null --samples 8 --arm A=true --arm B=true
 contains "$OUT" "8 rounds, earlier runs"
+# --json: the paired MDE as its own document before the arms' runs, then each arm's run
+expect 0 "$SYSAB" run --quick -w kernel.syscall.null --samples 8 --arm A=true --arm B=true --json
+printf '%s' "$OUT" | python3 -c '
+import json, sys
+s, d, i, docs = sys.stdin.read(), json.JSONDecoder(), 0, []
+while i < len(s):
+    if s[i].isspace():
+        i += 1
+        continue
+    o, i = d.raw_decode(s, i)
+    docs.append(o)
+kinds = [o["kind"] for o in docs]
+assert kinds == ["mde", "run", "run"], kinds
+m = docs[0]["mde"]
+assert m["paired"] and m["paired_runs"] == 2 and "boots" not in m, m
+r = m["rows"][0]
+assert r["workload"] == "kernel.syscall.null" and r["rounds"] == 8 and r["source"] == "history", r
+assert m["confidence"] == 0.95 and m["power"] == 0.8 and r["mde"] > 0, m
+' || fail "run --arm --json: $OUT"
+expect 2 "$SYSAB" run --quick -w kernel.syscall.null --arm A=true --arm B=true --until decided --json
+contains "$ERR" "--until decided prints its looks as text alone"

@@ -61,8 +61,11 @@ expect 2 "$SYSAB" run -w harness.null $R --arm A=true --arm B=true --order block
 contains "$ERR" "round by round"
 expect 2 "$SYSAB" run -w harness.null $R --arm A=true --arm B=true -l arm=x
 contains "$ERR" "labels each arm's run arm=NAME itself"
-expect 2 "$SYSAB" run -w harness.null $R --arm A=true --arm B=true --json
+expect 2 "$SYSAB" run -w harness.null $R --arm A=true --arm B=true --format markdown
 contains "$ERR" "one per arm"
+expect 2 "$SYSAB" run -w harness.null $R --arm A=true --arm B=true --json -o "$T/arms.json"
+contains "$ERR" "one per arm"
+[ ! -e "$T/arms.json" ] || fail "a refused paired run wrote -o"
 [ "$(runs)" = 2 ] || fail "a refused paired run stored something"
 expect 2 "$SYSAB" run -w harness.null $R --arm A=true --arm B='exit 3'
 contains "$ERR" "--arm B: its command 'exit 3' failed before the rounds (exit status 3)"
