@@ -2,6 +2,7 @@
 #ifndef SYSAB_ANALYSIS_H
 #define SYSAB_ANALYSIS_H
 
+#include "stats/mde.h"
 #include "stats/stats.h"
 #include "store/store.h"
 
@@ -490,7 +491,17 @@ struct an_prow {
 	struct an_change chg;   /* c in the row's display direction */
 	size_t more_boots;
 	enum st_verdict settles_as;
+	/* The components the row planned from: the two groups' (comp_a, comp_b), or a factorial's
+	 * contrasts for every effect (both) and for the main effects alone (comp_main). */
+	struct st_components comp_a, comp_b, comp_main;
+	/* Two groups or a factorial between boots, with a design (an_plan.boots >= 2): mde holds the
+	 * MDE that design (the plan's boots x runs x samples, every row at once) reaches for this
+	 * row at 1 - alpha and AN_PLAN_MDE_POWER (a factorial: every effect; mde_main: the main
+	 * effects alone), from the components above. */
+	bool have_mde;
+	struct st_mde mde, mde_main;
 };
+#define AN_PLAN_MDE_POWER 0.8
 
 struct an_plan {
 	struct an_prow *rows;

@@ -135,6 +135,10 @@ static int plan_row(const struct store_set *sets, size_t ns, bool factorial, con
 					rc = -1;
 				r->plan_main.cost *= (double)ns / 2;
 			}
+			r->comp_a = ca;
+			r->comp_b = cb;
+			if (factorial)
+				r->comp_main = cm;
 			if (rc || stats_plan(&ca, &cb, p, &r->plan, e)) {
 				rc = -1;
 			} else {
@@ -162,6 +166,25 @@ static int plan_row(const struct store_set *sets, size_t ns, bool factorial, con
 static int plan_row_within(const struct an_analyze *a, const struct rowkey *k, const struct st_plan_opts *p,
 			      struct an_prow *r, struct err *e);
 static void plan_within_args(const struct an_analyze *a, struct an_plan *out);
+
+/* The MDE that out's design (every row at once) reaches per row of two groups or a factorial,
+ * from the components each row planned from (an_prow.have_mde); none without a design of 2 or
+ * more boots. */
+static void plan_mde(struct an_plan *out)
+{
+	if (out->boots < 2 || !out->runs || !out->samples)
+		return;
+	for (size_t i = 0; i < out->nrows; i++) {
+		struct an_prow *r = &out->rows[i];
+		struct err e;
+		if (!r->have)
+			continue;
+		r->have_mde = !stats_mde(&r->comp_a, &r->comp_b, out->boots, out->runs, out->samples, out->po.alpha,
+					 AN_PLAN_MDE_POWER, 0, 0, &r->mde, &e) &&
+			      (!out->ncells || !stats_mde(&r->comp_main, &r->comp_main, out->boots, out->runs, out->samples,
+							  out->po.alpha, AN_PLAN_MDE_POWER, 0, 0, &r->mde_main, &e));
+	}
+}
 
 /* wa: a finished analysis whose within-boot factors the plan pairs (NULL: none). */
 static int plan_sets(const struct store_set *sets, size_t ns, bool factorial, const struct an_analyze *wa,
@@ -205,6 +228,8 @@ static int plan_sets(const struct store_set *sets, size_t ns, bool factorial, co
 	if (wa && !rc)
 		plan_within_args(wa, out);
 	plan_design(out, k, nk);
+	if (!wa && !rc && (out->two_groups || factorial))
+		plan_mde(out);
 	an_keys_free(k, nk);
 	if (rc)
 		an_plan_free(out);

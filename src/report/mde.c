@@ -6,8 +6,7 @@
 #include <jansson.h>
 #include <math.h>
 
-/* "2.3%", or "none" when not computable. */
-static void pct(char *buf, size_t n, double x)
+void report_mde_pct(char *buf, size_t n, double x)
 {
 	if (isnan(x))
 		snprintf(buf, n, "none");
@@ -29,7 +28,7 @@ void report_mde_text(FILE *f, const struct an_mde *m)
 	for (size_t i = 0; i < m->nrows; i++) {
 		const struct an_mde_row *r = &m->rows[i];
 		char b[32];
-		pct(b, sizeof b, r->m.mde);
+		report_mde_pct(b, sizeof b, r->m.mde);
 		const char *src = r->source == AN_MDE_PILOT ? "pilot" : r->source == AN_MDE_HISTORY ? "earlier runs" : "rough";
 		fprintf(f, "  %-26s %7s  %zu %s, %s%s%s\n", r->workload, b, r->samples,
 			in->paired ? "rounds" : "samples/run", src, r->source == AN_MDE_PILOT && in->from ? " " : "",
@@ -44,7 +43,7 @@ void report_mde_text(FILE *f, const struct an_mde *m)
 		fprintf(f, "  rough: no runs of it here; documented defaults (docs/METHOD.md)\n");
 	if (in->target > 0) {
 		char t[32];
-		pct(t, sizeof t, in->target);
+		report_mde_pct(t, sizeof t, in->target);
 		if (m->reaches)
 			fprintf(f, "target %s: reached\n", t);
 		else if (m->boots_needed)

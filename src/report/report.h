@@ -173,6 +173,8 @@ void report_study_line_text(FILE *f, const struct study_line *l);
  * "line"; or "why" and "reason" (study_why_word), both null for a record with neither. */
 void report_study_line_json(struct json_t *o, const struct study_line *l);
 struct an_mde;
+/* An MDE x (a fraction) as text: "2.3%" ("0.05%" below 0.1%), or "none" when not computable. */
+void report_mde_pct(char *buf, size_t n, double x);
 /* The MDE lines of a design (campaign new, campaign start, plan): text into f. */
 void report_mde_text(FILE *f, const struct an_mde *m);
 /* The same as a new JSON object (a json_t *, the caller owns it): the design (boots, or

@@ -1103,6 +1103,35 @@ out:
 	sb_free(&m);
 }
 
+/* Two groups or a factorial: the MDE per row that the design of all rows at once reaches. */
+static void plan_mde_text(FILE *f, const struct an_plan *p)
+{
+	bool any = false;
+	for (size_t i = 0; i < p->nrows; i++)
+		any |= p->rows[i].have_mde;
+	if (!any)
+		return;
+	fprintf(f, "\nMDE of that design (%g%% confidence, %g%% power), the smallest change it detects%s:\n",
+		100 * (1 - p->po.alpha), 100 * AN_PLAN_MDE_POWER, p->ncells ? " (every effect; main effects alone)" : "");
+	for (size_t i = 0; i < p->nrows; i++) {
+		const struct an_prow *r = &p->rows[i];
+		if (!r->have_mde)
+			continue;
+		char name[64], m[32], mm[32];
+		if (r->copies > 1)
+			snprintf(name, sizeof name, "%s x%d", r->workload, r->copies);
+		else
+			snprintf(name, sizeof name, "%s", r->workload);
+		report_mde_pct(m, sizeof m, r->mde.mde);
+		if (p->ncells) {
+			report_mde_pct(mm, sizeof mm, r->mde_main.mde);
+			fprintf(f, "  %-26s %7s  main effects %s\n", name, m, mm);
+		} else {
+			fprintf(f, "  %-26s %7s\n", name, m);
+		}
+	}
+}
+
 void report_plan_text(FILE *f, const struct an_plan *p, const struct an_group_info *g, size_t ng, bool color)
 {
 	(void)color; /* a plan has no verdict words to colour */
@@ -1130,6 +1159,7 @@ void report_plan_text(FILE *f, const struct an_plan *p, const struct an_group_in
 	if (p->infeasible)
 		fprintf(f, "%zu row%s cannot reach the target within the search bounds; widen --target\n", p->infeasible,
 			p->infeasible == 1 ? "" : "s");
+	plan_mde_text(f, p);
 	if (p->nwithin && p->boots) {
 		struct sb t = {0};
 		sb_addf(&t, "on each boot of each configuration%s (a campaign with --boots %zu runs them on every boot: "

@@ -549,6 +549,11 @@ char *report_plan_json(const struct an_plan *p, const struct an_group_info *g, s
 				json_object_set_new(mj, "time_s", num(r->plan_main.cost));
 				json_object_set_new(o, "main_effects_only", mj);
 			}
+			if (r->have_mde) { /* the MDE the design of all rows at once reaches */
+				json_object_set_new(o, "mde", num(r->mde.mde));
+				if (p->ncells)
+					json_object_set_new(o, "mde_main", num(r->mde_main.mde));
+			}
 			if (r->compared) {
 				json_t *cj = cmp_json(&r->c, &r->chg, "bh");
 				if (r->c.verdict == ST_INCONCLUSIVE)

@@ -157,3 +157,39 @@ assert m["confidence"] == 0.95 and m["power"] == 0.8 and r["mde"] > 0, m
 ' || fail "run --arm --json: $OUT"
 expect 2 "$SYSAB" run --quick -w kernel.syscall.null --arm A=true --arm B=true --until decided --json
 contains "$ERR" "--until decided prints its looks as text alone"
+
+# plan of B vs A and factorial plans: per row the MDE their planned design (all rows at once)
+# reaches, by the same model as the one-configuration plan's (an A-vs-A plan gives its figure)
+export SYSAB_DB="$T/two.db"
+expect 0 "$SYSAB" import csv "$REPO/tests/fixtures/csv/same.csv"
+mde_of() { printf '%s' "$OUT" | jq -r "$1"; }
+expect 0 "$SYSAB" plan cfg=a --json
+one=$(mde_of '.mde.rows[] | select(.workload == "w.x") | .mde')
+expect 0 "$SYSAB" plan cfg=a cfg=a --json
+aa=$(mde_of '.rows[] | select(.workload == "w.x") | .mde')
+[ -n "$one" ] && [ "$one" = "$aa" ] || fail "plan cfg=a cfg=a: MDE $aa, the one-configuration plan's $one"
+expect 0 "$SYSAB" plan cfg=b cfg=b --json
+bb=$(mde_of '.rows[] | select(.workload == "w.x") | .mde')
+expect 0 "$SYSAB" plan cfg=a cfg=b --json
+ab=$(mde_of '.rows[] | select(.workload == "w.x") | .mde')
+d=$(mde_of '[.all.boots, .all.runs_per_boot, .all.samples_per_run] | map(tostring) | join(" ")')
+# A's noise and B's: between A vs A and B vs B (the same design here)
+awk -v a="$aa" -v b="$bb" -v x="$ab" 'BEGIN { lo = a < b ? a : b; hi = a < b ? b : a; exit !(x > lo && x < hi) }' ||
+	fail "plan cfg=a cfg=b: MDE $ab not between A vs A $aa and B vs B $bb"
+expect 0 "$SYSAB" plan cfg=a cfg=b
+contains "$OUT" "MDE of that design (95% confidence, 80% power)"
+pm=$(printf '%s\n' "$OUT" | awk '/^MDE of that design/ { on = 1; next } on && $1 == "w.x" { sub("%", "", $2); print $2; exit }')
+awk -v a="$pm" -v b="$ab" 'BEGIN { d = a - 100 * b; exit !(d < 0.006 && d > -0.006) }' ||
+	fail "plan cfg=a cfg=b: text MDE $pm% differs from its JSON $ab"
+contains "$OUT" "all rows at once: $(echo "$d" | awk '{ print $1 }') boots"
+# a 2x2 factorial: every effect (the interaction needs most) and the main effects alone, whose
+# contrast has a quarter of the variance: half the MDE
+export SYSAB_DB="$T/fact.db"
+expect 0 "$SYSAB" import csv "$REPO/examples/pernode-pie-boots.csv"
+expect 0 "$SYSAB" plan --factors pernode,pie -w index --json
+r=$(mde_of '.rows[] | select(.workload == "index") | [.mde, .mde_main] | map(tostring) | join(" ")')
+echo "$r" | awk '{ exit !($1 > 0 && $2 > 0 && $2 / $1 > 0.45 && $2 / $1 < 0.55) }' ||
+	fail "plan --factors: every effect's and the main effects' MDE: $r"
+expect 0 "$SYSAB" plan --factors pernode,pie -w index
+contains "$OUT" "(every effect; main effects alone)"
+contains "$OUT" "main effects "
