@@ -130,7 +130,8 @@ int an_mde_of_set(const struct store_set *set, enum an_mde_source source, const 
 		if (!(r->m.mde <= out->worst))
 			out->worst = r->m.mde;
 		if (in->target > 0) {
-			out->reaches = out->reaches && r->m.mde <= in->target;
+			r->reaches = r->m.mde <= in->target;
+			out->reaches = out->reaches && r->reaches;
 			unsized |= !r->m.boots_needed;
 			if (r->m.boots_needed > out->boots_needed)
 				out->boots_needed = r->m.boots_needed;

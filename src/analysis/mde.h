@@ -37,6 +37,7 @@ struct an_mde_row {
 	enum an_mde_source source;
 	size_t samples;   /* per run, as used */
 	struct st_mde m;
+	bool reaches;     /* with a target: m.mde meets it */
 };
 
 /* A finished record: one row per chosen workload. */

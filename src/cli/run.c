@@ -559,12 +559,10 @@ static int paired_mde(struct store *st, const struct cli_out *out, const struct 
 	strv_free(&names);
 	if (rc)
 		return -1;
-	if (!cli_out_text(out))
-		;
-	else if (grow_max) /* --until decided: what its cap can resolve */
+	if (cli_out_text(out) && grow_max) /* --until decided: what its cap can resolve */
 		printf("--until decided: at most %zu paired runs on this boot, a look after each from the second on\n",
 		       grow_max);
-	else
+	else if (cli_out_text(out))
 		printf("one paired run gives no verdict: compare needs 2 or more on this boot\n");
 	struct cli_out mo = *out;
 	mo.kind = REPORT_MDE;

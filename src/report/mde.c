@@ -81,7 +81,7 @@ json_t *report_mde_json(const struct an_mde *m)
 		json_object_set_new(x, "mde", isnan(r->m.mde) ? json_null() : json_real(r->m.mde));
 		json_object_set_new(x, "source", json_string(an_mde_source_word(r->source)));
 		if (in->target > 0) {
-			json_object_set_new(x, "reaches", json_boolean(r->m.mde <= in->target));
+			json_object_set_new(x, "reaches", json_boolean(r->reaches));
 			json_object_set_new(x, need_key, json_integer((json_int_t)r->m.boots_needed));
 		}
 		json_array_append_new(rows, x);
