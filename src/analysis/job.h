@@ -4,6 +4,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/counters.h"
+#include "analysis/mde.h"
 #include "analysis/select.h"
 #include "store/store.h"
 
@@ -268,6 +269,12 @@ int an_plan_job_build(struct store *st, const char *const *sel, size_t nsel, con
 		      const struct st_compare_opts *co, const struct st_plan_opts *po, struct an_plan_job *j,
 		      struct err *e);
 void an_plan_job_free(struct an_plan_job *j);
+/* One configuration's plan j (selector sel, NULL: every run): the MDE of the design it planned
+ * (j->p.boots >= 2) for its rows, from the same pilot runs, at 1 - alpha and AN_PLAN_MDE_POWER,
+ * into *out (free with an_mde_free). Returns 1 with *out filled, 0 when the plan has no such
+ * design (two groups and factorials carry theirs per row: an_prow.mde; fewer than 2 boots),
+ * or -1 with e set. */
+int an_plan_job_mde(const struct an_plan_job *j, const char *sel, double alpha, struct an_mde *out, struct err *e);
 /* Plan --factors: the runs of filter split into the cells of factors (as analyze splits
  * them); every factor needs two levels and every cell runs. Takes st. Returns 0, or -1
  * with e set; free with an_plan_job_free either way. */

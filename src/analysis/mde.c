@@ -1,6 +1,7 @@
 /* mde.c - the MDE of a design per workload: components of a pilot's, the database's or the default runs. */
 #include "analysis/mde.h"
 #include "analysis/analysis.h"
+#include "analysis/job.h"
 #include "analysis/select.h"
 #include "workloads/workload.h"
 
@@ -199,4 +200,20 @@ void an_mde_free(struct an_mde *m)
 	free(m->rows);
 	free(m->from);
 	memset(m, 0, sizeof *m);
+}
+
+int an_plan_job_mde(const struct an_plan_job *j, const char *sel, double alpha, struct an_mde *out, struct err *e)
+{
+	memset(out, 0, sizeof *out);
+	if (j->factorial || j->ng != 1 || j->p.boots < 2)
+		return 0;
+	struct an_mde_in mi = {.boots = j->p.boots, .runs = j->p.runs, .samples = j->p.samples, .alpha = alpha,
+			       .power = AN_PLAN_MDE_POWER, .from = sel};
+	struct strv rows = {0}; /* the plan's workloads */
+	for (size_t i = 0; i < j->p.nrows; i++)
+		if (j->p.rows[i].have && !j->p.rows[i].ncomposite)
+			strv_add(&rows, j->p.rows[i].workload);
+	int rc = an_mde_of_set(&j->g[0].set, sel ? AN_MDE_PILOT : AN_MDE_HISTORY, &rows, &mi, out, e);
+	strv_free(&rows);
+	return rc ? -1 : 1;
 }

@@ -485,20 +485,10 @@ int cmd_plan(const struct cli_cmd *cmd, int argc, char **argv)
 		goto fail;
 	if (a.campaign)
 		study_plan_line(&j, &pos, &a.factors, &a.patterns, a.campaign, a.db, &line);
-	/* one configuration's plan: the MDE of the design it planned, from the same pilot runs */
-	if (!j.factorial && j.ng == 1 && j.p.boots >= 2) {
-		struct an_mde_in mi = {.boots = j.p.boots, .runs = j.p.runs, .samples = j.p.samples, .alpha = a.po.alpha,
-				       .power = 0.8, .from = pos.n ? pos.v[0] : NULL};
-		struct strv rows = {0}; /* the plan's workloads */
-		for (size_t i = 0; i < j.p.nrows; i++)
-			if (j.p.rows[i].have && !j.p.rows[i].ncomposite)
-				strv_add(&rows, j.p.rows[i].workload);
-		int r = an_mde_of_set(&j.g[0].set, pos.n ? AN_MDE_PILOT : AN_MDE_HISTORY, &rows, &mi, &mde, &e);
-		strv_free(&rows);
-		if (r)
-			goto fail;
-		have_mde = true;
-	}
+	int hm = an_plan_job_mde(&j, pos.n ? pos.v[0] : NULL, a.po.alpha, &mde, &e);
+	if (hm < 0)
+		goto fail;
+	have_mde = hm == 1;
 	if (cli_emit(&a.out,
 		     &(struct report_doc){.plan = &j.p, .groups = j.info, .ngroups = j.ng, .lines = a.campaign ? &line : NULL,
 					  .mde = have_mde ? &mde : NULL},
