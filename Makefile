@@ -203,7 +203,7 @@ bench: deps-test $(B)/sysab $(B)/sysab-exec-helper $(B)/bench/gen_db
 
 # The statistics part alone (make bench runs it last): sysab history's change points on
 # 1,000 series per scenario (A/A, A/A with a spike, a step; docs/METHOD.md, "History: change
-# points"; about 10 CPU s), the whole simulation design grid
+# points"; about 1 CPU minute), the whole simulation design grid
 # (its table is in docs/METHOD.md), the exact level of B against A at every ratio of
 # boot variances (METHOD.md, "Comparing B with A"; about 1 CPU minute), the bound on
 # any such test (bench/bf_bound.py, SciPy, about 4 CPU minutes) and 10,000 random CSV

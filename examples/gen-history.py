@@ -7,6 +7,8 @@
 #   sysab --db h.db import csv series.csv && sysab --db h.db history -w kernel.syscall.null --by kernel
 # --aa writes the same series without the slowdown (and with the spike). --boots N (a multiple
 # of 5) writes N kernels 6.1-rc1 .. 6.(N/5) with the slowdown from 60% of the way (bench/history.sh).
+# --spread writes a series without the spike or slowdown whose between-boot sd doubles (1% to 2%)
+# from 40% of the way on (6.9-rc1 of 100): a change of spread, not of the mean.
 import math, random, sys
 
 argv = sys.argv[1:]
@@ -15,14 +17,15 @@ if "--boots" in argv:
     i = argv.index("--boots")
     nboots = int(argv[i + 1])
     del argv[i:i + 2]
-args = [a for a in argv if a != "--aa"]
-aa = "--aa" in argv
+args = [a for a in argv if a not in ("--aa", "--spread")]
+spread = "--spread" in argv
+aa = "--aa" in argv or spread
 random.seed(int(args[0]) if args else 36)
 kernels = [f"6.{m}-rc{r}" if r <= 4 else f"6.{m}" for m in range(1, nboots // 5 + 1) for r in range(1, 6)]
 rows = []
 for i, k in enumerate(kernels):
-    y = math.log(1.0e7) + random.gauss(0, 0.01)
-    if i == 30:
+    y = math.log(1.0e7) + random.gauss(0, 0.02 if spread and i >= nboots * 40 // 100 else 0.01)
+    if i == 30 and not spread:
         y += math.log(0.93)
     if i >= nboots * 60 // 100 and not aa:
         y += math.log(0.97)

@@ -98,7 +98,9 @@ const struct cli_cmd cli_cmds[] = {
 	 "without a change, so a series without any change reports one with probability at most\n"
 	 "--alpha; one outlying boot is not a change. Each change: the\n"
 	 "first changed boot (counting from 0), an interval for it, the labels either side and the size\n"
-	 "in percent with its 95% interval. docs/METHOD.md has the method and its measured rates.\n"
+	 "in percent with its 95% interval. A change of the boots' spread, not of their mean, is a line\n"
+	 "of its own (from which boot, the ratio; 30 boots or more), never a change of mean.\n"
+	 "docs/METHOD.md has the method and its measured rates.\n"
 	 "Needs at least 6 boots. Example: sysab history -w kernel.syscall.null --by kernel\n\n" SELECTOR_HELP,
 	 cli_history_opts, cmd_history, NULL},
 	{"import", "csv|unixbench|db FILE...", "store published numbers (CSV), UnixBench logs or other databases",

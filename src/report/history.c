@@ -84,11 +84,26 @@ void report_history_edges(struct sb *b, const struct an_history *h)
 		label_of(h, 1), label_of(h, lo), ST_CP_EDGE);
 }
 
-/* report_history_edges, onto f. */
-static void edges_text(FILE *f, const struct an_history *h, const char *prefix)
+void report_history_spread(struct sb *b, const struct an_history *h)
+{
+	const struct st_cp_spread *s = &h->cp.spread;
+	if (!s->found)
+		return;
+	sb_addf(b, "spread change from boot %zu (%s): boot spread ", s->index, label_of(h, s->index));
+	if (isfinite(s->ratio))
+		sb_addf(b, "x%.2f", s->ratio);
+	else
+		sb_add(b, "from none");
+	sb_addf(b, ", between-boot sd %.2f%% -> %.2f%% (p %.3f); a change of spread, not of the mean\n",
+		100 * s->sd_before, 100 * s->sd_after, s->p);
+}
+
+/* The lines fill builds, onto f, each after prefix. */
+static void lines_text(FILE *f, const struct an_history *h, const char *prefix,
+		       void (*fill)(struct sb *, const struct an_history *))
 {
 	struct sb b = {0};
-	report_history_edges(&b, h);
+	fill(&b, h);
 	for (const char *p = sb_str(&b), *nl; *p; p = nl + 1) {
 		nl = strchr(p, '\n');
 		fprintf(f, "%s%.*s\n", prefix, (int)(nl - p), p);
@@ -124,7 +139,8 @@ void report_history_text(FILE *f, const struct an_history *h, const struct study
 		if (confirm)
 			confirm_text(f, c, &confirm[i]);
 	}
-	edges_text(f, h, "");
+	lines_text(f, h, "", report_history_spread);
+	lines_text(f, h, "", report_history_edges);
 	if (h->dropped_runs)
 		fprintf(f, "note: %zu selected run%s without the label %s left out\n", h->dropped_runs,
 			h->dropped_runs == 1 ? "" : "s", h->by);
@@ -204,6 +220,20 @@ char *report_history_json(const struct an_history *h, const struct study_line *c
 	json_object_set_new(ed, "too_few_after_from", json_integer((json_int_t)h->cp.tail_from));
 	json_object_set_new(ed, "too_few_before_to", json_integer((json_int_t)h->cp.head_to));
 	json_object_set_new(d, "unjudged", ed);
+	/* a change of spread, apart from the changes of mean (report_history_spread) */
+	const struct st_cp_spread *sp = &h->cp.spread;
+	json_t *sc = json_null();
+	if (sp->found) {
+		sc = json_object();
+		json_object_set_new(sc, "index", json_integer((json_int_t)sp->index));
+		json_object_set_new(sc, "label", json_string(label_of(h, sp->index)));
+		json_object_set_new(sc, "ratio", num(sp->ratio));
+		json_object_set_new(sc, "between_boot_sd_before", num(sp->sd_before));
+		json_object_set_new(sc, "between_boot_sd_after", num(sp->sd_after));
+		json_object_set_new(sc, "p", num(sp->p));
+	}
+	json_object_set_new(d, "spread_tested", json_boolean(sp->tested));
+	json_object_set_new(d, "spread_change", sc);
 	if (h->cp.nchanges) {
 		struct sb lg = {0};
 		report_history_legend(&lg, h);
@@ -236,7 +266,8 @@ void report_history_markdown(FILE *f, const struct an_history *h, const struct s
 	fprintf(f, "**%s** over %zu boots of %s, in order of `%s`\n\n", h->workload, h->nboots, what(h), h->by);
 	if (!h->cp.nchanges) {
 		fprintf(f, "No change (family-wise false-alarm level %g).\n\n", h->opts.alpha);
-		edges_text(f, h, "- ");
+		lines_text(f, h, "- ", report_history_spread);
+		lines_text(f, h, "- ", report_history_edges);
 		return;
 	}
 	fprintf(f, "| first changed boot | %g%% interval | before | after | change | %g%% interval |\n", 100 * h->opts.conf,
@@ -252,7 +283,8 @@ void report_history_markdown(FILE *f, const struct an_history *h, const struct s
 	report_history_legend(&lg, h);
 	fprintf(f, "\n%s.\n\n", sb_str(&lg));
 	sb_free(&lg);
-	edges_text(f, h, "- ");
+	lines_text(f, h, "- ", report_history_spread);
+	lines_text(f, h, "- ", report_history_edges);
 	for (size_t i = 0; confirm && i < h->cp.nchanges; i++) {
 		const struct an_history_change *c = &h->changes[i];
 		fprintf(f, "\nTo confirm `%s` → `%s`:\n\n```\n", c->label_before, c->label_after);

@@ -981,6 +981,7 @@ int report_html_history(FILE *f, const struct an_history *h, const struct study_
 		sb_free(&lg);
 	}
 	struct sb ed = {0};
+	report_history_spread(&ed, h);
 	report_history_edges(&ed, h);
 	for (const char *p = sb_str(&ed), *nl; *p; p = nl + 1) {
 		nl = strchr(p, '\n');

@@ -199,6 +199,10 @@ void report_history_legend(struct sb *b, const struct an_history *h);
  * change has too few boots on one side to be judged (st_cp_result's head_to, tail_from),
  * appended to b: text, markdown and HTML print them alike, JSON as "unjudged". */
 void report_history_edges(struct sb *b, const struct an_history *h);
+/* The line (ending in a newline) of a history's change of spread (st_cp_result's spread), a
+ * finding apart from the changes of mean, appended to b; nothing when none was found. Text,
+ * markdown and HTML print it alike, JSON as "spread_change". */
+void report_history_spread(struct sb *b, const struct an_history *h);
 
 /* `sysab list`. */
 void report_runs_text(FILE *f, const struct store_run_info *runs, size_t n, bool color);

@@ -55,9 +55,23 @@ struct st_cp_change {
 	double pct, pct_lo, pct_hi; /* 100 (e^x - 1) of d, lo, hi */
 };
 
+/* A change of the boots' spread (their between-boot variance), not of their mean: the spread
+ * test of the whole series (the largest CUSUM of successive squared differences, over splits
+ * with >= 15 boots and >= 35% of the series either side) rejecting a constant spread at alpha. */
+struct st_cp_spread {
+	bool tested;                /* the series has the >= 30 boots the test needs */
+	bool found;                 /* it rejected; the rest is set only then */
+	size_t index;               /* the first boot of the new spread */
+	double p;                   /* its Monte Carlo p-value (compares with alpha) */
+	double sd_before, sd_after; /* between-boot sd (tau) of the boots before index and from it */
+	double ratio;               /* a boot's scatter about its level after over before,
+				     * sqrt((tau^2 + mean se^2) after / before); INFINITY if before is 0 */
+};
+
 struct st_cp_result {
 	size_t n;
 	double tau2;    /* between-boot variance of the whole series */
+	struct st_cp_spread spread; /* a change of spread, reported apart from the changes of mean */
 	struct st_cp_change *changes; /* by index */
 	size_t nchanges;
 	double *level;  /* [n]: the fitted level (segment mean) of each boot */

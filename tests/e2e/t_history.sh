@@ -39,6 +39,29 @@ contains "$OUT" "boots 96..99 (6.20-rc2..6.20): too few boots after this point t
 expect 0 "$SYSAB" --db "$T/aa.db" history -w kernel.syscall.null --by kernel --format markdown
 contains "$OUT" "- boots 96..99 (6.20-rc2..6.20): too few boots after this point to judge"
 
+# a series whose between-boot sd doubles from boot 120 of 300, with no change of mean: the change
+# of spread is its own finding in every format, and no change of mean is reported
+python3 "$REPO/examples/gen-history.py" --spread --boots 300 >"$T/spread.csv" || fail "gen-history.py --spread"
+expect 0 "$SYSAB" --db "$T/spread.db" import csv "$T/spread.csv"
+expect 0 "$SYSAB" --db "$T/spread.db" history -w kernel.syscall.null --by kernel --json
+v=$(printf '%s' "$OUT" | jq -r '[(.change_points|length), .spread_tested, .spread_change.index, .spread_change.label,
+	(.spread_change.ratio > 1.6 and .spread_change.ratio < 2.5), (.spread_change.p <= .alpha),
+	(.spread_change.between_boot_sd_after > .spread_change.between_boot_sd_before)] | map(tostring) | join(" ")')
+[ "$v" = "0 true 120 6.25-rc1 true true true" ] || fail "history spread: $v"
+expect 0 "$SYSAB" --db "$T/spread.db" history -w kernel.syscall.null --by kernel
+contains "$OUT" "no change (family-wise"
+contains "$OUT" "spread change from boot 120 (6.25-rc1): boot spread x2.00, between-boot sd"
+contains "$OUT" "a change of spread, not of the mean"
+case "$OUT" in *"change at boot"*) fail "history spread: a change of mean reported" ;; esac
+expect 0 "$SYSAB" --db "$T/spread.db" history -w kernel.syscall.null --by kernel --format markdown
+contains "$OUT" "- spread change from boot 120 (6.25-rc1): boot spread x2.00"
+expect 0 "$SYSAB" --db "$T/spread.db" history -w kernel.syscall.null --by kernel --format html -o "$T/sp.html"
+grep -q 'spread change from boot 120' "$T/sp.html" || fail "history html: no spread change"
+# the series of constant spread has none
+expect 0 "$SYSAB" --db "$T/aa.db" history -w kernel.syscall.null --by kernel --json
+v=$(printf '%s' "$OUT" | jq -r '[.spread_tested, .spread_change] | map(tostring) | join(" ")')
+[ "$v" = "true null" ] || fail "history A/A spread: $v"
+
 # bad input: a label no run has, no -w, a pattern matching nothing, too few boots
 expect 2 "$SYSAB" --db "$T/step.db" history -w kernel.syscall.null --by nosuch
 contains "$ERR" "no selected run has the label nosuch"
