@@ -64,7 +64,9 @@ BUILD_FLAGS_STR = $(CC) -std=gnu11 $(OPT) $(CFLAGS)
 	check-cross cross-test check-loongarch-syntax
 .DELETE_ON_ERROR:
 
-all: deps $(B)/sysab $(B)/sysab-exec-helper
+HELPERS = $(B)/sysab-exec-helper $(B)/sysab-execl-helper
+
+all: deps $(B)/sysab $(HELPERS)
 
 deps:
 	@sh scripts/deps.sh $(DEPS_BUILD)
@@ -110,13 +112,23 @@ $(B)/sysab-exec-helper: src/helper/exec_helper.c Makefile
 		{ echo "warning: no static C library; $@ is dynamic, so kernel.proc.exec will report unsupported" >&2; \
 		  $(CC) -std=gnu11 -O2 -o $@ $<; }
 
+# The program unixbench.execl's chain execs, from the same source: always dynamic, linked
+# against the C library only, as UnixBench's own execl is.
+$(B)/sysab-execl-helper: src/helper/exec_helper.c Makefile
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O2 -o $@ $<
+
 $(B)/asan/sysab-exec-helper: $(B)/sysab-exec-helper
 	@mkdir -p $(dir $@)
 	cp $< $@
 
-# The workload tests exec build/sysab (unixbench.execl) and the helper (kernel.proc.exec).
-$(B)/tests/test_workloads: $(B)/sysab $(B)/sysab-exec-helper
-$(B)/asan/tests/test_workloads: $(B)/asan/sysab $(B)/asan/sysab-exec-helper
+$(B)/asan/sysab-execl-helper: $(B)/sysab-execl-helper
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+# The workload tests exec the helpers (kernel.proc.exec, unixbench.execl).
+$(B)/tests/test_workloads: $(B)/sysab $(HELPERS)
+$(B)/asan/tests/test_workloads: $(B)/asan/sysab $(B)/asan/sysab-exec-helper $(B)/asan/sysab-execl-helper
 
 $(B)/asan/sysab: $(B)/asan/obj/src/main.o $(B)/asan/libsysab.a
 	$(CC) $(BASE_CFLAGS) $(ASAN) -o $@ $^ $(LIBS)
@@ -136,7 +148,7 @@ run: all
 	$(B)/sysab run --quick
 
 # Every test: unit tests, end-to-end tests of the real binary, then each fuzz target briefly.
-check: deps-test layers $(B)/sysab $(B)/sysab-exec-helper $(UNITBIN)
+check: deps-test layers $(B)/sysab $(HELPERS) $(UNITBIN)
 	@sh tests/run-unit.sh $(UNITBIN)
 	@SYSAB=$(abspath $(B)/sysab) sh tests/e2e/run.sh
 	@$(MAKE) --no-print-directory fuzz-smoke
@@ -170,7 +182,7 @@ check-cross:
 	done; exit $$rc
 
 # One target (CROSS=, SYSROOT= set by check-cross): build, then test under qemu-user.
-cross-test: $(B)/sysab $(B)/sysab-exec-helper $(UNITBIN)
+cross-test: $(B)/sysab $(HELPERS) $(UNITBIN)
 	@test -n "$(CROSS)" || { echo "cross-test: set CROSS (or use make check-cross)" >&2; exit 2; }
 	@SYSAB=$(abspath $(B)/sysab) CROSS=$(CROSS) sh tests/cross/run.sh $(UNITBIN)
 
@@ -190,13 +202,13 @@ check-loongarch-syntax:
 	done; echo "loongarch64 syntax: $$n files, no errors or warnings"
 
 # Unit and end-to-end tests under AddressSanitizer and UBSan.
-asan: deps-test $(B)/asan/sysab $(B)/asan/sysab-exec-helper $(AUNITBIN)
+asan: deps-test $(B)/asan/sysab $(B)/asan/sysab-exec-helper $(B)/asan/sysab-execl-helper $(AUNITBIN)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/run-unit.sh $(AUNITBIN)
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 SYSAB_ASAN=1 \
 		SYSAB=$(abspath $(B)/asan/sysab) sh tests/e2e/run.sh
 
 # The self-benchmark: overhead, wall time, precision, A/A, cross-checks, analysis speed.
-bench: deps-test $(B)/sysab $(B)/sysab-exec-helper $(B)/bench/gen_db
+bench: deps-test $(B)/sysab $(HELPERS) $(B)/bench/gen_db
 	@sh scripts/deps.sh $(DEPS_BENCH)
 	@SYSAB=$(abspath $(B)/sysab) GEN_DB=$(abspath $(B)/bench/gen_db) sh bench/selfbench.sh
 	@$(MAKE) --no-print-directory bench-stats
@@ -246,12 +258,13 @@ install: all
 	install -m 644 docs/sysab.1 $(DESTDIR)$(PREFIX)/share/man/man1/sysab.1
 	install -m 644 docs/sysab.bash-completion $(DESTDIR)$(PREFIX)/share/bash-completion/completions/sysab
 	install -m 755 $(B)/sysab-exec-helper $(DESTDIR)$(PREFIX)/bin/sysab-exec-helper
+	install -m 755 $(B)/sysab-execl-helper $(DESTDIR)$(PREFIX)/bin/sysab-execl-helper
 	install -d $(DESTDIR)$(PREFIX)/share/sysab/lava
 	install -m 644 contrib/lava/sysab.yaml $(DESTDIR)$(PREFIX)/share/sysab/lava/sysab.yaml
 	install -m 755 contrib/lava/sysab-lava.sh $(DESTDIR)$(PREFIX)/share/sysab/lava/sysab-lava.sh
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/sysab $(DESTDIR)$(PREFIX)/bin/sysab-exec-helper \
+	rm -f $(DESTDIR)$(PREFIX)/bin/sysab $(DESTDIR)$(PREFIX)/bin/sysab-exec-helper $(DESTDIR)$(PREFIX)/bin/sysab-execl-helper \
 		$(DESTDIR)$(PREFIX)/share/man/man1/sysab.1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions/sysab \
 		$(DESTDIR)$(PREFIX)/share/sysab/lava/sysab.yaml $(DESTDIR)$(PREFIX)/share/sysab/lava/sysab-lava.sh
 	-rmdir $(DESTDIR)$(PREFIX)/share/sysab/lava $(DESTDIR)$(PREFIX)/share/sysab 2>/dev/null
@@ -314,7 +327,7 @@ bench-counters: $(B)/sysab $(B)/bench/counters_ab
 # what the environment's padding (run.env_pad; docs/PERFORMANCE.md) changes: padded and
 # --no-randomize-env runs in alternating pairs, with ASLR off for sysab (setarch -R)
 .PHONY: bench-envpad
-bench-envpad: $(B)/sysab $(B)/sysab-exec-helper
+bench-envpad: $(B)/sysab $(HELPERS)
 	@SYSAB=$(abspath $(B)/sysab) sh bench/envpad.sh
 
 .PHONY: bench-analysis

@@ -2,8 +2,10 @@
 #include "util.h"
 #include "core/core.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,4 +230,78 @@ uint64_t wl_fault_batch_cap(long page_size)
 {
 	uint64_t pages = (uint64_t)WL_FAULT_BATCH_BYTES / (uint64_t)page_size;
 	return pages < 64 ? 64 : pages;
+}
+
+/* 1 when the ELF file at path has a PT_INTERP program header (it is dynamically linked),
+ * 0 when it has none, -1 when it cannot be read as ELF. */
+static int elf_has_interp(const char *path)
+{
+	int rc = -1;
+	FILE *f = fopen(path, "rbe");
+	if (!f)
+		return -1;
+	unsigned char id[EI_NIDENT];
+	if (fread(id, 1, sizeof id, f) != sizeof id || memcmp(id, ELFMAG, SELFMAG) != 0 ||
+	    (id[EI_CLASS] != ELFCLASS64 && id[EI_CLASS] != ELFCLASS32) || fseek(f, 0, SEEK_SET))
+		goto out;
+	uint64_t phoff;
+	unsigned phnum, phentsize;
+	if (id[EI_CLASS] == ELFCLASS64) {
+		Elf64_Ehdr eh;
+		if (fread(&eh, sizeof eh, 1, f) != 1)
+			goto out;
+		phoff = eh.e_phoff, phnum = eh.e_phnum, phentsize = eh.e_phentsize;
+	} else {
+		Elf32_Ehdr eh;
+		if (fread(&eh, sizeof eh, 1, f) != 1)
+			goto out;
+		phoff = eh.e_phoff, phnum = eh.e_phnum, phentsize = eh.e_phentsize;
+	}
+	rc = 0;
+	for (unsigned i = 0; i < phnum && rc == 0; i++) {
+		uint32_t type; /* p_type is the first 32-bit word of both header classes */
+		if (fseek(f, (long)(phoff + (uint64_t)i * phentsize), SEEK_SET) || fread(&type, sizeof type, 1, f) != 1) {
+			rc = -1;
+			break;
+		}
+		rc = type == PT_INTERP;
+	}
+out:
+	fclose(f);
+	return rc;
+}
+
+int wl_helper_find(struct wl_ctx *ctx, const char *name, bool dynamic, char **path)
+{
+	*path = NULL;
+	if (!ctx->self_exe)
+		return wl_fail(ctx, WL_UNSUPPORTED, "the path of the sysab binary is unknown");
+	char *dir = xstrdup(ctx->self_exe);
+	char *helper = xasprintf("%s/%s", dirname(dir), name);
+	free(dir);
+	int rc = 0;
+	if (access(helper, X_OK) < 0) {
+		rc = wl_fail(ctx, WL_UNSUPPORTED, "%s is missing or not executable; build or install it with sysab",
+			     helper);
+		goto out;
+	}
+	int interp = elf_has_interp(helper);
+	if (interp < 0)
+		rc = wl_fail(ctx, WL_UNSUPPORTED, "%s is not a readable ELF file", helper);
+	else if (interp && !dynamic)
+		rc = wl_fail(ctx, WL_UNSUPPORTED,
+			     "%s is dynamically linked (no static C library when it was built), so the op would "
+			     "include dynamic loading; install the static C library (libc6-dev) and rebuild",
+			     helper);
+	else if (!interp && dynamic)
+		rc = wl_fail(ctx, WL_UNSUPPORTED,
+			     "%s is statically linked, so the op would leave out the dynamic loading "
+			     "UnixBench's op has; rebuild it with make",
+			     helper);
+out:
+	if (rc)
+		free(helper);
+	else
+		*path = helper;
+	return rc;
 }

@@ -24,6 +24,12 @@ int wl_fork(struct wl_ctx *ctx, pid_t *pid);
 /* Wait for pid, retrying on EINTR. status and ru may be NULL. Returns 0 or -1. */
 int wl_wait(pid_t pid, int *status, struct rusage *ru);
 
+/* The helper program name installed next to the sysab binary (ctx->self_exe), which must
+ * be dynamically linked when dynamic, else static. On success *path gets its newly
+ * allocated path (the caller frees it) and 0 is returned; else WL_UNSUPPORTED with
+ * ctx->why saying what is wrong and *path NULL. */
+int wl_helper_find(struct wl_ctx *ctx, const char *name, bool dynamic, char **path);
+
 /* SIGKILL pid and reap it. */
 void wl_kill_reap(pid_t pid);
 

@@ -190,12 +190,6 @@ void wl_usage_now(struct wl_usage *u);
 /* *acc += (after - before), field by field. */
 void wl_usage_add_delta(struct wl_usage *acc, const struct wl_usage *before, const struct wl_usage *after);
 
-/* The hidden `sysab __exec-chain N` mode used by unixbench.execl: exec argv[0]
- * again with N-1 until N is 0, then return 0. argv[1] is "__exec-chain".
- * Returns 2 on a malformed N and 127 when exec fails; on success it does not
- * return until N is 0. main() returns what it returns. */
-int wl_exec_chain_main(int argc, char **argv);
-
 /* Enter the workload: pin to ctx->cpus[0] when w has WL_PIN, then setup. Returns what
  * setup returns (the affinity is restored on failure). wl_leave tears down and restores
  * the affinity; call it after a successful wl_enter only. */

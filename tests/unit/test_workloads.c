@@ -434,8 +434,40 @@ static void execl_forks_and_reaps_outside_run(void **state)
 	wl_leave(w, &ctx);
 	errno = 0;
 	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
-	char *bad[] = {exe, "__exec-chain", "0", "x", NULL};
-	assert_int_equal(wl_exec_chain_main(4, bad), 2);
+	/* the chain's image refuses a malformed descriptor */
+	char helper[PATH_MAX + 32];
+	snprintf(helper, sizeof helper, "%s", exe);
+	snprintf(strrchr(helper, '/') + 1, 32, "sysab-execl-helper");
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		execl(helper, helper, "0", "x", (char *)NULL);
+		_exit(127);
+	}
+	int status;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 2);
+}
+
+/* execl's image must be dynamic (UnixBench's execl runs the dynamic loader each exec) and
+ * proc.exec's static: each refuses the other's helper, saying why. */
+static void helpers_are_linked_as_their_op_needs(void **state)
+{
+	(void)state;
+	char exe[PATH_MAX];
+	const char *bin = getenv("SYSAB");
+	assert_non_null(realpath(bin && *bin ? bin : "build/sysab", exe));
+	struct wl_ctx ctx = {.self_exe = exe};
+	char *path = (char *)1;
+	assert_int_equal(wl_helper_find(&ctx, "sysab-execl-helper", true, &path), 0);
+	assert_non_null(strstr(path, "/sysab-execl-helper"));
+	free(path);
+	assert_int_equal(wl_helper_find(&ctx, "sysab-execl-helper", false, &path), WL_UNSUPPORTED);
+	assert_null(path);
+	assert_non_null(strstr(ctx.why, "dynamically linked"));
+	assert_int_equal(wl_helper_find(&ctx, "sysab-no-such-helper", true, &path), WL_UNSUPPORTED);
+	assert_non_null(strstr(ctx.why, "missing"));
 }
 
 /* With the clock read through the syscall (what a clocksource without vDSO support
@@ -681,7 +713,7 @@ static void workload_runs_and_checks(void **state)
 int main(void)
 {
 	size_t n = wl_count();
-	struct CMUnitTest *tests = xcalloc(n + 15, sizeof *tests);
+	struct CMUnitTest *tests = xcalloc(n + 16, sizeof *tests);
 	tests[0] = (struct CMUnitTest)cmocka_unit_test(registry_is_consistent);
 	tests[1] = (struct CMUnitTest)cmocka_unit_test(check_eval_divides_by_ops);
 	tests[2] = (struct CMUnitTest)cmocka_unit_test(ipi_count_reads_the_function_call_line);
@@ -698,7 +730,8 @@ int main(void)
 	tests[12] = (struct CMUnitTest)cmocka_unit_test(pipe_cross_emulated_leaves_switches_unjudged);
 	tests[13] = (struct CMUnitTest)cmocka_unit_test(emulated_batches_fail_minflt_only_below);
 	tests[14] = (struct CMUnitTest)cmocka_unit_test(zero_page_probe_decides);
-	size_t k = 15;
+	tests[15] = (struct CMUnitTest)cmocka_unit_test(helpers_are_linked_as_their_op_needs);
+	size_t k = 16;
 	for (size_t i = 0; i < n; i++) {
 		const struct workload *w = wl_at(i);
 		if (only && !wl_matches(w, only))
