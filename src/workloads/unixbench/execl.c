@@ -148,6 +148,7 @@ const struct workload wl_unixbench_execl = {
 	.kernel_path = "execve: binfmt_elf load, old mm teardown, new mm setup, dynamic loader start-up faults",
 	.unit = "exec",
 	.unixbench = "execl",
+	.baseline = 43.0,
 	.flags = WL_INDEX | WL_FORKS | WL_EXECS | WL_PIN,
 	.checks = {WL_CHECK("execs completed per op", WL_M_COUNT0, 1, 1)},
 	.setup = execl_setup,
