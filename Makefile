@@ -336,11 +336,14 @@ bench-analysis: $(B)/sysab $(B)/bench/gen_db
 
 # `sysab history` of 10,000 boots (issue 36: target under 2 s); BOOTS= to change.
 .PHONY: bench-precision
-# precision per machine-minute (issue 38, docs/PERFORMANCE.md): RUNS default runs (and, with
-# UNIXBENCH=DIR, interleaved UnixBench index passes; PAIRED paired A/A runs after each), index
-# CV, CV x sqrt(wall), decomposition, a paired difference against successive UnixBench passes
-bench-precision: $(B)/sysab
-	@SYSAB=$(abspath $(B)/sysab) BENCH_DIR=$(abspath $(B)/bench) sh bench/precision.sh
+# precision per machine-minute (issue 38, docs/PERFORMANCE.md): RUNS default runs (PAIRED paired
+# A/A runs after each), index CV, CV x sqrt(wall), decomposition, the paired difference.
+# With UNIXBENCH=DIR, then both like-for-like comparisons (issue 51; PAIRS, SETS): the four and
+# the twelve tests, UnixBench's passes and sysab's runs of the same workloads interleaved.
+bench-precision: $(B)/sysab $(HELPERS)
+	@SYSAB=$(abspath $(B)/sysab) BENCH_DIR=$(abspath $(B)/bench) UNIXBENCH= sh bench/precision.sh
+	@if [ -n "$(UNIXBENCH)" ]; then SYSAB=$(abspath $(B)/sysab) BENCH_DIR=$(abspath $(B)/bench) \
+		UNIXBENCH=$(abspath $(UNIXBENCH)) sh bench/likeforlike.sh; fi
 
 .PHONY: bench-allocate
 # run --allocate against the default design (issue 38 item 4, docs/PERFORMANCE.md): PILOT runs,
