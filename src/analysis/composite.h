@@ -6,7 +6,7 @@
 
 #define AN_UB_INDEX "unixbench-index"                 /* UnixBench's 12 index tests, UnixBench's baselines */
 #define AN_UB_INDEX_PARTIAL "unixbench-index-partial" /* the same over the index tests a log holds */
-#define AN_SYSAB_INDEX "sysab-index"                  /* sysab's workloads with a baseline (AN_SYSAB_INDEX_DOC) */
+#define AN_SYSAB_INDEX "sysab-index"                  /* one sysab workload per UnixBench index test, its baselines */
 #define AN_COMPOSITE_MAX 16
 
 /* A composite at one copies count: index = geometric mean over the members of
