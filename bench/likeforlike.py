@@ -41,7 +41,7 @@ def walls(side):
 def ub_log(path):
     """{test: (baseline, result)} and the printed index of one UnixBench log, or None."""
     text = open(path).read()
-    m = re.search(r"System Benchmarks Index Values.*?\n(.*?)System Benchmarks Index Score[^0-9]*([0-9.]+)", text, re.S)
+    m = re.search(r"System Benchmarks (?:Index Values|Partial Index).*?\n(.*?)System Benchmarks Index Score[^0-9]*([0-9.]+)", text, re.S)
     if not m:
         return None
     vals = {}
