@@ -50,6 +50,8 @@ struct an_value {
 struct an_change {
 	double pct, lo, hi;
 	bool time; /* a time/op row: the change is of time per op (+ = slower) */
+	bool within; /* no replication at the declared unit (ST_SCOPE_WITHIN_BOOT or _RUN): no verdict,
+	              * so lo and hi are NAN and renderers print "–" for the interval and the q */
 };
 /* Which kinds of change a table holds, for the legend that says how to read its signs:
  * AN_CHG_RATE (some rate row), AN_CHG_TIME (some time/op row), or both. */
@@ -100,8 +102,12 @@ void an_envtab_build(const struct store_run_info *const *const *runs, const size
 		     struct an_envtab *out);
 void an_envtab_free(struct an_envtab *t);
 /* The change of comparison c (d = ln B - ln A with its interval lo, hi) in the display
- * direction of a row (latency: a time/op row). The one place a sign is decided. */
+ * direction of a row (latency: a time/op row). The one place a sign is decided. Without
+ * replication at c's unit (no verdict) the interval is not carried: out->within is set. */
 void an_change_of(const struct st_comparison *c, int latency, struct an_change *out);
+/* Has c no replication at its unit (stats_interval_scope ST_SCOPE_WITHIN_*), so no verdict,
+ * no q, and an interval of the measured boots' runs that is not shown? */
+bool an_interval_within(const struct st_comparison *c);
 /* The same from a difference of logs d and its interval [lo, hi] (NAN: none). */
 void an_change_log(double d, double lo, double hi, int latency, struct an_change *out);
 
@@ -154,6 +160,10 @@ struct an_repeat {
 	bool readonly;      /* not stored: the database is read-only (or its disk is full) */
 	bool disk_full;     /* not stored: the disk is full (readonly is set too) */
 	size_t rows;        /* rows whose verdict it withheld */
+	char *next_step;    /* a withheld look after an undeclared look 1: the step that fits the
+	                       comparison's pairing (new string, freed with the comparison; NULL: the
+	                       words of a comparison across boots) */
+	bool same_boot;     /* ... a same-boot comparison (paired runs, --unit run): never add boots */
 };
 
 /* An earlier look of the question, as an_repeat_decide takes it. */
@@ -313,6 +323,10 @@ struct an_arm_pair {
  * their count; else 0 (*out NULL): A and B are compared as groups. */
 size_t an_arm_pairs(const struct store_run_info *const *runs_a, size_t na, const struct store_run_info *const *runs_b,
 		    size_t nb, struct an_arm_pair **out);
+
+/* Paired runs that grow (run --arm --until decided, study/grow.c): their most and default cap. */
+#define AN_GROW_MAX_RUNS 1000
+#define AN_GROW_DEFAULT_RUNS 20
 
 /* Withhold the verdicts of c's timing rows when c->look.withheld (rows without data keep
  * theirs; counter rows are never judged by --fail-on, and go too). */

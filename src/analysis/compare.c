@@ -291,11 +291,14 @@ int an_compare(const struct an_compare_in *in, struct an_compare *out, struct er
 			struct an_row *r = &out->rows[ci[j]];
 			r->c = cs[j];
 			/* paired: the per-unit differences are the one varying term */
-			struct st_estimate zero = pd[ci[j]];
+			struct st_estimate zero = pd[ci[j]], d = pd[ci[j]];
 			zero.se = 0;
+			/* paired runs on one boot: the paired runs are the units the design adds */
+			if (r->by_round && d.nboots < 2 && d.nruns >= 2)
+				zero.nboots = d.nboots = d.nruns;
 			if (r->c.verdict == ST_INCONCLUSIVE)
 				r->more_boots = out->paired || r->by_round
-							? stats_more_boots(&zero, &pd[ci[j]], &r->c, o, &r->settles_as)
+							? stats_more_boots(&zero, &d, &r->c, o, &r->settles_as)
 							    : stats_more_boots(&r->a, &r->b, &r->c, o, &r->settles_as);
 		}
 		for (size_t i = 0; i < nk; i++) {
@@ -349,5 +352,6 @@ void an_compare_free(struct an_compare *c)
 	free(c->conf);
 	an_emulation_free(&c->emu[0]);
 	an_emulation_free(&c->emu[1]);
+	free(c->look.next_step);
 	memset(c, 0, sizeof *c);
 }

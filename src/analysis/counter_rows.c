@@ -112,7 +112,8 @@ int an_compare_counters(const struct store_set *a, const struct store_set *b, st
 		an_value_on(&r->a, o.alpha, true, &r->va);
 		an_value_on(&r->b, o.alpha, true, &r->vb);
 		/* B - A per op and its interval at the level the comparison used */
-		r->chg = (struct an_change){r->c.d, r->c.lo, r->c.hi, false};
+		bool within = an_interval_within(&r->c);
+		r->chg = (struct an_change){r->c.d, within ? NAN : r->c.lo, within ? NAN : r->c.hi, false, within};
 		r->rel = r->a.mean > 0 ? r->b.mean / r->a.mean - 1 : NAN;
 	}
 	free(cs);

@@ -12,7 +12,6 @@
 
 /* ---------------------------------------------------------------- factorial */
 
-/* Adjust each effect across rows (Benjamini-Hochberg), then record the changes as shown. */
 /* Which effects have a point estimate and no interval (an_analyze.points_only), and why. */
 static void point_estimates(struct an_analyze *out)
 {
@@ -41,32 +40,19 @@ bool an_effect_point_only(const struct st_effect *ef)
 	return !ef->available && isfinite(ef->c.d);
 }
 
+/* The multiplicity (stats_factorial_adjust: Holm within each row, then BH across rows), then
+ * the changes as shown. */
 static void analyze_finish(struct an_analyze *out)
 {
-	/* Benjamini-Hochberg across rows, per effect */
-	if (out->nrows) {
-		size_t ne = out->rows[0].fa.neffects;
-		struct st_comparison *cs = xcalloc(out->nrows, sizeof *cs);
-		size_t *ri = xcalloc(out->nrows, sizeof *ri);
-		for (size_t ef = 0; ef < ne; ef++) {
-			size_t n = 0;
-			for (size_t i = 0; i < out->nrows; i++) {
-				struct st_factorial *fa = &out->rows[i].fa;
-				if (ef < fa->neffects && fa->effects[ef].available && fa->effects[ef].c.verdict != ST_NO_DATA) {
-					cs[n] = fa->effects[ef].c;
-					ri[n++] = i;
-				}
-			}
-			stats_compare_adjust(cs, n);
-			for (size_t j = 0; j < n; j++)
-				out->rows[ri[j]].fa.effects[ef].c = cs[j];
-
-			if (n)
+	struct st_factorial **fa = xcalloc(out->nrows ? out->nrows : 1, sizeof *fa);
+	for (size_t i = 0; i < out->nrows; i++) {
+		fa[i] = &out->rows[i].fa;
+		for (size_t k = 0; k < fa[i]->neffects; k++)
+			if (fa[i]->effects[k].available && fa[i]->effects[k].c.verdict != ST_NO_DATA)
 				out->any_interval = true;
-		}
-		free(cs);
-		free(ri);
 	}
+	stats_factorial_adjust(fa, out->nrows);
+	free(fa);
 	/* the changes as shown, from the adjusted comparisons */
 	for (size_t i = 0; i < out->nrows; i++) {
 		struct an_frow *r = &out->rows[i];

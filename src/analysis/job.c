@@ -1,5 +1,6 @@
 /* job.c - the database's runs, groups picked by selectors, and the compare and plan jobs. */
 #include "analysis/job.h"
+#include "analysis/mde.h"
 #include "core/testhooks.h"
 
 #include <jansson.h>
@@ -351,11 +352,15 @@ int an_campaign_factors(struct store *st, const char *const *sels, size_t n, str
 		}
 		json_decref(j);
 	}
-	int rc = 0;
-	if (!keys.n) {
+	/* runs per node (sysab run --nodes, at 2 nodes or more): node is a factor too, within boots */
+	size_t nodes = 0;
+	int rc = store_campaign_nodes(st, c.name, &nodes, e);
+	bool by_node = nodes >= 2 && !strv_has(&keys, "node");
+	if (rc) {
+	} else if (!keys.n) {
 		rc = errf(e, "campaign %s: its configurations do not differ in any label, so there is no factor; give "
-			     "--factors",
-			  c.name);
+			     "--factors%s",
+			  c.name, by_node ? " (its runs are per node: --factors node)" : "");
 	} else {
 		qsort(keys.v, keys.n, sizeof *keys.v, str_cmp);
 		struct sb b = {0};
@@ -363,8 +368,12 @@ int an_campaign_factors(struct store *st, const char *const *sels, size_t n, str
 			strv_add(factors, keys.v[i]);
 			sb_addf(&b, "%s%s", i ? "," : "", keys.v[i]);
 		}
-		*note = xasprintf("factors %s: the labels that differ between the configurations of campaign %s", b.s,
-				  c.name);
+		if (by_node) {
+			strv_add(factors, "node");
+			sb_add(&b, ",node");
+		}
+		*note = xasprintf("factors %s: the labels that differ between the configurations of campaign %s%s", b.s,
+				  c.name, by_node ? "; node kept as a factor: the runs are per node" : "");
 		sb_free(&b);
 	}
 	kv_free(&first);
@@ -574,6 +583,89 @@ static int compare_rest(struct store *st, const char *sa, const char *sb, const 
 	return rc;
 }
 
+/* s quoted for the shell (single quotes, each ' as '\''), appended to b. */
+static void sh_quote(struct sb *b, const char *s)
+{
+	sb_add(b, "'");
+	for (; *s; s++)
+		sb_add(b, *s == '\'' ? "'\\''" : (char[2]){*s, 0});
+	sb_add(b, "'");
+}
+
+/* The paired runs a grow needs to resolve co's margin, from the pilot A selects (the MDE's
+ * paired rows): the most any row needs, at least twice the pairs so far, at most
+ * AN_GROW_MAX_RUNS. */
+static size_t grow_runs(struct store *st, const char *sa, const struct strv *rows, size_t pairs,
+			const struct st_compare_opts *co)
+{
+	struct an_mde m;
+	struct err e;
+	struct an_mde_in in = {.boots = pairs >= 2 ? pairs : 2, .runs = 1, .alpha = co->alpha, .power = 0.8,
+			       .paired = true, .from = sa, .target = co->margin, .max_boots = AN_GROW_MAX_RUNS};
+	size_t n = 2 * pairs > AN_GROW_DEFAULT_RUNS ? 2 * pairs : AN_GROW_DEFAULT_RUNS;
+	if (!an_mde_select(st, rows, &in, &m, &e)) {
+		n = m.boots_needed ? (m.boots_needed > n ? m.boots_needed : n) : AN_GROW_MAX_RUNS;
+		an_mde_free(&m);
+	}
+	return n < AN_GROW_MAX_RUNS ? n : AN_GROW_MAX_RUNS;
+}
+
+/* The step that fits a withheld same-boot comparison (an_repeat.next_step): for the arms of
+ * paired runs, the `sysab run --arm` that grows a new design of its own from the arms' commands,
+ * labels and sample settings, with the rows' workloads; for runs compared on one boot (--unit
+ * run), more runs on it and --fresh. NULL for a comparison across boots. */
+static char *next_step(const struct an_compare_job *j, const char *sa, const struct st_compare_opts *co)
+{
+	const struct an_compare *c = &j->c;
+	if (c->pairing != AN_PAIR_BY_ROUND)
+		return co->unit == ST_LEVEL_RUN
+			       ? xstrdup("add runs on this boot and compare with --fresh, which judges only the runs no "
+					 "earlier look judged (a new question)")
+			       : NULL;
+	const struct store_run_info *ra = j->g[0].runs[0], *rb = j->g[1].runs[0];
+	if (!ra->arm || !ra->arm_cmd || !rb->arm || !rb->arm_cmd)
+		return NULL;
+	struct sb b = {0};
+	struct strv rows = {0};
+	sb_addf(&b, "sysab run --arm %s=", ra->arm);
+	sh_quote(&b, ra->arm_cmd);
+	sb_addf(&b, " --arm %s=", rb->arm);
+	sh_quote(&b, rb->arm_cmd);
+	for (size_t i = 0; i < ra->labels.n; i++) {
+		const struct kv *l = &ra->labels.v[i];
+		if (strcmp(l->key, "arm") && strcmp(l->key, "grow") && !strcmp(kv_get(&rb->labels, l->key) ?: "", l->value)) {
+			char *t = xasprintf("%s=%s", l->key, l->value);
+			sb_add(&b, " -l ");
+			sh_quote(&b, t);
+			free(t);
+		}
+	}
+	for (size_t i = 0; i < c->nrows; i++)
+		if (!c->rows[i].ncomposite && c->rows[i].have_a && c->rows[i].have_b &&
+		    !strv_has(&rows, c->rows[i].workload)) {
+			strv_add(&rows, c->rows[i].workload);
+			sb_addf(&b, " -w %s", c->rows[i].workload);
+		}
+	json_t *so = ra->settings_obj, *cp = json_object_get(so, "copies");
+	for (size_t i = 0; i < json_array_size(cp); i++) /* the copies counts the runs were asked for */
+		if (json_integer_value(json_array_get(cp, i)) >= 1)
+			sb_addf(&b, " -c %lld", (long long)json_integer_value(json_array_get(cp, i)));
+	json_int_t n = json_integer_value(json_object_get(so, "samples"));
+	json_int_t ms = json_integer_value(json_object_get(so, "sample_ns")) / 1000000;
+	json_int_t wu = json_integer_value(json_object_get(so, "warmup_ns")) / 1000000;
+	if (n >= 2)
+		sb_addf(&b, " --samples %lld", (long long)n);
+	if (ms >= 1)
+		sb_addf(&b, " --sample-ms %lld", (long long)ms);
+	if (json_is_integer(json_object_get(so, "warmup_ns")))
+		sb_addf(&b, " --warmup-ms %lld", (long long)wu);
+	if (co->margin != stats_compare_defaults().margin)
+		sb_addf(&b, " --target %g%%", co->margin * 100);
+	sb_addf(&b, " --until decided --max-runs %zu", grow_runs(j->d.st, sa, &rows, c->paired_rounds, co));
+	strv_free(&rows);
+	return b.s;
+}
+
 int an_compare_job_build(struct store *st, const char *sa, const char *sb, const struct strv *patterns,
 			 const struct st_compare_opts *co, bool with_env, bool allow_checks, const struct an_look_req *lr,
 			 struct an_compare_job *j, struct err *e)
@@ -607,6 +699,9 @@ int an_compare_job_build(struct store *st, const char *sa, const char *sb, const
 		while ((rc = compare_record(j, &ls, &j->c.look, fp, e)) == 1 && ++again < AN_LOOK_AGAIN);
 		if (rc == 1)
 			rc = an_look_busy(e);
+		j->c.look.same_boot = j->c.pairing == AN_PAIR_BY_ROUND || o.unit == ST_LEVEL_RUN;
+		if (!rc && j->c.look.withheld && j->c.look.first_undeclared)
+			j->c.look.next_step = next_step(j, sa, &o);
 	}
 	j->d.exclude = NULL;
 	j->d.nexclude = 0;

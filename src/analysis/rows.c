@@ -48,12 +48,20 @@ void an_change_log(double d, double lo, double hi, int latency, struct an_change
 	/* time per op is 1 / throughput: its log difference is -d, and the interval turns over */
 	double s = latency ? -1 : 1;
 	double a = latency ? hi : lo, b = latency ? lo : hi;
-	*out = (struct an_change){100 * expm1(s * d), 100 * expm1(s * a), 100 * expm1(s * b), latency != 0};
+	*out = (struct an_change){100 * expm1(s * d), 100 * expm1(s * a), 100 * expm1(s * b), latency != 0, false};
+}
+
+bool an_interval_within(const struct st_comparison *c)
+{
+	enum st_scope s = stats_interval_scope(c);
+	return s == ST_SCOPE_WITHIN_BOOT || s == ST_SCOPE_WITHIN_RUN;
 }
 
 void an_change_of(const struct st_comparison *c, int latency, struct an_change *out)
 {
-	an_change_log(c->d, c->lo, c->hi, latency, out);
+	bool within = an_interval_within(c);
+	an_change_log(c->d, within ? NAN : c->lo, within ? NAN : c->hi, latency, out);
+	out->within = within;
 }
 
 /* ---------------------------------------------------------------- rows */

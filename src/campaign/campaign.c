@@ -394,6 +394,7 @@ int campaign_create(struct store *st, struct campaign_spec *sp, struct err *e)
 		c.slots[i].config = order[i];
 		c.slots[i].state = (char *)slot_state_word(SLOT_PENDING);
 	}
+	c.adaptive = sp->adaptive;
 	rc = store_campaign_create(st, &c, e);
 	free(c.slots);
 	free(order);
@@ -563,6 +564,10 @@ int campaign_load(struct store *st, const char *name, struct campaign *c, struct
 		return -1;
 	if (campaign_validate(c, e)) {
 		err_prefix(e, "campaign '%s' in %s is damaged (hand-edited or imported)", name, store_path(st));
+		campaign_free(c);
+		return -1;
+	}
+	if (store_campaign_nodes(st, name, &c->run_nodes, e)) {
 		campaign_free(c);
 		return -1;
 	}

@@ -75,6 +75,8 @@ struct campaign_spec {
 	struct strv be_args;        /* the backend's options as given: pairs of option name and value
 				     * ("" for a flag), parsed by the backend's parse_opt at create */
 	const char *self;           /* this sysab binary (a backend's defaults may lie beside it), or NULL */
+	struct store_adaptive *adaptive; /* an adaptive campaign's settings (study/adaptive.h), stored with
+					  * it; NULL: none. Borrowed */
 };
 
 /* A campaign read from the database and validated (campaign_load): the stored record, its
@@ -88,6 +90,8 @@ struct campaign {
 	struct kvlist *labels;              /* r.nconfigs */
 	struct campaign_opts opts;
 	int per_run;                        /* the runs one `sysab run` of a slot stores (campaign_per_run) */
+	size_t run_nodes;                   /* the NUMA nodes its stored runs were bound to (run --nodes;
+					     * store_campaign_nodes), 0 when none is per node */
 };
 
 /* Fill order[0 .. boots*nconfigs-1] with the configuration of each slot: `boots` blocks,
@@ -171,6 +175,12 @@ bool campaign_runs_unixbench(const struct strv *run_args);
  * UnixBench are appended as they are: its command fixes all three. */
 void campaign_run_args_with(const struct strv *src, const struct strv *workloads, int copies, size_t samples,
 			    struct strv *out);
+/* The closing hint of campaign c, its analysis: "`sysab analyze campaign:NAME` analyzes it",
+ * and when its runs are per node (run_nodes >= 2) that node is kept as a factor, as analyze's
+ * default factors keep it (a new string). */
+char *campaign_analyze_hint(const struct campaign *c);
+/* Whether c's run arguments hold --nodes (each `sysab run` is one run per node). */
+bool campaign_runs_nodes(const struct strv *run_args);
 
 
 /* What `campaign show` renders (report/campaign.h): a finished record, every number computed. */
@@ -191,18 +201,36 @@ struct campaign_view {
 				    * Owned by the view: campaign_view_free */
 	size_t *config_order;      /* the configurations' indexes sorted by name (the table of
 				    * configurations; the schedule keeps its own order). Owned by the view */
+	const struct store_adaptive *adaptive;   /* an adaptive campaign's settings (the caller's,
+						  * study_adaptive_state), or NULL: not adaptive */
+	const struct store_adaptive_look *looks; /* ... and its looks so far (borrowed) */
+	size_t nlooks;
 };
 void campaign_view(const struct campaign *c, bool slots, struct campaign_view *v);
 void campaign_view_free(struct campaign_view *v);
 
+/* What the driver does after a block, as after_block says: boot the next block, return
+ * before booting it (the campaign stays running; resume goes on), or end the campaign after
+ * the blocks complete (the later blocks' slots are removed; it is done). */
+enum campaign_next { CAMPAIGN_GO_ON, CAMPAIGN_PAUSE, CAMPAIGN_END };
+
 /* How the command runs: the database path (for children and units), the sysab binary,
- * whether to only print what would be done, where progress lines go. */
+ * whether to only print what would be done, where progress lines go, and what decides after
+ * each block (NULL: every block is booted). */
 struct campaign_env {
 	struct store *st;
 	const char *db_path;
 	const char *self;   /* absolute path of this sysab */
 	bool dry_run;
 	FILE *out;
+	/* Called before the first boot of every block after the first, and once when the last
+	 * block is complete, with the blocks complete (every slot of blocks 0..blocks-1 ended);
+	 * again for the same blocks when a driver comes back to the same point (after a crash).
+	 * Sets *next; returns 0, or -1 with e set (the driver stops with that error). The driver
+	 * itself computes nothing about the runs (an adaptive campaign's rule: study/adaptive.h). */
+	int (*after_block)(const struct campaign_env *env, const struct campaign *c, int blocks,
+			   enum campaign_next *next, struct err *e);
+	void *arg;          /* for after_block */
 };
 
 /* The file whose existence stops campaign name: "DB.NAME.stop" beside the database (new string). */

@@ -182,6 +182,47 @@ static int end_missing(struct campaign_ctx *x, struct err *e)
 	return rc;
 }
 
+/* The blocks complete when the campaign stands between two blocks: every slot of blocks
+ * 0..B-1 ended and no slot of block B started. 0 when it is inside a block. */
+static int blocks_between(const struct campaign *c)
+{
+	int b = 0;
+	for (size_t i = 0; i < c->r.nslots; i++) {
+		enum slot_state s = c->slot[i];
+		if (s == SLOT_PENDING && c->r.slots[i].attempts == 0)
+			continue;
+		if (s != SLOT_DONE && s != SLOT_FAILED && s != SLOT_SKIPPED)
+			return 0;
+		if (c->r.slots[i].block + 1 > b)
+			b = c->r.slots[i].block + 1;
+	}
+	for (size_t i = 0; i < c->r.nslots; i++)
+		if (c->r.slots[i].block < b && c->slot[i] == SLOT_PENDING)
+			return 0;
+	return b;
+}
+
+/* At a block boundary of a running campaign, ask env->after_block what next: *paused when it
+ * says pause; on end the later blocks' slots are removed and the campaign read again. */
+static int ask_after_block(struct campaign_ctx *x, bool *paused, struct err *e)
+{
+	*paused = false;
+	int b = x->env->after_block && x->c->state == CAMPAIGN_RUNNING ? blocks_between(x->c) : 0;
+	if (b < 1)
+		return 0;
+	enum campaign_next next = CAMPAIGN_GO_ON;
+	if (x->env->after_block(x->env, x->c, b, &next, e))
+		return -1;
+	if (next == CAMPAIGN_PAUSE && b < x->c->r.boots)
+		*paused = true;
+	if (next == CAMPAIGN_END && b < x->c->r.boots) {
+		campaign_note(x, "ends after block %d of %d", b, x->c->r.boots);
+		if (store_campaign_end_after_block(x->env->st, x->c->r.id, b, e) || reload(x, e))
+			return -1;
+	}
+	return 0;
+}
+
 /* After a slot ended, and before every boot: reread the campaign; stop it on too many
  * consecutive failures, finish it (done only with every planned run; else failed), or honour
  * a stop (`campaign stop`, the stop file, a signal). *more: a slot is to be booted next.
@@ -207,11 +248,17 @@ static int settle_state(struct campaign_ctx *x, bool *more, struct err *e)
 		free(why);
 		return rc;
 	}
+	bool paused;
+	if (ask_after_block(x, &paused, e))
+		return -1;
+	c = x->c;
 	if (campaign_next_slot(c) < 0) {
 		for (size_t i = 0; i < c->r.nslots; i++)
 			if (campaign_slot_remaining(c, (int)i))
 				return end_missing(x, e);
-		campaign_note(x, "done; `sysab analyze campaign:%s` analyzes it", c->r.name);
+		char *hint = campaign_analyze_hint(c);
+		campaign_note(x, "done; %s", hint);
+		free(hint);
 		return set_state(x, CAMPAIGN_DONE, NULL, e);
 	}
 	if (c->state == CAMPAIGN_STOPPED) {
@@ -222,7 +269,7 @@ static int settle_state(struct campaign_ctx *x, bool *more, struct err *e)
 		campaign_note(x, "stopped on request");
 		return set_state(x, CAMPAIGN_STOPPED, sig_stop ? "stopped by a signal" : "stopped by the stop file", e);
 	}
-	*more = true;
+	*more = !paused || (c->be->caps & CB_REBOOTS); /* a reboot backend returns after every slot anyway */
 	return 0;
 }
 
@@ -370,7 +417,9 @@ int campaign_start(const struct campaign_env *env, const char *name, struct err 
 	for (size_t i = 0; i < c.r.nslots; i++)
 		lacking |= campaign_slot_rearmable(&c, (int)i);
 	if (c.state == CAMPAIGN_DONE && !lacking) {
-		errf(e, "campaign '%s' is done; `sysab analyze campaign:%s` analyzes it", name, name);
+		char *hint = campaign_analyze_hint(&c);
+		errf(e, "campaign '%s' is done; %s", name, hint);
+		free(hint);
 		goto out;
 	}
 	unlink(x.stop_path); /* an explicit start overrides an old stop request */

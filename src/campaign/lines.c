@@ -98,6 +98,20 @@ static int replaced_arg(const char *a, bool workloads, bool copies)
 	return 0;
 }
 
+char *campaign_analyze_hint(const struct campaign *c)
+{
+	return xasprintf("`sysab analyze campaign:%s` analyzes it%s", c->r.name,
+			 c->run_nodes >= 2 ? " (node kept as a factor: the runs are per node)" : "");
+}
+
+bool campaign_runs_nodes(const struct strv *run_args)
+{
+	for (size_t i = 0; i < run_args->n; i++)
+		if (!strcmp(run_args->v[i], "--nodes") || !strncmp(run_args->v[i], "--nodes=", 8))
+			return true;
+	return false;
+}
+
 bool campaign_runs_unixbench(const struct strv *run_args)
 {
 	for (size_t i = 0; i < run_args->n; i++)

@@ -69,7 +69,7 @@ const struct cli_opt cli_compare_opts[] = {
 const struct cli_opt cli_analyze_opts[] = {
 	CLI_OPT("factors", 'f', "F1,F2",
 		"label keys whose combinations form the cells (default with a campaign:NAME selector: the labels "
-		"that differ between its configurations)",
+		"that differ between its configurations, and node when its runs are per node)",
 		O_FACTORS),
 	CLI_OPT("ref", 0, "F=V", "reference level V of factor F (default: the first in sorted order; repeatable)", O_REF),
 	OPTS_VERDICT("text (default), json, markdown or html", "text json markdown html"),
@@ -525,7 +525,7 @@ const struct cli_opt cli_report_opts[] = {
 	CLI_VERBOSE_OPT,
 	CLI_OPT("factors", 'f', "F1,F2",
 		"with `analyze`: label keys whose combinations form the cells (default with campaign:NAME: the labels "
-		"that differ between its configurations)",
+		"that differ between its configurations, and node when its runs are per node)",
 		O_FACTORS),
 	CLI_OPT("ref", 0, "F=V", "with `analyze`: reference level V of factor F (repeatable)", O_REF),
 	OPT_MARGIN,

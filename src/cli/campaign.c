@@ -4,6 +4,7 @@
 #include "core/tmp.h"
 #include "report/campaign.h"
 #include "report/report.h"
+#include "study/adaptive.h"
 #include "study/mde.h"
 
 #include <jansson.h>
@@ -13,7 +14,7 @@
 #include <unistd.h>
 
 enum {
-	O_BOOTS = 1, O_RUNS, O_BACKEND, O_SEED, O_CONFIG, O_KERNEL, O_INITRD, O_APPEND, O_ENTRY, O_COMMAND,
+	O_BOOTS = 1, O_RUNS, O_UNTIL, O_MAX_BOOTS, O_BUDGET, O_BACKEND, O_SEED, O_CONFIG, O_KERNEL, O_INITRD, O_APPEND, O_ENTRY, O_COMMAND,
 	O_SMP, O_MEM, O_ACCEL, O_IMAGE, O_BOOT_TIMEOUT, O_MAX_FAILURES, O_SETTLE_LOAD, O_SETTLE_TIMEOUT,
 	O_UNIT_DIR, O_DRY_RUN, O_ARCH, O_QEMU, O_NUMA, O_DUET, O_FROM, O_TARGET, O_STRICT,
 };
@@ -60,9 +61,18 @@ const struct cli_opt cli_campaign_opts[] = {
 		"new, start: the pilot runs whose variance gives the MDE printed before any boot (default: every "
 		"earlier run of the database; none: rough defaults)",
 		O_FROM),
-	CLI_NUM("target", 0, "PCT", "new, start: say whether the design's MDE reaches PCT, else the boots that would",
+	CLI_NUM("target", 0, "PCT", "new, start: say whether the design's MDE reaches PCT, else the boots that would; "
+		"with --until: the margin of its verdicts (default 1%)",
 		O_TARGET, CLI_PCT, 0.0001, 1, NULL),
 	CLI_OPT("strict", 0, NULL, "new, start: refuse (exit 2, nothing written) when the MDE misses --target", O_STRICT),
+	CLI_OPT("until", 0, "decided",
+		"new: adaptive: boot a block at a time, look after each, stop when every workload has a verdict "
+		"(faster, slower, or equivalent within --target)",
+		O_UNTIL),
+	CLI_NUM("max-boots", 0, "N", "new, with --until: the cap, boots per configuration", O_MAX_BOOTS, CLI_INT, 2,
+		10000, "10"),
+	CLI_OPT("budget", 0, "DURATION", "new, with --until: stop after this much wall time (e.g. 2h; default none)",
+		O_BUDGET),
 	CLI_COMMON_OPTS,
 	CLI_END,
 };
@@ -77,6 +87,8 @@ struct campaign_args {
 	const char *from; /* --from */
 	double target;    /* --target, 0: none */
 	bool strict;      /* --strict */
+	struct study_adaptive_spec ad; /* --until, --max-boots, --budget (ad.until NULL: not adaptive) */
+	bool max_boots_given, budget_given;
 };
 
 static int set_config_field(struct campaign_args *a, const char *opt, char **field, const char *arg, struct err *e)
@@ -172,6 +184,18 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 	case O_FROM: a->from = arg; return 0;
 	case O_TARGET: a->target = cli_real_of(arg); return 0;
 	case O_STRICT: a->strict = true; return 0;
+	case O_UNTIL: a->ad.until = arg; return 0;
+	case O_MAX_BOOTS: a->max_boots_given = true; a->ad.max_boots = cli_int_of(arg); return 0;
+	case O_BUDGET: {
+		uint64_t ns;
+		if (parse_duration(arg, "--budget", &ns, e))
+			return -1;
+		if (!ns)
+			return errf(e, "--budget %s: give a wall time above 0, e.g. --budget 2h", arg);
+		a->budget_given = true;
+		a->ad.budget_s = (double)ns / 1e9;
+		return 0;
+	}
 	case OPT_DB: a->db = a->out.db = arg; return 0;
 	}
 	return errf(e, "unhandled option");
@@ -222,19 +246,37 @@ static int check_usage(const struct campaign_args *a, const struct strv *pos, bo
 		return errf(e, "--from, --target and --strict are for `sysab campaign new` and `start`");
 	if (a->strict && !(a->target > 0))
 		return errf(e, "--strict refuses a design that misses --target: give --target PCT too");
+	if ((a->ad.until || a->max_boots_given || a->budget_given) && strcmp(what, "new"))
+		return errf(e, "--until, --max-boots and --budget are for `sysab campaign new`");
+	if ((a->max_boots_given || a->budget_given) && !a->ad.until)
+		return errf(e, "--max-boots and --budget are the cap and budget of an adaptive campaign: give --until "
+			       "decided too");
+	if (a->ad.until && a->strict)
+		return errf(e, "--strict and --until go together badly: an adaptive campaign boots until it decides; "
+			       "drop --strict");
 	if (a->dry_run && strcmp(what, "start"))
 		return errf(e, "--dry-run is for start (a dry resume would still have to record the boot it checks)");
 	return 0;
 }
 
-/* Load campaign name into *c and its view (the schedule too with slots) into *v. Returns 0, or
- * -1 with e set (nothing to free then). */
+/* Load campaign name into *c and its view (the schedule too with slots) into *v, with its
+ * adaptive state in *ad (free with study_adaptive_state_free). Returns 0, or -1 with e set
+ * (nothing to free then). */
 static int view_one(struct store *st, const char *name, bool slots, struct campaign *c, struct campaign_view *v,
-		    struct err *e)
+		    struct study_adaptive_state *ad, struct err *e)
 {
 	if (campaign_load(st, name, c, e))
 		return -1;
+	if (study_adaptive_state(st, c->r.id, ad, e)) {
+		campaign_free(c);
+		return -1;
+	}
 	campaign_view(c, slots, v);
+	if (ad->a.until) {
+		v->adaptive = &ad->a;
+		v->looks = ad->looks;
+		v->nlooks = ad->nlooks;
+	}
 	return 0;
 }
 
@@ -243,10 +285,12 @@ static int show_one(struct store *st, const char *name, struct err *e)
 {
 	struct campaign c;
 	struct campaign_view v;
-	if (view_one(st, name, true, &c, &v, e))
+	struct study_adaptive_state ad;
+	if (view_one(st, name, true, &c, &v, &ad, e))
 		return -1;
 	report_campaign_text(stdout, &v);
 	campaign_view_free(&v);
+	study_adaptive_state_free(&ad);
 	campaign_free(&c);
 	return 0;
 }
@@ -319,11 +363,20 @@ static int campaign_new(const struct campaign_env *env, struct campaign_args *a,
 	if (!a->sp.run_args.n)
 		strv_add(&a->sp.run_args, "--quick");
 	a->sp.self = self;
+	if (a->ad.until) {
+		if (!a->max_boots_given)
+			a->ad.max_boots = 10;
+		a->ad.target = a->target > 0 ? a->target : 0.01;
+		if (study_adaptive_check(&a->ad, a->sp.nconfigs, a->sp.boots > 0, e))
+			return -1;
+		a->sp.boots = a->ad.max_boots;
+	}
 	struct study_mde md;
 	struct study_mde_in in = {(size_t)a->sp.boots, (size_t)a->sp.runs, &a->sp.run_args, a->sp.backend,
 				  given_accel(a), a->from, a->target};
 	if (study_campaign_mde(env->st, &in, &md, e) || strict_check(a, &md, e) ||
-	    campaign_create(env->st, &a->sp, e) || show_one(env->st, name, e)) {
+	    (a->ad.until ? study_adaptive_create(env->st, &a->sp, &a->ad, e) : campaign_create(env->st, &a->sp, e)) ||
+	    show_one(env->st, name, e)) {
 		study_mde_free(&md);
 		return -1;
 	}
@@ -333,6 +386,21 @@ static int campaign_new(const struct campaign_env *env, struct campaign_args *a,
 	char prog[256];
 	printf("\nnothing boots until `%s campaign start %s` (try --dry-run first)\n", prog_name(prog, sizeof prog), name);
 	return 0;
+}
+
+/* `start` (resume false) or `resume` campaign name; an adaptive campaign's rule decides after each
+ * block, and when it stopped in this call its verdicts and the MDE reached are printed. */
+static int drive(const struct campaign_env *env, const char *name, bool resume, struct err *e)
+{
+	struct study_decision d;
+	struct study_mde md = {0};
+	int rc = study_adaptive_step(env, name, resume, NULL, false, &d, e);
+	struct err e2;
+	if (d.stop != STUDY_GO_ON && !study_adaptive_reached(env->st, name, &d, &md, &e2))
+		report_adaptive_text(stdout, name, &d, &md);
+	study_mde_free(&md);
+	study_decision_free(&d);
+	return rc;
 }
 
 /* `sysab campaign show [NAME]` and `status NAME`, in out's format. */
@@ -347,11 +415,13 @@ static int campaign_show(struct store *st, const struct strv *pos, const struct 
 		strv_add(&names, pos->v[1]);
 	struct campaign *c = xcalloc(names.n + 1, sizeof *c);
 	struct campaign_view *v = xcalloc(names.n + 1, sizeof *v);
+	struct study_adaptive_state *ad = xcalloc(names.n + 1, sizeof *ad);
 	size_t n = 0;
 	/* every campaign that loads is shown; a damaged one is named on stderr, not the end */
 	for (size_t i = 0; !r && i < names.n; i++) {
 		struct err one;
-		if (!view_one(st, names.v[i], pos->n == 2 && !strcmp(what, "show"), &c[n], &v[n], pos->n == 1 ? &one : e))
+		if (!view_one(st, names.v[i], pos->n == 2 && !strcmp(what, "show"), &c[n], &v[n], &ad[n],
+			      pos->n == 1 ? &one : e))
 			n++;
 		else if (pos->n == 2)
 			r = -1;
@@ -370,14 +440,21 @@ static int campaign_show(struct store *st, const struct strv *pos, const struct 
 			 bad.n, names.n, list.s);
 		sb_free(&list);
 	}
-	if (!r && pos->n == 2 && cli_out_text(out) && !out->path && !strcmp(what, "status"))
-		printf("analysis: sysab analyze --factors KEYS campaign:%s (%s; docs/CAMPAIGNS.md)\n", c[0].r.name,
+	/* the closing hint: status always, show once the campaign is done */
+	if (!r && pos->n == 2 && cli_out_text(out) && !out->path &&
+	    (!strcmp(what, "status") || c[0].state == CAMPAIGN_DONE)) {
+		char *hint = campaign_analyze_hint(&c[0]);
+		printf("analysis: %s; %s (docs/CAMPAIGNS.md)\n", hint,
 		       c[0].state != CAMPAIGN_DONE ? "before the campaign is done, that is a sequential look, counted by itself"
 						   : "the final look");
+		free(hint);
+	}
 	for (size_t i = 0; i < n; i++) {
 		campaign_view_free(&v[i]);
+		study_adaptive_state_free(&ad[i]);
 		campaign_free(&c[i]);
 	}
+	free(ad);
 	free(v);
 	free(c);
 	strv_free(&bad);
@@ -418,7 +495,7 @@ int cmd_campaign(const struct cli_cmd *cmd, int argc, char **argv)
 		goto out;
 	}
 	char *abs_db = realpath(path, NULL);
-	struct campaign_env env = {st, abs_db ? abs_db : path, self ? self : "sysab", a.dry_run, stdout};
+	struct campaign_env env = {st, abs_db ? abs_db : path, self ? self : "sysab", a.dry_run, stdout, NULL, NULL};
 	int r;
 	if (is_new) {
 		r = campaign_new(&env, &a, pos.v[1], self, &e);
@@ -427,8 +504,8 @@ int cmd_campaign(const struct cli_cmd *cmd, int argc, char **argv)
 	} else {
 		sig_install();
 		tmpdir_reap_stale(); /* what a killed campaign left (its VM died with it) */
-		r = !strcmp(what, "start")    ? start_mde(&env, &a, pos.v[1], &e) || campaign_start(&env, pos.v[1], &e)
-		    : !strcmp(what, "resume") ? campaign_resume(&env, pos.v[1], &e)
+		r = !strcmp(what, "start")    ? start_mde(&env, &a, pos.v[1], &e) || drive(&env, pos.v[1], false, &e)
+		    : !strcmp(what, "resume") ? drive(&env, pos.v[1], true, &e)
 					      : campaign_stop(&env, pos.v[1], &e);
 	}
 	free(abs_db);

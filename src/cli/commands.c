@@ -93,9 +93,10 @@ const struct cli_cmd cli_cmds[] = {
 	 "Each boot is one point: its estimate of the workload from its runs and samples, with its own\n"
 	 "standard error. The boots are ordered by a label's value in version order (6.12-rc1 <\n"
 	 "6.12-rc2 < 6.12 < 6.13-rc1; numbers as numbers; ties by time), or by when they ran (--by time,\n"
-	 "the default). Changes are found by binary segmentation with a robust weighted CUSUM whose\n"
-	 "p-values come from simulated series without a change, so a series without any change reports\n"
-	 "one with probability at most --alpha; one outlying boot is not a change. Each change: the\n"
+	 "the default). Changes are found by binary segmentation with a robust weighted CUSUM and a\n"
+	 "scan of short episodes (a regression later fixed), whose p-values come from simulated series\n"
+	 "without a change, so a series without any change reports one with probability at most\n"
+	 "--alpha; one outlying boot is not a change. Each change: the\n"
 	 "first changed boot (counting from 0), an interval for it, the labels either side and the size\n"
 	 "in percent with its 95% interval. docs/METHOD.md has the method and its measured rates.\n"
 	 "Needs at least 6 boots. Example: sysab history -w kernel.syscall.null --by kernel\n\n" SELECTOR_HELP,

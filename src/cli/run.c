@@ -13,6 +13,7 @@
 #include "analysis/mde.h"
 #include "analysis/summary.h"
 #include "store/store.h"
+#include "study/grow.h"
 #include "workloads/workload.h"
 #include "workloads/pressure.h"
 
@@ -22,12 +23,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 enum {
 	O_LABEL = 1, O_WORKLOAD, O_COPIES, O_QUICK, O_FULL, O_SAMPLES, O_SAMPLE_MS, O_WARMUP_MS, O_SEED,
 	O_ORDER, O_CPUS, O_QUIET, O_TARGET_CI, O_MAX_TIME, O_COUNTERS, O_NO_PROBE, O_NO_HOST_REF, O_NO_RANDOMIZE_ENV, O_UNIXBENCH, O_NODES,
-	O_ICACHE, O_ARM, O_ARM_ENV, O_ARM_ORDER, O_ARM_TIMEOUT, O_ALLOCATE,
+	O_ICACHE, O_ARM, O_ARM_ENV, O_ARM_ORDER, O_ARM_TIMEOUT, O_ALLOCATE, O_UNTIL, O_MAX_RUNS, O_TARGET,
 };
 
 const struct cli_opt cli_run_opts[] = {
@@ -108,6 +110,16 @@ const struct cli_opt cli_run_opts[] = {
 	 "process group SIGTERM, SIGKILL 10 s later, and the run fails naming the arm (a stop signal ends the "
 	 "command the same way)",
 	 O_ARM_TIMEOUT),
+	CLI_CHOICE("until", 0, "WHAT",
+	 "paired runs that grow: with 2 arms, add paired runs on this boot, looking after each from the second on "
+	 "(a sequential design of its own, alpha spent by O'Brien-Fleming), until every chosen workload is faster, "
+	 "slower or equivalent, or at --max-runs; then the verdicts and the MDE reached",
+	 O_UNTIL, "decided"),
+	CLI_NUM("max-runs", 0, "N", "--until decided: at most N paired runs", O_MAX_RUNS, CLI_INT, STUDY_GROW_MIN_RUNS,
+		AN_GROW_MAX_RUNS, "20"),
+	CLI_NUM("target", 0, "PCT",
+		"--until decided: the margin of equivalence and the MDE the design is sized for (default 1%)", O_TARGET,
+		CLI_PCT, 0.0001, 1, "1%"),
 	CLI_OUT_OPTS("text (default), json or markdown", "text json markdown"),
 	CLI_COLOR_OPT,
 	CLI_VERBOSE_OPT,
@@ -161,6 +173,9 @@ struct run_args {
 	size_t narms;
 	enum run_arm_order arm_order;
 	uint64_t arm_timeout_ns; /* --arm-timeout; 0 = the default */
+	bool until;              /* --until decided */
+	size_t max_runs;         /* --max-runs; 0: not given */
+	double target;           /* --target, a fraction; 0: not given */
 };
 
 /* An arm's name: what a label value and a file name take. */
@@ -276,7 +291,7 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 			   {O_CPUS, "--cpus"},	      {O_TARGET_CI, "--target-ci"}, {O_MAX_TIME, "--max-time"},
 			   {O_COUNTERS, "--counters"}, {O_NO_PROBE, "--no-probe"}, {O_NODES, "--nodes"},
 			   {O_NO_HOST_REF, "--no-host-ref"}, {O_NO_RANDOMIZE_ENV, "--no-randomize-env"}, {O_ICACHE, "--icache-pressure"}, {O_ARM, "--arm"},
-			   {O_ALLOCATE, "--allocate"}};
+			   {O_ALLOCATE, "--allocate"}, {O_UNTIL, "--until"}};
 	for (size_t i = 0; i < sizeof runner_only / sizeof *runner_only && !a->runner_only; i++)
 		if (runner_only[i].id == id)
 			a->runner_only = runner_only[i].name;
@@ -359,6 +374,15 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 		if (a->arm_timeout_ns < 1000000000ull || a->arm_timeout_ns > 24 * 3600 * 1000000000ull)
 			return errf(e, "--arm-timeout: %s is out of range; give 1s to 24h, e.g. 10m", arg);
 		return 0;
+	case O_UNTIL:
+		if (strcmp(arg, "decided"))
+			return errf(e, "--until %s: give --until decided (add paired runs until every chosen workload is "
+				       "faster, slower or equivalent, or --max-runs)",
+				    arg);
+		a->until = true;
+		return 0;
+	case O_MAX_RUNS: a->max_runs = (size_t)cli_int_of(arg); return 0;
+	case O_TARGET: a->target = cli_real_of(arg); return 0;
 	case O_ARM_ORDER: a->arm_order = !strcmp(arg, "random") ? ARM_ORDER_RANDOM : ARM_ORDER_ALTERNATE; return 0;
 	case O_UNIXBENCH:
 		if (!*arg || !text_is_clean(arg, false) || strlen(arg) > 4096)
@@ -453,6 +477,17 @@ static int check_args(const struct run_args *a, const struct strv *pos, struct e
 		return errf(e, "--arm makes %zu runs, one per arm, and -o or a format other than text shows one run: "
 			       "show the runs afterwards (sysab show RUN --json)",
 			    a->narms);
+	if (!a->until && (a->max_runs || a->target > 0))
+		return errf(e, "%s sizes paired runs that grow: give it with --until decided and the arms (--arm NAME=CMD "
+			       "twice), or leave it out",
+			    a->max_runs ? "--max-runs" : "--target");
+	if (a->until && a->narms != 2)
+		return errf(e, "--until decided grows a paired run of 2 arms on this boot: give exactly 2 (--arm A=CMD "
+			       "--arm B=CMD), not %zu; compare more arms pairwise",
+			    a->narms);
+	if (a->until && kv_get(&a->labels, "grow"))
+		return errf(e, "-l grow=%s: --until decided labels its runs grow=TAG itself; leave the grow label out",
+			    kv_get(&a->labels, "grow"));
 	if (a->unixbench && a->runner_only)
 		return errf(e, "%s is for sysab's own workloads, and --unixbench runs UnixBench's tests: give their "
 			       "copies, passes and tests in the command (./Run -c N -i N TEST...)",
@@ -501,21 +536,29 @@ static int hang_timeout_env(uint64_t *ns, struct err *e)
 
 /* The runner's options: the profile, what the options override, the copies. */
 /* Before the first round of a paired run: one paired run has no interval, so the MDE of the
- * fewest that have one (2 on this boot), from the database's earlier runs of the workloads. */
-static int paired_mde(struct store *st, const struct workload **wl, size_t nwl, int samples, struct err *e)
+ * fewest that have one (2 on this boot), from the database's earlier runs of the workloads; of
+ * paired runs that grow (grow_max > 0, --until decided), the MDE of their cap and whether it
+ * reaches target (a fraction), else the paired runs that would. */
+static int paired_mde(struct store *st, const struct workload **wl, size_t nwl, int samples, size_t grow_max,
+		      double target, struct err *e)
 {
 	struct strv names = {0};
 	for (size_t i = 0; i < nwl; i++)
 		if (!(wl[i]->flags & WL_REFERENCE))
 			strv_add(&names, wl[i]->name);
 	struct an_mde m;
-	struct an_mde_in in = {.boots = 2, .runs = 1, .samples = samples > 0 ? (size_t)samples : 0, .alpha = 0.05,
-			       .power = 0.8, .paired = true};
+	struct an_mde_in in = {.boots = grow_max ? grow_max : 2, .runs = 1, .samples = samples > 0 ? (size_t)samples : 0,
+			       .alpha = 0.05, .power = 0.8, .paired = true, .target = grow_max ? target : 0,
+			       .max_boots = AN_GROW_MAX_RUNS};
 	int rc = an_mde_select(st, &names, &in, &m, e);
 	strv_free(&names);
 	if (rc)
 		return -1;
-	printf("one paired run gives no verdict: compare needs 2 or more on this boot\n");
+	if (grow_max) /* --until decided: what its cap can resolve */
+		printf("--until decided: at most %zu paired runs on this boot, a look after each from the second on\n",
+		       grow_max);
+	else
+		printf("one paired run gives no verdict: compare needs 2 or more on this boot\n");
 	report_mde_text(stdout, &m);
 	an_mde_free(&m);
 	return 0;
@@ -866,6 +909,95 @@ static int allocate(struct run_args *a, struct store *st, struct run_opts *o, st
 	return rc;
 }
 
+/* A grow's tag: 8 hex digits from the clock and the process, its runs' label grow=TAG. */
+static void grow_tag(char out[9])
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	uint64_t h = 14695981039346656037ull;
+	uint64_t v[3] = {(uint64_t)ts.tv_sec, (uint64_t)ts.tv_nsec, (uint64_t)getpid()};
+	for (size_t i = 0; i < sizeof v; i++)
+		h = (h ^ ((const unsigned char *)v)[i]) * 1099511628211ull;
+	snprintf(out, 9, "%08llx", (unsigned long long)(h >> 32));
+}
+
+/* `sysab run --arm A=.. --arm B=.. --until decided`: paired runs on this boot, each labelled
+ * grow=TAG, with a look after each from the second on (study_grow_look), until the study's rule
+ * says decided or the cap; then the last look's comparison and the MDE reached. */
+static int run_grow(struct run_show *sh, struct run_opts *o, const struct workload **wl, size_t nwl)
+{
+	const struct cli_cmd *cmd = sh->cmd;
+	struct run_args *a = sh->a;
+	char tag[9];
+	grow_tag(tag);
+	kv_add(&a->labels, "grow", tag);
+	struct strv rows = {0};
+	for (size_t i = 0; i < nwl; i++)
+		if (!(wl[i]->flags & WL_REFERENCE))
+			strv_add(&rows, wl[i]->name);
+	size_t max = a->max_runs ? a->max_runs : AN_GROW_DEFAULT_RUNS;
+	struct study_grow g = {.arm_a = a->arms[0].name, .arm_b = a->arms[1].name, .tag = tag, .patterns = &rows,
+			       .max_runs = max, .target = a->target * 100};
+	struct an_compare_job j = {0};
+	enum study_grow_state state = STUDY_GROW_GO_ON;
+	struct err e;
+	int rc = EXIT_OK;
+	char prog[256];
+	prog_name(prog, sizeof prog);
+	printf("paired runs that grow: at most %zu, each arm's run labelled grow=%s\n", max, tag);
+	size_t pairs = 0;
+	while (state == STUDY_GROW_GO_ON) {
+		printf("\npaired run %zu:\n", ++pairs);
+		fflush(stdout);
+		if ((rc = run_one(sh, o)) != EXIT_OK)
+			goto out;
+		if (pairs < STUDY_GROW_MIN_RUNS)
+			continue;
+		an_compare_job_free(&j);
+		if (study_grow_look(sh->path, &g, pairs - 1, pairs, &j, &state, &e)) {
+			rc = cli_fail(cmd, &e);
+			goto out;
+		}
+		printf("look %zu of the grow (%zu paired runs): %s\n", pairs - 1, pairs,
+		       state == STUDY_GROW_GO_ON ? "undecided, one more paired run" : study_grow_state_word(state));
+	}
+	printf("\n");
+	struct cli_out out = a->out;
+	out.kind = REPORT_COMPARE;
+	if (cli_emit(&out, &(struct report_doc){.compare = &j.c, .groups = j.info, .ngroups = 2}, &e)) {
+		rc = cli_fail(cmd, &e);
+		goto out;
+	}
+	char *sa = study_grow_selector(&g, g.arm_a), *sb = study_grow_selector(&g, g.arm_b);
+	struct sb w = {0}; /* the look's -w, which its question holds */
+	for (size_t i = 0; i < rows.n; i++)
+		sb_addf(&w, " -w %s", rows.v[i]);
+	if (state == STUDY_GROW_DECIDED)
+		printf("\ndecided after %zu paired runs: every chosen workload is faster, slower or equivalent "
+		       "(`%s compare '%s' '%s'%s --unit run --max-boots %zu --look %zu` shows this last look again)\n",
+		       pairs, prog, sa, sb, sb_str(&w), max, pairs - 1);
+	else
+		printf("\nstopped at --max-runs %zu: some workload is still undecided; the MDE below is what %zu paired "
+		       "runs can resolve (`%s compare '%s' '%s'%s --unit run --max-boots %zu --look %zu` shows this last "
+		       "look again)\n",
+		       max, pairs, prog, sa, sb, sb_str(&w), max, pairs - 1);
+	sb_free(&w);
+	struct an_mde m;
+	if (study_grow_mde(sh->path, &g, sa, pairs, &m, &e)) {
+		rc = cli_fail(cmd, &e);
+	} else {
+		printf("MDE reached: ");
+		report_mde_text(stdout, &m);
+		an_mde_free(&m);
+	}
+	free(sa);
+	free(sb);
+out:
+	an_compare_job_free(&j);
+	strv_free(&rows);
+	return rc;
+}
+
 int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct run_alloc ra = {0};
@@ -903,13 +1035,15 @@ int cmd_run(const struct cli_cmd *cmd, int argc, char **argv)
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}
-	if (a.narms >= 2 && !a.quiet && paired_mde(st, wl, nwl, o.samples, &e)) {
+	size_t grow_max = !a.until ? 0 : a.max_runs ? a.max_runs : AN_GROW_DEFAULT_RUNS;
+	double margin = a.target > 0 ? a.target : stats_compare_defaults().margin;
+	if (a.narms >= 2 && !a.quiet && paired_mde(st, wl, nwl, o.samples, grow_max, margin, &e)) {
 		rc = cli_fail(cmd, &e);
 		goto out;
 	}
 	sig_install();
 	struct run_show sh = {cmd, &a, st, path};
-	rc = a.nodes ? run_nodes(&sh, &o) : run_one(&sh, &o);
+	rc = a.nodes ? run_nodes(&sh, &o) : a.until ? run_grow(&sh, &o, wl, nwl) : run_one(&sh, &o);
 out:
 	free(ra.quota);
 	free(ra.json);

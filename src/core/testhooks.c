@@ -22,11 +22,14 @@ static void free_hooks(void)
 	free((char *)hooks.numa_maps);
 	free((char *)hooks.fail_check);
 	free((char *)hooks.look_gate);
+	free((char *)hooks.arm_values);
 	free((char *)hooks.node_sysfs);
 	free((char *)hooks.cache_sysfs);
 	free((char *)hooks.kvm_dev);
 	free((char *)hooks.campaign_proc);
 	free((char *)hooks.campaign_crash);
+	free((char *)hooks.fake_samples);
+	free((char *)hooks.boot_id);
 	memset(&hooks, 0, sizeof hooks);
 }
 
@@ -41,12 +44,15 @@ static void read_hooks(void)
 		.fail_check = env_copy("SYSAB_TEST_FAIL_CHECK"),
 		.samples = s && !strcmp(s, "1"),
 		.look_gate = env_copy("SYSAB_TEST_LOOK_GATE"),
+		.arm_values = env_copy("SYSAB_TEST_ARM_VALUES"),
+		.fake_samples = env_copy("SYSAB_TEST_FAKE_SAMPLES"),
 		.node_sysfs = env_copy("SYSAB_NODE_SYSFS"),
 		.cache_sysfs = env_copy("SYSAB_CACHE_SYSFS"),
 		.kvm_dev = env_copy("SYSAB_KVM_DEV"),
 		.kvm_probe_s = probe > 0 ? probe : 0,
 		.campaign_proc = env_copy("SYSAB_CAMPAIGN_PROC"),
 		.campaign_crash = env_copy("SYSAB_CAMPAIGN_CRASH"),
+		.boot_id = env_copy("SYSAB_BOOT_ID"),
 	};
 }
 

@@ -1,9 +1,69 @@
 /* campaign.c - `sysab campaign show`: a campaign's plan and progress as text, markdown or JSON. Never computes. */
 #include "report/campaign.h"
 #include "report/report.h"
+#include "report/words.h"
 
 #include <jansson.h>
 #include <string.h>
+
+/* Why an adaptive campaign stopped, in words. */
+static const char *stopped_text(const char *why)
+{
+	if (!why)
+		return "goes on";
+	if (!strcmp(why, "decided"))
+		return "stopped: decided (every chosen workload has a verdict)";
+	if (!strcmp(why, "cap"))
+		return "stopped: cap (--max-boots reached without a verdict for every workload)";
+	if (!strcmp(why, "budget"))
+		return "stopped: budget (--budget spent without a verdict for every workload)";
+	return why;
+}
+
+/* How many rows a look's verdicts JSON ({"decided": [...], "open": [...]}) lists under key. */
+static size_t look_count(const char *verdicts, const char *key)
+{
+	json_t *j = json_loads(verdicts ? verdicts : "{}", 0, NULL);
+	size_t n = json_array_size(json_object_get(j, key));
+	json_decref(j);
+	return n;
+}
+
+/* An adaptive campaign's settings, looks and why it stopped; each line after lead. */
+static void adaptive_text(FILE *f, const struct campaign_view *v, const char *lead)
+{
+	const struct store_adaptive *a = v->adaptive;
+	if (!a)
+		return;
+	fprintf(f, "%sadaptive: --until %s, target %.2f%%, at most %d boots per configuration", lead, a->until,
+		100 * a->target, a->max_boots);
+	if (a->budget_s > 0)
+		fprintf(f, ", budget %.0f s", a->budget_s);
+	fprintf(f, "; %s\n", stopped_text(a->stopped));
+	for (size_t i = 0; i < v->nlooks; i++) {
+		const struct store_adaptive_look *l = &v->looks[i];
+		fprintf(f, "%slook %d after %d block%s: %zu decided, %zu open: %s\n", lead, l->k, l->blocks,
+			l->blocks == 1 ? "" : "s", look_count(l->verdicts, "decided"), look_count(l->verdicts, "open"),
+			l->decision);
+	}
+}
+
+void report_adaptive_text(FILE *f, const char *name, const struct study_decision *d, const struct study_mde *md)
+{
+	fprintf(f, "adaptive campaign %s %s after %d block%s", name, stopped_text(study_stop_word(d->stop)), d->blocks,
+		d->blocks == 1 ? "" : "s");
+	if (d->k > 0)
+		fprintf(f, " (look %d)\n", d->k);
+	else
+		fprintf(f, " (no look yet: a look needs 2 blocks)\n");
+	for (size_t i = 0; i < d->nrows; i++)
+		fprintf(f, "  %-32s x%d  %s\n", d->rows[i].workload, d->rows[i].copies,
+			report_verdict_name(d->rows[i].verdict));
+	if (md->have) {
+		fprintf(f, "reached with %d boot%s per configuration:\n", d->blocks, d->blocks == 1 ? "" : "s");
+		report_mde_text(f, &md->m);
+	}
+}
 
 void report_campaign_text(FILE *f, const struct campaign_view *v)
 {
@@ -63,6 +123,7 @@ void report_campaign_text(FILE *f, const struct campaign_view *v)
 	if (v->next >= 0)
 		fprintf(f, "next: slot %d (block %d), %s\n", v->next, r->slots[v->next].block,
 			r->configs[r->slots[v->next].config].name);
+	adaptive_text(f, v, "");
 	if (!v->slots)
 		return;
 	fprintf(f, "\nschedule (randomized, in boot order):\n");
@@ -135,6 +196,27 @@ void *report_campaign_json(const struct campaign_view *v)
 	json_object_set_new(p, "s_per_boot", v->done ? json_real(v->s_per_boot) : json_null());
 	json_object_set_new(p, "min_left", v->done && v->left ? json_real(v->min_left) : json_null());
 	json_object_set_new(j, "progress", p);
+	if (v->adaptive) {
+		const struct store_adaptive *a = v->adaptive;
+		json_t *ad = json_object(), *looks = json_array();
+		json_object_set_new(ad, "until", json_string(a->until));
+		json_object_set_new(ad, "target", json_real(a->target));
+		json_object_set_new(ad, "max_boots", json_integer(a->max_boots));
+		json_object_set_new(ad, "budget_s", a->budget_s > 0 ? json_real(a->budget_s) : json_null());
+		json_object_set_new(ad, "stopped", str_or_null(a->stopped));
+		for (size_t i = 0; i < v->nlooks; i++) {
+			const struct store_adaptive_look *l = &v->looks[i];
+			json_t *o = json_object();
+			json_object_set_new(o, "k", json_integer(l->k));
+			json_object_set_new(o, "blocks", json_integer(l->blocks));
+			json_object_set_new(o, "decision", json_string(l->decision));
+			json_t *rows = json_loads(l->verdicts ? l->verdicts : "{}", 0, NULL);
+			json_object_set_new(o, "rows", rows ? rows : json_object());
+			json_array_append_new(looks, o);
+		}
+		json_object_set_new(ad, "looks", looks);
+		json_object_set_new(j, "adaptive", ad);
+	}
 	if (v->slots) {
 		json_t *sl = json_array();
 		for (size_t i = 0; i < r->nslots; i++) {
@@ -171,6 +253,7 @@ void report_campaign_markdown(FILE *f, const struct campaign_view *v)
 	if (v->next >= 0)
 		fprintf(f, "- next: slot %d (block %d), %s\n", v->next, r->slots[v->next].block,
 			r->configs[r->slots[v->next].config].name);
+	adaptive_text(f, v, "- ");
 	fprintf(f, "\n| config | name | boots it with |\n|---:|---|---|\n");
 	for (size_t j = 0; j < r->nconfigs; j++) {
 		size_t i = v->config_order[j];

@@ -145,6 +145,9 @@ static void compare_md(FILE *f, const struct an_compare *c, const struct an_grou
 		}
 		if (isfinite(r->c.q))
 			report_q(q, sizeof q, r->c.q);
+		if (r->chg.within) {
+			report_no_verdict_cells(ci, sizeof ci, q, sizeof q);
+		}
 		report_verdict_word(v, sizeof v, &r->c);
 		cell(f, ch);
 		cell(f, ci);
@@ -284,6 +287,9 @@ static void analyze_md(FILE *f, const struct an_analyze *a, const struct an_grou
 				pct_interval(ci, sizeof ci, r->chg[k].lo, r->chg[k].hi);
 			if (isfinite(ef->c.q))
 				report_q(q, sizeof q, ef->c.q);
+			if (ef->c.verdict != ST_NO_DATA && r->chg[k].within) {
+				report_no_verdict_cells(ci, sizeof ci, q, sizeof q);
+			}
 			fputs("|", f);
 			cell(f, en);
 			cell(f, ch);
@@ -304,8 +310,8 @@ static void analyze_md(FILE *f, const struct an_analyze *a, const struct an_grou
 	}
 	struct sb lg = {0};
 	report_change_legend(&lg, "each effect", a->change_kinds);
-	fprintf(f, "\n%s. (negligible): significant but inside the ±%g%% margin. q: Benjamini-Hochberg across "
-		   "workloads. The text format (analyze without --format) prints each effect's caveats.\n",
+	fprintf(f, "\n%s. (negligible): significant but inside the ±%g%% margin. q: Holm within each workload's "
+		   "effects, then Benjamini-Hochberg across workloads. The text format (analyze without --format) prints each effect's caveats.\n",
 		sb_str(&lg), a->o.margin * 100);
 	sb_free(&lg);
 }

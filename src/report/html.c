@@ -485,6 +485,9 @@ static void results_row(struct sb *b, const struct an_row *r, const struct an_gr
 				ci_text(ci, sizeof ci, r->chg.lo, r->chg.hi);
 			if (isfinite(r->c.q))
 				report_q(q, sizeof q, r->c.q);
+			if (r->chg.within) {
+				report_no_verdict_cells(ci, sizeof ci, q, sizeof q);
+			}
 		}
 		td(b, "num", ch);
 		td(b, "num", ci);
@@ -497,7 +500,7 @@ static void results_row(struct sb *b, const struct an_row *r, const struct an_gr
 		adjust_warn(warns, name, &r->adj);
 		if (r->c.verdict == ST_INCONCLUSIVE) {
 			struct sb t = {0};
-			report_settle_text(&t, r->more_boots, r->settles_as, false);
+			report_settle_text(&t, r->more_boots, r->settles_as, false, report_row_paired_runs(r));
 			if (t.len)
 				warn_add(warns, name, sb_str(&t));
 			sb_free(&t);
@@ -762,6 +765,8 @@ static void effect_row(struct sb *b, const struct an_analyze *a, const struct an
 			ci_text(ci, sizeof ci, chg.lo, chg.hi);
 			if (isfinite(ef->c.q))
 				report_q(q, sizeof q, ef->c.q);
+		} else if (ef->c.verdict != ST_NO_DATA && chg.within) {
+			report_no_verdict_cells(ci, sizeof ci, q, sizeof q);
 		}
 		caveat_warns(warns, name, ef->c.caveats & ~ST_CAVEAT_PAIRED); /* said above the rows */
 		adjust_warn(warns, name, &r->adj);

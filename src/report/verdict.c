@@ -140,13 +140,13 @@ static void diag_notes(struct notes *n, struct sb *m, const char *group, const s
 }
 
 enum { COMPACT = 2 }; /* settle_note's in_plan for the compact compare table */
-static void settle_note(struct notes *n, struct sb *m, size_t more, enum st_verdict as, int in_plan)
+static void settle_note(struct notes *n, struct sb *m, size_t more, enum st_verdict as, int in_plan, bool paired_runs)
 {
 	struct sb t = {0};
-	if (more == ST_MORE_UNPLANNED && in_plan == COMPACT) /* the compact compare table: -v says why */
+	if (more == ST_MORE_UNPLANNED && in_plan == COMPACT && !paired_runs) /* the compact compare table: -v says why */
 		sb_add(&t, "inconclusive in a fixed design: `sysab plan` sizes a new one (-v: why)");
 	else
-		report_settle_text(&t, more, as, in_plan == true);
+		report_settle_text(&t, more, as, in_plan == true, paired_runs);
 	if (t.len)
 		notef(n, m, "%s", sb_str(&t));
 	sb_free(&t);
@@ -194,12 +194,15 @@ static void compare_cells(const struct an_row *r, char ch[16], char ci[40], char
 	interval_text(ci, 40, r->chg.lo, r->chg.hi);
 	if (isfinite(r->c.q))
 		report_q(q, 16, r->c.q);
+	if (r->chg.within) {
+		report_no_verdict_cells(ci, 40, q, 16);
+	}
 	caveat_notes(n, m, caveats);
 	adjust_note(n, m, &r->adj);
 	if (r->c.verdict == ST_NO_DATA)
 		notef(n, m, "no interval: needs %s", report_need_text(r->c.need));
 	if (r->c.verdict == ST_INCONCLUSIVE)
-		settle_note(n, m, r->more_boots, r->settles_as, verbose ? false : COMPACT);
+		settle_note(n, m, r->more_boots, r->settles_as, verbose ? false : COMPACT, report_row_paired_runs(r));
 }
 
 /* A compare row's cells and note marks, built before the table is laid out. */
@@ -338,14 +341,20 @@ static const char *line_color(const struct cmp_line *l, bool color)
 	return report_verdict_color(l->r->c.verdict, color);
 }
 
+/* The printf width that pads s to w columns (a "–" is 3 bytes, one column). */
+static int cols(const char *s, int w)
+{
+	return w + (int)(strlen(s) - report_text_width(s));
+}
+
 /* -v: a row in the fixed layout of NAME_W, a longer name on a line of its own. */
 static void compare_row_verbose(FILE *f, const struct cmp_line *l, bool color)
 {
 	char name[256];
 	short_name(f, name, sizeof name, l->r->event ? l->name : l->r->workload, l->r->event ? 1 : l->r->copies);
 	struct sb line = {0};
-	sb_addf(&line, "%-*s %12s %12s %6s %-12s %5s %s%s%s", NAME_W, name, l->a, l->b, l->ch, l->ci, l->q,
-		line_color(l, color), l->v, report_color_reset(color));
+	sb_addf(&line, "%-*s %12s %12s %6s %-*s %*s %s%s%s", NAME_W, name, l->a, l->b, l->ch, cols(l->ci, 12), l->ci,
+		cols(l->q, 5), l->q, line_color(l, color), l->v, report_color_reset(color));
 	row_out(f, sb_str(&line), &l->marks, REPORT_WIDTH);
 	sb_free(&line);
 }
@@ -447,11 +456,14 @@ static void compare_footer(FILE *f, const struct an_compare *c, const struct an_
 			   "not adjusted for the number of rows.");
 	else
 		sb_add(&t, "; -v: more");
+	bool paired_runs = false; /* paired runs of one boot: the design counts them, not boots */
+	for (size_t i = 0; i < c->nrows; i++)
+		paired_runs |= report_row_paired_runs(&c->rows[i]);
 	if (stats_is_sequential(&c->o))
-		sb_addf(&t, " Look %zu of a group-sequential design of at most %zu boots per group: each row's "
+		sb_addf(&t, " Look %zu of a group-sequential design of at most %zu %s: each row's "
 			    "verdict uses that look's Lan-DeMets level, not %g; so does its interval, unless the "
 			    "design ends there (a crossing, or the last look), where the interval is the stage-wise one.",
-			c->o.look, c->o.max_boots, c->o.alpha);
+			c->o.look, c->o.max_boots, paired_runs ? "paired runs" : "boots per group", c->o.alpha);
 	if (st->verbose)
 		fprintf(f, "\n");
 	report_wrap(f, "", "", sb_str(&t));
@@ -852,7 +864,12 @@ static void effect_text(FILE *f, const struct an_analyze *a, const struct an_fro
 		report_pct(ch, sizeof ch, chg->pct);
 		interval_text(ci, sizeof ci, chg->lo, chg->hi);
 		report_q(q, sizeof q, ef->c.q);
-		caveat_notes(n, &mk, ef->c.caveats & ~ST_CAVEAT_PAIRED); /* the header says which are paired */
+		unsigned cav = ef->c.caveats & ~ST_CAVEAT_PAIRED; /* the header says which are paired */
+		if (chg->within) { /* no interval shown: the no-replication note says why */
+			report_no_verdict_cells(ci, sizeof ci, q, sizeof q);
+			cav &= ~(ST_CAVEAT_NO_BOOT_LEVEL | ST_CAVEAT_NO_RUN_LEVEL);
+		}
+		caveat_notes(n, &mk, cav);
 		adjust_note(n, &mk, &r->adj);
 		*negl |= ef->c.negligible;
 	} else if (an_effect_point_only(ef)) {
@@ -870,8 +887,8 @@ static void effect_text(FILE *f, const struct an_analyze *a, const struct an_fro
 	char en_short[96];
 	report_short_name(en_short, sizeof en_short, en, 1, ew);
 	struct sb line = {0};
-	sb_addf(&line, "  %-*s %6s %-12s %5s %s%s%s", (int)ew, en_short, ch, ci, q, report_verdict_color(ef->c.verdict, color), v,
-		report_color_reset(color));
+	sb_addf(&line, "  %-*s %6s %-*s %*s %s%s%s", (int)ew, en_short, ch, cols(ci, 12), ci, cols(q, 5), q,
+		report_verdict_color(ef->c.verdict, color), v, report_color_reset(color));
 	row_out(f, sb_str(&line), &mk, REPORT_WIDTH);
 	sb_free(&line);
 	sb_free(&mk);
@@ -928,7 +945,7 @@ void report_analyze_text(FILE *f, const struct an_analyze *a, const struct an_gr
 	fprintf(f, "\n");
 	struct sb lg = {0};
 	report_change_legend(&lg, "each effect", a->change_kinds);
-	sb_add(&lg, ". q: Benjamini-Hochberg across workloads.");
+	sb_add(&lg, ". q: Holm within each workload's effects, then Benjamini-Hochberg across workloads.");
 	report_wrap(f, "", "", sb_str(&lg));
 	sb_free(&lg);
 	if (!a->any_interval && a->nrows) {
@@ -1051,7 +1068,7 @@ static void plan_row(FILE *f, const struct an_plan *p, const struct an_prow *r, 
 		      (r->plan.whole & ST_BIT(ST_LEVEL_BOOT)) ? "boot" : "run",
 		      (r->plan.whole & ST_BIT(ST_LEVEL_BOOT)) ? "boot" : "run");
 	if (r->compared && r->c.verdict == ST_INCONCLUSIVE)
-		settle_note(n, &m, r->more_boots, r->settles_as, true);
+		settle_note(n, &m, r->more_boots, r->settles_as, true, false);
 	if (p->nwithin && r->plan_main.feasible) {
 		char tm[32];
 		duration(tm, sizeof tm, r->plan_main.cost);

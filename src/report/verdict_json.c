@@ -102,7 +102,18 @@ static const char *unit_name(enum st_level u)
 	return u == ST_LEVEL_RUN ? "run" : u == ST_LEVEL_WITHIN ? "round" : "boot";
 }
 
-static json_t *cmp_json(const struct st_comparison *c, const struct an_change *chg)
+/* What the interval stands for: the verdict's, the runs of one boot (or one run) only where the
+ * unit is not replicated (no verdict, no q, and "–" in the tables), or none. */
+static json_t *scope_json(const struct st_comparison *c, const struct an_change *chg)
+{
+	if (chg->within)
+		return json_string(c->unit == ST_LEVEL_RUN ? "within_run" : "within_boot");
+	return isnan(c->lo) ? json_null() : json_string("verdict");
+}
+
+/* One comparison; q_family names the multiplicity q is adjusted for ("bh": across workloads;
+ * "row_holm+bh": Holm within the row, then BH across workloads). */
+static json_t *cmp_json(const struct st_comparison *c, const struct an_change *chg, const char *q_family)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "verdict", json_string(report_verdict_name(c->verdict)));
@@ -118,9 +129,11 @@ static json_t *cmp_json(const struct st_comparison *c, const struct an_change *c
 	json_object_set_new(o, "display_pct_hi", num(chg->hi));
 	json_object_set_new(o, "p", num(c->p));
 	json_object_set_new(o, "q", num(c->q));
+	json_object_set_new(o, "adjusted_for", isnan(c->q) ? json_null() : json_string(q_family));
 	json_object_set_new(o, "df", num(c->df));
 	json_object_set_new(o, "alpha", num(c->alpha));
 	json_object_set_new(o, "unit", json_string(unit_name(c->unit)));
+	json_object_set_new(o, "interval_scope", scope_json(c, chg));
 	/* The interval is adjusted for repeated looks (its level is the look's, or stage-wise where
 	 * the design ends), never for multiplicity. */
 	json_object_set_new(o, "interval_adjusted_for",
@@ -249,6 +262,7 @@ static json_t *counters_json(const struct an_compare *c)
 		json_object_set_new(o, "rel_change", num(r->rel));
 		json_object_set_new(o, "p", num(r->c.p));
 		json_object_set_new(o, "q", num(r->c.q));
+		json_object_set_new(o, "interval_scope", scope_json(&r->c, &r->chg));
 		json_object_set_new(o, "df", num(r->c.df));
 		json_object_set_new(o, "alpha", num(r->c.alpha));
 		json_object_set_new(o, "unit", json_string(unit_name(r->c.unit)));
@@ -297,7 +311,7 @@ char *report_compare_json(const struct an_compare *c, const struct an_group_info
 		json_object_set_new(o, "a", r->have_a ? est_json(&r->a, &r->va, r->latency) : json_null());
 		json_object_set_new(o, "b", r->have_b ? est_json(&r->b, &r->vb, r->latency) : json_null());
 		if (r->have_a && r->have_b) {
-			json_t *cj = cmp_json(&r->c, &r->chg);
+			json_t *cj = cmp_json(&r->c, &r->chg, "bh");
 			if (r->c.verdict == ST_INCONCLUSIVE)
 				more_boots(cj, &r->c, r->more_boots, r->settles_as);
 			json_object_set_new(o, "comparison", cj);
@@ -423,7 +437,7 @@ char *report_analyze_json(const struct an_analyze *a, const struct an_group_info
 			/* a point estimate without an interval: why (its display_pct is the estimate) */
 			json_object_set_new(e, "no_interval",
 					    an_effect_point_only(ef) ? json_string(a->why_no_interval) : json_null());
-			json_object_set_new(e, "comparison", cmp_json(&ef->c, &r->chg[k]));
+			json_object_set_new(e, "comparison", cmp_json(&ef->c, &r->chg[k], "row_holm+bh"));
 			json_object_set_new(e, "verdict", json_string(report_verdict_name(ef->c.verdict)));
 			json_object_set_new(e, "withheld_for", withheld_for(ef->c.verdict, r->look_withheld));
 			json_array_append_new(effs, e);
@@ -536,7 +550,7 @@ char *report_plan_json(const struct an_plan *p, const struct an_group_info *g, s
 				json_object_set_new(o, "main_effects_only", mj);
 			}
 			if (r->compared) {
-				json_t *cj = cmp_json(&r->c, &r->chg);
+				json_t *cj = cmp_json(&r->c, &r->chg, "bh");
 				if (r->c.verdict == ST_INCONCLUSIVE)
 					more_boots(cj, &r->c, r->more_boots, r->settles_as);
 				json_object_set_new(o, "comparison", cj);

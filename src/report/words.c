@@ -86,10 +86,23 @@ void report_look_text(struct sb *t, const struct an_repeat *look, double alpha)
 	if (!look->on)
 		return;
 	if (look->withheld) {
+		/* the step a same-boot look prints is a command (paired runs that grow) or words */
+		bool grow = look->next_step && !strncmp(look->next_step, "sysab ", 6);
 		sb_addf(t, "withheld: this is look %d of this question (the same selectors, --unit and -w) with other runs "
 			   "than its look 1, and ",
 			look->k);
-		if (look->first_undeclared)
+		if (look->first_undeclared && look->same_boot)
+			sb_addf(t, "look 1 declared no sequential design, so it spent all of alpha = %g; comparing again after "
+				   "adding runs gives no faster, slower or equivalent verdict (looking again until something is "
+				   "settled called 10-14%% of A/A comparisons). This comparison is within one boot, so more boots "
+				   "are not what it needs. To go on, keeping every run: %s%s%s (docs/METHOD.md, \"%s\")",
+				alpha, grow ? "`" : "",
+				look->next_step ? look->next_step : "add runs on this boot and compare with --fresh",
+				grow ? "`, a new design of its own over the paired runs it adds, looked at after each one "
+				       "with alpha spent by O'Brien-Fleming, until every row is faster, slower or equivalent"
+				     : "",
+				grow ? "Paired runs that grow" : "Repeated looks");
+		else if (look->first_undeclared)
 			sb_addf(t, "look 1 declared no sequential design, so it spent all of alpha = %g; comparing again after "
 				   "adding runs gives no faster, slower or equivalent verdict (looking again until something is "
 				   "settled called 10-14%% of A/A comparisons). To go on: add boots and compare with --fresh, "
@@ -125,6 +138,8 @@ void *report_look_json(const struct an_repeat *look)
 	json_object_set_new(o, "declared_max_boots", look->max_boots ? json_integer(look->max_boots) : json_null());
 	json_object_set_new(o, "fresh", json_boolean(look->fresh));
 	json_object_set_new(o, "runs_left_out", json_integer((json_int_t)look->excluded));
+	if (look->next_step) /* a withheld same-boot look: the step that fits it */
+		json_object_set_new(o, "next_step", json_string(look->next_step));
 	return o;
 }
 
@@ -414,25 +429,36 @@ void report_diag_lines(struct strv *out, const char *group, const struct an_diag
 	}
 }
 
-void report_settle_text(struct sb *t, size_t more, enum st_verdict as, bool in_plan)
+void report_settle_text(struct sb *t, size_t more, enum st_verdict as, bool in_plan, bool paired_runs)
 {
 	/* A plan sizes the new comparison itself: it does not send the reader to `sysab plan`. */
 	const char *sized = in_plan ? "this plan sizes it" : "`sysab plan` sizes it";
-	if (more == ST_MORE_UNPLANNED)
+	/* paired runs of one boot add paired runs (run --arm --until decided), never boots */
+	const char *unit = paired_runs ? "paired run" : "boot", *per = paired_runs ? " (same rounds)" : " per group (same runs and samples)";
+	if (more == ST_MORE_UNPLANNED && paired_runs)
+		sb_addf(t, "inconclusive in a fixed design: adding paired runs and comparing again would inflate false "
+			   "calls; grow a new design of paired runs with `sysab run --arm ... --until decided` "
+			   "(docs/METHOD.md, \"Paired runs that grow\")");
+	else if (more == ST_MORE_UNPLANNED)
 		sb_addf(t, "inconclusive in a fixed design: adding boots and comparing again would inflate false "
 			   "calls; plan repeated looks ahead with --max-boots N --look K (docs/METHOD.md), or start a "
 			   "new comparison (%s)", sized);
 	else if (more == ST_MORE_NONE)
-		sb_addf(t, "inconclusive at the planned maximum of boots: the final look is done; start a new "
-			   "comparison (%s)", sized);
+		sb_addf(t, "inconclusive at the planned maximum of %ss: the final look is done; start a new "
+			   "comparison (%s)", unit, sized);
 	else if (more > 0 && as == ST_INCONCLUSIVE)
-		sb_addf(t, "inconclusive: under the sequential design, the next look comes after %zu more boot%s per "
-			   "group (same runs and samples); at the current estimate it would not settle it yet",
-			more, more == 1 ? "" : "s");
+		sb_addf(t, "inconclusive: under the sequential design, the next look comes after %zu more %s%s%s; "
+			   "at the current estimate it would not settle it yet",
+			more, unit, more == 1 ? "" : "s", per);
 	else if (more > 0)
-		sb_addf(t, "inconclusive: under the sequential design, the next look comes after %zu more boot%s per "
-			   "group (same runs and samples), and should settle it as %s if the current estimate holds",
-			more, more == 1 ? "" : "s", report_verdict_name(as));
+		sb_addf(t, "inconclusive: under the sequential design, the next look comes after %zu more %s%s%s, "
+			   "and should settle it as %s if the current estimate holds",
+			more, unit, more == 1 ? "" : "s", per, report_verdict_name(as));
+}
+
+bool report_row_paired_runs(const struct an_row *r)
+{
+	return r->by_round && (r->c.caveats & ST_CAVEAT_RUN_UNIT);
 }
 
 void report_verdict_word(char *buf, size_t size, const struct st_comparison *c)
@@ -464,6 +490,12 @@ void report_q(char *buf, size_t size, double q)
 		snprintf(buf, size, "%s", "");
 	else
 		snprintf(buf, size, q < 0.001 ? "<.001" : "%.3f", q);
+}
+
+void report_no_verdict_cells(char *ci, size_t ci_size, char *q, size_t q_size)
+{
+	snprintf(ci, ci_size, "%s", "\xe2\x80\x93"); /* an en dash */
+	snprintf(q, q_size, "%s", "\xe2\x80\x93");
 }
 
 void report_count_cell(char *buf, size_t size, double v, bool sign)
@@ -538,6 +570,9 @@ void report_counter_cells(struct report_counter_cells *out, const struct an_row 
 		snprintf(out->ci, sizeof out->ci, "[%s%s%s]", v, sep, h);
 	}
 	report_q(out->q, sizeof out->q, r->c.q);
+	if (r->chg.within) {
+		report_no_verdict_cells(out->ci, sizeof out->ci, out->q, sizeof out->q);
+	}
 	out->verdict = report_counter_verdict_name(&r->c);
 }
 

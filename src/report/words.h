@@ -64,6 +64,9 @@ void report_count_cell(char *buf, size_t size, double v, bool sign);
 double report_counter_scale(const char *event, double big, char *unit, size_t size);
 /* A q value for a cell, the one formatter of every table: "<.001" or "0.043"; empty when not finite. */
 void report_q(char *buf, size_t size, double q);
+/* The interval and q cells of a row without replication at its unit (an_change.within): "–"
+ * in both, no interval or q that could be read as a verdict's. */
+void report_no_verdict_cells(char *ci, size_t ci_size, char *q, size_t q_size);
 /* The one-line summary of the counter rows' verdicts: "1 more, 3 inconclusive, 1 constant of
  * 5 rows per op"; empty when there are none. */
 void report_counter_tally(char *buf, size_t size, const struct an_compare *c);
@@ -76,9 +79,13 @@ const char *report_warn_name(int kind);
 const char *report_warn_kind(int kind);
 /* The warnings of one group's diagnostics, one line each, appended to out. */
 void report_diag_lines(struct strv *out, const char *group, const struct an_diag *d);
-/* What would settle an inconclusive verdict, in words (nothing when more is 0); in_plan: for
- * a note of `sysab plan`, which sizes the new comparison itself. */
-void report_settle_text(struct sb *t, size_t more, enum st_verdict as, bool in_plan);
+/* What would settle an inconclusive verdict, in words (nothing when more is 0; stats_more_boots'
+ * count more, settling as as): in_plan for a note of `sysab plan`, which sizes the new
+ * comparison itself; paired_runs for paired runs of one boot, which add paired runs,
+ * never boots (report_row_paired_runs). */
+void report_settle_text(struct sb *t, size_t more, enum st_verdict as, bool in_plan, bool paired_runs);
+/* Whether compare row r is paired runs of one boot (by round, the run its unit). */
+bool report_row_paired_runs(const struct an_row *r);
 /* Why a row has no verdict, or has one only by --allow-failed-checks: its failed self-check in
  * words, appended to t (nothing when every check held). */
 void report_check_text(struct sb *t, const struct an_failed_check *f);

@@ -1,5 +1,6 @@
 /* env.c - capture what about the machine can change a result: kernel, CPU, memory, tunables. */
 #include "env.h"
+#include "core/testhooks.h"
 #include "workloads/workload.h"
 
 #include <dirent.h>
@@ -28,7 +29,8 @@
 
 char *env_boot_id(void)
 {
-	char *s = read_text_file("/proc/sys/kernel/random/boot_id");
+	const char *seam = testhooks()->boot_id;
+	char *s = read_text_file(seam ? seam : "/proc/sys/kernel/random/boot_id");
 	return s ? s : xstrdup("unknown");
 }
 

@@ -75,6 +75,7 @@ static void topo_add(struct node_topo *t, int id, const char *cpulist, bool memo
 	struct node_info *nd = &t->v[t->n++];
 	bool *set = xcalloc(NODE_MAX, sizeof *set);
 	nd->id = id;
+	nd->mem_id = id;
 	nd->memory = memory;
 	nd->cpulist = xstrdup(cpulist && node_parse_list(cpulist, set, NODE_MAX) > 0 ? cpulist : "");
 	nd->cpus = xcalloc(NODE_MAX, sizeof *nd->cpus);
@@ -116,6 +117,17 @@ int node_topo_read(struct node_topo *t, struct err *e)
 		topo_add(t, i, cl, mem_known ? mem[i] : true);
 		free(cl);
 		free(name);
+		if (seam && *seam) { /* the test seam's node may stand for a real one */
+			name = xasprintf("node%d/sysab_bind", i);
+			char *as = topo_file(t->dir, name);
+			bool one[NODE_MAX] = {0};
+			if (as && node_parse_list(as, one, NODE_MAX) == 1)
+				for (int k = 0; k < NODE_MAX; k++)
+					if (one[k])
+						t->v[t->n - 1].mem_id = k;
+			free(as);
+			free(name);
+		}
 	}
 out:
 	free(s);
@@ -192,8 +204,8 @@ int node_bind(const struct node_info *nd, char **policy, long *unmoved, char *wh
 		snprintf(why, n, "node %d has no memory of its own to bind to", nd->id);
 		return WL_UNSUPPORTED;
 	}
-	if (nd->id >= NODE_MAX - 1) {
-		snprintf(why, n, "node %d is beyond the %d nodes sysab can bind", nd->id, NODE_MAX - 1);
+	if (nd->mem_id >= NODE_MAX - 1) {
+		snprintf(why, n, "node %d is beyond the %d nodes sysab can bind", nd->mem_id, NODE_MAX - 1);
 		return WL_UNSUPPORTED;
 	}
 	cpu_set_t cs;
@@ -207,9 +219,9 @@ int node_bind(const struct node_info *nd, char **policy, long *unmoved, char *wh
 		return WL_UNSUPPORTED;
 	}
 	unsigned long mask[NODE_MAX / LONG_BITS] = {0}, all[NODE_MAX / LONG_BITS] = {0};
-	mask[nd->id / LONG_BITS] = 1ul << (nd->id % LONG_BITS);
+	mask[nd->mem_id / LONG_BITS] = 1ul << (nd->mem_id % LONG_BITS);
 	if (syscall(SYS_set_mempolicy, NODE_MPOL_BIND, mask, (unsigned long)NODE_MAX) < 0) {
-		snprintf(why, n, "cannot bind memory to node %d: set_mempolicy(MPOL_BIND): %s", nd->id, strerror(errno));
+		snprintf(why, n, "cannot bind memory to node %d: set_mempolicy(MPOL_BIND): %s", nd->mem_id, strerror(errno));
 		return WL_UNSUPPORTED;
 	}
 	/* what was allocated before (the heap, the database's cache) moves along, from every node
@@ -220,7 +232,7 @@ int node_bind(const struct node_info *nd, char **policy, long *unmoved, char *wh
 	}
 	long r = syscall(SYS_migrate_pages, 0, (unsigned long)NODE_MAX, all, mask);
 	if (r < 0) {
-		snprintf(why, n, "cannot move this process's pages to node %d: migrate_pages: %s", nd->id, strerror(errno));
+		snprintf(why, n, "cannot move this process's pages to node %d: migrate_pages: %s", nd->mem_id, strerror(errno));
 		return WL_UNSUPPORTED;
 	}
 	*unmoved = r;
@@ -228,11 +240,11 @@ int node_bind(const struct node_info *nd, char **policy, long *unmoved, char *wh
 	unsigned long got[NODE_MAX / LONG_BITS] = {0};
 	if (syscall(SYS_get_mempolicy, &mode, got, (unsigned long)NODE_MAX, NULL, 0ul) < 0 || mode != NODE_MPOL_BIND ||
 	    memcmp(got, mask, sizeof got)) {
-		snprintf(why, n, "the memory policy does not read back as bound to node %d (get_mempolicy: %s)", nd->id,
+		snprintf(why, n, "the memory policy does not read back as bound to node %d (get_mempolicy: %s)", nd->mem_id,
 			 mode < 0 ? strerror(errno) : "another policy");
 		return WL_UNSUPPORTED;
 	}
-	*policy = xasprintf("bind:%d", nd->id);
+	*policy = xasprintf("bind:%d", nd->mem_id);
 	return 0;
 }
 

@@ -17,6 +17,10 @@ struct node_info {
 	int ncpus;
 	char *cpulist; /* as sysfs writes it, e.g. "0-3,8-11"; "" when it has none */
 	bool memory;   /* it has memory of its own (has_memory; true when sysfs does not say) */
+	int mem_id;    /* the node whose memory a run on it binds to and whose pages its placement
+	                * check counts: id, except under the test seam SYSAB_NODE_SYSFS, whose
+	                * nodeK/sysab_bind may name a real node (a two-node campaign on a one-node
+	                * machine, t_campaign_nodes) */
 };
 
 /* The online nodes, ascending by id. */
@@ -27,7 +31,8 @@ struct node_topo {
 };
 
 /* Read the topology from /sys/devices/system/node, or from the directory that the test
- * seam SYSAB_NODE_SYSFS names (the same layout: online, has_memory, nodeK/cpulist). A
+ * seam SYSAB_NODE_SYSFS names (the same layout: online, has_memory, nodeK/cpulist, and
+ * there only nodeK/sysab_bind, the real node that node K's memory is, see mem_id). A
  * kernel without NUMA (no such directory) reads as one node 0 holding every configured
  * CPU. Returns 0, or -1 with e set when the directory exists but says nothing usable.
  * node_topo_free releases (t may be zeroed). */
@@ -46,7 +51,7 @@ int node_parse_list(const char *s, bool *set, int max);
 int node_select(const struct node_topo *t, const char *spec, size_t **sel, size_t *n, struct err *e);
 
 /* Bind the calling process to node nd: its CPUs (sched_setaffinity), its memory
- * (set_mempolicy MPOL_BIND), and the pages it already has moved there (migrate_pages).
+ * (set_mempolicy MPOL_BIND to node nd->mem_id), and the pages it already has moved there (migrate_pages).
  * Processes it forks and programs it execs inherit both. Returns 0 with *policy set to
  * the policy read back ("bind:K", newly allocated) and *unmoved to the pages that
  * migrate_pages could not move; WL_UNSUPPORTED with why filled when the kernel lacks or

@@ -406,6 +406,87 @@ static int count_batch(struct runctx *rc, struct job *j, int seq, uint64_t sampl
 	return store_counters_add(rc->st, j->run_id, j->w->name, j->copies, seq, names, d, nc, e);
 }
 
+/* The seam of the tests (tests/e2e/t_armgrow.sh): SYSAB_TEST_ARM_VALUES=SD:NAME=OPS,NAME=OPS
+ * (e.g. 0.01:A=1000,B=1020) makes a paired run store, instead of what each sample measured,
+ * OPS of the sample's arm times e^(SD z), z a standard normal drawn from the run, workload and
+ * sample number alone (the same on every machine at any speed). Arms it does not name, and
+ * text it cannot read, keep their measured values. */
+static double test_arm_value(const struct runctx *rc, const struct job *j, int seq, double measured)
+{
+	const char *spec = testhooks()->arm_values;
+	const struct run_opts *o = rc->o;
+	if (!spec || !o->narms)
+		return measured;
+	char *end;
+	double sd = strtod(spec, &end), ops = NAN;
+	if (end == spec || *end != ':' || !(sd >= 0))
+		return measured;
+	const char *name = o->arms[j->arm].name;
+	size_t n = strlen(name);
+	for (const char *p = end + 1; p && *p; p = strchr(p, ','), p = p ? p + 1 : NULL)
+		if (!strncmp(p, name, n) && p[n] == '=')
+			ops = strtod(p + n + 1, NULL);
+	if (!(ops > 0))
+		return measured;
+	uint64_t h = 14695981039346656037ull;
+	uint64_t key[2] = {(uint64_t)j->run_id, (uint64_t)seq};
+	for (size_t i = 0; i < sizeof key; i++)
+		h = (h ^ ((const unsigned char *)key)[i]) * 1099511628211ull;
+	for (const char *c = j->w->name; *c; c++)
+		h = (h ^ (unsigned char)*c) * 1099511628211ull;
+	uint64_t h2 = h * 6364136223846793005ull + 1442695040888963407ull;
+	double u1 = ((double)(h >> 11) + 0.5) / 9007199254740992.0, u2 = (double)(h2 >> 11) / 9007199254740992.0;
+	double z = sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+	return ops * exp(sd * z);
+}
+
+/* A standard normal draw that is a pure function of key (splitmix64, Box-Muller). */
+static double fake_normal(uint64_t key)
+{
+	uint64_t u[2];
+	for (int i = 0; i < 2; i++) {
+		uint64_t z = (key += 0x9e3779b97f4a7c15ULL);
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+		u[i] = z ^ (z >> 31);
+	}
+	double a = ((double)(u[0] >> 11) + 0.5) / 9007199254740992.0, b = (double)(u[1] >> 11) / 9007199254740992.0;
+	return sqrt(-2 * log(a)) * cos(2 * M_PI * b);
+}
+
+/* SYSAB_TEST_FAKE_SAMPLES (testhooks.h): replace sample seq's rate in b by the test's. */
+static void fake_sample(const struct runctx *rc, int seq, struct slot_batch *b)
+{
+	const char *spec = testhooks()->fake_samples;
+	char key[128] = "", *colon;
+	double sd = atof(spec), factor = 1;
+	const char *k = strchr(spec, ':');
+	if (k && strlen(k + 1) < sizeof key) {
+		strcpy(key, k + 1);
+		if ((colon = strrchr(key, ':'))) {
+			factor = atof(colon + 1);
+			*colon = 0;
+		}
+	}
+	char *eq = strchr(key, '=');
+	if (eq && factor > 0 && rc->o->labels) {
+		*eq = 0;
+		const char *v = kv_get(rc->o->labels, key);
+		if (!v || strcmp(v, eq + 1))
+			factor = 1;
+	} else
+		factor = 1;
+	char *boot = env_boot_id();
+	uint64_t id = 1469598103934665603ULL; /* FNV-1a of the boot id */
+	for (const char *p = boot; *p; p++)
+		id = (id ^ (unsigned char)*p) * 0x100000001b3ULL;
+	free(boot);
+	double lnv = log(1e6) + sd * fake_normal(id * 0x100000001b3ULL) +
+		     sd / 5 * fake_normal(id * 0x100000001b3ULL + 7919 * (uint64_t)(seq + 1)) - log(factor);
+	b->value = exp(lnv);
+	b->elapsed_ns = (uint64_t)((double)b->ops / b->value * 1e9);
+}
+
 /* Take one sample of j and store it. Returns -1 only on a database error. */
 static int sample(struct runctx *rc, struct job *j, int round, struct err *e)
 {
@@ -415,6 +496,8 @@ static int sample(struct runctx *rc, struct job *j, int round, struct err *e)
 		j->rc = job_batch(rc, j, j->n, j->overhead_ns, true, &b);
 	if (j->rc)
 		return job_lost(rc, j, e);
+	if (testhooks()->fake_samples)
+		fake_sample(rc, (int)j->nsamples, &b);
 	struct store_sample x = {
 		.workload = j->w->name,
 		.copies = j->copies,
@@ -422,8 +505,9 @@ static int sample(struct runctx *rc, struct job *j, int round, struct err *e)
 		.round = round,
 		.ops = b.ops,
 		.elapsed_ns = b.elapsed_ns,
-		.value = b.value,
+		.value = test_arm_value(rc, j, j->nsamples, b.value),
 	};
+	b.value = x.value;
 	if (store_sample_add(rc->st, j->run_id, &x, e))
 		return -1;
 	if (j->nsamples == j->cap) {

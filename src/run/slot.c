@@ -189,7 +189,7 @@ static __attribute__((noreturn)) void worker(const struct slot_cfg *cfg, int cop
 	}
 	if (cfg->node) { /* the pages while the workload's memory is still mapped */
 		tot.place.on = true;
-		node_place_pages(&tot.place, cfg->node->id);
+		node_place_pages(&tot.place, cfg->node->mem_id);
 	}
 	wl_leave(w, &ctx);
 	wl_sweep_close(&sweep);

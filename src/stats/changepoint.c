@@ -133,50 +133,136 @@ static bool outlying(const double *x, const double *s2, size_t n, double t2, siz
 	return (dl > lim && dr > lim) || (dl < -lim && dr < -lim);
 }
 
+/* A change of the between-boot variance (issue 49 item 3: a boot spread that doubled was read
+ * as a mean change in 2-5% of series, for the null series had a constant spread). The scale
+ * statistic is the largest standardized CUSUM of r_i = d_i^2 / (2 tau2 + s2_i + s2_{i+1}) over
+ * the successive differences d_i, each r_i capped at SCALE_CAP (the 99% point of
+ * chi-square(1): a step or one outlying boot moves one or two of them, and only so far), over
+ * splits with >= SCALE_MIN boots either side; *kv gets the split. buf: n - 1 scratch. */
+#define SCALE_MIN 15
+#define SCALE_ALPHA 0.05
+#define SCALE_CAP 6.634896601021214
+static double scale_stat(const double *x, const double *s2, size_t n, double tau2, double *buf, size_t *kv)
+{
+	size_t m = n - 1;
+	double L = 0, LL = 0, best = -1;
+	for (size_t i = 0; i < m; i++) {
+		double d = x[i + 1] - x[i], v = 2 * tau2 + s2[i] + s2[i + 1];
+		double q = d * d / (v > V_FLOOR ? v : V_FLOOR);
+		buf[i] = q < SCALE_CAP ? q : SCALE_CAP;
+		L += buf[i];
+	}
+	*kv = 0;
+	for (size_t j = 1; j < m; j++) {
+		LL += buf[j - 1];
+		if (j < SCALE_MIN || n - j < SCALE_MIN)
+			continue;
+		double t = fabs(LL - (double)j / (double)m * L) / sqrt((double)j * (double)(m - j) / (double)m);
+		if (t > best) {
+			best = t;
+			*kv = j;
+		}
+	}
+	return best;
+}
+
+static gsl_rng *rng_for(uint64_t seed, size_t a, size_t b, unsigned what);
+
+/* The between-boot variance of each boot of x[0..n-1] for the null series of the mean-change
+ * test: tau2 for all, unless the scale statistic rejects a constant spread at SCALE_ALPHA (a
+ * Monte Carlo test against series with the constant spread tau2); then each side of its split
+ * gets its own tau^2 (stats_cp_tau2 of that side alone), so that the mean-change test judges
+ * the series against series whose spread changes in the same way. The mean-change statistic
+ * keeps one tau^2 (weights from a noisy tau^2 per side would lower its power near the ends).
+ * Returns whether the spread changes. buf: 2 n scratch. */
+static bool scale_fit(const double *x, const double *s2, size_t n, double tau2, uint64_t seed, size_t a,
+		      double *buf, double *sim, double *t2v)
+{
+	for (size_t i = 0; i < n; i++)
+		t2v[i] = tau2;
+	if (n < 2 * SCALE_MIN)
+		return false;
+	size_t kv, ks;
+	double t = scale_stat(x, s2, n, tau2, buf, &kv);
+	size_t nsim = 199, limit = (size_t)floor(SCALE_ALPHA * (double)(nsim + 1) + 1e-9), ge = 0;
+	gsl_rng *r = rng_for(seed, a, a + n, 3);
+	for (size_t j = 0; j < nsim && ge < limit; j++) {
+		for (size_t i = 0; i < n; i++)
+			sim[i] = gsl_ran_gaussian_ziggurat(r, sqrt(s2[i] + tau2));
+		ge += scale_stat(sim, s2, n, tau2_buf(sim, s2, n, buf), buf, &ks) >= t;
+	}
+	gsl_rng_free(r);
+	if (ge >= limit)
+		return false;
+	double tl = tau2_buf(x, s2, kv, buf), tr = tau2_buf(x + kv, s2 + kv, n - kv, buf);
+	for (size_t i = 0; i < n; i++)
+		t2v[i] = i < kv ? tl : tr;
+	return true;
+}
+
+/* The longest episode (a segment that differs from the boots either side of it, such as a
+ * regression later fixed) that the scan tests besides the single splits: the scan costs
+ * n EP_MAX per statistic. Longer ones are found as two steps by the CUSUM. */
+#define EP_MAX 50
+
 /* The work of one segment: its values and squared standard errors, and scratch space. */
 struct seg {
 	const double *x, *s2;
 	size_t n;
-	double *buf; /* 3 n */
+	double *buf; /* 2 n + 2 */
 	double c, kappa;
 	size_t min_seg;
 };
 
 /* The largest standardized CUSUM of the Huberized residuals of x[0..n-1] around their
- * median, weights 1 / (s2 + t2), over splits with >= min_seg boots either side (outlying
- * boots left out); *at gets the first boot after the split. */
-static double seg_stat(const struct seg *g, const double *x, double t2, size_t *at)
+ * median, weights 1 / (s2 + t2), outlying boots left out, over splits with >= min_seg boots
+ * either side (*at: the first boot after the split). With te, also the largest over episodes
+ * [s, e) of min_seg..EP_MAX boots with >= min_seg boots either side, each against the rest
+ * (*te, *es = s, *ee = e; *te = -1 when the segment has no room for one). Uses
+ * buf[0 .. 2 n + 2), which it leaves holding the prefix sums split_stat reads. */
+static double seg_stat(const struct seg *g, const double *x, double t2, size_t *at, double *te, size_t *es,
+		       size_t *ee)
 {
-	memcpy(g->buf, x, g->n * sizeof *x);
-	double med = median_inplace(g->buf, g->n);
-	double W = 0, U = 0;
-	double *u = g->buf, *w = g->buf + g->n;
-	for (size_t i = 0; i < g->n; i++) {
-		double v = g->s2[i] + t2 > V_FLOOR ? g->s2[i] + t2 : V_FLOOR;
-		if (outlying(x, g->s2, g->n, t2, i)) {
-			w[i] = u[i] = 0;
-			continue;
+	size_t n = g->n;
+	memcpy(g->buf, x, n * sizeof *x);
+	double med = median_inplace(g->buf, n);
+	double *PU = g->buf, *PW = g->buf + n + 1; /* prefix sums of u and w */
+	PU[0] = PW[0] = 0;
+	for (size_t i = 0; i < n; i++) {
+		double v = g->s2[i] + t2 > V_FLOOR ? g->s2[i] + t2 : V_FLOOR, w = 0, u = 0;
+		if (!outlying(x, g->s2, n, t2, i)) {
+			w = 1 / v;
+			u = psi((x[i] - med) / sqrt(v), g->c) * sqrt(w);
 		}
-		w[i] = 1 / v;
-		u[i] = psi((x[i] - med) / sqrt(v), g->c) * sqrt(w[i]);
-		W += w[i];
-		U += u[i];
+		PU[i + 1] = PU[i] + u;
+		PW[i + 1] = PW[i] + w;
 	}
-	double best = -1, WL = 0, UL = 0;
+	double W = PW[n], U = PU[n], best = -1; /* squared statistics */
 	*at = g->min_seg;
-	for (size_t k = 1; k + g->min_seg <= g->n; k++) {
-		WL += w[k - 1];
-		UL += u[k - 1];
-		if (k < g->min_seg)
-			continue;
-		double den = g->kappa * WL * (W - WL) / W;
-		double t = den > 0 ? fabs(UL - WL / W * U) / sqrt(den) : 0;
+	for (size_t k = g->min_seg; k + g->min_seg <= n; k++) {
+		double den = g->kappa * PW[k] * (W - PW[k]) / W, num = PU[k] - PW[k] / W * U;
+		double t = den > 0 ? num * num / den : 0;
 		if (t > best) {
 			best = t;
 			*at = k;
 		}
 	}
-	return best;
+	if (te) {
+		double eb = -1;
+		*es = *ee = 0;
+		for (size_t s = g->min_seg; s + 2 * g->min_seg <= n; s++)
+			for (size_t e = s + g->min_seg; e + g->min_seg <= n && e - s <= EP_MAX; e++) {
+				double Wi = PW[e] - PW[s], den = g->kappa * Wi * (W - Wi) / W, num = PU[e] - PU[s] - Wi / W * U;
+				double t = den > 0 ? num * num / den : 0;
+				if (t > eb) {
+					eb = t;
+					*es = s;
+					*ee = e;
+				}
+			}
+		*te = eb > 0 ? sqrt(eb) : eb;
+	}
+	return best > 0 ? sqrt(best) : best;
 }
 
 /* Huber's M-estimate of the common mean of x[0..n-1] with variances v[i] = s2[i] + t2, and
@@ -219,36 +305,87 @@ static gsl_rng *rng_for(uint64_t seed, size_t a, size_t b, unsigned what)
 	return r;
 }
 
-/* The split of x[a..b) if the Monte Carlo test rejects at alpha: returns true with *k (an
- * absolute index), *stat, *p. */
+/* The CUSUM statistic of the split before boot k, from seg_stat's prefix sums in g->buf. */
+static double split_stat(const struct seg *g, size_t k)
+{
+	const double *PU = g->buf, *PW = g->buf + g->n + 1;
+	double W = PW[g->n], den = g->kappa * PW[k] * (W - PW[k]) / W;
+	return den > 0 ? fabs(PU[k] - PW[k] / W * PU[g->n]) / sqrt(den) : 0;
+}
+
+/* The share of alpha the splits' test gets; the episodes' test (run only when the splits'
+ * does not reject) gets the rest. Most to the splits: near the ends Huber's clipping caps
+ * their statistic, so a stricter level costs them power there, while a short episode's
+ * statistic is far past its threshold (docs/METHOD.md, "History: change points"). */
+#define SPLIT_SHARE 0.8
+
+/* The Monte Carlo test of statistic t of segment g at level lvl: the rank of t among the
+ * statistics of series without a change, x*_i ~ N(0, s2_i + t2v_i) (the splits' or, with
+ * episodes, the episodes' largest), at least 2 / lvl - 1 of them (o->nsim if more); stops as
+ * soon as t can no longer reach lvl. Returns whether it rejects, *p its p-value. */
+static bool mc_test(const struct seg *g, const double *t2v, double t, bool episodes, double lvl,
+		    const struct st_cp_opts *o, gsl_rng *r, double *sim, double *p)
+{
+	size_t nsim = o->nsim, min_sim = (size_t)ceil(2 / lvl) - 1; /* at least 2 exceedances allowed */
+	if (nsim < min_sim)
+		nsim = min_sim;
+	size_t limit = (size_t)floor(lvl * (double)(nsim + 1) + 1e-9), ge = 0;
+	for (size_t done = 0; done < nsim && ge < limit; done++) {
+		for (size_t i = 0; i < g->n; i++)
+			sim[i] = gsl_ran_gaussian_ziggurat(r, sqrt(g->s2[i] + t2v[i]));
+		size_t ks, ss, se;
+		double te, ts = seg_stat(g, sim, tau2_buf(sim, g->s2, g->n, g->buf), &ks, episodes ? &te : NULL, &ss, &se);
+		ge += (episodes ? te : ts) >= t;
+	}
+	*p = (double)(1 + ge) / (double)(nsim + 1);
+	return ge < limit;
+}
+
+/* The split of x[a..b) if a Monte Carlo test rejects: returns true with *k (an absolute
+ * index), *stat, *p. First the splits' test at SPLIT_SHARE alpha; if it does not reject, the
+ * episodes' test at the rest (Bonferroni: a segment without change passes either with
+ * probability at most alpha), whose split is the one of the episode's two ends whose CUSUM
+ * is larger; the parts are tested again, where the other end shows as a split. *p is the
+ * test's p-value divided by its share of alpha, so that it compares with alpha. */
 static bool seg_test(const double *x, const double *s2, size_t a, size_t b, const struct st_cp_opts *o, double kappa,
 		     double *sim, size_t *k, double *stat, double *p)
 {
 	size_t n = b - a;
-	struct seg g = {x + a, s2 + a, n, xcalloc(3 * n + 3, sizeof(double)), o->huber_c, kappa, o->min_seg};
-	double t2 = tau2_buf(g.x, g.s2, n, g.buf);
-	size_t at;
-	double t = seg_stat(&g, g.x, t2, &at);
-	/* The rank of t among the statistics of nsim series without a change; stop as soon as
-	 * it can no longer reach alpha. */
-	size_t nsim = o->nsim, min_sim = (size_t)ceil(2 / o->alpha) - 1; /* at least 2 exceedances allowed */
-	if (nsim < min_sim)
-		nsim = min_sim;
-	size_t limit = (size_t)floor(o->alpha * (double)(nsim + 1) + 1e-9), ge = 0, done = 0;
+	struct seg g = {x + a, s2 + a, n, xcalloc(2 * n + 2, sizeof(double)), o->huber_c, kappa, o->min_seg};
+	double t2 = tau2_buf(g.x, g.s2, n, g.buf), *t2v = xcalloc(n, sizeof *t2v);
+	scale_fit(g.x, g.s2, n, t2, o->seed, a, g.buf, sim, t2v);
+	size_t at, es, ee;
+	double te, t = seg_stat(&g, g.x, t2, &at, &te, &es, &ee), share = SPLIT_SHARE;
+	size_t eat = split_stat(&g, ee) > split_stat(&g, es) ? ee : es; /* the episode's end that splits best */
 	gsl_rng *r = rng_for(o->seed, a, b, 1);
-	for (; done < nsim && ge < limit; done++) {
-		for (size_t i = 0; i < n; i++)
-			sim[i] = gsl_ran_gaussian_ziggurat(r, sqrt(g.s2[i] + t2));
-		double ts = tau2_buf(sim, g.s2, n, g.buf);
-		size_t ks;
-		ge += seg_stat(&g, sim, ts, &ks) >= t;
+	bool rej = mc_test(&g, t2v, t, false, share * o->alpha, o, r, sim, p);
+	if (!rej && te >= 0) {
+		gsl_rng_free(r);
+		r = rng_for(o->seed, a, b, 4);
+		share = 1 - SPLIT_SHARE;
+		rej = mc_test(&g, t2v, te, true, share * o->alpha, o, r, sim, p);
+		if (rej) {
+			t = te;
+			at = eat;
+		}
 	}
 	gsl_rng_free(r);
+	free(t2v);
 	free(g.buf);
 	*k = a + at;
 	*stat = t;
-	*p = (double)(1 + ge) / (double)(nsim + 1);
-	return ge < limit;
+	*p = *p / share < 1 ? *p / share : 1;
+	return rej;
+}
+
+/* The split of x[a..b) where the CUSUM peaks (an absolute index). */
+static size_t refit(const double *x, const double *s2, size_t a, size_t b, const struct st_cp_opts *o, double kappa)
+{
+	size_t n = b - a, at;
+	struct seg g = {x + a, s2 + a, n, xcalloc(2 * n + 2, sizeof(double)), o->huber_c, kappa, o->min_seg};
+	seg_stat(&g, g.x, tau2_buf(g.x, g.s2, n, g.buf), &at, NULL, NULL, NULL);
+	free(g.buf);
+	return a + at;
 }
 
 static int size_cmp(const void *pa, const void *pb)
@@ -258,12 +395,13 @@ static int size_cmp(const void *pa, const void *pb)
 }
 
 /* The conf interval of the change at k in x[a..b) by a parametric bootstrap of the fitted
- * two-level model: the quantiles of where the statistic peaks in series drawn from it. */
+ * two-level model: the quantiles of where the CUSUM peaks in series drawn from it. [a, b) is
+ * the segment between the neighbouring changes, so that a close change does not enter it. */
 static void locate(const double *x, const double *s2, size_t a, size_t b, size_t k, const struct st_cp_opts *o,
 		   double kappa, double *sim, size_t *lo, size_t *hi)
 {
 	size_t n = b - a;
-	struct seg g = {x + a, s2 + a, n, xcalloc(3 * n + 3, sizeof(double)), o->huber_c, kappa, o->min_seg};
+	struct seg g = {x + a, s2 + a, n, xcalloc(2 * n + 2, sizeof(double)), o->huber_c, kappa, o->min_seg};
 	double t2 = tau2_buf(g.x, g.s2, n, g.buf), W;
 	double mu_l = huber_mean(g.x, g.s2, k - a, t2, o->huber_c, g.buf, &W);
 	double mu_r = huber_mean(g.x + (k - a), g.s2 + (k - a), b - k, t2, o->huber_c, g.buf, &W);
@@ -273,7 +411,7 @@ static void locate(const double *x, const double *s2, size_t a, size_t b, size_t
 		for (size_t i = 0; i < n; i++)
 			sim[i] = (a + i < k ? mu_l : mu_r) + gsl_ran_gaussian_ziggurat(r, sqrt(g.s2[i] + t2));
 		double ts = tau2_buf(sim, g.s2, n, g.buf);
-		seg_stat(&g, sim, ts, &at[j]);
+		seg_stat(&g, sim, ts, &at[j], NULL, NULL, NULL);
 	}
 	gsl_rng_free(r);
 	*lo = *hi = k;
@@ -337,7 +475,6 @@ int stats_changepoints(const double *x, const double *se, size_t n, const struct
 		c->index = k;
 		c->stat = t;
 		c->p = p;
-		locate(x, s2, a, b, k, o, kappa, sim, &c->index_lo, &c->index_hi);
 		st_a[nst] = a;
 		st_b[nst++] = k;
 		st_a[nst] = k;
@@ -350,6 +487,25 @@ int stats_changepoints(const double *x, const double *se, size_t n, const struct
 			ch[j] = ch[j - 1];
 			ch[j - 1] = t;
 		}
+	/* Each change refitted between its neighbours (the split a test found in a segment holding
+	 * two close changes lies between them), until none moves, then located there. */
+	for (int pass = 0; pass < 4; pass++) {
+		bool moved = false;
+		for (size_t j = 0; j < out->nchanges; j++) {
+			size_t a = j ? ch[j - 1].index : 0, b = j + 1 < out->nchanges ? ch[j + 1].index : n, k;
+			if (b - a < 2 * o->min_seg)
+				continue;
+			k = refit(x, s2, a, b, o, kappa);
+			moved |= k != ch[j].index;
+			ch[j].index = k;
+		}
+		if (!moved)
+			break;
+	}
+	for (size_t j = 0; j < out->nchanges; j++) {
+		size_t a = j ? ch[j - 1].index : 0, b = j + 1 < out->nchanges ? ch[j + 1].index : n;
+		locate(x, s2, a, b, ch[j].index, o, kappa, sim, &ch[j].index_lo, &ch[j].index_hi);
+	}
 	/* The levels between changes, and each change's size against its neighbours. */
 	out->level = xcalloc(n, sizeof *out->level);
 	size_t ns = out->nchanges + 1;

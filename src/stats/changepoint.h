@@ -11,11 +11,14 @@
  * The series is x[0..n-1] (one estimate of ln(ops/s) per boot, in the order the user
  * chose) with standard errors se[0..n-1] from within the boot. Between boots the
  * estimates scatter by tau^2 more (estimated robustly from successive differences).
- * Binary segmentation with a Huberized, weighted CUSUM (weights 1/(se^2 + tau^2)); each
- * split's p-value is a Monte Carlo p-value against the same procedure on simulated
- * series without a change, so the chance that a series without change reports any is at
- * most alpha. docs/METHOD.md, "History: change points", gives the method and its
- * measured operating characteristics.
+ * Binary segmentation with a Huberized, weighted CUSUM (weights 1/(se^2 + tau^2)) and, when
+ * no split is significant, a scan of short episodes (a segment against the boots either side
+ * of it); each test's p-value is a Monte Carlo p-value against the same procedure on
+ * simulated series without a change (with the spread changing where a test finds the
+ * spread to change), and the two tests share alpha, so the chance that a series without
+ * change reports any is at most alpha. Each change is then refitted and located between its
+ * neighbours. docs/METHOD.md, "History: change points", gives the method and its measured
+ * operating characteristics.
  */
 
 struct st_cp_opts {
@@ -24,7 +27,8 @@ struct st_cp_opts {
 	double conf;     /* level of the location and size intervals (default 0.95) */
 	size_t min_seg;  /* fewest boots on either side of a change (default 3) */
 	double huber_c;  /* Huber's c for standardized residuals (default 2) */
-	size_t nsim;     /* simulated null series per split (default 199; at least 2 / alpha - 1) */
+	size_t nsim;     /* simulated null series per test (default 199; at least 2 / level - 1, the level
+			  * being the test's share of alpha: 499 for the splits, 1999 for the episodes) */
 	size_t nboot;    /* bootstrap series for the location interval (default 200) */
 	uint64_t seed;   /* the simulations' seed: the same data and seed give the same answer */
 };
@@ -42,7 +46,8 @@ struct st_cp_opts stats_cp_defaults(void);
 struct st_cp_change {
 	size_t index;              /* the first changed boot (0-based) */
 	size_t index_lo, index_hi; /* conf interval of index */
-	double stat, p;            /* the max CUSUM statistic of its split and its Monte Carlo p-value */
+	double stat, p;            /* the statistic of its test (the splits' or the episodes' largest) and its
+				    * Monte Carlo p-value over the test's share of alpha (compares with alpha) */
 	size_t seg_lo, seg_hi;     /* the boots [seg_lo, seg_hi) the size compares: the segments
 				    * either side, up to the neighbouring changes */
 	double before, after;      /* robust weighted means of ln(ops/s) of those segments */

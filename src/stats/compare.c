@@ -96,11 +96,13 @@ static void decide(struct st_comparison *c)
 		c->negligible = false;
 		return;
 	}
-	/* Replication: without the declared unit covered in both groups there is no verdict. */
+	/* Replication: without the declared unit covered in both groups there is no verdict, and
+	 * no q: the row is no test of any family (stats_interval_scope). */
 	if (!(c->covered & ST_BIT(c->unit))) {
 		c->caveats |= c->unit == ST_LEVEL_RUN ? ST_CAVEAT_NO_RUN_REPL : ST_CAVEAT_NO_BOOT_REPL;
 		c->verdict = ST_INCONCLUSIVE;
 		c->negligible = false;
+		c->q = NAN;
 		return;
 	}
 	/* --adjust host with a reference that differs between the groups: the adjustment would
@@ -355,7 +357,9 @@ int stats_compare_rounds(const struct st_pairrun *p, size_t np, const struct st_
 	out->caveats = est.caveats | ST_CAVEAT_PAIRED_ROUNDS | (one ? ST_CAVEAT_PAIRED_ONE_RUN : 0);
 	out->covered = est.covered;
 	out->need = one ? ST_NEED_RUNS : est.need;
-	double info = o->max_boots ? (double)nb / (double)o->max_boots : 1;
+	/* the information of a design over paired runs of one boot is its paired runs (run --arm
+	 * --until decided); over boots, its boots */
+	double info = o->max_boots ? (double)(nb >= 2 ? nb : np) / (double)o->max_boots : 1;
 	bool interval = est.has_interval && !one;
 	finish(out, est.mean, interval ? est.se : NAN, interval ? est.df : NAN, info, &u, NULL);
 	if (d)
@@ -367,11 +371,31 @@ void stats_compare_adjust(struct st_comparison *c, size_t n)
 {
 	double *p = xmalloc(n * sizeof *p);
 	for (size_t i = 0; i < n; i++)
-		p[i] = c[i].p;
+		p[i] = c[i].q;
 	stats_bh(p, n, p);
 	for (size_t i = 0; i < n; i++) {
 		c[i].q = p[i];
 		decide(&c[i]);
 	}
 	free(p);
+}
+
+void stats_compare_holm(struct st_comparison *c, size_t n)
+{
+	double *p = xmalloc(n * sizeof *p);
+	for (size_t i = 0; i < n; i++)
+		p[i] = c[i].q;
+	stats_holm(p, n, p);
+	for (size_t i = 0; i < n; i++)
+		c[i].q = p[i];
+	free(p);
+}
+
+enum st_scope stats_interval_scope(const struct st_comparison *c)
+{
+	if (isnan(c->lo) || isnan(c->hi))
+		return ST_SCOPE_NONE;
+	if (!(c->covered & ST_BIT(c->unit)))
+		return c->unit == ST_LEVEL_RUN ? ST_SCOPE_WITHIN_RUN : ST_SCOPE_WITHIN_BOOT;
+	return ST_SCOPE_VERDICT;
 }

@@ -305,3 +305,25 @@ void stats_bh(const double *p, size_t n, double *q)
 	}
 	free(it);
 }
+
+void stats_holm(const double *p, size_t n, double *q)
+{
+	struct bh_item *it = xmalloc(n * sizeof *it);
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(p[i]))
+			it[m++] = (struct bh_item){p[i], i};
+	for (size_t i = 0; i < n; i++)
+		if (isnan(p[i]))
+			q[i] = NAN;
+	qsort(it, m, sizeof *it, bh_cmp);
+	/* q_(k) = max over j <= k of (m - j + 1) p_(j), capped at 1 */
+	double run = 0;
+	for (size_t k = 0; k < m; k++) {
+		double v = it[k].p * (double)(m - k);
+		if (v > run)
+			run = v < 1 ? v : 1;
+		q[it[k].i] = run;
+	}
+	free(it);
+}

@@ -169,6 +169,48 @@ void stats_factorial_free(struct st_factorial *fa)
 	memset(fa, 0, sizeof *fa);
 }
 
+/* Whether ef is a test of its row's family and of its effect's family across rows: an
+ * interval at the declared unit (an effect with none, or with the runs of one boot only, has
+ * no q and can give no verdict). */
+static bool effect_tested(const struct st_effect *ef)
+{
+	return ef->available && ef->c.verdict != ST_NO_DATA && isfinite(ef->c.q);
+}
+
+void stats_factorial_adjust(struct st_factorial *const *fa, size_t nrows)
+{
+	size_t most = 0;
+	for (size_t i = 0; i < nrows; i++)
+		most = fa[i]->neffects > most ? fa[i]->neffects : most;
+	size_t cap = nrows > most ? nrows : most;
+	struct st_comparison *cs = xcalloc(cap ? cap : 1, sizeof *cs);
+	size_t *ix = xcalloc(cap ? cap : 1, sizeof *ix);
+	for (size_t i = 0; i < nrows; i++) { /* Holm within each row */
+		size_t n = 0;
+		for (size_t k = 0; k < fa[i]->neffects; k++)
+			if (effect_tested(&fa[i]->effects[k])) {
+				cs[n] = fa[i]->effects[k].c;
+				ix[n++] = k;
+			}
+		stats_compare_holm(cs, n);
+		for (size_t j = 0; j < n; j++)
+			fa[i]->effects[ix[j]].c = cs[j];
+	}
+	for (size_t k = 0; k < most; k++) { /* then BH across rows, per effect */
+		size_t n = 0;
+		for (size_t i = 0; i < nrows; i++)
+			if (k < fa[i]->neffects && effect_tested(&fa[i]->effects[k])) {
+				cs[n] = fa[i]->effects[k].c;
+				ix[n++] = i;
+			}
+		stats_compare_adjust(cs, n);
+		for (size_t j = 0; j < n; j++)
+			fa[ix[j]]->effects[k].c = cs[j];
+	}
+	free(cs);
+	free(ix);
+}
+
 /* ---------------------------------------------------------------- within-boot factors */
 
 double stats_boot_mean(const struct st_boot *b)

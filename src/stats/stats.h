@@ -60,6 +60,10 @@ double stats_bf_df(double v1, double f1, double v2, double f2, double df, double
 /* Benjamini-Hochberg q-values of p[0..n-1] into q[0..n-1] (may alias p). NaN
  * p-values are passed through as NaN and not counted in n. */
 void stats_bh(const double *p, size_t n, double *q);
+/* Holm's step-down adjusted p-values of p[0..n-1] into q[0..n-1] (may alias p): rejecting
+ * where q < alpha keeps the chance of any false rejection among the n at or below alpha under
+ * any dependence. NaN p-values are passed through as NaN and not counted in n. */
+void stats_holm(const double *p, size_t n, double *q);
 
 /* Lan-DeMets alpha spending of O'Brien-Fleming type: the share of a two-sided
  * alpha spent by information fraction t in (0, 1], 2 - 2 Phi(z_{1-alpha/2} / sqrt t). */
@@ -366,9 +370,27 @@ struct st_pairrun {
 int stats_compare_rounds(const struct st_pairrun *p, size_t np, const struct st_compare_opts *o,
 			 struct st_comparison *out, struct st_estimate *d, struct err *e);
 
-/* Benjamini-Hochberg across the n comparisons (one per workload): set each q
- * and recompute each verdict from q. */
+/* Benjamini-Hochberg across the n comparisons (one per workload): set each q to the BH
+ * q-value of the q's as they stand (the p's, unless stats_compare_holm adjusted them first)
+ * and recompute each verdict from q. A comparison without a q (no interval, or no
+ * replication at its unit: stats_interval_scope) is no test of the family and keeps none. */
 void stats_compare_adjust(struct st_comparison *c, size_t n);
+/* Holm within the n comparisons of one family (the effects of one row): set each q to its
+ * Holm-adjusted value of the q's as they stand; the verdicts are left to stats_compare_adjust,
+ * which then takes the row-adjusted values across rows (docs/METHOD.md, "Effects within a row"). */
+void stats_compare_holm(struct st_comparison *c, size_t n);
+
+/* What a comparison's interval stands for. */
+enum st_scope {
+	ST_SCOPE_NONE,        /* no interval */
+	ST_SCOPE_VERDICT,     /* an interval at the declared unit: the verdict's */
+	ST_SCOPE_WITHIN_BOOT, /* the declared unit is the boot and a group has 1 boot: the interval is of
+	                       * the runs of the boots measured, no verdict's, and there is no q */
+	ST_SCOPE_WITHIN_RUN,  /* the same with --unit run and 1 run per boot */
+};
+/* The scope of c's interval (ST_SCOPE_WITHIN_* exactly where the verdict is inconclusive for
+ * want of replication at c->unit, borrowing refused included). */
+enum st_scope stats_interval_scope(const struct st_comparison *c);
 
 /* ---------------------------------------------------------------- host-speed adjustment */
 
@@ -471,6 +493,14 @@ struct st_factorial {
 int stats_factorial(const struct st_factor *f, size_t nf, const struct st_cell *cells, size_t ncells,
 		    const struct st_compare_opts *o, struct st_factorial *out, struct err *e);
 void stats_factorial_free(struct st_factorial *fa);
+/* The multiplicity of an analysis of nrows rows (workloads), fa[i] the effects of row i, as
+ * docs/METHOD.md, "Effects within a row", states it: each row's tested effects (available, with
+ * a q: an interval at the declared unit) are one family, Holm-adjusted (stats_compare_holm);
+ * then each effect across the rows that test it is Benjamini-Hochberg-adjusted over those
+ * row-adjusted values, and its verdict decided from that q (stats_compare_adjust). An effect
+ * is called only if its row's Holm rejects it, so on any row the chance of any false call is
+ * at most alpha whatever the effects' dependence. Call once, after every row is estimated. */
+void stats_factorial_adjust(struct st_factorial *const *fa, size_t nrows);
 
 /* ---------------------------------------------------------------- within-boot factors */
 

@@ -97,6 +97,22 @@ int store_campaign_create(struct store *s, struct store_campaign *c, struct err 
 		if (step_done(s, st, "cannot record the campaign schedule", e))
 			goto fail;
 	}
+	if (c->adaptive) {
+		const struct store_adaptive *a = c->adaptive;
+		if (store_prepare(s,
+				  "INSERT INTO campaign_adaptive(campaign, until, target, max_boots, budget_s, stopped) "
+				  "VALUES(?, ?, ?, ?, ?, ?)",
+				  &st, e))
+			goto fail;
+		sqlite3_bind_int64(st, 1, c->id);
+		store_bind_text(st, 2, a->until);
+		sqlite3_bind_double(st, 3, a->target);
+		sqlite3_bind_int(st, 4, a->max_boots);
+		sqlite3_bind_double(st, 5, a->budget_s);
+		store_bind_text(st, 6, a->stopped);
+		if (step_done(s, st, "cannot record the campaign's adaptive settings", e))
+			goto fail;
+	}
 	if (own_tx && store_commit(s, e))
 		return -1;
 	return 0;
@@ -342,4 +358,134 @@ void store_campaign_runs_free(struct store_campaign_run *v, size_t n)
 	for (size_t i = 0; i < n; i++)
 		free(v[i].run_uuid);
 	free(v);
+}
+
+int store_adaptive_get(struct store *s, int64_t id, struct store_adaptive *a, struct err *e)
+{
+	memset(a, 0, sizeof *a);
+	sqlite3_stmt *st;
+	if (store_prepare(s, "SELECT until, target, max_boots, budget_s, stopped FROM campaign_adaptive WHERE campaign = ?",
+			  &st, e))
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		a->until = store_col_text(st, 0);
+		a->target = sqlite3_column_double(st, 1);
+		a->max_boots = sqlite3_column_int(st, 2);
+		a->budget_s = sqlite3_column_double(st, 3);
+		a->stopped = col_or_null(st, 4);
+	}
+	sqlite3_finalize(st);
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	return store_fail(s, "cannot read the campaign's adaptive settings", e);
+}
+
+void store_adaptive_free(struct store_adaptive *a)
+{
+	if (!a)
+		return;
+	free(a->until);
+	free(a->stopped);
+	memset(a, 0, sizeof *a);
+}
+
+int store_adaptive_set_stopped(struct store *s, int64_t id, const char *why, struct err *e)
+{
+	sqlite3_stmt *st;
+	if (store_prepare(s, "UPDATE campaign_adaptive SET stopped = ? WHERE campaign = ?", &st, e))
+		return -1;
+	store_bind_text(st, 1, why);
+	sqlite3_bind_int64(st, 2, id);
+	return step_done(s, st, "cannot record why the adaptive campaign stopped", e);
+}
+
+int store_adaptive_look_put(struct store *s, int64_t id, const struct store_adaptive_look *l, struct err *e)
+{
+	sqlite3_stmt *st;
+	if (store_prepare(s,
+			  "INSERT OR IGNORE INTO campaign_adaptive_look(campaign, k, blocks, at_ns, decision, verdicts) "
+			  "VALUES(?, ?, ?, ?, ?, ?)",
+			  &st, e))
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int(st, 2, l->k);
+	sqlite3_bind_int(st, 3, l->blocks);
+	sqlite3_bind_int64(st, 4, (int64_t)l->at_ns);
+	store_bind_text(st, 5, l->decision);
+	store_bind_text(st, 6, l->verdicts ? l->verdicts : "{}");
+	if (step_done(s, st, "cannot record the adaptive campaign's look", e))
+		return -1;
+	return sqlite3_changes(s->db) > 0;
+}
+
+int store_adaptive_looks(struct store *s, int64_t id, struct store_adaptive_look **out, size_t *n, struct err *e)
+{
+	*out = NULL;
+	*n = 0;
+	size_t cap = 0;
+	sqlite3_stmt *st;
+	if (store_prepare(s,
+			  "SELECT k, blocks, at_ns, decision, verdicts FROM campaign_adaptive_look WHERE campaign = ? "
+			  "ORDER BY k",
+			  &st, e))
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*out = xgrow(*out, &cap, *n + 1, sizeof **out);
+		struct store_adaptive_look *l = &(*out)[(*n)++];
+		l->k = sqlite3_column_int(st, 0);
+		l->blocks = sqlite3_column_int(st, 1);
+		l->at_ns = (uint64_t)sqlite3_column_int64(st, 2);
+		l->decision = store_col_text(st, 3);
+		l->verdicts = store_col_text(st, 4);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		store_adaptive_looks_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return store_fail(s, "cannot read the adaptive campaign's looks", e);
+	}
+	return 0;
+}
+
+void store_adaptive_looks_free(struct store_adaptive_look *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].decision);
+		free(v[i].verdicts);
+	}
+	free(v);
+}
+
+int store_campaign_end_after_block(struct store *s, int64_t id, int blocks, struct err *e)
+{
+	int own_tx = !s->in_tx;
+	if (own_tx && store_begin(s, e))
+		return -1;
+	sqlite3_stmt *st;
+	if (store_prepare(s, "DELETE FROM campaign_slot WHERE campaign = ? AND block >= ?", &st, e))
+		goto fail;
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int(st, 2, blocks);
+	if (step_done(s, st, "cannot end the campaign after its block", e))
+		goto fail;
+	if (store_prepare(s, "UPDATE campaign SET boots = ? WHERE id = ?", &st, e))
+		goto fail;
+	sqlite3_bind_int(st, 1, blocks);
+	sqlite3_bind_int64(st, 2, id);
+	if (step_done(s, st, "cannot end the campaign after its block", e))
+		goto fail;
+	if (own_tx && store_commit(s, e))
+		return -1;
+	return 0;
+fail:
+	if (own_tx)
+		store_rollback(s);
+	return -1;
 }

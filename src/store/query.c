@@ -24,6 +24,7 @@ static void design_units(struct store_run_info *r, const char *block)
 	json_t *j = r->settings && *r->settings ? json_loads(r->settings, 0, NULL) : NULL;
 	const char *pair = json_string_value(json_object_get(j, "pair"));
 	const char *arm = json_string_value(json_object_get(j, "arm"));
+	const char *arm_cmd = json_string_value(json_object_get(j, "arm_command"));
 	json_t *node = json_object_get(j, "node");
 	json_t *alloc = json_object_get(j, "allocation");
 	const char *from = json_string_value(json_object_get(alloc, "from"));
@@ -34,6 +35,7 @@ static void design_units(struct store_run_info *r, const char *block)
 	}
 	r->pair = pair ? xstrdup(pair) : NULL;
 	r->arm = arm ? xstrdup(arm) : NULL;
+	r->arm_cmd = arm_cmd ? xstrdup(arm_cmd) : NULL;
 	if (json_is_integer(node) && json_integer_value(node) >= 0 && json_integer_value(node) <= INT_MAX) {
 		r->on_node = true;
 		r->node = (int)json_integer_value(node);
@@ -48,6 +50,45 @@ static void design_units(struct store_run_info *r, const char *block)
 		r->in_duet = true;
 		r->duet_block = b;
 	}
+}
+
+static int int_cmp(const void *pa, const void *pb)
+{
+	int a = *(const int *)pa, b = *(const int *)pb;
+	return a < b ? -1 : a > b;
+}
+
+int store_campaign_nodes(struct store *s, const char *name, size_t *n, struct err *e)
+{
+	*n = 0;
+	sqlite3_stmt *st;
+	if (store_prepare(s,
+			  "SELECT run.settings FROM campaign_run cr JOIN campaign c ON c.id = cr.campaign "
+			  "JOIN run ON run.id = cr.run WHERE c.name = ?",
+			  &st, e))
+		return -1;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+	int *nodes = NULL, rc;
+	size_t cap = 0, k = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct store_run_info r = {.settings = store_col_text(st, 0)};
+		design_units(&r, NULL);
+		if (r.on_node) {
+			nodes = xgrow(nodes, &cap, k + 1, sizeof *nodes);
+			nodes[k++] = r.node;
+		}
+		store_run_info_free(&r);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(nodes);
+		return store_fail(s, "cannot read the campaign's runs", e);
+	}
+	qsort(nodes, k, sizeof *nodes, int_cmp);
+	for (size_t i = 0; i < k; i++)
+		*n += !i || nodes[i] != nodes[i - 1];
+	free(nodes);
+	return 0;
 }
 
 static void read_run_row(sqlite3_stmt *st, struct store_run_info *r)
@@ -220,6 +261,7 @@ void store_run_info_free(struct store_run_info *r)
 	free(r->campaign);
 	free(r->pair);
 	free(r->arm);
+	free(r->arm_cmd);
 	free(r->alloc_from);
 	json_decref(r->settings_obj);
 	kv_free(&r->labels);

@@ -188,6 +188,18 @@ static const char *const migrations[] = {
 	"  verdicts TEXT NOT NULL DEFAULT '{}',\n"
 	"  UNIQUE(key, question, fingerprint));\n",
 	campaign_backend_unchecked, /* issue 46: the backend names come from the code's table */
+	/* issue 48: an adaptive campaign's settings (campaign new --until decided), why it
+	 * stopped, and the look it took after each block (one row per look, numbered by block) */
+	"CREATE TABLE campaign_adaptive(\n"
+	"  campaign INTEGER PRIMARY KEY REFERENCES campaign(id) ON DELETE CASCADE,\n"
+	"  until TEXT NOT NULL CHECK(until IN ('decided')),\n"
+	"  target REAL NOT NULL, max_boots INTEGER NOT NULL, budget_s REAL NOT NULL DEFAULT 0,\n"
+	"  stopped TEXT CHECK(stopped IN ('decided','cap','budget')));\n"
+	"CREATE TABLE campaign_adaptive_look(\n"
+	"  campaign INTEGER NOT NULL REFERENCES campaign(id) ON DELETE CASCADE,\n"
+	"  k INTEGER NOT NULL, blocks INTEGER NOT NULL, at_ns INTEGER NOT NULL,\n"
+	"  decision TEXT NOT NULL, verdicts TEXT NOT NULL DEFAULT '{}',\n"
+	"  PRIMARY KEY(campaign, k));\n",
 };
 
 #define BUILTIN_STEPS ((int)(sizeof migrations / sizeof migrations[0]))

@@ -172,6 +172,7 @@ struct store_run_info {
 	 * settings and the environment; nothing above the store parses that text for them): */
 	char *pair;           /* sysab run --arm: the tag every arm of one paired run shares, or NULL */
 	char *arm;            /* ... and the name of this run's arm, or NULL */
+	char *arm_cmd;        /* ... and the command that switched the machine to it, or NULL */
 	bool in_duet;         /* a duet campaign's run (docs/CAMPAIGNS.md, "Duet"): duet_block holds */
 	int64_t duet_block;   /* its block (environment campaign.duet_block, an integer >= 0) */
 	bool on_node;         /* sysab run --nodes: node holds */
@@ -451,6 +452,22 @@ struct store_campaign_slot {
 };
 /* A campaign. run_args: JSON array of `sysab run` arguments; options: JSON object of the
  * backend's options. state: new, running, stopped, failed, done. */
+/* An adaptive campaign's settings (campaign new --until decided; docs/CAMPAIGNS.md, "Adaptive
+ * campaigns"): until "decided", the target as a fraction, the cap in boots per configuration,
+ * the wall-time budget in seconds (0: none), and why it stopped ("decided", "cap", "budget";
+ * NULL while it goes on). */
+struct store_adaptive {
+	char *until, *stopped;
+	double target, budget_s;
+	int max_boots;
+};
+/* The look an adaptive campaign took after a block: its number k (1, 2, ...), the blocks
+ * complete then, when, the decision's word and the verdicts ({"ROW": "VERDICT"}) as JSON. */
+struct store_adaptive_look {
+	int k, blocks;
+	uint64_t at_ns;
+	char *decision, *verdicts;
+};
 struct store_campaign {
 	int64_t id;
 	char *name, *uuid, *backend, *run_args, *options, *state, *reason;
@@ -460,6 +477,8 @@ struct store_campaign {
 	size_t nconfigs;
 	struct store_campaign_slot *slots;
 	size_t nslots;
+	struct store_adaptive *adaptive; /* store_campaign_create: stored with it when not NULL
+					  * (borrowed); store_campaign_get leaves it NULL */
 };
 /* Store a new campaign with its configurations and slots in one transaction; sets c->id.
  * A taken name is an error naming it. On error nothing is stored. */
@@ -479,6 +498,21 @@ int store_campaign_set_state(struct store *s, int64_t id, const char *state, con
 int store_campaign_slot_put(struct store *s, int64_t id, const struct store_campaign_slot *x, struct err *e);
 /* Record that run belongs to slot of campaign id (a second call is a no-op). */
 int store_campaign_add_run(struct store *s, int64_t id, int slot, int64_t run, struct err *e);
+/* The adaptive settings of campaign id into *a (free with store_adaptive_free): 1 when it is
+ * adaptive, 0 when not (*a zeroed), -1 with e set. */
+int store_adaptive_get(struct store *s, int64_t id, struct store_adaptive *a, struct err *e);
+void store_adaptive_free(struct store_adaptive *a);
+/* Record why adaptive campaign id stopped ("decided", "cap" or "budget"). */
+int store_adaptive_set_stopped(struct store *s, int64_t id, const char *why, struct err *e);
+/* Record look l of adaptive campaign id unless a look of its number is there already (a look
+ * retaken after a crash is the same look): 1 when stored, 0 when it was there, -1 on error. */
+int store_adaptive_look_put(struct store *s, int64_t id, const struct store_adaptive_look *l, struct err *e);
+/* The looks of adaptive campaign id in order into *out, *n (free with store_adaptive_looks_free). */
+int store_adaptive_looks(struct store *s, int64_t id, struct store_adaptive_look **out, size_t *n, struct err *e);
+void store_adaptive_looks_free(struct store_adaptive_look *v, size_t n);
+/* End campaign id after its first blocks blocks: the slots of later blocks are removed and its
+ * boots become blocks (blocks >= 1). */
+int store_campaign_end_after_block(struct store *s, int64_t id, int blocks, struct err *e);
 /* The runs of a campaign: slot and run uuid, in run order. Free with store_campaign_runs_free. */
 struct store_campaign_run {
 	int slot;
@@ -486,6 +520,11 @@ struct store_campaign_run {
 };
 int store_campaign_runs(struct store *s, int64_t id, struct store_campaign_run **out, size_t *n, struct err *e);
 void store_campaign_runs_free(struct store_campaign_run *v, size_t n);
+/* How many distinct NUMA nodes the runs of campaign name were bound to (`sysab run --nodes`:
+ * the node of struct store_run_info, decoded as store_runs_list decodes it) into *n; 0 when
+ * none of its runs is per node (or it has none, or there is no such campaign). Returns 0, or
+ * -1 with e set. */
+int store_campaign_nodes(struct store *s, const char *name, size_t *n, struct err *e);
 
 /* --- looks at a question (docs/METHOD.md, "Repeated looks") --- */
 

@@ -7,8 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The -w patterns and --samples N of a `sysab run` argument list. */
-static void run_design(const struct strv *args, struct strv *patterns, size_t *samples)
+void study_run_design(const struct strv *args, struct strv *patterns, size_t *samples)
 {
 	*samples = 0;
 	for (size_t i = 0; args && i < args->n; i++) {
@@ -56,7 +55,7 @@ int study_campaign_mde(struct store *st, const struct study_mde_in *in, struct s
 		return 0;
 	struct strv patterns = {0};
 	size_t samples;
-	run_design(in->run_args, &patterns, &samples);
+	study_run_design(in->run_args, &patterns, &samples);
 	struct an_mde_in mi = {
 		.boots = in->boots, .runs = in->runs ? in->runs : 1, .samples = samples, .alpha = 0.05, .power = 0.8,
 		.target = in->target, .emulated = emulated(in), .from = in->from,

@@ -28,6 +28,10 @@ struct study_mde {
  * with e set (a pilot selector matching nothing, a -w naming no workload). */
 int study_campaign_mde(struct store *st, const struct study_mde_in *in, struct study_mde *out, struct err *e);
 
+/* The -w patterns (appended to patterns) and --samples N (*samples, 0: none) of a `sysab run`
+ * argument list args (NULL: none). */
+void study_run_design(const struct strv *args, struct strv *patterns, size_t *samples);
+
 /* Release out; NULL is a no-op. */
 void study_mde_free(struct study_mde *out);
 

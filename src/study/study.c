@@ -50,13 +50,18 @@ static void no_line(struct study_line *out, enum study_why kind, char *why)
 }
 
 /* The line that boots configuration cfg[i] of src[i] (i < n) as src[i] did, with the runs of
- * src[0] given workloads (NULL: its own), copies (0: its own) and samples: out's name,
+ * src[0] given workloads (NULL: its own), copies (0: its own) and samples, and with nodes
+ * --nodes (all when src[0]'s runs lack it): out's name,
  * source, argv and line. */
 static void make_line(const char *name, const char *db, const struct campaign *const *src, const size_t *cfg,
 		      size_t n, size_t boots, size_t runs, size_t samples, const struct strv *workloads, int copies,
-		      struct study_line *out)
+		      bool nodes, struct study_line *out)
 {
 	struct strv args = {0};
+	if (nodes && !campaign_runs_nodes(&src[0]->run_args)) {
+		strv_add(&args, "--nodes");
+		strv_add(&args, "all");
+	}
 	campaign_run_args_with(&src[0]->run_args, workloads, copies, samples, &args);
 	campaign_new_command(name, db, src, cfg, n, (int)boots, (int)runs, &args, &out->argv, &out->line);
 	strv_free(&args);
@@ -187,24 +192,54 @@ void study_design_line(struct store *st, const struct study_design *d, struct st
 		no_line(out, STUDY_NO_DESIGN, xstrdup("no design meets the target (see above)"));
 	if (!out->why)
 		make_line(d->name, d->db, src, cfg, n, d->boots, d->runs, d->samples,
-			  d->workloads && d->workloads->n ? d->workloads : NULL, d->copies, out);
+			  d->workloads && d->workloads->n ? d->workloads : NULL, d->copies, d->nodes, out);
 	for (size_t i = 0; i < nloaded; i++)
 		campaign_free(&loaded[i]);
 	free(loaded);
 	strv_free(&names);
 }
 
-/* A selector per cell of a factorial: the filter's words and the cell's levels. */
-static void cell_selectors(const struct an_design *d, const struct strv *factors, const struct strv *filter,
-			   struct strv *out)
+/* Whether factor "node" of job fa is the runs' own: every kept run labelled with it ran
+ * per node (sysab run --nodes, which labels node=K itself), so no configuration names it. */
+static bool node_is_runs(const struct an_analyze_job *fa, const struct strv *factors, size_t k)
 {
+	if (strcmp(factors->v[k], "node"))
+		return false;
+	size_t labelled = 0;
+	for (size_t i = 0; i < fa->nidx; i++) {
+		const struct store_run_info *r = &fa->d.runs[fa->idx[i]];
+		if (!kv_get(&r->labels, "node"))
+			continue;
+		if (!r->on_node)
+			return false;
+		labelled++;
+	}
+	return labelled > 0;
+}
+
+/* A selector per configuration of a factorial: the filter's words and the cell's levels of
+ * the factors the configurations carry (a per-node factor, node_is_runs, is left to the runs:
+ * the cells that differ only in it are one configuration). *nodes: such a factor was left. */
+static void cell_selectors(const struct an_analyze_job *fa, const struct strv *factors, const struct strv *filter,
+			   struct strv *out, bool *nodes)
+{
+	const struct an_design *d = &fa->design;
+	*nodes = false;
+	for (size_t k = 0; k < d->nf; k++)
+		*nodes |= node_is_runs(fa, factors, k);
 	for (size_t c = 0; c < d->ncells; c++) {
 		struct sb t = {0};
 		for (size_t i = 0; i < filter->n; i++)
 			sb_addf(&t, "%s ", filter->v[i]);
-		for (size_t k = 0; k < d->nf; k++)
-			sb_addf(&t, "%s%s=%s", k ? " " : "", factors->v[k], d->levels[k].v[d->cell_level[c * d->nf + k]]);
-		strv_add(out, sb_str(&t));
+		bool first = true;
+		for (size_t k = 0; k < d->nf; k++) {
+			if (*nodes && !strcmp(factors->v[k], "node"))
+				continue;
+			sb_addf(&t, "%s%s=%s", first ? "" : " ", factors->v[k], d->levels[k].v[d->cell_level[c * d->nf + k]]);
+			first = false;
+		}
+		if (!strv_has(out, sb_str(&t)))
+			strv_add(out, sb_str(&t));
 		sb_free(&t);
 	}
 }
@@ -213,8 +248,9 @@ void study_plan_line(const struct an_plan_job *j, const struct strv *sels, const
 		     const struct strv *patterns, const char *name, const char *db, struct study_line *out)
 {
 	struct strv cells = {0};
+	bool nodes = false;
 	if (j->factorial)
-		cell_selectors(&j->fa.design, factors, sels, &cells);
+		cell_selectors(&j->fa, factors, sels, &cells, &nodes);
 	const struct strv *configs = j->factorial ? &cells : sels;
 	const struct an_plan *p = &j->p;
 	struct study_design d = {
@@ -227,6 +263,7 @@ void study_plan_line(const struct an_plan_job *j, const struct strv *sels, const
 		.samples = p->samples,
 		.workloads = patterns,
 		.samples_fixed = p->po.min_samples == p->po.max_samples,
+		.nodes = nodes,
 	};
 	study_design_line(j->factorial ? j->fa.d.st : j->d.st, &d, out);
 	strv_free(&cells);
@@ -299,7 +336,7 @@ static void confirm_line(struct store *st, const char *db, const struct an_histo
 		struct strv wl = {0};
 		strv_add(&wl, h->workload);
 		make_line(name, db, srcs, cfg, 2, c->confirm.boots, c->confirm.runs, c->confirm.samples, &wl, h->copies,
-			  out);
+			  false, out);
 		strv_free(&wl);
 		free(name);
 	}

@@ -27,6 +27,8 @@ struct study_design {
 	int copies;                  /* the runs' copies (0: the booting campaign's) */
 	bool samples_fixed;          /* the samples per run are fixed (plan --samples N), as UnixBench's
 	                                command fixes its passes; a design that sizes them cannot run UnixBench */
+	bool nodes;                  /* its runs are per node (a factor node that sysab run --nodes
+	                                labels): the line's runs keep --nodes (the booting campaign's, else all) */
 };
 
 /* Why a design has no campaign line: one word each (study_why_word), for --json. */

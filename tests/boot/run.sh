@@ -7,9 +7,10 @@
 # 3. resume: the host side killed mid-boot, the guest powered off mid-run; every slot ends
 #    done after one retry, nothing duplicated, and a guest database merged twice stores nothing twice;
 # 4. numa: a guest with 2 NUMA nodes (campaign new --numa 2) runs `sysab run --nodes all` on 2
-#    boots: a run per node labelled node=K on node K's CPU, placement self-checks held, the
-#    emulated nodes recorded, analyze --factors node gives rows. Mechanics only: qemu's nodes
-#    have no real distance, so no latency claim is made.
+#    configurations x 2 boots: a run per node labelled node=K on node K's CPU, placement
+#    self-checks held, the emulated nodes recorded; the closing hint and analyze campaign:nm keep
+#    node as a factor, and each row's kernel x node effect is paired within the 4 boots. Mechanics
+#    only: qemu's nodes have no real distance, so no latency claim is made.
 # 5. duet: a 2-block --duet A/A campaign (the same kernel in both slots): both guests of a block
 #    at once on their own host CPU, the sets swapped between blocks, their go times together,
 #    labels and tags, and compare pairs them by block (duet_paired). Mechanics only.
@@ -17,6 +18,10 @@
 #    the slot is retried and the campaign ends done with exactly its runs, alone and in a duet;
 #    with its attempts spent the campaign ends failed (exit 2, the slot named), and `campaign
 #    start` boots the slot again.
+# 7. adpti: an adaptive pti=off/on campaign (campaign new --until decided, cap 6): it stops
+#    before its cap, decided, with kernel.syscall.null "slower" for pti=on.
+# 8. adaa: an adaptive A/A campaign with a cap of 4 boots: it stops at its cap, saying so, with
+#    the MDE the 4 boots reached.
 # Timing is never asserted (the machine may be shared); timeouts are generous.
 : "${SYSAB:?set SYSAB to the binary under test}" "${GUEST:?set GUEST to the guest directory}"
 set -u
@@ -39,7 +44,7 @@ shown() {
 	return "$(cat "$f.rc")"
 }
 q() { sqlite3 "$SYSAB_DB" "$1"; }
-only() { [ -z "${BOOT_ONLY:-}" ] || [ "$BOOT_ONLY" = "$1" ]; } # BOOT_ONLY=f22|aa|rs|numa|duet|kill runs one part
+only() { [ -z "${BOOT_ONLY:-}" ] || [ "$BOOT_ONLY" = "$1" ]; } # BOOT_ONLY=f22|aa|rs|numa|duet|kill|adpti|adaa runs one part
 accel=auto
 QUICK="--quick --samples 6 --sample-ms 20 -q"
 
@@ -185,34 +190,48 @@ grep -q "nothing new (2 runs already stored)" "$T/again.out" || fail "merging a 
 fi
 # ---- 4. per-node runs in a guest with 2 emulated NUMA nodes ----
 if only numa; then
-step "numa: --nodes all in a 2-node guest, 2 boots"
+step "numa: --nodes all in a 2-node guest, 2 configurations x 2 boots"
 "$SYSAB" campaign new nm --backend qemu --image "$GUEST" --boots 2 --accel "$accel" --numa 2 --smp 2 --mem 1024 \
-	--config 'nm=a' --append 'pti=off' \
+	--config 'kernel=pti-off' --append 'pti=off' --config 'kernel=pti-on' --append 'pti=on' \
 	-- $QUICK -w kernel.syscall.null -w kernel.fault.anon --nodes all >"$T/nm-new.out" || fail "campaign new nm"
 grep -q "2 NUMA nodes emulated by qemu -numa (1 CPU, 512 MB each)" "$T/nm-new.out" || fail "campaign new nm: $(cat "$T/nm-new.out")"
 shown "$T/nm.out" "$SYSAB" campaign start nm || fail "campaign start nm"
 grep -q "guest NUMA 2 nodes, emulated by qemu -numa" "$T/nm.out" || fail "campaign start nm did not say the nodes are emulated"
+grep -q "analyze campaign:nm\` analyzes it (node kept as a factor: the runs are per node)" "$T/nm.out" ||
+	fail "campaign start nm: the closing hint does not keep node"
 [ "$(q "SELECT state FROM campaign WHERE name = 'nm'")" = done ] || fail "nm is not done"
 R="SELECT cr.run FROM campaign_run cr JOIN campaign c ON c.id = cr.campaign WHERE c.name = 'nm'"
-[ "$(q "SELECT count(*) FROM ($R)")" = 4 ] || fail "nm holds $(q "SELECT count(*) FROM ($R)") runs, want 2 boots x 2 nodes"
+[ "$(q "SELECT count(*) FROM ($R)")" = 8 ] || fail "nm holds $(q "SELECT count(*) FROM ($R)") runs, want 4 boots x 2 nodes"
 v=$(q "SELECT group_concat(n, ' ') FROM (SELECT boot, group_concat(value, ',') AS n FROM (SELECT r.boot, l.value FROM run r JOIN label l ON l.run = r.id AND l.key = 'node' WHERE r.id IN ($R) ORDER BY r.boot, l.value) GROUP BY boot)")
-[ "$v" = "0,1 0,1" ] || fail "node labels per boot: '$v', want '0,1 0,1'"
+[ "$v" = "0,1 0,1 0,1 0,1" ] || fail "node labels per boot: '$v', want '0,1' on each of 4 boots"
 env_of() { echo "(SELECT value FROM environment e WHERE e.run = l.run AND e.key = '$1')"; }
 bad=$(q "SELECT count(*) FROM label l WHERE l.key = 'node' AND l.run IN ($R) AND (coalesce($(env_of run.node.cpus), '') <> l.value OR coalesce($(env_of run.node.mempolicy), '') <> 'bind:' || l.value OR coalesce($(env_of campaign.numa), '') <> '2')")
 [ "$bad" = 0 ] || fail "$bad runs whose run.node.cpus, run.node.mempolicy or campaign.numa is not their node's"
 n=$(q "SELECT count(*) FROM slot s, json_each(s.checks) j WHERE s.run IN ($R) AND s.workload IN ('kernel.syscall.null', 'kernel.fault.anon') AND json_extract(j.value, '\$.name') LIKE '%(placement)' AND json_extract(j.value, '\$.checked') = 1 AND json_extract(j.value, '\$.ok') = 1")
-[ "$n" = 16 ] || fail "$n placement checks held, want 4 runs x 2 workloads x 2"
+[ "$n" = 32 ] || fail "$n placement checks held, want 8 runs x 2 workloads x 2"
 bad=$(q "SELECT count(*) FROM slot s, json_each(s.checks) j WHERE s.run IN ($R) AND json_extract(j.value, '\$.ok') = 0")
 [ "$bad" = 0 ] || fail "$bad self-checks failed in the per-node runs"
-"$SYSAB" analyze --factors node campaign:nm >"$T/nm-analyze.txt" || fail "analyze --factors node campaign:nm"
-sed 's/^/    /' "$T/nm-analyze.txt"
-"$SYSAB" analyze --factors node campaign:nm --json >"$T/nm-analyze.json" || fail "analyze --factors node --json"
+# analyze's default factors: the configurations' label, and node (the runs are per node)
+"$SYSAB" analyze campaign:nm >"$T/nm-analyze.txt" 2>"$T/nm-analyze.err" || fail "analyze campaign:nm: $(cat "$T/nm-analyze.err")"
+sed 's/^/    /' "$T/nm-analyze.err" "$T/nm-analyze.txt"
+grep -q "factors kernel,node: .*node kept as a factor: the runs are per node" "$T/nm-analyze.err" ||
+	fail "analyze campaign:nm did not keep node as a factor: $(cat "$T/nm-analyze.err")"
+grep -q "within-boot factors: node" "$T/nm-analyze.txt" || fail "analyze campaign:nm: node is not a within-boot factor"
+"$SYSAB" analyze campaign:nm --json >"$T/nm-analyze.json" || fail "analyze campaign:nm --json"
 rows=$(jq '[.rows[] | select(.effects[]?.factor == "node")] | length' "$T/nm-analyze.json")
-[ "$rows" -ge 2 ] || fail "analyze --factors node campaign:nm: $rows rows with a node effect, want 2"
+[ "$rows" -ge 2 ] || fail "analyze campaign:nm: $rows rows with a node effect, want 2"
+# the kernel x node row of each workload, estimated from the node differences inside each of
+# the 4 boots: paired, its unit the boot, 4 boots and none left out, df from those boots
+boots=$(q "SELECT count(DISTINCT r.boot) FROM run r WHERE r.id IN ($R)")
+[ "$boots" = 4 ] || fail "nm's runs are on $boots boots, want 4"
+bad=$(jq --argjson b "$boots" '[.rows[] | [.effects[] | select(.kind == "interaction" and .factor == "kernel" and .factor2 == "node")]
+	| select(length != 1 or (.[0] | (.paired | not) or .boots != $b or .boots_left_out != 0 or .comparison.unit != "boot"
+	  or (.comparison.caveats | index("paired")) == null or .comparison.df > $b - 2 + 1e-9))] | length' "$T/nm-analyze.json")
+[ "$bad" = 0 ] || fail "analyze campaign:nm: $bad rows without a kernel x node effect paired within the $boots boots: $(jq -c '[.rows[] | .effects[] | select(.kind == "interaction") | {paired, boots, boots_left_out, unit: .comparison.unit, df: .comparison.df}]' "$T/nm-analyze.json")"
 jq -e '.emulated[0].how | contains("qemu -numa")' "$T/nm-analyze.json" >/dev/null || fail "analyze --json: the emulated nodes are not named"
 grep -q "the NUMA nodes were emulated" "$T/nm-analyze.txt" || fail "analyze: the emulated nodes are not named"
 [ -z "$(ls -A "$TMPDIR")" ] || fail "temp files left: $(ls -A "$TMPDIR")"
-step "numa: 4 runs (node 0 and 1 on each boot), 16 placement checks ok, $rows rows by node"
+step "numa: 8 runs (node 0 and 1 on each of 4 boots), 32 placement checks ok, $rows rows by node, kernel x node paired in $boots boots"
 echo "check-boot: numa checks mechanics only (placement, labels, analysis): qemu's emulated nodes have no real distance, so no latency claim is made"
 fi
 # ---- 5. duet: A and B booted at once on disjoint host CPUs ----
@@ -308,6 +327,32 @@ shown "$T/ke2.out" "$SYSAB" campaign start ke || fail "campaign start ke again"
 [ -z "$(ls -A "$TMPDIR")" ] || fail "temp files left: $(ls -A "$TMPDIR")"
 step "kill: $(wc -l <"$KILL_LOG") boots killed; every slot retried, done with exactly its runs"
 fi
+# ---- 7. adaptive: a real effect stops before the cap ----
+if only adpti; then
+step "adaptive pti=off/on, at most 6 boots each"
+"$SYSAB" campaign new adpti --backend qemu --image "$GUEST" --accel "$accel" --until decided --target 5% --max-boots 6 \
+	--config 'pti=off' --append 'pti=off' --config 'pti=on' --append 'pti=on' \
+	-- $QUICK -w kernel.syscall.null >/dev/null || fail "campaign new adpti"
+shown "$T/adpti.out" "$SYSAB" campaign start adpti || fail "campaign start adpti"
+b=$(q "SELECT c.boots FROM campaign c JOIN campaign_adaptive a ON a.campaign = c.id WHERE c.name = 'adpti' AND c.state = 'done' AND a.stopped = 'decided'")
+[ -n "$b" ] && [ "$b" -lt 6 ] || fail "adpti did not stop decided before its cap: $(q "SELECT c.state, c.boots, a.stopped FROM campaign c JOIN campaign_adaptive a ON a.campaign = c.id WHERE c.name = 'adpti'")"
+grep -q "kernel.syscall.null .* slower" "$T/adpti.out" || fail "adpti: kernel.syscall.null not slower"
+step "adaptive pti: decided after $b boots per configuration"
+fi
+
+# ---- 8. adaptive A/A: stops at its cap ----
+if only adaa; then
+step "adaptive A/A, at most 4 boots each"
+"$SYSAB" campaign new adaa --backend qemu --image "$GUEST" --accel "$accel" --until decided --target 1% --max-boots 4 \
+	--config 'aa=a' --append 'pti=off' --config 'aa=b' --append 'pti=off' \
+	-- $QUICK -w kernel.syscall.null >/dev/null || fail "campaign new adaa"
+shown "$T/adaa.out" "$SYSAB" campaign start adaa || fail "campaign start adaa"
+[ "$(q "SELECT c.state || ' ' || c.boots || ' ' || a.stopped FROM campaign c JOIN campaign_adaptive a ON a.campaign = c.id WHERE c.name = 'adaa'")" = "done 4 cap" ] ||
+	fail "adaa did not stop at its cap: $(q "SELECT c.state, c.boots, a.stopped FROM campaign c JOIN campaign_adaptive a ON a.campaign = c.id WHERE c.name = 'adaa'")"
+grep -q "reached with 4 boots per configuration" "$T/adaa.out" || fail "adaa: no MDE reached"
+step "adaptive A/A: stopped at its cap of 4"
+fi
+
 # this run's VMs only (their files are under $T): another check-boot may share the machine
 pgrep -f -- "-initrd $T/.* sysab.boot=" >/dev/null && fail "qemu processes left behind"
 step "all passed"

@@ -175,7 +175,8 @@ EXEMPT='`sysab COMMAND --help`	a template: the usage line says to put a command 
 `sysab show %lld -v`	a failed self-check'"'"'s note: t_trust provokes it and runs the hint
 `sysab import`	names the command that adds runs; its forms need the user'"'"'s files
 `sysab run`	runs the whole suite (minutes); also help text naming it. t_readme runs the suite
-`sysab run --quick`	the quick suite (about a minute at best): t_readme runs it as the README does'
+`sysab run --quick`	the quick suite (about a minute at best): t_readme runs it as the README does
+`sysab run --arm ... --until decided`	a template: the arms are the user'"'"'s; the withheld line prints the whole command, which t_armgrow runs as printed'
 missing=""
 for h in $(grep -rhoE '"[^"]*`sysab [^`]*`' "$REPO/src" | grep -o '`sysab [^`]*`' | sort -u | tr ' ' '~'); do
 	h=$(printf '%s' "$h" | tr '~' ' ')

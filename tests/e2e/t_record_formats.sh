@@ -25,7 +25,7 @@ expect 0 "$SYSAB" campaign new --unit-dir "$T/units" c2 --backend command --boot
 expect 0 "$SYSAB" campaign show
 [ -z "$(printf '%s\n' "$OUT" | grep -B1 '^campaign c2:' | head -n 1)" ] || fail "campaign show: no empty line between campaigns"
 expect 0 "$SYSAB" campaign status c1
-contains "$OUT" "analysis: sysab analyze --factors KEYS campaign:c1"
+contains "$OUT" "analysis: \`sysab analyze campaign:c1\` analyzes it; before the campaign is done"
 expect 0 "$SYSAB" campaign status c1 --format json
 printf '%s' "$OUT" | jq -e '.name == "c1"' >/dev/null || fail "campaign status --format json: not a record"
 expect 0 "$SYSAB" campaign show c1 --format json -o "$T/c1-o.json"

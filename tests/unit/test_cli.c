@@ -4,6 +4,7 @@
 #include "cli/cli.h"
 #include "campaign/campaign.h"
 #include "stats/stats.h"
+#include "analysis/analysis.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -45,6 +46,8 @@ static void printed_defaults_are_the_code_defaults(void **state)
 		assert_true(fabs(dflt(verdict[i], "alpha") - co.alpha) < 1e-12);
 	}
 	assert_true(fabs(dflt(cli_plan_opts, "target") - po.target) < 1e-12);
+	assert_int_equal((int)dflt(cli_run_opts, "max-runs"), AN_GROW_DEFAULT_RUNS); /* run --until decided */
+	assert_true(fabs(dflt(cli_run_opts, "target") - stats_compare_defaults().margin) < 1e-12);
 	assert_true(fabs(dflt(cli_plan_opts, "alpha") - po.alpha) < 1e-12);
 	assert_true(fabs(dflt(cli_plan_opts, "boot-cost") - po.cost_boot) < 1e-9);
 	struct campaign_opts o;

@@ -2,6 +2,9 @@
 #include "unit.h"
 #include "stats/stats.h"
 #include "analysis/analysis.h"
+#include "study/grow.h"
+#include "stats/mde.h"
+#include "study/bisect.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -36,7 +39,7 @@
 #define MAXR 16
 #define MAXS 1000
 
-enum kind { TWO, FACT, SEQ, PLAN, DIAG, LOOKS, NODE, PAIR, DUET };
+enum kind { TWO, FACT, SEQ, PLAN, DIAG, LOOKS, NODE, PAIR, DUET, GROW, ADAPT };
 /* TWO rows: ONEF also analyses the two groups as a one-factor, two-level factorial and counts
  * every number that differs from compare's (must be none); TRUNC keeps only replicates whose
  * donor group (B) estimates its boot variance at <= 0, the case a borrower must not lend; ADJ
@@ -110,6 +113,8 @@ struct tally {
 	double beta, r2;           /* ADJ, A/A: sums over the adjusted replicates */
 	double assurance;
 	size_t nplan, below50, below20, boots; /* plans, and those meeting the target in < 50%, < 20% of runs */
+	size_t boots_h0, boots_h1, boots_h1sq; /* ADAPT: boots per group at the stop, summed, A/A and A/B
+						* (and the A/B squares, for the MC SE) */
 };
 
 static bool called(const struct st_comparison *c)
@@ -333,6 +338,59 @@ static void rep_seq(gsl_rng *rng, const struct gd *d, struct cell *c, struct tal
 		}
 	}
 	t->n++;
+}
+
+/* An adaptive campaign (campaign new --until decided, src/study/adaptive.c): one block (a boot
+ * per group) at a time from 2 boots, look K = boots - 1 of the group-sequential design of at
+ * most boots_b boots, margin = the target (effect); stop at the first faster, slower or
+ * equivalent, or at the cap. A/A: aa counts calls, boots_h0 the boots spent; at the target:
+ * power counts "faster", boots_h1 the boots spent. */
+static void rep_adapt(gsl_rng *rng, const struct gd *d, struct cell *c, struct tally *t)
+{
+	struct err e;
+	for (int ab = 0; ab < 2; ab++) {
+		double eff = ab ? log1p(d->effect) : 0;
+		draw(rng, d, d->boots_b, 7, d->sd_boot_a, 0, &c[0]);
+		draw(rng, d, d->boots_b, 7 + eff, d->sd_boot_a, 0, &c[1]);
+		struct st_compare_opts o = stats_compare_defaults();
+		o.max_boots = d->boots_b;
+		o.margin = d->effect;
+		size_t n = 2;
+		struct st_comparison r;
+		for (;;) {
+			struct st_group g[2] = {{.boots = c[0].boots, .nboots = n}, {.boots = c[1].boots, .nboots = n}};
+			struct st_estimate est[2];
+			assert_int_equal(stats_estimate_groups(g, 2, est, &e), 0);
+			o.look = n - 1;
+			stats_compare(&est[0], &est[1], &o, &r);
+			if (r.verdict == ST_FASTER || r.verdict == ST_SLOWER || r.verdict == ST_EQUIVALENT || n >= d->boots_b)
+				break;
+			n++;
+		}
+		if (!ab) {
+			t->aa += called(&r);
+			t->equiv += r.verdict == ST_EQUIVALENT;
+			t->boots_h0 += n;
+		} else {
+			t->power += r.verdict == ST_FASTER;
+			t->boots_h1 += n;
+			t->boots_h1sq += n * n;
+		}
+	}
+	t->n++;
+}
+
+/* ADAPT: the boots per group a fixed design needs for the given power at the effect, by plan's
+ * model with the true components (stats_mde), 0 when none up to MAXB. */
+static size_t fixed_boots(const struct gd *d, double power)
+{
+	struct err e;
+	struct st_components k = {.var_boot = d->sd_boot_a * d->sd_boot_a, .var_run = d->sd_run * d->sd_run,
+				  .var_within = d->sd_within * d->sd_within};
+	struct st_mde m;
+	if (stats_mde(&k, &k, 2, d->runs, d->samples, 0.05, power, d->effect, MAXB, &m, &e))
+		return 0;
+	return m.boots_needed;
 }
 
 /* A user who compares, adds boots when nothing is settled and compares again (issue 31 item
@@ -641,9 +699,80 @@ static void rep_pair(gsl_rng *rng, const struct gd *d, struct cell *c, struct ta
 	t->n++;
 }
 
+/* Paired runs that grow (run --arm --until decided, docs/METHOD.md "Paired runs that grow"): one
+ * boot, paired runs drawn as PAIR draws them (samples rounds each), a look after each from the
+ * boots_a-th on as look k of a design of at most boots_b paired runs (information: paired runs
+ * over boots_b), stopping where sysab's own rule (study_grow_rule over the row) says decided or
+ * at the cap. aa: A/A paths ending faster or slower; power: A/B paths ending faster; equiv: A/A
+ * ending equivalent; boots: the paired runs the A/B paths took (runs: the A/A paths'). */
+static void rep_grow(gsl_rng *rng, const struct gd *d, struct cell *c, struct tally *t)
+{
+	static int rounds[MAXS];
+	static struct st_pairrun pr[MAXB];
+	struct err e;
+	size_t R = d->samples, N = d->boots_b;
+	for (size_t i = 0; i < R; i++)
+		rounds[i] = (int)i;
+	for (int ab = 0; ab < 2; ab++) {
+		double eff = ab ? log1p(d->effect) : 0;
+		size_t ts = 0;
+		double h = d->sd_host * gsl_ran_gaussian_ziggurat(rng, 1);
+		struct st_comparison r = {0};
+		size_t np = 0;
+		enum study_grow_state state = STUDY_GROW_GO_ON;
+		while (state == STUDY_GROW_GO_ON) {
+			double ra = d->sd_run * gsl_ran_gaussian_ziggurat(rng, 1);
+			double rb = eff + d->sd_run * gsl_ran_gaussian_ziggurat(rng, 1);
+			double *dy = &c[0].y[np * R];
+			for (size_t i = 0; i < R; i++) {
+				double y[2];
+				for (int pos = 0; pos < 2; pos++) {
+					int arm = (int)(i % 2) ^ pos;
+					y[arm] = (arm ? rb : ra) + h + d->sd_within * gsl_ran_gaussian_ziggurat(rng, 1);
+					h = host_next(rng, d, h, &ts);
+				}
+				dy[i] = y[1] - y[0];
+			}
+			pr[np] = (struct st_pairrun){dy, rounds, R, 0};
+			if (++np < d->boots_a)
+				continue;
+			struct st_compare_opts o = stats_compare_defaults();
+			o.unit = ST_LEVEL_RUN;
+			o.max_boots = N;
+			o.look = np - d->boots_a + 1;
+			struct st_estimate de;
+			assert_int_equal(stats_compare_rounds(pr, np, &o, &r, &de, &e), 0);
+			stats_compare_adjust(&r, 1);
+			struct an_row row = {.have_a = true, .have_b = true, .c = r};
+			struct an_compare cmp = {.rows = &row, .nrows = 1};
+			state = study_grow_rule(&cmp, np, N);
+		}
+		if (!ab) {
+			t->aa += called(&r);
+			t->equiv += r.verdict == ST_EQUIVALENT;
+			t->noverdict += state == STUDY_GROW_CAP;
+			t->adjusted += np; /* the A/A paths' paired runs */
+		} else {
+			t->power += r.verdict == ST_FASTER;
+			t->boots += np;
+			if (!isnan(r.lo)) {
+				t->ncov++;
+				t->cover += r.lo <= eff && eff <= r.hi;
+			}
+		}
+	}
+	t->n++;
+}
+
 #define PCT(x, n) (n ? 100.0 * (double)(x) / (double)(n) : NAN)
 
 static const struct gd grid[] = {
+	{.name = "adaptive: boot sd 0.5%, 1 run/boot, target 1.5%, cap 20", .kind = ADAPT, .boots_b = 20, .runs = 1, .samples = 10, .sd_boot_a = 0.005, .sd_boot_b = 0.005, .sd_run = 0.005, .sd_within = 0.03, .effect = 0.015, .fast = false, .cov_lo = 0, .cov_hi = 1, .aa_max = 0.05},
+	{.name = "adaptive: boot sd 0.5%, 3 runs/boot, target 1.5%, cap 20", .kind = ADAPT, .boots_b = 20, .runs = 3, .samples = 10, .sd_boot_a = 0.005, .sd_boot_b = 0.005, .sd_run = 0.005, .sd_within = 0.03, .effect = 0.015, .fast = false, .cov_lo = 0, .cov_hi = 1, .aa_max = 0.05},
+	{.name = "adaptive: boot sd 1%, 1 run/boot, target 2.5%, cap 20", .kind = ADAPT, .boots_b = 20, .runs = 1, .samples = 10, .sd_boot_a = 0.01, .sd_boot_b = 0.01, .sd_run = 0.005, .sd_within = 0.03, .effect = 0.025, .fast = true, .cov_lo = 0, .cov_hi = 1, .aa_max = 0.05},
+	{.name = "adaptive: boot sd 1%, 3 runs/boot, target 2.5%, cap 20", .kind = ADAPT, .boots_b = 20, .runs = 3, .samples = 10, .sd_boot_a = 0.01, .sd_boot_b = 0.01, .sd_run = 0.005, .sd_within = 0.03, .effect = 0.025, .fast = false, .cov_lo = 0, .cov_hi = 1, .aa_max = 0.05},
+	{.name = "adaptive: boot sd 2%, 1 run/boot, target 5%, cap 20", .kind = ADAPT, .boots_b = 20, .runs = 1, .samples = 10, .sd_boot_a = 0.02, .sd_boot_b = 0.02, .sd_run = 0.005, .sd_within = 0.03, .effect = 0.05, .fast = false, .cov_lo = 0, .cov_hi = 1, .aa_max = 0.05},
+	{.name = "adaptive: boot sd 2%, 3 runs/boot, target 5%, cap 20", .kind = ADAPT, .boots_b = 20, .runs = 3, .samples = 10, .sd_boot_a = 0.02, .sd_boot_b = 0.02, .sd_run = 0.005, .sd_within = 0.03, .effect = 0.05, .fast = false, .cov_lo = 0, .cov_hi = 1, .aa_max = 0.05},
 	/* name, kind, boots a, b, step, runs, samples, sd boot a, b (FACT: of the last cell), run, within, round, effect,
 	 * fast, bounds, mode */
 	{"balanced 2 boots", TWO, 2, 2, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, true, 0.93, 0.99, 0.05, PLAIN, 0, 0, 0, 0, false, 0, 0},
@@ -722,6 +851,9 @@ static const struct gd grid[] = {
 	{"same 4+4 boots one after the other, host 14%: unpaired", DUET, 4, 4, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 0.99, 0.05, UNPAIRED, 0.14, 0, 0, 0.02, false, 0, 0},
 	{"duet 2 blocks, host 5% per run, CPU set 2%: paired by block", DUET, 2, 2, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 1, 0.05, PLAIN, 0.05, 0, 0, 0.02, false, 0, 0},
 	{"duet 5 blocks (odd: the CPU sets unbalanced), host 5%, CPU set 2%", DUET, 5, 5, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0.03, false, 0.935, 1, 0.05, PLAIN, 0.05, 0, 0, 0.02, false, 0, 0},
+	/* GROW (docs/METHOD.md, "Paired runs that grow"): looks from 2 paired runs to the cap (boots_b),
+	 * rounds, run sd 0.5%, sample sd 1%, host AR(1) 3%; effect 1% (the default margin, the target) */
+	{"paired grow: 2 to 12 paired runs x 20 rounds, run sd 0.5%, host AR(1) 3%", GROW, 2, 12, 0, 1, 20, 0, 0, 0.005, 0.01, 0, 0.01, true, 0.9, 1, 0.05, PLAIN, 0.03, 1, 0, 0, false, 0.95, 0},
 	{"plan from small pilot (3x2x10)", PLAN, 3, 3, 0, 2, 10, 0.01, 0.01, 0.005, 0.03, 0, 0, true, 0, 1, 1, PLAIN, 0, 0, 0, 0, false, 0, 0},
 	{"plan from large pilot (10x4x30)", PLAN, 10, 10, 0, 4, 30, 0.01, 0.01, 0.005, 0.03, 0, 0, false, 0, 1, 1, PLAIN, 0, 0, 0, 0, false, 0, 0},
 };
@@ -759,6 +891,11 @@ static void run_grid(bool full)
 			reps /= full ? 4 : 5; /* full: 5,000 pilots (an assurance within about ±0.5 points), fast: 300 */
 		if (d->kind == SEQ)
 			reps /= full ? 5 : 2;
+		if (d->kind == GROW) /* up to 11 sequential looks a path: fast 300 paths, full 4,000 */
+			reps /= 5;
+		if (d->kind == ADAPT && !getenv("SYSAB_GRID_REPS"))
+			reps /= full ? 10 : 10; /* up to 19 looks per path, each with its own boundary search:
+						 * 2,000 replicates full, 150 in make check */
 		struct tally t = {0};
 		for (size_t r = 0; r < reps; r++)
 			switch (d->kind) {
@@ -771,6 +908,8 @@ static void run_grid(bool full)
 			case NODE: rep_node(rng, d, &t); break;
 			case PAIR: rep_pair(rng, d, c, &t); break;
 			case DUET: rep_duet(rng, d, c, &t); break;
+			case GROW: rep_grow(rng, d, c, &t); break;
+			case ADAPT: rep_adapt(rng, d, c, &t); break;
 			}
 		double cov = PCT(t.cover, t.ncov), aa = PCT(t.aa, t.n), pw = PCT(t.power, t.n);
 		double aa2 = d->kind == FACT || d->kind == LOOKS || d->kind == NODE ? PCT(t.aa2, t.n) : NAN; /* the interaction's A/A;
@@ -814,9 +953,28 @@ static void run_grid(bool full)
 			printf("  adjusted in %.1f%% of A/A replicates, withheld (reference differs) in %.1f%%; mean beta %.2f, "
 			       "r^2 %.2f\n", PCT(t.adjusted, t.n), PCT(t.withheld, t.n), t.adjusted ? t.beta / (double)t.adjusted : NAN,
 			       t.adjusted ? t.r2 / (double)t.adjusted : NAN);
+		if (d->kind == GROW)
+			printf("  A/A %.1f%% (MC SE %.2f), power %.1f%% (MC SE %.2f) at %+.1f%%; mean paired runs %.1f (A/B), %.1f "
+			       "(A/A); A/A stopped at the cap %.1f%%, equivalent %.1f%%\n",
+			       aa, 100 * sqrt(aa / 100 * (1 - aa / 100) / (double)t.n), pw,
+			       100 * sqrt(pw / 100 * (1 - pw / 100) / (double)t.n), 100 * d->effect,
+			       (double)t.boots / (double)t.n, (double)t.adjusted / (double)t.n, nv, eq);
 		if (d->kind == DUET)
 			printf("  A/A MC SE %.2f; mean half-width of the A/B interval %.2f%%\n",
 			       100 * sqrt(aa / 100 * (1 - aa / 100) / (double)t.n), t.ncov ? 100 * t.assurance / (double)t.ncov : NAN);
+		if (d->kind == ADAPT) {
+			/* the fixed design of the same power (as measured, kept within 0.5..0.995) */
+			double same = pw / 100 < 0.5 ? 0.5 : pw / 100 > 0.995 ? 0.995 : pw / 100;
+			size_t fb = fixed_boots(d, same), f80 = fixed_boots(d, 0.8);
+			double e1 = (double)t.boots_h1 / (double)t.n, e0 = (double)t.boots_h0 / (double)t.n;
+			printf("  adaptive: A/A %.2f%% (MC SE %.2f), power %.1f%% (MC SE %.1f) at %.1f%%; expected boots "
+			       "per group %.2f (MC SE %.2f) at the target, %.2f under A/A; fixed design of the same power: %zu "
+			       "boots (of 80%%: %zu); ratio %.2f\n",
+			       aa, 100 * sqrt(aa / 100 * (1 - aa / 100) / (double)t.n), pw,
+			       100 * sqrt(pw / 100 * (1 - pw / 100) / (double)t.n), 100 * d->effect, e1,
+			       sqrt(((double)t.boots_h1sq / (double)t.n - e1 * e1) / (double)t.n), e0, fb, f80,
+			       fb ? e1 / (double)fb : NAN);
+		}
 		if (d->mode == ONEF)
 			printf("  one-factor analyze differs from compare in %zu of %zu replicates\n", t.differ, 2 * t.n);
 		fflush(stdout);
@@ -829,7 +987,12 @@ static void run_grid(bool full)
 				assert_true(aa2 / 100 <= d->aa_max + 0.01);
 			if (d->kind == NODE) /* the node effect's coverage, kept in equiv */
 				assert_true(PCT(t.equiv, t.n) / 100 >= d->cov_lo && PCT(t.equiv, t.n) / 100 <= d->cov_hi);
+			if (d->kind == GROW) /* A/A at most 5% + 2 MC SE, power at least 80% - 2 MC SE */
+				assert_true(aa / 100 <= 0.05 + 2 * sqrt(0.05 * 0.95 / (double)t.n) &&
+					    pw / 100 >= 0.8 - 2 * sqrt(0.8 * 0.2 / (double)t.n));
 			if (d->kind == DUET) /* at most 5% + 2 Monte Carlo SE */
+				assert_true(aa / 100 <= 0.05 + 2 * sqrt(0.05 * 0.95 / (double)t.n));
+			if (d->kind == ADAPT) /* A/A at most 5% + 2 Monte Carlo SE */
 				assert_true(aa / 100 <= 0.05 + 2 * sqrt(0.05 * 0.95 / (double)t.n));
 			if (d->kind == LOOKS) /* at most 5% + 2 Monte Carlo SE, and the rule is what holds it */
 				assert_true(aa / 100 <= 0.05 + 2 * sqrt(0.05 * 0.95 / (double)t.n) && aa2 > aa);
@@ -867,6 +1030,9 @@ static void plan_variance_models(void **state)
 	(void)state;
 	const char *mode = getenv("SYSAB_GRID");
 	bool full = mode && !strcmp(mode, "full");
+	const char *only = getenv("SYSAB_GRID_ONLY");
+	if (only && !strstr("plan variance models", only))
+		return; /* SYSAB_GRID_ONLY names other rows */
 	static const double sdb[] = {0.005, 0.01, 0.02}, sdr[] = {0.0025, 0.005, 0.01};
 	struct cell *c = malloc(2 * sizeof *c);
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -954,11 +1120,520 @@ static void plan_variance_models(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* Effects within a row (issue 49 item 6; docs/METHOD.md, "Effects within a row"): A/A analyses
+ * of `analyze --factors kernel,node` with node within boots, `rows` workloads drawn
+ * independently, each 2 kernels x `nodes` nodes (11 effects at 4 nodes, 5 at 2), `boots` boots
+ * per kernel x 1 run x 10 samples, boot sd 1%, run sd 0.5%, sample sd 3%. Per design: the share of
+ * rows calling any effect and of analyses calling any, under the rule (stats_factorial_adjust:
+ * Holm within the row, then BH across rows) and under the old one (BH across rows alone), with
+ * MC SE. make check: ROWFAM_FAST analyses per design, asserting the rule's row rate <= 5% + 2 MC
+ * SE and below the old rule's (the within-row family is what holds it); SYSAB_GRID=full:
+ * ROWFAM_FULL analyses each (the table of docs/METHOD.md). */
+#define ROWFAM_FAST 1000
+#define ROWFAM_FULL 10000
+#define ROWFAM_ROWS 8
+struct rowfam {
+	const char *name;
+	size_t nodes, boots, rows;
+	bool fast;
+};
+
+/* One A/A row into fa: kernel a and b boots, each boot's per-node means. */
+static void rowfam_draw(gsl_rng *rng, const struct rowfam *d, double *m, struct st_wboot *wb, struct st_factorial *fa)
+{
+	static const char *kv[] = {"a", "b"}, *nv[] = {"0", "1", "2", "3", "4", "5", "6", "7"};
+	struct st_factor f[2] = {{"kernel", kv, 2}, {"node", nv, d->nodes}};
+	struct st_compare_opts o = stats_compare_defaults();
+	struct err e;
+	size_t nn = d->nodes;
+	for (size_t i = 0; i < 2 * d->boots; i++) {
+		double bo = 0.01 * gsl_ran_gaussian_ziggurat(rng, 1);
+		for (size_t l = 0; l < nn; l++) {
+			double ro = 7 + bo + 0.005 * gsl_ran_gaussian_ziggurat(rng, 1), ss = 0;
+			for (size_t x = 0; x < 10; x++)
+				ss += ro + 0.03 * gsl_ran_gaussian_ziggurat(rng, 1);
+			m[i * nn + l] = ss / 10;
+		}
+		wb[i] = (struct st_wboot){i / d->boots, &m[i * nn]};
+	}
+	assert_int_equal(stats_factorial_within(f, 2, 2u, wb, 2 * d->boots, &o, fa, &e), 0);
+}
+
+static bool row_calls(const struct st_factorial *fa)
+{
+	for (size_t k = 0; k < fa->neffects; k++)
+		if (called(&fa->effects[k].c))
+			return true;
+	return false;
+}
+
+static void row_effects_family(void **state)
+{
+	(void)state;
+	static const struct rowfam grid_rf[] = {
+		{"row family: kernel x node, 4 nodes (11 effects), 3 boots, 1 workload", 4, 3, 1, true},
+		{"row family: kernel x node, 4 nodes (11 effects), 3 boots, 4 workloads", 4, 3, 4, true},
+		{"row family: kernel x node, 4 nodes (11 effects), 6 boots, 4 workloads", 4, 6, 4, false},
+		{"row family: kernel x node, 4 nodes (11 effects), 3 boots, 8 workloads", 4, 3, 8, false},
+		{"row family: kernel x node, 2 nodes (5 effects), 3 boots, 4 workloads", 2, 3, 4, true},
+		{"row family: kernel x node, 2 nodes (5 effects), 6 boots, 4 workloads", 2, 6, 4, false},
+	};
+	const char *mode = getenv("SYSAB_GRID");
+	bool full = mode && !strcmp(mode, "full");
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double *m = malloc(ROWFAM_ROWS * 2 * MAXB * NODE_MAX * sizeof *m);
+	struct st_wboot *wb = malloc(ROWFAM_ROWS * 2 * MAXB * sizeof *wb);
+	if (full)
+		printf("\n| A/A design (effects within a row) | rows calling any effect: Holm in the row + BH | "
+		       "BH across workloads alone | analyses calling any: Holm + BH | BH alone | analyses |\n"
+		       "|---|---|---|---|---|---|\n");
+	for (size_t g = 0; g < sizeof grid_rf / sizeof grid_rf[0]; g++) {
+		const struct rowfam *d = &grid_rf[g];
+		const char *only = getenv("SYSAB_GRID_ONLY");
+		if ((!full && !d->fast) || (only && !strstr(d->name, only)))
+			continue;
+		gsl_rng_set(rng, name_seed(d->name));
+		size_t reps = full ? ROWFAM_FULL : ROWFAM_FAST, rows = 0, rnew = 0, rold = 0, anew = 0, aold = 0;
+		for (size_t r = 0; r < reps; r++) {
+			struct st_factorial fa[ROWFAM_ROWS] = {{0}}, old[ROWFAM_ROWS] = {{0}};
+			struct st_factorial *p[ROWFAM_ROWS];
+			for (size_t w = 0; w < d->rows; w++) {
+				rowfam_draw(rng, d, &m[w * 2 * MAXB * NODE_MAX], &wb[w * 2 * MAXB], &fa[w]);
+				old[w] = fa[w];
+				old[w].effects = malloc(fa[w].neffects * sizeof *old[w].effects);
+				memcpy(old[w].effects, fa[w].effects, fa[w].neffects * sizeof *old[w].effects);
+				p[w] = &fa[w];
+			}
+			stats_factorial_adjust(p, d->rows);
+			/* the old rule: each effect BH across the rows, no family within the row */
+			for (size_t k = 0; k < old[0].neffects; k++) {
+				struct st_comparison cs[ROWFAM_ROWS];
+				size_t n = 0;
+				for (size_t w = 0; w < d->rows; w++)
+					if (old[w].effects[k].available && old[w].effects[k].c.verdict != ST_NO_DATA)
+						cs[n++] = old[w].effects[k].c;
+				stats_compare_adjust(cs, n);
+				for (size_t w = 0, j = 0; w < d->rows; w++)
+					if (old[w].effects[k].available && old[w].effects[k].c.verdict != ST_NO_DATA)
+						old[w].effects[k].c = cs[j++];
+			}
+			bool an = false, ao = false;
+			for (size_t w = 0; w < d->rows; w++) {
+				bool cn = row_calls(&fa[w]), co = row_calls(&old[w]);
+				rows++;
+				rnew += cn;
+				rold += co;
+				an |= cn;
+				ao |= co;
+				stats_factorial_free(&fa[w]);
+				free(old[w].effects);
+			}
+			anew += an;
+			aold += ao;
+		}
+		double rn = (double)rnew / (double)rows, ro = (double)rold / (double)rows;
+		double an_ = (double)anew / (double)reps, ao_ = (double)aold / (double)reps;
+#define MCSE(x, n) (100 * sqrt((x) * (1 - (x)) / (double)(n)))
+		if (full)
+			printf("| %s | %.1f%% (MC SE %.2f) | %.1f%% (%.2f) | %.1f%% (%.2f) | %.1f%% (%.2f) | %zu |\n", d->name,
+			       100 * rn, MCSE(rn, reps), 100 * ro, MCSE(ro, reps), 100 * an_, MCSE(an_, reps), 100 * ao_,
+			       MCSE(ao_, reps), reps);
+		else
+			printf("  %-58s rows calling: %.3f (old rule %.3f)  analyses: %.3f (old %.3f)\n", d->name, rn, ro,
+			       an_, ao_);
+		/* rows of one analysis are independent; the SE is taken over analyses, the larger */
+		double se = sqrt(0.05 * 0.95 / (double)reps);
+		assert_true(rn <= 0.05 + 2 * se);
+		if (!full)
+			assert_true(rn < ro);
+	}
+	free(m);
+	free(wb);
+	gsl_rng_free(rng);
+}
+
+/* Rows without a verdict (issue 49 item 7): a group of one boot, the unit boot. Per design, over
+ * A/B replicates at the design's effect: the share whose interval is shown as a verdict's
+ * (an_change not within) and its coverage of the true difference, the share without a verdict
+ * and of those how many still show an interval or a q (must be none), and the coverage the
+ * within-boot interval they no longer show had. make check: ONEBOOT_FAST each, asserting no
+ * unverdicted row shows an interval or q and a shown interval covers >= 93.5%. */
+#define ONEBOOT_FAST 1000
+#define ONEBOOT_FULL 10000
+struct oneboot {
+	const char *name;
+	size_t boots_a, boots_b, runs;
+	double sd_boot_a, sd_boot_b;
+	bool trunc; /* only donors (B) estimating their boot variance <= 0: borrowing refused */
+	bool fast;
+};
+
+static void one_boot_rows_show_no_interval(void **state)
+{
+	(void)state;
+	static const struct oneboot grid_ob[] = {
+		{"no verdict: 1 boot each, 3 runs", 1, 1, 3, 0.01, 0.01, false, true},
+		{"no verdict: 1 boot each, 8 runs", 1, 1, 8, 0.01, 0.01, false, false},
+		{"no verdict: 1 boot borrows from 4", 1, 4, 2, 0.01, 0.01, false, true},
+		{"no verdict: 1 boot (sd 2%) borrows from 4 (sd 1%)", 1, 4, 2, 0.02, 0.01, false, false},
+		{"no verdict: 1 boot against 4 whose estimate is <= 0 (borrowing refused)", 1, 4, 2, 0.01, 0.01, true, true},
+	};
+	const char *mode = getenv("SYSAB_GRID");
+	bool full = mode && !strcmp(mode, "full");
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	struct cell *c = malloc(2 * sizeof *c);
+	if (full)
+		printf("\n| one-boot design (A/B, +3%%) | shown as a verdict's interval | its coverage | no verdict | "
+		       "of those showing an interval or q | coverage of the hidden within-boot interval | replicates |\n"
+		       "|---|---|---|---|---|---|---|\n");
+	for (size_t g = 0; g < sizeof grid_ob / sizeof grid_ob[0]; g++) {
+		const struct oneboot *d = &grid_ob[g];
+		const char *only = getenv("SYSAB_GRID_ONLY");
+		if ((!full && !d->fast) || (only && !strstr(d->name, only)))
+			continue;
+		gsl_rng_set(rng, name_seed(d->name));
+		struct gd model = {.runs = d->runs, .samples = 10, .sd_run = 0.005, .sd_within = 0.03};
+		size_t reps = full ? ONEBOOT_FULL : ONEBOOT_FAST, shown = 0, cover = 0, nov = 0, leak = 0, hid = 0,
+		       hcover = 0;
+		double eff = log1p(0.03);
+		struct st_compare_opts o = stats_compare_defaults();
+		struct err e;
+		for (size_t r = 0; r < reps; r++) {
+			draw(rng, &model, d->boots_a, 7, d->sd_boot_a, 0, &c[0]);
+			draw(rng, &model, d->boots_b, 7 + eff, d->sd_boot_b, 0, &c[1]);
+			struct st_group gr[2] = {c[0].g, c[1].g};
+			struct st_estimate est[2];
+			assert_int_equal(stats_estimate_groups(gr, 2, est, &e), 0);
+			if (d->trunc && !(est[1].own.raw_boot <= 0)) {
+				r--;
+				continue;
+			}
+			struct st_comparison cmp;
+			stats_compare(&est[0], &est[1], &o, &cmp);
+			stats_compare_adjust(&cmp, 1);
+			struct an_change chg;
+			an_change_of(&cmp, 0, &chg);
+			/* a verdict's interval: the unit (boot) covered in both groups, by the estimates */
+			bool verdict = (cmp.covered & ST_BIT(ST_LEVEL_BOOT)) && !isnan(cmp.lo);
+			if (verdict) {
+				assert_true(isfinite(chg.lo) && isfinite(cmp.q)); /* shown, with its q */
+				shown++;
+				cover += cmp.lo <= eff && eff <= cmp.hi;
+				continue;
+			}
+			nov++;
+			leak += isfinite(chg.lo) || isfinite(chg.hi) || isfinite(cmp.q);
+			if (!isnan(cmp.lo)) {
+				hid++;
+				hcover += cmp.lo <= eff && eff <= cmp.hi;
+			}
+		}
+		double sh = (double)shown / (double)reps, cv = shown ? (double)cover / (double)shown : NAN;
+		double hc = hid ? (double)hcover / (double)hid : NAN;
+		char cvs[48] = "–", hcs[48] = "–";
+		if (shown)
+			snprintf(cvs, sizeof cvs, "%.1f%% (MC SE %.2f)", 100 * cv, MCSE(cv, shown));
+		if (hid)
+			snprintf(hcs, sizeof hcs, "%.1f%% (MC SE %.2f)", 100 * hc, MCSE(hc, hid));
+		if (full)
+			printf("| %s | %.1f%% | %s | %.1f%% | %zu | %s | %zu |\n", d->name, 100 * sh, cvs,
+			       100 * (double)nov / (double)reps, leak, hcs, reps);
+		else
+			printf("  %-58s shown %.3f coverage %.3f  no verdict %.3f (showing one: %zu)  hidden coverage %.3f\n",
+			       d->name, sh, cv, (double)nov / (double)reps, leak, hc);
+		assert_int_equal(leak, 0);
+		if (shown)
+			assert_true(cv >= 0.935);
+	}
+	free(c);
+	gsl_rng_free(rng);
+}
+
+/* ---------------------------------------------------------------- bisection (issue 50)
+ *
+ * A 1,024-commit range (configurations 0..1024, good 0, bad 1024) with a 2% step at a culprit drawn
+ * uniformly from 1..1024 (A/A: no step), boot sd 0.5, 1 or 2%, 1 or 3 runs per boot (run sd 0.5%,
+ * BS_SAMPLES samples per run at 3%). Each step of the sequential design boots blocks of the
+ * midpoint with both ends, reusing every earlier boot of an end (a block boots an end only while
+ * it has fewer boots than the midpoint), looks when the midpoint has 2, 4, 8, ... boots up to the
+ * most the cap allows (doubling, as Pinpoint's attempts do), and is called
+ * by bisect_decide() from stats_compare's verdicts at the look's level (st_compare_opts.look,
+ * max_boots = the cap): the code path of a real step, on simulated samples. Undecided steps go on to
+ * the favoured side (--assume); "stuck" counts the bisections that would have stopped without it.
+ * The culprit check compares BS_CHECK fresh boots of the culprit's parent and of the culprit. The
+ * fixed-n baseline boots n of each configuration per step and takes the nearer end (no verdicts);
+ * its n is the smallest in bs_fixed_n[] whose right-culprit rate reaches the sequential design's.
+ */
+#define BS_N 1025
+#define BS_MAXB 64
+#define BS_SAMPLES 10
+#define BS_CHECK 12
+#define BS_FAST_REPS 40
+#define BS_FULL_REPS 1000
+
+struct bs_pool {
+	unsigned gen;
+	size_t nb;
+	double y[BS_MAXB * 3 * BS_SAMPLES];
+	struct st_run runs[BS_MAXB * 3];
+	struct st_boot boots[BS_MAXB];
+};
+
+struct bs_sim {
+	gsl_rng *rng;
+	double sd_boot, sd_run, sd_within, step;
+	size_t runs, culprit; /* culprit BS_N: no step */
+	size_t cap;           /* boots per step */
+	unsigned gen;         /* a pool of another generation is empty */
+	struct bs_pool *pool; /* BS_N + 2: the configurations, then the check's fresh parent and culprit */
+	size_t boots;         /* boots of the steps so far */
+};
+
+static struct bs_pool *bs_get(struct bs_sim *s, size_t slot)
+{
+	struct bs_pool *p = &s->pool[slot];
+	if (p->gen != s->gen) {
+		p->gen = s->gen;
+		p->nb = 0;
+	}
+	return p;
+}
+
+/* One boot of configuration cfg into pool slot. */
+static void bs_boot(struct bs_sim *s, size_t cfg, size_t slot)
+{
+	struct bs_pool *p = bs_get(s, slot);
+	assert_true(p->nb < BS_MAXB);
+	double bo = 7 + (cfg >= s->culprit ? log1p(-s->step) : 0) + s->sd_boot * gsl_ran_gaussian_ziggurat(s->rng, 1);
+	size_t b = p->nb++;
+	struct st_run *r = &p->runs[b * s->runs];
+	p->boots[b] = (struct st_boot){r, s->runs};
+	for (size_t k = 0; k < s->runs; k++) {
+		double ro = bo + s->sd_run * gsl_ran_gaussian_ziggurat(s->rng, 1);
+		double *y = &p->y[(b * s->runs + k) * BS_SAMPLES];
+		r[k] = (struct st_run){.y = y, .n = BS_SAMPLES};
+		for (size_t i = 0; i < BS_SAMPLES; i++)
+			y[i] = ro + s->sd_within * gsl_ran_gaussian_ziggurat(s->rng, 1);
+	}
+	if (slot < BS_N)
+		s->boots++;
+}
+
+/* b against a, the two groups estimated together as compare does. */
+static void bs_cmp(const struct bs_pool *a, const struct bs_pool *b, const struct st_compare_opts *o,
+		   struct st_comparison *r)
+{
+	struct st_group g[2] = {{.boots = (struct st_boot *)a->boots, .nboots = a->nb},
+				{.boots = (struct st_boot *)b->boots, .nboots = b->nb}};
+	struct st_estimate est[2];
+	struct err e;
+	assert_int_equal(stats_estimate_groups(g, 2, est, &e), 0);
+	stats_compare(&est[0], &est[1], o, r);
+}
+
+/* Boot mid (and the ends below it) until the midpoint has want boots. */
+static void bs_fill(struct bs_sim *s, const struct bisect *bi, size_t mid, size_t want)
+{
+	while (bs_get(s, mid)->nb < want) {
+		bs_boot(s, mid, mid);
+		if (bs_get(s, bi->good)->nb < bs_get(s, mid)->nb)
+			bs_boot(s, bi->good, bi->good);
+		if (bs_get(s, bi->bad)->nb < bs_get(s, mid)->nb)
+			bs_boot(s, bi->bad, bi->bad);
+	}
+}
+
+/* The most boots the midpoint can get within the step's cap, the ends topped up beside it: the
+ * maximum of the step's sequential design. */
+static size_t bs_max_mid(const struct bisect *bi, size_t ng, size_t nb)
+{
+	size_t m = 1;
+	while (m + 1 + (m + 1 > ng ? m + 1 - ng : 0) + (m + 1 > nb ? m + 1 - nb : 0) <= bi->cap && m + 1 < BS_MAXB)
+		m++;
+	return m;
+}
+
+struct bs_out {
+	bool right, nostep_first, confirmed, stuck;
+	size_t boots;
+};
+
+/* One bisection: sequential (nfixed 0) or fixed-n. */
+static void bs_bisect(struct bs_sim *s, size_t nfixed, struct bs_out *out)
+{
+	struct bisect bi;
+	struct err e;
+	s->gen++;
+	s->boots = 0;
+	*out = (struct bs_out){0};
+	assert_int_equal(bisect_init(&bi, BS_N, 0, BS_N - 1, s->cap, true, &e), 0);
+	size_t mid;
+	while (bisect_next(&bi, &mid)) {
+		bool first = bi.nsteps == 0;
+		size_t start = s->boots, looks = 0;
+		struct st_compare_opts o = stats_compare_defaults();
+		struct bisect_verdicts w;
+		struct st_comparison mg, mb, bg;
+		enum bisect_why why = BISECT_WHY_OPEN;
+		enum bisect_call c, fav;
+		if (nfixed) {
+			bs_fill(s, &bi, mid, nfixed);
+			bs_cmp(bs_get(s, bi.good), bs_get(s, mid), &o, &mg);
+			bs_cmp(bs_get(s, bi.bad), bs_get(s, mid), &o, &mb);
+			w = (struct bisect_verdicts){.d_good = mg.d, .d_bad = mb.d};
+			c = bisect_favoured(&w, 1);
+			fav = c;
+			looks = 1;
+		} else {
+			o.max_boots = bs_max_mid(&bi, bs_get(s, bi.good)->nb, bs_get(s, bi.bad)->nb);
+			for (size_t want = 2;; want = want * 2 < o.max_boots ? want * 2 : o.max_boots) {
+				bs_fill(s, &bi, mid, want);
+				o.look = ++looks;
+				struct bs_pool *pm = bs_get(s, mid), *pg = bs_get(s, bi.good), *pb = bs_get(s, bi.bad);
+				bs_cmp(pg, pm, &o, &mg);
+				bs_cmp(pb, pm, &o, &mb);
+				if (first)
+					bs_cmp(pg, pb, &o, &bg);
+				w = (struct bisect_verdicts){mg.verdict, mb.verdict, first ? bg.verdict : ST_NO_DATA, mg.d, mb.d};
+				/* the boots of the next look: the midpoint doubled, the ends topped up to it */
+				size_t nx = want * 2 < o.max_boots ? want * 2 : o.max_boots;
+				size_t block = nx > pm->nb ? (nx - pm->nb) + (nx > pg->nb ? nx - pg->nb : 0) +
+								     (nx > pb->nb ? nx - pb->nb : 0)
+							   : bi.cap;
+				c = bisect_decide(&w, 1, first, s->boots - start, block, bi.cap, &why);
+				if (c != BISECT_MORE)
+					break;
+			}
+			fav = bisect_favoured(&w, 1);
+			if (c == BISECT_UNDECIDED)
+				out->stuck = true;
+			if (c == BISECT_NO_STEP && first)
+				out->nostep_first = true;
+		}
+		assert_int_equal(bisect_record(&bi, mid, c, why, s->boots - start, looks, fav, &e), 0);
+	}
+	out->boots = s->boots;
+	if (bi.state == BISECT_FOUND) {
+		out->right = bi.culprit == s->culprit;
+		struct st_compare_opts o = stats_compare_defaults();
+		struct st_comparison r;
+		for (size_t k = 0; k < BS_CHECK; k++) {
+			bs_boot(s, bi.culprit - 1, BS_N);
+			bs_boot(s, bi.culprit, BS_N + 1);
+		}
+		bs_cmp(bs_get(s, BS_N), bs_get(s, BS_N + 1), &o, &r);
+		out->confirmed = bisect_check_decide(&r.verdict, NULL, 1) == BISECT_CONFIRMED;
+	}
+	bisect_free(&bi);
+}
+
+struct bs_tally {
+	size_t n, right, wrong_confirmed, right_confirmed, stuck, right_unassumed, nostep, boots;
+};
+
+static void bs_run(struct bs_sim *s, size_t nfixed, bool aa, size_t reps, struct bs_tally *t)
+{
+	*t = (struct bs_tally){0};
+	for (size_t r = 0; r < reps; r++) {
+		struct bs_out o;
+		s->culprit = aa ? BS_N : 1 + gsl_rng_uniform_int(s->rng, BS_N - 1);
+		bs_bisect(s, nfixed, &o);
+		t->n++;
+		t->right += o.right;
+		t->right_confirmed += o.right && o.confirmed;
+		t->wrong_confirmed += !o.right && o.confirmed;
+		t->stuck += o.stuck;
+		t->right_unassumed += o.right && !o.stuck;
+		t->nostep += o.nostep_first;
+		t->boots += o.boots;
+	}
+}
+
+static double bs_se(size_t x, size_t n)
+{
+	double p = (double)x / (double)n;
+	return 100 * sqrt(p * (1 - p) / (double)n);
+}
+
+static const size_t bs_fixed_n[] = {2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32};
+
+/* Issue 50's targets per cell; make check runs the 1% boot sd, 1 run cell with BS_FAST_REPS and
+ * holds loose bounds, SYSAB_GRID=full every cell with BS_FULL_REPS (SYSAB_BISECT_REPS overrides). */
+static void bisect_simulation(void **state)
+{
+	(void)state;
+	const char *mode = getenv("SYSAB_GRID");
+	bool full = mode && !strcmp(mode, "full");
+	size_t reps = full ? BS_FULL_REPS : BS_FAST_REPS;
+	if (full && getenv("SYSAB_BISECT_REPS"))
+		reps = strtoul(getenv("SYSAB_BISECT_REPS"), NULL, 10);
+	static const double sdb[] = {0.005, 0.01, 0.02};
+	static const size_t nr[] = {1, 3};
+	struct bs_sim s = {.rng = gsl_rng_alloc(gsl_rng_mt19937), .sd_run = 0.005, .sd_within = 0.03, .step = 0.02,
+			   .pool = calloc(BS_N + 2, sizeof(struct bs_pool))};
+	assert_non_null(s.pool);
+	s.cap = full && getenv("SYSAB_BISECT_CAP") ? strtoul(getenv("SYSAB_BISECT_CAP"), NULL, 10) : BISECT_CAP_DEFAULT;
+	if (full)
+		printf("Bisection, %zu boots per step at most, %zu bisections per row:\n\n", s.cap, reps);
+	if (full)
+		printf("| boot sd | runs/boot | right culprit (MC SE) | right, confirmed | wrong, confirmed | stuck without --assume | "
+		       "mean boots | fixed n of that accuracy: n, mean boots | ratio | A/A said at step 1 | A/B said no step | replicates |\n"
+		       "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+	for (size_t ib = 0; ib < 3; ib++)
+		for (size_t ir = 0; ir < 2; ir++) {
+			if (!full && (ib != 1 || ir != 0))
+				continue;
+			s.sd_boot = sdb[ib];
+			s.runs = nr[ir];
+			char name[64];
+			snprintf(name, sizeof name, "bisect %.1f%% %zu", 100 * sdb[ib], nr[ir]);
+			gsl_rng_set(s.rng, name_seed(name));
+			struct bs_tally ab, aa, fx = {0};
+			bs_run(&s, 0, false, reps, &ab);
+			bs_run(&s, 0, true, reps, &aa);
+			size_t fn = 0;
+			if (full)
+				for (size_t k = 0; k < sizeof bs_fixed_n / sizeof bs_fixed_n[0]; k++) {
+					bs_run(&s, bs_fixed_n[k], false, reps, &fx);
+					if (fx.right >= ab.right) {
+						fn = bs_fixed_n[k];
+						break;
+					}
+				}
+			double mb = (double)ab.boots / (double)ab.n, fb = fn ? (double)fx.boots / (double)fx.n : NAN;
+			if (full)
+				printf("| %.1f%% | %zu | %.1f%% (%.2f) | %.1f%% | %.1f%% (%.2f) | %.1f%% | %.0f | %s%zu, %.0f | %.2f | "
+				       "%.1f%% (%.2f) | %.1f%% | %zu |\n", 100 * sdb[ib], nr[ir], PCT(ab.right, ab.n), bs_se(ab.right, ab.n),
+				       PCT(ab.right_confirmed, ab.n), PCT(ab.wrong_confirmed, ab.n),
+				       bs_se(ab.wrong_confirmed, ab.n), PCT(ab.stuck, ab.n), mb, fn ? "" : "none up to ", fn ? fn : 32,
+				       fb, mb / fb, PCT(aa.nostep, aa.n), bs_se(aa.nostep, aa.n),
+				       PCT(ab.nostep, ab.n), reps);
+			else
+				printf("  %s: right %.3f (right and confirmed %.3f), wrong confirmed %.3f, stuck %.3f, mean boots %.0f, "
+				       "A/A at step 1 %.3f\n", name, PCT(ab.right, ab.n) / 100, PCT(ab.right_confirmed, ab.n) / 100,
+				       PCT(ab.wrong_confirmed, ab.n) / 100, PCT(ab.stuck, ab.n) / 100, mb, PCT(aa.nostep, aa.n) / 100);
+			fflush(stdout);
+			if (!full) {
+				/* bounds at 40 replicates about 2 binomial sd below what the full run measures
+				 * (docs/METHOD.md, "Bisection"): issue 50's 95% right culprits is NOT met at
+				 * the default cap, so this holds the level reached, not the target */
+				assert_true(ab.right >= ab.n * 50 / 100);
+				assert_true(ab.wrong_confirmed <= 1);
+				assert_true(aa.nostep >= aa.n * 85 / 100);
+			}
+		}
+	free(s.pool);
+	gsl_rng_free(s.rng);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(grid_fast_subset_holds_its_bounds),
 		cmocka_unit_test(plan_variance_models),
+		cmocka_unit_test(row_effects_family),
+		cmocka_unit_test(one_boot_rows_show_no_interval),
+		cmocka_unit_test(bisect_simulation),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,7 @@
 /* test_stats_units.c - batch rule, caveats, factorial contrasts, plans, diagnostics, confounders, summaries. */
 #include "unit.h"
 #include "stats/stats.h"
+#include "analysis/analysis.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -531,6 +532,118 @@ static void bh_adjusts_verdicts(void **state)
 	assert_true(c[0].q > c[0].p);
 	assert_float_equal(c[0].q, c[0].p * 4, 1e-12);
 	assert_int_equal(c[0].verdict, ST_INCONCLUSIVE);
+}
+
+/* Holm's step-down values: sorted, (m - j + 1) p_(j), never decreasing, capped at 1; NaN passed
+ * through and not counted. */
+static void holm_steps_down(void **state)
+{
+	(void)state;
+	double p[6] = {0.01, 0.04, 0.03, NAN, 0.5, 0.3}, q[6];
+	stats_holm(p, 6, q);
+	assert_float_equal(q[0], 0.05, 1e-12); /* 5 tested: 5 x 0.01 */
+	assert_float_equal(q[2], 0.12, 1e-12); /* 4 x 0.03 */
+	assert_float_equal(q[1], 0.12, 1e-12); /* 3 x 0.04 = 0.12: not below the step before */
+	assert_float_equal(q[5], 0.6, 1e-12);  /* 2 x 0.3 */
+	assert_float_equal(q[4], 0.6, 1e-12);  /* 1 x 0.5, raised to the step before */
+	assert_true(isnan(q[3]));
+	double big[2] = {0.6, 0.7};
+	stats_holm(big, 2, big); /* aliasing, and the cap */
+	assert_float_equal(big[0], 1, 0);
+	assert_float_equal(big[1], 1, 0);
+}
+
+/* One row of 11 effects (issue 49 item 6): its smallest p, 0.01, is called when q is BH across
+ * workloads alone (2 workloads: q 0.02), and not when the row is a Holm family (11 x 0.01 = 0.11,
+ * then BH across the 2 rows). An effect without replication (one boot a group) has no q, is no
+ * test of either family, and is not counted in the row's 11. */
+static void row_effects_are_one_family(void **state)
+{
+	(void)state;
+	struct st_compare_opts o = stats_compare_defaults();
+	struct st_estimate a = est(7, 0.01, 1000);
+	struct st_effect ef[2][12];
+	struct st_factorial fa[2] = {{.effects = ef[0], .neffects = 12}, {.effects = ef[1], .neffects = 12}};
+	for (int i = 0; i < 2; i++)
+		for (int k = 0; k < 12; k++) {
+			/* row 0, effect 0: t 2.576 (p 0.01); the rest t 0.5 (p 0.62) */
+			struct st_estimate b = est(7 + 0.01 * sqrt(2) * (i == 0 && k == 0 ? 2.5758 : 0.5), 0.01, 1000);
+			ef[i][k] = (struct st_effect){.kind = ST_EFFECT_MAIN, .available = true};
+			if (k == 11) /* one boot: an interval of its runs, no verdict, no q */
+				b.covered = a.covered & ~ST_BIT(ST_LEVEL_BOOT);
+			stats_compare(&a, &b, &o, &ef[i][k].c);
+		}
+	assert_float_equal(ef[0][0].c.p, 0.01, 1e-4);
+	assert_int_equal(stats_interval_scope(&ef[0][11].c), ST_SCOPE_WITHIN_BOOT);
+	assert_true(isnan(ef[0][11].c.q) && ef[0][11].c.verdict == ST_INCONCLUSIVE);
+	assert_int_equal(stats_interval_scope(&ef[0][0].c), ST_SCOPE_VERDICT);
+	/* the old rule: BH across the rows only */
+	struct st_comparison old[2] = {ef[0][0].c, ef[1][0].c};
+	stats_compare_adjust(old, 2);
+	assert_float_equal(old[0].q, 2 * ef[0][0].c.p, 1e-12);
+	assert_int_equal(old[0].verdict, ST_FASTER);
+	struct st_factorial *rows[2] = {&fa[0], &fa[1]};
+	stats_factorial_adjust(rows, 2);
+	/* Holm over the 11 tested: 0.11; BH across the 2 rows of 0.11 and 1: 0.22 */
+	assert_float_equal(ef[0][0].c.q, 2 * 11 * ef[0][0].c.p, 1e-9);
+	assert_int_equal(ef[0][0].c.verdict, ST_INCONCLUSIVE);
+	for (int i = 0; i < 2; i++) {
+		assert_true(isnan(ef[i][11].c.q));
+		assert_int_equal(ef[i][11].c.verdict, ST_INCONCLUSIVE);
+		for (int k = 1; k < 11; k++) {
+			assert_true(ef[i][k].c.q >= ef[i][k].c.p);
+			assert_int_equal(ef[i][k].c.verdict, ST_INCONCLUSIVE);
+		}
+	}
+	/* a strong effect stays called: p 1e-6 in a row of 11 */
+	ef[0][0].c = (struct st_comparison){0};
+	struct st_estimate strong = est(7 + 0.01 * sqrt(2) * 5, 0.01, 1000);
+	stats_compare(&a, &strong, &o, &ef[0][0].c);
+	struct st_estimate weak = est(7 + 0.01 * sqrt(2) * 0.5, 0.01, 1000);
+	for (int k = 1; k < 11; k++) /* the first pass's q stand: take each effect afresh */
+		stats_compare(&a, &weak, &o, &ef[0][k].c);
+	stats_factorial_adjust(rows, 1);
+	assert_int_equal(ef[0][0].c.verdict, ST_FASTER);
+	assert_float_equal(ef[0][0].c.q, 11 * ef[0][0].c.p, 1e-12);
+}
+
+/* A comparison without boot replication (one boot a group, the unit boot) keeps its interval
+ * for JSON's within_boot scope but has no q, and BH across workloads does not count it. */
+static void unreplicated_rows_have_no_q(void **state)
+{
+	(void)state;
+	struct st_compare_opts o = stats_compare_defaults();
+	struct st_estimate a = est(7, 0.01, 1000), b = est(7.03, 0.01, 1000);
+	a.covered = b.covered = ST_BIT(ST_LEVEL_RUN) | ST_BIT(ST_LEVEL_WITHIN);
+	struct st_comparison c[2];
+	stats_compare(&a, &b, &o, &c[0]);
+	assert_int_equal(c[0].verdict, ST_INCONCLUSIVE);
+	assert_true(c[0].caveats & ST_CAVEAT_NO_BOOT_REPL);
+	assert_true(isnan(c[0].q) && isfinite(c[0].p) && isfinite(c[0].lo));
+	assert_int_equal(stats_interval_scope(&c[0]), ST_SCOPE_WITHIN_BOOT);
+	struct an_change chg;
+	an_change_of(&c[0], 0, &chg);
+	assert_true(chg.within && isnan(chg.lo) && isnan(chg.hi) && isfinite(chg.pct));
+	/* a replicated row beside it: BH over 1, not 2 */
+	struct st_estimate a2 = est(7, 0.01, 1000), b2 = est(7.025, 0.01, 1000);
+	stats_compare(&a2, &b2, &o, &c[1]);
+	double p1 = c[1].p;
+	stats_compare_adjust(c, 2);
+	assert_float_equal(c[1].q, p1, 1e-15);
+	assert_true(isnan(c[0].q));
+	/* --unit run and one run per boot: the same, within the run */
+	o.unit = ST_LEVEL_RUN;
+	a.covered = b.covered = ST_BIT(ST_LEVEL_WITHIN);
+	stats_compare(&a, &b, &o, &c[0]);
+	assert_int_equal(stats_interval_scope(&c[0]), ST_SCOPE_WITHIN_RUN);
+	assert_true(isnan(c[0].q));
+	an_change_of(&c[0], 0, &chg);
+	assert_true(chg.within);
+	/* a row with a verdict shows its interval */
+	stats_compare(&a2, &b2, &o, &c[1]);
+	an_change_of(&c[1], 0, &chg);
+	assert_false(chg.within);
+	assert_true(isfinite(chg.lo) && isfinite(chg.hi));
 }
 
 static bool same_num(double x, double y)
@@ -1218,6 +1331,9 @@ int main(void)
 		cmocka_unit_test(malformed_input_is_an_error),
 		cmocka_unit_test(verdicts_follow_intervals),
 		cmocka_unit_test(bh_adjusts_verdicts),
+		cmocka_unit_test(holm_steps_down),
+		cmocka_unit_test(row_effects_are_one_family),
+		cmocka_unit_test(unreplicated_rows_have_no_q),
 		cmocka_unit_test(factorial_2x2_known_means),
 		cmocka_unit_test(one_factor_analyze_is_compare),
 		cmocka_unit_test(factorial_reports_missing_cells),
