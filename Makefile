@@ -113,10 +113,11 @@ $(B)/sysab-exec-helper: src/helper/exec_helper.c Makefile
 		  $(CC) -std=gnu11 -O2 -o $@ $<; }
 
 # The program unixbench.execl's chain execs, from the same source: always dynamic, linked
-# against the C library only, as UnixBench's own execl is.
+# against the C library only, as UnixBench's own execl is. A SYSROOT build names the
+# sysroot's loader and libraries as sysab does (CROSS_LDFLAGS), so it runs under qemu-user.
 $(B)/sysab-execl-helper: src/helper/exec_helper.c Makefile
 	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 -O2 -o $@ $<
+	$(CC) -std=gnu11 -O2 -o $@ $< $(CROSS_LDFLAGS)
 
 $(B)/asan/sysab-exec-helper: $(B)/sysab-exec-helper
 	@mkdir -p $(dir $@)
