@@ -95,6 +95,8 @@ int an_mde_of_set(const struct store_set *set, enum an_mde_source source, const 
 {
 	memset(out, 0, sizeof *out);
 	out->in = *in;
+	out->from = in->from ? xstrdup(in->from) : NULL;
+	out->in.from = out->from;
 	out->reaches = in->target > 0;
 	/* the registry's workloads, then those only the set holds (imported) */
 	struct strv names = {0};
@@ -194,5 +196,6 @@ void an_mde_free(struct an_mde *m)
 	for (size_t i = 0; i < m->nrows; i++)
 		free(m->rows[i].workload);
 	free(m->rows);
+	free(m->from);
 	memset(m, 0, sizeof *m);
 }

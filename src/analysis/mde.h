@@ -41,7 +41,8 @@ struct an_mde_row {
 
 /* A finished record: one row per chosen workload. */
 struct an_mde {
-	struct an_mde_in in; /* as given (from points into the caller's string) */
+	struct an_mde_in in; /* as given, but in.from is from below */
+	char *from;          /* the MDE's own copy of the pilot selector (NULL: none) */
 	struct an_mde_row *rows;
 	size_t nrows;
 	double worst;        /* the largest MDE of the rows */

@@ -406,6 +406,20 @@ static int count_batch(struct runctx *rc, struct job *j, int seq, uint64_t sampl
 	return store_counters_add(rc->st, j->run_id, j->w->name, j->copies, seq, names, d, nc, e);
 }
 
+/* A standard normal draw that is a pure function of key (splitmix64, Box-Muller). */
+static double fake_normal(uint64_t key)
+{
+	uint64_t u[2];
+	for (int i = 0; i < 2; i++) {
+		uint64_t z = (key += 0x9e3779b97f4a7c15ULL);
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+		u[i] = z ^ (z >> 31);
+	}
+	double a = ((double)(u[0] >> 11) + 0.5) / 9007199254740992.0, b = (double)(u[1] >> 11) / 9007199254740992.0;
+	return sqrt(-2 * log(a)) * cos(2 * M_PI * b);
+}
+
 /* The seam of the tests (tests/e2e/t_armgrow.sh): SYSAB_TEST_ARM_VALUES=SD:NAME=OPS,NAME=OPS
  * (e.g. 0.01:A=1000,B=1020) makes a paired run store, instead of what each sample measured,
  * OPS of the sample's arm times e^(SD z), z a standard normal drawn from the run, workload and
@@ -434,24 +448,7 @@ static double test_arm_value(const struct runctx *rc, const struct job *j, int s
 		h = (h ^ ((const unsigned char *)key)[i]) * 1099511628211ull;
 	for (const char *c = j->w->name; *c; c++)
 		h = (h ^ (unsigned char)*c) * 1099511628211ull;
-	uint64_t h2 = h * 6364136223846793005ull + 1442695040888963407ull;
-	double u1 = ((double)(h >> 11) + 0.5) / 9007199254740992.0, u2 = (double)(h2 >> 11) / 9007199254740992.0;
-	double z = sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
-	return ops * exp(sd * z);
-}
-
-/* A standard normal draw that is a pure function of key (splitmix64, Box-Muller). */
-static double fake_normal(uint64_t key)
-{
-	uint64_t u[2];
-	for (int i = 0; i < 2; i++) {
-		uint64_t z = (key += 0x9e3779b97f4a7c15ULL);
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-		u[i] = z ^ (z >> 31);
-	}
-	double a = ((double)(u[0] >> 11) + 0.5) / 9007199254740992.0, b = (double)(u[1] >> 11) / 9007199254740992.0;
-	return sqrt(-2 * log(a)) * cos(2 * M_PI * b);
+	return ops * exp(sd * fake_normal(h));
 }
 
 /* SYSAB_TEST_FAKE_SAMPLES (testhooks.h): replace sample seq's rate in b by the test's. */

@@ -284,17 +284,27 @@ static int bh_cmp(const void *a, const void *b)
 	return (x->p > y->p) - (x->p < y->p);
 }
 
-void stats_bh(const double *p, size_t n, double *q)
+/* The p values of p[0..n) that are not NaN, ascending, with their indices, into a new array
+ * (free it) of *m items; q[i] is NaN where p[i] is (a step-wise adjustment skips those). */
+static struct bh_item *sorted_p(const double *p, size_t n, double *q, size_t *m)
 {
 	struct bh_item *it = xmalloc(n * sizeof *it);
-	size_t m = 0;
-	for (size_t i = 0; i < n; i++)
-		if (!isnan(p[i]))
-			it[m++] = (struct bh_item){p[i], i};
-	for (size_t i = 0; i < n; i++)
+	*m = 0;
+	for (size_t i = 0; i < n; i++) {
 		if (isnan(p[i]))
 			q[i] = NAN;
-	qsort(it, m, sizeof *it, bh_cmp);
+		else
+			it[(*m)++] = (struct bh_item){p[i], i};
+	}
+	if (*m)
+		qsort(it, *m, sizeof *it, bh_cmp);
+	return it;
+}
+
+void stats_bh(const double *p, size_t n, double *q)
+{
+	size_t m;
+	struct bh_item *it = sorted_p(p, n, q, &m);
 	/* q_(k) = min over j >= k of m p_(j) / j, capped at 1 */
 	double run = 1;
 	for (size_t k = m; k-- > 0;) {
@@ -308,15 +318,8 @@ void stats_bh(const double *p, size_t n, double *q)
 
 void stats_holm(const double *p, size_t n, double *q)
 {
-	struct bh_item *it = xmalloc(n * sizeof *it);
-	size_t m = 0;
-	for (size_t i = 0; i < n; i++)
-		if (!isnan(p[i]))
-			it[m++] = (struct bh_item){p[i], i};
-	for (size_t i = 0; i < n; i++)
-		if (isnan(p[i]))
-			q[i] = NAN;
-	qsort(it, m, sizeof *it, bh_cmp);
+	size_t m;
+	struct bh_item *it = sorted_p(p, n, q, &m);
 	/* q_(k) = max over j <= k of (m - j + 1) p_(j), capped at 1 */
 	double run = 0;
 	for (size_t k = 0; k < m; k++) {

@@ -84,7 +84,8 @@ int store_campaign_nodes(struct store *s, const char *name, size_t *n, struct er
 		free(nodes);
 		return store_fail(s, "cannot read the campaign's runs", e);
 	}
-	qsort(nodes, k, sizeof *nodes, int_cmp);
+	if (k)
+		qsort(nodes, k, sizeof *nodes, int_cmp);
 	for (size_t i = 0; i < k; i++)
 		*n += !i || nodes[i] != nodes[i - 1];
 	free(nodes);
