@@ -47,6 +47,8 @@ enum wl_metric {
 	WL_M_CSW,      /* context switches per op, voluntary + involuntary, this process */
 	WL_M_NIVCSW,   /* involuntary context switches per op, this process and reaped children */
 	WL_M_COUNT1_PER_S, /* ctx->count[1] per second of time inside run(), not per op */
+	WL_M_CSW_COUNT1,   /* context switches per op, voluntary + involuntary, this process, plus
+			    * ctx->count[1] (another process's, kept by the workload) */
 };
 
 struct wl_check {
