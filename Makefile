@@ -372,9 +372,17 @@ $(B)/static/sysab: $(B)/obj/src/main.o $(B)/libsysab.a
 # its kernel and busybox come from Debian unstable's loong64 port, its sysab links the sysroot's archives.
 GUEST_ARCH := $(firstword $(subst -, ,$(CROSS)))
 DEPS_GUEST := $(if $(filter loongarch64-%,$(CROSS)),cpio zstd mmdebstrap,$(DEPS_BOOT))
-$(B)/guest/initramfs.cpio.gz: $(B)/static/sysab $(B)/sysab-exec-helper scripts/guest-image.sh scripts/guest-init.sh
+# The guest's execl helper names the guest's own loader, which guest-image.sh copies into the
+# image with the C library (from SYSROOT for a cross build): no sysroot paths (CROSS_LDFLAGS).
+$(B)/guest-execl/sysab-execl-helper: src/helper/exec_helper.c Makefile
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O2 -o $@ $<
+
+$(B)/guest/initramfs.cpio.gz: $(B)/static/sysab $(B)/sysab-exec-helper $(B)/guest-execl/sysab-execl-helper \
+	scripts/guest-image.sh scripts/guest-init.sh
 	@sh scripts/deps.sh $(DEPS_GUEST)
-	sh scripts/guest-image.sh $(B) $(B)/static/sysab $(B)/sysab-exec-helper $(GUEST_ARCH)
+	SYSROOT=$(SYSROOT) sh scripts/guest-image.sh $(B) $(B)/static/sysab $(B)/sysab-exec-helper \
+		$(B)/guest-execl/sysab-execl-helper $(GUEST_ARCH)
 
 .PHONY: guest check-boot check-boot-loongarch check-lava check-kexec
 guest: $(B)/guest/initramfs.cpio.gz
@@ -406,10 +414,10 @@ check-boot-loongarch: deps-test $(B)/sysab
 # runs a kexec campaign of 2 configurations x 2 boots through sysab's own resume unit
 # (tests/kexec/run.sh). Needs root (the guest's Debian root is built with mmdebstrap once and
 # cached in $(B)/kexec/base.tar); 179 s under TCG once that is cached (README.md). .ci/run calls it.
-$(B)/kexec/disk.img: $(B)/static/sysab scripts/kexec-image.sh tests/kexec/guest-driver.sh \
-	tests/kexec/sysab-check-kexec.service
+$(B)/kexec/disk.img: $(B)/static/sysab $(B)/sysab-exec-helper $(B)/guest-execl/sysab-execl-helper \
+	scripts/kexec-image.sh tests/kexec/guest-driver.sh tests/kexec/sysab-check-kexec.service
 	@sh scripts/deps.sh $(DEPS_KEXEC)
-	sh scripts/kexec-image.sh $(B) $(B)/static/sysab
+	sh scripts/kexec-image.sh $(B) $(B)/static/sysab $(B)/sysab-exec-helper $(B)/guest-execl/sysab-execl-helper
 
 check-kexec: deps-test $(B)/sysab $(B)/kexec/disk.img
 	@SYSAB=$(abspath $(B)/sysab) KEXEC=$(abspath $(B)/kexec) sh tests/kexec/run.sh
