@@ -37,6 +37,11 @@ struct an_composite_run {
 };
 size_t an_composite_runs(const struct store_set *set, const struct an_composite *c, struct an_composite_run **out);
 
+/* The members of sysab-index that set lacks at copies, into missing[0..max-1] (registry
+ * names, static), when set holds at least one other member and no UnixBench log; returns
+ * how many it lacks (0 when it holds all or none, or holds UnixBench logs). */
+size_t an_sysab_index_missing(const struct store_set *set, int copies, const char **missing, size_t max);
+
 /* One line naming c's members and scale, e.g. "UnixBench's index over its 11 index tests in the log (no shell8)". */
 void an_composite_describe(const struct an_composite *c, char *buf, size_t size);
 

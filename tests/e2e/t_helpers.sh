@@ -48,3 +48,19 @@ if cc -O2 -static -o "$T/static" "$REPO/src/helper/exec_helper.c" 2>/dev/null; t
 	[ "$(reason unixbench.execl)" = "ok: " ] || fail "execl with its helper: $(reason unixbench.execl)"
 	[ "$(reason kernel.proc.exec)" = "ok: " ] || fail "proc.exec with its helper: $(reason kernel.proc.exec)"
 fi
+
+# A run of index members whose execl has no helper: no sysab-index, and the brief, show and
+# its JSON say which member ran without samples, and why
+rm -f "$T/bin/sysab-execl-helper"
+expect 0 "$T/bin/sysab" run --quick --no-probe --no-host-ref -c 1 -w unixbench.pipe -w unixbench.execl --samples 3
+contains "$OUT" "index: no sysab-index (1 copy): unixbench.execl unsupported: helper not found"
+id=$("$T/bin/sysab" list --json | jq '.runs | map(.id) | max')
+expect 0 "$T/bin/sysab" show "$id"
+contains "$OUT" "no sysab-index (1 copy): it needs every member, and"
+expect 0 "$T/bin/sysab" show "$id" --json
+printf '%s' "$OUT" | jq -e '(.index | length) == 0 and (.index_missing | length) == 1 and .index_missing[0].name == "sysab-index"
+	and .index_missing[0].copies == 1 and (.index_missing[0].why | startswith("unixbench.execl unsupported: helper not found"))' >/dev/null ||
+	fail "show --json does not say why there is no sysab-index: $OUT"
+# a run of one member only, all of it measured, gets no such note (a -w subset is no reason)
+expect 0 "$T/bin/sysab" run --quick --no-probe --no-host-ref -c 1 -w unixbench.pipe --samples 3
+case "$OUT" in *"no sysab-index"*) fail "a subset run got a missing-index note: $OUT" ;; esac
