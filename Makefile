@@ -64,7 +64,9 @@ BUILD_FLAGS_STR = $(CC) -std=gnu11 $(OPT) $(CFLAGS)
 	check-cross cross-test check-loongarch-syntax
 .DELETE_ON_ERROR:
 
-all: deps $(B)/sysab $(B)/sysab-exec-helper
+HELPERS = $(B)/sysab-exec-helper $(B)/sysab-execl-helper
+
+all: deps $(B)/sysab $(HELPERS)
 
 deps:
 	@sh scripts/deps.sh $(DEPS_BUILD)
@@ -110,13 +112,24 @@ $(B)/sysab-exec-helper: src/helper/exec_helper.c Makefile
 		{ echo "warning: no static C library; $@ is dynamic, so kernel.proc.exec will report unsupported" >&2; \
 		  $(CC) -std=gnu11 -O2 -o $@ $<; }
 
+# The program unixbench.execl's chain execs, from the same source: always dynamic, linked
+# against the C library only, as UnixBench's own execl is. A SYSROOT build names the
+# sysroot's loader and libraries as sysab does (CROSS_LDFLAGS), so it runs under qemu-user.
+$(B)/sysab-execl-helper: src/helper/exec_helper.c Makefile
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O2 -o $@ $< $(CROSS_LDFLAGS)
+
 $(B)/asan/sysab-exec-helper: $(B)/sysab-exec-helper
 	@mkdir -p $(dir $@)
 	cp $< $@
 
-# The workload tests exec build/sysab (unixbench.execl) and the helper (kernel.proc.exec).
-$(B)/tests/test_workloads: $(B)/sysab $(B)/sysab-exec-helper
-$(B)/asan/tests/test_workloads: $(B)/asan/sysab $(B)/asan/sysab-exec-helper
+$(B)/asan/sysab-execl-helper: $(B)/sysab-execl-helper
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+# The workload tests exec the helpers (kernel.proc.exec, unixbench.execl).
+$(B)/tests/test_workloads: $(B)/sysab $(HELPERS)
+$(B)/asan/tests/test_workloads: $(B)/asan/sysab $(B)/asan/sysab-exec-helper $(B)/asan/sysab-execl-helper
 
 $(B)/asan/sysab: $(B)/asan/obj/src/main.o $(B)/asan/libsysab.a
 	$(CC) $(BASE_CFLAGS) $(ASAN) -o $@ $^ $(LIBS)
@@ -136,7 +149,7 @@ run: all
 	$(B)/sysab run --quick
 
 # Every test: unit tests, end-to-end tests of the real binary, then each fuzz target briefly.
-check: deps-test layers $(B)/sysab $(B)/sysab-exec-helper $(UNITBIN)
+check: deps-test layers $(B)/sysab $(HELPERS) $(UNITBIN)
 	@sh tests/run-unit.sh $(UNITBIN)
 	@SYSAB=$(abspath $(B)/sysab) sh tests/e2e/run.sh
 	@$(MAKE) --no-print-directory fuzz-smoke
@@ -170,7 +183,7 @@ check-cross:
 	done; exit $$rc
 
 # One target (CROSS=, SYSROOT= set by check-cross): build, then test under qemu-user.
-cross-test: $(B)/sysab $(B)/sysab-exec-helper $(UNITBIN)
+cross-test: $(B)/sysab $(HELPERS) $(UNITBIN)
 	@test -n "$(CROSS)" || { echo "cross-test: set CROSS (or use make check-cross)" >&2; exit 2; }
 	@SYSAB=$(abspath $(B)/sysab) CROSS=$(CROSS) sh tests/cross/run.sh $(UNITBIN)
 
@@ -190,13 +203,13 @@ check-loongarch-syntax:
 	done; echo "loongarch64 syntax: $$n files, no errors or warnings"
 
 # Unit and end-to-end tests under AddressSanitizer and UBSan.
-asan: deps-test $(B)/asan/sysab $(B)/asan/sysab-exec-helper $(AUNITBIN)
+asan: deps-test $(B)/asan/sysab $(B)/asan/sysab-exec-helper $(B)/asan/sysab-execl-helper $(AUNITBIN)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/run-unit.sh $(AUNITBIN)
 	@ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 SYSAB_ASAN=1 \
 		SYSAB=$(abspath $(B)/asan/sysab) sh tests/e2e/run.sh
 
 # The self-benchmark: overhead, wall time, precision, A/A, cross-checks, analysis speed.
-bench: deps-test $(B)/sysab $(B)/sysab-exec-helper $(B)/bench/gen_db
+bench: deps-test $(B)/sysab $(HELPERS) $(B)/bench/gen_db
 	@sh scripts/deps.sh $(DEPS_BENCH)
 	@SYSAB=$(abspath $(B)/sysab) GEN_DB=$(abspath $(B)/bench/gen_db) sh bench/selfbench.sh
 	@$(MAKE) --no-print-directory bench-stats
@@ -246,12 +259,13 @@ install: all
 	install -m 644 docs/sysab.1 $(DESTDIR)$(PREFIX)/share/man/man1/sysab.1
 	install -m 644 docs/sysab.bash-completion $(DESTDIR)$(PREFIX)/share/bash-completion/completions/sysab
 	install -m 755 $(B)/sysab-exec-helper $(DESTDIR)$(PREFIX)/bin/sysab-exec-helper
+	install -m 755 $(B)/sysab-execl-helper $(DESTDIR)$(PREFIX)/bin/sysab-execl-helper
 	install -d $(DESTDIR)$(PREFIX)/share/sysab/lava
 	install -m 644 contrib/lava/sysab.yaml $(DESTDIR)$(PREFIX)/share/sysab/lava/sysab.yaml
 	install -m 755 contrib/lava/sysab-lava.sh $(DESTDIR)$(PREFIX)/share/sysab/lava/sysab-lava.sh
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/sysab $(DESTDIR)$(PREFIX)/bin/sysab-exec-helper \
+	rm -f $(DESTDIR)$(PREFIX)/bin/sysab $(DESTDIR)$(PREFIX)/bin/sysab-exec-helper $(DESTDIR)$(PREFIX)/bin/sysab-execl-helper \
 		$(DESTDIR)$(PREFIX)/share/man/man1/sysab.1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions/sysab \
 		$(DESTDIR)$(PREFIX)/share/sysab/lava/sysab.yaml $(DESTDIR)$(PREFIX)/share/sysab/lava/sysab-lava.sh
 	-rmdir $(DESTDIR)$(PREFIX)/share/sysab/lava $(DESTDIR)$(PREFIX)/share/sysab 2>/dev/null
@@ -314,7 +328,7 @@ bench-counters: $(B)/sysab $(B)/bench/counters_ab
 # what the environment's padding (run.env_pad; docs/PERFORMANCE.md) changes: padded and
 # --no-randomize-env runs in alternating pairs, with ASLR off for sysab (setarch -R)
 .PHONY: bench-envpad
-bench-envpad: $(B)/sysab $(B)/sysab-exec-helper
+bench-envpad: $(B)/sysab $(HELPERS)
 	@SYSAB=$(abspath $(B)/sysab) sh bench/envpad.sh
 
 .PHONY: bench-analysis
@@ -323,11 +337,14 @@ bench-analysis: $(B)/sysab $(B)/bench/gen_db
 
 # `sysab history` of 10,000 boots (issue 36: target under 2 s); BOOTS= to change.
 .PHONY: bench-precision
-# precision per machine-minute (issue 38, docs/PERFORMANCE.md): RUNS default runs (and, with
-# UNIXBENCH=DIR, interleaved UnixBench index passes; PAIRED paired A/A runs after each), index
-# CV, CV x sqrt(wall), decomposition, a paired difference against successive UnixBench passes
-bench-precision: $(B)/sysab
-	@SYSAB=$(abspath $(B)/sysab) BENCH_DIR=$(abspath $(B)/bench) sh bench/precision.sh
+# precision per machine-minute (issue 38, docs/PERFORMANCE.md): RUNS default runs (PAIRED paired
+# A/A runs after each), index CV, CV x sqrt(wall), decomposition, the paired difference.
+# With UNIXBENCH=DIR, then both like-for-like comparisons (issue 51; PAIRS, SETS): the four and
+# the twelve tests, UnixBench's passes and sysab's runs of the same workloads interleaved.
+bench-precision: $(B)/sysab $(HELPERS)
+	@SYSAB=$(abspath $(B)/sysab) BENCH_DIR=$(abspath $(B)/bench) UNIXBENCH= sh bench/precision.sh
+	@if [ -n "$(UNIXBENCH)" ]; then SYSAB=$(abspath $(B)/sysab) BENCH_DIR=$(abspath $(B)/bench) \
+		UNIXBENCH=$(abspath $(UNIXBENCH)) sh bench/likeforlike.sh; fi
 
 .PHONY: bench-allocate
 # run --allocate against the default design (issue 38 item 4, docs/PERFORMANCE.md): PILOT runs,
@@ -355,9 +372,17 @@ $(B)/static/sysab: $(B)/obj/src/main.o $(B)/libsysab.a
 # its kernel and busybox come from Debian unstable's loong64 port, its sysab links the sysroot's archives.
 GUEST_ARCH := $(firstword $(subst -, ,$(CROSS)))
 DEPS_GUEST := $(if $(filter loongarch64-%,$(CROSS)),cpio zstd mmdebstrap,$(DEPS_BOOT))
-$(B)/guest/initramfs.cpio.gz: $(B)/static/sysab $(B)/sysab-exec-helper scripts/guest-image.sh scripts/guest-init.sh
+# The guest's execl helper names the guest's own loader, which guest-image.sh copies into the
+# image with the C library (from SYSROOT for a cross build): no sysroot paths (CROSS_LDFLAGS).
+$(B)/guest-execl/sysab-execl-helper: src/helper/exec_helper.c Makefile
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O2 -o $@ $<
+
+$(B)/guest/initramfs.cpio.gz: $(B)/static/sysab $(B)/sysab-exec-helper $(B)/guest-execl/sysab-execl-helper \
+	scripts/guest-image.sh scripts/guest-init.sh
 	@sh scripts/deps.sh $(DEPS_GUEST)
-	sh scripts/guest-image.sh $(B) $(B)/static/sysab $(B)/sysab-exec-helper $(GUEST_ARCH)
+	SYSROOT=$(SYSROOT) sh scripts/guest-image.sh $(B) $(B)/static/sysab $(B)/sysab-exec-helper \
+		$(B)/guest-execl/sysab-execl-helper $(GUEST_ARCH)
 
 .PHONY: guest check-boot check-boot-loongarch check-lava check-kexec
 guest: $(B)/guest/initramfs.cpio.gz
@@ -389,10 +414,10 @@ check-boot-loongarch: deps-test $(B)/sysab
 # runs a kexec campaign of 2 configurations x 2 boots through sysab's own resume unit
 # (tests/kexec/run.sh). Needs root (the guest's Debian root is built with mmdebstrap once and
 # cached in $(B)/kexec/base.tar); 179 s under TCG once that is cached (README.md). .ci/run calls it.
-$(B)/kexec/disk.img: $(B)/static/sysab scripts/kexec-image.sh tests/kexec/guest-driver.sh \
-	tests/kexec/sysab-check-kexec.service
+$(B)/kexec/disk.img: $(B)/static/sysab $(B)/sysab-exec-helper $(B)/guest-execl/sysab-execl-helper \
+	scripts/kexec-image.sh tests/kexec/guest-driver.sh tests/kexec/sysab-check-kexec.service
 	@sh scripts/deps.sh $(DEPS_KEXEC)
-	sh scripts/kexec-image.sh $(B) $(B)/static/sysab
+	sh scripts/kexec-image.sh $(B) $(B)/static/sysab $(B)/sysab-exec-helper $(B)/guest-execl/sysab-execl-helper
 
 check-kexec: deps-test $(B)/sysab $(B)/kexec/disk.img
 	@SYSAB=$(abspath $(B)/sysab) KEXEC=$(abspath $(B)/kexec) sh tests/kexec/run.sh

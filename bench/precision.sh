@@ -5,12 +5,13 @@
 # before each run, alternating which goes first. bench/precision.py then prints the index CV,
 # CV x sqrt(wall), the ratio to UnixBench, the variance decomposition (one common run factor
 # against each workload's own) and the machine time a 1% difference needs.
-# Beside each run, PAIRED paired A/A runs (`sysab run --arm A=true --arm B=true` over the
-# index members at one copy): the precision of a difference B - A when both share a boot,
+# Beside each run, PAIRED paired A/A runs (`sysab run --arm A=true --arm B=true` over four
+# of the index members, syscall, pipe, context1 and fstime, at one copy): the precision of a difference B - A when both share a boot,
 # against UnixBench's difference of successive passes (an A/B user alternating passes).
 #   RUNS       runs (default 6)
 #   PAIRED     paired A/A runs per run (default 2; 0: none)
-#   UNIXBENCH  a built UnixBench directory (optional)
+#   UNIXBENCH  a built UnixBench directory (optional; `make bench-precision` leaves it empty here and
+#              runs bench/likeforlike.sh instead, the like-for-like comparisons of issue 51)
 set -u
 SYSAB=${SYSAB:-build/sysab}
 DIR=${BENCH_DIR:-build/bench}/precision

@@ -47,9 +47,6 @@ static int hoist(int argc, char **argv, char ***out)
 
 int main(int argc, char **argv)
 {
-	/* the hidden helper mode of unixbench.execl: exec itself n times, then exit */
-	if (argc > 1 && strcmp(argv[1], "__exec-chain") == 0)
-		return wl_exec_chain_main(argc, argv);
 	/* hidden: the generated documentation (make docs) */
 	if (argc == 2 && strcmp(argv[1], "__man") == 0) {
 		cli_man(stdout);

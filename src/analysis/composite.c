@@ -151,6 +151,27 @@ size_t an_composites(const struct store_set *sets, size_t ns, int copies, struct
 	return k;
 }
 
+size_t an_sysab_index_missing(const struct store_set *set, int copies, const char **missing, size_t max)
+{
+	struct an_composite sy;
+	sysab_members(&sy);
+	size_t held = 0, n = 0;
+	for (size_t m = 0; m < sy.n; m++) {
+		const struct store_series *x = store_set_find(set, sy.workload[m], copies);
+		if (!x) {
+			if (n < max)
+				missing[n++] = sy.workload[m];
+			continue;
+		}
+		for (size_t b = 0; b < x->nboots; b++)
+			for (size_t r = 0; r < x->boots[b].nruns; r++)
+				if (x->boots[b].runs[r].ub_log)
+					return 0;
+		held++;
+	}
+	return held ? n : 0;
+}
+
 static int crun_cmp(const void *pa, const void *pb)
 {
 	const struct an_composite_run *a = pa, *b = pb;

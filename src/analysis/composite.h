@@ -6,7 +6,7 @@
 
 #define AN_UB_INDEX "unixbench-index"                 /* UnixBench's 12 index tests, UnixBench's baselines */
 #define AN_UB_INDEX_PARTIAL "unixbench-index-partial" /* the same over the index tests a log holds */
-#define AN_SYSAB_INDEX "sysab-index"                  /* sysab's workloads with a baseline (AN_SYSAB_INDEX_DOC) */
+#define AN_SYSAB_INDEX "sysab-index"                  /* one sysab workload per UnixBench index test, its baselines */
 #define AN_COMPOSITE_MAX 16
 
 /* A composite at one copies count: index = geometric mean over the members of
@@ -36,6 +36,11 @@ struct an_composite_run {
 	double y;
 };
 size_t an_composite_runs(const struct store_set *set, const struct an_composite *c, struct an_composite_run **out);
+
+/* The members of sysab-index that set lacks at copies, into missing[0..max-1] (registry
+ * names, static), when set holds at least one other member and no UnixBench log; returns
+ * how many it lacks (0 when it holds all or none, or holds UnixBench logs). */
+size_t an_sysab_index_missing(const struct store_set *set, int copies, const char **missing, size_t max);
 
 /* One line naming c's members and scale, e.g. "UnixBench's index over its 11 index tests in the log (no shell8)". */
 void an_composite_describe(const struct an_composite *c, char *buf, size_t size);

@@ -63,7 +63,32 @@ static void checks_decode(struct summary_row *r, const char *text)
 	json_decref(a);
 }
 
-/* The run's composite indexes, one per copies count that holds all members (composite.c computes them). */
+/* Why the run has no sysab-index at copies c although it ran members of it: the members it ran
+ * (a slot) without samples, with their status and reason. Appended to out->noindex when any;
+ * members it never ran (a -w subset) are no reason to mention it. */
+static void summary_noindex_add(struct summary *out, const struct store_set *set, int c)
+{
+	const char *missing[AN_COMPOSITE_MAX];
+	size_t nm = an_sysab_index_missing(set, c, missing, AN_COMPOSITE_MAX);
+	struct sb why = {0};
+	for (size_t m = 0; m < nm; m++)
+		for (size_t i = 0; i < out->nslots; i++) {
+			const struct store_slot_info *sl = &out->slots[i];
+			if (sl->copies != c || strcmp(sl->workload, missing[m]))
+				continue;
+			sb_addf(&why, "%s%s %s", why.len ? "; " : "", sl->workload, sl->status);
+			if (sl->reason && *sl->reason)
+				sb_addf(&why, ": %s", sl->reason);
+		}
+	if (why.len) {
+		out->noindex = xrealloc(out->noindex, (out->nnoindex + 1) * sizeof *out->noindex);
+		out->noindex[out->nnoindex++] = (struct summary_noindex){AN_SYSAB_INDEX, c, xstrdup(sb_str(&why))};
+	}
+	sb_free(&why);
+}
+
+/* The run's composite indexes, one per copies count that holds all members (composite.c computes
+ * them), and why sysab-index is missing where the run ran members that gave no samples. */
 static int summary_composites(struct store *st, int64_t id, struct summary *out, struct err *e)
 {
 	struct store_set set;
@@ -78,6 +103,11 @@ static int summary_composites(struct store *st, int64_t id, struct summary *out,
 			seen = set.series[j].copies == c;
 		struct an_composite def[2];
 		size_t nd = seen ? 0 : an_composites(&set, 1, c, def);
+		bool have_sy = false;
+		for (size_t d = 0; d < nd; d++)
+			have_sy |= !strcmp(def[d].name, AN_SYSAB_INDEX);
+		if (!seen && !have_sy)
+			summary_noindex_add(out, &set, c);
 		for (size_t d = 0; d < nd; d++) {
 			struct an_composite_run *r;
 			size_t nr = an_composite_runs(&set, &def[d], &r);
@@ -153,6 +183,9 @@ void summary_free(struct summary *s)
 	for (size_t i = 0; s->index && i < s->nindex; i++)
 		free(s->index[i].about);
 	free(s->index);
+	for (size_t i = 0; s->noindex && i < s->nnoindex; i++)
+		free(s->noindex[i].why);
+	free(s->noindex);
 	ctr_rows_free(s->counters, s->ncounters);
 	memset(s, 0, sizeof *s);
 }

@@ -44,6 +44,14 @@ struct summary_index {
 	char *about;          /* its members and scale in words */
 };
 
+/* A composite the run does not have at a copies count although it ran its members: the
+ * members it ran that gave no samples (unsupported, failed), so no index is computed. */
+struct summary_noindex {
+	const char *name; /* "sysab-index" */
+	int copies;
+	char *why;        /* e.g. "unixbench.execl unsupported: helper not found at ..." */
+};
+
 struct summary {
 	struct store_run_info run;
 	struct store_slot_info *slots;
@@ -51,6 +59,8 @@ struct summary {
 	struct summary_row *rows; /* one per slot, same order */
 	struct summary_index *index;
 	size_t nindex;
+	struct summary_noindex *noindex;
+	size_t nnoindex;
 	struct ctr_row *counters; /* per-op counter figures of the run, by workload, copies, event */
 	size_t ncounters;
 };

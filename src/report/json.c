@@ -133,6 +133,13 @@ char *report_summary_json(const struct summary *s, bool with_env)
 						     s->index[i].copies, "members", s->index[i].n, "value",
 						     s->index[i].value, "about", s->index[i].about));
 	json_object_set_new(d, "index", idx);
+	if (s->nnoindex) { /* only when a run ran members of an index that gave no samples */
+		json_t *no = json_array();
+		for (size_t i = 0; i < s->nnoindex; i++)
+			json_array_append_new(no, json_pack("{s:s, s:i, s:s}", "name", s->noindex[i].name, "copies",
+							    s->noindex[i].copies, "why", s->noindex[i].why));
+		json_object_set_new(d, "index_missing", no);
+	}
 	if (s->ncounters)
 		json_object_set_new(d, "counters", report_counters_json(s->counters, s->ncounters));
 	return dump(d);

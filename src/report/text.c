@@ -227,6 +227,15 @@ static void summary_footer(FILE *f, const struct summary *s, bool low_df, bool o
 		report_wrap(f, "", "  ", sb_str(&t));
 		sb_free(&t);
 	}
+	for (size_t i = 0; i < s->nnoindex; i++) {
+		const struct summary_noindex *x = &s->noindex[i];
+		struct sb t = {0};
+		sb_addf(&t, "no %s (%d cop%s): it needs every member, and %s", x->name, x->copies,
+			x->copies == 1 ? "y" : "ies", x->why);
+		fprintf(f, "\n");
+		report_wrap(f, "", "  ", sb_str(&t));
+		sb_free(&t);
+	}
 }
 
 void report_summary_text(FILE *f, const struct summary *s, bool with_env, const struct report_style *st)
@@ -379,6 +388,9 @@ void report_run_brief_text(FILE *f, const struct summary_brief *b, const char *p
 			sb_add(&l, ", ");
 		sb_addf(&l, "%.1f (%d cop%s)", x->value, x->copies, x->copies == 1 ? "y" : "ies");
 	}
+	for (size_t i = 0; i < s->nnoindex; i++) /* the first member without samples says why */
+		sb_addf(&l, "%sno %s (%d cop%s): %s", l.len ? "; " : "", s->noindex[i].name, s->noindex[i].copies,
+			s->noindex[i].copies == 1 ? "y" : "ies", s->noindex[i].why);
 	if (l.len)
 		report_wrap(f, "index: ", "  ", sb_str(&l));
 	sb_free(&l);

@@ -30,6 +30,7 @@ int wl_check_eval(const struct workload *w, const struct wl_ctx *ctx, const stru
 		case WL_M_CSW: t = total->nvcsw + total->nivcsw; break;
 		case WL_M_NIVCSW: t = total->nivcsw; break;
 		case WL_M_COUNT1_PER_S: t = count[1]; break;
+		case WL_M_CSW_COUNT1: t = total->nvcsw + total->nivcsw + count[1]; break;
 		case WL_M_NONE: break;
 		}
 		if (c->metric == WL_M_COUNT1_PER_S)

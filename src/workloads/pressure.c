@@ -145,7 +145,8 @@ bool wl_pressure_takes(const struct workload *w)
 void wl_pressure_uncheckable(const struct workload *w, struct wl_ctx *ctx)
 {
 	for (int i = 0; i < WL_MAX_CHECKS; i++)
-		if ((w->checks[i].metric == WL_M_NIVCSW || w->checks[i].metric == WL_M_CSW) && !ctx->cannot_check[i][0])
+		if ((w->checks[i].metric == WL_M_NIVCSW || w->checks[i].metric == WL_M_CSW ||
+		     w->checks[i].metric == WL_M_CSW_COUNT1) && !ctx->cannot_check[i][0])
 			wl_cannot_check(ctx, i, "under --icache-pressure a switch during the untimed sweep before an op "
 						"would count against the op");
 }

@@ -2,8 +2,10 @@
 #include "util.h"
 #include "core/core.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,4 +230,141 @@ uint64_t wl_fault_batch_cap(long page_size)
 {
 	uint64_t pages = (uint64_t)WL_FAULT_BATCH_BYTES / (uint64_t)page_size;
 	return pages < 64 ? 64 : pages;
+}
+
+/* 1 when the ELF file at path has a PT_INTERP program header (it is dynamically linked),
+ * with the loader's path in interp (cut to len - 1 bytes), 0 when it has none, -1 when it
+ * cannot be read as ELF. */
+static int elf_interp(const char *path, char *interp, size_t len)
+{
+	int rc = -1;
+	interp[0] = '\0';
+	FILE *f = fopen(path, "rbe");
+	if (!f)
+		return -1;
+	unsigned char id[EI_NIDENT];
+	if (fread(id, 1, sizeof id, f) != sizeof id || memcmp(id, ELFMAG, SELFMAG) != 0 ||
+	    (id[EI_CLASS] != ELFCLASS64 && id[EI_CLASS] != ELFCLASS32) || fseek(f, 0, SEEK_SET))
+		goto out;
+	bool is64 = id[EI_CLASS] == ELFCLASS64;
+	uint64_t phoff;
+	unsigned phnum, phentsize;
+	if (is64) {
+		Elf64_Ehdr eh;
+		if (fread(&eh, sizeof eh, 1, f) != 1)
+			goto out;
+		phoff = eh.e_phoff, phnum = eh.e_phnum, phentsize = eh.e_phentsize;
+	} else {
+		Elf32_Ehdr eh;
+		if (fread(&eh, sizeof eh, 1, f) != 1)
+			goto out;
+		phoff = eh.e_phoff, phnum = eh.e_phnum, phentsize = eh.e_phentsize;
+	}
+	if (phentsize < (is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr)))
+		goto out;
+	rc = 0;
+	for (unsigned i = 0; i < phnum; i++) {
+		uint32_t type;
+		uint64_t off, size;
+		if (fseek(f, (long)(phoff + (uint64_t)i * phentsize), SEEK_SET))
+			goto bad;
+		if (is64) {
+			Elf64_Phdr ph;
+			if (fread(&ph, sizeof ph, 1, f) != 1)
+				goto bad;
+			type = ph.p_type, off = ph.p_offset, size = ph.p_filesz;
+		} else {
+			Elf32_Phdr ph;
+			if (fread(&ph, sizeof ph, 1, f) != 1)
+				goto bad;
+			type = ph.p_type, off = ph.p_offset, size = ph.p_filesz;
+		}
+		if (type != PT_INTERP)
+			continue;
+		rc = 1;
+		size_t n = size < len ? (size_t)size : len - 1;
+		if (fseek(f, (long)off, SEEK_SET) || fread(interp, 1, n, f) != n)
+			goto bad;
+		interp[n] = '\0'; /* the segment holds the path and its terminating NUL */
+		break;
+	}
+	goto out;
+bad:
+	rc = -1;
+out:
+	fclose(f);
+	return rc;
+}
+
+/* Exec helper with no arguments (it exits 0 then), untimed. Returns its wait status, or
+ * -1 when no child could be started. */
+static int helper_trial(const char *helper)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+		if (null >= 0)
+			dup2(null, 0), dup2(null, 1), dup2(null, 2);
+		char *const argv[] = {(char *)helper, NULL};
+		char *const envp[] = {NULL};
+		execve(helper, argv, envp);
+		_exit(127);
+	}
+	int status;
+	if (wl_wait(pid, &status, NULL) < 0)
+		return -1;
+	return status;
+}
+
+int wl_helper_find(struct wl_ctx *ctx, const char *name, bool dynamic, char **path)
+{
+	*path = NULL;
+	if (!ctx->self_exe)
+		return wl_fail(ctx, WL_UNSUPPORTED, "the path of the sysab binary is unknown");
+	char *dir = xstrdup(ctx->self_exe);
+	char *helper = xasprintf("%s/%s", dirname(dir), name);
+	free(dir);
+	int rc = 0;
+	char interp[256];
+	if (access(helper, X_OK) < 0) {
+		rc = wl_fail(ctx, WL_UNSUPPORTED,
+			     "helper not found at %s (or not executable); build it with make, or install it next "
+			     "to sysab with make install",
+			     helper);
+		goto out;
+	}
+	int has = elf_interp(helper, interp, sizeof interp);
+	if (has < 0)
+		rc = wl_fail(ctx, WL_UNSUPPORTED, "%s is not a readable ELF file", helper);
+	else if (has && !dynamic)
+		rc = wl_fail(ctx, WL_UNSUPPORTED,
+			     "%s is dynamically linked (no static C library when it was built), so the op would "
+			     "include dynamic loading; install the static C library (libc6-dev) and rebuild",
+			     helper);
+	else if (!has && dynamic)
+		rc = wl_fail(ctx, WL_UNSUPPORTED,
+			     "%s is statically linked, so the op would leave out the dynamic loading "
+			     "UnixBench's op has; rebuild it with make",
+			     helper);
+	else if (has && access(interp, R_OK) < 0)
+		rc = wl_fail(ctx, WL_UNSUPPORTED,
+			     "the dynamic loader %s of helper %s is missing on this system; copy the loader and "
+			     "the C library it needs (ldd %s) beside it, as make guest does",
+			     interp, helper, helper);
+	else if (has) {
+		int st = helper_trial(helper);
+		if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+			rc = wl_fail(ctx, WL_UNSUPPORTED,
+				     "helper %s does not run here (wait status %#x): its loader %s finds no C library "
+				     "it needs (ldd %s); copy them beside it, as make guest does",
+				     helper, st, interp, helper);
+	}
+out:
+	if (rc)
+		free(helper);
+	else
+		*path = helper;
+	return rc;
 }

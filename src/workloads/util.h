@@ -24,6 +24,15 @@ int wl_fork(struct wl_ctx *ctx, pid_t *pid);
 /* Wait for pid, retrying on EINTR. status and ru may be NULL. Returns 0 or -1. */
 int wl_wait(pid_t pid, int *status, struct rusage *ru);
 
+/* The helper program name installed next to the sysab binary (ctx->self_exe), which must
+ * be dynamically linked when dynamic, else static. A dynamic one must also run here: its
+ * loader (PT_INTERP) must exist, and it is exec'd once without arguments (it exits 0),
+ * untimed, so a missing library shows now rather than as a failed op. On success *path
+ * gets its newly allocated path (the caller frees it) and 0 is returned; else
+ * WL_UNSUPPORTED with ctx->why saying what is wrong ("helper not found at PATH", the wrong
+ * linking, the missing loader or library) and *path NULL. */
+int wl_helper_find(struct wl_ctx *ctx, const char *name, bool dynamic, char **path);
+
 /* SIGKILL pid and reap it. */
 void wl_kill_reap(pid_t pid);
 

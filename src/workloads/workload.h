@@ -47,6 +47,8 @@ enum wl_metric {
 	WL_M_CSW,      /* context switches per op, voluntary + involuntary, this process */
 	WL_M_NIVCSW,   /* involuntary context switches per op, this process and reaped children */
 	WL_M_COUNT1_PER_S, /* ctx->count[1] per second of time inside run(), not per op */
+	WL_M_CSW_COUNT1,   /* context switches per op, voluntary + involuntary, this process, plus
+			    * ctx->count[1] (another process's, kept by the workload) */
 };
 
 struct wl_check {
@@ -189,12 +191,6 @@ int wl_check_judge(const struct workload *w, const struct wl_ctx *ctx, const str
 void wl_usage_now(struct wl_usage *u);
 /* *acc += (after - before), field by field. */
 void wl_usage_add_delta(struct wl_usage *acc, const struct wl_usage *before, const struct wl_usage *after);
-
-/* The hidden `sysab __exec-chain N` mode used by unixbench.execl: exec argv[0]
- * again with N-1 until N is 0, then return 0. argv[1] is "__exec-chain".
- * Returns 2 on a malformed N and 127 when exec fails; on success it does not
- * return until N is 0. main() returns what it returns. */
-int wl_exec_chain_main(int argc, char **argv);
 
 /* Enter the workload: pin to ctx->cpus[0] when w has WL_PIN, then setup. Returns what
  * setup returns (the affinity is restored on failure). wl_leave tears down and restores

@@ -22,6 +22,8 @@
 #    before its cap, decided, with kernel.syscall.null "slower" for pti=on.
 # 8. adaa: an adaptive A/A campaign with a cap of 4 boots: it stops at its cap, saying so, with
 #    the MDE the 4 boots reached.
+# 9. execl: one boot running unixbench.execl and kernel.proc.exec: the guest image carries both
+#    exec helpers, the dynamic one with its loader and C library, so both run ok there.
 # Timing is never asserted (the machine may be shared); timeouts are generous.
 : "${SYSAB:?set SYSAB to the binary under test}" "${GUEST:?set GUEST to the guest directory}"
 set -u
@@ -351,6 +353,21 @@ shown "$T/adaa.out" "$SYSAB" campaign start adaa || fail "campaign start adaa"
 	fail "adaa did not stop at its cap: $(q "SELECT c.state, c.boots, a.stopped FROM campaign c JOIN campaign_adaptive a ON a.campaign = c.id WHERE c.name = 'adaa'")"
 grep -q "reached with 4 boots per configuration" "$T/adaa.out" || fail "adaa: no MDE reached"
 step "adaptive A/A: stopped at its cap of 4"
+fi
+
+# ---- 9. the exec helpers inside the guest ----
+if only execl; then
+step "execl: unixbench.execl and kernel.proc.exec in one guest"
+"$SYSAB" campaign new xl --backend qemu --image "$GUEST" --accel "$accel" --boots 1 --config 'x=1' \
+	-- $QUICK -c 1 -w unixbench.execl -w kernel.proc.exec >/dev/null || fail "campaign new xl"
+shown "$T/xl.out" "$SYSAB" campaign start xl || fail "campaign start xl"
+st=$("$SYSAB" list campaign:xl --json | jq -r '.runs[0].id') || fail "list campaign:xl"
+"$SYSAB" show --json "$st" >"$T/xl.json" || fail "show the guest's run"
+for w in unixbench.execl kernel.proc.exec; do
+	s=$(jq -r --arg w "$w" '[.results[] | select(.workload == $w)][0] | "\(.status) \(.reason // "")"' "$T/xl.json")
+	[ "$s" = "ok " ] || fail "$w in the guest: $s"
+done
+step "execl: both exec helpers ran in the guest"
 fi
 
 # this run's VMs only (their files are under $T): another check-boot may share the machine

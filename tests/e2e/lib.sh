@@ -105,7 +105,9 @@ reach_sysab() {
 	setpriv --reuid="$1" --regid="$1" --clear-groups env "$SYSAB" --version >/dev/null 2>&1 && return 0
 	mkdir -p "$T/bin"
 	cp "$SYSAB" "$T/bin/sysab"
-	[ ! -e "$(dirname "$SYSAB")/sysab-exec-helper" ] || cp "$(dirname "$SYSAB")/sysab-exec-helper" "$T/bin/"
+	for h in sysab-exec-helper sysab-execl-helper; do
+		[ ! -e "$(dirname "$SYSAB")/$h" ] || cp "$(dirname "$SYSAB")/$h" "$T/bin/"
+	done
 	chmod 755 "$T" "$T/bin" "$T/bin/"*
 	# run, not only -x: a cross build's loader sits in its sysroot, in the clone (make check-cross);
 	# through env, since setpriv itself still holds root's capabilities when it execs (so its

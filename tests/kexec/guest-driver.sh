@@ -13,7 +13,8 @@ if [ ! -e /var/lib/sysab-check/planned ]; then
 	"$S" campaign new kx --db "$DB" --backend kexec --boots 2 --seed 7 \
 		--config 'cmd=a' --kernel "$k" --initrd "$i" --append "$base sysab_check=a" \
 		--config 'cmd=b' --kernel "$k" --initrd "$i" --append "$base sysab_check=b" \
-		-- --quick --samples 6 --sample-ms 20 -q -w harness.null -w kernel.syscall.null >/dev/console 2>&1 ||
+		-- --quick --samples 6 --sample-ms 20 -q -w harness.null -w kernel.syscall.null \
+		-w unixbench.execl -w kernel.proc.exec >/dev/console 2>&1 ||
 		{ say "FAILED: campaign new"; systemctl poweroff; exit 1; }
 	touch /var/lib/sysab-check/planned
 	sync

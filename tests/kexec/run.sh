@@ -5,7 +5,8 @@
 # slot's command line, runs, and kexecs again until the campaign is done and the unit is gone;
 # the driver powers off. The host then reads the guest's database out of the disk image
 # (debugfs, nothing mounted) and checks: the campaign done, 4 runs on 4 distinct boots, each
-# labelled and booted as its slot's configuration, the resume unit removed.
+# labelled and booted as its slot's configuration, unixbench.execl and kernel.proc.exec ok in each
+# (the image carries both exec helpers), the resume unit removed.
 # Timing is never asserted; the guest is killed after KEXEC_TIMEOUT seconds (default 1500).
 : "${SYSAB:?set SYSAB to the binary under test}" "${KEXEC:?set KEXEC to the kexec guest directory}"
 set -u
@@ -49,6 +50,11 @@ for c in a b; do
 	[ "$n" = 2 ] || fail "$n runs labelled cmd=$c, want 2"
 	n=$(q "SELECT count(*) FROM label l JOIN environment e ON e.run = l.run WHERE l.key = 'cmd' AND l.value = '$c' AND e.key = 'kernel.cmdline' AND e.value LIKE '%sysab_check=$c%'")
 	[ "$n" = 2 ] || fail "$n runs labelled cmd=$c booted with sysab_check=$c on the command line, want 2"
+done
+# the image's exec helpers ran in every boot: unixbench.execl's dynamic one, kernel.proc.exec's static one
+for w in unixbench.execl kernel.proc.exec; do
+	n=$(q "SELECT count(*) FROM slot s JOIN campaign_run cr ON cr.run = s.run WHERE s.workload = '$w' AND s.copies = 1 AND s.status = 'ok'")
+	[ "$n" = 4 ] || fail "$w ran ok in $n of the 4 boots: $(q "SELECT group_concat(DISTINCT status || ' ' || coalesce(reason, '')) FROM slot WHERE workload = '$w'")"
 done
 "$SYSAB" campaign show kx --db "$T/guest.db" || fail "campaign show on the guest's database"
 "$SYSAB" compare cmd=a cmd=b --db "$T/guest.db" -w kernel.syscall.null || fail "compare on the guest's database"

@@ -254,10 +254,66 @@ static void sysab_index_is_all_or_nothing_and_never_mixes(void **state)
 	store_close(s);
 }
 
+/* Issue 51: sysab-index is broad again, on UnixBench's scale. Its members are one workload
+ * for each of UnixBench's twelve index tests, each with UnixBench's baseline (in the
+ * workload's own unit), so a run whose values are UnixBench's scores gives UnixBench's index. */
+static void sysab_index_is_unixbench_index_over_all_twelve(void **state)
+{
+	(void)state;
+	static const char *const tests[] = {"dhry2reg", "whetstone-double", "execl", "fstime", "fsbuffer", "fsdisk",
+					    "pipe", "context1", "spawn", "shell1", "shell8", "syscall"};
+	enum { NT = sizeof tests / sizeof tests[0] };
+	const char *members[NT];
+	double score[NT], lsum = 0;
+	size_t nm = 0;
+	for (size_t i = 0; i < wl_count(); i++)
+		nm += (wl_at(i)->flags & WL_INDEX) && wl_at(i)->baseline > 0;
+	assert_int_equal(nm, NT);
+	for (size_t t = 0; t < NT; t++) {
+		const struct workload *w = NULL;
+		for (size_t i = 0; i < wl_count(); i++)
+			if ((wl_at(i)->flags & WL_INDEX) && wl_at(i)->baseline > 0 && !strcmp(wl_at(i)->unixbench, tests[t])) {
+				assert_null(w); /* one member per test */
+				w = wl_at(i);
+			}
+		if (!w)
+			fail_msg("no sysab-index member for UnixBench's %s", tests[t]);
+		if (fabs(w->baseline * wl_unixbench_units(w) / ub_baseline(tests[t]) - 1) > 1e-12)
+			fail_msg("%s: baseline %g x %g is not UnixBench's %g", w->name, w->baseline, wl_unixbench_units(w),
+				 ub_baseline(tests[t]));
+		members[t] = w->name;
+		score[t] = ub_baseline(tests[t]) * (3 + (double)t); /* a score in UnixBench's unit */
+		lsum += log(10 * score[t] / ub_baseline(tests[t]));
+	}
+	struct store *s = open_db("twelve.db");
+	struct err e = {{0}};
+	struct store_run_new r = {.host = {"h", "cpu", 2, 1 << 20, "b1", "6.1", "#1"}, .started_ns = 1,
+				  .status = "running", .source = "sysab"};
+	int64_t id;
+	assert_int_equal(store_run_begin(s, &r, &id, &e), 0);
+	for (size_t t = 0; t < NT; t++) {
+		const struct workload *w = wl_find(members[t]);
+		struct store_slot sl = {members[t], 1, w->unit, 0, "ok", NULL, 1, 0, NULL};
+		assert_int_equal(store_slot_put(s, id, &sl, &e), 0);
+		struct store_sample x = {members[t], 1, 0, -1, 10, 1000, score[t] / wl_unixbench_units(w), 0, 0};
+		assert_int_equal(store_sample_add(s, id, &x, &e), 0);
+	}
+	assert_int_equal(store_run_finish(s, id, "complete", NULL, 0, &e), 0);
+	struct an_composite c[2];
+	double v = 0;
+	assert_int_equal(one_run_composite(s, id, 1, c, &v), 1);
+	assert_string_equal(c[0].name, AN_SYSAB_INDEX);
+	assert_int_equal(c[0].n, NT);
+	if (fabs(v / exp(lsum / NT) - 1) > 1e-9)
+		fail_msg("sysab-index %.6f, UnixBench's index of the same scores %.6f", v, exp(lsum / NT));
+	store_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(unixbench_logs_reproduce_their_index),
+		cmocka_unit_test(sysab_index_is_unixbench_index_over_all_twelve),
 		cmocka_unit_test(every_imported_test_has_its_workloads_unit),
 		cmocka_unit_test(sysab_index_is_all_or_nothing_and_never_mixes),
 	};
