@@ -36,7 +36,9 @@ contains "$OUT" "| config | name | boots it with |"
 contains "$OUT" "| pti=off | command true |"
 expect 2 "$SYSAB" campaign show c1 --format csv
 contains "$ERR" "text, json or markdown"
-expect 2 "$SYSAB" campaign start c1 --format json
+expect 2 "$SYSAB" campaign start c1 --format markdown
+contains "$ERR" "for show and status"
+expect 2 "$SYSAB" campaign resume c1 --json
 contains "$ERR" "for show and status"
 
 # system show on a fake tree
