@@ -200,6 +200,23 @@ static const char *const migrations[] = {
 	"  k INTEGER NOT NULL, blocks INTEGER NOT NULL, at_ns INTEGER NOT NULL,\n"
 	"  decision TEXT NOT NULL, verdicts TEXT NOT NULL DEFAULT '{}',\n"
 	"  PRIMARY KEY(campaign, k));\n",
+	/* issue 50: a bisection of an ordered series (sysab bisect new) and its steps, each step
+	 * one adaptive campaign of the midpoint with both ends (campaign NULL until it is made) */
+	"CREATE TABLE bisect(\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  name TEXT NOT NULL UNIQUE,\n"
+	"  series TEXT NOT NULL, good INTEGER NOT NULL, bad INTEGER NOT NULL,\n"
+	"  cap INTEGER NOT NULL, assume INTEGER NOT NULL DEFAULT 0,\n"
+	"  backend TEXT NOT NULL, run_args TEXT NOT NULL DEFAULT '[]', options TEXT NOT NULL DEFAULT '[]',\n"
+	"  workloads TEXT NOT NULL DEFAULT '[]',\n"
+	"  state TEXT NOT NULL, reason TEXT, created_ns INTEGER NOT NULL);\n"
+	"CREATE TABLE bisect_step(\n"
+	"  bisect INTEGER NOT NULL REFERENCES bisect(id) ON DELETE CASCADE,\n"
+	"  n INTEGER NOT NULL, mid INTEGER NOT NULL, good INTEGER NOT NULL, bad INTEGER NOT NULL,\n"
+	"  campaign INTEGER REFERENCES campaign(id) ON DELETE SET NULL,\n"
+	"  call TEXT, why TEXT, boots INTEGER NOT NULL DEFAULT 0, looks INTEGER NOT NULL DEFAULT 0,\n"
+	"  assumed INTEGER NOT NULL DEFAULT 0,\n"
+	"  PRIMARY KEY(bisect, n));\n",
 };
 
 #define BUILTIN_STEPS ((int)(sizeof migrations / sizeof migrations[0]))
