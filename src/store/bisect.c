@@ -50,7 +50,7 @@ int store_bisect_get(struct store *s, const char *name, struct store_bisect *b, 
 	sqlite3_stmt *st;
 	if (store_prepare(s,
 			  "SELECT id, name, series, good, bad, cap, assume, backend, run_args, options, workloads, state, "
-			  "reason, created_ns FROM bisect WHERE name = ?",
+			  "reason, created_ns, checked FROM bisect WHERE name = ?",
 			  &st, e))
 		return -1;
 	store_bind_text(st, 1, name);
@@ -70,6 +70,7 @@ int store_bisect_get(struct store *s, const char *name, struct store_bisect *b, 
 		b->state = store_col_text(st, 11);
 		b->reason = text_or_null(st, 12);
 		b->created_ns = (uint64_t)sqlite3_column_int64(st, 13);
+		b->checked = text_or_null(st, 14);
 	}
 	sqlite3_finalize(st);
 	if (rc == SQLITE_ROW)
@@ -92,6 +93,7 @@ void store_bisect_free(struct store_bisect *b)
 	free(b->workloads);
 	free(b->state);
 	free(b->reason);
+	free(b->checked);
 	memset(b, 0, sizeof *b);
 }
 
@@ -113,7 +115,7 @@ int store_bisect_step_put(struct store *s, int64_t id, const struct store_bisect
 	sqlite3_stmt *st;
 	if (store_prepare(s,
 			  "INSERT OR REPLACE INTO bisect_step(bisect, n, mid, good, bad, campaign, call, why, boots, looks, "
-			  "assumed) VALUES(?, ?, ?, ?, ?, (SELECT id FROM campaign WHERE name = ?), ?, ?, ?, ?, ?)",
+			  "assumed, favoured) VALUES(?, ?, ?, ?, ?, (SELECT id FROM campaign WHERE name = ?), ?, ?, ?, ?, ?, ?)",
 			  &st, e))
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
@@ -127,6 +129,7 @@ int store_bisect_step_put(struct store *s, int64_t id, const struct store_bisect
 	sqlite3_bind_int(st, 9, x->boots);
 	sqlite3_bind_int(st, 10, x->looks);
 	sqlite3_bind_int(st, 11, x->assumed);
+	store_bind_text(st, 12, x->favoured);
 	int rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : store_fail(s, "cannot record the bisection's step", e);
@@ -139,7 +142,7 @@ int store_bisect_steps(struct store *s, int64_t id, struct store_bisect_step **o
 	size_t cap = 0;
 	sqlite3_stmt *st;
 	if (store_prepare(s,
-			  "SELECT x.n, x.mid, x.good, x.bad, c.name, x.call, x.why, x.boots, x.looks, x.assumed "
+			  "SELECT x.n, x.mid, x.good, x.bad, c.name, x.call, x.why, x.boots, x.looks, x.assumed, x.favoured "
 			  "FROM bisect_step x LEFT JOIN campaign c ON c.id = x.campaign WHERE x.bisect = ? ORDER BY x.n",
 			  &st, e))
 		return -1;
@@ -158,6 +161,7 @@ int store_bisect_steps(struct store *s, int64_t id, struct store_bisect_step **o
 		x->boots = sqlite3_column_int(st, 7);
 		x->looks = sqlite3_column_int(st, 8);
 		x->assumed = sqlite3_column_int(st, 9);
+		x->favoured = text_or_null(st, 10);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
@@ -175,6 +179,39 @@ void store_bisect_steps_free(struct store_bisect_step *v, size_t n)
 		free(v[i].campaign);
 		free(v[i].call);
 		free(v[i].why);
+		free(v[i].favoured);
 	}
 	free(v);
+}
+
+int store_bisect_set_checked(struct store *s, int64_t id, const char *checked, struct err *e)
+{
+	sqlite3_stmt *st;
+	if (store_prepare(s, "UPDATE bisect SET checked = ? WHERE id = ?", &st, e))
+		return -1;
+	store_bind_text(st, 1, checked);
+	sqlite3_bind_int64(st, 2, id);
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : store_fail(s, "cannot record the bisection's culprit check", e);
+}
+
+int store_bisect_of_campaign(struct store *s, const char *campaign, char **name, struct err *e)
+{
+	*name = NULL;
+	sqlite3_stmt *st;
+	/* a step's campaign is linked by id; the check's is named NAME.check */
+	if (store_prepare(s,
+			  "SELECT b.name FROM bisect b WHERE b.id IN (SELECT x.bisect FROM bisect_step x JOIN campaign c "
+			  "ON c.id = x.campaign WHERE c.name = ?1) OR b.name || '.check' = ?1 LIMIT 1",
+			  &st, e))
+		return -1;
+	store_bind_text(st, 1, campaign);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*name = store_col_text(st, 0);
+	sqlite3_finalize(st);
+	if (rc == SQLITE_ROW)
+		return 1;
+	return rc == SQLITE_DONE ? 0 : store_fail(s, "cannot read which bisection a campaign belongs to", e);
 }
