@@ -512,7 +512,7 @@ int store_adaptive_looks(struct store *s, int64_t id, struct store_adaptive_look
 void store_adaptive_looks_free(struct store_adaptive_look *v, size_t n);
 
 /* A bisection (sysab bisect new; issue 50): its series as a JSON array of configuration
- * strings (0-based good < bad index it), the boots per step (cap), --assume, the campaign
+ * strings (0-based good < bad index it), the boots per step (cap), --assume (0 none, 1 good, 2 bad), the campaign
  * settings every step's campaign takes (backend, run_args and options as JSON arrays of the
  * arguments given), the workloads judged (JSON array; empty: the run's), and its state
  * (new, running, stopped, found, ambiguous, stuck, nostep, failed) with a reason, and the
