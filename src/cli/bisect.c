@@ -11,7 +11,7 @@
 enum {
 	O_SERIES = 1, O_GOOD, O_BAD, O_BACKEND, O_WORKLOAD, O_MAX_BOOTS, O_ASSUME, O_DRY_RUN, O_FORMAT, O_JSON,
 	O_UNIT_DIR, O_MAX_FAILURES, O_SETTLE_LOAD, O_SETTLE_TIMEOUT, O_SMP, O_MEM, O_ACCEL, O_IMAGE, O_ARCH, O_QEMU,
-	O_BOOT_TIMEOUT,
+	O_BOOT_TIMEOUT, O_SEED,
 };
 
 const struct cli_opt cli_bisect_opts[] = {
@@ -29,6 +29,8 @@ const struct cli_opt cli_bisect_opts[] = {
 	CLI_OPT("dry-run", 'n', NULL, "new: print every step's campaign instead of storing the bisection", O_DRY_RUN),
 	CLI_CHOICE("format", 0, "FORMAT", "show: text (default), json or markdown", O_FORMAT, "text json markdown"),
 	CLI_OPT("json", 0, NULL, "show: the same as --format json", O_JSON),
+	CLI_OPT("seed", 0, "N", "new: seed of the steps' shuffles (step K's campaign takes N + K; default: random)",
+		O_SEED),
 	CLI_OPT("unit-dir", 0, "DIR", "new: where the resume unit goes (campaign new's)", O_UNIT_DIR),
 	CLI_NUM("max-failures", 0, "K", "new: stop a step after K consecutive failed slots", O_MAX_FAILURES, CLI_INT, 1,
 		1000, "2"),
@@ -81,6 +83,14 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 	case O_DRY_RUN: a->dry_run = true; return 0;
 	case O_FORMAT: a->format = arg; return 0;
 	case O_JSON: a->format = "json"; return 0;
+	case O_SEED: {
+		uint64_t seed;
+		if (parse_u64(arg, 0, INT64_MAX / 2, "--seed", &seed, e))
+			return -1;
+		strv_add(&a->sp.options, opt_name(id));
+		strv_add(&a->sp.options, arg);
+		return 0;
+	}
 	case O_UNIT_DIR: case O_MAX_FAILURES: case O_SETTLE_LOAD: case O_SETTLE_TIMEOUT: case O_SMP: case O_MEM:
 	case O_ACCEL: case O_IMAGE: case O_ARCH: case O_QEMU: case O_BOOT_TIMEOUT:
 		strv_add(&a->sp.options, opt_name(id));

@@ -303,10 +303,10 @@ static int json_strv(const char *text, const char *what, struct strv *v, struct 
 	return 0;
 }
 
-/* The campaign spec of one step or check of bisection b: configurations cfg[idx[0..n-1]], the
- * generic and backend options from b's options. Borrows cfg; free with spec_free. */
+/* The campaign spec of step `step` (the check: 0) of bisection b: configurations cfg[idx[0..n-1]],
+ * the generic and backend options from b's options (--seed: its seed plus step). Borrows cfg; free with spec_free. */
 static int step_spec(const struct store_bisect *b, struct store_campaign_config *cfg, const size_t *idx, size_t n,
-		     const char *cname, int boots, struct campaign_spec *sp, struct err *e)
+		     const char *cname, int step, int boots, struct campaign_spec *sp, struct err *e)
 {
 	memset(sp, 0, sizeof *sp);
 	struct strv opts = {0};
@@ -322,6 +322,8 @@ static int step_spec(const struct store_bisect *b, struct store_campaign_config 
 			sp->opts.settle_load = atof(v);
 		else if (!strcmp(o, "settle-timeout"))
 			sp->opts.settle_timeout_s = atoi(v);
+		else if (!strcmp(o, "seed")) /* --seed N: campaign K (the check: 0) takes N + K */
+			sp->seed_given = true, sp->seed = strtoull(v, NULL, 10) + (uint64_t)step;
 		else {
 			strv_add(&sp->be_args, o);
 			strv_add(&sp->be_args, v);
@@ -364,7 +366,7 @@ static int step_create(struct store *st, const struct store_bisect *b, struct st
 	size_t idx[STEP_CONFIGS] = {good, mid, bad};
 	struct campaign_spec sp;
 	int rc = -1;
-	if (step_spec(b, cfg, idx, STEP_CONFIGS, cname, b->cap / STEP_CONFIGS, &sp, e))
+	if (step_spec(b, cfg, idx, STEP_CONFIGS, cname, n, b->cap / STEP_CONFIGS, &sp, e))
 		goto out;
 	struct study_adaptive_spec a = {.until = "bisect", .target = 0.01, .max_boots = b->cap / STEP_CONFIGS};
 	if (study_adaptive_create(st, &sp, &a, e))
@@ -792,7 +794,7 @@ static int culprit_check(const struct campaign_env *env, struct loaded *l, bool 
 			}
 		size_t two[2] = {0, 1};
 		struct campaign_spec sp;
-		int r = step_spec(&l->b, cc, two, 2, cname, l->b.cap / 2, &sp, e);
+		int r = step_spec(&l->b, cc, two, 2, cname, 0, l->b.cap / 2, &sp, e);
 		if (!r) {
 			r = campaign_create(env->st, &sp, e);
 			spec_free(&sp);
