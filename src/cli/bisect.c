@@ -24,8 +24,8 @@ const struct cli_opt cli_bisect_opts[] = {
 		"the run's)", O_WORKLOAD),
 	CLI_NUM("max-boots", 0, "N", "new: the cap of boots per step, every configuration counted", O_MAX_BOOTS, CLI_INT,
 		6, 10000, "24"),
-	CLI_CHOICE("assume", 0, "good|bad", "new: take a step that stays undecided at the cap as good or as bad and go on "
-		   "(default: the bisection stops there)", O_ASSUME, "good bad"),
+	CLI_OPT("assume", 0, NULL, "new: take a step that stays undecided at the cap as the side its evidence favours "
+		"and go on, marked assumed (default: the bisection stops there)", O_ASSUME),
 	CLI_OPT("dry-run", 'n', NULL, "new: print every step's campaign instead of storing the bisection", O_DRY_RUN),
 	CLI_CHOICE("format", 0, "FORMAT", "show: text (default), json or markdown", O_FORMAT, "text json markdown"),
 	CLI_OPT("json", 0, NULL, "show: the same as --format json", O_JSON),
@@ -79,7 +79,7 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 	case O_BACKEND: a->sp.backend = arg; return 0;
 	case O_WORKLOAD: strv_add(&a->sp.workloads, arg); return 0;
 	case O_MAX_BOOTS: a->sp.cap = cli_int_of(arg); return 0;
-	case O_ASSUME: a->sp.assume = !strcmp(arg, "good") ? 1 : 2; return 0;
+	case O_ASSUME: a->sp.assume = 1; return 0;
 	case O_DRY_RUN: a->dry_run = true; return 0;
 	case O_FORMAT: a->format = arg; return 0;
 	case O_JSON: a->format = "json"; return 0;

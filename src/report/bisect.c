@@ -88,7 +88,7 @@ void report_bisect_json(FILE *f, const struct study_bisect_view *v)
 	json_object_set_new(o, "good", json_integer((json_int_t)v->good + 1));
 	json_object_set_new(o, "bad", json_integer((json_int_t)v->bad + 1));
 	json_object_set_new(o, "max_boots", json_integer(v->cap));
-	json_object_set_new(o, "assume", v->assume ? json_string(v->assume == 1 ? "good" : "bad") : json_null());
+	json_object_set_new(o, "assume", json_boolean(v->assume));
 	json_object_set_new(o, "culprit", v->found || v->ambiguous ? json_integer((json_int_t)v->culprit + 1) : json_null());
 	json_object_set_new(o, "culprit_from",
 			    v->ambiguous ? json_integer((json_int_t)v->culprit_lo + 1) : json_null());

@@ -743,8 +743,6 @@ static int step_end(const struct campaign_env *env, struct loaded *l, struct sto
 		call = (enum bisect_call)ca;
 		why = (enum bisect_why)wy;
 		fav = (enum bisect_call)fv;
-		if (l->b.assume) /* --assume good|bad: the side an undecided step is taken for */
-			fav = l->b.assume == 1 ? BISECT_GOOD : BISECT_BAD;
 	}
 	size_t before = l->bi.nsteps;
 	if (bisect_record(&l->bi, (size_t)x->mid, call, why, (size_t)done_slots(&c), as.nlooks, fav, e))

@@ -26,8 +26,8 @@ struct study_bisect_spec {
 	struct strv series;    /* one configuration per element, as `bisect new --series` read it */
 	const char *good, *bad; /* as given: a line number (1-based) or a line's labels */
 	int cap;               /* boots per step, every configuration counted (>= 6) */
-	int assume;            /* --assume: 0 none (an undecided step stops the bisection), 1 good, 2 bad:
-				* the side an undecided step is taken for */
+	int assume;            /* --assume: 0 none (an undecided step stops the bisection), 1: an undecided
+				* step is taken as the side its evidence favours (bisect_favoured) */
 	const char *backend;
 	struct strv run_args;  /* of each `sysab run` */
 	struct strv options;   /* campaign options as pairs of name and value ("" for a flag) */
@@ -90,7 +90,7 @@ struct study_bisect_view {
 	struct strv configs;                   /* each configuration's labels */
 	size_t good, bad;
 	int cap;
-	int assume;             /* 0, 1 good, 2 bad (study_bisect_spec) */
+	int assume;             /* 0 or 1 (study_bisect_spec) */
 	bool found;             /* state found: culprit (and parent = culprit - 1) */
 	size_t culprit;
 	bool ambiguous;         /* state ambiguous: culprit_lo..culprit */
