@@ -79,6 +79,8 @@ static json_t *num(double x)
 void report_bisect_json(FILE *f, const struct study_bisect_view *v)
 {
 	json_t *o = json_object(), *cf = json_array(), *st = json_array();
+	json_object_set_new(o, "schema_version", json_integer(1));
+	json_object_set_new(o, "kind", json_string("bisect"));
 	json_object_set_new(o, "name", json_string(v->name));
 	json_object_set_new(o, "state", json_string(v->state));
 	json_object_set_new(o, "reason", v->reason ? json_string(v->reason) : json_null());
