@@ -410,6 +410,14 @@ static int campaign_new(const struct campaign_env *env, struct campaign_args *a,
  * block, and when it stopped in this call its verdicts and the MDE reached are printed. */
 static int drive(const struct campaign_env *env, const char *name, bool resume, struct err *e)
 {
+	/* a bisection's step or check (what its unit resumes at boot) goes on as the bisection */
+	char *owner;
+	int own = store_bisect_of_campaign(env->st, name, &owner, e);
+	if (own) {
+		int r = own < 0 ? -1 : cli_bisect_drive(env, owner, e);
+		free(owner);
+		return r;
+	}
 	struct study_decision d;
 	struct study_mde md = {0};
 	int rc = study_adaptive_step(env, name, resume, NULL, false, &d, e);

@@ -180,6 +180,12 @@ int cmd_import(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_export(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_report(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_campaign(const struct cli_cmd *cmd, int argc, char **argv);
+int cmd_bisect(const struct cli_cmd *cmd, int argc, char **argv);
+/* Start or resume bisection name (study_bisect_drive) and, once it no longer runs, print where it
+ * stands; `campaign start|resume` of a bisection's campaign comes here too (bisect.c). 0, or -1
+ * with e set. */
+struct campaign_env;
+int cli_bisect_drive(const struct campaign_env *env, const char *name, struct err *e);
 int cmd_system(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_rm(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_relabel(const struct cli_cmd *cmd, int argc, char **argv);

@@ -32,6 +32,7 @@ extern const struct cli_opt cli_import_opts[];
 extern const struct cli_opt cli_export_opts[];
 extern const struct cli_opt cli_report_opts[];
 extern const struct cli_opt cli_campaign_opts[];
+extern const struct cli_opt cli_bisect_opts[];
 extern const struct cli_opt cli_checkdb_opts[];
 extern const struct cli_opt cli_system_opts[];
 extern const struct cli_opt cli_rm_opts[];
@@ -142,6 +143,23 @@ const struct cli_cmd cli_cmds[] = {
 	 "interrupted slot is retried once, then skipped. `sysab analyze campaign:NAME` analyzes it.\n"
 	 "docs/CAMPAIGNS.md has the design and the backends.",
 	 cli_campaign_opts, cmd_campaign, "new show status start resume stop"},
+	{"bisect", "new|start|resume|show|stop NAME [-- RUN-ARGS...]",
+	 "find the configuration of an ordered series that made it slower, with a verdict at every step",
+	 "sysab bisect new NAME --series FILE --good G --bad B --backend " CAMPAIGN_BACKEND_USAGE " \\\n"
+	 "    [-w PATTERN]... [--max-boots N] [--assume good|bad] [-n] -- RUN-ARGS...\n"
+	 "sysab bisect start NAME           boot the first step (qemu: every step)\n"
+	 "sysab bisect resume NAME          go on after a reboot, crash or kill; every boot is kept\n"
+	 "sysab bisect show NAME            the culprit, its effect with interval, the steps\n"
+	 "sysab bisect stop NAME            stop after the current boot\n"
+	 "FILE holds one configuration per line, as `campaign new --config` takes one: its labels, then\n"
+	 "--kernel, --initrd, --append, --entry or --command; G and B are line numbers (from 1) or a\n"
+	 "line's labels. Each step is a campaign NAME.sK of randomized blocks of the midpoint with both\n"
+	 "ends, a look after each block: equivalent to good -> good; slower than good and equivalent\n"
+	 "to bad -> bad; else another block, up to --max-boots boots per step (then undecided: the\n"
+	 "bisection stops unless --assume). Every earlier boot of a configuration counts. The culprit\n"
+	 "check NAME.check boots its parent and the culprit afresh: \"slower\" confirms it.\n"
+	 "docs/METHOD.md (\"Bisection\") has the method and its measured rates.",
+	 cli_bisect_opts, cmd_bisect, "new start resume show stop"},
 	{"check-db", NULL, "verify the stored per-run summaries against the raw samples",
 	 "compare, analyze and plan can read one stored summary per run, workload and copies instead\n"
 	 "of every sample. Each summary is stamped with the version of the method that computed it;\n"

@@ -200,6 +200,35 @@ static const char *const migrations[] = {
 	"  k INTEGER NOT NULL, blocks INTEGER NOT NULL, at_ns INTEGER NOT NULL,\n"
 	"  decision TEXT NOT NULL, verdicts TEXT NOT NULL DEFAULT '{}',\n"
 	"  PRIMARY KEY(campaign, k));\n",
+	/* issue 50: a bisection of an ordered series (sysab bisect new), its culprit check, and its
+	 * steps, each one adaptive campaign of the midpoint with both ends (campaign NULL until it is
+	 * made), with the side its evidence favoured (--assume) */
+	"CREATE TABLE bisect(\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  name TEXT NOT NULL UNIQUE,\n"
+	"  series TEXT NOT NULL, good INTEGER NOT NULL, bad INTEGER NOT NULL,\n"
+	"  cap INTEGER NOT NULL, assume INTEGER NOT NULL DEFAULT 0,\n"
+	"  backend TEXT NOT NULL, run_args TEXT NOT NULL DEFAULT '[]', options TEXT NOT NULL DEFAULT '[]',\n"
+	"  workloads TEXT NOT NULL DEFAULT '[]',\n"
+	"  state TEXT NOT NULL, reason TEXT, created_ns INTEGER NOT NULL,\n"
+	"  checked TEXT CHECK(checked IN ('confirmed','unconfirmed')));\n"
+	"CREATE TABLE bisect_step(\n"
+	"  bisect INTEGER NOT NULL REFERENCES bisect(id) ON DELETE CASCADE,\n"
+	"  n INTEGER NOT NULL, mid INTEGER NOT NULL, good INTEGER NOT NULL, bad INTEGER NOT NULL,\n"
+	"  campaign INTEGER REFERENCES campaign(id) ON DELETE SET NULL,\n"
+	"  call TEXT, why TEXT, boots INTEGER NOT NULL DEFAULT 0, looks INTEGER NOT NULL DEFAULT 0,\n"
+	"  assumed INTEGER NOT NULL DEFAULT 0, favoured TEXT,\n"
+	"  PRIMARY KEY(bisect, n));\n"
+	/* a step's campaign is adaptive with its own rule: until 'bisect' */
+	"CREATE TABLE campaign_adaptive_v11(\n"
+	"  campaign INTEGER PRIMARY KEY REFERENCES campaign(id) ON DELETE CASCADE,\n"
+	"  until TEXT NOT NULL CHECK(until IN ('decided','bisect')),\n"
+	"  target REAL NOT NULL, max_boots INTEGER NOT NULL, budget_s REAL NOT NULL DEFAULT 0,\n"
+	"  stopped TEXT CHECK(stopped IN ('decided','cap','budget')));\n"
+	"INSERT INTO campaign_adaptive_v11 SELECT campaign, until, target, max_boots, budget_s, stopped\n"
+	"  FROM campaign_adaptive;\n"
+	"DROP TABLE campaign_adaptive;\n"
+	"ALTER TABLE campaign_adaptive_v11 RENAME TO campaign_adaptive;\n",
 };
 
 #define BUILTIN_STEPS ((int)(sizeof migrations / sizeof migrations[0]))

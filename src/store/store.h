@@ -510,6 +510,45 @@ int store_adaptive_look_put(struct store *s, int64_t id, const struct store_adap
 /* The looks of adaptive campaign id in order into *out, *n (free with store_adaptive_looks_free). */
 int store_adaptive_looks(struct store *s, int64_t id, struct store_adaptive_look **out, size_t *n, struct err *e);
 void store_adaptive_looks_free(struct store_adaptive_look *v, size_t n);
+
+/* A bisection (sysab bisect new; issue 50): its series as a JSON array of configuration
+ * strings (0-based good < bad index it), the boots per step (cap), --assume (0 none, 1 good, 2 bad), the campaign
+ * settings every step's campaign takes (backend, run_args and options as JSON arrays of the
+ * arguments given), the workloads judged (JSON array; empty: the run's), and its state
+ * (new, running, stopped, found, ambiguous, stuck, nostep, failed) with a reason, and the
+ * culprit check's outcome (checked: confirmed, unconfirmed, or NULL while not checked). */
+struct store_bisect {
+	int64_t id;
+	char *name, *series, *backend, *run_args, *options, *workloads, *state, *reason, *checked;
+	int good, bad, cap, assume;
+	uint64_t created_ns;
+};
+/* One step: its number n (0, 1, ...), the midpoint and the ends it was judged against, its
+ * campaign's name (NULL until made), and once ended its call and why (bisect_call_word,
+ * bisect_why_word; NULL while open), boots, looks, whether --assume moved it and the side its
+ * evidence favoured (favoured: "good" or "bad", NULL when not undecided). */
+struct store_bisect_step {
+	int n, mid, good, bad;
+	char *campaign, *call, *why, *favoured;
+	int boots, looks, assumed;
+};
+/* Store bisection b and set b->id; a taken name is an error naming it, nothing stored. */
+int store_bisect_create(struct store *s, struct store_bisect *b, struct err *e);
+/* Load bisection name into *b (free with store_bisect_free); an unknown name is an error naming it. */
+int store_bisect_get(struct store *s, const char *name, struct store_bisect *b, struct err *e);
+void store_bisect_free(struct store_bisect *b);
+/* Set bisection id's state and reason (NULL: none). */
+int store_bisect_set_state(struct store *s, int64_t id, const char *state, const char *reason, struct err *e);
+/* Set bisection id's culprit check outcome ("confirmed", "unconfirmed", or NULL: not checked). */
+int store_bisect_set_checked(struct store *s, int64_t id, const char *checked, struct err *e);
+/* The name of the bisection whose step or check campaign is campaign (new string into *name):
+ * 1, 0 when campaign belongs to none (*name NULL), -1 with e set. */
+int store_bisect_of_campaign(struct store *s, const char *campaign, char **name, struct err *e);
+/* Write step x of bisection id (insert or replace by its number); x->campaign names a stored campaign or is NULL. */
+int store_bisect_step_put(struct store *s, int64_t id, const struct store_bisect_step *x, struct err *e);
+/* The steps of bisection id in order into *out, *n (free with store_bisect_steps_free). */
+int store_bisect_steps(struct store *s, int64_t id, struct store_bisect_step **out, size_t *n, struct err *e);
+void store_bisect_steps_free(struct store_bisect_step *v, size_t n);
 /* End campaign id after its first blocks blocks: the slots of later blocks are removed and its
  * boots become blocks (blocks >= 1). */
 int store_campaign_end_after_block(struct store *s, int64_t id, int blocks, struct err *e);

@@ -149,7 +149,11 @@ int study_adaptive_check(const struct study_adaptive_spec *a, size_t nconfigs, b
 int study_adaptive_create(struct store *st, struct campaign_spec *sp, const struct study_adaptive_spec *a,
 			  struct err *e)
 {
-	if (study_adaptive_check(a, sp->nconfigs, false, e))
+	/* bisect's steps (study/bisectrun.c) bring their own rule over three configurations */
+	bool bisect = a->until && !strcmp(a->until, "bisect");
+	if (bisect && a->max_boots < 2)
+		return errf(e, "a bisection step needs at least 2 blocks (a look needs 2 boots of each)");
+	if (!bisect && study_adaptive_check(a, sp->nconfigs, false, e))
 		return -1;
 	struct store_adaptive sa = {.until = (char *)a->until, .target = a->target, .max_boots = a->max_boots,
 				    .budget_s = a->budget_s};

@@ -58,14 +58,14 @@ contains "$ERR" "--until, --max-boots and --budget are for"
 # a database of schema version 9 (before the adaptive tables): a reading command asks for the
 # migration; campaign new migrates it (with a backup) and stores the adaptive campaign
 expect 0 "$SYSAB" campaign new plain --backend command --boots 2 $(cfgs) -- $RUN
-sqlite3 "$SYSAB_DB" "DROP TABLE campaign_adaptive_look; DROP TABLE campaign_adaptive; PRAGMA user_version = 9"
+sqlite3 "$SYSAB_DB" "DROP TABLE bisect_step; DROP TABLE bisect; DROP TABLE campaign_adaptive_look; DROP TABLE campaign_adaptive; PRAGMA user_version = 9"
 expect 2 "$SYSAB" campaign show plain
 contains "$ERR" "written by an older sysab"
 expect 2 "$SYSAB" campaign new x --backend command --until decided --max-boots 1 $(cfgs)
 [ ! -e "$SYSAB_DB.v9.bak" ] || fail "refused input migrated the database"
 expect 0 "$SYSAB" campaign new mig --backend command --until decided --max-boots 3 $(cfgs) -- $RUN
 [ -f "$SYSAB_DB.v9.bak" ] || fail "no backup of the version-9 database"
-[ "$(sqlite3 "$SYSAB_DB" "PRAGMA user_version")" = 10 ] || fail "not migrated to version 10"
+[ "$(sqlite3 "$SYSAB_DB" "PRAGMA user_version")" = 11 ] || fail "not migrated to version 11"
 [ "$(sqlite3 "$SYSAB_DB" "SELECT c.name || ' ' || a.max_boots FROM campaign_adaptive a JOIN campaign c ON c.id = a.campaign")" = "mig 3" ] ||
 	fail "the adaptive campaign after migrating: $(sqlite3 "$SYSAB_DB" "SELECT * FROM campaign_adaptive")"
 rm -f "$SYSAB_DB" "$SYSAB_DB".*

@@ -21,7 +21,7 @@ expect 0 "$SYSAB" campaign show q
 show_q=$OUT
 
 # the campaign table as version 8 made it: the same columns, the CHECK on backend
-sqlite3 "$SYSAB_DB" "DROP TABLE campaign_adaptive_look; DROP TABLE campaign_adaptive;
+sqlite3 "$SYSAB_DB" "DROP TABLE bisect_step; DROP TABLE bisect; DROP TABLE campaign_adaptive_look; DROP TABLE campaign_adaptive;
 CREATE TABLE campaign_old(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, uuid TEXT NOT NULL UNIQUE,
   backend TEXT NOT NULL CHECK(backend IN ('qemu','kexec','grub','command')),
   seed INTEGER NOT NULL, boots INTEGER NOT NULL, runs INTEGER NOT NULL, run_args TEXT NOT NULL DEFAULT '[]',
@@ -41,7 +41,7 @@ contains "$ERR" "written by an older sysab"
 boot
 expect 0 "$SYSAB" campaign resume m
 [ -f "$SYSAB_DB.v8.bak" ] || fail "no backup of the version-8 database"
-[ "$(sqlite3 "$SYSAB_DB" "PRAGMA user_version")" = 10 ] || fail "not migrated to version 10"
+[ "$(sqlite3 "$SYSAB_DB" "PRAGMA user_version")" = 11 ] || fail "not migrated to version 11"
 [ "$(sqlite3 "$SYSAB_DB" "SELECT count(*) FROM campaign_adaptive")" = 0 ] || fail "migrated campaigns became adaptive"
 case "$(sqlite3 "$SYSAB_DB" "SELECT sql FROM sqlite_master WHERE name = 'campaign'")" in
 *"CHECK(backend"*) fail "the CHECK on backend is still there" ;;

@@ -48,8 +48,8 @@ contains "$OUT" "all match"
 
 # a database from before the summaries (the schema version before their step): reading commands ask for a
 # migration, the first writing command migrates and computes every run's summaries
-prev=$(($(sqlite3 "$SYSAB_DB" "PRAGMA user_version") - 7)) # the summaries' step, issue 17's dropped flag, the summaries' new columns, one row per run, the looks, the campaign table without its backend check, the adaptive campaigns
-sqlite3 "$SYSAB_DB" "DROP TRIGGER sample_added_summary; DROP TRIGGER sample_changed_summary; DROP TRIGGER sample_deleted_summary; DROP TRIGGER environment_added_summary; DROP TRIGGER environment_changed_summary; DROP TRIGGER environment_deleted_summary; DROP TABLE run_summary; DROP TABLE summary_meta; ALTER TABLE sample DROP COLUMN dropped; DROP TABLE look; DROP TABLE campaign_adaptive_look; DROP TABLE campaign_adaptive; PRAGMA user_version = $prev"
+prev=$(($(sqlite3 "$SYSAB_DB" "PRAGMA user_version") - 8)) # the summaries' step, issue 17's dropped flag, the summaries' new columns, one row per run, the looks, the campaign table without its backend check, the adaptive campaigns, the bisections
+sqlite3 "$SYSAB_DB" "DROP TRIGGER sample_added_summary; DROP TRIGGER sample_changed_summary; DROP TRIGGER sample_deleted_summary; DROP TRIGGER environment_added_summary; DROP TRIGGER environment_changed_summary; DROP TRIGGER environment_deleted_summary; DROP TABLE run_summary; DROP TABLE summary_meta; ALTER TABLE sample DROP COLUMN dropped; DROP TABLE look; DROP TABLE campaign_adaptive_look; DROP TABLE campaign_adaptive; DROP TABLE bisect_step; DROP TABLE bisect; PRAGMA user_version = $prev"
 expect 2 "$SYSAB" check-db
 contains "$ERR" "written by an older sysab"
 printf 'workload,value,unit\nunixbench.pipe,1235,lps\n' >"$T/two.csv"

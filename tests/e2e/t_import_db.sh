@@ -67,7 +67,7 @@ contains "$ERR" "newer sysab"
 [ "$(sum "$SYSAB_DB")" = "$before" ] || fail "a refused import changed the database"
 # an older (version 1) database is read from a migrated copy; the file itself is untouched
 cp "$B" "$T/old.db"
-sqlite3 "$T/old.db" 'DROP INDEX run_uuid; ALTER TABLE run DROP COLUMN uuid; DROP TABLE campaign_adaptive_look; DROP TABLE campaign_adaptive; DROP TABLE campaign_run; DROP TABLE campaign_slot; DROP TABLE campaign_config; DROP TABLE campaign; DROP TABLE sample_counter; DROP TRIGGER sample_added_summary; DROP TRIGGER sample_changed_summary; DROP TRIGGER sample_deleted_summary; DROP TRIGGER environment_added_summary; DROP TRIGGER environment_changed_summary; DROP TRIGGER environment_deleted_summary; DROP TABLE run_summary; DROP TABLE summary_meta; ALTER TABLE sample DROP COLUMN dropped; DROP TABLE look; PRAGMA user_version = 1'
+sqlite3 "$T/old.db" 'DROP INDEX run_uuid; ALTER TABLE run DROP COLUMN uuid; DROP TABLE bisect_step; DROP TABLE bisect; DROP TABLE campaign_adaptive_look; DROP TABLE campaign_adaptive; DROP TABLE campaign_run; DROP TABLE campaign_slot; DROP TABLE campaign_config; DROP TABLE campaign; DROP TABLE sample_counter; DROP TRIGGER sample_added_summary; DROP TRIGGER sample_changed_summary; DROP TRIGGER sample_deleted_summary; DROP TRIGGER environment_added_summary; DROP TRIGGER environment_changed_summary; DROP TRIGGER environment_deleted_summary; DROP TABLE run_summary; DROP TABLE summary_meta; ALTER TABLE sample DROP COLUMN dropped; DROP TABLE look; PRAGMA user_version = 1'
 old=$(md5sum <"$T/old.db")
 expect 0 "$SYSAB" import db --db "$T/o.db" "$T/old.db"
 contains "$OUT" "1 run with"
