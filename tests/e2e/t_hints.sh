@@ -154,6 +154,21 @@ run_hint 0 "$ERR"
 kill $holder 2>/dev/null
 wait $holder 2>/dev/null
 
+# a bisection: stored, its start hint boots its first step's first slot; stopped, its resume hint
+# goes on; a second one of the same name names the one there is
+printf '#!/bin/sh\n%s\n' "$BOOTCMD" >"$T/bootcmd" && chmod +x "$T/bootcmd"
+printf 'v=1 --command %s\nv=2 --command %s\nv=3 --command %s\n' "$T/bootcmd" "$T/bootcmd" "$T/bootcmd" >"$T/series"
+expect 0 "$SYSAB" bisect new b --series "$T/series" --good 1 --bad 3 --backend command --unit-dir "$T/units" -- $RUN
+contains "$OUT" "stored"
+run_hint 0 "$OUT" # bisect start b
+expect 0 "$SYSAB" bisect stop b
+run_hint 0 "$(printf "%s\n" "$OUT" | grep "^bisection b stopped")" # bisect resume b
+[ "$(sqlite3 "$SYSAB_DB" "SELECT state FROM bisect WHERE name = 'b'")" = running ] || fail "bisect resume: not running"
+expect 2 "$SYSAB" bisect new b --series "$T/series" --good 1 --bad 3 --backend command --unit-dir "$T/units" -- $RUN
+contains "$ERR" "exists"
+run_hint 0 "$ERR" # bisect show b
+contains "$OUT" "bisection b"
+
 # sysab system tune on a fake machine: the reset it names (with the state file given) restores it
 cp -a "$REPO/tests/fixtures/system/intel-smt" "$T/tree"
 cp -a "$REPO/tests/fixtures/system/intel-smt" "$T/orig"
@@ -176,6 +191,9 @@ EXEMPT='`sysab COMMAND --help`	a template: the usage line says to put a command 
 `sysab import`	names the command that adds runs; its forms need the user'"'"'s files
 `sysab run`	runs the whole suite (minutes); also help text naming it. t_readme runs the suite
 `sysab run --quick`	the quick suite (about a minute at best): t_readme runs it as the README does
+`sysab bisect new %s ...`	a template: a bisection needs the user'"'"'s series; the hints of the one made above are run
+`sysab bisect new`	says which command takes the series options, not one to run
+`sysab bisect show`	says which command takes --format, not one to run
 `sysab run --arm ... --until decided`	a template: the arms are the user'"'"'s; the withheld line prints the whole command, which t_armgrow runs as printed'
 missing=""
 for h in $(grep -rhoE '"[^"]*`sysab [^`]*`' "$REPO/src" | grep -o '`sysab [^`]*`' | sort -u | tr ' ' '~'); do
