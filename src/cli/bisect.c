@@ -153,14 +153,7 @@ int cmd_bisect(const struct cli_cmd *cmd, int argc, char **argv)
 	char *path = NULL, *self = NULL, *abs_db = NULL;
 	int rc, r = 0;
 	/* everything after "--" is the `sysab run` arguments of each run */
-	int dd = argc;
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--")) {
-			dd = i;
-			break;
-		}
-	for (int i = dd + 1; i < argc; i++)
-		strv_add(&a.sp.run_args, argv[i]);
+	int dd = cli_run_args(argc, argv, &a.sp.run_args);
 	if ((rc = cli_start(cmd, dd, argv, on_opt, &a, &pos)) >= 0)
 		goto out;
 	if (check_usage(&a, &pos, dd < argc, &e)) {

@@ -205,16 +205,8 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 
 static void args_free(struct campaign_args *a)
 {
-	for (size_t i = 0; i < a->sp.nconfigs; i++) {
-		struct store_campaign_config *k = &a->sp.configs[i];
-		free(k->name);
-		free(k->labels);
-		free(k->kernel);
-		free(k->initrd);
-		free(k->append);
-		free(k->entry);
-		free(k->command);
-	}
+	for (size_t i = 0; i < a->sp.nconfigs; i++)
+		store_campaign_config_free(&a->sp.configs[i]);
 	free(a->sp.configs);
 	strv_free(&a->sp.run_args);
 	strv_free(&a->sp.be_args);
@@ -498,14 +490,7 @@ int cmd_campaign(const struct cli_cmd *cmd, int argc, char **argv)
 	char *path = NULL, *self = NULL;
 	int rc;
 	/* everything after "--" is the `sysab run` arguments of each run */
-	int dd = argc;
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--")) {
-			dd = i;
-			break;
-		}
-	for (int i = dd + 1; i < argc; i++)
-		strv_add(&a.sp.run_args, argv[i]);
+	int dd = cli_run_args(argc, argv, &a.sp.run_args);
 	if ((rc = cli_start(cmd, dd, argv, on_opt, &a, &pos)) >= 0)
 		goto out;
 	if (check_usage(&a, &pos, dd < argc, &e)) {

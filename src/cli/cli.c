@@ -235,6 +235,19 @@ int cli_start(const struct cli_cmd *cmd, int argc, char **argv, cli_on_opt on_op
 	return -1;
 }
 
+int cli_run_args(int argc, char **argv, struct strv *run_args)
+{
+	int dd = argc;
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			dd = i;
+			break;
+		}
+	for (int i = dd + 1; i < argc; i++)
+		strv_add(run_args, argv[i]);
+	return dd;
+}
+
 void cli_help(const struct cli_cmd *cmd, FILE *f)
 {
 	fprintf(f, "usage: sysab %s [options]%s%s\n\n%s\n", cmd->name, cmd->args ? " " : "", cmd->args ? cmd->args : "",

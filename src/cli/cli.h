@@ -154,6 +154,10 @@ int cli_parse(const struct cli_cmd *cmd, int argc, char **argv, cli_on_opt on_op
  * the command goes on. */
 int cli_start(const struct cli_cmd *cmd, int argc, char **argv, cli_on_opt on_opt, void *ctx, struct strv *pos);
 
+/* The `sysab run` arguments after the first "--" of argv[1..argc-1], appended to run_args.
+ * Returns that "--"'s index (argc when there is none): the options end before it. */
+int cli_run_args(int argc, char **argv, struct strv *run_args);
+
 /* Print cmd's help, generated from its option table. */
 void cli_help(const struct cli_cmd *cmd, FILE *f);
 

@@ -227,6 +227,20 @@ int store_campaign_get(struct store *s, const char *name, struct store_campaign 
 	return 0;
 }
 
+void store_campaign_config_free(struct store_campaign_config *k)
+{
+	if (!k)
+		return;
+	free(k->name);
+	free(k->labels);
+	free(k->kernel);
+	free(k->initrd);
+	free(k->append);
+	free(k->entry);
+	free(k->command);
+	memset(k, 0, sizeof *k);
+}
+
 void store_campaign_free(struct store_campaign *c)
 {
 	if (!c)
@@ -238,16 +252,8 @@ void store_campaign_free(struct store_campaign *c)
 	free(c->options);
 	free(c->state);
 	free(c->reason);
-	for (size_t i = 0; i < c->nconfigs; i++) {
-		struct store_campaign_config *k = &c->configs[i];
-		free(k->name);
-		free(k->labels);
-		free(k->kernel);
-		free(k->initrd);
-		free(k->append);
-		free(k->entry);
-		free(k->command);
-	}
+	for (size_t i = 0; i < c->nconfigs; i++)
+		store_campaign_config_free(&c->configs[i]);
 	free(c->configs);
 	for (size_t i = 0; i < c->nslots; i++) {
 		free(c->slots[i].state);

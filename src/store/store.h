@@ -440,6 +440,8 @@ int store_boot_exists(struct store *s, const char *boot_id, struct err *e);
 struct store_campaign_config {
 	char *name, *labels, *kernel, *initrd, *append, *entry, *command;
 };
+/* Release k's strings and zero it; NULL is a no-op. */
+void store_campaign_config_free(struct store_campaign_config *k);
 /* One boot slot of the schedule. state: pending, booting, running, done, failed,
  * interrupted, skipped. Times are 0 when not yet known. */
 struct store_campaign_slot {

@@ -89,21 +89,9 @@ static int split_words(const char *line, struct strv *w, struct err *e)
 	}
 }
 
-static void config_free(struct store_campaign_config *k)
-{
-	free(k->name);
-	free(k->labels);
-	free(k->kernel);
-	free(k->initrd);
-	free(k->append);
-	free(k->entry);
-	free(k->command);
-	memset(k, 0, sizeof *k);
-}
-
 /* Parse configuration line i (0-based) of a series: its labels, then --kernel, --initrd,
  * --append, --entry, --command with their values, as `campaign new --config` takes them. The
- * labels JSON gets tag=bisection (tag NULL: none). *k is freed with config_free. */
+ * labels JSON gets tag=bisection (tag NULL: none). *k is freed with store_campaign_config_free. */
 static int config_parse(const char *line, size_t i, const char *tag, const char *bisection,
 			struct store_campaign_config *k, struct err *e)
 {
@@ -174,7 +162,7 @@ bad:
 	err_prefix(e, "configuration %zu '%s'", i + 1, line);
 out:
 	if (rc)
-		config_free(k);
+		store_campaign_config_free(k);
 	strv_free(&w);
 	kv_free(&l);
 	return rc;
@@ -200,14 +188,14 @@ static int find_line(const struct strv *series, const char *opt, const char *wha
 			if (config_parse(series->v[i], i, NULL, NULL, &k, &ignored))
 				continue;
 			bool same = !strcmp(k.name, want.name);
-			config_free(&k);
+			store_campaign_config_free(&k);
 			if (same) {
 				*idx = i;
-				config_free(&want);
+				store_campaign_config_free(&want);
 				return 0;
 			}
 		}
-		config_free(&want);
+		store_campaign_config_free(&want);
 	}
 	return errf(e, "--%s '%s': no configuration of the series has these labels; give a line number (1 to %zu) "
 		       "or a line's labels, e.g. --%s '%s'",
@@ -258,7 +246,7 @@ static int spec_check(const struct study_bisect_spec *sp, struct store_campaign_
 	return 0;
 bad:
 	for (size_t i = 0; i < sp->series.n; i++)
-		config_free(&(*cfg)[i]);
+		store_campaign_config_free(&(*cfg)[i]);
 	free(*cfg);
 	*cfg = NULL;
 	return -1;
@@ -267,7 +255,7 @@ bad:
 static void configs_free(struct store_campaign_config *cfg, size_t n)
 {
 	for (size_t i = 0; cfg && i < n; i++)
-		config_free(&cfg[i]);
+		store_campaign_config_free(&cfg[i]);
 	free(cfg);
 }
 
@@ -787,7 +775,7 @@ static int culprit_check(const struct campaign_env *env, struct loaded *l, bool 
 		for (size_t i = 0; i < 2; i++)
 			if (config_parse(l->series.v[idx[i]], idx[i], "bisect_check", l->b.name, &cc[i], e)) {
 				if (i)
-					config_free(&cc[0]);
+					store_campaign_config_free(&cc[0]);
 				goto out;
 			}
 		size_t two[2] = {0, 1};
@@ -797,8 +785,8 @@ static int culprit_check(const struct campaign_env *env, struct loaded *l, bool 
 			r = campaign_create(env->st, &sp, e);
 			spec_free(&sp);
 		}
-		config_free(&cc[0]);
-		config_free(&cc[1]);
+		store_campaign_config_free(&cc[0]);
+		store_campaign_config_free(&cc[1]);
 		if (r)
 			goto out;
 	} else
