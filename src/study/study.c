@@ -327,6 +327,8 @@ static bool span_has(const struct span_cfg *cf, size_t n, const char *v)
 static void bisect_offer(struct store *st, const struct strv *names, const char *db, const struct an_history *h,
 			 const struct an_history_change *c, const struct campaign *src, struct study_line *out)
 {
+	if (!c->c || !h->nboots || c->c->index_lo > c->c->index_hi || !h->boots[0].value)
+		return; /* no interval over boots with values: nothing to bisect */
 	size_t lo = c->c->index_lo ? c->c->index_lo - 1 : 0;
 	size_t hi = c->c->index_hi < h->nboots ? c->c->index_hi : h->nboots - 1;
 	const char *good = h->boots[lo].value, *bad = h->boots[hi].value;
