@@ -154,6 +154,16 @@ void campaign_opts_parse(const struct campaign_backend *be, const char *json, st
 char *campaign_opts_json(const struct campaign_opts *o);
 void campaign_opts_free(struct campaign_opts *o);
 
+/* The `sysab bisect new NAME --series series_file --good 1 --bad nseries` that bisects a
+ * series booted as src boots (its backend and options) with the run arguments of the
+ * campaign new arguments line_argv (those after its "--"): appended to argv (after "sysab"),
+ * and the shell line that creates and starts it into *line (a new string). */
+void campaign_bisect_command(const char *name, const char *db, const struct campaign *src, const char *series_file,
+			     size_t nseries, const struct strv *line_argv, struct strv *argv, char **line);
+/* Configuration k of c as a line of `sysab bisect new --series FILE`: its labels, then how it
+ * boots (--kernel, --initrd, --append, --entry, --command), each word quoted as that file's
+ * reader splits words. A new string. */
+char *campaign_series_line(const struct campaign *c, size_t k);
 /* The `campaign new NAME [--db DB] ...` that boots configuration cfg[i] of campaign src[i]
  * for i in 0..n as those campaigns do (the backend and its options of src[0], each
  * configuration's labels and boot options), with boots and runs, and run_args after "--":

@@ -24,6 +24,55 @@ void campaign_opt_int(struct strv *out, const char *flag, int v)
 	campaign_opt_str(out, flag, buf);
 }
 
+/* How configuration k boots: its --kernel, --initrd, --append, --entry, --command. */
+static void boot_opts(const struct store_campaign_config *k, struct strv *out)
+{
+	campaign_opt_str(out, "--kernel", k->kernel);
+	campaign_opt_str(out, "--initrd", k->initrd);
+	campaign_opt_str(out, "--append", k->append);
+	campaign_opt_str(out, "--entry", k->entry);
+	campaign_opt_str(out, "--command", k->command);
+}
+
+/* w onto l as bisect's series reader splits words: bare when it holds no space or quote,
+ * else in '...', each ' as '"'"'. */
+static void series_quote(struct sb *l, const char *w)
+{
+	if (*w && !strpbrk(w, " \t'\"")) {
+		sb_add(l, w);
+		return;
+	}
+	sb_add(l, "'");
+	for (const char *p = w; *p; p++)
+		if (*p == '\'')
+			sb_add(l, "'\"'\"'");
+		else
+			sb_addf(l, "%c", *p);
+	sb_add(l, "'");
+}
+
+char *campaign_series_line(const struct campaign *c, size_t k)
+{
+	struct strv w = {0};
+	const struct kvlist *lab = &c->labels[k];
+	for (size_t m = 0; m < lab->n; m++) {
+		char *kv = xasprintf("%s=%s", lab->v[m].key, lab->v[m].value);
+		strv_add(&w, kv);
+		free(kv);
+	}
+	boot_opts(&c->r.configs[k], &w);
+	struct sb l = {0};
+	for (size_t i = 0; i < w.n; i++) {
+		if (i)
+			sb_add(&l, " ");
+		series_quote(&l, w.v[i]);
+	}
+	strv_free(&w);
+	char *s = xstrdup(sb_str(&l));
+	sb_free(&l);
+	return s;
+}
+
 static void campaign_new_argv(const struct campaign *const *src, const size_t *cfg, size_t n, int boots, int runs,
 		       const struct strv *run_args, struct strv *out)
 {
@@ -42,11 +91,7 @@ static void campaign_new_argv(const struct campaign *const *src, const size_t *c
 			sb_addf(&l, "%s%s=%s", m ? " " : "", lab->v[m].key, lab->v[m].value);
 		campaign_opt_str(out, "--config", l.len ? sb_str(&l) : k->name);
 		sb_free(&l);
-		campaign_opt_str(out, "--kernel", k->kernel);
-		campaign_opt_str(out, "--initrd", k->initrd);
-		campaign_opt_str(out, "--append", k->append);
-		campaign_opt_str(out, "--entry", k->entry);
-		campaign_opt_str(out, "--command", k->command);
+		boot_opts(k, out);
 	}
 	if (run_args->n)
 		strv_add(out, "--");
@@ -168,6 +213,40 @@ void campaign_new_command(const char *name, const char *db, const struct campaig
 		campaign_sh_quote(&l, argv->v[i]);
 	}
 	sb_add(&l, " && sysab campaign start ");
+	campaign_sh_quote(&l, name);
+	if (db) {
+		sb_add(&l, " --db ");
+		campaign_sh_quote(&l, db);
+	}
+	*line = xstrdup(sb_str(&l));
+	sb_free(&l);
+}
+
+void campaign_bisect_command(const char *name, const char *db, const struct campaign *src, const char *series_file,
+			     size_t nseries, const struct strv *line_argv, struct strv *argv, char **line)
+{
+	char n[24];
+	snprintf(n, sizeof n, "%zu", nseries);
+	const char *head[] = {"bisect", "new", name, "--series", series_file, "--good", "1", "--bad", n};
+	for (size_t i = 0; i < sizeof head / sizeof *head; i++)
+		strv_add(argv, head[i]);
+	campaign_opt_str(argv, "--db", db);
+	campaign_opt_str(argv, "--backend", src->r.backend);
+	if (src->be->new_args)
+		src->be->new_args(&src->opts, argv);
+	campaign_opt_int(argv, "--max-failures", src->opts.max_failures);
+	size_t dd = 0;
+	while (dd < line_argv->n && strcmp(line_argv->v[dd], "--"))
+		dd++;
+	for (size_t i = dd; i < line_argv->n; i++)
+		strv_add(argv, line_argv->v[i]);
+	struct sb l = {0};
+	sb_add(&l, "sysab");
+	for (size_t i = 0; i < argv->n; i++) {
+		sb_add(&l, " ");
+		campaign_sh_quote(&l, argv->v[i]);
+	}
+	sb_add(&l, " && sysab bisect start ");
 	campaign_sh_quote(&l, name);
 	if (db) {
 		sb_add(&l, " --db ");

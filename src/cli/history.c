@@ -26,7 +26,8 @@ const struct cli_opt cli_history_opts[] = {
 		O_SEED, CLI_INT, 0, 2147483647, "36"),
 	CLI_OPT("confirm", 0, NULL,
 		"for each change, the A/B campaign that settles it: the last configuration before it against the first "
-		"after, interleaved boots sized as `sysab plan` sizes two groups (80% power for the change's size)",
+		"after, interleaved boots sized as `sysab plan` sizes two groups (80% power for the change's size); and "
+		"when configurations lie between, the `sysab bisect` over them",
 		O_CONFIRM),
 	CLI_OPT("run", 0, NULL, "with --confirm: create and start those campaigns (boots VMs or this machine)", O_RUN),
 	CLI_OUT_OPTS("text (default), json, markdown or html", "text json markdown html"),

@@ -53,6 +53,20 @@ void report_history_confirm(struct sb *b, const struct an_history_change *c, con
 		sb_addf(b, "    %s\n", l->line);
 	else if (l->why)
 		sb_addf(b, "    no campaign line: %s\n", l->why);
+	const struct study_bisect_offer *o = l->bisect;
+	if (!o)
+		return;
+	sb_addf(b, "  bisect: %zu configuration%s lie between %s and %s (the ends of the change's interval), so "
+		   "`sysab bisect` can find the one that changed it\n",
+		o->between, o->between == 1 ? "" : "s", o->good, o->bad);
+	if (o->line) {
+		sb_addf(b, "    save these %zu lines as %s:\n", o->series.n, o->series_file);
+		for (size_t i = 0; i < o->series.n; i++)
+			sb_addf(b, "      %s\n", o->series.v[i]);
+		sb_addf(b, "    %s\n", o->line);
+	} else {
+		sb_addf(b, "    no bisect line: %s\n", o->why);
+	}
 }
 
 /* report_history_confirm, onto f. */
@@ -171,6 +185,29 @@ static json_t *confirm_json(const struct an_history_change *c, const struct stud
 		json_object_set_new(o, "power", json_real(0.8));
 	}
 	report_study_line_json(o, l);
+	const struct study_bisect_offer *bo = l->bisect;
+	json_t *bj = json_null();
+	if (bo) {
+		bj = json_object();
+		json_object_set_new(bj, "good", json_string(bo->good));
+		json_object_set_new(bj, "bad", json_string(bo->bad));
+		json_object_set_new(bj, "between", json_integer((json_int_t)bo->between));
+		if (bo->line) {
+			json_t *se = json_array(), *a = json_array();
+			for (size_t i = 0; i < bo->series.n; i++)
+				json_array_append_new(se, json_string(bo->series.v[i]));
+			json_array_append_new(a, json_string("sysab"));
+			for (size_t i = 0; i < bo->argv.n; i++)
+				json_array_append_new(a, json_string(bo->argv.v[i]));
+			json_object_set_new(bj, "series_file", json_string(bo->series_file));
+			json_object_set_new(bj, "series", se);
+			json_object_set_new(bj, "argv", a);
+			json_object_set_new(bj, "line", json_string(bo->line));
+		} else {
+			json_object_set_new(bj, "why", json_string(bo->why));
+		}
+	}
+	json_object_set_new(o, "bisect", bj);
 	return o;
 }
 

@@ -39,6 +39,16 @@ void study_line_free(struct study_line *l)
 	strv_free(&l->argv);
 	free(l->line);
 	free(l->why);
+	if (l->bisect) {
+		free(l->bisect->good);
+		free(l->bisect->bad);
+		strv_free(&l->bisect->series);
+		free(l->bisect->series_file);
+		strv_free(&l->bisect->argv);
+		free(l->bisect->line);
+		free(l->bisect->why);
+		free(l->bisect);
+	}
 	memset(l, 0, sizeof *l);
 }
 
@@ -269,11 +279,12 @@ void study_plan_line(const struct an_plan_job *j, const struct strv *sels, const
 	strv_free(&cells);
 }
 
-/* A campaign name not taken yet: confirm-BY-BEFORE-AFTER with other characters as '_',
+/* A campaign name not taken yet: WHAT-BY-BEFORE-AFTER with other characters as '_',
  * and -2, -3, ... when taken. */
-static char *confirm_name(const struct strv *names, const char *by, const char *before, const char *after)
+static char *confirm_name(const struct strv *names, const char *what, const char *by, const char *before,
+			  const char *after)
 {
-	char *base = xasprintf("confirm-%.16s-%.20s-%.20s", by, before, after);
+	char *base = xasprintf("%s-%.16s-%.20s-%.20s", what, by, before, after);
 	for (char *p = base; *p; p++)
 		if (!isalnum((unsigned char)*p) && !strchr("_.-", *p))
 			*p = '_';
@@ -284,6 +295,98 @@ static char *confirm_name(const struct strv *names, const char *by, const char *
 	}
 	free(base);
 	return name;
+}
+
+/* A configuration of a bisection: its --by value (borrowed from the campaign), and the
+ * campaign (an index into the loaded ones) and configuration that boot it. */
+struct span_cfg {
+	const char *value;
+	size_t camp, k;
+};
+
+static int span_cmp(const void *x, const void *y)
+{
+	return an_version_cmp(((const struct span_cfg *)x)->value, ((const struct span_cfg *)y)->value);
+}
+
+/* Whether value v is among cf[0..n). */
+static bool span_has(const struct span_cfg *cf, size_t n, const char *v)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(cf[i].value, v))
+			return true;
+	return false;
+}
+
+/* The bisection history --confirm offers for change c of h (out->bisect, left NULL when its
+ * ends are adjacent): from the last boot before the change's location interval to the first
+ * after it, every --by value that the history's boots there hold or that a configuration of
+ * a campaign of src's backend carries, in version order, each booted as the newest such
+ * campaign booted it; the line as the campaign line out runs (its run arguments). names:
+ * the campaigns to look in (names not stored are skipped). */
+static void bisect_offer(struct store *st, const struct strv *names, const char *db, const struct an_history *h,
+			 const struct an_history_change *c, const struct campaign *src, struct study_line *out)
+{
+	if (!c->c || !h->nboots || c->c->index_lo > c->c->index_hi || !h->boots[0].value)
+		return; /* no interval over boots with values: nothing to bisect */
+	size_t lo = c->c->index_lo ? c->c->index_lo - 1 : 0;
+	size_t hi = c->c->index_hi < h->nboots ? c->c->index_hi : h->nboots - 1;
+	const char *good = h->boots[lo].value, *bad = h->boots[hi].value;
+	struct campaign *loaded = xcalloc(names->n + 1, sizeof *loaded);
+	struct span_cfg *cf = NULL;
+	size_t nl = 0, ncf = 0;
+	for (size_t i = names->n; i-- > 0;) { /* newest first: it boots a value taken by several */
+		struct campaign *cp = &loaded[nl];
+		struct err e;
+		if (campaign_load(st, names->v[i], cp, &e))
+			continue;
+		bool used = false;
+		for (size_t k = 0; !strcmp(cp->r.backend, src->r.backend) && k < cp->r.nconfigs; k++) {
+			const char *v = kv_get(&cp->labels[k], h->by);
+			if (!v || an_version_cmp(v, good) < 0 || an_version_cmp(v, bad) > 0 || span_has(cf, ncf, v))
+				continue;
+			cf = xrealloc(cf, (ncf + 1) * sizeof *cf);
+			cf[ncf++] = (struct span_cfg){v, nl, k};
+			used = true;
+		}
+		if (used)
+			nl++;
+		else
+			campaign_free(cp);
+	}
+	qsort(cf, ncf, sizeof *cf, span_cmp);
+	struct strv missing = {0}; /* values the history holds there that no campaign boots */
+	for (size_t i = lo; i <= hi; i++)
+		if (!span_has(cf, ncf, h->boots[i].value) && !strv_has(&missing, h->boots[i].value))
+			strv_add(&missing, h->boots[i].value);
+	size_t all = ncf + missing.n;
+	if (all > 2) {
+		struct study_bisect_offer *b = out->bisect = xcalloc(1, sizeof *b);
+		b->good = xstrdup(good);
+		b->bad = xstrdup(bad);
+		b->between = all - 2;
+		if (missing.n) {
+			b->why = xasprintf("no campaign of the %s backend booted %s=%s, so its line of the series is "
+					   "unknown; boot it in a campaign, or write the series file by hand "
+					   "(examples/bisect-series.txt)",
+					   src->r.backend, h->by, missing.v[0]);
+		} else {
+			for (size_t i = 0; i < ncf; i++) {
+				char *l = campaign_series_line(&loaded[cf[i].camp], cf[i].k);
+				strv_add(&b->series, l);
+				free(l);
+			}
+			char *name = confirm_name(names, "bisect", h->by, good, bad);
+			b->series_file = xasprintf("%s.series", name);
+			campaign_bisect_command(name, db, src, b->series_file, b->series.n, &out->argv, &b->argv, &b->line);
+			free(name);
+		}
+	}
+	strv_free(&missing);
+	free(cf);
+	for (size_t i = 0; i < nl; i++)
+		campaign_free(&loaded[i]);
+	free(loaded);
 }
 
 /* The confirming campaign of change c of h into *out; names holds the campaigns taken
@@ -331,13 +434,14 @@ static void confirm_line(struct store *st, const char *db, const struct an_histo
 				  "'%s=%s' '%s=%s' --samples N --campaign NAME` (N: its Run's -i)",
 				  h->by, side[0], h->by, side[0], h->by, side[1]));
 	} else {
-		char *name = confirm_name(names, h->by, side[0], side[1]);
+		char *name = confirm_name(names, "confirm", h->by, side[0], side[1]);
 		strv_add(names, name);
 		struct strv wl = {0};
 		strv_add(&wl, h->workload);
 		make_line(name, db, srcs, cfg, 2, c->confirm.boots, c->confirm.runs, c->confirm.samples, &wl, h->copies,
 			  false, out);
 		strv_free(&wl);
+		bisect_offer(st, names, db, h, c, &src[0], out);
 		free(name);
 	}
 	for (int k = 0; k < found; k++)

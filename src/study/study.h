@@ -51,6 +51,21 @@ enum study_why {
 /* The word of w ("ok", "not-booted", ...). */
 const char *study_why_word(enum study_why w);
 
+/* history --confirm's offer of `sysab bisect` for a change whose two sides lie far apart: the
+ * configurations from the good end (the last boot before the change's location interval) to
+ * the bad end (the first boot after it), in the history's version order of the --by label,
+ * as campaigns booted them; or why there is none. A finished record. */
+struct study_bisect_offer {
+	char *good, *bad;    /* the ends' --by values */
+	size_t between;      /* configurations strictly between the ends */
+	struct strv series;  /* the series file's lines, good first and bad last (none without a line) */
+	char *series_file;   /* the file name the line reads (NAME.series) */
+	struct strv argv;    /* `bisect new NAME ...`: the arguments after "sysab" */
+	char *line;          /* the shell line that creates and starts it, runnable as printed once
+	                        series is saved as series_file; NULL with why */
+	char *why;           /* without a line: why, and what would give one */
+};
+
 /* The campaign that carries out a design, or why there is none: a finished record. */
 struct study_line {
 	char *name;                  /* the campaign the line creates; NULL without a line */
@@ -61,6 +76,8 @@ struct study_line {
 	char *line;                  /* the shell line that creates and starts it, runnable as printed */
 	enum study_why why_kind;     /* STUDY_LINE_OK with a line */
 	char *why;                   /* without a line: why, and what would give one */
+	struct study_bisect_offer *bisect; /* history --confirm: the bisection it offers; NULL when
+	                                      the two sides are adjacent configurations (or not asked) */
 };
 
 /* The campaign line of design d into *out, whose campaigns st holds: booting each of d's
@@ -79,7 +96,8 @@ void study_plan_line(const struct an_plan_job *j, const struct strv *sels, const
 /* `sysab history --confirm`: for each change of h, the A/B campaign that settles it (the
  * last configuration before it against the first after, sized as h planned it), named
  * confirm-BY-BEFORE-AFTER apart from every campaign of st and each other, or why there is
- * none. out[0..h->cp.nchanges) (free each with study_line_free); a change with no feasible
+ * none; with a line, when configurations lie between the ends of the change's location
+ * interval (out[i].bisect), the `sysab bisect` over them with the same backend and runs. out[0..h->cp.nchanges) (free each with study_line_free); a change with no feasible
  * design gets an empty record (no line, no why). */
 void study_confirm_lines(struct store *st, const char *db, const struct an_history *h, struct study_line *out);
 

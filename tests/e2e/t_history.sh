@@ -135,3 +135,47 @@ grep -q 'confirm: .* boots of each side' "$T/c.html" || fail "history --confirm 
 # a second --confirm names its campaign apart from the one now taken
 expect 0 "$SYSAB" --db "$T/step.db" history -w kernel.syscall.null --by kernel --confirm
 contains "$OUT" "campaign new confirm-kernel-6.12-6.13-rc1-2 "
+
+# --confirm offers `sysab bisect` when the two sides are far apart: a campaign knows 8 kernels, the
+# history holds boots of 6.1-6.3 and 6.7-6.8 with a 20% step between 6.3 and 6.7, so 6.4-6.6 lie
+# between (configured out of order); the printed series file is 6.3..6.7 in version order and the printed line runs (--dry-run)
+printf 'workload,unit,value,run,boot,kernel\n' >"$T/far.csv"
+for v in 1 2 3 7 8; do
+	for b in 1 2 3 4 5 6; do
+		x=$([ $v -ge 7 ] && echo 800 || echo 1000)
+		printf 'w.x,ops/s,%s,r%s%sa,b%s%s,6.%s\nw.x,ops/s,%s,r%s%sb,b%s%s,6.%s\n' $((x + b)) $v $b $v $b $v \
+			$((x - b)) $v $b $v $b $v >>"$T/far.csv"
+	done
+done
+expect 0 "$SYSAB" --db "$T/far.db" import csv "$T/far.csv"
+cfgs=""
+for v in 8 1 5 3 7 2 6 4; do cfgs="$cfgs --config kernel=6.$v --command 'echo boot 6.$v'"; done
+eval "\"\$SYSAB\" --db \"\$T/far.db\" campaign new eight --backend command --boots 1 $cfgs -- --quick -q -w 'w.*'" >/dev/null ||
+	fail "campaign eight"
+expect 0 "$SYSAB" --db "$T/far.db" history -w w.x --by kernel --confirm --json
+b=$(printf '%s' "$OUT" | jq -c '.change_points[0].confirm.bisect')
+v=$(printf '%s' "$b" | jq -r '[.good, .bad, .between, (.series|length), .series_file] | map(tostring) | join(" ")')
+[ "$v" = "6.3 6.7 3 5 bisect-kernel-6.3-6.7.series" ] || fail "history --confirm bisect: $b"
+printf '%s' "$b" | jq -r '.series[]' >"$T/bisect-kernel-6.3-6.7.series"
+printf "kernel=6.%s --command 'echo boot 6.%s'\n" 3 3 4 4 5 5 6 6 7 7 >"$T/want.series"
+cmp -s "$T/want.series" "$T/bisect-kernel-6.3-6.7.series" || fail "the printed series: $(cat "$T/bisect-kernel-6.3-6.7.series")"
+line=$(printf '%s' "$b" | jq -r '.line')
+case $line in "sysab bisect new bisect-kernel-6.3-6.7 --series bisect-kernel-6.3-6.7.series --good 1 --bad 5 "*"--backend command"*" -- --quick -q -w w.x "*) ;;
+*) fail "the bisect line: $line" ;; esac
+new=${line%% && *}
+(cd "$T" && eval "${new% -- *} --dry-run -- ${new#* -- }") >"$T/dry.out" 2>&1 || fail "the printed bisect line does not run: $(cat "$T/dry.out")"
+grep -q 'step 1' "$T/dry.out" || fail "bisect --dry-run: $(cat "$T/dry.out")"
+expect 0 "$SYSAB" --db "$T/far.db" history -w w.x --by kernel --confirm
+contains "$OUT" "bisect: 3 configurations lie between 6.3 and 6.7"
+contains "$OUT" "save these 5 lines as bisect-kernel-6.3-6.7.series:"
+contains "$OUT" "      kernel=6.5 --command 'echo boot 6.5'"
+expect 0 "$SYSAB" --db "$T/far.db" history -w w.x --by kernel --confirm --format markdown
+contains "$OUT" "sysab bisect new bisect-kernel-6.3-6.7"
+# the change between adjacent kernels offers none: the step moved to 6.4, which the history now holds
+sed 's/,6\.7$/,6.4/' "$T/far.csv" >"$T/near.csv"
+expect 0 "$SYSAB" --db "$T/near.db" import csv "$T/near.csv"
+eval "\"\$SYSAB\" --db \"\$T/near.db\" campaign new eight --backend command --boots 1 $cfgs -- --quick -q -w 'w.*'" >/dev/null ||
+	fail "campaign eight (near)"
+expect 0 "$SYSAB" --db "$T/near.db" history -w w.x --by kernel --confirm --json
+v=$(printf '%s' "$OUT" | jq -r '.change_points[0] | [.label_before, .label_after, (.confirm.line != null), .confirm.bisect] | map(tostring) | join(" ")')
+[ "$v" = "6.3 6.4 true null" ] || fail "history --confirm adjacent: $v"
