@@ -11,7 +11,7 @@
 enum {
 	O_SERIES = 1, O_GOOD, O_BAD, O_BACKEND, O_WORKLOAD, O_MAX_BOOTS, O_ASSUME, O_DRY_RUN, O_FORMAT, O_JSON,
 	O_UNIT_DIR, O_MAX_FAILURES, O_SETTLE_LOAD, O_SETTLE_TIMEOUT, O_SMP, O_MEM, O_ACCEL, O_IMAGE, O_ARCH, O_QEMU,
-	O_BOOT_TIMEOUT, O_SEED,
+	O_BOOT_TIMEOUT, O_NUMA, O_SEED,
 };
 
 const struct cli_opt cli_bisect_opts[] = {
@@ -40,6 +40,8 @@ const struct cli_opt cli_bisect_opts[] = {
 		0, 86400, "0"),
 	CLI_NUM("smp", 0, "N", "new: qemu -smp", O_SMP, CLI_INT, 1, 256, "1"),
 	CLI_NUM("mem", 0, "MB", "new: qemu -m", O_MEM, CLI_INT, 64, 1 << 20, "512"),
+	CLI_NUM("numa", 0, "N", "new: qemu guest NUMA nodes, each an even share of --smp and --mem (x86_64 guests)",
+		O_NUMA, CLI_INT, 1, 256, "1"),
 	CLI_CHOICE("accel", 0, "auto|kvm|tcg", "new: qemu accelerator", O_ACCEL, "auto kvm tcg"),
 	CLI_OPT("image", 0, "DIR", "new: qemu guest with vmlinuz and initramfs.cpio.gz", O_IMAGE),
 	CLI_CHOICE("arch", 0, "auto|x86_64|loongarch64", "new: qemu guest architecture", O_ARCH,
@@ -92,7 +94,7 @@ static int on_opt(void *ctx, int id, const char *arg, struct err *e)
 		return 0;
 	}
 	case O_UNIT_DIR: case O_MAX_FAILURES: case O_SETTLE_LOAD: case O_SETTLE_TIMEOUT: case O_SMP: case O_MEM:
-	case O_ACCEL: case O_IMAGE: case O_ARCH: case O_QEMU: case O_BOOT_TIMEOUT:
+	case O_ACCEL: case O_IMAGE: case O_ARCH: case O_QEMU: case O_BOOT_TIMEOUT: case O_NUMA:
 		strv_add(&a->sp.options, opt_name(id));
 		strv_add(&a->sp.options, arg ? arg : "");
 		return 0;
