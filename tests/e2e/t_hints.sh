@@ -192,6 +192,7 @@ EXEMPT='`sysab COMMAND --help`	a template: the usage line says to put a command 
 `sysab run`	runs the whole suite (minutes); also help text naming it. t_readme runs the suite
 `sysab run --quick`	the quick suite (about a minute at best): t_readme runs it as the README does
 `sysab bisect new %s ...`	a template: a bisection needs the user'"'"'s series; the hints of the one made above are run
+`sysab bisect`	names the command (history --confirm'"'"'s offer and its help); the offer'"'"'s own line is run by t_history
 `sysab bisect new`	says which command takes the series options, not one to run
 `sysab bisect show`	says which command takes --format, not one to run
 `sysab run --arm ... --until decided`	a template: the arms are the user'"'"'s; the withheld line prints the whole command, which t_armgrow runs as printed'
