@@ -167,3 +167,25 @@ wait_exit() {
 		fail "sysab still running after $(($2 / 10)) s: $(cat "$T/err")"
 	fi
 }
+
+# fake_reboots: a simulated machine for the command backend (t_campaign_adaptive, t_bisect):
+# $T/proc as SYSAB_CAMPAIGN_PROC with numbered boot ids (SYSAB_BOOT_ID, which the fake samples
+# draw from), a boot loader $BOOTCMD that records in $T/armed what it was asked to boot, and
+# fake_boot, the reboot into it.
+fake_reboots() {
+	mkdir -p "$T/proc" "$T/units"
+	export SYSAB_CAMPAIGN_PROC="$T/proc" SYSAB_BOOT_ID="$T/proc/boot_id"
+	echo 6.1.0-test >"$T/proc/osrelease"
+	echo "BOOT_IMAGE=/vmlinuz ro" >"$T/proc/cmdline"
+	echo boot-0 >"$T/proc/boot_id"
+	echo 0 >"$T/nboots"
+	printf '#!/bin/sh\necho "$SYSAB_APPEND" >>%s\n' "$T/armed" >"$T/bootcmd"
+	chmod +x "$T/bootcmd"
+	BOOTCMD=$T/bootcmd
+}
+fake_boot() {
+	n=$(($(cat "$T/nboots") + 1))
+	echo $n >"$T/nboots"
+	tail -n 1 "$T/armed" >"$T/proc/cmdline"
+	echo "boot-$n" >"$T/proc/boot_id"
+}

@@ -4,20 +4,8 @@
 # confirmed; A/A ends say "no change between the ends" at the first step; kill -9 mid-step then
 # resume finds the same culprit with no boot lost or doubled; bad input exits 2, nothing written.
 RUN="--quick -w harness.null --samples 3 --sample-ms 10 --warmup-ms 0 -q"
-mkdir -p "$T/proc" "$T/units"
-export SYSAB_CAMPAIGN_PROC="$T/proc" SYSAB_BOOT_ID="$T/proc/boot_id"
-echo 6.1.0-test >"$T/proc/osrelease"
-echo "BOOT_IMAGE=/vmlinuz ro" >"$T/proc/cmdline"
-echo boot-0 >"$T/proc/boot_id"
-echo 0 >"$T/nboots"
-printf '#!/bin/sh\necho "$SYSAB_APPEND" >>%s\n' "$T/armed" >"$T/bootcmd"
-chmod +x "$T/bootcmd"
-boot() {
-	n=$(($(cat "$T/nboots") + 1))
-	echo $n >"$T/nboots"
-	tail -n 1 "$T/armed" >"$T/proc/cmdline"
-	echo "boot-$n" >"$T/proc/boot_id"
-}
+fake_reboots
+boot() { fake_boot; }
 # the series: v=1..8, the 6th on slow=yes (the fake samples make those 3% slower)
 : >"$T/series"
 for v in 1 2 3 4 5 6 7 8; do

@@ -4,22 +4,9 @@
 # machine's speed: bad input, a large effect that stops early, A/A that stops at its cap, and
 # a driver killed with -9 mid-slot whose campaign resumes with no boot lost or doubled.
 RUN="--quick -w harness.null --samples 3 --sample-ms 10 --warmup-ms 0 -q"
-mkdir -p "$T/proc" "$T/units"
-export SYSAB_CAMPAIGN_PROC="$T/proc" SYSAB_BOOT_ID="$T/proc/boot_id"
-echo 6.1.0-test >"$T/proc/osrelease"
-echo "BOOT_IMAGE=/vmlinuz ro" >"$T/proc/cmdline"
-echo boot-0 >"$T/proc/boot_id"
-echo 0 >"$T/nboots"
-# the boot loader records what it was asked to boot; boot() simulates the reboot into it
-printf '#!/bin/sh\necho "$SYSAB_APPEND" >>%s\n' "$T/armed" >"$T/bootcmd"
-chmod +x "$T/bootcmd"
-BOOTCMD=$T/bootcmd # one word: cfgs below is split by the shell
-boot() {
-	n=$(($(cat "$T/nboots") + 1))
-	echo $n >"$T/nboots"
-	tail -n 1 "$T/armed" >"$T/proc/cmdline"
-	echo "boot-$n" >"$T/proc/boot_id"
-}
+# the boot loader records what it was asked to boot; boot simulates the reboot into it
+fake_reboots # BOOTCMD is one word: cfgs below is split by the shell
+boot() { fake_boot; }
 new() { expect 0 "$SYSAB" campaign new --unit-dir "$T/units" "$@"; }
 cfgs() { echo --config pti=on --append pti=on --command "$BOOTCMD" --config pti=off --append pti=off --command "$BOOTCMD"; }
 campaigns() { if [ -e "$SYSAB_DB" ]; then sqlite3 "$SYSAB_DB" "SELECT count(*) FROM campaign"; else echo 0; fi; }
