@@ -43,7 +43,12 @@ v=$(jq -r '.run.settings.allocation | [(.allocated | all(.samples >= 12 and .sam
 for w in $(jq -r '.run.settings.allocation.allocated[].workload' "$T/show.json"); do
 	want=$(jq -r --arg w "$w" '.run.settings.allocation.allocated[] | select(.workload == $w) | .samples' "$T/show.json")
 	got=$(jq -r --arg w "$w" '[.results[] | select(.workload == $w)][0] | (.samples + .warmup_samples)' "$T/show.json")
-	[ -n "$want" ] && [ "$want" = "$got" ] || fail "$w: recorded $want samples, took $got"
+	[ -n "$want" ] || fail "$w: no count recorded"
+	[ "$want" = "$got" ] && continue
+	# fewer only where a sample is one op past its time budget (runner.c: such a workload
+	# stops at the minimum count), as spawn is on a slow machine (qemu-user), never more
+	ops=$(jq -r --arg w "$w" '[.results[] | select(.workload == $w)][0] | .batch_ops' "$T/show.json")
+	[ "$ops" = 1 ] && [ "$got" -lt "$want" ] || fail "$w: recorded $want samples, took $got ($ops ops a sample)"
 done
 got=$(jq -r '[.results[] | select(.workload == "kernel.syscall.null")][0] | (.samples + .warmup_samples)' "$T/show.json")
 [ "$got" = 28 ] || fail "kernel.syscall.null (not in the index) took $got samples, not the default 28"
