@@ -4,11 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *text_or_null(sqlite3_stmt *st, int i)
-{
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? NULL : store_col_text(st, i);
-}
-
 int store_bisect_create(struct store *s, struct store_bisect *b, struct err *e)
 {
 	sqlite3_stmt *st;
@@ -68,9 +63,9 @@ int store_bisect_get(struct store *s, const char *name, struct store_bisect *b, 
 		b->options = store_col_text(st, 9);
 		b->workloads = store_col_text(st, 10);
 		b->state = store_col_text(st, 11);
-		b->reason = text_or_null(st, 12);
+		b->reason = store_col_text_or_null(st, 12);
 		b->created_ns = (uint64_t)sqlite3_column_int64(st, 13);
-		b->checked = text_or_null(st, 14);
+		b->checked = store_col_text_or_null(st, 14);
 	}
 	sqlite3_finalize(st);
 	if (rc == SQLITE_ROW)
@@ -155,13 +150,13 @@ int store_bisect_steps(struct store *s, int64_t id, struct store_bisect_step **o
 		x->mid = sqlite3_column_int(st, 1);
 		x->good = sqlite3_column_int(st, 2);
 		x->bad = sqlite3_column_int(st, 3);
-		x->campaign = text_or_null(st, 4);
-		x->call = text_or_null(st, 5);
-		x->why = text_or_null(st, 6);
+		x->campaign = store_col_text_or_null(st, 4);
+		x->call = store_col_text_or_null(st, 5);
+		x->why = store_col_text_or_null(st, 6);
 		x->boots = sqlite3_column_int(st, 7);
 		x->looks = sqlite3_column_int(st, 8);
 		x->assumed = sqlite3_column_int(st, 9);
-		x->favoured = text_or_null(st, 10);
+		x->favoured = store_col_text_or_null(st, 10);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {

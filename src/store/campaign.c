@@ -122,11 +122,6 @@ fail:
 	return -1;
 }
 
-static char *col_or_null(sqlite3_stmt *st, int i)
-{
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? NULL : store_col_text(st, i);
-}
-
 /* The configurations of campaign c, in order. */
 static int campaign_configs(struct store *s, struct store_campaign *c, struct err *e)
 {
@@ -144,11 +139,11 @@ static int campaign_configs(struct store *s, struct store_campaign *c, struct er
 		struct store_campaign_config *k = &c->configs[c->nconfigs++];
 		k->name = store_col_text(st, 0);
 		k->labels = store_col_text(st, 1);
-		k->kernel = col_or_null(st, 2);
-		k->initrd = col_or_null(st, 3);
-		k->append = col_or_null(st, 4);
-		k->entry = col_or_null(st, 5);
-		k->command = col_or_null(st, 6);
+		k->kernel = store_col_text_or_null(st, 2);
+		k->initrd = store_col_text_or_null(st, 3);
+		k->append = store_col_text_or_null(st, 4);
+		k->entry = store_col_text_or_null(st, 5);
+		k->command = store_col_text_or_null(st, 6);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
@@ -177,8 +172,8 @@ static int campaign_slots(struct store *s, struct store_campaign *c, struct err 
 		x->config = sqlite3_column_int(st, 2);
 		x->state = store_col_text(st, 3);
 		x->attempts = sqlite3_column_int(st, 4);
-		x->reason = col_or_null(st, 5);
-		x->boot_id = col_or_null(st, 6);
+		x->reason = store_col_text_or_null(st, 5);
+		x->boot_id = store_col_text_or_null(st, 6);
 		x->started_ns = (uint64_t)sqlite3_column_int64(st, 7);
 		x->finished_ns = (uint64_t)sqlite3_column_int64(st, 8);
 		x->nruns = sqlite3_column_int(st, 9);
@@ -211,7 +206,7 @@ int store_campaign_get(struct store *s, const char *name, struct store_campaign 
 		c->run_args = store_col_text(st, 7);
 		c->options = store_col_text(st, 8);
 		c->state = store_col_text(st, 9);
-		c->reason = col_or_null(st, 10);
+		c->reason = store_col_text_or_null(st, 10);
 		c->created_ns = (uint64_t)sqlite3_column_int64(st, 11);
 		c->looks = sqlite3_column_int(st, 12);
 	}
@@ -380,7 +375,7 @@ int store_adaptive_get(struct store *s, int64_t id, struct store_adaptive *a, st
 		a->target = sqlite3_column_double(st, 1);
 		a->max_boots = sqlite3_column_int(st, 2);
 		a->budget_s = sqlite3_column_double(st, 3);
-		a->stopped = col_or_null(st, 4);
+		a->stopped = store_col_text_or_null(st, 4);
 	}
 	sqlite3_finalize(st);
 	if (rc == SQLITE_ROW)

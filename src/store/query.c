@@ -113,7 +113,7 @@ static void read_run_row(sqlite3_stmt *st, struct store_run_info *r)
 	r->ncpus = sqlite3_column_int(st, 14);
 	r->mem_bytes = (uint64_t)sqlite3_column_int64(st, 15);
 	r->uuid = store_col_text(st, 16);
-	r->campaign = sqlite3_column_type(st, 17) == SQLITE_NULL ? NULL : store_col_text(st, 17);
+	r->campaign = store_col_text_or_null(st, 17);
 	design_units(r, (const char *)sqlite3_column_text(st, 18));
 }
 

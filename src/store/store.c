@@ -108,6 +108,11 @@ char *store_col_text(sqlite3_stmt *st, int i)
 	return xstrdup(t ? (const char *)t : "");
 }
 
+char *store_col_text_or_null(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? NULL : store_col_text(st, i);
+}
+
 static int exec_sql(struct store *s, const char *sql, const char *what, struct err *e)
 {
 	if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK)

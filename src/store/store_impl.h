@@ -71,6 +71,8 @@ void store_bind_text(sqlite3_stmt *st, int i, const char *v);
 char *store_ids_json(const int64_t *ids, size_t n);
 /* Column text as a new string ("" for NULL). */
 char *store_col_text(sqlite3_stmt *st, int i);
+/* Column text as a new string, NULL for NULL. */
+char *store_col_text_or_null(sqlite3_stmt *st, int i);
 
 /* Reading the blob of a run's summaries (run_summary.slots, docs/FORMATS.md). */
 struct sum_blob {
